@@ -1,0 +1,89 @@
+import type { TierName } from './manifest'
+
+/** A response read by the safe fetcher: body already capped and buffered. */
+export interface FetchedPage {
+  /** Final URL after redirects. */
+  url: string
+  status: number
+  headers: Headers
+  /** Lower-cased media type without parameters, e.g. `text/html`. */
+  contentType: string
+  body: Uint8Array
+  text(): string
+}
+
+export interface SafeFetchOptions {
+  /** Media types accepted (prefix match, e.g. `text/`, `application/json`). Default: any. */
+  accept?: string[]
+  /** Byte cap for the body. Default from config (2 MiB). */
+  maxBytes?: number
+  /** Time cap in ms for the whole exchange. Default from config (10 s). */
+  timeoutMs?: number
+  method?: 'GET' | 'HEAD'
+  headers?: Record<string, string>
+}
+
+/**
+ * Fetches a user-supplied URL with SSRF protection (public addresses only, pinned DNS, re-checked redirects,
+ * time and size caps). A refused URL throws a 4xx ServiceError; an unreachable one a 502/504.
+ */
+export type SafeFetch = (url: string, opts?: SafeFetchOptions) => Promise<FetchedPage>
+
+/** A configured live-data upstream (registry.yaml `upstreams.<name>`; env `UPSTREAM_<NAME>_URL` / `_KEY`). */
+export interface Upstream {
+  readonly name: string
+  readonly baseUrl: string
+  readonly key?: string
+  /**
+   * GET `baseUrl + path` with `query`, parse JSON, cache for `ttlMs` (identical concurrent calls share one request).
+   * Non-2xx, timeouts and unparsable bodies throw a 502/504 ServiceError with `upstream` and `retryable`.
+   */
+  getJson<T = unknown>(path: string, query?: Record<string, string | number | boolean | undefined>, opts?: { ttlMs?: number; headers?: Record<string, string>; allowStatus?: number[] }): Promise<{ status: number; data: T }>
+}
+
+/** One chat completion request. `user` is always sent as delimited data in the user message. */
+export interface ModelRequest {
+  system: string
+  user: string
+  /** Defaults to the tier's max_tokens. */
+  maxTokens?: number
+  /** Ask for JSON matching this JSON Schema; the answer is parsed and validated, retried once, else 502. */
+  jsonSchema?: Record<string, unknown>
+  /** Images sent as data URLs (already fetched through the safe fetcher). */
+  images?: Array<{ mediaType: string; data: Uint8Array }>
+}
+
+export interface ModelResult {
+  text: string
+  json?: unknown
+  model: string
+  tokensUsed: number
+}
+
+export interface ModelClient {
+  readonly available: boolean
+  readonly model: string
+  complete(req: ModelRequest): Promise<ModelResult>
+}
+
+export interface Logger {
+  info(msg: string, fields?: Record<string, unknown>): void
+  warn(msg: string, fields?: Record<string, unknown>): void
+  error(msg: string, fields?: Record<string, unknown>): void
+}
+
+/** What a handler receives besides its validated input. Built by the runtime; faked in tests with `testContext()`. */
+export interface ServiceContext {
+  requestId: string
+  service: string
+  tier: TierName
+  /** The tier's token budget (0 for utilities). */
+  maxTokens: number
+  now(): Date
+  /** Aborted when the request's time budget runs out or the client goes away. */
+  signal: AbortSignal
+  log: Logger
+  fetch: SafeFetch
+  upstream(name: string): Upstream
+  model: ModelClient
+}

@@ -1,0 +1,80 @@
+import type { Static, TSchema } from '@sinclair/typebox'
+import type { ServiceContext } from './context'
+
+export type TierName = 'quick' | 'standard' | 'pro' | 'flat'
+export const TIER_NAMES: readonly TierName[] = ['quick', 'standard', 'pro', 'flat']
+
+export interface TierPrice {
+  /** Decimal USD, e.g. 0.005. At most 6 decimals (USDC atomic unit). */
+  price_usd: number
+  /** Token budget; 0 for services without a model. */
+  max_tokens: number
+}
+
+export const CATEGORIES = [
+  'analysis', 'web', 'text', 'encoding', 'data', 'datetime', 'validation', 'network',
+  'math', 'finance', 'crypto', 'live-data', 'language', 'media', 'payments',
+] as const
+export type Category = (typeof CATEGORIES)[number]
+
+/**
+ * `tiered`: body is a ServiceRequest (`code`, `language`, `context`, `tier`), answer is a ServiceResponse;
+ * the handler returns `{ result, model?, tokens_used }` and the runtime adds `service`, `tier`, `request_id`.
+ * `utility`: any JSON object in, the handler's object out.
+ */
+export type ServiceKind = 'tiered' | 'utility'
+
+export interface Example<I> {
+  name: string
+  input: I
+  /** A realistic answer (shown in docs and discovery). */
+  output?: unknown
+}
+
+export interface ServiceManifest<I extends TSchema = TSchema, O extends TSchema = TSchema> {
+  /** kebab-case; equals the folder name and the URL segment. */
+  slug: string
+  name: string
+  description: string
+  category: Category
+  kind: ServiceKind
+  method: 'POST'
+  /** `{ quick, standard, pro }` for tiered services, `{ flat }` for utilities, `{ standard }` for read-url. */
+  pricing: Partial<Record<TierName, TierPrice>>
+  /** Model label, or `none`. */
+  model: string
+  /** TypeBox schema of the JSON body. Utilities accept unknown extra fields. Document caps with maxLength/maxItems. */
+  input: I
+  /** TypeBox schema of the 200 body. */
+  output: O
+  examples: Example<Static<I>>[]
+  /** What the service needs from the runtime; `model` makes it unavailable (503, before payment) without a provider. */
+  needs?: Array<'model' | 'fetch' | 'upstream'>
+  /** Upstream names from registry.yaml this service calls. */
+  upstreams?: string[]
+  /** Handler time budget in ms (default 10 000). */
+  timeoutMs?: number
+}
+
+export type Handler<M extends ServiceManifest> = (
+  input: Static<M['input']>,
+  ctx: ServiceContext,
+) => unknown | Promise<unknown>
+
+/**
+ * Declares a service. Keeps literal types for the handler.
+ * @example
+ * export default defineService({ slug: 'slugify', name: 'Slugify', ..., input: t.Object({ text: t.String() }), output: t.Object({ slug: t.String() }) })
+ */
+export function defineService<I extends TSchema, O extends TSchema>(m: ServiceManifest<I, O>): ServiceManifest<I, O> {
+  return m
+}
+
+/**
+ * Declares the handler of a manifest; the input is typed from the manifest's schema.
+ * @example
+ * export default handlerFor(manifest, ({ text }) => ({ slug: slugify(text) }))
+ */
+export function handlerFor<M extends ServiceManifest>(_manifest: M, fn: (input: Static<M['input']>, ctx: ServiceContext) => Static<M['output']> | Promise<Static<M['output']>>): Handler<M> {
+  return fn
+}

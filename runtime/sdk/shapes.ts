@@ -1,0 +1,39 @@
+import { Type as t } from '@sinclair/typebox'
+import type { TierPrice, TierName } from './manifest'
+
+/** Largest `code` a tiered request may carry (characters). Tiers may refuse less. */
+export const MAX_CODE_CHARS = 100_000
+
+/** Spec §2.1 ServiceRequest: the body of tiered services, read-url and the demo. */
+export const serviceRequest = (codeDescription = 'The content to process.') =>
+  t.Object(
+    {
+      code: t.String({ minLength: 1, maxLength: MAX_CODE_CHARS, description: codeDescription }),
+      language: t.Optional(t.String({ maxLength: 64, description: 'Language hint. Auto-detected when omitted.' })),
+      context: t.Optional(t.String({ maxLength: 20_000, description: 'Extra context or instructions.' })),
+      tier: t.Optional(t.Union([t.Literal('quick'), t.Literal('standard'), t.Literal('pro')], { default: 'standard', description: 'quick, standard or pro. Also accepted as ?tier=.' })),
+    },
+    { additionalProperties: true },
+  )
+
+/** Spec §2.2 ServiceResponse: the 200 body of tiered services. */
+export const serviceResponse = () =>
+  t.Object({
+    service: t.String({ description: 'Service identifier (slug).' }),
+    tier: t.String({ description: 'Tier used.' }),
+    result: t.String({ description: 'The generated analysis or text.' }),
+    model: t.String({ description: 'Identifier of the model used.' }),
+    tokens_used: t.Integer({ description: 'Total tokens consumed, as reported by the provider.' }),
+    request_id: t.String({ description: 'Unique request identifier.' }),
+  })
+
+/** `{ quick, standard, pro }` from three `[price_usd, max_tokens]` pairs (spec §4.3). */
+export function tieredPricing(quick: [number, number], standard: [number, number], pro: [number, number]): Record<'quick' | 'standard' | 'pro', TierPrice> {
+  const p = ([price_usd, max_tokens]: [number, number]) => ({ price_usd, max_tokens })
+  return { quick: p(quick), standard: p(standard), pro: p(pro) }
+}
+
+/** `{ flat: { price_usd, max_tokens: 0 } }` for a flat-rate utility. */
+export function flat(price_usd: number): Partial<Record<TierName, TierPrice>> {
+  return { flat: { price_usd, max_tokens: 0 } }
+}

@@ -1,0 +1,16 @@
+import { defineService, serviceRequest, serviceResponse, t, tieredPricing } from '../../runtime/sdk'
+
+export default defineService({
+  slug: 'summarize-session',
+  name: 'Summarize Session',
+  description: 'Summarize Session (model-backed, three tiers).',
+  category: 'analysis',
+  kind: 'tiered',
+  method: 'POST',
+  pricing: tieredPricing([0.02,1000], [0.05,2000], [0.1,4000]),
+  model: 'auto',
+  needs: ['model'],
+  input: serviceRequest(),
+  output: serviceResponse(),
+  examples: [],
+})

@@ -1,0 +1,19 @@
+import { defineService, flat, t } from '../../runtime/sdk'
+
+export default defineService({
+  slug: 'tone-shift',
+  name: 'Tone Shift',
+  description: "Model-backed.",
+  category: 'language',
+  kind: 'utility',
+  method: 'POST',
+  pricing: flat(0.007),
+  model: 'auto',
+  needs: ['model'],
+  input: t.Object({
+    text: t.Optional(t.String()),
+    tone: t.Optional(t.String()),
+  }, { additionalProperties: true }),
+  output: t.Object({}, { additionalProperties: true }),
+  examples: [],
+})
