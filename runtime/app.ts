@@ -1,0 +1,83 @@
+import { Elysia } from 'elysia'
+import { openapi } from '@elysiajs/openapi'
+import type { CatalogService } from './catalog'
+import type { Config } from './config'
+import type { Database } from 'bun:sqlite'
+import type { DailyQuota } from './db/quota'
+import { summarize, type Stats } from './db/stats'
+import { utcDay } from './db/sqlite'
+import { clientAddress } from './http/client-ip'
+import { errorResponse, json, newRequestId, PREFLIGHT_HEADERS } from './http/respond'
+import { discoveryDocument, servicesDocument, wellKnownDocument } from './discovery/surfaces'
+import { openapiDocument } from './discovery/openapi'
+import { servePaid, type PipelineDeps } from './pipeline'
+import { serveDemo } from './demo'
+import { ServiceError } from './sdk'
+
+export const VERSION = '1.0.0'
+
+export interface AppDeps extends PipelineDeps {
+  services: CatalogService[]
+  quota: DailyQuota
+  db: Database
+  bootedAt: number
+}
+
+/** The HTTP app: public GET surfaces, the demo, and every service under /api and /api/v1. No listen(). */
+export function createApp(deps: AppDeps) {
+  const { services, config } = deps
+  const bySlug = new Map(services.map((s) => [s.slug, s]))
+  const started = Date.now()
+  const docs = {
+    services: JSON.stringify(servicesDocument(services, config)),
+    wellKnown: JSON.stringify(wellKnownDocument(services, config, deps.payTo)),
+    openapi: openapiDocument(services, config, VERSION),
+  }
+  const cached = (body: string) => new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8', ...PREFLIGHT_HEADERS } })
+  const client = (req: Request, server: { requestIP(r: Request): { address: string } | null } | null) =>
+    clientAddress(server?.requestIP(req)?.address, req.headers.get('x-forwarded-for'), config.trustedProxies)
+
+  const paid = new Elysia({ name: 'paid-services' })
+  for (const s of services) {
+    paid.post(`/${s.slug}`, ({ request }) => servePaid(s, request, newRequestId(), deps), { parse: 'none', detail: { hide: true } })
+  }
+
+  return new Elysia()
+    .onRequest(({ request }) => {
+      if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS })
+    })
+    .onError(({ code, request, error }) => {
+      const id = newRequestId()
+      if (code === 'NOT_FOUND') {
+        const slug = new URL(request.url).pathname.match(/^\/api\/(?:v1\/)?([^/]+)\/?$/)?.[1]
+        if (slug && bySlug.has(slug)) return errorResponse(new ServiceError(405, 'METHOD_NOT_ALLOWED', `Use POST for /api/${slug}.`, undefined, undefined, { allow: 'POST, OPTIONS' }), id)
+        return errorResponse(new ServiceError(404, 'NOT_FOUND', `No route for ${request.method} ${new URL(request.url).pathname}. See /services.`), id)
+      }
+      deps.log.error('unhandled error', { request_id: id, code: String(code), error: String((error as Error)?.stack ?? error) })
+      return errorResponse(new ServiceError(code === 'PARSE' ? 400 : 500, code === 'PARSE' ? 'INVALID_BODY' : 'INTERNAL', code === 'PARSE' ? 'The body could not be parsed.' : 'An internal error occurred.'), id)
+    })
+    .use(openapi({ path: '/docs', specPath: '/openapi.json', documentation: docs.openapi as never, exclude: { paths: [/.*/] } }))
+    .get('/health', () => {
+      let dbOk = true
+      try { deps.db.query('SELECT 1').get() } catch { dbOk = false }
+      return json({ status: dbOk ? 'ok' : 'degraded', version: VERSION, uptime_seconds: Math.round((Date.now() - started) / 1000), database: dbOk ? 'ok' : 'error', services: services.length, available_services: services.filter((s) => s.available).length, network: config.network, pay_to: deps.payTo }, dbOk ? 200 : 503)
+    })
+    .get('/services', () => cached(docs.services))
+    .get('/.well-known/x402', () => cached(docs.wellKnown))
+    .get('/.well-known/x402.json', () => cached(docs.wellKnown))
+    .get('/discovery/resources', ({ request }) => json(discoveryDocument(services, config, deps.payTo, new URL(request.url).searchParams, Math.floor(deps.bootedAt / 1000))))
+    .get('/stats', () => {
+      const rows = deps.stats.rows(30)
+      const days = [...new Set(rows.map((r) => r.day))].map((day) => ({ day, ...summarize(rows.filter((r) => r.day === day)) }))
+      const perService = [...new Set(rows.map((r) => r.slug))].sort().map((slug) => ({ slug, ...summarize(rows.filter((r) => r.slug === slug)) }))
+      return json({ window_days: 30, totals: summarize(rows), days, services: perService })
+    })
+    .get('/stats/today', () => {
+      const day = utcDay(new Date())
+      const rows = deps.stats.rows(1).filter((r) => r.day === day)
+      return json({ day, totals: summarize(rows), services: rows.map((r) => ({ slug: r.slug, ...summarize([r]) })) })
+    })
+    .post('/api/demo/explain', ({ request, server }) => serveDemo(bySlug.get(config.demo.service), request, newRequestId(), client(request, server), deps.quota, deps), { parse: 'none' })
+    .group('/api', (g) => g.use(paid))
+    .group('/api/v1', (g) => g.use(paid))
+}

@@ -1,0 +1,38 @@
+import type { Database } from 'bun:sqlite'
+import { utcDay } from './sqlite'
+
+export interface QuotaResult {
+  allowed: boolean
+  used: number
+  limit: number
+  remaining: number
+  /** ISO time of the next UTC midnight, when the quota resets. */
+  resetsAt: string
+}
+
+/** Daily per-client quota. One UPSERT statement: concurrent calls can never exceed the limit. */
+export class DailyQuota {
+  private take
+  private peek
+
+  constructor(db: Database, private limit: number, private now = () => new Date()) {
+    this.take = db.prepare(
+      `INSERT INTO demo_quota (day, client, count) VALUES (?1, ?2, 1)
+       ON CONFLICT (day, client) DO UPDATE SET count = count + 1 WHERE count < ?3
+       RETURNING count`,
+    )
+    this.peek = db.prepare('SELECT count FROM demo_quota WHERE day = ?1 AND client = ?2')
+  }
+
+  /** Consumes one call for `client` today, if any are left. */
+  consume(client: string): QuotaResult {
+    const now = this.now()
+    const row = this.limit > 0 ? (this.take.get(utcDay(now), client, this.limit) as { count: number } | null) : null
+    const used = row ? row.count : ((this.peek.get(utcDay(now), client) as { count: number } | null)?.count ?? this.limit)
+    return { allowed: !!row, used, limit: this.limit, remaining: Math.max(0, this.limit - used), resetsAt: nextUtcMidnight(now) }
+  }
+}
+
+export function nextUtcMidnight(d: Date): string {
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1)).toISOString()
+}

@@ -1,0 +1,56 @@
+import { Database } from 'bun:sqlite'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+
+/** Versioned migrations: index + 1 is the schema version stored in PRAGMA user_version. Append only. */
+const MIGRATIONS: string[] = [
+  `CREATE TABLE stats_daily (
+     day TEXT NOT NULL, slug TEXT NOT NULL,
+     calls INTEGER NOT NULL DEFAULT 0, paid_calls INTEGER NOT NULL DEFAULT 0,
+     revenue_atomic INTEGER NOT NULL DEFAULT 0, errors INTEGER NOT NULL DEFAULT 0,
+     tokens INTEGER NOT NULL DEFAULT 0, demo_calls INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (day, slug)) WITHOUT ROWID;
+   CREATE TABLE demo_quota (
+     day TEXT NOT NULL, client TEXT NOT NULL, count INTEGER NOT NULL,
+     PRIMARY KEY (day, client)) WITHOUT ROWID;
+   CREATE TABLE payments (
+     id INTEGER PRIMARY KEY,
+     payer TEXT NOT NULL, nonce TEXT NOT NULL,
+     slug TEXT NOT NULL, tier TEXT NOT NULL, amount TEXT NOT NULL, network TEXT NOT NULL,
+     state TEXT NOT NULL, tx_hash TEXT, reason TEXT, request_id TEXT NOT NULL,
+     valid_before INTEGER NOT NULL, x402_version INTEGER NOT NULL,
+     payload TEXT NOT NULL, requirements TEXT NOT NULL,
+     created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+   CREATE UNIQUE INDEX payments_authorization ON payments (payer, nonce) WHERE state <> 'released';
+   CREATE INDEX payments_state ON payments (state);
+   CREATE TABLE payment_events (
+     payment_id INTEGER NOT NULL REFERENCES payments(id), state TEXT NOT NULL,
+     detail TEXT, at INTEGER NOT NULL);
+   CREATE INDEX payment_events_payment ON payment_events (payment_id);`,
+]
+
+/**
+ * Opens (creating if needed) the database at `path` (`:memory:` for tests) with crash-safe settings:
+ * WAL journal and synchronous=FULL, so a committed payment row survives a crash or power loss.
+ */
+export function openDatabase(path: string): Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const db = new Database(path, { create: true, strict: true })
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;')
+  migrate(db)
+  return db
+}
+
+function migrate(db: Database): void {
+  const current = (db.query('PRAGMA user_version').get() as { user_version: number }).user_version
+  if (current > MIGRATIONS.length) throw new Error(`database schema version ${current} is newer than this build (${MIGRATIONS.length})`)
+  for (let v = current; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v])
+      db.exec(`PRAGMA user_version = ${v + 1}`)
+    })()
+  }
+}
+
+/** `YYYY-MM-DD` of a date in UTC. */
+export const utcDay = (d: Date) => d.toISOString().slice(0, 10)

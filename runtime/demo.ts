@@ -1,0 +1,35 @@
+import type { CatalogService } from './catalog'
+import type { DailyQuota } from './db/quota'
+import { readBody, parseJson, requireJson } from './http/body'
+import { errorResponse, json } from './http/respond'
+import { runHandler, type PipelineDeps } from './pipeline'
+import { ServiceError } from './sdk'
+import { prepareInput } from './validate'
+
+/**
+ * POST /api/demo/explain: the demo service (explain-code by default) at its demo tier, free, limited per
+ * client per UTC day. Invalid bodies and unavailable models never consume the quota.
+ */
+export async function serveDemo(svc: CatalogService | undefined, req: Request, requestId: string, client: string, quota: DailyQuota, deps: PipelineDeps): Promise<Response> {
+  try {
+    if (!svc) throw new ServiceError(503, 'DEMO_DISABLED', 'The demo service is not enabled on this server.')
+    requireJson(req)
+    const input = prepareInput(svc.manifest.input, parseJson(await readBody(req, deps.config.bodyLimitBytes)))
+    if (svc.unavailableReason) throw new ServiceError(svc.unavailableReason.status, svc.unavailableReason.code, svc.unavailableReason.message)
+    const q = quota.consume(client)
+    const quotaHeaders = { 'x-demo-limit': String(q.limit), 'x-demo-remaining': String(q.remaining), 'x-demo-resets-at': q.resetsAt }
+    if (!q.allowed) {
+      const retry = Math.max(1, Math.ceil((Date.parse(q.resetsAt) - Date.now()) / 1000))
+      throw new ServiceError(429, 'DEMO_QUOTA_EXCEEDED', `The free demo allows ${q.limit} calls per client per UTC day; it resets at ${q.resetsAt}. Paid calls to /api/v1/${svc.slug} are not limited.`, undefined, { limit: q.limit, resets_at: q.resetsAt }, { 'retry-after': String(retry), ...quotaHeaders })
+    }
+    const tier = deps.config.demo.tier
+    const abort = new AbortController()
+    const out = await runHandler(svc, input, deps.context(svc, tier, requestId, abort.signal), abort)
+    deps.stats.record(svc.slug, { calls: 1, demo_calls: 1, tokens: (out as { tokens_used?: number }).tokens_used ?? 0 })
+    return json({ ...(out as object), demo: { remaining: q.remaining, limit: q.limit, resets_at: q.resetsAt } }, 200, requestId, quotaHeaders)
+  } catch (e) {
+    const err = e instanceof ServiceError ? e : new ServiceError(500, 'INTERNAL', 'An internal error occurred.')
+    if (!(e instanceof ServiceError)) deps.log.error('demo failed', { request_id: requestId, error: String((e as Error)?.stack ?? e) })
+    return errorResponse(err, requestId)
+  }
+}

@@ -1,0 +1,68 @@
+import type { CatalogService } from '../catalog'
+import type { Config } from '../config'
+import { atomicToUsd } from '../pay/amount'
+
+const errorSchema = {
+  type: 'object',
+  required: ['error', 'request_id'],
+  properties: {
+    error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' }, details: {} } },
+    request_id: { type: 'string' },
+  },
+}
+
+const free = (summary: string, tag = 'Public') => ({ tags: [tag], summary, security: [], responses: { 200: { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } } })
+
+/** The OpenAPI 3.1 document: every paid operation has x-payment-info and a documented 402. */
+export function openapiDocument(services: CatalogService[], cfg: Config, version: string) {
+  const paths: Record<string, unknown> = {
+    '/health': { get: free('Health check') },
+    '/services': { get: free('List services and pricing') },
+    '/stats': { get: free('Usage statistics (last 30 days)') },
+    '/stats/today': { get: free('Usage statistics for the current UTC day') },
+    '/discovery/resources': { get: free('x402 Bazaar discovery list (limit, offset)') },
+    '/.well-known/x402': { get: free('Payment discovery manifest') },
+    '/.well-known/x402.json': { get: free('Payment discovery manifest') },
+    '/api/demo/explain': {
+      post: {
+        tags: ['Demo'], summary: 'Free code explanation (explain-code, quick tier), 5 calls per client per UTC day', security: [],
+        requestBody: { required: true, content: { 'application/json': { schema: services.find((s) => s.slug === 'explain-code')?.inputJsonSchema ?? { type: 'object' } } } },
+        responses: { 200: { description: 'ServiceResponse' }, 422: { description: 'Validation error', content: { 'application/json': { schema: errorSchema } } }, 429: { description: 'Daily quota used; see Retry-After' } },
+      },
+    },
+  }
+  for (const s of services) {
+    const tiers = Object.keys(s.pricing)
+    const amounts = tiers.map((t) => atomicToUsd(s.amounts[t as 'flat']!))
+    const op = {
+      tags: [s.manifest.category],
+      operationId: s.slug.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase()),
+      summary: s.manifest.name,
+      description: `${s.manifest.description}\n\nPrice: ${tiers.map((t, i) => `${t} $${amounts[i]}`).join(', ')} (USDC on ${cfg.network}). Model: ${s.model}.${s.available ? '' : ` Currently unavailable: ${s.unavailableReason?.message}`}`,
+      ...(s.manifest.kind === 'tiered' ? { parameters: [{ name: 'tier', in: 'query', required: false, schema: { type: 'string', enum: ['quick', 'standard', 'pro'], default: 'standard' } }] } : {}),
+      requestBody: { required: true, content: { 'application/json': { schema: s.inputJsonSchema, ...(s.manifest.examples[0] ? { example: s.manifest.examples[0].input } : {}) } } },
+      responses: {
+        200: { description: 'Result (settled payment; PAYMENT-RESPONSE header)', content: { 'application/json': { schema: s.outputJsonSchema } } },
+        402: { description: 'Payment Required: PAYMENT-REQUIRED header (base64 x402 v2 PaymentRequired) and a JSON body' },
+        422: { description: 'Invalid input (nothing charged)', content: { 'application/json': { schema: errorSchema } } },
+      },
+      'x-payment-info': {
+        price: tiers.length === 1 ? { mode: 'fixed', currency: 'USD', amount: amounts[0] } : { mode: 'dynamic', currency: 'USD', min: amounts[0], max: amounts[amounts.length - 1] },
+        protocols: [{ x402: { network: cfg.network, asset: cfg.asset, scheme: 'exact' } }],
+      },
+    }
+    paths[`/api/v1/${s.slug}`] = { post: op }
+    paths[`/api/${s.slug}`] = { post: { ...op, operationId: `${op.operationId}Unversioned` } }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: cfg.provider.name,
+      version,
+      description: cfg.provider.description,
+      'x-guidance': 'Every /api/* operation is paid per call with x402 v2 (scheme exact, USDC). Call it without payment to get a 402 with a PAYMENT-REQUIRED header, sign the EIP-3009 authorization it describes, and repeat the identical request with a PAYMENT-SIGNATURE header (for example with @x402/fetch). Failed calls (status >= 400) are never charged. Tiered services take ?tier=quick|standard|pro.',
+    },
+    servers: [{ url: cfg.provider.apiBase }],
+    paths,
+  }
+}

@@ -1,0 +1,44 @@
+import { ServiceError } from '../sdk/errors'
+
+/**
+ * Reads a request body as text, refusing (413) anything over `limit` bytes, whether announced by
+ * Content-Length or discovered while streaming. Never buffers more than `limit` bytes.
+ */
+export async function readBody(req: Request, limit: number): Promise<string> {
+  const tooLarge = () => new ServiceError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than the limit of ${limit} bytes.`, undefined, { limit_bytes: limit })
+  const declared = Number(req.headers.get('content-length') ?? NaN)
+  if (declared > limit) throw tooLarge()
+  if (!req.body) return ''
+  const reader = req.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      reader.cancel().catch(() => {})
+      throw tooLarge()
+    }
+    chunks.push(value)
+  }
+  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks))
+}
+
+/** Parses a JSON body; malformed JSON is a 400 that says where. */
+export function parseJson(text: string): unknown {
+  if (text.trim() === '') throw new ServiceError(422, 'INVALID_INPUT', 'The body is empty; send a JSON object.', [{ path: '/', message: 'required' }])
+  try {
+    return JSON.parse(text)
+  } catch (e) {
+    throw new ServiceError(400, 'INVALID_JSON', `The body is not valid JSON: ${(e as Error).message}`)
+  }
+}
+
+/** 415 unless the Content-Type is JSON (application/json or any +json type). */
+export function requireJson(req: Request): void {
+  const type = (req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
+  if (type !== 'application/json' && !type.endsWith('+json')) {
+    throw new ServiceError(415, 'UNSUPPORTED_MEDIA_TYPE', `Send the body as application/json (got ${type || 'no Content-Type'}).`)
+  }
+}

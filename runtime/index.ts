@@ -1,0 +1,66 @@
+/**
+ * `bun start`: reads registry.yaml + environment, chooses the payment backend, boots and listens.
+ * With no RPC_URL and no FACILITATOR_URL it runs an embedded local Base replica (anvil + real USDC bytecode).
+ */
+import type { Hex } from 'viem'
+import { boot, ConfigError } from './boot'
+import { loadConfig, usesDevChain } from './config'
+import { createLogger } from './log'
+import { createLocalFacilitator } from './pay/local-facilitator'
+import { createRemoteFacilitator } from './pay/remote-facilitator'
+import type { Facilitator } from './pay/types'
+
+const t0 = performance.now()
+const log = createLogger()
+process.on('unhandledRejection', (e) => log.error('unhandled rejection (survived)', { error: String((e as Error)?.stack ?? e) }))
+
+async function main() {
+  const { config } = loadConfig()
+  let facilitator: Facilitator
+  let payTo: string | undefined
+  let stopChain: (() => Promise<void>) | undefined
+  const chainId = Number(config.network.split(':')[1])
+  if (usesDevChain(config)) {
+    const { startDevChain } = await import('./chain/devchain')
+    const chain = await startDevChain()
+    stopChain = chain.stop
+    payTo = chain.payee.address
+    facilitator = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId, pollingIntervalMs: 20 })
+    console.log([
+      '',
+      '!!! DEV CHAIN: payments go to an embedded local Base replica (anvil, chain id 8453). THEY ARE NOT REAL MONEY. !!!',
+      `    RPC ${chain.rpcUrl}   payee ${chain.payee.address}`,
+      `    demo payer (funded with test USDC): address ${chain.payer.address}`,
+      `    DEMO_PAYER_KEY=${chain.payer.privateKey}`,
+      '    Run `bun run demo` in another terminal to pay a few services with @x402/fetch.',
+      '',
+    ].join('\n'))
+    process.env.DEMO_RPC_URL = chain.rpcUrl
+  } else if (config.facilitatorUrl) {
+    facilitator = createRemoteFacilitator({ url: config.facilitatorUrl, authHeader: config.facilitatorAuthHeader || undefined })
+  } else {
+    facilitator = createLocalFacilitator({ rpcUrl: config.rpcUrl, settlerKey: (config.settlerPrivateKey.startsWith('0x') ? config.settlerPrivateKey : `0x${config.settlerPrivateKey}`) as Hex, chainId })
+  }
+  const booted = await boot({ facilitator, payTo, log })
+  const server = booted.app.listen({ port: booted.config.port, hostname: booted.config.host, maxRequestBodySize: booted.config.bodyLimitBytes + 1024 })
+  const url = `http://${booted.config.host === '0.0.0.0' ? 'localhost' : booted.config.host}:${server.server!.port}`
+  console.log(`Listening on ${url} with ${booted.services.length} services (${booted.services.filter((s) => s.available).length} available); booted in ${Math.round(performance.now() - t0)} ms`)
+  let stopping = false
+  const stop = async () => {
+    if (stopping) return
+    stopping = true
+    await server.stop()
+    await booted.close()
+    booted.db.close()
+    await stopChain?.()
+    process.exit(0)
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}
+
+main().catch((e) => {
+  if (e instanceof ConfigError) console.error(e.message)
+  else console.error(e)
+  process.exit(1)
+})

@@ -1,0 +1,58 @@
+import { getAddress, isAddressEqual } from 'viem'
+import { PaymentRefused } from './decode'
+import { recoverSigner } from './signature'
+import type { DecodedPayment, PaymentRequirements } from './types'
+
+/** validBefore may lie at most this far beyond now + maxTimeoutSeconds. */
+export const VALID_BEFORE_SLACK_S = 30
+/** Same grace as the reference facilitator: an authorization must stay valid this long for the block to land. */
+export const EXPIRY_GRACE_S = 6
+
+const CORE_FIELDS = ['scheme', 'network', 'amount', 'asset', 'payTo', 'maxTimeoutSeconds'] as const
+
+function sameAddress(a: unknown, b: string): boolean {
+  try {
+    return typeof a === 'string' && isAddressEqual(getAddress(a), getAddress(b))
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Every check that needs no chain or facilitator, in the reference order: the echo matches our requirements,
+ * network/asset/recipient, exact amount, time window, and for 65-byte signatures ECDSA recovery of the payer.
+ * Throws PaymentRefused with the x402 reason string. Returns whether the signature was checked locally
+ * (false for contract-wallet signatures, which the facilitator checks with EIP-1271).
+ */
+export async function cheapChecks(p: DecodedPayment, req: PaymentRequirements, nowS: number): Promise<{ signatureChecked: boolean }> {
+  if (p.x402Version === 2) {
+    const acc = p.accepted!
+    for (const f of CORE_FIELDS) {
+      const same = f === 'asset' || f === 'payTo' ? sameAddress(acc[f], req[f]) : acc[f] === req[f]
+      if (!same) throw new PaymentRefused(f === 'network' ? 'invalid_network' : 'no_matching_requirements', `accepted.${f} does not match this resource's requirements`)
+    }
+    const extra = (acc.extra ?? {}) as Record<string, unknown>
+    if (extra.name !== req.extra.name || extra.version !== req.extra.version) throw new PaymentRefused('no_matching_requirements', 'accepted.extra does not match the asset domain')
+  } else {
+    const v1Networks: Record<string, string> = { base: 'eip155:8453', 'base-sepolia': 'eip155:84532' }
+    if (v1Networks[p.network] !== req.network) throw new PaymentRefused('invalid_network', `network ${p.network} is not accepted here`)
+  }
+  const a = p.payload.authorization
+  if (!sameAddress(a.to, req.payTo)) throw new PaymentRefused('invalid_exact_evm_recipient_mismatch', 'authorization.to is not our payTo')
+  if (BigInt(a.value) !== BigInt(req.amount)) throw new PaymentRefused('invalid_exact_evm_payload_authorization_value_mismatch', `authorization.value must be exactly ${req.amount}`)
+  if (BigInt(a.validBefore) < BigInt(nowS + EXPIRY_GRACE_S)) throw new PaymentRefused('invalid_exact_evm_payload_authorization_valid_before', 'the authorization has expired (or expires within 6 s)')
+  if (BigInt(a.validAfter) > BigInt(nowS)) throw new PaymentRefused('invalid_exact_evm_payload_authorization_valid_after', 'the authorization is not valid yet')
+  if (BigInt(a.validBefore) > BigInt(nowS + req.maxTimeoutSeconds + VALID_BEFORE_SLACK_S)) {
+    throw new PaymentRefused('invalid_exact_evm_payload_authorization_valid_before', `validBefore is more than ${req.maxTimeoutSeconds} s ahead`)
+  }
+  const sigBytes = (p.payload.signature.length - 2) / 2
+  if (sigBytes !== 65) return { signatureChecked: false }
+  let signer: string
+  try {
+    signer = await recoverSigner(a, p.payload.signature, req)
+  } catch {
+    throw new PaymentRefused('invalid_exact_evm_signature', 'the signature cannot be recovered')
+  }
+  if (!sameAddress(signer, a.from)) throw new PaymentRefused('invalid_exact_evm_signature', 'the signature was not made by authorization.from')
+  return { signatureChecked: true }
+}

@@ -1,0 +1,49 @@
+import type { DecodedPayment, ExactPayload } from './types'
+
+/** A payment that is refused with a reason (402, never a 500). */
+export class PaymentRefused extends Error {
+  constructor(readonly reason: string, message?: string, readonly status = 402) {
+    super(message ?? reason)
+  }
+}
+
+const B64 = /^[A-Za-z0-9+/]*={0,2}$/
+const HEX = (bytes: number) => new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`)
+const UINT = /^\d{1,78}$/
+const MAX_HEADER = 16_384
+
+function exactPayload(p: unknown): ExactPayload {
+  const o = p as ExactPayload
+  const a = o?.authorization
+  if (!o || typeof o.signature !== 'string' || !/^0x[0-9a-fA-F]+$/.test(o.signature) || !a) throw new PaymentRefused('invalid_payload', 'payload must have signature and authorization')
+  if (!HEX(20).test(a.from ?? '') || !HEX(20).test(a.to ?? '')) throw new PaymentRefused('invalid_payload', 'authorization.from and .to must be addresses')
+  for (const k of ['value', 'validAfter', 'validBefore'] as const) if (typeof a[k] !== 'string' || !UINT.test(a[k])) throw new PaymentRefused('invalid_payload', `authorization.${k} must be an unsigned integer string`)
+  if (!HEX(32).test(a.nonce ?? '')) throw new PaymentRefused('invalid_payload', 'authorization.nonce must be 32 bytes of hex')
+  return o
+}
+
+/**
+ * Decodes a `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1) header. Bad base64, bad JSON, a wrong shape or an
+ * unknown scheme throws PaymentRefused with the reason.
+ */
+export function decodePayment(header: string, expectVersion: 1 | 2): DecodedPayment {
+  const text = header.trim()
+  if (text.length > MAX_HEADER) throw new PaymentRefused('invalid_payload', 'payment header too large')
+  if (!B64.test(text) || text.length % 4 !== 0) throw new PaymentRefused('invalid_payload', 'payment header is not standard base64')
+  let raw: Record<string, unknown>
+  try {
+    raw = JSON.parse(Buffer.from(text, 'base64').toString('utf8'))
+  } catch {
+    throw new PaymentRefused('invalid_payload', 'payment header is not base64 of JSON')
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new PaymentRefused('invalid_payload', 'payment header must hold a JSON object')
+  if (raw.x402Version !== expectVersion) throw new PaymentRefused('invalid_x402_version', `x402Version must be ${expectVersion} in ${expectVersion === 2 ? 'PAYMENT-SIGNATURE' : 'X-PAYMENT'}`)
+  if (expectVersion === 2) {
+    const accepted = raw.accepted as Record<string, unknown> | undefined
+    if (!accepted || typeof accepted !== 'object') throw new PaymentRefused('invalid_payload', 'accepted is required')
+    if (accepted.scheme !== 'exact') throw new PaymentRefused('unsupported_scheme', `scheme ${String(accepted.scheme)} is not supported`)
+    return { x402Version: 2, accepted, scheme: 'exact', network: String(accepted.network), payload: exactPayload(raw.payload), raw }
+  }
+  if (raw.scheme !== 'exact') throw new PaymentRefused('unsupported_scheme', `scheme ${String(raw.scheme)} is not supported`)
+  return { x402Version: 1, scheme: 'exact', network: String(raw.network), payload: exactPayload(raw.payload), raw }
+}

@@ -1,0 +1,42 @@
+import type { Ledger } from '../db/ledger'
+import type { Stats } from '../db/stats'
+import type { Logger } from '../sdk'
+import type { DecodedPayment, Facilitator, PaymentRequirements } from './types'
+
+/**
+ * Brings the ledger in line with the chain. `settling`/`pending` rows (sent, or possibly sent, but not confirmed)
+ * become settled or failed from the receipt or the token's authorizationState; `reserved`/`verified` rows older
+ * than `staleMs` (their request died before settlement, e.g. a crash) are released: they were never broadcast.
+ * Safe to run at any time and repeatedly: a row is counted as revenue exactly once, when it becomes settled.
+ */
+export async function reconcile(ledger: Ledger, facilitator: Facilitator, stats: Stats, log: Logger, staleMs = 10 * 60_000): Promise<{ settled: number; failed: number; released: number; unknown: number }> {
+  const out = { settled: 0, failed: 0, released: 0, unknown: 0 }
+  const now = Date.now()
+  for (const row of ledger.byState(['reserved', 'verified'])) {
+    if (now - row.updated_at < staleMs) continue
+    ledger.transition(row.id, 'released', { reason: 'request ended before settlement (reconciled)' })
+    out.released++
+  }
+  for (const row of ledger.byState(['settling', 'pending'])) {
+    const raw = JSON.parse(row.payload) as Record<string, unknown>
+    const p = { x402Version: row.x402_version, raw, payload: raw.payload } as DecodedPayment
+    let status: 'settled' | 'failed' | 'unknown'
+    try {
+      status = await facilitator.status(row.tx_hash ?? '', p, JSON.parse(row.requirements) as PaymentRequirements)
+    } catch (e) {
+      log.warn('reconcile: chain unavailable', { payment_id: row.id, error: (e as Error).message })
+      out.unknown++
+      continue
+    }
+    if (status === 'settled') {
+      ledger.transition(row.id, 'settled', { reason: 'confirmed by reconciliation' })
+      stats.record(row.slug, { paid_calls: 1, revenue_atomic: Number(row.amount) })
+      out.settled++
+    } else if (status === 'failed') {
+      ledger.transition(row.id, 'failed', { reason: 'not on chain and expired (reconciled)' })
+      out.failed++
+    } else out.unknown++
+  }
+  if (out.settled + out.failed + out.released) log.info('ledger reconciled', out)
+  return out
+}

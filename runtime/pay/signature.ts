@@ -1,0 +1,26 @@
+import { recoverTypedDataAddress, getAddress } from 'viem'
+import type { Authorization, PaymentRequirements } from './types'
+
+export const TRANSFER_WITH_AUTHORIZATION = [
+  { name: 'from', type: 'address' },
+  { name: 'to', type: 'address' },
+  { name: 'value', type: 'uint256' },
+  { name: 'validAfter', type: 'uint256' },
+  { name: 'validBefore', type: 'uint256' },
+  { name: 'nonce', type: 'bytes32' },
+] as const
+
+/** EIP-712 typed data of an EIP-3009 authorization, built from OUR requirements (domain) and the client's message. */
+export function typedData(a: Authorization, req: PaymentRequirements) {
+  return {
+    domain: { name: req.extra.name, version: req.extra.version, chainId: Number(req.network.split(':')[1]), verifyingContract: getAddress(req.asset) },
+    types: { TransferWithAuthorization: TRANSFER_WITH_AUTHORIZATION },
+    primaryType: 'TransferWithAuthorization' as const,
+    message: { from: a.from, to: a.to, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore), nonce: a.nonce },
+  }
+}
+
+/** The address that signed the authorization (ECDSA recovery, no RPC). */
+export async function recoverSigner(a: Authorization, signature: `0x${string}`, req: PaymentRequirements): Promise<string> {
+  return recoverTypedDataAddress({ ...typedData(a, req), signature })
+}

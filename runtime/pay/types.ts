@@ -1,0 +1,66 @@
+/** x402 v2 PaymentRequirements for the `exact` scheme on EVM (EIP-3009). */
+export interface PaymentRequirements {
+  scheme: 'exact'
+  network: string
+  amount: string
+  asset: string
+  payTo: string
+  maxTimeoutSeconds: number
+  mimeType?: string
+  extra: { name: string; version: string; [k: string]: unknown }
+}
+
+export interface Authorization {
+  from: `0x${string}`
+  to: `0x${string}`
+  value: string
+  validAfter: string
+  validBefore: string
+  nonce: `0x${string}`
+}
+
+export interface ExactPayload {
+  signature: `0x${string}`
+  authorization: Authorization
+}
+
+/** A decoded payment header, normalised across v1 (X-PAYMENT) and v2 (PAYMENT-SIGNATURE). */
+export interface DecodedPayment {
+  x402Version: 1 | 2
+  /** The client's echo of the requirements (v2 only). */
+  accepted?: Record<string, unknown>
+  scheme: string
+  network: string
+  payload: ExactPayload
+  /** The raw decoded JSON, forwarded as is to a remote facilitator. */
+  raw: Record<string, unknown>
+}
+
+export interface VerifyResult {
+  isValid: boolean
+  invalidReason?: string
+  payer?: string
+}
+
+export interface SettleResult {
+  success: boolean
+  transaction: string
+  network: string
+  payer?: string
+  errorReason?: string
+  /** Sent but not confirmed in time: the ledger keeps it pending and reconciles it later. */
+  pending?: boolean
+}
+
+/** Verifies and settles payments against OUR requirements, on a chain or through a facilitator. */
+export interface Facilitator {
+  readonly kind: 'local' | 'remote'
+  /** On-chain (or remote) verification; cheap checks have already passed. */
+  verify(p: DecodedPayment, req: PaymentRequirements): Promise<VerifyResult>
+  /** Broadcasts the transfer. `onSubmitted` is called with the tx hash before waiting for the receipt. */
+  settle(p: DecodedPayment, req: PaymentRequirements, onSubmitted: (tx: string) => void): Promise<SettleResult>
+  /** Receipt status of a previously sent transaction, for reconciliation. */
+  status(tx: string, p: DecodedPayment, req: PaymentRequirements): Promise<'settled' | 'failed' | 'unknown'>
+  /** Signature check for contract wallets (EIP-1271) is delegated here; plain wallets are checked locally. */
+  close?(): Promise<void>
+}

@@ -1,0 +1,121 @@
+import type { CatalogService } from './catalog'
+import type { Config } from './config'
+import type { Stats } from './db/stats'
+import { readBody, parseJson, requireJson } from './http/body'
+import { errorResponse, json } from './http/respond'
+import { b64json, challenge } from './pay/challenge'
+import { PaymentRefused } from './pay/decode'
+import { FacilitatorUnavailable, type PaymentGate, type Ticket } from './pay/gate'
+import { ServiceError, type Logger, type ServiceContext, type TierName } from './sdk'
+import { prepareInput } from './validate'
+
+export interface PipelineDeps {
+  config: Config
+  gate: PaymentGate
+  stats: Stats
+  payTo: string
+  log: Logger
+  /** Builds the handler context (fetch, upstreams, model) for one call. */
+  context(svc: CatalogService, tier: TierName, requestId: string, signal: AbortSignal): ServiceContext
+}
+
+const TIERS = ['quick', 'standard', 'pro']
+
+/** The tier of a request: `?tier=` wins over the body's `tier`; utilities have exactly one. */
+export function resolveTier(svc: CatalogService, url: URL, rawBody: string): TierName {
+  if (svc.manifest.kind !== 'tiered') return svc.defaultTier
+  let tier: unknown = url.searchParams.get('tier')
+  if (tier === null && rawBody.includes('"tier"')) {
+    try { tier = (JSON.parse(rawBody) as { tier?: unknown })?.tier } catch { /* the body is validated later */ }
+  }
+  if (tier === null || tier === undefined) return 'standard'
+  if (typeof tier !== 'string' || !TIERS.includes(tier)) {
+    throw new ServiceError(422, 'INVALID_TIER', `tier must be one of quick, standard, pro (got ${JSON.stringify(tier)})`, [{ path: '/tier', message: 'unknown tier' }])
+  }
+  return tier as TierName
+}
+
+/** Runs a handler within the service's time budget; a ServiceError passes through, anything else becomes 500. */
+export async function runHandler(svc: CatalogService, input: unknown, ctx: ServiceContext, abort: AbortController): Promise<unknown> {
+  const budget = svc.manifest.timeoutMs ?? 10_000
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      abort.abort()
+      reject(new ServiceError(504, 'HANDLER_TIMEOUT', `${svc.slug} did not finish within ${budget} ms`))
+    }, budget)
+  })
+  try {
+    const out = await Promise.race([Promise.resolve().then(() => svc.handler!(input as never, ctx)), timeout])
+    if (svc.manifest.kind !== 'tiered') return out
+    const r = out as { result: string; model?: string; tokens_used: number }
+    return { service: svc.slug, tier: ctx.tier, result: r.result, model: r.model ?? svc.model, tokens_used: r.tokens_used, request_id: ctx.requestId }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+function asServiceError(e: unknown, log: Logger, requestId: string): ServiceError {
+  if (e instanceof ServiceError) return e
+  log.error('unhandled error', { request_id: requestId, error: (e as Error)?.stack ?? String(e) })
+  return new ServiceError(500, 'INTERNAL', 'An internal error occurred; nothing was charged.')
+}
+
+/**
+ * One paid call, framework-free: availability -> body cap -> tier -> 402 challenge when unpaid -> body
+ * validation -> payment verification and reservation -> handler -> settle only on success.
+ */
+export async function servePaid(svc: CatalogService, req: Request, requestId: string, deps: PipelineDeps): Promise<Response> {
+  const { config, gate, stats, log } = deps
+  let ticket: Ticket | undefined
+  try {
+    if (svc.unavailableReason) throw new ServiceError(svc.unavailableReason.status, svc.unavailableReason.code, svc.unavailableReason.message)
+    const url = new URL(req.url)
+    const raw = await readBody(req, config.bodyLimitBytes)
+    const tier = resolveTier(svc, url, raw)
+    const resource = `${config.provider.apiBase}${url.pathname}${url.search}`
+    const v2 = req.headers.get('payment-signature')
+    const header = v2 ?? req.headers.get('x-payment')
+    const c = challenge(config, svc, tier, deps.payTo, resource)
+    if (!header) return json(c.body, 402, requestId, { 'payment-required': c.header, 'cache-control': 'no-store' })
+    requireJson(req)
+    const input = prepareInput(svc.manifest.input, parseJson(raw))
+    try {
+      ticket = await gate.authorize(header, v2 ? 2 : 1, c.requirements, svc.slug, tier, requestId)
+    } catch (e) {
+      if (e instanceof PaymentRefused) {
+        const again = challenge(config, svc, tier, deps.payTo, resource, e.reason)
+        return json({ ...again.body, message: e.message }, 402, requestId, { 'payment-required': again.header, 'cache-control': 'no-store' })
+      }
+      if (e instanceof FacilitatorUnavailable) throw new ServiceError(503, 'PAYMENT_UNAVAILABLE', e.message, undefined, { retryable: true }, { 'retry-after': '5' })
+      throw e
+    }
+    const abort = new AbortController()
+    let out: unknown
+    try {
+      out = await runHandler(svc, input, deps.context(svc, tier, requestId, abort.signal), abort)
+    } catch (e) {
+      const err = asServiceError(e, log, requestId)
+      gate.release(ticket, `handler ${err.status} ${err.code}`)
+      ticket = undefined
+      stats.record(svc.slug, { calls: 1, errors: 1 })
+      return errorResponse(err, requestId)
+    }
+    stats.record(svc.slug, { calls: 1, tokens: (out as { tokens_used?: number })?.tokens_used ?? 0 })
+    const t = ticket
+    ticket = undefined
+    const settled = await gate.settle(t)
+    const receipt = b64json({ success: settled.success, transaction: settled.transaction, network: settled.network, payer: settled.payer, ...(settled.errorReason ? { errorReason: settled.errorReason } : {}) })
+    const receiptHeader = t.payment.x402Version === 2 ? 'payment-response' : 'x-payment-response'
+    if (!settled.success) {
+      const again = challenge(config, svc, tier, deps.payTo, resource, settled.errorReason ?? 'settlement_failed')
+      return json({ ...again.body, message: 'Settlement did not complete; the result is withheld.' }, 402, requestId, { 'payment-required': again.header, [receiptHeader]: receipt, 'cache-control': 'no-store' })
+    }
+    return json(out, 200, requestId, { [receiptHeader]: receipt, 'cache-control': 'private, no-store' })
+  } catch (e) {
+    if (ticket) gate.release(ticket, 'request failed before the handler')
+    const err = asServiceError(e, log, requestId)
+    if (err.status >= 500 && !svc.unavailableReason) stats.record(svc.slug, { errors: 1 })
+    return errorResponse(err, requestId)
+  }
+}
