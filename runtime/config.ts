@@ -85,7 +85,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     facilitatorAuthHeader: String(env.FACILITATOR_AUTH_HEADER ?? ''),
     openai: { baseUrl: String(env.OPENAI_BASE_URL ?? m.base_url ?? ''), apiKey: String(env.OPENAI_API_KEY ?? '') },
     fetchAllowHosts: String(env.FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
-    demo: { service: String(d.service ?? 'explain-code'), tier: d.tier ?? 'quick', dailyLimit: num('demo.daily_limit', env.DEMO_DAILY_LIMIT ?? d.daily_limit, 5) },
+    demo: { service: String(env.DEMO_SERVICE ?? d.service ?? 'explain-code'), tier: env.DEMO_TIER ?? d.tier ?? 'quick', dailyLimit: num('demo.daily_limit', env.DEMO_DAILY_LIMIT ?? d.daily_limit, 5) },
     services: doc.services ?? {},
     upstreams: doc.upstreams ?? {},
     invalidPaymentLimit: num('INVALID_PAYMENT_LIMIT', env.INVALID_PAYMENT_LIMIT, 30),

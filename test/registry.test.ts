@@ -1,0 +1,60 @@
+import { describe, expect, test } from 'bun:test'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { render } from '../scripts/gen-registry'
+import { loadConfig } from '../runtime/config'
+import { buildCatalog } from '../runtime/catalog'
+import { entries } from '../runtime/registry.gen'
+import { echoEntry } from './support/extra-service'
+
+const root = join(import.meta.dir, '..')
+
+describe('generated registry index', () => {
+  test('runtime/registry.gen.ts is up to date with services/', () => {
+    expect(readFileSync(join(root, 'runtime', 'registry.gen.ts'), 'utf8')).toBe(render())
+  })
+  test('adding a folder changes the index (the drift check would fail)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gen-'))
+    cpSync(join(root, 'services'), dir, { recursive: true })
+    mkdirSync(join(dir, 'brand-new'))
+    writeFileSync(join(dir, 'brand-new', 'manifest.ts'), 'export default {}')
+    const next = render(dir)
+    expect(next).not.toBe(render())
+    expect(next).toContain("'../services/brand-new/manifest'")
+    expect(next).toContain("folder: 'brand-new', manifest: ")
+    rmSync(dir, { recursive: true })
+  })
+  test('services never import the framework or the database', () => {
+    const glob = new Bun.Glob('services/**/*.ts')
+    const bad = [...glob.scanSync(root)].filter((f) => /from ['"](elysia|bun:sqlite|.*runtime\/(?!sdk)[^'"]*)['"]/.test(readFileSync(join(root, f), 'utf8')))
+    expect(bad).toEqual([])
+  })
+})
+
+describe('boot validation lists every problem at once', () => {
+  test('bad config and bad manifests are all reported', () => {
+    const { config, problems } = loadConfig({ PAY_TO: 'nope', NETWORK: 'base', RPC_URL: 'ftp://x' }, 'services: { no-such: { enabled: false } }')
+    expect(problems.length).toBeGreaterThanOrEqual(3)
+    expect(problems.join('\n')).toContain('PAY_TO')
+    expect(problems.join('\n')).toContain('NETWORK')
+    const broken = [
+      { ...echoEntry, folder: 'wrong-folder' },
+      { ...echoEntry, folder: 'x2', manifest: { ...echoEntry.manifest, slug: 'x2', pricing: { flat: { price_usd: 0.0000001, max_tokens: 0 } } } },
+    ]
+    const { problems: mp } = buildCatalog([...entries, ...broken], config, false)
+    const text = mp.join('\n')
+    expect(text).toContain('registry.yaml services.no-such: no such service')
+    expect(text).toContain("slug 'test-echo' must equal the folder name")
+    expect(text).toContain('more than 6 decimals')
+  })
+  test('operator overrides change prices and disable services', () => {
+    const { config } = loadConfig({}, 'services: { slugify: { price_usd: 0.002 }, lorem-ipsum: { enabled: false }, explain-code: { prices: { pro: 0.2 }, model: op-model } }')
+    const { services, problems } = buildCatalog(entries, config, true)
+    expect(problems).toEqual([])
+    expect(services.find((s) => s.slug === 'slugify')!.amounts.flat).toBe('2000')
+    expect(services.some((s) => s.slug === 'lorem-ipsum')).toBe(false)
+    const ec = services.find((s) => s.slug === 'explain-code')!
+    expect([ec.amounts.pro, ec.amounts.quick, ec.model]).toEqual(['200000', '10000', 'op-model'])
+  })
+})
