@@ -75,6 +75,7 @@ export class PaymentGate {
       this.log.error('settlement outcome unknown', { payment_id: t.id, error: (e as Error).message })
       return { success: false, transaction: '', network: t.requirements.network, payer: t.payer, errorReason: 'settlement_pending', pending: true }
     }
+    result = { ...result, payer: result.payer ?? t.payer }
     if (result.success) {
       this.ledger.transition(t.id, 'settled', { tx: result.transaction })
       this.stats.record(t.slug, { paid_calls: 1, revenue_atomic: Number(t.requirements.amount) })
