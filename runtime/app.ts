@@ -15,6 +15,7 @@ import { serveDemo } from './demo'
 import { ServiceError } from './sdk'
 
 export const VERSION = '1.0.0'
+const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0052ff"/><text x="16" y="22" font-size="14" text-anchor="middle" fill="#fff" font-family="sans-serif">402</text></svg>'
 
 export interface AppDeps extends PipelineDeps {
   services: CatalogService[]
@@ -62,6 +63,8 @@ export function createApp(deps: AppDeps) {
       try { deps.db.query('SELECT 1').get() } catch { dbOk = false }
       return json({ status: dbOk ? 'ok' : 'degraded', version: VERSION, uptime_seconds: Math.round((Date.now() - started) / 1000), database: dbOk ? 'ok' : 'error', services: services.length, available_services: services.filter((s) => s.available).length, network: config.network, pay_to: deps.payTo }, dbOk ? 200 : 503)
     })
+    .get('/favicon.svg', () => new Response(FAVICON, { headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' } }))
+    .get('/favicon.ico', () => new Response(FAVICON, { headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' } }))
     .get('/services', () => cached(docs.services))
     .get('/.well-known/x402', () => cached(docs.wellKnown))
     .get('/.well-known/x402.json', () => cached(docs.wellKnown))

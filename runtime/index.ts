@@ -3,6 +3,7 @@
  * With no RPC_URL and no FACILITATOR_URL it runs an embedded local Base replica (anvil + real USDC bytecode).
  */
 import type { Hex } from 'viem'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { boot, ConfigError } from './boot'
 import { loadConfig, usesDevChain } from './config'
 import { createLogger } from './log'
@@ -11,6 +12,7 @@ import { createRemoteFacilitator } from './pay/remote-facilitator'
 import type { Facilitator } from './pay/types'
 
 const t0 = performance.now()
+const DEV_PAYER_FILE = 'data/dev-payer.json'
 const log = createLogger()
 process.on('unhandledRejection', (e) => log.error('unhandled rejection (survived)', { error: String((e as Error)?.stack ?? e) }))
 
@@ -19,6 +21,7 @@ async function main() {
   let facilitator: Facilitator
   let payTo: string | undefined
   let stopChain: (() => Promise<void>) | undefined
+  let writeDevPayer: ((apiUrl: string) => void) | undefined
   const chainId = Number(config.network.split(':')[1])
   if (usesDevChain(config)) {
     const { startDevChain } = await import('./chain/devchain')
@@ -35,15 +38,22 @@ async function main() {
       '    Run `bun run demo` in another terminal to pay a few services with @x402/fetch.',
       '',
     ].join('\n'))
-    process.env.DEMO_RPC_URL = chain.rpcUrl
+    writeDevPayer = (apiUrl) => {
+      mkdirSync('data', { recursive: true })
+      writeFileSync(DEV_PAYER_FILE, JSON.stringify({ privateKey: chain.payer.privateKey, address: chain.payer.address, apiUrl, rpcUrl: chain.rpcUrl }))
+    }
   } else if (config.facilitatorUrl) {
     facilitator = createRemoteFacilitator({ url: config.facilitatorUrl, authHeader: config.facilitatorAuthHeader || undefined })
   } else {
     facilitator = createLocalFacilitator({ rpcUrl: config.rpcUrl, settlerKey: (config.settlerPrivateKey.startsWith('0x') ? config.settlerPrivateKey : `0x${config.settlerPrivateKey}`) as Hex, chainId })
   }
-  const booted = await boot({ facilitator, payTo, log })
+  const booted = await boot({ facilitator, payTo, log }).catch(async (e) => {
+    await stopChain?.()
+    throw e
+  })
   const server = booted.app.listen({ port: booted.config.port, hostname: booted.config.host, maxRequestBodySize: booted.config.bodyLimitBytes + 1024 })
   const url = `http://${booted.config.host === '0.0.0.0' ? 'localhost' : booted.config.host}:${server.server!.port}`
+  writeDevPayer?.(url)
   console.log(`Listening on ${url} with ${booted.services.length} services (${booted.services.filter((s) => s.available).length} available); booted in ${Math.round(performance.now() - t0)} ms`)
   let stopping = false
   const stop = async () => {
@@ -53,6 +63,7 @@ async function main() {
     await booted.close()
     booted.db.close()
     await stopChain?.()
+    if (writeDevPayer) rmSync(DEV_PAYER_FILE, { force: true })
     process.exit(0)
   }
   process.on('SIGINT', stop)

@@ -60,6 +60,7 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
       title: cfg.provider.name,
       version,
       description: cfg.provider.description,
+      contact: { name: cfg.provider.name, url: cfg.provider.website },
       'x-guidance': 'Every /api/* operation is paid per call with x402 v2 (scheme exact, USDC). Call it without payment to get a 402 with a PAYMENT-REQUIRED header, sign the EIP-3009 authorization it describes, and repeat the identical request with a PAYMENT-SIGNATURE header (for example with @x402/fetch). Failed calls (status >= 400) are never charged. Tiered services take ?tier=quick|standard|pro.',
     },
     servers: [{ url: cfg.provider.apiBase }],
