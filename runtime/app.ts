@@ -40,7 +40,7 @@ export function createApp(deps: AppDeps) {
 
   const paid = new Elysia({ name: 'paid-services' })
   for (const s of services) {
-    paid.post(`/${s.slug}`, ({ request }) => servePaid(s, request, newRequestId(), deps), { parse: 'none', detail: { hide: true } })
+    paid.post(`/${s.slug}`, ({ request, server }) => servePaid(s, request, newRequestId(), client(request, server), deps), { parse: 'none', detail: { hide: true } })
   }
 
   return new Elysia()

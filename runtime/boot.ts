@@ -13,6 +13,7 @@ import type { Facilitator } from './pay/types'
 import type { RegistryEntry } from './registry-types'
 import { entries as generated } from './registry.gen'
 import { createContextFactory } from './context'
+import { Throttle } from './http/throttle'
 import type { Logger } from './sdk'
 
 export interface BootOptions {
@@ -66,7 +67,8 @@ export async function boot(o: BootOptions): Promise<Booted> {
   await reconcile(ledger, o.facilitator, stats, log, 0)
   const timer = setInterval(() => void reconcile(ledger, o.facilitator, stats, log).catch((e) => log.warn('reconcile failed', { error: String(e) })), o.reconcileEveryMs ?? 30_000)
   timer.unref?.()
-  const app = createApp({ services, config, gate, stats, quota, db, payTo, log, bootedAt: Date.now(), context: createContextFactory(config, log) })
+  const refusals = new Throttle(config.invalidPaymentLimit)
+  const app = createApp({ services, config, gate, stats, quota, db, payTo, log, refusals, bootedAt: Date.now(), context: createContextFactory(config, log) })
   return {
     app, config, services, db, ledger, stats, log,
     async close() {

@@ -8,9 +8,12 @@ import { PaymentRefused } from './pay/decode'
 import { FacilitatorUnavailable, type PaymentGate, type Ticket } from './pay/gate'
 import { ServiceError, type Logger, type ServiceContext, type TierName } from './sdk'
 import { prepareInput } from './validate'
+import type { Throttle } from './http/throttle'
 
 export interface PipelineDeps {
   config: Config
+  /** Refused payments per client per minute; past the limit, payment attempts get 429 before any work. */
+  refusals: Throttle
   gate: PaymentGate
   stats: Stats
   payTo: string
@@ -65,7 +68,7 @@ function asServiceError(e: unknown, log: Logger, requestId: string): ServiceErro
  * One paid call, framework-free: availability -> body cap -> tier -> 402 challenge when unpaid -> body
  * validation -> payment verification and reservation -> handler -> settle only on success.
  */
-export async function servePaid(svc: CatalogService, req: Request, requestId: string, deps: PipelineDeps): Promise<Response> {
+export async function servePaid(svc: CatalogService, req: Request, requestId: string, client: string, deps: PipelineDeps): Promise<Response> {
   const { config, gate, stats, log } = deps
   let ticket: Ticket | undefined
   try {
@@ -78,12 +81,16 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     const header = v2 ?? req.headers.get('x-payment')
     const c = challenge(config, svc, tier, deps.payTo, resource)
     if (!header) return json(c.body, 402, requestId, { 'payment-required': c.header, 'cache-control': 'no-store' })
+    if (deps.refusals.blocked(client)) {
+      throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this client; slow down.', undefined, undefined, { 'retry-after': String(deps.refusals.retryAfter(client)) })
+    }
     requireJson(req)
     const input = prepareInput(svc.manifest.input, parseJson(raw))
     try {
       ticket = await gate.authorize(header, v2 ? 2 : 1, c.requirements, svc.slug, tier, requestId)
     } catch (e) {
       if (e instanceof PaymentRefused) {
+        deps.refusals.hit(client)
         const again = challenge(config, svc, tier, deps.payTo, resource, e.reason)
         return json({ ...again.body, message: e.message }, 402, requestId, { 'payment-required': again.header, 'cache-control': 'no-store' })
       }

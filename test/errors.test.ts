@@ -92,3 +92,22 @@ describe('one error shape, clear 4xx for client mistakes', () => {
     expect((await post(s.url + '/api/v1/slugify', {})).headers.get('x-request-id')).toMatch(/^req_/)
   })
 })
+
+describe('abuse', () => {
+  test('a flood of invalid payments is throttled per client before any payment work', async () => {
+    const f = refusingFacilitator()
+    const t = await startServer({ entries: withEcho(), facilitator: f, env: { INVALID_PAYMENT_LIMIT: '3' } })
+    try {
+      const codes: number[] = []
+      for (let i = 0; i < 6; i++) codes.push((await post(t.url + '/api/v1/test-echo', { code: 'x' }, { 'payment-signature': 'e30=' })).status)
+      expect(codes).toEqual([402, 402, 402, 429, 429, 429])
+      const r = await post(t.url + '/api/v1/test-echo', { code: 'x' }, { 'payment-signature': 'e30=' })
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0)
+      expect(f.calls).toBe(0)
+      // unpaid challenges are not throttled
+      expect((await post(t.url + '/api/v1/test-echo', {})).status).toBe(402)
+    } finally {
+      await t.stop()
+    }
+  })
+})
