@@ -15,6 +15,8 @@ export interface Config {
   host: string
   databasePath: string
   bodyLimitBytes: number
+  /** A request body must arrive within this many ms (slow-body cut-off). */
+  bodyTimeoutMs: number
   trustedProxies: number
   network: string
   asset: `0x${string}`
@@ -72,6 +74,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     host: String(env.HOST ?? s.host ?? '0.0.0.0'),
     databasePath: String(env.DATABASE_PATH ?? s.database_path ?? './data/api.sqlite'),
     bodyLimitBytes: num('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES ?? s.body_limit_bytes, 1_048_576, 1024),
+    bodyTimeoutMs: num('BODY_TIMEOUT_MS', env.BODY_TIMEOUT_MS ?? s.body_timeout_ms, 15_000, 100),
     trustedProxies: num('TRUSTED_PROXIES', env.TRUSTED_PROXIES ?? s.trusted_proxies, 0),
     network: String(env.NETWORK ?? pay.network ?? 'eip155:8453'),
     asset: String(env.ASSET ?? pay.asset ?? '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913') as `0x${string}`,

@@ -14,7 +14,7 @@ export async function serveDemo(svc: CatalogService | undefined, req: Request, r
   try {
     if (!svc) throw new ServiceError(503, 'DEMO_DISABLED', 'The demo service is not enabled on this server.')
     requireJson(req)
-    const input = prepareInput(svc.manifest.input, parseJson(await readBody(req, deps.config.bodyLimitBytes)))
+    const input = prepareInput(svc.manifest.input, parseJson(await readBody(req, deps.config.bodyLimitBytes, deps.config.bodyTimeoutMs)))
     if (svc.unavailableReason) throw new ServiceError(svc.unavailableReason.status, svc.unavailableReason.code, svc.unavailableReason.message)
     const q = quota.consume(client)
     const quotaHeaders = { 'x-demo-limit': String(q.limit), 'x-demo-remaining': String(q.remaining), 'x-demo-resets-at': q.resetsAt }

@@ -74,7 +74,7 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
   try {
     if (svc.unavailableReason) throw new ServiceError(svc.unavailableReason.status, svc.unavailableReason.code, svc.unavailableReason.message)
     const url = new URL(req.url)
-    const raw = await readBody(req, config.bodyLimitBytes)
+    const raw = await readBody(req, config.bodyLimitBytes, config.bodyTimeoutMs)
     const tier = resolveTier(svc, url, raw)
     const resource = `${config.provider.apiBase}${url.pathname}${url.search}`
     const v2 = req.headers.get('payment-signature')

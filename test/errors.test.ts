@@ -111,3 +111,24 @@ describe('abuse', () => {
     }
   })
 })
+
+describe('slow clients', () => {
+  test('a body that never finishes is cut off with 408', async () => {
+    const t = await startServer({ entries: withEcho(), env: { BODY_TIMEOUT_MS: '300' } })
+    try {
+      let ctl!: ReadableStreamDefaultController<Uint8Array>
+      const body = new ReadableStream<Uint8Array>({ start(c) { ctl = c; c.enqueue(new TextEncoder().encode('{"code":')) } })
+      const started = Date.now()
+      const r = await fetch(t.url + '/api/v1/test-echo', { method: 'POST', body, headers: { 'content-type': 'application/json', 'payment-signature': 'e30=' } })
+      expect(r.status).toBe(408)
+      expect(Date.now() - started).toBeLessThan(5000)
+      try { ctl.close() } catch { /* the server already hung up */ }
+    } finally {
+      await t.stop()
+    }
+  })
+  test('oversized headers are refused', async () => {
+    const r = await fetch(s.url + '/health', { headers: { 'x-big': 'a'.repeat(64 * 1024) } })
+    expect(r.status).toBe(431)
+  })
+})

@@ -4,7 +4,7 @@ import { ServiceError } from '../sdk/errors'
  * Reads a request body as text, refusing (413) anything over `limit` bytes, whether announced by
  * Content-Length or discovered while streaming. Never buffers more than `limit` bytes.
  */
-export async function readBody(req: Request, limit: number): Promise<string> {
+export async function readBody(req: Request, limit: number, deadlineMs = 15_000): Promise<string> {
   const tooLarge = () => new ServiceError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than the limit of ${limit} bytes.`, undefined, { limit_bytes: limit })
   const declared = Number(req.headers.get('content-length') ?? NaN)
   if (declared > limit) throw tooLarge()
@@ -12,17 +12,27 @@ export async function readBody(req: Request, limit: number): Promise<string> {
   const reader = req.body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > limit) {
-      reader.cancel().catch(() => {})
-      throw tooLarge()
+  const drain = async (): Promise<string> => {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks))
+      size += value.byteLength
+      if (size > limit) throw tooLarge()
+      chunks.push(value)
     }
-    chunks.push(value)
   }
-  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks))
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ServiceError(408, 'REQUEST_TIMEOUT', `The body did not arrive within ${deadlineMs} ms.`)), deadlineMs)
+  })
+  try {
+    return await Promise.race([drain(), deadline])
+  } catch (e) {
+    reader.cancel().catch(() => {})
+    throw e
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 /** Parses a JSON body; malformed JSON is a 400 that says where. */
