@@ -1,0 +1,69 @@
+/**
+ * Pending settlements: the receipt does not arrive in time (a delaying RPC proxy), the result is withheld and the
+ * payment recorded as pending with its hash; after a restart the ledger reconciles against the chain and counts
+ * the revenue exactly once.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import type { Hex } from 'viem'
+import { startDevChain, type DevChain } from '../runtime/chain/devchain'
+import { usdcBalance } from '../runtime/chain/usdc'
+import { createLocalFacilitator } from '../runtime/pay/local-facilitator'
+import { decodeB64Json, post, startServer } from './support/server'
+import { withEcho } from './support/extra-service'
+import { startRpcProxy, type RpcProxy } from './support/rpc-proxy'
+import { signPayment } from './support/pay'
+import { boot } from '../runtime/boot'
+import { createLogger } from '../runtime/log'
+
+let chain: DevChain
+let proxy: RpcProxy
+beforeAll(async () => {
+  chain = await startDevChain()
+  proxy = startRpcProxy(chain.rpcUrl)
+})
+afterAll(async () => {
+  proxy?.stop()
+  await chain?.stop()
+})
+
+test('a settlement whose receipt is late is pending, withheld, and reconciled after a restart', async () => {
+  const slow = createLocalFacilitator({ rpcUrl: proxy.url, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20, receiptTimeoutMs: 300 })
+  const s = await startServer({ entries: withEcho(), facilitator: slow, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address } })
+  const dbPath = s.booted.config.databasePath
+  const req = decodeB64Json((await post(s.url + '/api/v1/test-echo', {})).headers.get('payment-required')).accepts[0]
+  const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
+  proxy.delay.set('eth_getTransactionReceipt', 1500)
+  const r = await post(s.url + '/api/v1/test-echo', { code: 'late receipt' }, { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) })
+  proxy.delay.clear()
+  expect(r.status).toBe(402)
+  expect(JSON.stringify(await r.json())).not.toContain('LATE RECEIPT')
+  const receipt = decodeB64Json(r.headers.get('payment-response'))
+  expect(receipt).toMatchObject({ success: false, errorReason: 'settlement_pending' })
+  expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/)
+  const [row] = s.booted.ledger.byState(['pending'])
+  expect(row).toMatchObject({ tx_hash: receipt.transaction, slug: 'test-echo' })
+  expect(((await (await fetch(s.url + '/stats/today')).json()) as any).totals.revenue_usd).toBe(0)
+  // the transfer did happen on chain
+  expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(4200n)
+
+  // restart on the same database file: boot reconciles
+  await s.booted.close()
+  s.booted.db.close()
+  const again = await boot({
+    env: { PATH: process.env.PATH, DATABASE_PATH: dbPath, PAY_TO: chain.payee.address },
+    entries: withEcho(),
+    facilitator: createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 }),
+    log: createLogger('silent'),
+    reconcileEveryMs: 3_600_000,
+  })
+  expect(again.ledger.get(row.id)).toMatchObject({ state: 'settled', tx_hash: receipt.transaction })
+  expect(again.ledger.settledTotal()).toBe(4200n)
+  const rows = again.stats.rows(1)
+  expect(rows.find((x) => x.slug === 'test-echo')).toMatchObject({ paid_calls: 1, revenue_atomic: 4200 })
+  // reconciling again changes nothing: counted once
+  const { reconcile } = await import('../runtime/pay/reconcile')
+  await reconcile(again.ledger, createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453 }), again.stats, again.log, 0)
+  expect(again.stats.rows(1).find((x) => x.slug === 'test-echo')).toMatchObject({ paid_calls: 1, revenue_atomic: 4200 })
+  await again.close()
+  again.db.close()
+})
