@@ -12,6 +12,7 @@ import { discoveryDocument, servicesDocument, wellKnownDocument } from './discov
 import { openapiDocument } from './discovery/openapi'
 import { servePaid, type PipelineDeps } from './pipeline'
 import { serveDemo } from './demo'
+import { siteRoutes } from './site/routes'
 import { ServiceError } from './sdk'
 
 export const VERSION = '1.0.0'
@@ -58,6 +59,7 @@ export function createApp(deps: AppDeps) {
       return errorResponse(new ServiceError(code === 'PARSE' ? 400 : 500, code === 'PARSE' ? 'INVALID_BODY' : 'INTERNAL', code === 'PARSE' ? 'The body could not be parsed.' : 'An internal error occurred.'), id)
     })
     .use(openapi({ path: '/docs', specPath: '/openapi.json', documentation: docs.openapi as never, exclude: { paths: [/.*/] } }))
+    .use(siteRoutes)
     .get('/health', () => {
       let dbOk = true
       try { deps.db.query('SELECT 1').get() } catch { dbOk = false }

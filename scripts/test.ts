@@ -6,6 +6,7 @@
 const bun = process.execPath
 const steps: Array<[string, string[]]> = [
   ['registry index is up to date', [bun, 'scripts/gen-registry.ts', '--check']],
+  ['Chromium for the browser tests', ['bash', 'scripts/ensure-chromium.sh']],
   ['bun test', [bun, 'test', ...process.argv.slice(2)]],
 ]
 for (const [name, cmd] of steps) {

@@ -1,4 +1,4 @@
-import { defineService, handlerFor, invalid, serviceRequest, t } from '../../runtime/sdk'
+import { defineService, handlerFor, invalid, serviceRequest, serviceResponse, t } from '../../runtime/sdk'
 import type { RegistryEntry } from '../../runtime/registry-types'
 import { entries } from '../../runtime/registry.gen'
 
@@ -27,4 +27,25 @@ export const echoEntry: RegistryEntry = {
   }),
 }
 
-export const withEcho = (): RegistryEntry[] => [...entries, echoEntry]
+export const withEcho = (): RegistryEntry[] => [...entries, echoEntry, explainEntry]
+
+/** A tiered test service shaped like explain-code (ServiceRequest in, ServiceResponse out), with no model. */
+export const explainManifest = defineService({
+  slug: 'test-explain',
+  name: 'Test explain',
+  description: 'Explains code with a fixed rule (tests only).',
+  category: 'analysis',
+  kind: 'tiered',
+  method: 'POST',
+  pricing: { quick: { price_usd: 0.01, max_tokens: 1000 }, standard: { price_usd: 0.05, max_tokens: 2000 }, pro: { price_usd: 0.1, max_tokens: 4000 } },
+  model: 'rule-based',
+  input: serviceRequest(),
+  output: serviceResponse(),
+  examples: [{ name: 'add', input: { code: 'const add = (a, b) => a + b' } }],
+})
+
+export const explainEntry: RegistryEntry = {
+  folder: 'test-explain',
+  manifest: explainManifest,
+  handler: handlerFor(explainManifest, ({ code }, ctx) => ({ result: `This ${code.split('\n').length}-line snippet was explained at the ${ctx.tier} tier.`, model: 'rule-based', tokens_used: 7 }) as never),
+}

@@ -1,0 +1,13 @@
+import { Elysia } from 'elysia'
+import html from './index.html' with { type: 'text' }
+import css from './site.css' with { type: 'text' }
+import js from './site.js' with { type: 'text' }
+
+const asset = (body: string, type: string) => () =>
+  new Response(body, { headers: { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' } })
+
+/** The catalog and dashboard page at `/` (embedded as text, so it ships inside the single binary). */
+export const siteRoutes = new Elysia({ name: 'site' })
+  .get('/', asset(html as unknown as string, 'text/html'))
+  .get('/site.css', asset(css as unknown as string, 'text/css'))
+  .get('/site.js', asset(js as unknown as string, 'text/javascript'))
