@@ -7,7 +7,7 @@ const bun = process.execPath
 const steps: Array<[string, string[]]> = [
   ['registry index is up to date', [bun, 'scripts/gen-registry.ts', '--check']],
   ['Chromium for the browser tests', ['bash', 'scripts/ensure-chromium.sh']],
-  ['bun test', [bun, 'test', ...process.argv.slice(2)]],
+  ['bun test', [bun, 'test', '--timeout', '120000', ...process.argv.slice(2)]],
 ]
 for (const [name, cmd] of steps) {
   console.log(`\n=== ${name}: ${cmd.slice(1).join(' ')}`)

@@ -95,7 +95,7 @@ describe('site', () => {
 
   test('the stats chart renders with data and refreshes without a reload', async () => {
     await ready('/?refresh=1')
-    await page.waitForSelector('#chart-days rect')
+    await page.waitForSelector('#chart-days rect', { state: 'attached' })
     const before = Number(await page.textContent('[data-stat="Calls today"]'))
     expect(before).toBeGreaterThanOrEqual(3)
     const values = await page.locator('#chart-days rect').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))))
