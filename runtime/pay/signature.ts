@@ -1,5 +1,6 @@
 import { recoverTypedDataAddress, getAddress } from 'viem'
 import type { Authorization, PaymentRequirements } from './types'
+import { recoverNative } from './fast-recover'
 
 export const TRANSFER_WITH_AUTHORIZATION = [
   { name: 'from', type: 'address' },
@@ -20,7 +21,12 @@ export function typedData(a: Authorization, req: PaymentRequirements) {
   }
 }
 
-/** The address that signed the authorization (ECDSA recovery, no RPC). */
-export async function recoverSigner(a: Authorization, signature: `0x${string}`, req: PaymentRequirements): Promise<string> {
+/** The address that signed the authorization with viem's pure-JS recovery (the reference path). */
+export async function recoverSignerPureJs(a: Authorization, signature: `0x${string}`, req: PaymentRequirements): Promise<string> {
   return recoverTypedDataAddress({ ...typedData(a, req), signature })
+}
+
+/** The address that signed the authorization (ECDSA recovery, no RPC): native libsecp256k1 when available, else viem. */
+export async function recoverSigner(a: Authorization, signature: `0x${string}`, req: PaymentRequirements): Promise<string> {
+  return recoverNative(a, signature, req) ?? recoverSignerPureJs(a, signature, req)
 }

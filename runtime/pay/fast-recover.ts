@@ -1,0 +1,81 @@
+import { createRequire } from 'node:module'
+import { keccak_256 } from '@noble/hashes/sha3'
+import type { Authorization, PaymentRequirements } from './types'
+
+/** The native libsecp256k1 binding (prebuilt in the `secp256k1` package), or null when it cannot load. */
+type Native = { ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed: boolean): Uint8Array }
+function loadNative(): Native | null {
+  try {
+    const req = createRequire(import.meta.url)
+    const n = req('secp256k1/bindings') as Native
+    return typeof n.ecdsaRecover === 'function' ? n : null
+  } catch {
+    return null
+  }
+}
+const native = process.env.X402_PURE_JS === '1' ? null : loadNative()
+export const nativeRecovery = native !== null
+
+const enc = new TextEncoder()
+const k = (b: Uint8Array) => keccak_256(b)
+const hex = (h: string) => Uint8Array.from(Buffer.from(h.startsWith('0x') ? h.slice(2) : h, 'hex'))
+const DOMAIN_TYPEHASH = k(enc.encode('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)'))
+const TWA_TYPEHASH = k(enc.encode('TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)'))
+
+function word(v: bigint | Uint8Array, out: Uint8Array, at: number): void {
+  if (v instanceof Uint8Array) {
+    out.set(v, at + 32 - v.length)
+    return
+  }
+  for (let i = 31; i >= 0 && v > 0n; i--, v >>= 8n) out[at + i] = Number(v & 0xffn)
+}
+
+const domains = new Map<string, Uint8Array>()
+/** EIP-712 domain separator of the asset, computed once per (name, version, chain, contract). */
+function domainSeparator(req: PaymentRequirements): Uint8Array {
+  const key = `${req.extra.name}|${req.extra.version}|${req.network}|${req.asset.toLowerCase()}`
+  let d = domains.get(key)
+  if (!d) {
+    const buf = new Uint8Array(32 * 5)
+    buf.set(DOMAIN_TYPEHASH, 0)
+    buf.set(k(enc.encode(req.extra.name)), 32)
+    buf.set(k(enc.encode(req.extra.version)), 64)
+    word(BigInt(req.network.split(':')[1]), buf, 96)
+    word(hex(req.asset), buf, 128)
+    domains.set(key, (d = k(buf)))
+  }
+  return d
+}
+
+/** The EIP-712 digest a payer signs for an EIP-3009 TransferWithAuthorization. */
+export function authorizationDigest(a: Authorization, req: PaymentRequirements): Uint8Array {
+  const s = new Uint8Array(32 * 7)
+  s.set(TWA_TYPEHASH, 0)
+  word(hex(a.from), s, 32)
+  word(hex(a.to), s, 64)
+  word(BigInt(a.value), s, 96)
+  word(BigInt(a.validAfter), s, 128)
+  word(BigInt(a.validBefore), s, 160)
+  s.set(hex(a.nonce), 192)
+  const m = new Uint8Array(66)
+  m[0] = 0x19
+  m[1] = 0x01
+  m.set(domainSeparator(req), 2)
+  m.set(k(s), 34)
+  return k(m)
+}
+
+/**
+ * Recovers the signer of a 65-byte signature with native libsecp256k1 (about 10x the pure-JS path).
+ * Returns null when the native module is unavailable (the caller then uses viem). Throws on a malformed signature.
+ */
+export function recoverNative(a: Authorization, signature: `0x${string}`, req: PaymentRequirements): string | null {
+  if (!native) return null
+  const sig = hex(signature)
+  if (sig.length !== 65) throw new Error('signature must be 65 bytes')
+  const v = sig[64]
+  const recid = v >= 27 ? v - 27 : v
+  if (recid !== 0 && recid !== 1) throw new Error('bad recovery id')
+  const pub = native.ecdsaRecover(sig.subarray(0, 64), recid, authorizationDigest(a, req), false)
+  return '0x' + Buffer.from(k(pub.subarray(1)).subarray(12)).toString('hex')
+}
