@@ -2,7 +2,7 @@ import type { CatalogService } from './catalog'
 import type { Config } from './config'
 import type { Stats } from './db/stats'
 import { readBody, parseJson, requireJson } from './http/body'
-import { errorResponse, json } from './http/respond'
+import { BASE_HEADERS, errorResponse, json } from './http/respond'
 import { b64json, challenge } from './pay/challenge'
 import { PaymentRefused } from './pay/decode'
 import { FacilitatorUnavailable, type PaymentGate, type Ticket } from './pay/gate'
@@ -36,6 +36,23 @@ export function resolveTier(svc: CatalogService, url: URL, rawBody: string): Tie
     throw new ServiceError(422, 'INVALID_TIER', `tier must be one of quick, standard, pro (got ${JSON.stringify(tier)})`, [{ path: '/tier', message: 'unknown tier' }])
   }
   return tier as TierName
+}
+
+const challengeCache = new WeakMap<CatalogService, Map<string, ReturnType<typeof challenge> & { bodyText: string; headers: Record<string, string> }>>()
+
+/** The unpaid challenge of a service/tier/resource, built once (it is deterministic) and reused. */
+function cachedChallenge(svc: CatalogService, tier: TierName, resource: string, deps: PipelineDeps) {
+  let m = challengeCache.get(svc)
+  if (!m) challengeCache.set(svc, (m = new Map()))
+  const key = `${tier} ${resource}`
+  let c = m.get(key)
+  if (!c) {
+    const built = challenge(deps.config, svc, tier, deps.payTo, resource)
+    c = { ...built, bodyText: JSON.stringify(built.body), headers: { 'content-type': 'application/json; charset=utf-8', ...BASE_HEADERS, 'payment-required': built.header, 'cache-control': 'no-store' } }
+    if (m.size >= 32) m.delete(m.keys().next().value!)
+    m.set(key, c)
+  }
+  return c
 }
 
 /** Runs a handler within the service's time budget; a ServiceError passes through, anything else becomes 500. */
@@ -79,8 +96,8 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     const resource = `${config.provider.apiBase}${url.pathname}${url.search}`
     const v2 = req.headers.get('payment-signature')
     const header = v2 ?? req.headers.get('x-payment')
-    const c = challenge(config, svc, tier, deps.payTo, resource)
-    if (!header) return json(c.body, 402, requestId, { 'payment-required': c.header, 'cache-control': 'no-store' })
+    const c = cachedChallenge(svc, tier, resource, deps)
+    if (!header) return new Response(c.bodyText, { status: 402, headers: { ...c.headers, 'x-request-id': requestId } })
     if (deps.refusals.blocked(client)) {
       throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this client; slow down.', undefined, undefined, { 'retry-after': String(deps.refusals.retryAfter(client)) })
     }

@@ -1,0 +1,66 @@
+/**
+ * The benchmark suite: `bun run bench` (full, writes docs/benchmarks.md) or `bun bench/run.ts --smoke` (tiny
+ * counts, only proves it still works; CI runs this). Each figure is a ratio against a baseline measured in the
+ * same run on the same machine. Load comes from wrk (Debian package) with fixed connections, after a warm-up,
+ * as the median of several runs.
+ */
+import { writeFileSync } from 'node:fs'
+import { machine, measure, rss, startChild, type WrkResult } from './lib'
+import { signatureThroughput } from './signatures'
+import { handlerThroughput } from './handlers'
+import { paidComparison } from './paid'
+
+const smoke = process.argv.includes('--smoke')
+const S = smoke ? { seconds: 1, runs: 1, warmup: 1, connections: 16 } : { seconds: 5, runs: 3, warmup: 2, connections: 32 }
+const bun = process.execPath
+const lines: string[] = []
+const out = (s = '') => { console.log(s); lines.push(s) }
+const fmt = (r: WrkResult) => `${Math.round(r.rps)} req/s, p50 ${r.p50ms.toFixed(2)} ms, p99 ${r.p99ms.toFixed(2)} ms`
+
+out(`# Benchmarks${smoke ? ' (smoke run: tiny counts, figures not meaningful)' : ''}`)
+out()
+out(`Machine: ${machine()}. Date: ${new Date().toISOString()}. Command: \`bun run bench\` (\`bun bench/run.ts${smoke ? ' --smoke' : ''}\`).`)
+out(`Load: wrk, 1 thread, ${S.connections} connections, ${S.seconds} s per run, median of ${S.runs} runs after a ${S.warmup} s warm-up.`)
+out()
+
+const raw = await startChild([bun, 'bench/servers/raw.ts'])
+const app = await startChild([bun, 'bench/servers/app.ts'], { PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C', DATABASE_PATH: ':memory:', FACILITATOR_URL: 'http://127.0.0.1:9' })
+try {
+  const o = { seconds: S.seconds, connections: S.connections }
+  const rawGet = await measure(`http://127.0.0.1:${raw.port}/`, o, S.runs, S.warmup)
+  const health = await measure(`http://127.0.0.1:${app.port}/health`, o, S.runs, S.warmup)
+  const post = { ...o, method: 'POST', body: '{"text":"hello"}', headers: { 'content-type': 'application/json' } }
+  const rawPost = await measure(`http://127.0.0.1:${raw.port}/`, post, S.runs, S.warmup)
+  const challenge = await measure(`http://127.0.0.1:${app.port}/api/v1/hash-digest`, post, S.runs, S.warmup)
+  out('## 1–2. Free path and the 402 challenge vs raw Bun.serve')
+  out()
+  out('| figure | raw Bun.serve | this server | ratio | target |')
+  out('|---|---|---|---|---|')
+  out(`| GET /health vs JSON GET | ${fmt(rawGet)} | ${fmt(health)} | **${(health.rps / rawGet.rps).toFixed(2)}x** | ≥ 0.85x |`)
+  out(`| unpaid 402 on a utility vs JSON POST | ${fmt(rawPost)} | ${fmt(challenge)} | **${(challenge.rps / rawPost.rps).toFixed(2)}x** | ≥ 0.6x |`)
+  out()
+  const idle = rss(app.pid)
+  out('## 5. Boot and memory')
+  out()
+  out(`- Boot of the app with every service registered (in-process, from import to listening): ${app.lines.find((l) => l.startsWith('BOOT_MS'))?.split(' ')[1]} ms.`)
+  out(`- RSS after the runs above (${health.requests + challenge.requests} requests): ${idle.nowMb.toFixed(0)} MB now, ${idle.peakMb.toFixed(0)} MB peak.`)
+  out()
+} finally {
+  await raw.stop()
+  await app.stop()
+}
+
+out('## 3. Full paid call vs the @x402/express reference')
+out()
+for (const l of await paidComparison(smoke)) out(l)
+out()
+out('## 4. Payment signature checks')
+out()
+for (const l of await signatureThroughput(smoke ? 300 : 3000)) out(l)
+out()
+out('## 6. Utility-heavy mix (handlers called directly, one core)')
+out()
+for (const l of await handlerThroughput(smoke ? 50 : 2000)) out(l)
+
+if (!smoke) writeFileSync('docs/benchmarks.md', lines.join('\n') + '\n')
+console.log(smoke ? '\nbench smoke run finished' : '\nwrote docs/benchmarks.md')
