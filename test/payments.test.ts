@@ -36,7 +36,7 @@ beforeAll(async () => {
   chain = await startDevChain()
   proxy = startRpcProxy(chain.rpcUrl)
   const facilitator = countingFacilitator(createLocalFacilitator({ rpcUrl: proxy.url, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 }))
-  s = await startServer({ entries: withEcho(), facilitator, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address } })
+  s = await startServer({ entries: withEcho(), facilitator, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' } })
 })
 afterAll(async () => {
   await s?.stop()
