@@ -14,6 +14,7 @@ import type { RegistryEntry } from './registry-types'
 import { entries as generated } from './registry.gen'
 import { createContextFactory } from './context'
 import { Throttle } from './http/throttle'
+import { createVerifier } from './pay/verify-only'
 import type { Logger } from './sdk'
 
 export interface BootOptions {
@@ -68,7 +69,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const timer = setInterval(() => void reconcile(ledger, o.facilitator, stats, log).catch((e) => log.warn('reconcile failed', { error: String(e) })), o.reconcileEveryMs ?? 30_000)
   timer.unref?.()
   const refusals = new Throttle(config.invalidPaymentLimit)
-  const app = createApp({ services, config, gate, stats, quota, db, payTo, log, refusals, bootedAt: Date.now(), context: createContextFactory(config, log) })
+  const app = createApp({ services, config, gate, stats, quota, db, payTo, log, refusals, bootedAt: Date.now(), context: createContextFactory(config, log, createVerifier(o.facilitator, config.network)) })
   return {
     app, config, services, db, ledger, stats, log,
     async close() {

@@ -109,6 +109,7 @@ import m104 from '../services/url-word-count/manifest'
 import m105 from '../services/user-agent-parse/manifest'
 import m106 from '../services/uuid-generate/manifest'
 import m107 from '../services/verify/manifest'
+import h107 from '../services/verify/handler'
 import m108 from '../services/wcag-contrast/manifest'
 import m109 from '../services/weather-current/manifest'
 import m110 from '../services/weather-forecast/manifest'
@@ -223,7 +224,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'url-word-count', manifest: m104, handler: null },
   { folder: 'user-agent-parse', manifest: m105, handler: null },
   { folder: 'uuid-generate', manifest: m106, handler: null },
-  { folder: 'verify', manifest: m107, handler: null },
+  { folder: 'verify', manifest: m107, handler: h107 },
   { folder: 'wcag-contrast', manifest: m108, handler: null },
   { folder: 'weather-current', manifest: m109, handler: null },
   { folder: 'weather-forecast', manifest: m110, handler: null },

@@ -206,3 +206,33 @@ describe('secrets', () => {
     for (const path of ['/health', '/services', '/.well-known/x402', '/openapi.json', '/stats']) expect((await (await fetch(s.url + path)).text()).includes(key)).toBe(false)
   })
 })
+
+describe('POST /api/v1/verify (facilitator /verify contract, paid)', () => {
+  const payFor = async (path: string, body: unknown) => v2Client(chain.payer.privateKey as Hex)(s.url + path, jsonInit(body))
+  test('a valid payment for another resource is reported valid and stays unused', async () => {
+    const req = await requirementsOf('/api/v1/test-echo')
+    const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req })
+    const paymentPayload = JSON.parse(Buffer.from(header, 'base64').toString())
+    const r = await payFor('/api/v1/verify', { x402Version: 2, paymentPayload, paymentRequirements: req })
+    expect(r.status).toBe(200)
+    expect(await r.json()).toEqual({ isValid: true, payer: chain.payer.address })
+    const used = await post(s.url + '/api/v1/test-echo', { code: 'still good' }, { 'payment-signature': header })
+    expect(used.status).toBe(200)
+  })
+  test('an expired or underfunded payment is reported invalid with the reason', async () => {
+    const req = await requirementsOf('/api/v1/test-echo')
+    const expired = JSON.parse(Buffer.from(await signPayment({ key: chain.payer.privateKey as Hex, requirements: req, validBefore: Math.floor(Date.now() / 1000) - 5 }), 'base64').toString())
+    const r = await payFor('/api/v1/verify', { x402Version: 2, paymentPayload: expired, paymentRequirements: req })
+    expect(await r.json()).toEqual({ isValid: false, invalidReason: 'invalid_exact_evm_payload_authorization_valid_before', payer: chain.payer.address })
+    const poor = JSON.parse(Buffer.from(await signPayment({ key: generatePrivateKey(), requirements: req }), 'base64').toString())
+    const r2 = await payFor('/api/v1/verify', { x402Version: 2, paymentPayload: poor, paymentRequirements: req })
+    expect(((await r2.json()) as any)).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_insufficient_balance' })
+  })
+  test('requirements on another network are a 422 and are not charged', async () => {
+    const before = await balances()
+    const req = { ...(await requirementsOf('/api/v1/test-echo')), network: 'eip155:1' }
+    const r = await payFor('/api/v1/verify', { x402Version: 2, paymentPayload: {}, paymentRequirements: req })
+    expect(r.status).toBe(422)
+    expect(await balances()).toEqual(before)
+  })
+})

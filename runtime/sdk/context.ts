@@ -72,6 +72,11 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void
 }
 
+/** The x402 facilitator `/verify` contract, run against this server's chain (nothing is reserved or settled). */
+export interface PaymentVerifier {
+  verify(req: { x402Version: number; paymentPayload: Record<string, unknown>; paymentRequirements: Record<string, unknown> }): Promise<{ isValid: boolean; invalidReason?: string; payer?: string }>
+}
+
 /** What a handler receives besides its validated input. Built by the runtime; faked in tests with `testContext()`. */
 export interface ServiceContext {
   requestId: string
@@ -86,4 +91,5 @@ export interface ServiceContext {
   fetch: SafeFetch
   upstream(name: string): Upstream
   model: ModelClient
+  x402: PaymentVerifier
 }

@@ -22,6 +22,7 @@ export function testContext(overrides: Partial<ServiceContext> = {}): ServiceCon
     fetch: unconfigured('fetch') as ServiceContext['fetch'],
     upstream: unconfigured('upstream') as ServiceContext['upstream'],
     model: { available: false, model: 'none', complete: unconfigured('model') as ServiceContext['model']['complete'] },
+    x402: { verify: unconfigured('x402 verification') as ServiceContext['x402']['verify'] },
     ...overrides,
   }
 }
