@@ -11,8 +11,8 @@ export interface Child {
 }
 
 /** Starts a server process and waits for a line `PORT n` (or `Listening on http://host:n`). */
-export async function startChild(cmd: string[], env: Record<string, string | undefined> = {}, timeoutMs = 20_000): Promise<Child> {
-  const proc = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'inherit', env: { ...process.env, LOG_LEVEL: 'silent', ...env } })
+export async function startChild(cmd: string[], env: Record<string, string | undefined> = {}, timeoutMs = 20_000, cwd?: string): Promise<Child> {
+  const proc = Bun.spawn(cmd, { cwd, stdout: 'pipe', stderr: 'inherit', env: { ...process.env, LOG_LEVEL: 'silent', ...env } })
   const lines: string[] = []
   const reader = proc.stdout.getReader()
   const decoder = new TextDecoder()
