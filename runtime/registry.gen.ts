@@ -5,6 +5,7 @@ import m1 from '../services/analyze-image/manifest'
 import m2 from '../services/apr-apy-converter/manifest'
 import m3 from '../services/automation-script/manifest'
 import m4 from '../services/base64-hex-codec/manifest'
+import h4 from '../services/base64-hex-codec/handler'
 import m5 from '../services/black-scholes-options-pricer/manifest'
 import m6 from '../services/bond-price-yield/manifest'
 import m7 from '../services/calendar-month/manifest'
@@ -41,6 +42,7 @@ import m37 from '../services/fx-rate/manifest'
 import m38 from '../services/geocode/manifest'
 import m39 from '../services/grammar-fix/manifest'
 import m40 from '../services/hash-digest/manifest'
+import h40 from '../services/hash-digest/handler'
 import m41 from '../services/hn-search/manifest'
 import m42 from '../services/html-to-markdown/manifest'
 import m43 from '../services/iban-bic-validate/manifest'
@@ -60,6 +62,7 @@ import m56 from '../services/json-yaml-convert/manifest'
 import m57 from '../services/jsonpath-extract/manifest'
 import m58 from '../services/jsonschema-validate/manifest'
 import m59 from '../services/jwt-decode/manifest'
+import h59 from '../services/jwt-decode/handler'
 import m60 from '../services/kelly-position-sizing/manifest'
 import m61 from '../services/keyword-frequency/manifest'
 import m62 from '../services/keywords-extract/manifest'
@@ -85,6 +88,7 @@ import m81 from '../services/regex-test/manifest'
 import m82 from '../services/retirement-fire-calculator/manifest'
 import m83 from '../services/return-cagr-drawdown/manifest'
 import m84 from '../services/roman-numeral/manifest'
+import h84 from '../services/roman-numeral/handler'
 import m85 from '../services/rss-parse/manifest'
 import m86 from '../services/sales-tax-vat-calculator/manifest'
 import m87 from '../services/security-audit/manifest'
@@ -108,6 +112,7 @@ import m103 from '../services/url-parse/manifest'
 import m104 from '../services/url-word-count/manifest'
 import m105 from '../services/user-agent-parse/manifest'
 import m106 from '../services/uuid-generate/manifest'
+import h106 from '../services/uuid-generate/handler'
 import m107 from '../services/verify/manifest'
 import h107 from '../services/verify/handler'
 import m108 from '../services/wcag-contrast/manifest'
@@ -121,7 +126,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'analyze-image', manifest: m1, handler: null },
   { folder: 'apr-apy-converter', manifest: m2, handler: null },
   { folder: 'automation-script', manifest: m3, handler: null },
-  { folder: 'base64-hex-codec', manifest: m4, handler: null },
+  { folder: 'base64-hex-codec', manifest: m4, handler: h4 },
   { folder: 'black-scholes-options-pricer', manifest: m5, handler: null },
   { folder: 'bond-price-yield', manifest: m6, handler: null },
   { folder: 'calendar-month', manifest: m7, handler: null },
@@ -157,7 +162,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'fx-rate', manifest: m37, handler: null },
   { folder: 'geocode', manifest: m38, handler: null },
   { folder: 'grammar-fix', manifest: m39, handler: null },
-  { folder: 'hash-digest', manifest: m40, handler: null },
+  { folder: 'hash-digest', manifest: m40, handler: h40 },
   { folder: 'hn-search', manifest: m41, handler: null },
   { folder: 'html-to-markdown', manifest: m42, handler: null },
   { folder: 'iban-bic-validate', manifest: m43, handler: null },
@@ -176,7 +181,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'json-yaml-convert', manifest: m56, handler: null },
   { folder: 'jsonpath-extract', manifest: m57, handler: null },
   { folder: 'jsonschema-validate', manifest: m58, handler: null },
-  { folder: 'jwt-decode', manifest: m59, handler: null },
+  { folder: 'jwt-decode', manifest: m59, handler: h59 },
   { folder: 'kelly-position-sizing', manifest: m60, handler: null },
   { folder: 'keyword-frequency', manifest: m61, handler: null },
   { folder: 'keywords-extract', manifest: m62, handler: null },
@@ -201,7 +206,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'regex-test', manifest: m81, handler: null },
   { folder: 'retirement-fire-calculator', manifest: m82, handler: null },
   { folder: 'return-cagr-drawdown', manifest: m83, handler: null },
-  { folder: 'roman-numeral', manifest: m84, handler: null },
+  { folder: 'roman-numeral', manifest: m84, handler: h84 },
   { folder: 'rss-parse', manifest: m85, handler: null },
   { folder: 'sales-tax-vat-calculator', manifest: m86, handler: null },
   { folder: 'security-audit', manifest: m87, handler: null },
@@ -223,7 +228,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'url-parse', manifest: m103, handler: null },
   { folder: 'url-word-count', manifest: m104, handler: null },
   { folder: 'user-agent-parse', manifest: m105, handler: null },
-  { folder: 'uuid-generate', manifest: m106, handler: null },
+  { folder: 'uuid-generate', manifest: m106, handler: h106 },
   { folder: 'verify', manifest: m107, handler: h107 },
   { folder: 'wcag-contrast', manifest: m108, handler: null },
   { folder: 'weather-current', manifest: m109, handler: null },

@@ -1,0 +1,45 @@
+import { handlerFor, invalid } from '../../runtime/sdk'
+import manifest from './manifest'
+
+const B64 = /^[A-Za-z0-9+/]*={0,2}$/
+const B64URL = /^[A-Za-z0-9_-]*={0,2}$/
+
+function decode(input: string, alphabet: string): Buffer {
+  const s = input.replace(/\s+/g, alphabet === 'percent' ? ' ' : '')
+  switch (alphabet) {
+    case 'base64':
+      if (!B64.test(s) || s.length % 4 === 1 || (s.includes('=') && s.length % 4 !== 0)) throw invalid('input', 'is not valid base64 (RFC 4648 §4)')
+      return Buffer.from(s, 'base64')
+    case 'base64url':
+      if (!B64URL.test(s) || s.replace(/=+$/, '').length % 4 === 1) throw invalid('input', 'is not valid base64url (RFC 4648 §5)')
+      return Buffer.from(s.replace(/=+$/, ''), 'base64url')
+    case 'hex':
+      if (!/^([0-9a-fA-F]{2})*$/.test(s)) throw invalid('input', 'is not valid hex (pairs of 0-9a-f)')
+      return Buffer.from(s, 'hex')
+    default:
+      try {
+        return Buffer.from(decodeURIComponent(input), 'utf8')
+      } catch {
+        throw invalid('input', 'has a malformed percent escape')
+      }
+  }
+}
+
+function encode(raw: Buffer, alphabet: string): string {
+  if (alphabet === 'base64') return raw.toString('base64')
+  if (alphabet === 'base64url') return raw.toString('base64url')
+  if (alphabet === 'hex') return raw.toString('hex')
+  return encodeURIComponent(raw.toString('utf8')).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())
+}
+
+export default handlerFor(manifest, ({ input, op = 'encode', alphabet = 'base64' }) => {
+  const raw = op === 'encode' ? Buffer.from(input, 'utf8') : decode(input, alphabet)
+  let utf8_valid = true
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(raw)
+  } catch {
+    utf8_valid = false
+  }
+  const output = op === 'encode' ? encode(raw, alphabet) : raw.toString('utf8')
+  return { op, alphabet, output, bytes: raw.length, utf8_valid, hex: raw.toString('hex') }
+})
