@@ -15,7 +15,8 @@ export default handlerFor(manifest, ({ version = 4, count = 1, namespace = 'dns'
     if (name === undefined) throw invalid('name', 'is required for version 5')
     const ns = NAMESPACES[namespace.toLowerCase()] ?? namespace
     if (!validate(ns)) throw invalid('namespace', 'must be dns, url, oid, x500 or a UUID')
-    make = (i) => v5(count > 1 ? `${name}-${i + 1}` : name, ns)
+    const utf8 = new TextEncoder()
+    make = (i) => v5(utf8.encode(count > 1 ? `${name}-${i + 1}` : name), ns)
   } else make = () => v4()
   const uuids = Array.from({ length: count }, (_, i) => {
     let u = make(i)
