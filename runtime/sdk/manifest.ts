@@ -49,7 +49,7 @@ export interface ServiceManifest<I extends TSchema = TSchema, O extends TSchema 
   output: O
   examples: Example<Static<I>>[]
   /** What the service needs from the runtime; `model` makes it unavailable (503, before payment) without a provider. */
-  needs?: Array<'model' | 'fetch' | 'upstream'>
+  needs?: Array<'model' | 'fetch' | 'upstream' | 'payments'>
   /** Upstream names from registry.yaml this service calls. */
   upstreams?: string[]
   /** Handler time budget in ms (default 10 000). */

@@ -10,6 +10,7 @@ export default defineService({
   method: 'POST',
   pricing: flat(0.001),
   model: 'none',
+  needs: ['payments'],
   input: t.Object(
     {
       x402Version: t.Union([t.Literal(1), t.Literal(2)], { description: 'Protocol version of the payload.' }),
