@@ -10,6 +10,7 @@ import m5 from '../services/black-scholes-options-pricer/manifest'
 import m6 from '../services/bond-price-yield/manifest'
 import m7 from '../services/calendar-month/manifest'
 import m8 from '../services/case-convert/manifest'
+import h8 from '../services/case-convert/handler'
 import m9 from '../services/classify-text/manifest'
 import m10 from '../services/code-review/manifest'
 import m11 from '../services/commit-message/manifest'
@@ -100,7 +101,9 @@ import m91 from '../services/summarize-content/manifest'
 import m92 from '../services/summarize-session/manifest'
 import m93 from '../services/summarize-url/manifest'
 import m94 from '../services/text-diff/manifest'
+import h94 from '../services/text-diff/handler'
 import m95 from '../services/text-stats/manifest'
+import h95 from '../services/text-stats/handler'
 import m96 from '../services/text-to-sql/manifest'
 import m97 from '../services/timestamp-convert/manifest'
 import m98 from '../services/tokenomics-fdv-calculator/manifest'
@@ -130,7 +133,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'black-scholes-options-pricer', manifest: m5, handler: null },
   { folder: 'bond-price-yield', manifest: m6, handler: null },
   { folder: 'calendar-month', manifest: m7, handler: null },
-  { folder: 'case-convert', manifest: m8, handler: null },
+  { folder: 'case-convert', manifest: m8, handler: h8 },
   { folder: 'classify-text', manifest: m9, handler: null },
   { folder: 'code-review', manifest: m10, handler: null },
   { folder: 'commit-message', manifest: m11, handler: null },
@@ -216,8 +219,8 @@ export const entries: RegistryEntry[] = [
   { folder: 'summarize-content', manifest: m91, handler: null },
   { folder: 'summarize-session', manifest: m92, handler: null },
   { folder: 'summarize-url', manifest: m93, handler: null },
-  { folder: 'text-diff', manifest: m94, handler: null },
-  { folder: 'text-stats', manifest: m95, handler: null },
+  { folder: 'text-diff', manifest: m94, handler: h94 },
+  { folder: 'text-stats', manifest: m95, handler: h95 },
   { folder: 'text-to-sql', manifest: m96, handler: null },
   { folder: 'timestamp-convert', manifest: m97, handler: null },
   { folder: 'tokenomics-fdv-calculator', manifest: m98, handler: null },

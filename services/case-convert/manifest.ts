@@ -1,18 +1,23 @@
 import { defineService, flat, t } from '../../runtime/sdk'
 
+const TARGETS = ['upper', 'lower', 'title', 'sentence', 'snake', 'camel', 'pascal', 'kebab', 'constant', 'snake_case', 'camelCase', 'PascalCase', 'kebab-case', 'CONSTANT', 'CONSTANT_CASE'] as const
+
 export default defineService({
   slug: 'case-convert',
-  name: 'Case Convert',
-  description: "Upper, lower, title, sentence, snake_case, camelCase, kebab-case, CONSTANT.",
+  name: 'Case converter',
+  description: 'Converts text to upper, lower, title (every word capitalised), sentence (first letter of each sentence), snake_case, camelCase, PascalCase, kebab-case or CONSTANT_CASE. For the identifier cases, words are split at spaces, punctuation, underscores, hyphens and camelCase/acronym boundaries (e.g. "parseHTTPResponse" is parse, HTTP, response); accents are kept.',
   category: 'text',
   kind: 'utility',
   method: 'POST',
   pricing: flat(0.001),
   model: 'none',
-  input: t.Object({
-    text: t.Optional(t.String()),
-    to: t.Optional(t.String()),
-  }, { additionalProperties: true }),
-  output: t.Object({}, { additionalProperties: true }),
-  examples: [],
+  input: t.Object(
+    {
+      text: t.String({ maxLength: 100_000, description: 'Text to convert.' }),
+      to: t.Union(TARGETS.map((x) => t.Literal(x)), { description: 'Target case (the spec spellings snake_case, camelCase, kebab-case, CONSTANT are accepted too).' }),
+    },
+    { additionalProperties: true },
+  ),
+  output: t.Object({ to: t.String({ description: 'Normalised target name.' }), result: t.String(), words: t.Array(t.String(), { description: 'The words found (identifier cases only; else empty).' }) }),
+  examples: [{ name: 'camelCase', input: { text: 'Hello big World', to: 'camel' }, output: { to: 'camel', result: 'helloBigWorld', words: ['Hello', 'big', 'World'] } }],
 })

@@ -2,17 +2,28 @@ import { defineService, flat, t } from '../../runtime/sdk'
 
 export default defineService({
   slug: 'text-diff',
-  name: 'Text Diff',
-  description: "Unified diff, added/removed line counts, similarity ratio.",
+  name: 'Text diff',
+  description: 'Compares two texts line by line: a unified diff (3 lines of context), counts of added and removed lines, and a similarity ratio equal to Python\'s difflib.SequenceMatcher(None, a, b).ratio() over characters (1.0 = identical). Each text up to 50,000 characters.',
   category: 'text',
   kind: 'utility',
   method: 'POST',
   pricing: flat(0.002),
   model: 'none',
-  input: t.Object({
-    a: t.Optional(t.String()),
-    b: t.Optional(t.String()),
-  }, { additionalProperties: true }),
-  output: t.Object({}, { additionalProperties: true }),
-  examples: [],
+  input: t.Object(
+    {
+      a: t.String({ maxLength: 50_000, description: 'The original text.' }),
+      b: t.String({ maxLength: 50_000, description: 'The changed text.' }),
+      context: t.Optional(t.Integer({ minimum: 0, maximum: 20, default: 3, description: 'Context lines in the unified diff.' })),
+    },
+    { additionalProperties: true },
+  ),
+  output: t.Object({
+    unified_diff: t.String({ description: 'Unified diff of a → b (empty when equal).' }),
+    added: t.Integer({ description: 'Lines added.' }),
+    removed: t.Integer({ description: 'Lines removed.' }),
+    unchanged: t.Integer({ description: 'Lines in common.' }),
+    similarity: t.Number({ description: 'difflib ratio over characters, 0-1.' }),
+    equal: t.Boolean(),
+  }),
+  examples: [{ name: 'One line changed', input: { a: 'one\ntwo\nthree', b: 'one\n2\nthree' }, output: { unified_diff: '--- a\n+++ b\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n\\ No newline at end of file\n', added: 1, removed: 1, unchanged: 2, similarity: 0.8, equal: false } }],
 })
