@@ -30,6 +30,7 @@ import m24 from '../services/dns-lookup/manifest'
 import m25 from '../services/eli5/manifest'
 import m26 from '../services/email-validate/manifest'
 import m27 from '../services/entity-extract/manifest'
+import h27 from '../services/entity-extract/handler'
 import m28 from '../services/eth-unit-convert/manifest'
 import m29 from '../services/eth-unit-converter/manifest'
 import m30 from '../services/explain-code/manifest'
@@ -66,24 +67,30 @@ import m59 from '../services/jwt-decode/manifest'
 import h59 from '../services/jwt-decode/handler'
 import m60 from '../services/kelly-position-sizing/manifest'
 import m61 from '../services/keyword-frequency/manifest'
+import h61 from '../services/keyword-frequency/handler'
 import m62 from '../services/keywords-extract/manifest'
 import m63 from '../services/llm-token-estimate/manifest'
+import h63 from '../services/llm-token-estimate/handler'
 import m64 from '../services/loan-amortization-schedule/manifest'
 import m65 from '../services/lorem-ipsum/manifest'
+import h65 from '../services/lorem-ipsum/handler'
 import m66 from '../services/luhn-check/manifest'
 import m67 from '../services/markdown-to-html/manifest'
 import m68 from '../services/mcp-blueprint/manifest'
 import m69 from '../services/mock-data-generate/manifest'
 import m70 from '../services/npv-irr-calculator/manifest'
 import m71 from '../services/number-to-words/manifest'
+import h71 from '../services/number-to-words/handler'
 import m72 from '../services/password-strength/manifest'
 import m73 from '../services/pdf-form-fill/manifest'
 import m74 from '../services/percentage-calc/manifest'
 import m75 from '../services/phone-parse/manifest'
 import m76 from '../services/pii-redact/manifest'
+import h76 from '../services/pii-redact/handler'
 import m77 from '../services/position-pnl-calculator/manifest'
 import m78 from '../services/read-url/manifest'
 import m79 from '../services/readability-score/manifest'
+import h79 from '../services/readability-score/handler'
 import m80 from '../services/regex-from-text/manifest'
 import m81 from '../services/regex-test/manifest'
 import m82 from '../services/retirement-fire-calculator/manifest'
@@ -152,7 +159,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'dns-lookup', manifest: m24, handler: null },
   { folder: 'eli5', manifest: m25, handler: null },
   { folder: 'email-validate', manifest: m26, handler: null },
-  { folder: 'entity-extract', manifest: m27, handler: null },
+  { folder: 'entity-extract', manifest: m27, handler: h27 },
   { folder: 'eth-unit-convert', manifest: m28, handler: null },
   { folder: 'eth-unit-converter', manifest: m29, handler: null },
   { folder: 'explain-code', manifest: m30, handler: null },
@@ -186,25 +193,25 @@ export const entries: RegistryEntry[] = [
   { folder: 'jsonschema-validate', manifest: m58, handler: null },
   { folder: 'jwt-decode', manifest: m59, handler: h59 },
   { folder: 'kelly-position-sizing', manifest: m60, handler: null },
-  { folder: 'keyword-frequency', manifest: m61, handler: null },
+  { folder: 'keyword-frequency', manifest: m61, handler: h61 },
   { folder: 'keywords-extract', manifest: m62, handler: null },
-  { folder: 'llm-token-estimate', manifest: m63, handler: null },
+  { folder: 'llm-token-estimate', manifest: m63, handler: h63 },
   { folder: 'loan-amortization-schedule', manifest: m64, handler: null },
-  { folder: 'lorem-ipsum', manifest: m65, handler: null },
+  { folder: 'lorem-ipsum', manifest: m65, handler: h65 },
   { folder: 'luhn-check', manifest: m66, handler: null },
   { folder: 'markdown-to-html', manifest: m67, handler: null },
   { folder: 'mcp-blueprint', manifest: m68, handler: null },
   { folder: 'mock-data-generate', manifest: m69, handler: null },
   { folder: 'npv-irr-calculator', manifest: m70, handler: null },
-  { folder: 'number-to-words', manifest: m71, handler: null },
+  { folder: 'number-to-words', manifest: m71, handler: h71 },
   { folder: 'password-strength', manifest: m72, handler: null },
   { folder: 'pdf-form-fill', manifest: m73, handler: null },
   { folder: 'percentage-calc', manifest: m74, handler: null },
   { folder: 'phone-parse', manifest: m75, handler: null },
-  { folder: 'pii-redact', manifest: m76, handler: null },
+  { folder: 'pii-redact', manifest: m76, handler: h76 },
   { folder: 'position-pnl-calculator', manifest: m77, handler: null },
   { folder: 'read-url', manifest: m78, handler: null },
-  { folder: 'readability-score', manifest: m79, handler: null },
+  { folder: 'readability-score', manifest: m79, handler: h79 },
   { folder: 'regex-from-text', manifest: m80, handler: null },
   { folder: 'regex-test', manifest: m81, handler: null },
   { folder: 'retirement-fire-calculator', manifest: m82, handler: null },

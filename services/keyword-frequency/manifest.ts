@@ -1,18 +1,23 @@
 import { defineService, flat, t } from '../../runtime/sdk'
 
+const Entry = t.Object({ term: t.String(), count: t.Integer(), frequency: t.Number({ description: 'count / number of non-stopword tokens' }) })
+
 export default defineService({
   slug: 'keyword-frequency',
-  name: 'Keyword Frequency',
-  description: "Top single tokens and two-word phrases, stopwords removed.",
+  name: 'Keyword frequency',
+  description: 'Most frequent single words and two-word phrases of a text. Tokens are lower-cased runs of letters, digits and inner apostrophes; English stopwords (the 127-word NLTK list) and 1-character tokens are removed. Phrases are pairs of adjacent kept tokens that were adjacent in the text (no stopword or sentence break between them). Ties are ordered alphabetically.',
   category: 'text',
   kind: 'utility',
   method: 'POST',
   pricing: flat(0.002),
   model: 'none',
-  input: t.Object({
-    text: t.Optional(t.String()),
-    top_n: t.Optional(t.Number()),
-  }, { additionalProperties: true }),
-  output: t.Object({}, { additionalProperties: true }),
-  examples: [],
+  input: t.Object(
+    {
+      text: t.String({ maxLength: 500_000, description: 'The text.' }),
+      top_n: t.Optional(t.Integer({ minimum: 1, maximum: 200, default: 10, description: 'How many terms of each kind.' })),
+    },
+    { additionalProperties: true },
+  ),
+  output: t.Object({ total_tokens: t.Integer(), kept_tokens: t.Integer(), keywords: t.Array(Entry), phrases: t.Array(Entry) }),
+  examples: [{ name: 'Short', input: { text: 'Cats chase mice. Cats sleep.', top_n: 2 }, output: { total_tokens: 5, kept_tokens: 5, keywords: [{ term: 'cats', count: 2, frequency: 0.4 }, { term: 'chase', count: 1, frequency: 0.2 }], phrases: [{ term: 'cats chase', count: 1, frequency: 0.2 }, { term: 'cats sleep', count: 1, frequency: 0.2 }] } }],
 })

@@ -2,16 +2,29 @@ import { defineService, flat, t } from '../../runtime/sdk'
 
 export default defineService({
   slug: 'llm-token-estimate',
-  name: 'Llm Token Estimate',
-  description: "Heuristic token estimate and illustrative cost projection.",
+  name: 'LLM token estimate',
+  description: 'Heuristic token count for English-like text and an illustrative cost projection. Estimate = round((characters/4 + words×4/3) / 2): the mean of the two common rules of thumb (about 4 characters or 0.75 words per token for BPE tokenizers such as cl100k). Real counts vary by tokenizer and language (code and non-Latin scripts use more tokens). Prices are illustrative list prices per million tokens as of 2026-11 and are not quotes.',
   category: 'text',
   kind: 'utility',
   method: 'POST',
   pricing: flat(0.002),
   model: 'none',
-  input: t.Object({
-    text: t.Optional(t.String()),
-  }, { additionalProperties: true }),
-  output: t.Object({}, { additionalProperties: true }),
-  examples: [],
+  input: t.Object(
+    {
+      text: t.String({ maxLength: 2_000_000, description: 'The prompt or document.' }),
+      expected_output_tokens: t.Optional(t.Integer({ minimum: 0, maximum: 10_000_000, default: 0, description: 'Output tokens to include in the cost projection.' })),
+      calls: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000_000, default: 1, description: 'Number of calls to project.' })),
+    },
+    { additionalProperties: true },
+  ),
+  output: t.Object({
+    characters: t.Integer(), words: t.Integer(),
+    estimate: t.Integer({ description: 'Estimated tokens.' }),
+    by_characters: t.Integer({ description: 'characters / 4' }),
+    by_words: t.Integer({ description: 'words × 4/3' }),
+    method: t.String(),
+    projections: t.Array(t.Object({ model: t.String(), input_per_million_usd: t.Number(), output_per_million_usd: t.Number(), cost_usd: t.Number({ description: 'For `calls` calls.' }) })),
+    prices_as_of: t.String(),
+  }),
+  examples: [{ name: 'Sentence', input: { text: 'The quick brown fox jumps over the lazy dog.' } }],
 })

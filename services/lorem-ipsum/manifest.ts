@@ -2,16 +2,27 @@ import { defineService, flat, t } from '../../runtime/sdk'
 
 export default defineService({
   slug: 'lorem-ipsum',
-  name: 'Lorem Ipsum',
-  description: "By paragraphs, sentences or words.",
+  name: 'Lorem ipsum',
+  description: 'Placeholder text from the classic Lorem ipsum vocabulary, by paragraphs (default 1, max 50), sentences (max 500) or words (max 5,000): give exactly one of the three counts. Deterministic for a given seed (default 1). Starts with "Lorem ipsum dolor sit amet" unless start_with_lorem is false.',
   category: 'text',
   kind: 'utility',
   method: 'POST',
   pricing: flat(0.001),
   model: 'none',
-  input: t.Object({
-    paragraphs: t.Optional(t.Number()),
-  }, { additionalProperties: true }),
-  output: t.Object({}, { additionalProperties: true }),
-  examples: [],
+  input: t.Object(
+    {
+      paragraphs: t.Optional(t.Integer({ minimum: 1, maximum: 50, description: 'Number of paragraphs (4-7 sentences each).' })),
+      sentences: t.Optional(t.Integer({ minimum: 1, maximum: 500, description: 'Number of sentences (6-14 words each).' })),
+      words: t.Optional(t.Integer({ minimum: 1, maximum: 5000, description: 'Number of words.' })),
+      seed: t.Optional(t.Integer({ minimum: 0, maximum: 2 ** 32 - 1, default: 1, description: 'PRNG seed (mulberry32).' })),
+      start_with_lorem: t.Optional(t.Boolean({ default: true, description: 'Begin with "Lorem ipsum dolor sit amet".' })),
+    },
+    { additionalProperties: true },
+  ),
+  output: t.Object({
+    text: t.String({ description: 'Paragraphs separated by a blank line.' }),
+    paragraphs: t.Array(t.String()),
+    counts: t.Object({ paragraphs: t.Integer(), sentences: t.Integer(), words: t.Integer() }),
+  }),
+  examples: [{ name: 'Five words', input: { words: 5 }, output: { text: 'Lorem ipsum dolor sit amet.', paragraphs: ['Lorem ipsum dolor sit amet.'], counts: { paragraphs: 1, sentences: 1, words: 5 } } }],
 })

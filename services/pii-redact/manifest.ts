@@ -2,16 +2,25 @@ import { defineService, flat, t } from '../../runtime/sdk'
 
 export default defineService({
   slug: 'pii-redact',
-  name: 'Pii Redact',
-  description: "Masks emails, phones, SSNs, card numbers, IPs; per-type counts.",
+  name: 'PII redaction',
+  description: 'Masks personal data in text: email addresses, phone numbers (international +CC forms and North-American (555) 123-4567 / 555-123-4567), US social security numbers (AAA-GG-SSSS with the invalid 000/666/9xx areas excluded), payment card numbers (13-19 digits that pass the Luhn check) and IPv4/IPv6 addresses. Overlaps are resolved by taking the earliest, then the longest match. Masks are [EMAIL], [PHONE], [SSN], [CARD], [IP] (style "label"), a run of * of the same length ("stars"), or the last 4 characters kept ("last4"). Pattern-based: it is a safety net, not a guarantee.',
   category: 'text',
   kind: 'utility',
   method: 'POST',
   pricing: flat(0.002),
   model: 'none',
-  input: t.Object({
-    text: t.Optional(t.String()),
-  }, { additionalProperties: true }),
-  output: t.Object({}, { additionalProperties: true }),
-  examples: [],
+  input: t.Object(
+    {
+      text: t.String({ maxLength: 500_000, description: 'Text to redact.' }),
+      types: t.Optional(t.Array(t.Union(['email', 'phone', 'ssn', 'card', 'ip'].map((x) => t.Literal(x))), { maxItems: 5, description: 'Kinds to mask (default all).' })),
+      mask: t.Optional(t.Union([t.Literal('label'), t.Literal('stars'), t.Literal('last4')], { default: 'label', description: 'How to mask.' })),
+    },
+    { additionalProperties: true },
+  ),
+  output: t.Object({
+    redacted: t.String(),
+    counts: t.Object({ email: t.Integer(), phone: t.Integer(), ssn: t.Integer(), card: t.Integer(), ip: t.Integer() }),
+    total: t.Integer(),
+  }),
+  examples: [{ name: 'Email and card', input: { text: 'Mail bob@example.com, card 4111 1111 1111 1111.' }, output: { redacted: 'Mail [EMAIL], card [CARD].', counts: { email: 1, phone: 0, ssn: 0, card: 1, ip: 0 }, total: 2 } }],
 })

@@ -1,0 +1,34 @@
+import { handlerFor } from '../../runtime/sdk'
+import { CARD, EMAIL, findAll, IPV4, IPV6, luhn, PHONE, SSN, type Found } from '../_lib/patterns'
+import manifest from './manifest'
+
+const LABEL: Record<string, string> = { email: '[EMAIL]', phone: '[PHONE]', ssn: '[SSN]', card: '[CARD]', ip: '[IP]' }
+
+/** Non-overlapping matches: earliest first, longest on ties. */
+export function resolve(found: Found[]): Found[] {
+  const out: Found[] = []
+  for (const f of found.sort((a, b) => a.start - b.start || b.end - a.end)) if (!out.length || f.start >= out[out.length - 1].end) out.push(f)
+  return out
+}
+
+export default handlerFor(manifest, ({ text, types = ['email', 'phone', 'ssn', 'card', 'ip'], mask = 'label' }) => {
+  const want = new Set(types)
+  const found = [
+    ...(want.has('email') ? findAll(text, EMAIL, 'email') : []),
+    ...(want.has('card') ? findAll(text, CARD, 'card', (v) => luhn(v.replace(/\D/g, ''))) : []),
+    ...(want.has('ssn') ? findAll(text, SSN, 'ssn') : []),
+    ...(want.has('ip') ? [...findAll(text, IPV4, 'ip'), ...findAll(text, IPV6, 'ip')] : []),
+    ...(want.has('phone') ? findAll(text, PHONE, 'phone') : []),
+  ]
+  const hits = resolve(found)
+  const counts = { email: 0, phone: 0, ssn: 0, card: 0, ip: 0 }
+  let out = ''
+  let at = 0
+  for (const h of hits) {
+    counts[h.type as keyof typeof counts]++
+    const m = mask === 'label' ? LABEL[h.type] : mask === 'stars' ? '*'.repeat(h.value.length) : '*'.repeat(Math.max(0, h.value.length - 4)) + h.value.slice(-4)
+    out += text.slice(at, h.start) + m
+    at = h.end
+  }
+  return { redacted: out + text.slice(at), counts, total: hits.length }
+})
