@@ -9,6 +9,7 @@ import h4 from '../services/base64-hex-codec/handler'
 import m5 from '../services/black-scholes-options-pricer/manifest'
 import m6 from '../services/bond-price-yield/manifest'
 import m7 from '../services/calendar-month/manifest'
+import h7 from '../services/calendar-month/handler'
 import m8 from '../services/case-convert/manifest'
 import h8 from '../services/case-convert/handler'
 import m9 from '../services/classify-text/manifest'
@@ -24,6 +25,7 @@ import m18 from '../services/csv-to-json/manifest'
 import m19 from '../services/data-format-convert/manifest'
 import m20 from '../services/data-format-validate/manifest'
 import m21 from '../services/date-diff/manifest'
+import h21 from '../services/date-diff/handler'
 import m22 from '../services/debt-payoff-planner/manifest'
 import m23 from '../services/debug-assist/manifest'
 import m24 from '../services/dns-lookup/manifest'
@@ -49,12 +51,14 @@ import m41 from '../services/hn-search/manifest'
 import m42 from '../services/html-to-markdown/manifest'
 import m43 from '../services/iban-bic-validate/manifest'
 import m44 from '../services/ical-generate/manifest'
+import h44 from '../services/ical-generate/handler'
 import m45 from '../services/image-rotate-flip/manifest'
 import m46 from '../services/impermanent-loss-calculator/manifest'
 import m47 from '../services/ip-cidr-calc/manifest'
 import m48 from '../services/ip-geolocate/manifest'
 import m49 from '../services/ip-info/manifest'
 import m50 from '../services/iso-week-date/manifest'
+import h50 from '../services/iso-week-date/handler'
 import m51 from '../services/json-diff/manifest'
 import m52 from '../services/json-format/manifest'
 import m53 from '../services/json-repair/manifest'
@@ -113,6 +117,7 @@ import m95 from '../services/text-stats/manifest'
 import h95 from '../services/text-stats/handler'
 import m96 from '../services/text-to-sql/manifest'
 import m97 from '../services/timestamp-convert/manifest'
+import h97 from '../services/timestamp-convert/handler'
 import m98 from '../services/tokenomics-fdv-calculator/manifest'
 import m99 from '../services/tone-shift/manifest'
 import m100 from '../services/translate/manifest'
@@ -139,7 +144,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'base64-hex-codec', manifest: m4, handler: h4 },
   { folder: 'black-scholes-options-pricer', manifest: m5, handler: null },
   { folder: 'bond-price-yield', manifest: m6, handler: null },
-  { folder: 'calendar-month', manifest: m7, handler: null },
+  { folder: 'calendar-month', manifest: m7, handler: h7 },
   { folder: 'case-convert', manifest: m8, handler: h8 },
   { folder: 'classify-text', manifest: m9, handler: null },
   { folder: 'code-review', manifest: m10, handler: null },
@@ -153,7 +158,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'csv-to-json', manifest: m18, handler: null },
   { folder: 'data-format-convert', manifest: m19, handler: null },
   { folder: 'data-format-validate', manifest: m20, handler: null },
-  { folder: 'date-diff', manifest: m21, handler: null },
+  { folder: 'date-diff', manifest: m21, handler: h21 },
   { folder: 'debt-payoff-planner', manifest: m22, handler: null },
   { folder: 'debug-assist', manifest: m23, handler: null },
   { folder: 'dns-lookup', manifest: m24, handler: null },
@@ -176,13 +181,13 @@ export const entries: RegistryEntry[] = [
   { folder: 'hn-search', manifest: m41, handler: null },
   { folder: 'html-to-markdown', manifest: m42, handler: null },
   { folder: 'iban-bic-validate', manifest: m43, handler: null },
-  { folder: 'ical-generate', manifest: m44, handler: null },
+  { folder: 'ical-generate', manifest: m44, handler: h44 },
   { folder: 'image-rotate-flip', manifest: m45, handler: null },
   { folder: 'impermanent-loss-calculator', manifest: m46, handler: null },
   { folder: 'ip-cidr-calc', manifest: m47, handler: null },
   { folder: 'ip-geolocate', manifest: m48, handler: null },
   { folder: 'ip-info', manifest: m49, handler: null },
-  { folder: 'iso-week-date', manifest: m50, handler: null },
+  { folder: 'iso-week-date', manifest: m50, handler: h50 },
   { folder: 'json-diff', manifest: m51, handler: null },
   { folder: 'json-format', manifest: m52, handler: null },
   { folder: 'json-repair', manifest: m53, handler: null },
@@ -229,7 +234,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'text-diff', manifest: m94, handler: h94 },
   { folder: 'text-stats', manifest: m95, handler: h95 },
   { folder: 'text-to-sql', manifest: m96, handler: null },
-  { folder: 'timestamp-convert', manifest: m97, handler: null },
+  { folder: 'timestamp-convert', manifest: m97, handler: h97 },
   { folder: 'tokenomics-fdv-calculator', manifest: m98, handler: null },
   { folder: 'tone-shift', manifest: m99, handler: null },
   { folder: 'translate', manifest: m100, handler: null },

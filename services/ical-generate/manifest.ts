@@ -1,17 +1,37 @@
 import { defineService, flat, t } from '../../runtime/sdk'
 
+const Event = t.Object(
+  {
+    title: t.String({ minLength: 1, maxLength: 500, description: 'SUMMARY.' }),
+    start: t.String({ maxLength: 40, description: 'ISO date (all-day) or date-time; without an offset it is UTC unless `timezone` is set.' }),
+    end: t.Optional(t.String({ maxLength: 40, description: 'ISO end (exclusive for all-day events).' })),
+    duration_minutes: t.Optional(t.Integer({ minimum: 1, maximum: 525_600, description: 'Used when end is absent (default 60, or 1 day for all-day).' })),
+    all_day: t.Optional(t.Boolean({ description: 'Date-only event; inferred from a date-only start.' })),
+    description: t.Optional(t.String({ maxLength: 10_000 })),
+    location: t.Optional(t.String({ maxLength: 1000 })),
+    url: t.Optional(t.String({ maxLength: 2000 })),
+    uid: t.Optional(t.String({ maxLength: 255, description: 'Stable id; default derived from the event content.' })),
+  },
+  { additionalProperties: true },
+)
+
 export default defineService({
   slug: 'ical-generate',
-  name: 'Ical Generate',
-  description: "RFC 5545 iCalendar file from an events array.",
+  name: 'iCalendar generator',
+  description: 'Builds an RFC 5545 iCalendar (.ics) file from up to 100 events: VCALENDAR with VERSION 2.0 and PRODID, one VEVENT each (UID, DTSTAMP, DTSTART, DTEND, SUMMARY, DESCRIPTION, LOCATION, URL), TEXT values escaped (\\\\ ; , newline), lines folded at 75 octets, CRLF line endings. Date-times are written in UTC (…Z) unless a `timezone` is given, then as local times with TZID (the zone is named, no VTIMEZONE block is embedded). DTSTAMP is the call time; UIDs default to a SHA-256 of the event content.',
   category: 'datetime',
   kind: 'utility',
   method: 'POST',
   pricing: flat(0.003),
   model: 'none',
-  input: t.Object({
-    events: t.Optional(t.Array(t.Unknown())),
-  }, { additionalProperties: true }),
-  output: t.Object({}, { additionalProperties: true }),
-  examples: [],
+  input: t.Object(
+    {
+      events: t.Array(Event, { minItems: 1, maxItems: 100, description: 'The events.' }),
+      calendar_name: t.Optional(t.String({ maxLength: 200, description: 'X-WR-CALNAME.' })),
+      timezone: t.Optional(t.String({ maxLength: 64, description: 'IANA zone for times without an offset, written with TZID.' })),
+    },
+    { additionalProperties: true },
+  ),
+  output: t.Object({ ics: t.String({ description: 'The iCalendar text (CRLF line endings).' }), events: t.Integer(), content_type: t.Literal('text/calendar; charset=utf-8'), filename: t.String() }),
+  examples: [{ name: 'One meeting', input: { events: [{ title: 'Standup', start: '2024-05-01T09:00:00Z', duration_minutes: 15 }] } }],
 })
