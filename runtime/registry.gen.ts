@@ -79,6 +79,7 @@ import m64 from '../services/loan-amortization-schedule/manifest'
 import m65 from '../services/lorem-ipsum/manifest'
 import h65 from '../services/lorem-ipsum/handler'
 import m66 from '../services/luhn-check/manifest'
+import h66 from '../services/luhn-check/handler'
 import m67 from '../services/markdown-to-html/manifest'
 import m68 from '../services/mcp-blueprint/manifest'
 import m69 from '../services/mock-data-generate/manifest'
@@ -97,6 +98,7 @@ import m79 from '../services/readability-score/manifest'
 import h79 from '../services/readability-score/handler'
 import m80 from '../services/regex-from-text/manifest'
 import m81 from '../services/regex-test/manifest'
+import h81 from '../services/regex-test/handler'
 import m82 from '../services/retirement-fire-calculator/manifest'
 import m83 from '../services/return-cagr-drawdown/manifest'
 import m84 from '../services/roman-numeral/manifest'
@@ -131,6 +133,7 @@ import h106 from '../services/uuid-generate/handler'
 import m107 from '../services/verify/manifest'
 import h107 from '../services/verify/handler'
 import m108 from '../services/wcag-contrast/manifest'
+import h108 from '../services/wcag-contrast/handler'
 import m109 from '../services/weather-current/manifest'
 import m110 from '../services/weather-forecast/manifest'
 import m111 from '../services/wikipedia-summary/manifest'
@@ -203,7 +206,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'llm-token-estimate', manifest: m63, handler: h63 },
   { folder: 'loan-amortization-schedule', manifest: m64, handler: null },
   { folder: 'lorem-ipsum', manifest: m65, handler: h65 },
-  { folder: 'luhn-check', manifest: m66, handler: null },
+  { folder: 'luhn-check', manifest: m66, handler: h66 },
   { folder: 'markdown-to-html', manifest: m67, handler: null },
   { folder: 'mcp-blueprint', manifest: m68, handler: null },
   { folder: 'mock-data-generate', manifest: m69, handler: null },
@@ -218,7 +221,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'read-url', manifest: m78, handler: null },
   { folder: 'readability-score', manifest: m79, handler: h79 },
   { folder: 'regex-from-text', manifest: m80, handler: null },
-  { folder: 'regex-test', manifest: m81, handler: null },
+  { folder: 'regex-test', manifest: m81, handler: h81 },
   { folder: 'retirement-fire-calculator', manifest: m82, handler: null },
   { folder: 'return-cagr-drawdown', manifest: m83, handler: null },
   { folder: 'roman-numeral', manifest: m84, handler: h84 },
@@ -245,7 +248,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'user-agent-parse', manifest: m105, handler: null },
   { folder: 'uuid-generate', manifest: m106, handler: h106 },
   { folder: 'verify', manifest: m107, handler: h107 },
-  { folder: 'wcag-contrast', manifest: m108, handler: null },
+  { folder: 'wcag-contrast', manifest: m108, handler: h108 },
   { folder: 'weather-current', manifest: m109, handler: null },
   { folder: 'weather-forecast', manifest: m110, handler: null },
   { folder: 'wikipedia-summary', manifest: m111, handler: null },
