@@ -55,8 +55,10 @@ import h44 from '../services/ical-generate/handler'
 import m45 from '../services/image-rotate-flip/manifest'
 import m46 from '../services/impermanent-loss-calculator/manifest'
 import m47 from '../services/ip-cidr-calc/manifest'
+import h47 from '../services/ip-cidr-calc/handler'
 import m48 from '../services/ip-geolocate/manifest'
 import m49 from '../services/ip-info/manifest'
+import h49 from '../services/ip-info/handler'
 import m50 from '../services/iso-week-date/manifest'
 import h50 from '../services/iso-week-date/handler'
 import m51 from '../services/json-diff/manifest'
@@ -126,6 +128,7 @@ import m100 from '../services/translate/manifest'
 import m101 from '../services/unit-convert/manifest'
 import m102 from '../services/url-metadata/manifest'
 import m103 from '../services/url-parse/manifest'
+import h103 from '../services/url-parse/handler'
 import m104 from '../services/url-word-count/manifest'
 import m105 from '../services/user-agent-parse/manifest'
 import m106 from '../services/uuid-generate/manifest'
@@ -187,9 +190,9 @@ export const entries: RegistryEntry[] = [
   { folder: 'ical-generate', manifest: m44, handler: h44 },
   { folder: 'image-rotate-flip', manifest: m45, handler: null },
   { folder: 'impermanent-loss-calculator', manifest: m46, handler: null },
-  { folder: 'ip-cidr-calc', manifest: m47, handler: null },
+  { folder: 'ip-cidr-calc', manifest: m47, handler: h47 },
   { folder: 'ip-geolocate', manifest: m48, handler: null },
-  { folder: 'ip-info', manifest: m49, handler: null },
+  { folder: 'ip-info', manifest: m49, handler: h49 },
   { folder: 'iso-week-date', manifest: m50, handler: h50 },
   { folder: 'json-diff', manifest: m51, handler: null },
   { folder: 'json-format', manifest: m52, handler: null },
@@ -243,7 +246,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'translate', manifest: m100, handler: null },
   { folder: 'unit-convert', manifest: m101, handler: null },
   { folder: 'url-metadata', manifest: m102, handler: null },
-  { folder: 'url-parse', manifest: m103, handler: null },
+  { folder: 'url-parse', manifest: m103, handler: h103 },
   { folder: 'url-word-count', manifest: m104, handler: null },
   { folder: 'user-agent-parse', manifest: m105, handler: null },
   { folder: 'uuid-generate', manifest: m106, handler: h106 },
