@@ -50,6 +50,7 @@ import h40 from '../services/hash-digest/handler'
 import m41 from '../services/hn-search/manifest'
 import m42 from '../services/html-to-markdown/manifest'
 import m43 from '../services/iban-bic-validate/manifest'
+import h43 from '../services/iban-bic-validate/handler'
 import m44 from '../services/ical-generate/manifest'
 import h44 from '../services/ical-generate/handler'
 import m45 from '../services/image-rotate-flip/manifest'
@@ -92,6 +93,7 @@ import m72 from '../services/password-strength/manifest'
 import m73 from '../services/pdf-form-fill/manifest'
 import m74 from '../services/percentage-calc/manifest'
 import m75 from '../services/phone-parse/manifest'
+import h75 from '../services/phone-parse/handler'
 import m76 from '../services/pii-redact/manifest'
 import h76 from '../services/pii-redact/handler'
 import m77 from '../services/position-pnl-calculator/manifest'
@@ -186,7 +188,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'hash-digest', manifest: m40, handler: h40 },
   { folder: 'hn-search', manifest: m41, handler: null },
   { folder: 'html-to-markdown', manifest: m42, handler: null },
-  { folder: 'iban-bic-validate', manifest: m43, handler: null },
+  { folder: 'iban-bic-validate', manifest: m43, handler: h43 },
   { folder: 'ical-generate', manifest: m44, handler: h44 },
   { folder: 'image-rotate-flip', manifest: m45, handler: null },
   { folder: 'impermanent-loss-calculator', manifest: m46, handler: null },
@@ -218,7 +220,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'password-strength', manifest: m72, handler: null },
   { folder: 'pdf-form-fill', manifest: m73, handler: null },
   { folder: 'percentage-calc', manifest: m74, handler: null },
-  { folder: 'phone-parse', manifest: m75, handler: null },
+  { folder: 'phone-parse', manifest: m75, handler: h75 },
   { folder: 'pii-redact', manifest: m76, handler: h76 },
   { folder: 'position-pnl-calculator', manifest: m77, handler: null },
   { folder: 'read-url', manifest: m78, handler: null },
