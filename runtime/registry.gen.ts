@@ -90,6 +90,7 @@ import m70 from '../services/npv-irr-calculator/manifest'
 import m71 from '../services/number-to-words/manifest'
 import h71 from '../services/number-to-words/handler'
 import m72 from '../services/password-strength/manifest'
+import h72 from '../services/password-strength/handler'
 import m73 from '../services/pdf-form-fill/manifest'
 import m74 from '../services/percentage-calc/manifest'
 import m75 from '../services/phone-parse/manifest'
@@ -133,6 +134,7 @@ import m103 from '../services/url-parse/manifest'
 import h103 from '../services/url-parse/handler'
 import m104 from '../services/url-word-count/manifest'
 import m105 from '../services/user-agent-parse/manifest'
+import h105 from '../services/user-agent-parse/handler'
 import m106 from '../services/uuid-generate/manifest'
 import h106 from '../services/uuid-generate/handler'
 import m107 from '../services/verify/manifest'
@@ -217,7 +219,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'mock-data-generate', manifest: m69, handler: null },
   { folder: 'npv-irr-calculator', manifest: m70, handler: null },
   { folder: 'number-to-words', manifest: m71, handler: h71 },
-  { folder: 'password-strength', manifest: m72, handler: null },
+  { folder: 'password-strength', manifest: m72, handler: h72 },
   { folder: 'pdf-form-fill', manifest: m73, handler: null },
   { folder: 'percentage-calc', manifest: m74, handler: null },
   { folder: 'phone-parse', manifest: m75, handler: h75 },
@@ -250,7 +252,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'url-metadata', manifest: m102, handler: null },
   { folder: 'url-parse', manifest: m103, handler: h103 },
   { folder: 'url-word-count', manifest: m104, handler: null },
-  { folder: 'user-agent-parse', manifest: m105, handler: null },
+  { folder: 'user-agent-parse', manifest: m105, handler: h105 },
   { folder: 'uuid-generate', manifest: m106, handler: h106 },
   { folder: 'verify', manifest: m107, handler: h107 },
   { folder: 'wcag-contrast', manifest: m108, handler: h108 },
