@@ -31,6 +31,7 @@ import m23 from '../services/debug-assist/manifest'
 import m24 from '../services/dns-lookup/manifest'
 import m25 from '../services/eli5/manifest'
 import m26 from '../services/email-validate/manifest'
+import h26 from '../services/email-validate/handler'
 import m27 from '../services/entity-extract/manifest'
 import h27 from '../services/entity-extract/handler'
 import m28 from '../services/eth-unit-convert/manifest'
@@ -173,7 +174,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'debug-assist', manifest: m23, handler: null },
   { folder: 'dns-lookup', manifest: m24, handler: null },
   { folder: 'eli5', manifest: m25, handler: null },
-  { folder: 'email-validate', manifest: m26, handler: null },
+  { folder: 'email-validate', manifest: m26, handler: h26 },
   { folder: 'entity-extract', manifest: m27, handler: h27 },
   { folder: 'eth-unit-convert', manifest: m28, handler: null },
   { folder: 'eth-unit-converter', manifest: m29, handler: null },
