@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox'
 import { declareDiscoveryExtension } from '@x402/extensions/bazaar'
 import type { Config } from './config'
 import type { RegistryEntry } from './registry-types'
-import { CATEGORIES, type Handler, type ServiceManifest, type TierName, type TierPrice } from './sdk'
+import { CATEGORIES, type AnyHandler, type ServiceManifest, type TierName, type TierPrice } from './sdk'
 import { checker, issues } from './validate'
 import { usdToAtomic } from './pay/amount'
 
@@ -10,7 +10,7 @@ import { usdToAtomic } from './pay/amount'
 export interface CatalogService {
   slug: string
   manifest: ServiceManifest
-  handler: Handler<ServiceManifest> | null
+  handler: AnyHandler | null
   model: string
   pricing: Partial<Record<TierName, TierPrice>>
   /** Atomic USDC amount per tier. */

@@ -55,6 +55,13 @@ function cachedChallenge(svc: CatalogService, tier: TierName, resource: string, 
   return c
 }
 
+/** Throws 422 when an answer holds NaN or ±Infinity (JSON would silently turn them into null). */
+export function assertFinite(v: unknown, depth = 0): void {
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new ServiceError(422, 'RESULT_OUT_OF_RANGE', 'The result is outside the range of double-precision numbers; use smaller inputs.')
+  } else if (v && typeof v === 'object' && depth < 64) for (const x of Array.isArray(v) ? v : Object.values(v)) assertFinite(x, depth + 1)
+}
+
 /** Runs a handler within the service's time budget; a ServiceError passes through, anything else becomes 500. */
 export async function runHandler(svc: CatalogService, input: unknown, ctx: ServiceContext, abort: AbortController): Promise<unknown> {
   const budget = svc.manifest.timeoutMs ?? 10_000
@@ -67,6 +74,7 @@ export async function runHandler(svc: CatalogService, input: unknown, ctx: Servi
   })
   try {
     const out = await Promise.race([Promise.resolve().then(() => svc.handler!(input as never, ctx)), timeout])
+    assertFinite(out)
     if (svc.manifest.kind !== 'tiered') return out
     const r = out as { result: string; model?: string; tokens_used: number }
     return { service: svc.slug, tier: ctx.tier, result: r.result, model: r.model ?? svc.model, tokens_used: r.tokens_used, request_id: ctx.requestId }

@@ -1,8 +1,8 @@
-import type { Handler, ServiceManifest } from './sdk'
+import type { AnyHandler, ServiceManifest } from './sdk'
 
 /** One service folder as the generated index lists it. `handler: null` means not built yet (501). */
 export interface RegistryEntry {
   folder: string
   manifest: ServiceManifest
-  handler: Handler<ServiceManifest> | null
+  handler: AnyHandler | null
 }

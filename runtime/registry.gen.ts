@@ -35,6 +35,7 @@ import h26 from '../services/email-validate/handler'
 import m27 from '../services/entity-extract/manifest'
 import h27 from '../services/entity-extract/handler'
 import m28 from '../services/eth-unit-convert/manifest'
+import h28 from '../services/eth-unit-convert/handler'
 import m29 from '../services/eth-unit-converter/manifest'
 import m30 from '../services/explain-code/manifest'
 import m31 from '../services/explain-regex/manifest'
@@ -94,6 +95,7 @@ import m72 from '../services/password-strength/manifest'
 import h72 from '../services/password-strength/handler'
 import m73 from '../services/pdf-form-fill/manifest'
 import m74 from '../services/percentage-calc/manifest'
+import h74 from '../services/percentage-calc/handler'
 import m75 from '../services/phone-parse/manifest'
 import h75 from '../services/phone-parse/handler'
 import m76 from '../services/pii-redact/manifest'
@@ -116,6 +118,7 @@ import m88 from '../services/sentiment-analyze/manifest'
 import m89 from '../services/slugify/manifest'
 import h89 from '../services/slugify/handler'
 import m90 from '../services/stats-toolkit/manifest'
+import h90 from '../services/stats-toolkit/handler'
 import m91 from '../services/summarize-content/manifest'
 import m92 from '../services/summarize-session/manifest'
 import m93 from '../services/summarize-url/manifest'
@@ -130,6 +133,7 @@ import m98 from '../services/tokenomics-fdv-calculator/manifest'
 import m99 from '../services/tone-shift/manifest'
 import m100 from '../services/translate/manifest'
 import m101 from '../services/unit-convert/manifest'
+import h101 from '../services/unit-convert/handler'
 import m102 from '../services/url-metadata/manifest'
 import m103 from '../services/url-parse/manifest'
 import h103 from '../services/url-parse/handler'
@@ -176,7 +180,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'eli5', manifest: m25, handler: null },
   { folder: 'email-validate', manifest: m26, handler: h26 },
   { folder: 'entity-extract', manifest: m27, handler: h27 },
-  { folder: 'eth-unit-convert', manifest: m28, handler: null },
+  { folder: 'eth-unit-convert', manifest: m28, handler: h28 },
   { folder: 'eth-unit-converter', manifest: m29, handler: null },
   { folder: 'explain-code', manifest: m30, handler: null },
   { folder: 'explain-regex', manifest: m31, handler: null },
@@ -222,7 +226,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'number-to-words', manifest: m71, handler: h71 },
   { folder: 'password-strength', manifest: m72, handler: h72 },
   { folder: 'pdf-form-fill', manifest: m73, handler: null },
-  { folder: 'percentage-calc', manifest: m74, handler: null },
+  { folder: 'percentage-calc', manifest: m74, handler: h74 },
   { folder: 'phone-parse', manifest: m75, handler: h75 },
   { folder: 'pii-redact', manifest: m76, handler: h76 },
   { folder: 'position-pnl-calculator', manifest: m77, handler: null },
@@ -238,7 +242,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'security-audit', manifest: m87, handler: null },
   { folder: 'sentiment-analyze', manifest: m88, handler: null },
   { folder: 'slugify', manifest: m89, handler: h89 },
-  { folder: 'stats-toolkit', manifest: m90, handler: null },
+  { folder: 'stats-toolkit', manifest: m90, handler: h90 },
   { folder: 'summarize-content', manifest: m91, handler: null },
   { folder: 'summarize-session', manifest: m92, handler: null },
   { folder: 'summarize-url', manifest: m93, handler: null },
@@ -249,7 +253,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'tokenomics-fdv-calculator', manifest: m98, handler: null },
   { folder: 'tone-shift', manifest: m99, handler: null },
   { folder: 'translate', manifest: m100, handler: null },
-  { folder: 'unit-convert', manifest: m101, handler: null },
+  { folder: 'unit-convert', manifest: m101, handler: h101 },
   { folder: 'url-metadata', manifest: m102, handler: null },
   { folder: 'url-parse', manifest: m103, handler: h103 },
   { folder: 'url-word-count', manifest: m104, handler: null },

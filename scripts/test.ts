@@ -6,6 +6,7 @@
 const bun = process.execPath
 const steps: Array<[string, string[]]> = [
   ['registry index is up to date', [bun, 'scripts/gen-registry.ts', '--check']],
+  ['typecheck (tsc --noEmit)', [bun, 'x', 'tsc', '--noEmit', '-p', '.']],
   ['Chromium for the browser tests', ['bash', 'scripts/ensure-chromium.sh']],
   ['bun test', [bun, 'test', '--timeout', '120000', ...process.argv.slice(2)]],
 ]

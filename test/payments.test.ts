@@ -128,7 +128,7 @@ describe('attacks are refused with a reason, no funds moved, no result', () => {
     const req = await requirementsOf('/api/v1/test-echo')
     const before = await balances()
     const header = await make(req, chain.payer.privateKey as Hex)
-    const h = name.includes('v1 header') ? { 'x-payment': header } : { 'payment-signature': header }
+    const h: Record<string, string> = name.includes('v1 header') ? { 'x-payment': header } : { 'payment-signature': header }
     const r = await post(s.url + '/api/v1/test-echo', { code: 'secret result' }, h)
     expect(r.status).toBe(402)
     const body = (await r.json()) as any

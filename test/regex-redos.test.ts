@@ -9,7 +9,7 @@ test('a catastrophic pattern answers 422 within a second and does not block the 
   const call = handler({ pattern: '(a+)+$', text: 'a'.repeat(40) + '!', flags: 'g' } as never, testContext()) as Promise<unknown>
   const concurrent = handler({ pattern: 'b', text: 'abc', flags: 'g' } as never, testContext()) as Promise<{ match_count: number }>
   expect((await concurrent).match_count).toBe(1)
-  const err = await call.catch((e) => e)
+  const err = (await call.catch((e) => e)) as ServiceError
   clearInterval(ticker)
   expect(err).toBeInstanceOf(ServiceError)
   expect(err.status).toBe(422)

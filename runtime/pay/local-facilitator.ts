@@ -20,7 +20,7 @@ export interface LocalFacilitatorOptions {
 function isRevert(e: unknown): string | null {
   if (!(e instanceof BaseError)) return null
   const revert = e.walk((x) => x instanceof ContractFunctionRevertedError)
-  if (revert) return (revert as ContractFunctionRevertedError).reason ?? revert.shortMessage ?? 'reverted'
+  if (revert) return (revert as ContractFunctionRevertedError).reason ?? (revert as ContractFunctionRevertedError).shortMessage ?? 'reverted'
   const msg = `${e.shortMessage} ${e.details ?? ''}`
   return /execution reverted|revert/i.test(msg) ? msg : null
 }

@@ -61,6 +61,9 @@ export type Handler<M extends ServiceManifest> = (
   ctx: ServiceContext,
 ) => unknown | Promise<unknown>
 
+/** Any handler, whatever its input type (the registry's view). */
+export type AnyHandler = (input: never, ctx: ServiceContext) => unknown
+
 /**
  * Declares a service. Keeps literal types for the handler.
  * @example

@@ -17,4 +17,5 @@ export function fromBig(n: bigint, version: 4 | 6): ipaddr.IPv4 | ipaddr.IPv6 {
   return ipaddr.fromByteArray(bytes)
 }
 
-export const exploded = (a: ipaddr.IPv4 | ipaddr.IPv6) => (a.kind() === 'ipv4' ? a.toString() : (a as ipaddr.IPv6).toFixedLengthString())
+export const exploded = (a: ipaddr.IPv4 | ipaddr.IPv6) =>
+  a.kind() === 'ipv4' ? a.toString() : (a as ipaddr.IPv6).toNormalizedString().split(':').map((g) => g.padStart(4, '0')).join(':')

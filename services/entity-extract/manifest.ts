@@ -13,6 +13,6 @@ export default defineService({
   pricing: flat(0.002),
   model: 'none',
   input: t.Object({ text: t.String({ maxLength: 500_000, description: 'Text to scan.' }) }, { additionalProperties: true }),
-  output: t.Object({ ...Object.fromEntries(KINDS.map((k) => [k, t.Array(Ent)])), counts: t.Record(t.String(), t.Integer()) } as Record<string, never>),
+  output: t.Object({ ...Object.fromEntries(KINDS.map((k) => [k, t.Array(Ent)])), counts: t.Record(t.String(), t.Integer()) } as unknown as Record<string, never>),
   examples: [{ name: 'Tweet', input: { text: 'Ping @ana about #launch on 2024-05-01: $1,200 budget, see https://example.com' } }],
 })

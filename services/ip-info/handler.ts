@@ -13,7 +13,7 @@ export default handlerFor(manifest, ({ ip }) => {
   const mapped = !v4 && (a as ipaddr.IPv6).isIPv4MappedAddress() ? (a as ipaddr.IPv6).toIPv4Address().toString() : null
   const reverse = v4
     ? a.toByteArray().reverse().join('.') + '.in-addr.arpa'
-    : [...(a as ipaddr.IPv6).toFixedLengthString().replace(/:/g, '')].reverse().join('.') + '.ip6.arpa'
+    : [...exploded(a).replace(/:/g, '')].reverse().join('.') + '.ip6.arpa'
   return {
     ip: ip.trim(), version: (v4 ? 4 : 6) as 4 | 6, compressed: a.toString(), exploded: exploded(a), integer: bigOf(a).toString(),
     range, is_private: PRIVATE.has(range),

@@ -1,0 +1,9 @@
+// Text assets bundled with `with { type: 'text' }` (also inside the compiled binary).
+declare module '*.css' {
+  const text: string
+  export default text
+}
+declare module '*site.js' {
+  const text: string
+  export default text
+}

@@ -1,0 +1,43 @@
+import { handlerFor, invalid } from '../../runtime/sdk'
+import manifest from './manifest'
+
+const need = (v: number | undefined, field: string, op: string) => {
+  if (v === undefined) throw invalid(field, `is required for op ${op}`)
+  return v
+}
+const r = (x: number) => Math.round(x * 1e10) / 1e10
+
+export default handlerFor(manifest, (input) => {
+  const out = compute(input)
+  for (const [k, v] of Object.entries(out)) if (typeof v === 'number' && !Number.isFinite(v)) throw invalid(k === 'result' ? 'value' : k, 'the result is outside the range of double-precision numbers')
+  return out
+})
+
+function compute({ op, from, to, value, percent, tip_percent = 15, split = 1 }: Parameters<Parameters<typeof handlerFor<typeof manifest>>[1]>[0]) {
+  switch (op) {
+    case 'percent_of': {
+      const base = value ?? need(from, 'value', op), p = need(percent, 'percent', op)
+      return { op, result: r((base * p) / 100), explanation: `${p}% of ${base}` }
+    }
+    case 'percent_change': {
+      const a = need(from, 'from', op), b = need(to, 'to', op)
+      if (a === 0) throw invalid('from', 'must not be 0 (the change from 0 is undefined)')
+      return { op, result: r(((b - a) / Math.abs(a)) * 100), explanation: `from ${a} to ${b} is a change of ${r(((b - a) / Math.abs(a)) * 100)}%` }
+    }
+    case 'what_percent': {
+      const a = need(from, 'from', op), b = need(to, 'to', op)
+      if (b === 0) throw invalid('to', 'must not be 0')
+      return { op, result: r((a / b) * 100), explanation: `${a} is ${r((a / b) * 100)}% of ${b}` }
+    }
+    case 'tip': {
+      const bill = value ?? need(from, 'value', op)
+      const tip = r((bill * tip_percent) / 100), total = r(bill + tip)
+      return { op, result: tip, tip, total, per_person: r(total / split), explanation: `${tip_percent}% tip on ${bill}, split ${split} ways` }
+    }
+    default: {
+      const base = need(value, 'value', op), p = need(percent, 'percent', op)
+      const sign = op === 'add_percent' ? 1 : -1
+      return { op, result: r(base * (1 + (sign * p) / 100)), explanation: `${base} ${sign > 0 ? 'plus' : 'minus'} ${p}%` }
+    }
+  }
+}

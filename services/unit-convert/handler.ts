@@ -1,0 +1,31 @@
+import { all, create } from 'mathjs'
+import { handlerFor, invalid } from '../../runtime/sdk'
+import manifest from './manifest'
+
+const math = create(all)
+math.createUnit('mph', '1 mile/hour', { override: true })
+math.createUnit('knot', { definition: '1852 m/hour', aliases: ['knots', 'kn', 'kt'] }, { override: true })
+const ALIAS: Record<string, string> = { C: 'degC', celsius: 'degC', '°C': 'degC', F: 'degF', fahrenheit: 'degF', '°F': 'degF', kelvin: 'K', kph: 'km/h', 'km/hr': 'km/h', byte: 'B', bytes: 'B', bit: 'b', bits: 'b', l: 'L', ml: 'mL', hr: 'h', hour: 'h', hours: 'h' }
+const DIMS: Record<string, string> = { LENGTH: 'm', MASS: 'kg', VOLUME: 'L', TIME: 's', TEMPERATURE: 'K', BIT: 'b', VELOCITY: 'm/s' }
+
+export default handlerFor(manifest, ({ value, from, to }) => {
+  const f = ALIAS[from.trim()] ?? from.trim()
+  const tt = ALIAS[to.trim()] ?? to.trim()
+  const unitOf = (field: string, u: string) => {
+    if (!/^[A-Za-z°/^0-9 ]+$/.test(u)) throw invalid(field, `unknown unit '${u}'`)
+    let parsed
+    try {
+      parsed = math.unit(u)
+    } catch {
+      throw invalid(field, `unknown unit '${u}'`)
+    }
+    if (parsed.value !== null) throw invalid(field, 'give a unit name without a number')
+    return parsed
+  }
+  unitOf('from', f)
+  const dst = unitOf('to', tt)
+  const src = math.unit(value, f)
+  if (!src.equalBase(dst)) throw invalid('to', `cannot convert ${f} to ${tt}: different dimensions`)
+  const dimension = Object.entries(DIMS).find(([, base]) => math.unit(base).equalBase(src))?.[0] ?? 'OTHER'
+  return { value, from: f, to: tt, result: src.toNumber(tt), dimension }
+})
