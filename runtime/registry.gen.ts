@@ -35,7 +35,6 @@ import h26 from '../services/email-validate/handler'
 import m27 from '../services/entity-extract/manifest'
 import h27 from '../services/entity-extract/handler'
 import m28 from '../services/eth-unit-convert/manifest'
-import h28 from '../services/eth-unit-convert/handler'
 import m29 from '../services/eth-unit-converter/manifest'
 import m30 from '../services/explain-code/manifest'
 import m31 from '../services/explain-regex/manifest'
@@ -180,7 +179,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'eli5', manifest: m25, handler: null },
   { folder: 'email-validate', manifest: m26, handler: h26 },
   { folder: 'entity-extract', manifest: m27, handler: h27 },
-  { folder: 'eth-unit-convert', manifest: m28, handler: h28 },
+  { folder: 'eth-unit-convert', manifest: m28, handler: null },
   { folder: 'eth-unit-converter', manifest: m29, handler: null },
   { folder: 'explain-code', manifest: m30, handler: null },
   { folder: 'explain-regex', manifest: m31, handler: null },
