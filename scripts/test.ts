@@ -9,6 +9,8 @@ const steps: Array<[string, string[]]> = [
   ['typecheck (tsc --noEmit)', [bun, 'x', 'tsc', '--noEmit', '-p', '.']],
   ['Chromium for the browser tests', ['bash', 'scripts/ensure-chromium.sh']],
   ['bun test', [bun, 'test', '--timeout', '120000', ...process.argv.slice(2)]],
+  ['wrk for the benchmark smoke run', ['bash', 'scripts/ensure-wrk.sh']],
+  ['benchmark smoke run (no timing assertions)', [bun, 'bench/run.ts', '--smoke']],
 ]
 for (const [name, cmd] of steps) {
   console.log(`\n=== ${name}: ${cmd.slice(1).join(' ')}`)

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Installs Debian's wrk (the benchmark load generator) when it is missing.
+set -euo pipefail
+command -v wrk >/dev/null && exit 0
+if [ "$(id -u)" != "0" ] || ! command -v apt-get >/dev/null; then
+  echo "wrk is missing and cannot be installed here (need root and apt-get)." >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+apt-get install -y -qq wrk >/dev/null
