@@ -1,0 +1,98 @@
+/**
+ * Fault injection with a real process and a real chain: the server is SIGKILLed during settlement (after the
+ * transaction was sent) and between the handler and settlement; after a restart the ledger reconciles against
+ * the chain: nothing settled goes unrecorded, nothing is settled twice, nothing unsent is charged.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { Database } from 'bun:sqlite'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Hex } from 'viem'
+import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
+import { usdcBalance } from '../../runtime/chain/usdc'
+import { startChild, type Child } from '../../bench/lib'
+import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy'
+import { signPayment } from '../support/pay'
+import { decodeB64Json, post } from '../support/server'
+
+let chain: DevChain
+let proxy: RpcProxy
+let dir: string
+beforeAll(async () => {
+  chain = await startDevChain()
+  proxy = startRpcProxy(chain.rpcUrl)
+  dir = mkdtempSync(join(tmpdir(), 'kill-'))
+})
+afterAll(async () => {
+  proxy?.stop()
+  await chain?.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const start = () => startChild([process.execPath, 'runtime/index.ts'], {
+  PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_PATH: join(dir, 'db.sqlite'),
+  RPC_URL: proxy.url, SETTLER_PRIVATE_KEY: chain.settler.privateKey, PAY_TO: chain.payee.address,
+})
+const kill = async (c: Child) => { process.kill(c.pid, 'SIGKILL'); await Bun.sleep(50) }
+const until = async (cond: () => boolean, ms = 10_000) => { const t = Date.now(); while (!cond()) { if (Date.now() - t > ms) throw new Error('condition not met'); await Bun.sleep(10) } }
+const rows = () => { const db = new Database(join(dir, 'db.sqlite'), { readonly: true }); try { return db.query('SELECT id, state, tx_hash, amount FROM payments ORDER BY id').all() as Array<{ id: number; state: string; tx_hash: string | null; amount: string }> } finally { db.close() } }
+
+test('killed after the transfer was sent: reconciled as settled once after restart', async () => {
+  let s = await start()
+  const url = `http://127.0.0.1:${s.port}/api/v1/slugify`
+  const req = decodeB64Json((await post(url, {})).headers.get('payment-required')).accepts[0]
+  const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req })
+  const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
+  proxy.calls.clear()
+  proxy.delay.set('eth_getTransactionReceipt', 10_000)
+  const inflight = post(url, { text: 'killed mid-settlement' }, { 'payment-signature': header }).catch((e) => e)
+  await until(() => (proxy.calls.get('eth_sendRawTransaction') ?? 0) >= 1)
+  await kill(s)
+  expect(await inflight).toBeInstanceOf(Error)
+  proxy.delay.clear()
+  expect(rows().at(-1)).toMatchObject({ state: 'settling' })
+  expect(rows().at(-1)!.tx_hash).toMatch(/^0x[0-9a-f]{64}$/)
+  s = await start()
+  try {
+    expect(rows().at(-1)).toMatchObject({ state: 'settled', amount: '1000' })
+    expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(1000n)
+    const stats = (await (await fetch(`http://127.0.0.1:${s.port}/stats/today`)).json()) as any
+    expect(stats.totals.revenue_usd).toBe(0.001)
+    const replay = await post(`http://127.0.0.1:${s.port}/api/v1/slugify`, { text: 'again' }, { 'payment-signature': header })
+    expect(replay.status).toBe(402)
+    expect(((await replay.json()) as any).reason).toBe('authorization_already_used')
+  } finally {
+    await s.stop()
+  }
+})
+
+test('killed between the handler and the transfer: nothing moves, and the attempt fails once it expires', async () => {
+  let s = await start()
+  const url = `http://127.0.0.1:${s.port}/api/v1/slugify`
+  const req = decodeB64Json((await post(url, {})).headers.get('payment-required')).accepts[0]
+  const validBefore = Math.floor(Date.now() / 1000) + 8
+  const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req, validBefore })
+  const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
+  proxy.calls.clear()
+  proxy.delay.set('eth_estimateGas', 10_000)
+  const inflight = post(url, { text: 'killed before settlement' }, { 'payment-signature': header }).catch((e) => e)
+  await until(() => (proxy.calls.get('eth_estimateGas') ?? 0) >= 1)
+  await kill(s)
+  await inflight
+  proxy.delay.clear()
+  const id = rows().at(-1)!.id
+  expect(rows().at(-1)).toMatchObject({ state: 'settling', tx_hash: null })
+  s = await start()
+  await s.stop()
+  expect(rows().find((r) => r.id === id)).toMatchObject({ state: 'settling' })
+  await until(() => Date.now() / 1000 > validBefore + 1, 15_000)
+  s = await start()
+  try {
+    expect(rows().find((r) => r.id === id)).toMatchObject({ state: 'failed' })
+    expect(await usdcBalance(chain.rpcUrl, chain.payee.address)).toBe(before)
+    expect(((await (await fetch(`http://127.0.0.1:${s.port}/stats/today`)).json()) as any).totals.paid_calls).toBe(1)
+  } finally {
+    await s.stop()
+  }
+}, 60_000)
