@@ -25,6 +25,18 @@ function isRevert(e: unknown): string | null {
   return /execution reverted|revert/i.test(msg) ? msg : null
 }
 
+/** Retries a read-only RPC call on transport/transient errors (not on reverts): up to 2 more tries, 50 ms apart. */
+async function read<T>(fn: () => Promise<T>, tries = 3): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn()
+    } catch (e) {
+      if (i >= tries || isRevert(e) !== null) throw e
+      await new Promise((r) => setTimeout(r, 50 * i))
+    }
+  }
+}
+
 /**
  * Self-facilitation: verifies with an eth_call simulation of transferWithAuthorization from the settler and
  * settles by sending it. Sends are serialized with a locally managed nonce, receipts are awaited in parallel.
@@ -60,7 +72,7 @@ export function createLocalFacilitator(o: LocalFacilitatorOptions): Facilitator 
     async verify(p, req): Promise<VerifyResult> {
       const payer = p.payload.authorization.from
       try {
-        await pub.call({ account: account.address, to: getAddress(req.asset), data: data(p) })
+        await read(() => pub.call({ account: account.address, to: getAddress(req.asset), data: data(p) }))
         return { isValid: true, payer }
       } catch (e) {
         const reason = isRevert(e)
@@ -74,8 +86,8 @@ export function createLocalFacilitator(o: LocalFacilitatorOptions): Facilitator 
       let hash: Hex
       try {
         hash = await serialized(async () => {
-          const gas = await pub.estimateGas({ account: account.address, to, data: data(p) })
-          if (nextNonce === null) nextNonce = await pub.getTransactionCount({ address: account.address, blockTag: 'pending' })
+          const gas = await read(() => pub.estimateGas({ account: account.address, to, data: data(p) }))
+          if (nextNonce === null) nextNonce = await read(() => pub.getTransactionCount({ address: account.address, blockTag: 'pending' }))
           const nonce = nextNonce
           try {
             const h = await wallet.sendTransaction({ to, data: data(p), gas: (gas * 12n) / 10n, nonce, chain })
