@@ -1,7 +1,7 @@
 /**
  * Schema-driven fuzzing of every built service's handler, through the same input preparation as the HTTP route:
  * every case ends in a valid output or a 4xx ServiceError (never a 5xx, a plain Error or a hang), prototypes are
- * never polluted, and memory stays bounded. FUZZ_ROUNDS=n repeats with shuffled bases (long mode).
+ * never polluted, and memory stays bounded.
  */
 import { expect, test } from 'bun:test'
 import { entries } from '../../runtime/registry.gen'
