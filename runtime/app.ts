@@ -16,6 +16,7 @@ import { siteRoutes } from './site/routes'
 import { ServiceError } from './sdk'
 
 export const VERSION = '1.0.0'
+const HEALTH_HEADERS = { 'content-type': 'application/json; charset=utf-8', ...PREFLIGHT_HEADERS, 'cache-control': 'no-store' }
 const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0052ff"/><text x="16" y="22" font-size="14" text-anchor="middle" fill="#fff" font-family="sans-serif">402</text></svg>'
 
 export interface AppDeps extends PipelineDeps {
@@ -33,6 +34,9 @@ export function createApp(deps: AppDeps) {
   const ping = deps.db.prepare('SELECT 1')
   let dbOk = true
   let dbCheckedAt = 0
+  let healthBody = ''
+  const available = services.filter((s) => s.available).length
+  const health = () => ({ status: dbOk ? 'ok' : 'degraded', version: VERSION, uptime_seconds: Math.round((Date.now() - started) / 1000), database: dbOk ? 'ok' : 'error', services: services.length, available_services: available, network: config.network, pay_to: deps.payTo })
   const docs = {
     services: JSON.stringify(servicesDocument(services, config)),
     wellKnown: JSON.stringify(wellKnownDocument(services, config, deps.payTo)),
@@ -62,11 +66,11 @@ export function createApp(deps: AppDeps) {
     .use(siteRoutes)
     .get('/health', () => {
       const now = Date.now()
-      if (now - dbCheckedAt > 1000) {
-        dbCheckedAt = now
-        try { ping.get(); dbOk = true } catch { dbOk = false }
-      }
-      return json({ status: dbOk ? 'ok' : 'degraded', version: VERSION, uptime_seconds: Math.round((Date.now() - started) / 1000), database: dbOk ? 'ok' : 'error', services: services.length, available_services: services.filter((s) => s.available).length, network: config.network, pay_to: deps.payTo }, dbOk ? 200 : 503)
+      if (now - dbCheckedAt < 1000 && healthBody) return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
+      dbCheckedAt = now
+      try { ping.get(); dbOk = true } catch { dbOk = false }
+      healthBody = JSON.stringify(health())
+      return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
     })
     .get('/favicon.svg', () => new Response(FAVICON, { headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' } }))
     .get('/favicon.ico', () => new Response(FAVICON, { headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' } }))

@@ -99,11 +99,14 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
   try {
     if (svc.unavailableReason) throw new ServiceError(svc.unavailableReason.status, svc.unavailableReason.code, svc.unavailableReason.message)
     const url = new URL(req.url)
-    const raw = await readBody(req, config.bodyLimitBytes, config.bodyTimeoutMs)
-    const tier = resolveTier(svc, url, raw)
-    const resource = `${config.provider.apiBase}${url.pathname}${url.search}`
     const v2 = req.headers.get('payment-signature')
     const header = v2 ?? req.headers.get('x-payment')
+    const resource = `${config.provider.apiBase}${url.pathname}${url.search}`
+    // Unpaid: the body only matters for a tiered service's `tier` field, so a utility's challenge never reads it.
+    const needsBody = header !== null || (svc.manifest.kind === 'tiered' && !url.searchParams.has('tier'))
+    const raw = needsBody ? await readBody(req, config.bodyLimitBytes, config.bodyTimeoutMs) : ''
+    if (!needsBody && Number(req.headers.get('content-length') ?? 0) > config.bodyLimitBytes) await readBody(req, config.bodyLimitBytes)
+    const tier = resolveTier(svc, url, raw)
     const c = cachedChallenge(svc, tier, resource, deps)
     if (!header) return new Response(c.bodyText, { status: 402, headers: { ...c.headers, 'x-request-id': requestId } })
     if (deps.refusals.blocked(client)) {

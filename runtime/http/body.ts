@@ -9,6 +9,20 @@ export async function readBody(req: Request, limit: number, deadlineMs = 15_000)
   const declared = Number(req.headers.get('content-length') ?? NaN)
   if (declared > limit) throw tooLarge()
   if (!req.body) return ''
+  if (Number.isFinite(declared) && !req.headers.has('transfer-encoding')) {
+    // Announced length within the limit: one native read, still under the deadline.
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ServiceError(408, 'REQUEST_TIMEOUT', `The body did not arrive within ${deadlineMs} ms.`)), deadlineMs)
+    })
+    try {
+      const text = await Promise.race([req.text(), deadline])
+      if (Buffer.byteLength(text) > limit) throw tooLarge()
+      return text
+    } finally {
+      clearTimeout(timer)
+    }
+  }
   const reader = req.body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0

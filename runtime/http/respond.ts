@@ -31,8 +31,11 @@ export function errorResponse(e: ServiceError, requestId: string): Response {
   return json(errorBody(e, requestId), e.status, requestId, e.headers)
 }
 
-/** A short random request id (`req_` + 20 hex chars). */
+const BOOT_PREFIX = Array.from(crypto.getRandomValues(new Uint8Array(6)), (x) => x.toString(16).padStart(2, '0')).join('')
+let sequence = 0
+
+/** A unique request id: `req_` + a random per-process prefix (12 hex) + a counter (8 hex). */
 export function newRequestId(): string {
-  const b = crypto.getRandomValues(new Uint8Array(10))
-  return 'req_' + Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')
+  sequence = (sequence + 1) % 0x100000000
+  return `req_${BOOT_PREFIX}${sequence.toString(16).padStart(8, '0')}`
 }

@@ -1,5 +1,5 @@
 import * as ib from 'ibantools'
-import { isSupportedCountry } from 'libphonenumber-js/max'
+import { isSupportedCountry } from 'libphonenumber-js/min'
 import { handlerFor, ServiceError } from '../../runtime/sdk'
 import manifest from './manifest'
 

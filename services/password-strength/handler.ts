@@ -1,14 +1,16 @@
-import { ZxcvbnFactory } from '@zxcvbn-ts/core'
-import * as common from '@zxcvbn-ts/language-common'
-import * as en from '@zxcvbn-ts/language-en'
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core'
 import { handlerFor } from '../../runtime/sdk'
 import manifest from './manifest'
 
-let z: ZxcvbnFactory | undefined
-const factory = () => (z ??= new ZxcvbnFactory({ dictionary: { ...common.dictionary, ...en.dictionary }, graphs: common.adjacencyGraphs, translations: en.translations }))
+// The dictionaries cost ~35 MB: loaded on the first call, not at boot.
+let loading: Promise<ZxcvbnFactory> | undefined
+const factory = () =>
+  (loading ??= Promise.all([import('@zxcvbn-ts/core'), import('@zxcvbn-ts/language-common'), import('@zxcvbn-ts/language-en')]).then(
+    ([core, common, en]) => new core.ZxcvbnFactory({ dictionary: { ...common.dictionary, ...en.dictionary }, graphs: common.adjacencyGraphs, translations: en.translations }),
+  ))
 
-export default handlerFor(manifest, ({ password }) => {
-  const r = factory().check(password)
+export default handlerFor(manifest, async ({ password }) => {
+  const r = (await factory()).check(password)
   const chars = [...password]
   const classes = {
     lower: /[a-z]/.test(password), upper: /[A-Z]/.test(password), digits: /\d/.test(password),

@@ -1,8 +1,12 @@
-import { parsePhoneNumberWithError } from 'libphonenumber-js/max'
 import { handlerFor, invalid } from '../../runtime/sdk'
 import manifest from './manifest'
 
-export default handlerFor(manifest, ({ phone }) => {
+// The full metadata is large: loaded on the first call, not at boot.
+let loading: Promise<typeof import('libphonenumber-js/max')> | undefined
+const lib = () => (loading ??= import('libphonenumber-js/max'))
+
+export default handlerFor(manifest, async ({ phone }) => {
+  const { parsePhoneNumberWithError } = await lib()
   const s = phone.trim()
   if (!s.startsWith('+')) throw invalid('phone', 'must start with + and the country calling code (e.g. +1 415 555 0132)')
   if (!/^\+[\d\s().-]+$/.test(s)) throw invalid('phone', 'may contain only digits, spaces, dots, hyphens and brackets after the +')

@@ -1,14 +1,21 @@
-import { all, create } from 'mathjs'
+import type { MathJsInstance } from 'mathjs'
 import { handlerFor, invalid } from '../../runtime/sdk'
 import manifest from './manifest'
 
-const math = create(all)
-math.createUnit('mph', '1 mile/hour', { override: true })
-math.createUnit('knot', { definition: '1852 m/hour', aliases: ['knots', 'kn', 'kt'] }, { override: true })
+// mathjs costs ~90 MB of memory: loaded on the first call, not at boot.
+let loading: Promise<MathJsInstance> | undefined
+const mathjs = () =>
+  (loading ??= import('mathjs').then(({ all, create }) => {
+    const m = create(all)
+    m.createUnit('mph', '1 mile/hour', { override: true })
+    m.createUnit('knot', { definition: '1852 m/hour', aliases: ['knots', 'kn', 'kt'] }, { override: true })
+    return m
+  }))
 const ALIAS: Record<string, string> = { C: 'degC', celsius: 'degC', '°C': 'degC', F: 'degF', fahrenheit: 'degF', '°F': 'degF', kelvin: 'K', kph: 'km/h', 'km/hr': 'km/h', byte: 'B', bytes: 'B', bit: 'b', bits: 'b', l: 'L', ml: 'mL', hr: 'h', hour: 'h', hours: 'h' }
 const DIMS: Record<string, string> = { LENGTH: 'm', MASS: 'kg', VOLUME: 'L', TIME: 's', TEMPERATURE: 'K', BIT: 'b', VELOCITY: 'm/s' }
 
-export default handlerFor(manifest, ({ value, from, to }) => {
+export default handlerFor(manifest, async ({ value, from, to }) => {
+  const math = await mathjs()
   const f = ALIAS[from.trim()] ?? from.trim()
   const tt = ALIAS[to.trim()] ?? to.trim()
   const unitOf = (field: string, u: string) => {
