@@ -15,6 +15,7 @@ import { entries as generated } from './registry.gen'
 import { createContextFactory } from './context'
 import { Throttle } from './http/throttle'
 import { createVerifier } from './pay/verify-only'
+import { modelProvider } from './model'
 import type { Logger } from './sdk'
 
 export interface BootOptions {
@@ -54,8 +55,8 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const { config, problems } = loadConfig(env)
   const payTo = config.payTo || o.payTo || ''
   if (!payTo) problems.push('PAY_TO is not set')
-  const modelAvailable = !!config.openai.baseUrl || !!config.openai.apiKey
-  const { services, problems: manifestProblems } = buildCatalog(o.entries ?? generated, config, modelAvailable)
+  const models = modelProvider({ baseUrl: config.openai.baseUrl || undefined, apiKey: config.openai.apiKey || undefined })
+  const { services, problems: manifestProblems } = buildCatalog(o.entries ?? generated, config, models.available)
   problems.push(...manifestProblems)
   if (!services.some((s) => s.slug === config.demo.service)) problems.push(`demo.service '${config.demo.service}' is not a registered service`)
   if (problems.length) throw new ConfigError(problems)
@@ -69,7 +70,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const timer = setInterval(() => void reconcile(ledger, o.facilitator, stats, log).catch((e) => log.warn('reconcile failed', { error: String(e) })), o.reconcileEveryMs ?? 30_000)
   timer.unref?.()
   const refusals = new Throttle(config.invalidPaymentLimit)
-  const app = createApp({ services, config, gate, stats, quota, db, payTo, log, refusals, bootedAt: Date.now(), context: createContextFactory(config, log, createVerifier(o.facilitator, config.network)) })
+  const app = createApp({ services, config, gate, stats, quota, db, payTo, log, refusals, bootedAt: Date.now(), context: createContextFactory(config, log, createVerifier(o.facilitator, config.network), models) })
   return {
     app, config, services, db, ledger, stats, log,
     async close() {

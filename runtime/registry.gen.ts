@@ -2,8 +2,10 @@
 import type { RegistryEntry } from './registry-types'
 import m0 from '../services/air-quality/manifest'
 import m1 from '../services/analyze-image/manifest'
+import h1 from '../services/analyze-image/handler'
 import m2 from '../services/apr-apy-converter/manifest'
 import m3 from '../services/automation-script/manifest'
+import h3 from '../services/automation-script/handler'
 import m4 from '../services/base64-hex-codec/manifest'
 import h4 from '../services/base64-hex-codec/handler'
 import m5 from '../services/black-scholes-options-pricer/manifest'
@@ -13,10 +15,14 @@ import h7 from '../services/calendar-month/handler'
 import m8 from '../services/case-convert/manifest'
 import h8 from '../services/case-convert/handler'
 import m9 from '../services/classify-text/manifest'
+import h9 from '../services/classify-text/handler'
 import m10 from '../services/code-review/manifest'
+import h10 from '../services/code-review/handler'
 import m11 from '../services/commit-message/manifest'
+import h11 from '../services/commit-message/handler'
 import m12 from '../services/compound-interest-projection/manifest'
 import m13 from '../services/cron-from-text/manifest'
+import h13 from '../services/cron-from-text/handler'
 import m14 from '../services/crypto-liquidation-price/manifest'
 import m15 from '../services/crypto-price/manifest'
 import m16 from '../services/csv-dedupe/manifest'
@@ -28,8 +34,10 @@ import m21 from '../services/date-diff/manifest'
 import h21 from '../services/date-diff/handler'
 import m22 from '../services/debt-payoff-planner/manifest'
 import m23 from '../services/debug-assist/manifest'
+import h23 from '../services/debug-assist/handler'
 import m24 from '../services/dns-lookup/manifest'
 import m25 from '../services/eli5/manifest'
+import h25 from '../services/eli5/handler'
 import m26 from '../services/email-validate/manifest'
 import h26 from '../services/email-validate/handler'
 import m27 from '../services/entity-extract/manifest'
@@ -37,15 +45,20 @@ import h27 from '../services/entity-extract/handler'
 import m28 from '../services/eth-unit-convert/manifest'
 import m29 from '../services/eth-unit-converter/manifest'
 import m30 from '../services/explain-code/manifest'
+import h30 from '../services/explain-code/handler'
 import m31 from '../services/explain-regex/manifest'
+import h31 from '../services/explain-regex/handler'
 import m32 from '../services/extract-document/manifest'
+import h32 from '../services/extract-document/handler'
 import m33 from '../services/extract-emails/manifest'
 import m34 from '../services/extract-links/manifest'
 import m35 from '../services/extract-structured/manifest'
+import h35 from '../services/extract-structured/handler'
 import m36 from '../services/financial-ratios/manifest'
 import m37 from '../services/fx-rate/manifest'
 import m38 from '../services/geocode/manifest'
 import m39 from '../services/grammar-fix/manifest'
+import h39 from '../services/grammar-fix/handler'
 import m40 from '../services/hash-digest/manifest'
 import h40 from '../services/hash-digest/handler'
 import m41 from '../services/hn-search/manifest'
@@ -66,6 +79,7 @@ import h50 from '../services/iso-week-date/handler'
 import m51 from '../services/json-diff/manifest'
 import m52 from '../services/json-format/manifest'
 import m53 from '../services/json-repair/manifest'
+import h53 from '../services/json-repair/handler'
 import m54 from '../services/json-schema-infer/manifest'
 import m55 from '../services/json-to-csv/manifest'
 import m56 from '../services/json-yaml-convert/manifest'
@@ -77,6 +91,7 @@ import m60 from '../services/kelly-position-sizing/manifest'
 import m61 from '../services/keyword-frequency/manifest'
 import h61 from '../services/keyword-frequency/handler'
 import m62 from '../services/keywords-extract/manifest'
+import h62 from '../services/keywords-extract/handler'
 import m63 from '../services/llm-token-estimate/manifest'
 import h63 from '../services/llm-token-estimate/handler'
 import m64 from '../services/loan-amortization-schedule/manifest'
@@ -86,6 +101,7 @@ import m66 from '../services/luhn-check/manifest'
 import h66 from '../services/luhn-check/handler'
 import m67 from '../services/markdown-to-html/manifest'
 import m68 from '../services/mcp-blueprint/manifest'
+import h68 from '../services/mcp-blueprint/handler'
 import m69 from '../services/mock-data-generate/manifest'
 import m70 from '../services/npv-irr-calculator/manifest'
 import m71 from '../services/number-to-words/manifest'
@@ -104,6 +120,7 @@ import m78 from '../services/read-url/manifest'
 import m79 from '../services/readability-score/manifest'
 import h79 from '../services/readability-score/handler'
 import m80 from '../services/regex-from-text/manifest'
+import h80 from '../services/regex-from-text/handler'
 import m81 from '../services/regex-test/manifest'
 import h81 from '../services/regex-test/handler'
 import m82 from '../services/retirement-fire-calculator/manifest'
@@ -113,24 +130,32 @@ import h84 from '../services/roman-numeral/handler'
 import m85 from '../services/rss-parse/manifest'
 import m86 from '../services/sales-tax-vat-calculator/manifest'
 import m87 from '../services/security-audit/manifest'
+import h87 from '../services/security-audit/handler'
 import m88 from '../services/sentiment-analyze/manifest'
+import h88 from '../services/sentiment-analyze/handler'
 import m89 from '../services/slugify/manifest'
 import h89 from '../services/slugify/handler'
 import m90 from '../services/stats-toolkit/manifest'
 import h90 from '../services/stats-toolkit/handler'
 import m91 from '../services/summarize-content/manifest'
+import h91 from '../services/summarize-content/handler'
 import m92 from '../services/summarize-session/manifest'
+import h92 from '../services/summarize-session/handler'
 import m93 from '../services/summarize-url/manifest'
+import h93 from '../services/summarize-url/handler'
 import m94 from '../services/text-diff/manifest'
 import h94 from '../services/text-diff/handler'
 import m95 from '../services/text-stats/manifest'
 import h95 from '../services/text-stats/handler'
 import m96 from '../services/text-to-sql/manifest'
+import h96 from '../services/text-to-sql/handler'
 import m97 from '../services/timestamp-convert/manifest'
 import h97 from '../services/timestamp-convert/handler'
 import m98 from '../services/tokenomics-fdv-calculator/manifest'
 import m99 from '../services/tone-shift/manifest'
+import h99 from '../services/tone-shift/handler'
 import m100 from '../services/translate/manifest'
+import h100 from '../services/translate/handler'
 import m101 from '../services/unit-convert/manifest'
 import h101 from '../services/unit-convert/handler'
 import m102 from '../services/url-metadata/manifest'
@@ -152,19 +177,19 @@ import m112 from '../services/xml-json-convert/manifest'
 
 export const entries: RegistryEntry[] = [
   { folder: 'air-quality', manifest: m0, handler: null },
-  { folder: 'analyze-image', manifest: m1, handler: null },
+  { folder: 'analyze-image', manifest: m1, handler: h1 },
   { folder: 'apr-apy-converter', manifest: m2, handler: null },
-  { folder: 'automation-script', manifest: m3, handler: null },
+  { folder: 'automation-script', manifest: m3, handler: h3 },
   { folder: 'base64-hex-codec', manifest: m4, handler: h4 },
   { folder: 'black-scholes-options-pricer', manifest: m5, handler: null },
   { folder: 'bond-price-yield', manifest: m6, handler: null },
   { folder: 'calendar-month', manifest: m7, handler: h7 },
   { folder: 'case-convert', manifest: m8, handler: h8 },
-  { folder: 'classify-text', manifest: m9, handler: null },
-  { folder: 'code-review', manifest: m10, handler: null },
-  { folder: 'commit-message', manifest: m11, handler: null },
+  { folder: 'classify-text', manifest: m9, handler: h9 },
+  { folder: 'code-review', manifest: m10, handler: h10 },
+  { folder: 'commit-message', manifest: m11, handler: h11 },
   { folder: 'compound-interest-projection', manifest: m12, handler: null },
-  { folder: 'cron-from-text', manifest: m13, handler: null },
+  { folder: 'cron-from-text', manifest: m13, handler: h13 },
   { folder: 'crypto-liquidation-price', manifest: m14, handler: null },
   { folder: 'crypto-price', manifest: m15, handler: null },
   { folder: 'csv-dedupe', manifest: m16, handler: null },
@@ -174,23 +199,23 @@ export const entries: RegistryEntry[] = [
   { folder: 'data-format-validate', manifest: m20, handler: null },
   { folder: 'date-diff', manifest: m21, handler: h21 },
   { folder: 'debt-payoff-planner', manifest: m22, handler: null },
-  { folder: 'debug-assist', manifest: m23, handler: null },
+  { folder: 'debug-assist', manifest: m23, handler: h23 },
   { folder: 'dns-lookup', manifest: m24, handler: null },
-  { folder: 'eli5', manifest: m25, handler: null },
+  { folder: 'eli5', manifest: m25, handler: h25 },
   { folder: 'email-validate', manifest: m26, handler: h26 },
   { folder: 'entity-extract', manifest: m27, handler: h27 },
   { folder: 'eth-unit-convert', manifest: m28, handler: null },
   { folder: 'eth-unit-converter', manifest: m29, handler: null },
-  { folder: 'explain-code', manifest: m30, handler: null },
-  { folder: 'explain-regex', manifest: m31, handler: null },
-  { folder: 'extract-document', manifest: m32, handler: null },
+  { folder: 'explain-code', manifest: m30, handler: h30 },
+  { folder: 'explain-regex', manifest: m31, handler: h31 },
+  { folder: 'extract-document', manifest: m32, handler: h32 },
   { folder: 'extract-emails', manifest: m33, handler: null },
   { folder: 'extract-links', manifest: m34, handler: null },
-  { folder: 'extract-structured', manifest: m35, handler: null },
+  { folder: 'extract-structured', manifest: m35, handler: h35 },
   { folder: 'financial-ratios', manifest: m36, handler: null },
   { folder: 'fx-rate', manifest: m37, handler: null },
   { folder: 'geocode', manifest: m38, handler: null },
-  { folder: 'grammar-fix', manifest: m39, handler: null },
+  { folder: 'grammar-fix', manifest: m39, handler: h39 },
   { folder: 'hash-digest', manifest: m40, handler: h40 },
   { folder: 'hn-search', manifest: m41, handler: null },
   { folder: 'html-to-markdown', manifest: m42, handler: null },
@@ -204,7 +229,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'iso-week-date', manifest: m50, handler: h50 },
   { folder: 'json-diff', manifest: m51, handler: null },
   { folder: 'json-format', manifest: m52, handler: null },
-  { folder: 'json-repair', manifest: m53, handler: null },
+  { folder: 'json-repair', manifest: m53, handler: h53 },
   { folder: 'json-schema-infer', manifest: m54, handler: null },
   { folder: 'json-to-csv', manifest: m55, handler: null },
   { folder: 'json-yaml-convert', manifest: m56, handler: null },
@@ -213,13 +238,13 @@ export const entries: RegistryEntry[] = [
   { folder: 'jwt-decode', manifest: m59, handler: h59 },
   { folder: 'kelly-position-sizing', manifest: m60, handler: null },
   { folder: 'keyword-frequency', manifest: m61, handler: h61 },
-  { folder: 'keywords-extract', manifest: m62, handler: null },
+  { folder: 'keywords-extract', manifest: m62, handler: h62 },
   { folder: 'llm-token-estimate', manifest: m63, handler: h63 },
   { folder: 'loan-amortization-schedule', manifest: m64, handler: null },
   { folder: 'lorem-ipsum', manifest: m65, handler: h65 },
   { folder: 'luhn-check', manifest: m66, handler: h66 },
   { folder: 'markdown-to-html', manifest: m67, handler: null },
-  { folder: 'mcp-blueprint', manifest: m68, handler: null },
+  { folder: 'mcp-blueprint', manifest: m68, handler: h68 },
   { folder: 'mock-data-generate', manifest: m69, handler: null },
   { folder: 'npv-irr-calculator', manifest: m70, handler: null },
   { folder: 'number-to-words', manifest: m71, handler: h71 },
@@ -231,27 +256,27 @@ export const entries: RegistryEntry[] = [
   { folder: 'position-pnl-calculator', manifest: m77, handler: null },
   { folder: 'read-url', manifest: m78, handler: null },
   { folder: 'readability-score', manifest: m79, handler: h79 },
-  { folder: 'regex-from-text', manifest: m80, handler: null },
+  { folder: 'regex-from-text', manifest: m80, handler: h80 },
   { folder: 'regex-test', manifest: m81, handler: h81 },
   { folder: 'retirement-fire-calculator', manifest: m82, handler: null },
   { folder: 'return-cagr-drawdown', manifest: m83, handler: null },
   { folder: 'roman-numeral', manifest: m84, handler: h84 },
   { folder: 'rss-parse', manifest: m85, handler: null },
   { folder: 'sales-tax-vat-calculator', manifest: m86, handler: null },
-  { folder: 'security-audit', manifest: m87, handler: null },
-  { folder: 'sentiment-analyze', manifest: m88, handler: null },
+  { folder: 'security-audit', manifest: m87, handler: h87 },
+  { folder: 'sentiment-analyze', manifest: m88, handler: h88 },
   { folder: 'slugify', manifest: m89, handler: h89 },
   { folder: 'stats-toolkit', manifest: m90, handler: h90 },
-  { folder: 'summarize-content', manifest: m91, handler: null },
-  { folder: 'summarize-session', manifest: m92, handler: null },
-  { folder: 'summarize-url', manifest: m93, handler: null },
+  { folder: 'summarize-content', manifest: m91, handler: h91 },
+  { folder: 'summarize-session', manifest: m92, handler: h92 },
+  { folder: 'summarize-url', manifest: m93, handler: h93 },
   { folder: 'text-diff', manifest: m94, handler: h94 },
   { folder: 'text-stats', manifest: m95, handler: h95 },
-  { folder: 'text-to-sql', manifest: m96, handler: null },
+  { folder: 'text-to-sql', manifest: m96, handler: h96 },
   { folder: 'timestamp-convert', manifest: m97, handler: h97 },
   { folder: 'tokenomics-fdv-calculator', manifest: m98, handler: null },
-  { folder: 'tone-shift', manifest: m99, handler: null },
-  { folder: 'translate', manifest: m100, handler: null },
+  { folder: 'tone-shift', manifest: m99, handler: h99 },
+  { folder: 'translate', manifest: m100, handler: h100 },
   { folder: 'unit-convert', manifest: m101, handler: h101 },
   { folder: 'url-metadata', manifest: m102, handler: null },
   { folder: 'url-parse', manifest: m103, handler: h103 },

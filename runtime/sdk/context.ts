@@ -51,6 +51,13 @@ export interface ModelRequest {
   jsonSchema?: Record<string, unknown>
   /** Images sent as data URLs (already fetched through the safe fetcher). */
   images?: Array<{ mediaType: string; data: Uint8Array }>
+  /**
+   * Extra check of a schema-valid JSON answer (e.g. "the SQL must parse"): return a reason to reject it.
+   * A rejected answer is retried once like a schema failure, then 502.
+   */
+  validate?: (json: unknown) => string | undefined
+  /** Aborts the provider call (pass `ctx.signal`). */
+  signal?: AbortSignal
 }
 
 export interface ModelResult {

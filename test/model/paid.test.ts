@@ -1,0 +1,71 @@
+/**
+ * Model-backed services through the real paid route: the official client pays, the model answers from the loopback
+ * OpenAI-compatible server, the five-field response carries the provider's token count, and a model failure is
+ * never settled. The free demo uses the same path within its quota.
+ */
+import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test'
+import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
+import { ExactEvmScheme } from '@x402/evm/exact/client'
+import { privateKeyToAccount } from 'viem/accounts'
+import type { Hex } from 'viem'
+import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
+import { usdcBalance } from '../../runtime/chain/usdc'
+import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
+import { decodeB64Json, post, startServer, type TestServer } from '../support/server'
+import { startFakeOpenAI, texts, type FakeOpenAI } from '../support/fake-openai'
+
+let chain: DevChain
+let fake: FakeOpenAI
+let s: TestServer
+beforeAll(async () => {
+  chain = await startDevChain()
+  fake = startFakeOpenAI()
+  const facilitator = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 })
+  s = await startServer({ facilitator, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address, OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'test-key' } })
+})
+afterAll(async () => {
+  await s?.stop()
+  fake?.close()
+  await chain?.stop()
+})
+beforeEach(() => fake.reset())
+
+const pay = () => wrapFetchWithPayment(fetch, new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))))
+const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+
+test('explain-code at the quick tier: paid, five fields, provider tokens, tier budget, user code stays data', async () => {
+  fake.reply({ text: 'It adds two numbers.', tokens: 321, model: 'gpt-4.1-mini-2025' })
+  const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
+  const r = await pay()(s.url + '/api/v1/explain-code?tier=quick', json({ code: 'const add = (a, b) => a + b' }))
+  expect(r.status).toBe(200)
+  const body = (await r.json()) as any
+  expect(body).toEqual({ service: 'explain-code', tier: 'quick', result: 'It adds two numbers.', model: 'gpt-4.1-mini-2025', tokens_used: 321, request_id: expect.stringMatching(/^req_/) })
+  expect(decodeB64Json(r.headers.get('payment-response')).success).toBe(true)
+  expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(10_000n)
+  const sent = fake.requests[0]
+  expect(sent.max_tokens).toBe(1000)
+  const { system, user } = texts(sent)
+  expect(user).toContain('const add = (a, b) => a + b')
+  expect(system).not.toContain('const add')
+  const stats = (await (await fetch(s.url + '/stats/today')).json()) as any
+  expect(stats.services.find((x: any) => x.slug === 'explain-code').tokens).toBeGreaterThanOrEqual(321)
+})
+
+test('a model failure is a 502 and nothing is settled', async () => {
+  fake.reply({ status: 500, body: { error: { message: 'boom' } } }, { status: 500, body: { error: { message: 'boom' } } })
+  const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
+  const r = await pay()(s.url + '/api/v1/sentiment-analyze', json({ text: 'I love it' }))
+  expect(r.status).toBe(502)
+  expect(((await r.json()) as any).error).toMatchObject({ upstream: 'model' })
+  expect(r.headers.get('payment-response')).toBeNull()
+  expect(await usdcBalance(chain.rpcUrl, chain.payee.address)).toBe(before)
+})
+
+test('the free demo explains code with the remaining quota, without payment', async () => {
+  fake.reply({ text: 'A demo explanation.', tokens: 42 })
+  const r = await post(s.url + '/api/demo/explain', { code: 'print(1)' })
+  expect(r.status).toBe(200)
+  const body = (await r.json()) as any
+  expect(body).toMatchObject({ service: 'explain-code', tier: 'quick', result: 'A demo explanation.', tokens_used: 42, demo: { limit: 5, remaining: 4 } })
+  expect(fake.requests[0].max_tokens).toBe(1000)
+})
