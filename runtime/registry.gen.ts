@@ -4,12 +4,15 @@ import m0 from '../services/air-quality/manifest'
 import m1 from '../services/analyze-image/manifest'
 import h1 from '../services/analyze-image/handler'
 import m2 from '../services/apr-apy-converter/manifest'
+import h2 from '../services/apr-apy-converter/handler'
 import m3 from '../services/automation-script/manifest'
 import h3 from '../services/automation-script/handler'
 import m4 from '../services/base64-hex-codec/manifest'
 import h4 from '../services/base64-hex-codec/handler'
 import m5 from '../services/black-scholes-options-pricer/manifest'
+import h5 from '../services/black-scholes-options-pricer/handler'
 import m6 from '../services/bond-price-yield/manifest'
+import h6 from '../services/bond-price-yield/handler'
 import m7 from '../services/calendar-month/manifest'
 import h7 from '../services/calendar-month/handler'
 import m8 from '../services/case-convert/manifest'
@@ -21,9 +24,11 @@ import h10 from '../services/code-review/handler'
 import m11 from '../services/commit-message/manifest'
 import h11 from '../services/commit-message/handler'
 import m12 from '../services/compound-interest-projection/manifest'
+import h12 from '../services/compound-interest-projection/handler'
 import m13 from '../services/cron-from-text/manifest'
 import h13 from '../services/cron-from-text/handler'
 import m14 from '../services/crypto-liquidation-price/manifest'
+import h14 from '../services/crypto-liquidation-price/handler'
 import m15 from '../services/crypto-price/manifest'
 import m16 from '../services/csv-dedupe/manifest'
 import m17 from '../services/csv-profile/manifest'
@@ -33,6 +38,7 @@ import m20 from '../services/data-format-validate/manifest'
 import m21 from '../services/date-diff/manifest'
 import h21 from '../services/date-diff/handler'
 import m22 from '../services/debt-payoff-planner/manifest'
+import h22 from '../services/debt-payoff-planner/handler'
 import m23 from '../services/debug-assist/manifest'
 import h23 from '../services/debug-assist/handler'
 import m24 from '../services/dns-lookup/manifest'
@@ -43,7 +49,9 @@ import h26 from '../services/email-validate/handler'
 import m27 from '../services/entity-extract/manifest'
 import h27 from '../services/entity-extract/handler'
 import m28 from '../services/eth-unit-convert/manifest'
+import h28 from '../services/eth-unit-convert/handler'
 import m29 from '../services/eth-unit-converter/manifest'
+import h29 from '../services/eth-unit-converter/handler'
 import m30 from '../services/explain-code/manifest'
 import h30 from '../services/explain-code/handler'
 import m31 from '../services/explain-regex/manifest'
@@ -55,6 +63,7 @@ import m34 from '../services/extract-links/manifest'
 import m35 from '../services/extract-structured/manifest'
 import h35 from '../services/extract-structured/handler'
 import m36 from '../services/financial-ratios/manifest'
+import h36 from '../services/financial-ratios/handler'
 import m37 from '../services/fx-rate/manifest'
 import m38 from '../services/geocode/manifest'
 import m39 from '../services/grammar-fix/manifest'
@@ -69,6 +78,7 @@ import m44 from '../services/ical-generate/manifest'
 import h44 from '../services/ical-generate/handler'
 import m45 from '../services/image-rotate-flip/manifest'
 import m46 from '../services/impermanent-loss-calculator/manifest'
+import h46 from '../services/impermanent-loss-calculator/handler'
 import m47 from '../services/ip-cidr-calc/manifest'
 import h47 from '../services/ip-cidr-calc/handler'
 import m48 from '../services/ip-geolocate/manifest'
@@ -88,6 +98,7 @@ import m58 from '../services/jsonschema-validate/manifest'
 import m59 from '../services/jwt-decode/manifest'
 import h59 from '../services/jwt-decode/handler'
 import m60 from '../services/kelly-position-sizing/manifest'
+import h60 from '../services/kelly-position-sizing/handler'
 import m61 from '../services/keyword-frequency/manifest'
 import h61 from '../services/keyword-frequency/handler'
 import m62 from '../services/keywords-extract/manifest'
@@ -95,6 +106,7 @@ import h62 from '../services/keywords-extract/handler'
 import m63 from '../services/llm-token-estimate/manifest'
 import h63 from '../services/llm-token-estimate/handler'
 import m64 from '../services/loan-amortization-schedule/manifest'
+import h64 from '../services/loan-amortization-schedule/handler'
 import m65 from '../services/lorem-ipsum/manifest'
 import h65 from '../services/lorem-ipsum/handler'
 import m66 from '../services/luhn-check/manifest'
@@ -104,6 +116,7 @@ import m68 from '../services/mcp-blueprint/manifest'
 import h68 from '../services/mcp-blueprint/handler'
 import m69 from '../services/mock-data-generate/manifest'
 import m70 from '../services/npv-irr-calculator/manifest'
+import h70 from '../services/npv-irr-calculator/handler'
 import m71 from '../services/number-to-words/manifest'
 import h71 from '../services/number-to-words/handler'
 import m72 from '../services/password-strength/manifest'
@@ -116,6 +129,7 @@ import h75 from '../services/phone-parse/handler'
 import m76 from '../services/pii-redact/manifest'
 import h76 from '../services/pii-redact/handler'
 import m77 from '../services/position-pnl-calculator/manifest'
+import h77 from '../services/position-pnl-calculator/handler'
 import m78 from '../services/read-url/manifest'
 import m79 from '../services/readability-score/manifest'
 import h79 from '../services/readability-score/handler'
@@ -124,11 +138,14 @@ import h80 from '../services/regex-from-text/handler'
 import m81 from '../services/regex-test/manifest'
 import h81 from '../services/regex-test/handler'
 import m82 from '../services/retirement-fire-calculator/manifest'
+import h82 from '../services/retirement-fire-calculator/handler'
 import m83 from '../services/return-cagr-drawdown/manifest'
+import h83 from '../services/return-cagr-drawdown/handler'
 import m84 from '../services/roman-numeral/manifest'
 import h84 from '../services/roman-numeral/handler'
 import m85 from '../services/rss-parse/manifest'
 import m86 from '../services/sales-tax-vat-calculator/manifest'
+import h86 from '../services/sales-tax-vat-calculator/handler'
 import m87 from '../services/security-audit/manifest'
 import h87 from '../services/security-audit/handler'
 import m88 from '../services/sentiment-analyze/manifest'
@@ -152,6 +169,7 @@ import h96 from '../services/text-to-sql/handler'
 import m97 from '../services/timestamp-convert/manifest'
 import h97 from '../services/timestamp-convert/handler'
 import m98 from '../services/tokenomics-fdv-calculator/manifest'
+import h98 from '../services/tokenomics-fdv-calculator/handler'
 import m99 from '../services/tone-shift/manifest'
 import h99 from '../services/tone-shift/handler'
 import m100 from '../services/translate/manifest'
@@ -178,19 +196,19 @@ import m112 from '../services/xml-json-convert/manifest'
 export const entries: RegistryEntry[] = [
   { folder: 'air-quality', manifest: m0, handler: null },
   { folder: 'analyze-image', manifest: m1, handler: h1 },
-  { folder: 'apr-apy-converter', manifest: m2, handler: null },
+  { folder: 'apr-apy-converter', manifest: m2, handler: h2 },
   { folder: 'automation-script', manifest: m3, handler: h3 },
   { folder: 'base64-hex-codec', manifest: m4, handler: h4 },
-  { folder: 'black-scholes-options-pricer', manifest: m5, handler: null },
-  { folder: 'bond-price-yield', manifest: m6, handler: null },
+  { folder: 'black-scholes-options-pricer', manifest: m5, handler: h5 },
+  { folder: 'bond-price-yield', manifest: m6, handler: h6 },
   { folder: 'calendar-month', manifest: m7, handler: h7 },
   { folder: 'case-convert', manifest: m8, handler: h8 },
   { folder: 'classify-text', manifest: m9, handler: h9 },
   { folder: 'code-review', manifest: m10, handler: h10 },
   { folder: 'commit-message', manifest: m11, handler: h11 },
-  { folder: 'compound-interest-projection', manifest: m12, handler: null },
+  { folder: 'compound-interest-projection', manifest: m12, handler: h12 },
   { folder: 'cron-from-text', manifest: m13, handler: h13 },
-  { folder: 'crypto-liquidation-price', manifest: m14, handler: null },
+  { folder: 'crypto-liquidation-price', manifest: m14, handler: h14 },
   { folder: 'crypto-price', manifest: m15, handler: null },
   { folder: 'csv-dedupe', manifest: m16, handler: null },
   { folder: 'csv-profile', manifest: m17, handler: null },
@@ -198,21 +216,21 @@ export const entries: RegistryEntry[] = [
   { folder: 'data-format-convert', manifest: m19, handler: null },
   { folder: 'data-format-validate', manifest: m20, handler: null },
   { folder: 'date-diff', manifest: m21, handler: h21 },
-  { folder: 'debt-payoff-planner', manifest: m22, handler: null },
+  { folder: 'debt-payoff-planner', manifest: m22, handler: h22 },
   { folder: 'debug-assist', manifest: m23, handler: h23 },
   { folder: 'dns-lookup', manifest: m24, handler: null },
   { folder: 'eli5', manifest: m25, handler: h25 },
   { folder: 'email-validate', manifest: m26, handler: h26 },
   { folder: 'entity-extract', manifest: m27, handler: h27 },
-  { folder: 'eth-unit-convert', manifest: m28, handler: null },
-  { folder: 'eth-unit-converter', manifest: m29, handler: null },
+  { folder: 'eth-unit-convert', manifest: m28, handler: h28 },
+  { folder: 'eth-unit-converter', manifest: m29, handler: h29 },
   { folder: 'explain-code', manifest: m30, handler: h30 },
   { folder: 'explain-regex', manifest: m31, handler: h31 },
   { folder: 'extract-document', manifest: m32, handler: h32 },
   { folder: 'extract-emails', manifest: m33, handler: null },
   { folder: 'extract-links', manifest: m34, handler: null },
   { folder: 'extract-structured', manifest: m35, handler: h35 },
-  { folder: 'financial-ratios', manifest: m36, handler: null },
+  { folder: 'financial-ratios', manifest: m36, handler: h36 },
   { folder: 'fx-rate', manifest: m37, handler: null },
   { folder: 'geocode', manifest: m38, handler: null },
   { folder: 'grammar-fix', manifest: m39, handler: h39 },
@@ -222,7 +240,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'iban-bic-validate', manifest: m43, handler: h43 },
   { folder: 'ical-generate', manifest: m44, handler: h44 },
   { folder: 'image-rotate-flip', manifest: m45, handler: null },
-  { folder: 'impermanent-loss-calculator', manifest: m46, handler: null },
+  { folder: 'impermanent-loss-calculator', manifest: m46, handler: h46 },
   { folder: 'ip-cidr-calc', manifest: m47, handler: h47 },
   { folder: 'ip-geolocate', manifest: m48, handler: null },
   { folder: 'ip-info', manifest: m49, handler: h49 },
@@ -236,33 +254,33 @@ export const entries: RegistryEntry[] = [
   { folder: 'jsonpath-extract', manifest: m57, handler: null },
   { folder: 'jsonschema-validate', manifest: m58, handler: null },
   { folder: 'jwt-decode', manifest: m59, handler: h59 },
-  { folder: 'kelly-position-sizing', manifest: m60, handler: null },
+  { folder: 'kelly-position-sizing', manifest: m60, handler: h60 },
   { folder: 'keyword-frequency', manifest: m61, handler: h61 },
   { folder: 'keywords-extract', manifest: m62, handler: h62 },
   { folder: 'llm-token-estimate', manifest: m63, handler: h63 },
-  { folder: 'loan-amortization-schedule', manifest: m64, handler: null },
+  { folder: 'loan-amortization-schedule', manifest: m64, handler: h64 },
   { folder: 'lorem-ipsum', manifest: m65, handler: h65 },
   { folder: 'luhn-check', manifest: m66, handler: h66 },
   { folder: 'markdown-to-html', manifest: m67, handler: null },
   { folder: 'mcp-blueprint', manifest: m68, handler: h68 },
   { folder: 'mock-data-generate', manifest: m69, handler: null },
-  { folder: 'npv-irr-calculator', manifest: m70, handler: null },
+  { folder: 'npv-irr-calculator', manifest: m70, handler: h70 },
   { folder: 'number-to-words', manifest: m71, handler: h71 },
   { folder: 'password-strength', manifest: m72, handler: h72 },
   { folder: 'pdf-form-fill', manifest: m73, handler: null },
   { folder: 'percentage-calc', manifest: m74, handler: h74 },
   { folder: 'phone-parse', manifest: m75, handler: h75 },
   { folder: 'pii-redact', manifest: m76, handler: h76 },
-  { folder: 'position-pnl-calculator', manifest: m77, handler: null },
+  { folder: 'position-pnl-calculator', manifest: m77, handler: h77 },
   { folder: 'read-url', manifest: m78, handler: null },
   { folder: 'readability-score', manifest: m79, handler: h79 },
   { folder: 'regex-from-text', manifest: m80, handler: h80 },
   { folder: 'regex-test', manifest: m81, handler: h81 },
-  { folder: 'retirement-fire-calculator', manifest: m82, handler: null },
-  { folder: 'return-cagr-drawdown', manifest: m83, handler: null },
+  { folder: 'retirement-fire-calculator', manifest: m82, handler: h82 },
+  { folder: 'return-cagr-drawdown', manifest: m83, handler: h83 },
   { folder: 'roman-numeral', manifest: m84, handler: h84 },
   { folder: 'rss-parse', manifest: m85, handler: null },
-  { folder: 'sales-tax-vat-calculator', manifest: m86, handler: null },
+  { folder: 'sales-tax-vat-calculator', manifest: m86, handler: h86 },
   { folder: 'security-audit', manifest: m87, handler: h87 },
   { folder: 'sentiment-analyze', manifest: m88, handler: h88 },
   { folder: 'slugify', manifest: m89, handler: h89 },
@@ -274,7 +292,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'text-stats', manifest: m95, handler: h95 },
   { folder: 'text-to-sql', manifest: m96, handler: h96 },
   { folder: 'timestamp-convert', manifest: m97, handler: h97 },
-  { folder: 'tokenomics-fdv-calculator', manifest: m98, handler: null },
+  { folder: 'tokenomics-fdv-calculator', manifest: m98, handler: h98 },
   { folder: 'tone-shift', manifest: m99, handler: h99 },
   { folder: 'translate', manifest: m100, handler: h100 },
   { folder: 'unit-convert', manifest: m101, handler: h101 },
