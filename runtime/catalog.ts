@@ -112,7 +112,8 @@ export function buildCatalog(entries: RegistryEntry[], config: Config, modelAvai
         bodyType: 'json',
         input: (example?.input ?? {}) as Record<string, unknown>,
         inputSchema: inputJsonSchema,
-        output: { example: example?.output ?? {}, schema: outputJsonSchema },
+        // The output schema is published in OpenAPI and /discovery/resources; keeping it out of every 402 header halves its size.
+        output: { example: example?.output ?? {} },
       } as never) as Record<string, unknown>,
     })
   }
