@@ -5,7 +5,7 @@ const B64 = /^[A-Za-z0-9+/]*={0,2}$/
 const B64URL = /^[A-Za-z0-9_-]*={0,2}$/
 
 function decode(input: string, alphabet: string): Buffer {
-  const s = input.replace(/\s+/g, alphabet === 'percent' ? ' ' : '')
+  const s = alphabet === 'percent' ? input : input.replace(/\s+/g, '')
   switch (alphabet) {
     case 'base64':
       if (!B64.test(s) || s.length % 4 === 1 || (s.includes('=') && s.length % 4 !== 0)) throw invalid('input', 'is not valid base64 (RFC 4648 §4)')
@@ -17,12 +17,17 @@ function decode(input: string, alphabet: string): Buffer {
       if (!/^([0-9a-fA-F]{2})*$/.test(s)) throw invalid('input', 'is not valid hex (pairs of 0-9a-f)')
       return Buffer.from(s, 'hex')
     default:
-      try {
-        return Buffer.from(decodeURIComponent(input), 'utf8')
-      } catch {
-        throw invalid('input', 'has a malformed percent escape')
-      }
+      return percentDecode(input)
   }
+}
+
+/** RFC 3986 percent-decoding to raw bytes, like Python's urllib.parse.unquote_to_bytes ('+' stays '+'). */
+function percentDecode(input: string): Buffer {
+  const bad = /%(?![0-9A-Fa-f]{2})/.exec(input)
+  if (bad) throw invalid('input', `has a malformed percent escape at offset ${bad.index} (% must be followed by two hex digits)`)
+  // '%' and hex digits are ASCII, so they survive the UTF-8 -> latin1 byte view unchanged
+  const bytes = Buffer.from(input, 'utf8').toString('latin1').replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+  return Buffer.from(bytes, 'latin1')
 }
 
 function encode(raw: Buffer, alphabet: string): string {

@@ -3,7 +3,7 @@ import manifest from './manifest'
 
 const ONES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen']
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety']
-const SCALES = ['', 'thousand', 'million', 'billion', 'trillion']
+const SCALES = ['', 'thousand', 'million', 'billion', 'trillion', 'quadrillion']
 const ORD: Record<string, string> = { one: 'first', two: 'second', three: 'third', five: 'fifth', eight: 'eighth', nine: 'ninth', twelve: 'twelfth' }
 
 function below1000(n: number): string {
@@ -29,21 +29,38 @@ function ordinal(words: string): string {
   return words.replace(/(\w+)$/, (w) => ORD[w] ?? (w.endsWith('y') ? w.slice(0, -1) + 'ieth' : w + 'th'))
 }
 
+/**
+ * |x| as plain decimal digits [integer, fraction]: the shortest representation that round-trips the double
+ * (what JSON carried), with exponent forms such as 1e-7 written out.
+ */
+export function decimalParts(x: number): [string, string] {
+  const s = String(Math.abs(x))
+  const m = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(s)
+  if (!m) throw invalid('number', 'must be a finite number')
+  let digits = m[1] + (m[2] ?? '')
+  let point = m[1].length + Number(m[3] ?? 0)
+  if (point <= 0) { digits = '0'.repeat(1 - point) + digits; point = 1 }
+  if (point > digits.length) digits += '0'.repeat(point - digits.length)
+  const int = digits.slice(0, point).replace(/^0+(?=\d)/, '')
+  return [int, digits.slice(point).replace(/0+$/, '')]
+}
+
 export default handlerFor(manifest, ({ number, form = 'cardinal' }) => {
+  const [int, frac] = decimalParts(number)
+  const minus = number < 0 ? 'minus ' : ''
   let words: string
   if (form === 'ordinal') {
-    if (!Number.isInteger(number) || number < 0) throw invalid('number', 'ordinals need a non-negative integer')
-    words = ordinal(cardinal(BigInt(number)))
+    if (frac || number < 0) throw invalid('number', 'ordinals need a non-negative integer')
+    words = ordinal(cardinal(BigInt(int)))
   } else if (form === 'currency') {
-    if (number < 0) throw invalid('number', 'currency amounts must not be negative')
-    const cents = BigInt(Math.round(Number((Math.abs(number) * 100).toFixed(6))))
+    // round half-up on the decimal digits as written: 2.675 -> 2.68, 0.005 -> 0.01
+    let cents = BigInt(int) * 100n + BigInt((frac + '00').slice(0, 2))
+    if (Number(frac[2] ?? '0') >= 5) cents += 1n
     const d = cents / 100n, c = cents % 100n
     const dollars = `${cardinal(d)} ${d === 1n ? 'dollar' : 'dollars'}`
-    words = c ? `${dollars} and ${cardinal(c)} ${c === 1n ? 'cent' : 'cents'}` : dollars
+    words = (cents ? minus : '') + (c ? `${dollars} and ${cardinal(c)} ${c === 1n ? 'cent' : 'cents'}` : dollars)
   } else {
-    const [int, frac] = String(Math.abs(number)).includes('e') ? [Math.trunc(Math.abs(number)).toString(), ''] : String(Math.abs(number)).split('.')
-    words = cardinal(BigInt(int)) + (frac ? ` point ${[...frac].map((d) => ONES[Number(d)]).join(' ')}` : '')
-    if (number < 0) words = `minus ${words}`
+    words = minus + cardinal(BigInt(int)) + (frac ? ` point ${[...frac].map((d) => ONES[Number(d)]).join(' ')}` : '')
   }
   return { number, form, words }
 })

@@ -3,7 +3,7 @@ import { defineService, flat, t } from '../../runtime/sdk'
 export default defineService({
   slug: 'text-stats',
   name: 'Text statistics',
-  description: 'Counts for a text: characters (Unicode code points), characters without whitespace, words (whitespace-separated), sentences (ending in . ! ? outside common abbreviations), paragraphs (blocks separated by blank lines), lines, average word length (letters and digits per word) and reading time at 238 words per minute (Brysbaert 2019). Up to 1,000,000 characters.',
+  description: 'Counts for a text: characters (Unicode code points), characters without whitespace, words (whitespace-separated), sentences (never across a blank line; ending in ! or ?, or in . followed by whitespace unless it closes a title or Latin abbreviation such as Mr., Dr., St., e.g., i.e., vs., an initial, an upper-case initialism such as U.S., No./Fig./Jan. before a number, or the next word is lower-case; the full list is in readability-score; decimals never split), paragraphs (blocks separated by blank lines), lines, average word length (letters and digits per word) and reading time at 238 words per minute (Brysbaert 2019). Up to 1,000,000 characters.',
   category: 'text',
   kind: 'utility',
   method: 'POST',
