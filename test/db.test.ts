@@ -67,3 +67,12 @@ describe('sqlite', () => {
     expect(l.settledTotal()).toBe(1000n)
   })
 })
+
+test('a payment is settled (and counted) once, whoever gets there first', () => {
+  const l = new Ledger(openDatabase(':memory:'))
+  const id = l.reserve({ payer: '0x1', nonce: '0x2', slug: 's', tier: 'flat', amount: '1000', network: 'eip155:8453', requestId: 'r', validBefore: 1, x402Version: 2, payload: {}, requirements: {} })!
+  l.transition(id, 'settling', { tx: '0xabc' })
+  expect(l.settleOnce(id, { reason: 'reconciler' })).toBe(true)
+  expect(l.settleOnce(id, { tx: '0xabc' })).toBe(false)
+  expect(l.events(id).filter((e) => e.state === 'settled').length).toBe(1)
+})

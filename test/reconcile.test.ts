@@ -67,3 +67,25 @@ test('a settlement whose receipt is late is pending, withheld, and reconciled af
   await again.close()
   again.db.close()
 })
+
+test('a reconciliation that races an in-flight settlement never counts the revenue twice', async () => {
+  const slow = createLocalFacilitator({ rpcUrl: proxy.url, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20, receiptTimeoutMs: 5000 })
+  const s = await startServer({ entries: withEcho(), facilitator: slow, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address } })
+  try {
+    const req = decodeB64Json((await post(s.url + '/api/v1/test-echo', {})).headers.get('payment-required')).accepts[0]
+    proxy.calls.clear()
+    proxy.delay.set('eth_getTransactionReceipt', 600)
+    const inflight = post(s.url + '/api/v1/test-echo', { code: 'race' }, { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) })
+    while (!(proxy.calls.get('eth_sendRawTransaction') ?? 0)) await Bun.sleep(5)
+    proxy.delay.clear()
+    const { reconcile } = await import('../runtime/pay/reconcile')
+    const direct = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453 })
+    const r1 = await reconcile(s.booted.ledger, direct, s.booted.stats, s.booted.log, 0)
+    const r = await inflight
+    expect(r.status).toBe(200)
+    expect(r1.settled).toBe(1)
+    expect(s.booted.stats.rows(1).find((x) => x.slug === 'test-echo')).toMatchObject({ paid_calls: 1, revenue_atomic: 4200 })
+  } finally {
+    await s.stop()
+  }
+})

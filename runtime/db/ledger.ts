@@ -47,6 +47,7 @@ export class Ledger {
   private event
   private byId
   private byStateQ
+  private settleQ
 
   constructor(private db: Database, private now = () => Date.now()) {
     this.insert = db.prepare(
@@ -56,6 +57,7 @@ export class Ledger {
     this.update = db.prepare(`UPDATE payments SET state = $state, tx_hash = COALESCE($tx, tx_hash), reason = COALESCE($reason, reason), updated_at = $now WHERE id = $id`)
     this.event = db.prepare(`INSERT INTO payment_events (payment_id, state, detail, at) VALUES (?, ?, ?, ?)`)
     this.byId = db.prepare(`SELECT * FROM payments WHERE id = ?`)
+    this.settleQ = db.prepare(`UPDATE payments SET state = 'settled', tx_hash = COALESCE($tx, tx_hash), reason = COALESCE($reason, reason), updated_at = $now WHERE id = $id AND state <> 'settled'`)
     this.byStateQ = db.prepare(`SELECT * FROM payments WHERE state IN (SELECT value FROM json_each(?)) ORDER BY id`)
   }
 
@@ -82,6 +84,19 @@ export class Ledger {
     this.db.transaction(() => {
       this.update.run({ id, state, tx: detail.tx ?? null, reason: detail.reason ?? null, now: this.now() })
       this.event.run(id, state, detail.reason ?? detail.tx ?? null, this.now())
+    })()
+  }
+
+  /**
+   * Marks a payment settled exactly once: true when this call made the change (count the revenue then), false
+   * when it was already settled (by a concurrent reconciliation, say).
+   */
+  settleOnce(id: number, detail: { tx?: string; reason?: string } = {}): boolean {
+    return this.db.transaction(() => {
+      const r = this.settleQ.run({ id, tx: detail.tx ?? null, reason: detail.reason ?? null, now: this.now() })
+      if (r.changes !== 1) return false
+      this.event.run(id, 'settled', detail.reason ?? detail.tx ?? null, this.now())
+      return true
     })()
   }
 

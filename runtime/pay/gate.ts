@@ -77,8 +77,7 @@ export class PaymentGate {
     }
     result = { ...result, payer: result.payer ?? t.payer }
     if (result.success) {
-      this.ledger.transition(t.id, 'settled', { tx: result.transaction })
-      this.stats.record(t.slug, { paid_calls: 1, revenue_atomic: Number(t.requirements.amount) })
+      if (this.ledger.settleOnce(t.id, { tx: result.transaction })) this.stats.record(t.slug, { paid_calls: 1, revenue_atomic: Number(t.requirements.amount) })
     } else if (result.pending) {
       this.ledger.transition(t.id, 'pending', { tx: result.transaction || undefined, reason: result.errorReason })
     } else {

@@ -7,7 +7,8 @@ import type { DecodedPayment, Facilitator, PaymentRequirements } from './types'
  * Brings the ledger in line with the chain. `settling`/`pending` rows (sent, or possibly sent, but not confirmed)
  * become settled or failed from the receipt or the token's authorizationState; `reserved`/`verified` rows older
  * than `staleMs` (their request died before settlement, e.g. a crash) are released: they were never broadcast.
- * Safe to run at any time and repeatedly: a row is counted as revenue exactly once, when it becomes settled.
+ * Safe to run at any time and repeatedly: a row is counted as revenue exactly once, when it becomes settled
+ * (settleOnce), and in-flight `settling` rows younger than `staleMs` are left to their request.
  */
 export async function reconcile(ledger: Ledger, facilitator: Facilitator, stats: Stats, log: Logger, staleMs = 10 * 60_000): Promise<{ settled: number; failed: number; released: number; unknown: number }> {
   const out = { settled: 0, failed: 0, released: 0, unknown: 0 }
@@ -18,6 +19,8 @@ export async function reconcile(ledger: Ledger, facilitator: Facilitator, stats:
     out.released++
   }
   for (const row of ledger.byState(['settling', 'pending'])) {
+    // A `settling` row may belong to a settlement still running in this process: leave it to that request.
+    if (row.state === 'settling' && now - row.updated_at < staleMs) continue
     const raw = JSON.parse(row.payload) as Record<string, unknown>
     const p = { x402Version: row.x402_version, raw, payload: raw.payload } as DecodedPayment
     let status: 'settled' | 'failed' | 'unknown'
@@ -29,9 +32,10 @@ export async function reconcile(ledger: Ledger, facilitator: Facilitator, stats:
       continue
     }
     if (status === 'settled') {
-      ledger.transition(row.id, 'settled', { reason: 'confirmed by reconciliation' })
-      stats.record(row.slug, { paid_calls: 1, revenue_atomic: Number(row.amount) })
-      out.settled++
+      if (ledger.settleOnce(row.id, { reason: 'confirmed by reconciliation' })) {
+        stats.record(row.slug, { paid_calls: 1, revenue_atomic: Number(row.amount) })
+        out.settled++
+      }
     } else if (status === 'failed') {
       ledger.transition(row.id, 'failed', { reason: 'not on chain and expired (reconciled)' })
       out.failed++
