@@ -128,7 +128,7 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     const abort = new AbortController()
     let out: unknown
     try {
-      out = await runHandler(svc, input, deps.context(svc, tier, requestId, abort.signal), abort)
+      out = await runHandler(svc, input, deps.context(svc, tier, requestId, AbortSignal.any([abort.signal, req.signal])), abort)
     } catch (e) {
       const err = asServiceError(e, log, requestId)
       gate.release(ticket, `handler ${err.status} ${err.code}`)

@@ -1,28 +1,8 @@
 import creditCardType from 'credit-card-type'
 import { handlerFor, invalid } from '../../runtime/sdk'
-import { luhn } from '../_lib/patterns'
 import manifest from './manifest'
 
-export default handlerFor(manifest, ({ number }) => {
-  const digits = number.replace(/[\s-]/g, '')
-  if (!/^\d+$/.test(digits)) throw invalid('number', 'may contain only digits, spaces and hyphens')
-  if (digits.length < 2) throw invalid('number', 'needs at least 2 digits')
-  const body = digits.slice(0, -1)
-  const expected = (10 - ((luhnSum(body + '0')) % 10)) % 10
-  const types = creditCardType(digits)
-  const brand = types.length ? types[0] : null
-  return {
-    valid: luhn(digits),
-    length: digits.length,
-    last4: digits.slice(-4),
-    check_digit: Number(digits.at(-1)),
-    expected_check_digit: expected,
-    brand: brand?.niceType ?? null,
-    brand_length_ok: brand ? brand.lengths.includes(digits.length) : null,
-    possible_brands: types.map((x) => x.niceType),
-  }
-})
-
+/** Luhn sum of `d` (rightmost digit not doubled). */
 function luhnSum(d: string): number {
   let sum = 0
   for (let i = 0; i < d.length; i++) {
@@ -32,3 +12,25 @@ function luhnSum(d: string): number {
   }
   return sum
 }
+
+export default handlerFor(manifest, ({ number }) => {
+  const digits = number.replace(/[\s-]/g, '')
+  if (!/^\d+$/.test(digits)) throw invalid('number', 'may contain only digits, spaces and hyphens')
+  if (digits.length < 2) throw invalid('number', 'needs at least 2 digits (payload and check digit)')
+  const expected = (10 - (luhnSum(digits.slice(0, -1) + '0') % 10)) % 10
+  const types = creditCardType(digits)
+  // credit-card-type returns one entry when the longest matching prefix decides the brand, else every candidate.
+  const brand = types.length === 1 ? types[0] : null
+  return {
+    valid: luhnSum(digits) % 10 === 0,
+    length: digits.length,
+    last4: digits.slice(-4),
+    check_digit: Number(digits.at(-1)),
+    expected_check_digit: expected,
+    brand: brand?.niceType ?? null,
+    brand_code: brand?.type ?? null,
+    brand_length_ok: brand ? brand.lengths.includes(digits.length) : null,
+    security_code: brand ? { name: brand.code.name, size: brand.code.size } : null,
+    possible_brands: types.map((x) => x.niceType),
+  }
+})
