@@ -4,75 +4,126 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
+/** A running anvil node (see {@link startAnvil}). */
 export interface Anvil {
+  /** JSON-RPC endpoint, `http://127.0.0.1:<port>`. */
   url: string
   port: number
+  /** Pid of the anvil process itself (its parent is the `/bin/sh` watchdog, {@link Anvil.proc}). */
   pid: number
-  /** Stops the node (idempotent). Its state is gone: a restart starts an empty chain. */
+  /** The `/bin/sh` watchdog wrapping anvil; closing its stdin stops the node. */
+  proc: ChildProcess
+  /** The temporary HOME given to anvil; removed by {@link Anvil.stop}. */
+  home: string
+  /**
+   * Stops the node and awaits its exit, then deletes its HOME. Idempotent. The chain state is gone: a later
+   * `startAnvil({ port })` on the same port starts an empty chain (install USDC and fund accounts again).
+   */
   stop(): Promise<void>
 }
 
-/** The anvil binary shipped inside the npm package `@foundry-rs/anvil-<platform>-<arch>` (or ANVIL_PATH). */
+/** Options of {@link startAnvil}. */
+export interface AnvilOptions {
+  /** Port to listen on; 0 or absent picks a free one. Pass a stopped node's port to restart it on the same URL. */
+  port?: number
+  /** Seconds between blocks (anvil `--block-time`); absent means automine (one block per transaction). */
+  blockTime?: number
+}
+
+const START_TIMEOUT_MS = 10_000
+
+/**
+ * Path of the anvil binary shipped in the npm optional dependency `@foundry-rs/anvil-<platform>-<arch>`, or
+ * `ANVIL_PATH` when set (a compiled single-file server has no node_modules to resolve from).
+ * @throws Error naming the missing package.
+ */
 export function anvilBinary(): string {
   if (process.env.ANVIL_PATH) return process.env.ANVIL_PATH
   const pkg = `@foundry-rs/anvil-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}`
   const candidates: string[] = []
   try {
     candidates.push(createRequire(import.meta.url).resolve(`${pkg}/bin/anvil`))
-  } catch { /* inside a compiled binary: look next to the working directory */ }
+  } catch { /* not resolvable from here (e.g. inside a compiled binary): try the working directory */ }
   candidates.push(join(process.cwd(), 'node_modules', pkg, 'bin', 'anvil'))
   const found = candidates.find((p) => existsSync(p))
-  if (!found) throw new Error(`anvil not found: install the npm package ${pkg} (npm ci) or set ANVIL_PATH`)
+  if (!found) throw new Error(`anvil binary not found: install the npm package ${pkg} (optional dependency of @foundry-rs/anvil; do not omit optional deps) or set ANVIL_PATH`)
   return found
 }
 
-// sh keeps anvil as its child and kills it when our end of its stdin closes, so even a SIGKILLed parent leaves no orphan.
-const WATCHDOG = '"$0" "$@" & p=$!; read -r _; kill $p 2>/dev/null; wait $p'
+// The shell starts anvil in the background, reports its pid, and kills it as soon as its own stdin (a pipe from us)
+// reaches EOF: on stop(), and also when our process dies, even by SIGKILL. If anvil exits first, the shell exits too
+// with anvil's status, so an early failure (port in use, bad flag) is seen at once.
+const WATCHDOG = '"$0" "$@" & p=$!; exec 3<&0; echo "anvil-pid $p" >&2; '
+  + '{ read -r _ <&3; kill $p 2>/dev/null; } & w=$!; wait $p; s=$?; kill $w 2>/dev/null; exit $s'
 
 /**
- * Starts a local Base replica: anvil on 127.0.0.1 with chain id 8453, history pruned (no state files), HOME in a
- * temp dir removed on stop. `port` 0 picks a free port; pass a port to restart a stopped node on the same address.
+ * Starts anvil as a local Base replica: `--host 127.0.0.1 --chain-id 8453 --prune-history` (no state files), HOME in
+ * a fresh temp dir. Resolves once anvil prints "Listening on"; rejects after 10 s or when anvil exits early, with its
+ * stderr in the message. Works under Bun and Node.
  */
-export async function startAnvil(o: { port?: number } = {}): Promise<Anvil> {
+export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
+  const bin = anvilBinary()
   const home = mkdtempSync(join(tmpdir(), 'anvil-home-'))
-  const args = ['--host', '127.0.0.1', '--port', String(o.port ?? 0), '--chain-id', '8453', '--prune-history']
-  const proc: ChildProcess = spawn('/bin/sh', ['-c', WATCHDOG, anvilBinary(), ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, HOME: home } })
-  let stderr = ''
-  proc.stderr!.on('data', (d) => { stderr = (stderr + d).slice(-2000) })
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()))
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = ''
-    const timer = setTimeout(() => reject(new Error(`anvil did not start within 10 s: ${stderr}`)), 10_000)
-    const onData = (d: Buffer) => {
-      out += d
-      const m = out.match(/Listening on [\d.]+:(\d+)/)
-      if (m) {
-        clearTimeout(timer)
-        proc.stdout!.off('data', onData)
-        resolve(Number(m[1]))
-      }
-    }
-    proc.stdout!.on('data', onData)
-    proc.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`anvil exited (${code}) before listening: ${stderr}`))
-    })
+  const args = ['--host', '127.0.0.1', '--port', String(opts.port ?? 0), '--chain-id', '8453', '--prune-history']
+  if (opts.blockTime !== undefined) args.push('--block-time', String(opts.blockTime))
+  const proc = spawn('/bin/sh', ['-c', WATCHDOG, bin, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, HOME: home } })
+  proc.stdin!.on('error', () => {}) // EPIPE when anvil already died: nothing to do
+  const exited = new Promise<number | null>((resolve) => {
+    proc.once('exit', (code) => resolve(code))
+    proc.once('error', () => resolve(null)) // never spawned: there is no exit to wait for
   })
-  proc.stdout!.resume()
-  let stopped: Promise<void> | null = null
+  const cleanup = async () => {
+    proc.stdin!.end()
+    const killer = setTimeout(() => { // a wedged node: kill both anvil and the shell
+      try { if (pid) process.kill(pid, 'SIGKILL') } catch { /* already gone */ }
+      proc.kill('SIGKILL')
+    }, 5000)
+    await exited
+    clearTimeout(killer)
+    rmSync(home, { recursive: true, force: true })
+  }
+  let stdout = ''
+  let stderr = ''
+  let pid = 0
+  let port = 0
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => done(new Error(`anvil did not start within ${START_TIMEOUT_MS / 1000} s: ${stderr.trim()}`)), START_TIMEOUT_MS)
+      let settled = false
+      const done = (err?: Error) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        if (err) reject(err)
+        else resolve()
+      }
+      proc.stdout!.on('data', (d: Buffer) => {
+        if (port) return // started: keep draining the pipe, keep nothing
+        stdout = (stdout + d).slice(-4000)
+        const m = /Listening on [\d.]+:(\d+)/.exec(stdout)
+        if (m) port = Number(m[1])
+        if (port && pid) done()
+      })
+      proc.stderr!.on('data', (d: Buffer) => {
+        stderr = (stderr + d).slice(-4000)
+        const m = /anvil-pid (\d+)/.exec(stderr)
+        if (m && !pid) pid = Number(m[1])
+        if (port && pid) done()
+      })
+      proc.once('error', (e) => done(new Error(`cannot spawn anvil (${bin}): ${e.message}`)))
+      void exited.then((code) => done(new Error(`anvil exited (code ${code}) before listening: ${stderr.replace(/anvil-pid \d+\n?/, '').trim()}`)))
+    })
+  } catch (e) {
+    await cleanup()
+    throw e
+  }
+  let stopping: Promise<void> | undefined
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    pid: proc.pid!,
-    stop() {
-      stopped ??= (async () => {
-        proc.stdin!.end()
-        const killer = setTimeout(() => proc.kill('SIGKILL'), 5000)
-        await exited
-        clearTimeout(killer)
-        rmSync(home, { recursive: true, force: true })
-      })()
-      return stopped
-    },
+    pid,
+    proc,
+    home,
+    stop: () => (stopping ??= cleanup()),
   }
 }
