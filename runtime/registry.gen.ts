@@ -72,11 +72,13 @@ import m40 from '../services/hash-digest/manifest'
 import h40 from '../services/hash-digest/handler'
 import m41 from '../services/hn-search/manifest'
 import m42 from '../services/html-to-markdown/manifest'
+import h42 from '../services/html-to-markdown/handler'
 import m43 from '../services/iban-bic-validate/manifest'
 import h43 from '../services/iban-bic-validate/handler'
 import m44 from '../services/ical-generate/manifest'
 import h44 from '../services/ical-generate/handler'
 import m45 from '../services/image-rotate-flip/manifest'
+import h45 from '../services/image-rotate-flip/handler'
 import m46 from '../services/impermanent-loss-calculator/manifest'
 import h46 from '../services/impermanent-loss-calculator/handler'
 import m47 from '../services/ip-cidr-calc/manifest'
@@ -112,6 +114,7 @@ import h65 from '../services/lorem-ipsum/handler'
 import m66 from '../services/luhn-check/manifest'
 import h66 from '../services/luhn-check/handler'
 import m67 from '../services/markdown-to-html/manifest'
+import h67 from '../services/markdown-to-html/handler'
 import m68 from '../services/mcp-blueprint/manifest'
 import h68 from '../services/mcp-blueprint/handler'
 import m69 from '../services/mock-data-generate/manifest'
@@ -122,6 +125,7 @@ import h71 from '../services/number-to-words/handler'
 import m72 from '../services/password-strength/manifest'
 import h72 from '../services/password-strength/handler'
 import m73 from '../services/pdf-form-fill/manifest'
+import h73 from '../services/pdf-form-fill/handler'
 import m74 from '../services/percentage-calc/manifest'
 import h74 from '../services/percentage-calc/handler'
 import m75 from '../services/phone-parse/manifest'
@@ -236,10 +240,10 @@ export const entries: RegistryEntry[] = [
   { folder: 'grammar-fix', manifest: m39, handler: h39 },
   { folder: 'hash-digest', manifest: m40, handler: h40 },
   { folder: 'hn-search', manifest: m41, handler: null },
-  { folder: 'html-to-markdown', manifest: m42, handler: null },
+  { folder: 'html-to-markdown', manifest: m42, handler: h42 },
   { folder: 'iban-bic-validate', manifest: m43, handler: h43 },
   { folder: 'ical-generate', manifest: m44, handler: h44 },
-  { folder: 'image-rotate-flip', manifest: m45, handler: null },
+  { folder: 'image-rotate-flip', manifest: m45, handler: h45 },
   { folder: 'impermanent-loss-calculator', manifest: m46, handler: h46 },
   { folder: 'ip-cidr-calc', manifest: m47, handler: h47 },
   { folder: 'ip-geolocate', manifest: m48, handler: null },
@@ -261,13 +265,13 @@ export const entries: RegistryEntry[] = [
   { folder: 'loan-amortization-schedule', manifest: m64, handler: h64 },
   { folder: 'lorem-ipsum', manifest: m65, handler: h65 },
   { folder: 'luhn-check', manifest: m66, handler: h66 },
-  { folder: 'markdown-to-html', manifest: m67, handler: null },
+  { folder: 'markdown-to-html', manifest: m67, handler: h67 },
   { folder: 'mcp-blueprint', manifest: m68, handler: h68 },
   { folder: 'mock-data-generate', manifest: m69, handler: null },
   { folder: 'npv-irr-calculator', manifest: m70, handler: h70 },
   { folder: 'number-to-words', manifest: m71, handler: h71 },
   { folder: 'password-strength', manifest: m72, handler: h72 },
-  { folder: 'pdf-form-fill', manifest: m73, handler: null },
+  { folder: 'pdf-form-fill', manifest: m73, handler: h73 },
   { folder: 'percentage-calc', manifest: m74, handler: h74 },
   { folder: 'phone-parse', manifest: m75, handler: h75 },
   { folder: 'pii-redact', manifest: m76, handler: h76 },

@@ -18,11 +18,25 @@ export default defineService({
     { additionalProperties: true },
   ),
   output: t.Object({
-    year: t.Integer(), month: t.Integer(), month_name: t.String(), first_weekday: t.String(),
-    weekday_headers: t.Array(t.String()),
-    weeks: t.Array(t.Array(t.Union([t.Integer(), t.Null()]))),
-    first_day_weekday: t.String({ description: 'Weekday of the 1st.' }),
-    days: t.Integer(), leap_year: t.Boolean(),
+    year: t.Integer({ description: 'The year.' }),
+    month: t.Integer({ description: 'The month, 1-12.' }),
+    month_name: t.String({ description: 'English month name.' }),
+    first_weekday: t.Union([t.Literal('monday'), t.Literal('sunday')], { description: 'First column of each week row.' }),
+    weekday_headers: t.Array(t.String(), { description: 'Three-letter English weekday names of the 7 columns.' }),
+    weeks: t.Array(t.Array(t.Union([t.Integer(), t.Null()]), { minItems: 7, maxItems: 7 }), { description: 'Week rows (4-6) of 7 day numbers; null for days outside the month.' }),
+    first_day_weekday: t.String({ description: 'English weekday name of the 1st.' }),
+    days: t.Integer({ description: 'Number of days in the month (28-31).' }),
+    leap_year: t.Boolean({ description: 'Whether the year is a Gregorian leap year.' }),
   }),
-  examples: [{ name: 'February 2024', input: { year: 2024, month: 2 } }],
+  examples: [
+    {
+      name: 'February 2024',
+      input: { year: 2024, month: 2 },
+      output: {
+        year: 2024, month: 2, month_name: 'February', first_weekday: 'monday', weekday_headers: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'],
+        weeks: [[null, null, null, 1, 2, 3, 4], [5, 6, 7, 8, 9, 10, 11], [12, 13, 14, 15, 16, 17, 18], [19, 20, 21, 22, 23, 24, 25], [26, 27, 28, 29, null, null, null]],
+        first_day_weekday: 'Thursday', days: 29, leap_year: true,
+      },
+    },
+  ],
 })

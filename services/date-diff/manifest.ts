@@ -17,9 +17,20 @@ export default defineService({
     { additionalProperties: true },
   ),
   output: t.Object({
-    days: t.Number(), hours: t.Number(), minutes: t.Number(), seconds: t.Number(), weeks: t.Integer({ description: 'Whole weeks (truncated toward zero).' }),
-    calendar: t.Object({ years: t.Integer(), months: t.Integer(), days: t.Integer() }, { description: 'Calendar difference (sign of the whole span).' }),
-    business_days: t.Integer({ description: 'Mon-Fri dates in [start, end); negative when end < start.' }),
+    days: t.Number({ description: 'Elapsed time in days (86,400 s each; fractional; negative when end < start).' }),
+    hours: t.Number({ description: 'Elapsed time in hours (fractional, signed).' }),
+    minutes: t.Number({ description: 'Elapsed time in minutes (fractional, signed).' }),
+    seconds: t.Number({ description: 'Elapsed time in seconds (milliseconds as fractions, signed).' }),
+    weeks: t.Integer({ description: 'Whole weeks (truncated toward zero).' }),
+    calendar: t.Object(
+      {
+        years: t.Integer({ description: 'Whole calendar years.' }),
+        months: t.Integer({ description: 'Whole months after the years.' }),
+        days: t.Integer({ description: 'Whole days after the months.' }),
+      },
+      { description: 'Calendar difference in years/months/days, all with the sign of the whole span.' },
+    ),
+    business_days: t.Integer({ description: 'Monday-Friday dates in [start, end): start counted, end not; no holidays; negative when end < start.' }),
   }),
   examples: [{ name: 'One week', input: { start: '2024-01-01', end: '2024-01-08' }, output: { days: 7, hours: 168, minutes: 10080, seconds: 604800, weeks: 1, calendar: { years: 0, months: 0, days: 7 }, business_days: 5 } }],
 })

@@ -3,8 +3,9 @@ import { DateTime } from 'luxon'
 import { handlerFor, invalid } from '../../runtime/sdk'
 import manifest from './manifest'
 
-/** RFC 5545 §3.3.11 TEXT escaping. */
-export const escapeText = (s: string) => s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n')
+/** RFC 5545 §3.3.11 TEXT escaping; control characters other than newlines and tab (not allowed in TEXT) are dropped. */
+export const escapeText = (s: string) =>
+  s.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, '').replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n')
 
 /** RFC 5545 §3.1 folding: lines longer than 75 octets continue on lines starting with one space; never splits a UTF-8 character. */
 export function fold(line: string): string {

@@ -1,4 +1,4 @@
-import { handlerFor, invalid } from '../../runtime/sdk'
+import { handlerFor, invalid, type Static } from '../../runtime/sdk'
 import manifest from './manifest'
 
 const need = (v: number | undefined, field: string, op: string) => {
@@ -13,7 +13,7 @@ export default handlerFor(manifest, (input) => {
   return out
 })
 
-function compute({ op, from, to, value, percent, tip_percent = 15, split = 1 }: Parameters<Parameters<typeof handlerFor<typeof manifest>>[1]>[0]) {
+function compute({ op, from, to, value, percent, tip_percent = 15, split = 1 }: Static<typeof manifest.input>) {
   switch (op) {
     case 'percent_of': {
       const base = value ?? need(from, 'value', op), p = need(percent, 'percent', op)

@@ -1,9 +1,13 @@
 import { defineService, flat, t } from '../../runtime/sdk'
 
+export const OPS = ['percent_of', 'percent_change', 'what_percent', 'tip', 'add_percent', 'subtract_percent'] as const
+const num = (description: string) => t.Number({ minimum: -1e15, maximum: 1e15, description })
+
 export default defineService({
   slug: 'percentage-calc',
   name: 'Percentage calculator',
-  description: 'Everyday percentages. op percent_of: `percent`% of `value` (or of `from`). op percent_change: change from `from` to `to` as a percent of |from|. op what_percent: `from` is what percent of `to`. op tip: a `tip_percent` tip on the bill `value` (or `from`), split between `split` people. op add_percent / subtract_percent: `value` increased or decreased by `percent`%. Percents are given as percents (15 means 15%). Division by zero is a 422.',
+  description:
+    'Everyday percentages; percents are written as percents (15 means 15 %). Fields used by each op — percent_of: `percent` % of `value` (`from` is accepted instead of `value`). percent_change: change from `from` to `to` as a percent of |from| (negative for a decrease). what_percent: `from` is what percent of `to` (X is what percent of Y). tip: a `tip_percent` tip (default 15) on the bill `value` (or `from`), total, and the total split between `split` people (default 1). add_percent / subtract_percent: `value` increased or decreased by `percent` % (e.g. VAT, a discount). Results are rounded to 10 decimal places. A missing field for the op, division by zero (percent_change from 0, what_percent of 0) or a result outside double range is a 422.',
   category: 'math',
   kind: 'utility',
   method: 'POST',
@@ -11,16 +15,27 @@ export default defineService({
   model: 'none',
   input: t.Object(
     {
-      op: t.Union(['percent_of', 'percent_change', 'what_percent', 'tip', 'add_percent', 'subtract_percent'].map((x) => t.Literal(x)), { description: 'The calculation.' }),
-      from: t.Optional(t.Number({ description: 'Start value / part / bill.' })),
-      to: t.Optional(t.Number({ description: 'End value / whole.' })),
-      value: t.Optional(t.Number({ description: 'Base value for percent_of, tip, add_percent, subtract_percent.' })),
-      percent: t.Optional(t.Number({ description: 'A percent, e.g. 15.' })),
-      tip_percent: t.Optional(t.Number({ minimum: 0, maximum: 1000, default: 15 })),
-      split: t.Optional(t.Integer({ minimum: 1, maximum: 1000, default: 1 })),
+      op: t.Union(OPS.map((x) => t.Literal(x)), { description: 'The calculation: percent_of, percent_change, what_percent, tip, add_percent or subtract_percent.' }),
+      from: t.Optional(num('percent_change: start value; what_percent: the part (X); percent_of and tip: used as the value when `value` is absent.')),
+      to: t.Optional(num('percent_change: end value; what_percent: the whole (Y).')),
+      value: t.Optional(num('percent_of: the base; tip: the bill; add_percent / subtract_percent: the amount to change.')),
+      percent: t.Optional(num('percent_of, add_percent, subtract_percent: the percent, e.g. 15.')),
+      tip_percent: t.Optional(t.Number({ minimum: 0, maximum: 1000, default: 15, description: 'tip: tip rate in percent, 0-1000. Default 15.' })),
+      split: t.Optional(t.Integer({ minimum: 1, maximum: 1000, default: 1, description: 'tip: number of people sharing the total, 1-1000. Default 1.' })),
     },
     { additionalProperties: true },
   ),
-  output: t.Object({ op: t.String(), result: t.Number(), explanation: t.String(), tip: t.Optional(t.Number()), total: t.Optional(t.Number()), per_person: t.Optional(t.Number()) }),
-  examples: [{ name: 'Change', input: { op: 'percent_change', from: 80, to: 100 }, output: { op: 'percent_change', result: 25, explanation: 'from 80 to 100 is a change of 25%' } }],
+  output: t.Object({
+    op: t.Union(OPS.map((x) => t.Literal(x)), { description: 'The op computed.' }),
+    result: t.Number({ description: 'percent_of: the amount; percent_change and what_percent: a percent; tip: the tip amount; add/subtract_percent: the new amount.' }),
+    explanation: t.String({ description: 'The calculation in words.' }),
+    tip: t.Optional(t.Number({ description: 'tip only: the tip amount.' })),
+    total: t.Optional(t.Number({ description: 'tip only: bill + tip.' })),
+    per_person: t.Optional(t.Number({ description: 'tip only: total / split (not rounded to cents).' })),
+  }),
+  examples: [
+    { name: 'Percent change', input: { op: 'percent_change', from: 80, to: 100 }, output: { op: 'percent_change', result: 25, explanation: 'from 80 to 100 is a change of 25%' } },
+    { name: 'What percent', input: { op: 'what_percent', from: 30, to: 120 }, output: { op: 'what_percent', result: 25, explanation: '30 is 25% of 120' } },
+    { name: 'Tip split four ways', input: { op: 'tip', value: 85, tip_percent: 20, split: 4 }, output: { op: 'tip', result: 17, tip: 17, total: 102, per_person: 25.5, explanation: '20% tip on 85, split 4 ways' } },
+  ],
 })

@@ -12,9 +12,17 @@ function sum(xs: number[]): number {
   return s + c
 }
 
-function quartilesExclusive(sorted: number[]): [number, number, number] | null {
+/** statistics.quantiles(sorted, n=4, method=...) of Python 3.11. */
+function quartiles(sorted: number[], method: 'exclusive' | 'inclusive'): [number, number, number] | null {
   const n = sorted.length
   if (n < 2) return null
+  if (method === 'inclusive') {
+    const m = n - 1
+    return [1, 2, 3].map((j) => {
+      const i = Math.floor((j * m) / 4), delta = (j * m) % 4
+      return (sorted[i] * (4 - delta) + sorted[Math.min(n - 1, i + 1)] * delta) / 4
+    }) as [number, number, number]
+  }
   const m = n + 1
   return [1, 2, 3].map((j) => {
     const i = Math.floor((j * m) / 4), delta = (j * m) % 4
@@ -23,7 +31,7 @@ function quartilesExclusive(sorted: number[]): [number, number, number] | null {
   }) as [number, number, number]
 }
 
-export default handlerFor(manifest, ({ data, data2 }) => {
+export default handlerFor(manifest, ({ data, data2, quartile_method = 'exclusive' }) => {
   const n = data.length
   const sorted = [...data].sort((a, b) => a - b)
   const mean = sum(data) / n
@@ -32,14 +40,14 @@ export default handlerFor(manifest, ({ data, data2 }) => {
   const counts = new Map<number, number>()
   for (const x of data) counts.set(x, (counts.get(x) ?? 0) + 1)
   const top = Math.max(...counts.values())
-  const q = quartilesExclusive(sorted)
+  const q = quartiles(sorted, quartile_method)
   const sd = varS === null ? null : Math.sqrt(varS)
   const skew = n > 2 && sd ? (n / ((n - 1) * (n - 2))) * sum(data.map((x) => ((x - mean) / sd) ** 3)) : null
   const out = {
     count: n, sum: sum(data), mean, median: n % 2 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2,
     modes: [...counts].filter(([, c]) => c === top).map(([v]) => v), min: sorted[0], max: sorted[n - 1], range: sorted[n - 1] - sorted[0],
     variance_sample: varS, stdev_sample: sd, variance_population: ss / n, stdev_population: Math.sqrt(ss / n),
-    quartiles: q, iqr: q ? q[2] - q[0] : null, skewness: skew,
+    quartile_method, quartiles: q, iqr: q ? q[2] - q[0] : null, skewness: skew,
   }
   if (!data2) return out
   if (data2.length !== n) throw invalid('data2', `must have the same length as data (${n})`)

@@ -4,7 +4,7 @@ import manifest from './manifest'
 
 export default handlerFor(manifest, ({ value, unit = 'auto', to = 'all', timezone = 'UTC' }) => {
   let dt: DateTime
-  let detected: string
+  let detected: 's' | 'ms' | 'iso'
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw invalid('value', 'must be a finite number')
     const ms = unit === 'ms' || (unit === 'auto' && Math.abs(value) >= 1e11)

@@ -12,7 +12,8 @@ const mathjs = () =>
     return m
   }))
 const ALIAS: Record<string, string> = { C: 'degC', celsius: 'degC', '°C': 'degC', F: 'degF', fahrenheit: 'degF', '°F': 'degF', kelvin: 'K', kph: 'km/h', 'km/hr': 'km/h', byte: 'B', bytes: 'B', bit: 'b', bits: 'b', l: 'L', ml: 'mL', hr: 'h', hour: 'h', hours: 'h' }
-const DIMS: Record<string, string> = { LENGTH: 'm', MASS: 'kg', VOLUME: 'L', TIME: 's', TEMPERATURE: 'K', BIT: 'b', VELOCITY: 'm/s' }
+type Dimension = 'LENGTH' | 'MASS' | 'VOLUME' | 'TIME' | 'TEMPERATURE' | 'BIT' | 'VELOCITY' | 'OTHER'
+const DIMS: Partial<Record<Dimension, string>> = { LENGTH: 'm', MASS: 'kg', VOLUME: 'L', TIME: 's', TEMPERATURE: 'K', BIT: 'b', VELOCITY: 'm/s' }
 
 export default handlerFor(manifest, async ({ value, from, to }) => {
   const math = await mathjs()
@@ -33,6 +34,8 @@ export default handlerFor(manifest, async ({ value, from, to }) => {
   const dst = unitOf('to', tt)
   const src = math.unit(value, f)
   if (!src.equalBase(dst)) throw invalid('to', `cannot convert ${f} to ${tt}: different dimensions`)
-  const dimension = Object.entries(DIMS).find(([, base]) => math.unit(base).equalBase(src))?.[0] ?? 'OTHER'
-  return { value, from: f, to: tt, result: src.toNumber(tt), dimension }
+  const dimension = ((Object.entries(DIMS) as Array<[Dimension, string]>).find(([, base]) => math.unit(base).equalBase(src))?.[0] ?? 'OTHER') as Dimension
+  const result = src.toNumber(tt)
+  if (!Number.isFinite(result)) throw invalid('value', 'the result is outside the range of double-precision numbers')
+  return { value, from: f, to: tt, result, dimension }
 })

@@ -12,11 +12,17 @@ export default defineService({
   input: t.Object(
     {
       value: t.Number({ minimum: -1e300, maximum: 1e300, description: 'The quantity.' }),
-      from: t.String({ minLength: 1, maxLength: 32, description: 'Unit of value.' }),
-      to: t.String({ minLength: 1, maxLength: 32, description: 'Target unit.' }),
+      from: t.String({ minLength: 1, maxLength: 32, description: 'Unit of value, e.g. mile, kg, degF, GiB, km/h.' }),
+      to: t.String({ minLength: 1, maxLength: 32, description: 'Target unit of the same dimension, e.g. km, lb, degC, MB, mph.' }),
     },
     { additionalProperties: true },
   ),
-  output: t.Object({ value: t.Number(), from: t.String(), to: t.String(), result: t.Number(), dimension: t.String({ description: 'e.g. LENGTH, MASS, TEMPERATURE.' }) }),
-  examples: [{ name: 'Miles to km', input: { value: 26.2, from: 'mile', to: 'km' } }],
+  output: t.Object({
+    value: t.Number({ description: 'The input quantity.' }),
+    from: t.String({ description: 'Source unit as understood (aliases resolved, e.g. C -> degC).' }),
+    to: t.String({ description: 'Target unit as understood.' }),
+    result: t.Number({ description: 'The converted quantity (double precision, not rounded).' }),
+    dimension: t.Union(['LENGTH', 'MASS', 'VOLUME', 'TIME', 'TEMPERATURE', 'BIT', 'VELOCITY', 'OTHER'].map((x) => t.Literal(x)), { description: 'Physical dimension: LENGTH, MASS, VOLUME, TIME, TEMPERATURE, BIT (data size), VELOCITY or OTHER.' }),
+  }),
+  examples: [{ name: 'Marathon in km', input: { value: 26.2, from: 'mile', to: 'km' }, output: { value: 26.2, from: 'mile', to: 'km', result: 42.1648128, dimension: 'LENGTH' } }],
 })
