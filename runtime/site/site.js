@@ -80,7 +80,7 @@ function openTry(s) {
   $('#try-h').textContent = `Try ${s.name}`
   $('#try-desc').textContent = `POST /api/v1/${s.slug} — ${Object.entries(s.pricing).map(([t, p]) => `${t} ${usd(p.price_usd)}`).join(', ')}`
   const form = $('#try-form')
-  form.replaceChildren(...fieldsOf(s).map(input), s.kind === 'tiered' ? input({ name: 'tier', type: 'string', enum: ['quick', 'standard', 'pro'] }) : null, el('button', { type: 'submit' }, 'Send'))
+  form.replaceChildren(...[...fieldsOf(s).filter((f) => f.name !== 'tier').map(input), s.kind === 'tiered' ? input({ name: 'tier', type: 'string', enum: ['quick', 'standard', 'pro'] }) : null, el('button', { type: 'submit' }, 'Send')].filter(Boolean))
   for (const [k, v] of Object.entries(ex)) { const c = form.elements[k]; if (c) c.value = typeof v === 'string' ? v : JSON.stringify(v) }
   form.onsubmit = (e) => { e.preventDefault(); send(s, form) }
   $('#try-result').replaceChildren()

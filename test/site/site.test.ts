@@ -76,6 +76,7 @@ describe('site', () => {
     expect(await page.textContent('[data-field="asset"]')).toContain('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913')
     expect(await page.textContent('[data-field="payTo"]')).toBe('0x209693Bc6afc0C5328bA36FaF03C514EF312287C')
     expect(await page.textContent('[data-field="timeout"]')).toContain('60 s')
+    expect(await page.locator('#try-form').textContent()).not.toContain('null')
     await page.screenshot({ path: `${ART}/try-it-402.png` })
     await page.keyboard.press('Escape')
   })
