@@ -53,3 +53,49 @@ export function ratio<T>(a: T[], b: T[]): number {
   const m = matchingBlocks(a, b).reduce((s, [, , k]) => s + k, 0)
   return (2 * m) / total
 }
+
+export type Opcode = ['equal' | 'replace' | 'delete' | 'insert', number, number, number, number]
+
+/** SequenceMatcher.get_opcodes(), with get_matching_blocks()' merging of adjacent blocks. */
+export function opcodes<T>(a: T[], b: T[]): Opcode[] {
+  const merged: Array<[number, number, number]> = []
+  for (const [i, j, k] of matchingBlocks(a, b)) {
+    const last = merged[merged.length - 1]
+    if (last && last[0] + last[2] === i && last[1] + last[2] === j) last[2] += k
+    else merged.push([i, j, k])
+  }
+  merged.push([a.length, b.length, 0])
+  const out: Opcode[] = []
+  let i = 0, j = 0
+  for (const [ai, bj, size] of merged) {
+    const tag = i < ai && j < bj ? 'replace' : i < ai ? 'delete' : j < bj ? 'insert' : ''
+    if (tag) out.push([tag, i, ai, j, bj])
+    i = ai + size
+    j = bj + size
+    if (size) out.push(['equal', ai, i, bj, j])
+  }
+  return out
+}
+
+/** SequenceMatcher.get_grouped_opcodes(n): the hunks of difflib.unified_diff with n lines of context. */
+export function groupedOpcodes<T>(a: T[], b: T[], n: number): Opcode[][] {
+  const codes = opcodes(a, b)
+  if (!codes.length) codes.push(['equal', 0, 1, 0, 1])
+  const first = codes[0], last = codes[codes.length - 1]
+  if (first[0] === 'equal') codes[0] = ['equal', Math.max(first[1], first[2] - n), first[2], Math.max(first[3], first[4] - n), first[4]]
+  if (last[0] === 'equal') codes[codes.length - 1] = ['equal', last[1], Math.min(last[2], last[1] + n), last[3], Math.min(last[4], last[3] + n)]
+  const groups: Opcode[][] = []
+  let group: Opcode[] = []
+  for (let [tag, i1, i2, j1, j2] of codes) {
+    if (tag === 'equal' && i2 - i1 > 2 * n) {
+      group.push([tag, i1, Math.min(i2, i1 + n), j1, Math.min(j2, j1 + n)])
+      groups.push(group)
+      group = []
+      i1 = Math.max(i1, i2 - n)
+      j1 = Math.max(j1, j2 - n)
+    }
+    group.push([tag, i1, i2, j1, j2])
+  }
+  if (group.length && !(group.length === 1 && group[0][0] === 'equal')) groups.push(group)
+  return groups
+}

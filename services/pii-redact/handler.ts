@@ -1,5 +1,5 @@
 import { handlerFor } from '../../runtime/sdk'
-import { CARD, EMAIL, findAll, IPV4, IPV6, luhn, PHONE, SSN, type Found } from '../_lib/patterns'
+import { cardSpans, EMAIL, findAll, ipSpans, PHONE, SSN, type Found } from '../_lib/patterns'
 import manifest from './manifest'
 
 const LABEL: Record<string, string> = { email: '[EMAIL]', phone: '[PHONE]', ssn: '[SSN]', card: '[CARD]', ip: '[IP]' }
@@ -15,9 +15,9 @@ export default handlerFor(manifest, ({ text, types = ['email', 'phone', 'ssn', '
   const want = new Set(types)
   const found = [
     ...(want.has('email') ? findAll(text, EMAIL, 'email') : []),
-    ...(want.has('card') ? findAll(text, CARD, 'card', (v) => luhn(v.replace(/\D/g, ''))) : []),
+    ...(want.has('card') ? cardSpans(text) : []),
     ...(want.has('ssn') ? findAll(text, SSN, 'ssn') : []),
-    ...(want.has('ip') ? [...findAll(text, IPV4, 'ip'), ...findAll(text, IPV6, 'ip')] : []),
+    ...(want.has('ip') ? ipSpans(text) : []),
     ...(want.has('phone') ? findAll(text, PHONE, 'phone') : []),
   ]
   const hits = resolve(found)

@@ -3,7 +3,7 @@ import { defineService, flat, t } from '../../runtime/sdk'
 export default defineService({
   slug: 'pii-redact',
   name: 'PII redaction',
-  description: 'Masks personal data in text: email addresses, phone numbers (international +CC forms and North-American (555) 123-4567 / 555-123-4567), US social security numbers (AAA-GG-SSSS with the invalid 000/666/9xx areas excluded), payment card numbers (13-19 digits that pass the Luhn check) and IPv4/IPv6 addresses. Overlaps are resolved by taking the earliest, then the longest match. Masks are [EMAIL], [PHONE], [SSN], [CARD], [IP] (style "label"), a run of * of the same length ("stars"), or the last 4 characters kept ("last4"). Pattern-based: it is a safety net, not a guarantee.',
+  description: 'Masks personal data in text: email addresses, phone numbers (international +CC forms and North-American (555) 123-4567 / 555-123-4567 / 555.123.4567 / 1-800-555-0199), US social security numbers (AAA-GG-SSSS with dashes or spaces; the never-issued area 000/666/9xx, group 00 and serial 0000 are excluded), payment card numbers (13-19 digits, optionally grouped by spaces or hyphens, masked only when they pass the Luhn check; within a longer digit run the longest Luhn-valid run of whole groups is masked) and IPv4/IPv6 addresses (IPv6 in full, compressed or IPv4-embedded form, validated). Overlaps are resolved by taking the earliest, then the longest match. Masks are [EMAIL], [PHONE], [SSN], [CARD], [IP] (style "label"), a run of * of the same length ("stars"), or all but the last 4 characters starred ("last4"). Pattern-based and linear-time: a safety net, not a guarantee (names and street addresses are not detected).',
   category: 'text',
   kind: 'utility',
   method: 'POST',
