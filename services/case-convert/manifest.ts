@@ -5,7 +5,7 @@ const TARGETS = ['upper', 'lower', 'title', 'sentence', 'snake', 'camel', 'pasca
 export default defineService({
   slug: 'case-convert',
   name: 'Case converter',
-  description: 'Converts text to upper, lower, title (every word capitalised), sentence (first letter of each sentence), snake_case, camelCase, PascalCase, kebab-case or CONSTANT_CASE. For the identifier cases, words are split at spaces, punctuation, underscores, hyphens and camelCase/acronym boundaries (e.g. "parseHTTPResponse" is parse, HTTP, response); accents are kept.',
+  description: 'Converts text to upper, lower, title (every word capitalised, the rest lower-cased; letters after an apostrophe stay lower-case: "Don\'t"), sentence (all lower-case, then the first letter of the text and of each word after . ! ? upper-cased), snake_case, camelCase, PascalCase, kebab-case or CONSTANT_CASE. For the identifier cases, words are split at spaces, punctuation, underscores, hyphens and camelCase/acronym boundaries (e.g. "parseHTTPResponse" is parse, HTTP, response); accents are kept.',
   category: 'text',
   kind: 'utility',
   method: 'POST',

@@ -4,13 +4,14 @@ import manifest from './manifest'
 
 const iso = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) < 8.64e12 ? new Date(v * 1000).toISOString() : null)
 
-export default handlerFor(manifest, ({ token }, ctx) => {
-  const parts = token.trim().split('.')
+export default handlerFor(manifest, ({ token: raw }, ctx) => {
+  const token = raw.trim().replace(/^Bearer\s+/i, '')
+  const parts = token.split('.')
   if (parts.length !== 3) throw invalid('token', `a JWT has 3 dot-separated parts (got ${parts.length}); JWE (5 parts) is not decoded`)
   let header: Record<string, unknown>, payload: Record<string, unknown>
   try {
-    header = decodeProtectedHeader(token.trim()) as Record<string, unknown>
-    payload = decodeJwt(token.trim()) as Record<string, unknown>
+    header = decodeProtectedHeader(token) as Record<string, unknown>
+    payload = decodeJwt(token) as Record<string, unknown>
   } catch (e) {
     throw invalid('token', `is not a decodable JWT: ${(e as Error).message}`)
   }

@@ -5,7 +5,7 @@ const Entry = t.Object({ term: t.String(), count: t.Integer(), frequency: t.Numb
 export default defineService({
   slug: 'keyword-frequency',
   name: 'Keyword frequency',
-  description: 'Most frequent single words and two-word phrases of a text. Tokens are lower-cased runs of letters, digits and inner apostrophes; English stopwords (the 127-word NLTK list) and 1-character tokens are removed. Phrases are pairs of adjacent kept tokens that were adjacent in the text (no stopword or sentence break between them). Ties are ordered alphabetically.',
+  description: 'Most frequent single words and two-word phrases of a text. Tokens are lower-cased runs of letters, digits and inner apostrophes; English stopwords (the classic 127-word NLTK English list: i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself it its itself they them their theirs themselves what which who whom this that these those am is are was were be been being have has had having do does did doing a an the and but if or because as until while of at by for with about against between into through during before after above below to from up down in out on off over under again further then once here there when where why how all any both each few more most other some such no nor not only own same so than too very s t can will just don should now) and 1-character tokens are removed; frequency is count / kept tokens. Sentence breaks for phrases are . ! ? ; :. Phrases are pairs of adjacent kept tokens that were adjacent in the text (no stopword or sentence break between them). Ties are ordered alphabetically.',
   category: 'text',
   kind: 'utility',
   method: 'POST',

@@ -31,7 +31,9 @@ export default handlerFor(manifest, ({ paragraphs, sentences, words, seed = 1, s
     const out: string[] = []
     let left = words
     while (left > 0) {
-      const n = Math.min(left, int(6, 14))
+      // 6-14 words a sentence; a remainder under 4 words joins the last sentence instead of standing alone
+      let n = Math.min(left, int(6, 14))
+      if (left - n < 4) n = left
       out.push(sentence(n))
       left -= n
     }

@@ -3,7 +3,7 @@ import { defineService, flat, t } from '../../runtime/sdk'
 export default defineService({
   slug: 'lorem-ipsum',
   name: 'Lorem ipsum',
-  description: 'Placeholder text from the classic Lorem ipsum vocabulary, by paragraphs (default 1, max 50), sentences (max 500) or words (max 5,000): give exactly one of the three counts. Deterministic for a given seed (default 1). Starts with "Lorem ipsum dolor sit amet" unless start_with_lorem is false.',
+  description: 'Placeholder text from the classic Lorem ipsum vocabulary, by paragraphs (default 1, max 50), sentences (max 500) or words (max 5,000): give exactly one of the three counts. Sentences have 6-14 words (in words mode a remainder under 4 words joins the last sentence). Deterministic for a given seed (default 1, mulberry32): the same input always gives the same text. Starts with "Lorem ipsum dolor sit amet" unless start_with_lorem is false.',
   category: 'text',
   kind: 'utility',
   method: 'POST',
