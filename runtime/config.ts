@@ -33,6 +33,8 @@ export interface Config {
   demo: { service: string; tier: 'quick' | 'standard' | 'pro'; dailyLimit: number }
   services: Record<string, ServiceOverride>
   upstreams: Record<string, { url?: string; key?: string; timeoutMs?: number }>
+  /** User-Agent for live-data upstreams; should name the operator and a contact (Wikipedia requires one). */
+  upstreamUserAgent: string
   /** Invalid-payment attempts allowed per client per minute before 429 (0 = unlimited). */
   invalidPaymentLimit: number
 }
@@ -91,6 +93,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     demo: { service: String(env.DEMO_SERVICE ?? d.service ?? 'explain-code'), tier: env.DEMO_TIER ?? d.tier ?? 'quick', dailyLimit: num('demo.daily_limit', env.DEMO_DAILY_LIMIT ?? d.daily_limit, 5) },
     services: doc.services ?? {},
     upstreams: doc.upstreams ?? {},
+    upstreamUserAgent: String(env.UPSTREAM_USER_AGENT ?? doc.upstream_user_agent ?? `${String(p.name ?? 'Agent Utility API')}/1.0 (+${String(env.PUBLIC_URL ?? p.website ?? 'http://localhost')})`),
     invalidPaymentLimit: num('INVALID_PAYMENT_LIMIT', env.INVALID_PAYMENT_LIMIT, 30),
   }
   for (const [k, v] of Object.entries(env)) {

@@ -1,14 +1,15 @@
 import type { CatalogService } from './catalog'
 import type { Config } from './config'
-import { ServiceError, type Logger, type PaymentVerifier, type ServiceContext, type TierName } from './sdk'
+import { type Logger, type PaymentVerifier, type ServiceContext, type TierName } from './sdk'
 import type { ModelProvider } from './model'
-
-const notReady = (what: string) => () => {
-  throw new ServiceError(503, 'NOT_CONFIGURED', `${what} is not available on this server`)
-}
+import { createSafeFetch } from './net/safe-fetch'
+import { createUpstreams } from './net/upstream'
+import { withUpstreamDefaults } from './net/upstream-defaults'
 
 /** Builds each call's ServiceContext: request id, tier budget, clock, abort signal, and the configured network and model clients. */
 export function createContextFactory(config: Config, log: Logger, x402: PaymentVerifier, models: ModelProvider) {
+  const safeFetch = createSafeFetch({ allowHosts: config.fetchAllowHosts })
+  const upstream = createUpstreams(withUpstreamDefaults(config.upstreams), fetch, { userAgent: config.upstreamUserAgent })
   return (svc: CatalogService, tier: TierName, requestId: string, signal: AbortSignal): ServiceContext => ({
     requestId,
     service: svc.slug,
@@ -17,8 +18,8 @@ export function createContextFactory(config: Config, log: Logger, x402: PaymentV
     now: () => new Date(),
     signal,
     log,
-    fetch: notReady('fetch') as ServiceContext['fetch'],
-    upstream: notReady('upstream') as ServiceContext['upstream'],
+    fetch: safeFetch,
+    upstream,
     model: models.forModel(svc.model),
     x402,
   })

@@ -74,13 +74,14 @@ test('a reconciliation that races an in-flight settlement never counts the reven
   try {
     const req = decodeB64Json((await post(s.url + '/api/v1/test-echo', {})).headers.get('payment-required')).accepts[0]
     proxy.calls.clear()
-    proxy.delay.set('eth_getTransactionReceipt', 600)
+    proxy.delay.set('eth_getTransactionReceipt', 1500)
     const inflight = post(s.url + '/api/v1/test-echo', { code: 'race' }, { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) })
     while (!(proxy.calls.get('eth_sendRawTransaction') ?? 0)) await Bun.sleep(5)
-    proxy.delay.clear()
+    // the request is now waiting for its (delayed) receipt; the reconciler reads the chain directly and wins the race
     const { reconcile } = await import('../runtime/pay/reconcile')
     const direct = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453 })
     const r1 = await reconcile(s.booted.ledger, direct, s.booted.stats, s.booted.log, 0)
+    proxy.delay.clear()
     const r = await inflight
     expect(r.status).toBe(200)
     expect(r1.settled).toBe(1)
