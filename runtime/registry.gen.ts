@@ -33,10 +33,15 @@ import h14 from '../services/crypto-liquidation-price/handler'
 import m15 from '../services/crypto-price/manifest'
 import h15 from '../services/crypto-price/handler'
 import m16 from '../services/csv-dedupe/manifest'
+import h16 from '../services/csv-dedupe/handler'
 import m17 from '../services/csv-profile/manifest'
+import h17 from '../services/csv-profile/handler'
 import m18 from '../services/csv-to-json/manifest'
+import h18 from '../services/csv-to-json/handler'
 import m19 from '../services/data-format-convert/manifest'
+import h19 from '../services/data-format-convert/handler'
 import m20 from '../services/data-format-validate/manifest'
+import h20 from '../services/data-format-validate/handler'
 import m21 from '../services/date-diff/manifest'
 import h21 from '../services/date-diff/handler'
 import m22 from '../services/debt-payoff-planner/manifest'
@@ -98,14 +103,21 @@ import h49 from '../services/ip-info/handler'
 import m50 from '../services/iso-week-date/manifest'
 import h50 from '../services/iso-week-date/handler'
 import m51 from '../services/json-diff/manifest'
+import h51 from '../services/json-diff/handler'
 import m52 from '../services/json-format/manifest'
+import h52 from '../services/json-format/handler'
 import m53 from '../services/json-repair/manifest'
 import h53 from '../services/json-repair/handler'
 import m54 from '../services/json-schema-infer/manifest'
+import h54 from '../services/json-schema-infer/handler'
 import m55 from '../services/json-to-csv/manifest'
+import h55 from '../services/json-to-csv/handler'
 import m56 from '../services/json-yaml-convert/manifest'
+import h56 from '../services/json-yaml-convert/handler'
 import m57 from '../services/jsonpath-extract/manifest'
+import h57 from '../services/jsonpath-extract/handler'
 import m58 from '../services/jsonschema-validate/manifest'
+import h58 from '../services/jsonschema-validate/handler'
 import m59 from '../services/jwt-decode/manifest'
 import h59 from '../services/jwt-decode/handler'
 import m60 from '../services/kelly-position-sizing/manifest'
@@ -127,6 +139,7 @@ import h67 from '../services/markdown-to-html/handler'
 import m68 from '../services/mcp-blueprint/manifest'
 import h68 from '../services/mcp-blueprint/handler'
 import m69 from '../services/mock-data-generate/manifest'
+import h69 from '../services/mock-data-generate/handler'
 import m70 from '../services/npv-irr-calculator/manifest'
 import h70 from '../services/npv-irr-calculator/handler'
 import m71 from '../services/number-to-words/manifest'
@@ -212,6 +225,7 @@ import h110 from '../services/weather-forecast/handler'
 import m111 from '../services/wikipedia-summary/manifest'
 import h111 from '../services/wikipedia-summary/handler'
 import m112 from '../services/xml-json-convert/manifest'
+import h112 from '../services/xml-json-convert/handler'
 
 export const entries: RegistryEntry[] = [
   { folder: 'air-quality', manifest: m0, handler: h0 },
@@ -230,11 +244,11 @@ export const entries: RegistryEntry[] = [
   { folder: 'cron-from-text', manifest: m13, handler: h13 },
   { folder: 'crypto-liquidation-price', manifest: m14, handler: h14 },
   { folder: 'crypto-price', manifest: m15, handler: h15 },
-  { folder: 'csv-dedupe', manifest: m16, handler: null },
-  { folder: 'csv-profile', manifest: m17, handler: null },
-  { folder: 'csv-to-json', manifest: m18, handler: null },
-  { folder: 'data-format-convert', manifest: m19, handler: null },
-  { folder: 'data-format-validate', manifest: m20, handler: null },
+  { folder: 'csv-dedupe', manifest: m16, handler: h16 },
+  { folder: 'csv-profile', manifest: m17, handler: h17 },
+  { folder: 'csv-to-json', manifest: m18, handler: h18 },
+  { folder: 'data-format-convert', manifest: m19, handler: h19 },
+  { folder: 'data-format-validate', manifest: m20, handler: h20 },
   { folder: 'date-diff', manifest: m21, handler: h21 },
   { folder: 'debt-payoff-planner', manifest: m22, handler: h22 },
   { folder: 'debug-assist', manifest: m23, handler: h23 },
@@ -265,14 +279,14 @@ export const entries: RegistryEntry[] = [
   { folder: 'ip-geolocate', manifest: m48, handler: h48 },
   { folder: 'ip-info', manifest: m49, handler: h49 },
   { folder: 'iso-week-date', manifest: m50, handler: h50 },
-  { folder: 'json-diff', manifest: m51, handler: null },
-  { folder: 'json-format', manifest: m52, handler: null },
+  { folder: 'json-diff', manifest: m51, handler: h51 },
+  { folder: 'json-format', manifest: m52, handler: h52 },
   { folder: 'json-repair', manifest: m53, handler: h53 },
-  { folder: 'json-schema-infer', manifest: m54, handler: null },
-  { folder: 'json-to-csv', manifest: m55, handler: null },
-  { folder: 'json-yaml-convert', manifest: m56, handler: null },
-  { folder: 'jsonpath-extract', manifest: m57, handler: null },
-  { folder: 'jsonschema-validate', manifest: m58, handler: null },
+  { folder: 'json-schema-infer', manifest: m54, handler: h54 },
+  { folder: 'json-to-csv', manifest: m55, handler: h55 },
+  { folder: 'json-yaml-convert', manifest: m56, handler: h56 },
+  { folder: 'jsonpath-extract', manifest: m57, handler: h57 },
+  { folder: 'jsonschema-validate', manifest: m58, handler: h58 },
   { folder: 'jwt-decode', manifest: m59, handler: h59 },
   { folder: 'kelly-position-sizing', manifest: m60, handler: h60 },
   { folder: 'keyword-frequency', manifest: m61, handler: h61 },
@@ -283,7 +297,7 @@ export const entries: RegistryEntry[] = [
   { folder: 'luhn-check', manifest: m66, handler: h66 },
   { folder: 'markdown-to-html', manifest: m67, handler: h67 },
   { folder: 'mcp-blueprint', manifest: m68, handler: h68 },
-  { folder: 'mock-data-generate', manifest: m69, handler: null },
+  { folder: 'mock-data-generate', manifest: m69, handler: h69 },
   { folder: 'npv-irr-calculator', manifest: m70, handler: h70 },
   { folder: 'number-to-words', manifest: m71, handler: h71 },
   { folder: 'password-strength', manifest: m72, handler: h72 },
@@ -326,5 +340,5 @@ export const entries: RegistryEntry[] = [
   { folder: 'weather-current', manifest: m109, handler: h109 },
   { folder: 'weather-forecast', manifest: m110, handler: h110 },
   { folder: 'wikipedia-summary', manifest: m111, handler: h111 },
-  { folder: 'xml-json-convert', manifest: m112, handler: null },
+  { folder: 'xml-json-convert', manifest: m112, handler: h112 },
 ]

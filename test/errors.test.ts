@@ -133,3 +133,14 @@ describe('slow clients', () => {
     expect(r.status).toBe(431)
   })
 })
+
+test('numbers beyond the double range are a 422, not Infinity', async () => {
+  const t = await startServer({ entries: withEcho() })
+  try {
+    const r = await post(t.url + '/api/v1/slugify', '{"text": "a", "n": [1e400]}', { 'payment-signature': 'e30=' })
+    expect(r.status).toBe(422)
+    expect(((await r.json()) as any).error.details[0].path).toBe('/n/0')
+  } finally {
+    await t.stop()
+  }
+})

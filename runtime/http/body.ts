@@ -52,11 +52,15 @@ export async function readBody(req: Request, limit: number, deadlineMs = 15_000)
 /** Parses a JSON body; malformed JSON is a 400 that says where. */
 export function parseJson(text: string): unknown {
   if (text.trim() === '') throw new ServiceError(422, 'INVALID_INPUT', 'The body is empty; send a JSON object.', [{ path: '/', message: 'required' }])
+  let value: unknown
   try {
-    return JSON.parse(text)
+    value = JSON.parse(text)
   } catch (e) {
     throw new ServiceError(400, 'INVALID_JSON', `The body is not valid JSON: ${(e as Error).message}`)
   }
+  // 1e400 parses to Infinity: refuse numbers a double cannot hold instead of computing with them.
+  if (/\d[eE][+-]?\d{3}/.test(text)) assertFiniteInput(value, '')
+  return value
 }
 
 /** 415 unless the Content-Type is JSON (application/json or any +json type). */
@@ -65,4 +69,11 @@ export function requireJson(req: Request): void {
   if (type !== 'application/json' && !type.endsWith('+json')) {
     throw new ServiceError(415, 'UNSUPPORTED_MEDIA_TYPE', `Send the body as application/json (got ${type || 'no Content-Type'}).`)
   }
+}
+
+function assertFiniteInput(v: unknown, path: string, depth = 0): void {
+  if (typeof v === 'number' && !Number.isFinite(v)) {
+    throw new ServiceError(422, 'INVALID_INPUT', `${path || '/'}: number out of range (beyond ±1.8e308)`, [{ path: path || '/', message: 'number out of range' }])
+  }
+  if (v && typeof v === 'object' && depth < 256) for (const [k, x] of Object.entries(v)) assertFiniteInput(x, `${path}/${k}`, depth + 1)
 }

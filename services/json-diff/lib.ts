@@ -1,0 +1,90 @@
+/**
+ * Structural JSON diff producing an RFC 6902 patch (add / remove / replace, JSON Pointer paths per RFC 6901).
+ * Objects are compared member by member; arrays by their longest common subsequence of equal elements
+ * (after trimming the common prefix and suffix), so an insertion in the middle is one `add`. A removed and an
+ * added element at the same place are diffed in depth. Applying the ops in order turns `a` into `b`.
+ */
+import { pointerToken } from '../_lib/data-format-json'
+
+export type Op = { op: 'add' | 'remove' | 'replace'; path: string; value?: unknown }
+
+/** Cells of the LCS table allowed for one array pair, and for one whole diff; past either, arrays are compared position by position. */
+export const MAX_LCS_CELLS = 1_000_000
+export const MAX_TOTAL_CELLS = 5_000_000
+type Budget = { cells: number }
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+/** Canonical JSON (keys sorted) for equality tests. */
+export function canon(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`
+  if (isObj(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canon(v[k])}`).join(',')}}`
+  return JSON.stringify(v) ?? 'null'
+}
+
+export function diff(a: unknown, b: unknown, path: string, ops: Op[], budget: Budget = { cells: MAX_TOTAL_CELLS }): void {
+  if (a === b) return
+  if (isObj(a) && isObj(b)) {
+    for (const k of Object.keys(a)) {
+      if (!Object.hasOwn(b, k)) ops.push({ op: 'remove', path: `${path}/${pointerToken(k)}` })
+      else diff(a[k], b[k], `${path}/${pointerToken(k)}`, ops, budget)
+    }
+    for (const k of Object.keys(b)) if (!Object.hasOwn(a, k)) ops.push({ op: 'add', path: `${path}/${pointerToken(k)}`, value: b[k] })
+    return
+  }
+  if (Array.isArray(a) && Array.isArray(b)) return diffArray(a, b, path, ops, budget)
+  if (canon(a) !== canon(b)) ops.push({ op: 'replace', path, value: b })
+}
+
+type Edit = 'keep' | 'del' | 'ins'
+
+function script(ka: string[], kb: string[], budget: Budget): Edit[] {
+  const n = ka.length
+  const m = kb.length
+  if (n * m > MAX_LCS_CELLS || n * m > budget.cells) {
+    // Too large for LCS: position by position, then the surplus.
+    const out: Edit[] = []
+    for (let i = 0; i < Math.min(n, m); i++) out.push(...(ka[i] === kb[i] ? (['keep'] as Edit[]) : (['del', 'ins'] as Edit[])))
+    for (let i = m; i < n; i++) out.push('del')
+    for (let i = n; i < m; i++) out.push('ins')
+    return out
+  }
+  budget.cells -= n * m
+  const w = m + 1
+  const L = new Uint32Array((n + 1) * w)
+  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) L[i * w + j] = ka[i] === kb[j] ? L[(i + 1) * w + j + 1] + 1 : Math.max(L[(i + 1) * w + j], L[i * w + j + 1])
+  const out: Edit[] = []
+  let i = 0
+  let j = 0
+  while (i < n && j < m) {
+    if (ka[i] === kb[j]) { out.push('keep'); i++; j++ } else if (L[(i + 1) * w + j] >= L[i * w + j + 1]) { out.push('del'); i++ } else { out.push('ins'); j++ }
+  }
+  while (i++ < n) out.push('del')
+  while (j++ < m) out.push('ins')
+  return out
+}
+
+function diffArray(a: unknown[], b: unknown[], path: string, ops: Op[], budget: Budget): void {
+  const ka = a.map(canon)
+  const kb = b.map(canon)
+  let p = 0
+  while (p < a.length && p < b.length && ka[p] === kb[p]) p++
+  let s = 0
+  while (s < a.length - p && s < b.length - p && ka[a.length - 1 - s] === kb[b.length - 1 - s]) s++
+  const edits = script(ka.slice(p, a.length - s), kb.slice(p, b.length - s), budget)
+  let idx = p
+  let ai = p
+  let bi = p
+  for (let e = 0; e < edits.length; ) {
+    if (edits[e] === 'keep') { idx++; ai++; bi++; e++; continue }
+    let dels = 0
+    let ins = 0
+    while (e < edits.length && edits[e] !== 'keep') { if (edits[e] === 'del') dels++; else ins++; e++ }
+    const pairs = Math.min(dels, ins)
+    for (let k = 0; k < pairs; k++) diff(a[ai + k], b[bi + k], `${path}/${idx++}`, ops, budget)
+    for (let k = pairs; k < dels; k++) ops.push({ op: 'remove', path: `${path}/${idx}` })
+    for (let k = pairs; k < ins; k++) ops.push({ op: 'add', path: `${path}/${idx++}`, value: b[bi + k] })
+    ai += dels
+    bi += ins
+  }
+}
