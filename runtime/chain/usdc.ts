@@ -128,5 +128,13 @@ export async function mintUsdc(rpcUrl: string, adminKey: Hex, to: Address, amoun
 /** USDC balance of `address` in atomic units (6 decimals). */
 export async function usdcBalance(rpcUrl: string, address: string): Promise<bigint> {
   const pub = createPublicClient({ chain: localBase(rpcUrl), transport: http(rpcUrl), pollingInterval: POLL })
-  return pub.readContract({ address: USDC_BASE, abi: ABI, functionName: 'balanceOf', args: [address as Address] })
+  // anvil with --prune-history can answer "block out of range" to a `latest` read racing a new block: retry.
+  for (let i = 1; ; i++) {
+    try {
+      return await pub.readContract({ address: USDC_BASE, abi: ABI, functionName: 'balanceOf', args: [address as Address] })
+    } catch (e) {
+      if (i >= 5 || !/BlockOutOfRange|out of range/i.test(String((e as Error)?.message))) throw e
+      await new Promise((r) => setTimeout(r, 20 * i))
+    }
+  }
 }
