@@ -11,7 +11,6 @@ import { createLocalFacilitator } from './pay/local-facilitator'
 import { createRemoteFacilitator } from './pay/remote-facilitator'
 import type { Facilitator } from './pay/types'
 
-const t0 = performance.now()
 const DEV_PAYER_FILE = 'data/dev-payer.json'
 const log = createLogger()
 process.on('unhandledRejection', (e) => log.error('unhandled rejection (survived)', { error: String((e as Error)?.stack ?? e) }))
@@ -54,7 +53,7 @@ async function main() {
   const server = booted.app.listen({ port: booted.config.port, hostname: booted.config.host, maxRequestBodySize: booted.config.bodyLimitBytes + 1024 })
   const url = `http://${booted.config.host === '0.0.0.0' ? 'localhost' : booted.config.host}:${server.server!.port}`
   writeDevPayer?.(url)
-  console.log(`Listening on ${url} with ${booted.services.length} services (${booted.services.filter((s) => s.available).length} available); booted in ${Math.round(performance.now() - t0)} ms`)
+  console.log(`Listening on ${url} with ${booted.services.length} services (${booted.services.filter((s) => s.available).length} available); booted in ${Math.round(performance.now())} ms from process start`)
   let stopping = false
   const stop = async () => {
     if (stopping) return

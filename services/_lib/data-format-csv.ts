@@ -17,11 +17,7 @@ export const MAX_ROWS = 100_000
 export const MAX_COLUMNS = 1_000
 
 /** Input schema of the `delimiter` option. */
-export const delimiterSchema = () =>
-  t.Union([t.Literal('auto'), t.Literal(','), t.Literal('\t'), t.Literal(';'), t.Literal('|')], {
-    default: 'auto',
-    description: 'Field delimiter: `auto` (guessed from the first rows among , TAB ; |; a single column defaults to ,), `,`, `\\t` (TSV), `;` or `|`.',
-  })
+export { delimiterSchema } from './fields'
 
 export interface CsvTable {
   rows: string[][]

@@ -9,10 +9,9 @@ import TurndownService from 'turndown'
 import { invalid, t, upstreamError, type FetchedPage, type ServiceContext } from '../../runtime/sdk'
 
 export const HTML_TYPES = ['text/html', 'application/xhtml+xml']
-export const MAX_URL_CHARS = 2048
+import { MAX_URL_CHARS } from './fields'
+export { MAX_URL_CHARS, urlField } from './fields'
 
-/** The `url` field every web-reader utility takes. */
-export const urlField = (description = 'The public http(s) URL to fetch.') => t.String({ minLength: 1, maxLength: MAX_URL_CHARS, description })
 
 /** A required absolute http(s) URL, as its WHATWG href. */
 export function requireUrl(field: string, s: string | undefined): string {

@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { delimiterSchema } from '../_lib/data-format-csv'
+import { delimiterSchema } from '../_lib/fields'
 
 export default defineService({
   slug: 'csv-dedupe',

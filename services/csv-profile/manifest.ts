@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { delimiterSchema } from '../_lib/data-format-csv'
+import { delimiterSchema } from '../_lib/fields'
 
 const num = (d: string) => t.Union([t.Number(), t.Null()], { description: d })
 

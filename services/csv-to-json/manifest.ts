@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { delimiterSchema } from '../_lib/data-format-csv'
+import { delimiterSchema } from '../_lib/fields'
 
 const cell = t.Union([t.String(), t.Number(), t.Boolean(), t.Null()])
 

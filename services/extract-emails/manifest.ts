@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { urlField } from '../_lib/web-page'
+import { urlField } from '../_lib/fields'
 
 const source = t.Union([t.Literal('mailto'), t.Literal('text'), t.Literal('cloudflare'), t.Literal('tel')])
 

@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { urlField } from '../_lib/web-page'
+import { urlField } from '../_lib/fields'
 
 export default defineService({
   slug: 'extract-links',

@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { urlField } from '../_lib/web-page'
+import { urlField } from '../_lib/fields'
 
 const ns = (description: string) => t.Union([t.String(), t.Null()], { description })
 
