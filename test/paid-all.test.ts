@@ -1,0 +1,47 @@
+/**
+ * Every built deterministic utility, paid through the real route on a real chain with its published example:
+ * 200, an answer that matches the declared output schema, a successful PAYMENT-RESPONSE, and exactly the price moved.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import type { Hex } from 'viem'
+import { startDevChain, type DevChain } from '../runtime/chain/devchain'
+import { usdcBalance } from '../runtime/chain/usdc'
+import { createLocalFacilitator } from '../runtime/pay/local-facilitator'
+import { entries } from '../runtime/registry.gen'
+import { issues } from '../runtime/validate'
+import { decodeB64Json, post, startServer, type TestServer } from './support/server'
+import { signPayment } from './support/pay'
+
+let chain: DevChain
+let s: TestServer
+beforeAll(async () => {
+  chain = await startDevChain({ payerUsdc: 10_000_000_000n })
+  const facilitator = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 })
+  s = await startServer({ facilitator, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' } })
+})
+afterAll(async () => {
+  await s?.stop()
+  await chain?.stop()
+})
+
+const paidable = entries.filter((e) => e.handler && !e.manifest.needs?.length && e.manifest.examples?.length)
+
+test(`${paidable.length} utilities answer their examples through the paid route`, async () => {
+  const failures: string[] = []
+  let expected = 0n
+  const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
+  for (const e of paidable) {
+    const path = `/api/v1/${e.folder}`
+    const req = decodeB64Json((await post(s.url + path, {})).headers.get('payment-required')).accepts[0]
+    const r = await post(s.url + path, e.manifest.examples[0].input, { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) })
+    const body = await r.json()
+    if (r.status !== 200) { failures.push(`${e.folder}: ${r.status} ${JSON.stringify(body).slice(0, 160)}`); continue }
+    const bad = issues(e.manifest.output, body)
+    if (bad.length) failures.push(`${e.folder}: output ${bad[0].path} ${bad[0].message}`)
+    if (!decodeB64Json(r.headers.get('payment-response'))?.success) failures.push(`${e.folder}: settlement not confirmed`)
+    expected += BigInt(req.amount)
+  }
+  expect(failures).toEqual([])
+  expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(expected)
+  expect(paidable.length).toBeGreaterThan(60)
+}, 300_000)
