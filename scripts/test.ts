@@ -1,7 +1,8 @@
 /**
  * The whole test suite (`npm test`, `bun run scripts/test.ts`, and CI's .ci/run):
- * the generated-index drift check, then every bun:test file (unit, contract, payments on a real local chain,
- * HTTP surfaces, browser), then the benchmark smoke run. Stops at the first failing step.
+ * the generated-index drift check, a typecheck, every bun:test file (unit, contract, payments on a real local chain,
+ * HTTP surfaces, fuzzing, faults, load, browser), then the benchmark smoke run. Stops at the first failing step and
+ * ends with one summary line `tests: N passed, M failed`.
  */
 const bun = process.execPath
 const steps: Array<[string, string[]]> = [
@@ -12,12 +13,31 @@ const steps: Array<[string, string[]]> = [
   ['wrk for the benchmark smoke run', ['bash', 'scripts/ensure-wrk.sh']],
   ['benchmark smoke run (no timing assertions)', [bun, 'bench/run.ts', '--smoke']],
 ]
+let passed = 0
+let failed = 0
 for (const [name, cmd] of steps) {
   console.log(`\n=== ${name}: ${cmd.slice(1).join(' ')}`)
-  const p = Bun.spawnSync(cmd, { stdout: 'inherit', stderr: 'inherit', env: { ...process.env } })
-  if (p.exitCode !== 0) {
-    console.error(`\n=== FAILED: ${name} (exit ${p.exitCode})`)
-    process.exit(p.exitCode || 1)
+  const counting = name === 'bun test'
+  const p = Bun.spawn(cmd, { stdout: 'inherit', stderr: counting ? 'pipe' : 'inherit', env: { ...process.env } })
+  if (counting) {
+    // bun test reports on stderr; pass it through and read its closing counts
+    let tail = ''
+    const decoder = new TextDecoder()
+    for await (const chunk of p.stderr as ReadableStream<Uint8Array>) {
+      const text = decoder.decode(chunk)
+      process.stderr.write(text)
+      tail = (tail + text).slice(-4000)
+    }
+    passed = Number(tail.match(/^\s*(\d+) pass$/m)?.[1] ?? 0)
+    failed = Number(tail.match(/^\s*(\d+) fail$/m)?.[1] ?? 0)
+  }
+  const code = await p.exited
+  if (code !== 0) {
+    console.error(`\n=== FAILED: ${name} (exit ${code})`)
+    console.log(`tests: ${passed} passed, ${Math.max(failed, 1)} failed`)
+    process.exit(code || 1)
   }
 }
 console.log('\n=== all steps passed')
+console.log(`tests: ${passed} passed, ${failed} failed`)
+export {}
