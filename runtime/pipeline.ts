@@ -1,7 +1,7 @@
 import type { CatalogService } from './catalog'
 import type { Config } from './config'
 import type { Stats } from './db/stats'
-import { readBody, parseJson, requireJson } from './http/body'
+import { readBody, parseJson, refuseDeclaredOversize, requireJson } from './http/body'
 import { BASE_HEADERS, errorResponse, json } from './http/respond'
 import { b64json, challenge } from './pay/challenge'
 import { PaymentRefused } from './pay/decode'
@@ -104,8 +104,8 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     const resource = `${config.provider.apiBase}${url.pathname}${url.search}`
     // Unpaid: the body only matters for a tiered service's `tier` field, so a utility's challenge never reads it.
     const needsBody = header !== null || (svc.manifest.kind === 'tiered' && !url.searchParams.has('tier'))
+    if (!needsBody) refuseDeclaredOversize(req, config.bodyLimitBytes)
     const raw = needsBody ? await readBody(req, config.bodyLimitBytes, config.bodyTimeoutMs) : ''
-    if (!needsBody && Number(req.headers.get('content-length') ?? 0) > config.bodyLimitBytes) await readBody(req, config.bodyLimitBytes)
     const tier = resolveTier(svc, url, raw)
     const c = cachedChallenge(svc, tier, resource, deps)
     if (!header) return new Response(c.bodyText, { status: 402, headers: { ...c.headers, 'x-request-id': requestId } })

@@ -1,27 +1,41 @@
 import { ServiceError } from '../sdk/errors'
 
+const tooLarge = (limit: number) => new ServiceError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than the limit of ${limit} bytes.`, undefined, { limit_bytes: limit })
+
+/** 413 when the announced Content-Length is over `limit` (without reading anything). */
+export function refuseDeclaredOversize(req: Request, limit: number): void {
+  if (Number(req.headers.get('content-length') ?? 0) > limit) throw tooLarge(limit)
+}
+
+/** Resolves `work` or rejects with 408 after `ms`; `onTimeout` cleans up (e.g. cancels the stream). */
+async function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ServiceError(408, 'REQUEST_TIMEOUT', `The body did not arrive within ${ms} ms.`)), ms)
+  })
+  try {
+    return await Promise.race([work, deadline])
+  } catch (e) {
+    onTimeout()
+    throw e
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 /**
  * Reads a request body as text, refusing (413) anything over `limit` bytes, whether announced by
- * Content-Length or discovered while streaming. Never buffers more than `limit` bytes.
+ * Content-Length or discovered while streaming, and (408) a body that does not arrive within `deadlineMs`.
+ * Never buffers more than `limit` bytes of a streamed body.
  */
 export async function readBody(req: Request, limit: number, deadlineMs = 15_000): Promise<string> {
-  const tooLarge = () => new ServiceError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than the limit of ${limit} bytes.`, undefined, { limit_bytes: limit })
-  const declared = Number(req.headers.get('content-length') ?? NaN)
-  if (declared > limit) throw tooLarge()
+  refuseDeclaredOversize(req, limit)
   if (!req.body) return ''
-  if (Number.isFinite(declared) && !req.headers.has('transfer-encoding')) {
-    // Announced length within the limit: one native read, still under the deadline.
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ServiceError(408, 'REQUEST_TIMEOUT', `The body did not arrive within ${deadlineMs} ms.`)), deadlineMs)
-    })
-    try {
-      const text = await Promise.race([req.text(), deadline])
-      if (Buffer.byteLength(text) > limit) throw tooLarge()
-      return text
-    } finally {
-      clearTimeout(timer)
-    }
+  if (req.headers.has('content-length') && !req.headers.has('transfer-encoding')) {
+    // Announced length within the limit: one native read.
+    const text = await withDeadline(req.text(), deadlineMs, () => {})
+    if (Buffer.byteLength(text) > limit) throw tooLarge(limit)
+    return text
   }
   const reader = req.body.getReader()
   const chunks: Uint8Array[] = []
@@ -31,22 +45,11 @@ export async function readBody(req: Request, limit: number, deadlineMs = 15_000)
       const { done, value } = await reader.read()
       if (done) return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks))
       size += value.byteLength
-      if (size > limit) throw tooLarge()
+      if (size > limit) throw tooLarge(limit)
       chunks.push(value)
     }
   }
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ServiceError(408, 'REQUEST_TIMEOUT', `The body did not arrive within ${deadlineMs} ms.`)), deadlineMs)
-  })
-  try {
-    return await Promise.race([drain(), deadline])
-  } catch (e) {
-    reader.cancel().catch(() => {})
-    throw e
-  } finally {
-    clearTimeout(timer)
-  }
+  return withDeadline(drain(), deadlineMs, () => void reader.cancel().catch(() => {}))
 }
 
 /** Parses a JSON body; malformed JSON is a 400 that says where. */
