@@ -4,17 +4,13 @@ import { join } from 'node:path'
 import { decodeB64Json, post, startServer, type TestServer } from './support/server'
 import { withEcho } from './support/extra-service'
 
-/** Slug -> prices read straight from the spec's tables (independent of the manifests). */
+/**
+ * Slug -> prices from the spec's tables (sections 4.3 and 4.4), kept in the repository as data
+ * (test/data/spec-services.json) so the suite needs nothing beside the clone; independent of the manifests.
+ */
 function specPrices(): Map<string, Record<string, number>> {
-  const spec = readFileSync(join(import.meta.dir, '..', '..', 'shared', 'spec', 'service-spec.md'), 'utf8')
-  const out = new Map<string, Record<string, number>>()
-  for (const line of spec.split('\n')) {
-    const tiered = line.match(/^\| ([a-z-]+)(?: \([^)]*\))? \| ([\d.]+) \/ \d+ \| ([\d.]+) \/ \d+ \| ([\d.]+) \/ \d+ \|$/)
-    if (tiered) out.set(tiered[1], { quick: +tiered[2], standard: +tiered[3], pro: +tiered[4] })
-    const flat = line.match(/^\| ([a-z0-9-]+) \| [^|]* \| (0\.\d+) \|/)
-    if (flat) out.set(flat[1], { flat: +flat[2] })
-  }
-  out.set('read-url', { standard: 0.005 })
+  const { services } = JSON.parse(readFileSync(join(import.meta.dir, 'data', 'spec-services.json'), 'utf8')) as { services: Array<{ slug: string; prices: Record<string, number> }> }
+  const out = new Map(services.map((x) => [x.slug, x.prices]))
   out.set('ical-generate', { flat: 0.003 })
   return out
 }

@@ -50,6 +50,20 @@ export interface SettleResult {
   errorReason?: string
   /** Sent but not confirmed in time: the ledger keeps it pending and reconciles it later. */
   pending?: boolean
+  /** Gas used by the settlement transaction (decimal string), when known. */
+  gasUsed?: string
+  /** Effective gas price of the settlement transaction in wei (decimal string), when known. */
+  effectiveGasPrice?: string
+}
+
+/** The state of the settlement side, for /health and for refusing paid calls that could not be settled. */
+export interface FacilitatorHealth {
+  /** False when the backend cannot be reached. */
+  ok: boolean
+  /** False when no settlement could be paid for (e.g. every settler is out of gas): paid calls answer 503. */
+  canPay: boolean
+  detail?: string
+  settlers?: Array<{ address: string; balance_wei: string; settlements_left: number; in_flight: number }>
 }
 
 /** Verifies and settles payments against OUR requirements, on a chain or through a facilitator. */
@@ -61,6 +75,10 @@ export interface Facilitator {
   settle(p: DecodedPayment, req: PaymentRequirements, onSubmitted: (tx: string) => void): Promise<SettleResult>
   /** Receipt status of a previously sent transaction, for reconciliation. */
   status(tx: string, p: DecodedPayment, req: PaymentRequirements): Promise<'settled' | 'failed' | 'unknown'>
-  /** Signature check for contract wallets (EIP-1271) is delegated here; plain wallets are checked locally. */
+  /** The payer's balance of `asset` (atomic units), where the backend can read the chain. */
+  balance?(payer: `0x${string}`, asset: string): Promise<bigint>
+  /** Current health of the settlement side. */
+  health?(): FacilitatorHealth
+  /** Stops timers and watchers. */
   close?(): Promise<void>
 }
