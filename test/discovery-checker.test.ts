@@ -7,7 +7,7 @@ let s: TestServer
 beforeAll(async () => { s = await startServer() })
 afterAll(() => s.stop())
 
-test('discovery finds every paid route with no error-severity warning', async () => {
+test('discovery finds every paid route once, under /api/v1, with no error-severity warning', async () => {
   const d = (await discoverOriginSchema({ target: s.url })) as any
   expect(d.found ?? d.ok).toBe(true)
   const errors = (d.warnings ?? []).filter((w: any) => w.severity === 'error')
@@ -16,7 +16,7 @@ test('discovery finds every paid route with no error-severity warning', async ()
   const paths = new Set((d.endpoints ?? d.resources).map((r: any) => r.path))
   for (const svc of services) {
     expect(paths.has(`/api/v1/${svc.slug}`)).toBe(true)
-    expect(paths.has(`/api/${svc.slug}`)).toBe(true)
+    expect(paths.has(`/api/${svc.slug}`)).toBe(false)
   }
 })
 
