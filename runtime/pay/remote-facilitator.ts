@@ -45,15 +45,18 @@ export const safeUrl = (url: string) => {
  */
 export function createRemoteFacilitator(o: RemoteFacilitatorOptions): Facilitator & { url: string; supported(): Promise<SupportedKinds> } {
   const f = o.fetch ?? fetch
-  const base = o.url.replace(/\/+$/, '')
-  const name = safeUrl(base)
+  const base = new URL(o.url)
+  const basePath = base.pathname.replace(/\/+$/, '')
+  const name = safeUrl(o.url)
+  // <url>/verify etc., keeping any query string or credentials the operator put in the URL.
+  const urlOf = (path: string) => Object.assign(new URL(base), { pathname: basePath + path }).toString()
   const body = (p: DecodedPayment, req: PaymentRequirements) => ({
     x402Version: p.x402Version,
     paymentPayload: p.raw,
     paymentRequirements: p.x402Version === 2 ? req : { ...toV1(req, String(req.extra.resource ?? o.url), String(req.extra.description ?? '')), network: v1NetworkOf(req.network) },
   })
   async function call<T>(method: 'GET' | 'POST', path: string, payload: unknown, timeoutMs: number): Promise<T> {
-    const url = `${base}${path}`
+    const url = urlOf(path)
     let authorization = o.authHeader
     // A request we could not sign was never sent: nothing to fear from sending it elsewhere.
     if (o.auth) authorization = await o.auth(method, url).catch((e) => { throw new NotAccepted(`could not authenticate to facilitator ${name}: ${(e as Error).message.slice(0, 120)}`) })
