@@ -81,7 +81,11 @@ export function createFacilitatorList(members: Remote[], o: BreakerOptions): Fac
       return 'unknown'
     },
     async supported() {
-      return Promise.all(members.map((m) => m.supported().then((r) => ({ url: m.url, kinds: r.kinds }), (e) => ({ url: m.url, error: (e as Error).message }))))
+      // Asks every facilitator (a health signal: the answers feed the breakers too).
+      return Promise.all(members.map((m) => m.supported().then(
+        (r) => { succeeded(m); return { url: m.url, kinds: r.kinds } },
+        (e) => { failed(m, e); return { url: m.url, error: (e as Error).message } },
+      )))
     },
     states: () => members.map((m) => ({ url: m.url, state: stateOf(m), consecutive_failures: state.get(m)!.failures })),
     health(): FacilitatorHealth {
