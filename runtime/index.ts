@@ -22,6 +22,7 @@ async function main() {
   let stopChain: (() => Promise<void>) | undefined
   let writeDevPayer: ((apiUrl: string) => void) | undefined
   const chainId = Number(config.network.split(':')[1])
+  if (usesDevChain(config) && config.network !== 'eip155:8453') throw new ConfigError([`NETWORK ${config.network} needs RPC_URL (+ SETTLER_PRIVATE_KEY) or FACILITATOR_URL: the embedded dev chain is Base (eip155:8453)`])
   if (usesDevChain(config)) {
     const { startDevChain } = await import('./chain/devchain')
     const chain = await startDevChain()
