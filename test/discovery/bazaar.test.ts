@@ -156,4 +156,16 @@ describe('/discovery/search', () => {
       expect(r.body).toMatchObject({ error: { code, message: expect.any(String) }, request_id: expect.stringMatching(/^req_/) })
     }
   })
+
+  test('random parameters: always 200 or 422, never a 500', async () => {
+    const pieces = ['json', '%ZZ', '%00', '\u00e9', '😀', 'a'.repeat(300), '-1', '0', '1', '50', 'NaN', '1.5', ' ', '&', '=', 'csv+to', 'eyJ']
+    let seed = 7
+    const pick = () => pieces[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % pieces.length]
+    for (let i = 0; i < 60; i++) {
+      const qs = `query=${pick()}${pick()}&limit=${pick()}${i % 3 ? `&cursor=${pick()}` : ''}&tags=${pick()}`
+      const r = await fetch(`${s.url}/discovery/search?${qs}`)
+      expect([qs, [200, 422].includes(r.status)]).toEqual([qs, true])
+      expect(await r.json()).toBeObject()
+    }
+  })
 })
