@@ -124,7 +124,8 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
   if (config.payTo && !ADDRESS.test(config.payTo)) problems.push(`PAY_TO must be a 0x address (got ${config.payTo})`)
   if (config.rpcUrl && !/^https?:\/\//.test(config.rpcUrl)) problems.push(`RPC_URL must be an http(s) URL`)
   if (config.rpcUrl && !config.facilitatorUrl && !/^(0x)?[0-9a-fA-F]{64}$/.test(config.settlerPrivateKey)) problems.push('RPC_URL needs SETTLER_PRIVATE_KEY (a 32-byte hex key) for self-facilitation')
-  for (const u of config.facilitatorUrls) if (!/^https?:\/\/[^\s,]+$/.test(u)) problems.push(`FACILITATOR_URL must be a comma-separated list of http(s) URLs (got ${u.split('?')[0]})`)
+  const httpUrl = (u: string) => { try { return /^https?:$/.test(new URL(u).protocol) && !/\s/.test(u) } catch { return false } }
+  for (const u of config.facilitatorUrls) if (!httpUrl(u)) problems.push(`FACILITATOR_URL must be a comma-separated list of http(s) URLs (got ${u.split('?')[0].replace(/\/\/[^@/]*@/, '//***@')})`)
   if (Boolean(cdp.apiKeyId) !== Boolean(cdp.apiKeySecret)) problems.push('CDP_API_KEY_ID and CDP_API_KEY_SECRET go together: set both or neither')
   if ((config.rpcUrl || config.facilitatorUrl) && !config.payTo) problems.push('PAY_TO is required when payments go to a real chain (RPC_URL or FACILITATOR_URL)')
   if (!['quick', 'standard', 'pro'].includes(config.demo.tier)) problems.push(`demo.tier must be quick, standard or pro`)
