@@ -180,5 +180,8 @@ describe('Ed25519 key', () => {
     expect(loadConfig(env).config.facilitatorUrls).toEqual(['https://api.cdp.coinbase.com/platform/v2/x402'])
     expect(loadConfig({ ...env, CDP_API_KEY_SECRET: '' }).problems.join()).toContain('CDP_API_KEY_ID and CDP_API_KEY_SECRET go together')
     expect(loadConfig({ ...env, FACILITATOR_URL: 'https://a.example/x402, ftp://b' }).problems.join()).toContain('comma-separated list of http(s) URLs')
+    const malformed = loadConfig({ ...env, FACILITATOR_URL: 'https://a.example/x402,http://user:pw1234@[bad' }).problems.join()
+    expect(malformed).toContain('http://***@[bad')
+    expect(malformed).not.toContain('pw1234')
   })
 })
