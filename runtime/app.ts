@@ -9,20 +9,25 @@ import { clientAddress } from './http/client-ip'
 import { errorResponse, json, newRequestId, PREFLIGHT_HEADERS } from './http/respond'
 import { discoveryDocument, servicesDocument, wellKnownDocument } from './discovery/surfaces'
 import { openapiDocument } from './discovery/openapi'
+import { discoveryRoutes } from './discovery/routes'
+import { ICON_SVG } from './discovery/icon'
 import { servePaid, type PipelineDeps } from './pipeline'
 import { serveDemo } from './demo'
 import { siteRoutes } from './site/routes'
 import { ServiceError } from './sdk'
+import type { FacilitatorHealth } from './pay/types'
 
 export const VERSION = '1.0.0'
 const HEALTH_HEADERS = { 'content-type': 'application/json; charset=utf-8', ...PREFLIGHT_HEADERS, 'cache-control': 'no-store' }
-const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0052ff"/><text x="16" y="22" font-size="14" text-anchor="middle" fill="#fff" font-family="sans-serif">402</text></svg>'
+const FAVICON = ICON_SVG
 
 export interface AppDeps extends PipelineDeps {
   services: CatalogService[]
   quota: DailyQuota
   db: Database
   bootedAt: number
+  /** The settlement side's state (remote facilitators and their breakers), shown in /health. */
+  facilitatorHealth?: () => FacilitatorHealth | undefined
 }
 
 /** The HTTP app: public GET surfaces, the demo, and every service under /api and /api/v1. No listen(). */
@@ -35,7 +40,7 @@ export function createApp(deps: AppDeps) {
   let dbCheckedAt = 0
   let healthBody = ''
   const available = services.filter((s) => s.available).length
-  const health = () => ({ status: dbOk ? 'ok' : 'degraded', version: VERSION, uptime_seconds: Math.round((Date.now() - started) / 1000), database: dbOk ? 'ok' : 'error', services: services.length, available_services: available, network: config.network, pay_to: deps.payTo })
+  const health = (facilitator = deps.facilitatorHealth?.()) => ({ status: dbOk ? 'ok' : 'degraded', version: VERSION, uptime_seconds: Math.round((Date.now() - started) / 1000), database: dbOk ? 'ok' : 'error', services: services.length, available_services: available, network: config.network, pay_to: deps.payTo, ...(facilitator ? { facilitator } : {}) })
   const docs = {
     services: JSON.stringify(servicesDocument(services, config)),
     wellKnown: JSON.stringify(wellKnownDocument(services, config, deps.payTo)),
@@ -63,6 +68,7 @@ export function createApp(deps: AppDeps) {
       return errorResponse(new ServiceError(code === 'PARSE' ? 400 : 500, code === 'PARSE' ? 'INVALID_BODY' : 'INTERNAL', code === 'PARSE' ? 'The body could not be parsed.' : 'An internal error occurred.'), id)
     })
     .use(siteRoutes)
+    .use(discoveryRoutes(services, config, deps.payTo, deps.bootedAt))
     .get('/health', () => {
       const now = Date.now()
       if (now - dbCheckedAt < 1000 && healthBody) return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import embedded from '../registry.yaml' with { type: 'text' }
+import { assetDefaults } from './pay/networks'
 
 export interface ServiceOverride {
   enabled?: boolean
@@ -10,7 +11,8 @@ export interface ServiceOverride {
 }
 
 export interface Config {
-  provider: { name: string; description: string; website: string; apiBase: string }
+  /** iconUrl: the bazaar icon (ICON_URL / provider.icon_url; empty = this server's /icon.svg). */
+  provider: { name: string; description: string; website: string; apiBase: string; iconUrl: string }
   port: number
   host: string
   databasePath: string
@@ -28,6 +30,13 @@ export interface Config {
   settlerPrivateKey: string
   facilitatorUrl: string
   facilitatorAuthHeader: string
+  /** FACILITATOR_URL split on commas: tried in order, each behind a circuit breaker. */
+  facilitatorUrls: string[]
+  /** A facilitator that fails this many times in a row is skipped for `facilitatorCooldownSeconds`. */
+  facilitatorFailures: number
+  facilitatorCooldownSeconds: number
+  /** Coinbase CDP API key: every facilitator request then carries a fresh JWT signed with it. */
+  cdp: { apiKeyId: string; apiKeySecret: string }
   openai: { baseUrl: string; apiKey: string }
   fetchAllowHosts: string[]
   demo: { service: string; tier: 'quick' | 'standard' | 'pro'; dailyLimit: number }
@@ -65,12 +74,17 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     return n
   }
   const port = num('PORT', env.PORT ?? s.port, 3402)
+  const network = String(env.NETWORK ?? pay.network ?? 'eip155:8453')
+  const asset = resolveAsset(env, pay, network, problems)
+  const facilitatorUrl = String(env.FACILITATOR_URL ?? pay.facilitator_url ?? '')
+  const cdp = { apiKeyId: String(env.CDP_API_KEY_ID ?? ''), apiKeySecret: String(env.CDP_API_KEY_SECRET ?? '') }
   const config: Config = {
     provider: {
       name: String(p.name ?? 'Agent Utility API'),
       description: String(p.description ?? ''),
       website: String(env.PUBLIC_URL ?? p.website ?? `http://localhost:${port}`),
       apiBase: String(env.API_BASE_URL ?? env.PUBLIC_URL ?? p.api_base ?? `http://localhost:${port}`),
+      iconUrl: String(env.ICON_URL ?? p.icon_url ?? ''),
     },
     port,
     host: String(env.HOST ?? s.host ?? '0.0.0.0'),
@@ -78,16 +92,19 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     bodyLimitBytes: num('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES ?? s.body_limit_bytes, 1_048_576, 1024),
     bodyTimeoutMs: num('BODY_TIMEOUT_MS', env.BODY_TIMEOUT_MS ?? s.body_timeout_ms, 15_000, 100),
     trustedProxies: num('TRUSTED_PROXIES', env.TRUSTED_PROXIES ?? s.trusted_proxies, 0),
-    network: String(env.NETWORK ?? pay.network ?? 'eip155:8453'),
-    asset: String(env.ASSET ?? pay.asset ?? '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913') as `0x${string}`,
-    assetName: String(pay.asset_name ?? 'USD Coin'),
-    assetVersion: String(pay.asset_version ?? '2'),
+    network,
+    ...asset,
     payTo: String(env.PAY_TO ?? pay.pay_to ?? '') as Config['payTo'],
     maxTimeoutSeconds: num('max_timeout_seconds', pay.max_timeout_seconds, 60, 10),
     rpcUrl: String(env.RPC_URL ?? pay.rpc_url ?? ''),
     settlerPrivateKey: String(env.SETTLER_PRIVATE_KEY ?? ''),
-    facilitatorUrl: String(env.FACILITATOR_URL ?? pay.facilitator_url ?? ''),
+    // With a CDP key and no FACILITATOR_URL, payments go through Coinbase's CDP facilitator.
+    facilitatorUrl: facilitatorUrl || (cdp.apiKeyId ? CDP_FACILITATOR_URL : ''),
     facilitatorAuthHeader: String(env.FACILITATOR_AUTH_HEADER ?? ''),
+    facilitatorUrls: (facilitatorUrl || (cdp.apiKeyId ? CDP_FACILITATOR_URL : '')).split(',').map((u) => u.trim()).filter(Boolean),
+    facilitatorFailures: num('FACILITATOR_BREAKER_FAILURES', env.FACILITATOR_BREAKER_FAILURES ?? pay.facilitator_breaker_failures, 3, 1),
+    facilitatorCooldownSeconds: num('FACILITATOR_BREAKER_COOLDOWN_SECONDS', env.FACILITATOR_BREAKER_COOLDOWN_SECONDS ?? pay.facilitator_breaker_cooldown_seconds, 30, 1),
+    cdp,
     openai: { baseUrl: String(env.OPENAI_BASE_URL ?? m.base_url ?? ''), apiKey: String(env.OPENAI_API_KEY ?? '') },
     fetchAllowHosts: String(env.FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     demo: { service: String(env.DEMO_SERVICE ?? d.service ?? 'explain-code'), tier: env.DEMO_TIER ?? d.tier ?? 'quick', dailyLimit: num('demo.daily_limit', env.DEMO_DAILY_LIMIT ?? d.daily_limit, 5) },
@@ -103,14 +120,38 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     config.upstreams[name] = { ...config.upstreams[name], [hit[2] === 'URL' ? 'url' : 'key']: v }
   }
   if (!/^eip155:\d+$/.test(config.network)) problems.push(`NETWORK must be a CAIP-2 eip155 id like eip155:8453 (got ${config.network})`)
-  if (!ADDRESS.test(config.asset)) problems.push(`payment.asset must be a 0x address (got ${config.asset})`)
+  if (config.asset && !ADDRESS.test(config.asset)) problems.push(`payment.asset must be a 0x address (got ${config.asset})`)
   if (config.payTo && !ADDRESS.test(config.payTo)) problems.push(`PAY_TO must be a 0x address (got ${config.payTo})`)
   if (config.rpcUrl && !/^https?:\/\//.test(config.rpcUrl)) problems.push(`RPC_URL must be an http(s) URL`)
   if (config.rpcUrl && !config.facilitatorUrl && !/^(0x)?[0-9a-fA-F]{64}$/.test(config.settlerPrivateKey)) problems.push('RPC_URL needs SETTLER_PRIVATE_KEY (a 32-byte hex key) for self-facilitation')
-  if (config.facilitatorUrl && !/^https?:\/\//.test(config.facilitatorUrl)) problems.push('FACILITATOR_URL must be an http(s) URL')
+  const httpUrl = (u: string) => { try { return /^https?:$/.test(new URL(u).protocol) && !/\s/.test(u) } catch { return false } }
+  for (const u of config.facilitatorUrls) if (!httpUrl(u)) problems.push(`FACILITATOR_URL must be a comma-separated list of http(s) URLs (got ${u.split('?')[0].replace(/\/\/[^@/]*@/, '//***@')})`)
+  if (Boolean(cdp.apiKeyId) !== Boolean(cdp.apiKeySecret)) problems.push('CDP_API_KEY_ID and CDP_API_KEY_SECRET go together: set both or neither')
   if ((config.rpcUrl || config.facilitatorUrl) && !config.payTo) problems.push('PAY_TO is required when payments go to a real chain (RPC_URL or FACILITATOR_URL)')
   if (!['quick', 'standard', 'pro'].includes(config.demo.tier)) problems.push(`demo.tier must be quick, standard or pro`)
   return { config, problems }
+}
+
+/** Coinbase's hosted facilitator (needs CDP_API_KEY_ID / CDP_API_KEY_SECRET). */
+export const CDP_FACILITATOR_URL = 'https://api.cdp.coinbase.com/platform/v2/x402'
+
+/**
+ * The payment asset: ASSET / ASSET_NAME / ASSET_VERSION when set; registry.yaml's payment.asset* only while its
+ * payment.network is the network in use; otherwise the network's USDC from @x402/evm's defaults. A network
+ * without known defaults needs all three explicitly.
+ */
+function resolveAsset(env: Env, pay: any, network: string, problems: string[]): Pick<Config, 'asset' | 'assetName' | 'assetVersion'> {
+  const yaml = (pay.network ?? 'eip155:8453') === network ? pay : {}
+  const explicit = { asset: env.ASSET ?? yaml.asset, name: env.ASSET_NAME ?? yaml.asset_name, version: env.ASSET_VERSION ?? yaml.asset_version }
+  const known = /^eip155:\d+$/.test(network) ? assetDefaults(network) : undefined
+  const sameToken = known && (!explicit.asset || String(explicit.asset).toLowerCase() === known.asset.toLowerCase())
+  const out = {
+    asset: String(explicit.asset ?? known?.asset ?? '') as `0x${string}`,
+    assetName: String(explicit.name ?? (sameToken ? known.name : '')),
+    assetVersion: String(explicit.version ?? (sameToken ? known.version : '')),
+  }
+  if (!out.asset || !out.assetName || !out.assetVersion) problems.push(`NETWORK ${network} has no known USDC defaults for this asset: set ASSET, ASSET_NAME and ASSET_VERSION (the token's EIP-712 domain)`)
+  return out
 }
 
 /** True when neither a chain nor a facilitator is configured: `start` then runs the embedded dev chain. */

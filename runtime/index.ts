@@ -8,7 +8,7 @@ import { boot, ConfigError } from './boot'
 import { loadConfig, usesDevChain } from './config'
 import { createLogger } from './log'
 import { createLocalFacilitator } from './pay/local-facilitator'
-import { createRemoteFacilitator } from './pay/remote-facilitator'
+import { remoteFacilitators } from './pay/remote-setup'
 import type { Facilitator } from './pay/types'
 
 const DEV_PAYER_FILE = 'data/dev-payer.json'
@@ -22,6 +22,7 @@ async function main() {
   let stopChain: (() => Promise<void>) | undefined
   let writeDevPayer: ((apiUrl: string) => void) | undefined
   const chainId = Number(config.network.split(':')[1])
+  if (usesDevChain(config) && config.network !== 'eip155:8453') throw new ConfigError([`NETWORK ${config.network} needs RPC_URL (+ SETTLER_PRIVATE_KEY) or FACILITATOR_URL: the embedded dev chain is Base (eip155:8453)`])
   if (usesDevChain(config)) {
     const { startDevChain } = await import('./chain/devchain')
     const chain = await startDevChain()
@@ -42,7 +43,7 @@ async function main() {
       writeFileSync(DEV_PAYER_FILE, JSON.stringify({ privateKey: chain.payer.privateKey, address: chain.payer.address, apiUrl, rpcUrl: chain.rpcUrl }))
     }
   } else if (config.facilitatorUrl) {
-    facilitator = createRemoteFacilitator({ url: config.facilitatorUrl, authHeader: config.facilitatorAuthHeader || undefined })
+    facilitator = remoteFacilitators(config, log)
   } else {
     facilitator = createLocalFacilitator({ rpcUrl: config.rpcUrl, settlerKey: (config.settlerPrivateKey.startsWith('0x') ? config.settlerPrivateKey : `0x${config.settlerPrivateKey}`) as Hex, chainId })
   }

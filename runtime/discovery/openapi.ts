@@ -20,9 +20,10 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
     '/services': { get: free('List services and pricing') },
     '/stats': { get: free('Usage statistics (last 30 days)') },
     '/stats/today': { get: free('Usage statistics for the current UTC day') },
-    '/discovery/resources': { get: free('x402 Bazaar discovery list (limit, offset)') },
-    '/.well-known/x402': { get: free('Payment discovery manifest') },
-    '/.well-known/x402.json': { get: free('Payment discovery manifest') },
+    '/discovery/resources': { get: free('x402 Bazaar discovery list (limit, offset; filters type, tags, network, scheme, payTo, extensions)') },
+    '/discovery/search': { get: free('Search services by name, description and tags (query, limit, cursor)') },
+    '/.well-known/x402': { get: free('Payment discovery manifest (also at /.well-known/x402.json)') },
+    '/llms.txt': { get: { tags: ['Public'], summary: 'Agent guide: what the API is, how to pay with x402, every service with its price', security: [], responses: { 200: { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
     '/api/demo/explain': {
       post: {
         tags: ['Demo'], summary: 'Free code explanation (explain-code, quick tier), 5 calls per client per UTC day', security: [],
@@ -31,6 +32,7 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
       },
     },
   }
+  const base = cfg.provider.apiBase.replace(/\/+$/, '')
   for (const s of services) {
     const tiers = Object.keys(s.pricing)
     const amounts = tiers.map((t) => atomicToUsd(s.amounts[t as 'flat']!))
@@ -51,18 +53,19 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
         protocols: [{ x402: { network: cfg.network, asset: cfg.asset, scheme: 'exact' } }],
       },
     }
+    // Only the versioned path: /api/<slug> is the same operation (documented once in info.description).
     paths[`/api/v1/${s.slug}`] = { post: op }
-    paths[`/api/${s.slug}`] = { post: { ...op, operationId: `${op.operationId}Unversioned` } }
   }
   return {
     openapi: '3.1.0',
     info: {
       title: cfg.provider.name,
       version,
-      description: cfg.provider.description,
+      description: `${cfg.provider.description}\n\nEvery operation under /api/v1/<slug> is also served, identically, at /api/<slug>. Agent guide: ${base}/llms.txt`,
       contact: { name: cfg.provider.name, url: cfg.provider.website },
-      'x-guidance': 'Every /api/* operation is paid per call with x402 v2 (scheme exact, USDC). Call it without payment to get a 402 with a PAYMENT-REQUIRED header, sign the EIP-3009 authorization it describes, and repeat the identical request with a PAYMENT-SIGNATURE header (for example with @x402/fetch). Failed calls (status >= 400) are never charged. Tiered services take ?tier=quick|standard|pro.',
+      'x-guidance': `Read ${base}/llms.txt for the full guide. Every /api/v1/* operation is paid per call with x402 v2 (scheme exact, USDC). Call it without payment to get a 402 with a PAYMENT-REQUIRED header, sign the EIP-3009 authorization it describes, and repeat the identical request with a PAYMENT-SIGNATURE header (for example with @x402/fetch). Failed calls (status >= 400) are never charged. Tiered services take ?tier=quick|standard|pro.`,
     },
+    'x-agentcash-guidance': { llmsTxtUrl: `${base}/llms.txt` },
     servers: [{ url: cfg.provider.apiBase }],
     paths,
   }

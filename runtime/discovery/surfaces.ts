@@ -2,6 +2,7 @@ import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
 import { requirementsFor } from '../pay/challenge'
 import type { TierName } from '../sdk'
+import { metadataOf, tagsOf } from './metadata'
 
 /** Both paths of every paid service (spec §9: identical behaviour). */
 export const endpointsOf = (slug: string) => [`/api/v1/${slug}`, `/api/${slug}`]
@@ -67,22 +68,18 @@ export function wellKnownDocument(services: CatalogService[], cfg: Config, payTo
   }
 }
 
-/** GET /discovery/resources: the x402 Bazaar list shape, paginated with limit (1-100, default 20) and offset. */
-export function discoveryDocument(services: CatalogService[], cfg: Config, payTo: string, query: URLSearchParams, bootedAt: number) {
-  const num = (v: string | null, d: number, min: number, max: number) => {
-    const n = v === null ? d : Number.parseInt(v, 10)
-    return Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : d
-  }
-  const limit = num(query.get('limit'), 20, 1, 100)
-  const offset = num(query.get('offset'), 0, 0, Number.MAX_SAFE_INTEGER)
-  const type = query.get('type')
-  const all = type && type !== 'http' ? [] : services
-  const items = all.slice(offset, offset + limit).map((s) => ({
+/** One x402 Bazaar DiscoveryResource (x402 extensions 2.27): accepts per tier, ISO lastUpdated, service metadata. */
+export function discoveryItem(s: CatalogService, cfg: Config, payTo: string, lastUpdated: string) {
+  return {
     resource: `${cfg.provider.apiBase}/api/v1/${s.slug}`,
     type: 'http',
     x402Version: 2,
     accepts: (Object.keys(s.pricing) as TierName[]).map((tier) => requirementsFor(cfg, s, tier, payTo)),
-    lastUpdated: bootedAt,
+    lastUpdated,
+    description: `${s.manifest.name}: ${s.manifest.description}`.slice(0, 500),
+    mimeType: 'application/json',
+    ...metadataOf(cfg, s),
+    extensions: s.bazaar,
     metadata: {
       name: s.manifest.name,
       description: s.manifest.description,
@@ -93,6 +90,38 @@ export function discoveryDocument(services: CatalogService[], cfg: Config, payTo
       output: { type: 'json', schema: s.outputJsonSchema },
       ...(s.manifest.kind === 'tiered' ? { tiers: 'choose with ?tier=quick|standard|pro (default standard); accepts[] lists one entry per tier in that order' } : {}),
     },
-  }))
+  }
+}
+
+/**
+ * The Bazaar list filters (type, tags, network, scheme, payTo, extensions) over the catalog. `tags` is a
+ * comma-separated list: a service matches when it carries any of them. Unknown values match nothing.
+ */
+export function filterServices(services: CatalogService[], cfg: Config, payTo: string, query: URLSearchParams): CatalogService[] {
+  const type = query.get('type')
+  const network = query.get('network')
+  const scheme = query.get('scheme')
+  const to = query.get('payTo')
+  const ext = query.get('extensions')
+  const tags = (query.get('tags') ?? '').split(',').map((t) => t.trim().toLowerCase()).filter(Boolean)
+  if ((type && type !== 'http') || (network && network !== cfg.network) || (scheme && scheme !== 'exact') || (to && to.toLowerCase() !== payTo.toLowerCase())) return []
+  if (ext && !ext.split(',').every((e) => e.trim() === 'bazaar')) return []
+  return tags.length ? services.filter((s) => tagsOf(s.manifest.category).some((t) => tags.includes(t))) : services
+}
+
+/** Unix seconds (or ms) to ISO 8601. */
+const iso = (t: number) => new Date(t < 1e12 ? t * 1000 : t).toISOString()
+
+/** GET /discovery/resources: the x402 Bazaar list shape, filtered, paginated with limit (1-100, default 20) and offset. */
+export function discoveryDocument(services: CatalogService[], cfg: Config, payTo: string, query: URLSearchParams, bootedAt: number) {
+  const num = (v: string | null, d: number, min: number, max: number) => {
+    const n = v === null ? d : Number.parseInt(v, 10)
+    return Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : d
+  }
+  const limit = num(query.get('limit'), 20, 1, 100)
+  const offset = num(query.get('offset'), 0, 0, Number.MAX_SAFE_INTEGER)
+  const all = filterServices(services, cfg, payTo, query)
+  const lastUpdated = iso(bootedAt)
+  const items = all.slice(offset, offset + limit).map((s) => discoveryItem(s, cfg, payTo, lastUpdated))
   return { x402Version: 2, items, pagination: { limit, offset, total: all.length } }
 }

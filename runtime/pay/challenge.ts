@@ -2,10 +2,14 @@ import type { Config } from '../config'
 import type { CatalogService } from '../catalog'
 import type { TierName } from '../sdk'
 import type { PaymentRequirements } from './types'
+import { metadataOf } from '../discovery/metadata'
 
 const V1_NETWORKS: Record<string, string> = { 'eip155:8453': 'base', 'eip155:84532': 'base-sepolia' }
 
-/** Our requirements for one service and tier: deterministic, so the client's echo can be compared exactly. */
+/**
+ * Our requirements for one service and tier: deterministic, so the client's echo can be compared exactly.
+ * Only x402 v2 PaymentRequirements fields (no v1 mimeType/resource/description: those live in `resource`).
+ */
 export function requirementsFor(cfg: Config, svc: CatalogService, tier: TierName, payTo: string): PaymentRequirements {
   return {
     scheme: 'exact',
@@ -14,7 +18,6 @@ export function requirementsFor(cfg: Config, svc: CatalogService, tier: TierName
     asset: cfg.asset,
     payTo,
     maxTimeoutSeconds: cfg.maxTimeoutSeconds,
-    mimeType: 'application/json',
     extra: { name: cfg.assetName, version: cfg.assetVersion },
   }
 }
@@ -51,7 +54,7 @@ export function challenge(cfg: Config, svc: CatalogService, tier: TierName, payT
   const paymentRequired = {
     x402Version: 2,
     ...(reason ? { error: reason } : {}),
-    resource: { url: resource, description, mimeType: 'application/json' },
+    resource: { url: resource, description, mimeType: 'application/json', ...metadataOf(cfg, svc) },
     accepts: [req],
     extensions: svc.bazaar,
   }

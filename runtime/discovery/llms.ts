@@ -1,0 +1,56 @@
+import type { CatalogService } from '../catalog'
+import type { Config } from '../config'
+import { CATEGORIES, type TierName } from '../sdk'
+
+/** The first sentence of a description, capped: the one-line purpose of a service. */
+export function oneLine(description: string, max = 160): string {
+  const flat = description.replace(/\s+/g, ' ').trim()
+  const first = flat.match(/^.+?[.!?](?=\s|$)/)?.[0] ?? flat
+  return first.length <= max ? first : `${first.slice(0, max - 1).trimEnd()}…`
+}
+
+const price = (s: CatalogService) => {
+  const tiers = Object.keys(s.pricing) as TierName[]
+  return tiers.length === 1 ? `$${s.pricing[tiers[0]]!.price_usd}` : tiers.map((t) => `${t} $${s.pricing[t]!.price_usd}`).join(' / ')
+}
+
+/**
+ * GET /llms.txt (llmstxt.org format): what the API is, how to pay with x402, and every service grouped by
+ * category with its price and one-line purpose. Generated from the catalog at boot, so it never drifts.
+ */
+export function llmsTxt(services: CatalogService[], cfg: Config): string {
+  const base = cfg.provider.apiBase.replace(/\/+$/, '')
+  const out: string[] = [
+    `# ${cfg.provider.name}`,
+    '',
+    `> ${cfg.provider.description.replace(/\s+/g, ' ').trim() || 'Pay-per-request HTTP/JSON services for AI agents.'}`,
+    '',
+    `${services.length} services, each one HTTP POST with a JSON body at ${base}/api/v1/<slug> (also at /api/<slug>). No account or API key: every call is paid on its own with the x402 protocol v2 (scheme \`exact\`, USDC on ${cfg.network}, token ${cfg.asset}).`,
+    '',
+    '## How to pay (x402)',
+    '',
+    `1. POST the request without payment. The answer is 402 with a \`PAYMENT-REQUIRED\` header: base64 JSON whose \`accepts[0]\` gives the price (\`amount\`, USDC with 6 decimals), \`payTo\`, \`asset\`, \`network\` and \`maxTimeoutSeconds\`.`,
+    '2. Sign an EIP-3009 `TransferWithAuthorization` for exactly that amount to `payTo` (EIP-712 domain from `accepts[0].extra`: name and version of the token).',
+    '3. Repeat the identical request with the header `PAYMENT-SIGNATURE` (base64 of the v2 PaymentPayload; legacy v1 clients send `X-PAYMENT`).',
+    '4. A 200 carries the result and a `PAYMENT-RESPONSE` header with the settlement transaction. A failed call (status >= 400) is never charged; the same authorization can be used again.',
+    '',
+    'With the official client this is one line: `wrapFetchWithPayment(fetch, new x402Client().register(network, new ExactEvmScheme(account)))` from `@x402/fetch` and `@x402/evm`.',
+    'Tiered (model-backed) services take `?tier=quick|standard|pro` (default standard); each tier has its own price.',
+    `Errors always have the shape \`{ "error": { "code", "message", "details"? }, "request_id" }\`. Bad input is a 422 and costs nothing.`,
+    '',
+    '## Discovery',
+    '',
+    `- [OpenAPI 3.1](${base}/openapi.json): every operation with its input/output schema and price (x-payment-info)`,
+    `- [Services](${base}/services): the catalog as JSON, with examples`,
+    `- [Bazaar list](${base}/discovery/resources): x402 Bazaar resources (filters: tags, network, scheme, payTo)`,
+    `- [Search](${base}/discovery/search?query=json): services ranked by relevance (query, limit, cursor)`,
+    `- [Free demo](${base}/api/demo/explain): POST explain-code at the quick tier, ${cfg.demo.dailyLimit} calls per day, no payment`,
+  ]
+  for (const category of CATEGORIES) {
+    const inCat = services.filter((s) => s.manifest.category === category)
+    if (!inCat.length) continue
+    out.push('', `## ${category}`, '')
+    for (const s of inCat) out.push(`- [${s.manifest.name}](${base}/api/v1/${s.slug}): ${price(s)}. ${oneLine(s.manifest.description)}${s.available ? '' : ' (currently unavailable)'}`)
+  }
+  return `${out.join('\n')}\n`
+}

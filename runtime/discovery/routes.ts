@@ -1,0 +1,25 @@
+import { Elysia } from 'elysia'
+import type { CatalogService } from '../catalog'
+import type { Config } from '../config'
+import { errorResponse, json, newRequestId, PREFLIGHT_HEADERS } from '../http/respond'
+import { ServiceError } from '../sdk'
+import { ICON_SVG } from './icon'
+import { llmsTxt } from './llms'
+import { buildSearchIndex, searchDocument } from './search'
+
+/** Discovery GET routes for agents and indexers: /llms.txt, /discovery/search, /icon.svg. */
+export function discoveryRoutes(services: CatalogService[], config: Config, payTo: string, bootedAt: number) {
+  const llms = llmsTxt(services, config)
+  const index = buildSearchIndex(services)
+  return new Elysia({ name: 'discovery-routes' })
+    .get('/llms.txt', () => new Response(llms, { headers: { 'content-type': 'text/plain; charset=utf-8', ...PREFLIGHT_HEADERS, 'cache-control': 'public, max-age=300' } }))
+    .get('/icon.svg', () => new Response(ICON_SVG, { headers: { 'content-type': 'image/svg+xml', ...PREFLIGHT_HEADERS, 'cache-control': 'public, max-age=86400' } }))
+    .get('/discovery/search', ({ request }) => {
+      try {
+        return json(searchDocument(index, services, config, payTo, new URL(request.url).searchParams, bootedAt))
+      } catch (e) {
+        if (e instanceof ServiceError) return errorResponse(e, newRequestId())
+        throw e
+      }
+    })
+}

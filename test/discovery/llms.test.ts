@@ -1,0 +1,48 @@
+/** /llms.txt and the agent-facing OpenAPI fields, checked against /services (an independent surface). */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { startServer, type TestServer } from '../support/server'
+import { oneLine } from '../../runtime/discovery/llms'
+
+let s: TestServer
+beforeAll(async () => { s = await startServer({ env: { PUBLIC_URL: 'https://api.example.com' } }) })
+afterAll(() => s.stop())
+
+test('/llms.txt lists every service by category with its price and purpose, and explains x402', async () => {
+  const r = await fetch(s.url + '/llms.txt')
+  expect(r.status).toBe(200)
+  expect(r.headers.get('content-type')).toBe('text/plain; charset=utf-8')
+  const text = await r.text()
+  const services = ((await (await fetch(s.url + '/services')).json()) as any).services as any[]
+  expect(text).toStartWith('# Agent Utility API\n\n> ')
+  for (const needle of ['PAYMENT-REQUIRED', 'PAYMENT-SIGNATURE', 'EIP-3009', 'x402', '@x402/fetch', '/openapi.json', '/discovery/search', 'eip155:8453']) expect(text).toContain(needle)
+  const lines = text.split('\n')
+  for (const svc of services) {
+    const line = lines.find((l) => l.includes(`(https://api.example.com/api/v1/${svc.slug})`))
+    expect(line).toBeDefined()
+    const prices = Object.values(svc.pricing).map((p: any) => `$${p.price_usd}`)
+    for (const p of prices) expect(line).toContain(p)
+    expect(line!.length).toBeLessThan(400)
+    // Under its category heading.
+    const heading = lines.slice(0, lines.indexOf(line!)).reverse().find((l) => l.startsWith('## '))
+    expect(heading).toBe(`## ${svc.category}`)
+  }
+  expect(lines.filter((l) => l.startsWith('- [') && l.includes('/api/v1/')).length).toBe(services.length)
+})
+
+test('the one-line purpose is the first sentence, capped', () => {
+  expect(oneLine('Turns text into a URL slug: ASCII. Same rules as Django.')).toBe('Turns text into a URL slug: ASCII.')
+  expect(oneLine('Version 1.2 parser.  Second.')).toBe('Version 1.2 parser.')
+  expect(oneLine('x'.repeat(300), 20)).toBe(`${'x'.repeat(19)}…`)
+})
+
+test('OpenAPI: contact, guidance pointing at /llms.txt, the /api alias documented once', async () => {
+  const doc = (await (await fetch(s.url + '/openapi.json')).json()) as any
+  expect(doc.info.contact.url).toBe('https://api.example.com')
+  expect(doc['x-agentcash-guidance']).toEqual({ llmsTxtUrl: 'https://api.example.com/llms.txt' })
+  expect(doc.info['x-guidance']).toContain('/llms.txt')
+  expect(doc.info['x-guidance'].length).toBeLessThan(4000)
+  expect(doc.info.description).toContain('/api/<slug>')
+  expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/') && !p.startsWith('/api/v1/') && p !== '/api/demo/explain')).toEqual([])
+  expect(doc.paths['/llms.txt'].get.security).toEqual([])
+  expect(doc.paths['/discovery/search'].get.security).toEqual([])
+})
