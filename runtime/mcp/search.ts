@@ -30,11 +30,14 @@ export function createSearch(services: CatalogService[]) {
   }))
   return (query: string, limit: number) => {
     const q = [...new Set(words(query))].slice(0, 20)
+    // Rare words weigh more (inverse document frequency): "slug" says more than "text".
+    const fieldsHit = (e: Indexed, w: string) => [5 * hit(e.slug, w), 3 * hit(e.name, w), e.category === w ? 2 : 0, hit(e.description, w)].reduce((a, b) => a + b, 0)
+    const weight = new Map(q.map((w) => [w, Math.log(1 + index.length / Math.max(1, index.filter((e) => fieldsHit(e, w) > 0).length))]))
     const scored = index.map((e) => {
       let score = e.svc.slug === query.trim().toLowerCase() ? 100 : 0
       let matched = 0
       for (const w of q) {
-        const s = 5 * hit(e.slug, w) + 3 * hit(e.name, w) + (e.category === w ? 2 : 0) + hit(e.description, w)
+        const s = fieldsHit(e, w) * weight.get(w)!
         if (s > 0) matched++
         score += s
       }

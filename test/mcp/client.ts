@@ -9,4 +9,4 @@ export async function mcpClient(baseUrl: string): Promise<Client> {
 }
 
 /** The parsed JSON of a tool result's first text block. */
-export const textJson = (r: { content?: unknown }) => JSON.parse((r.content as Array<{ type: string; text: string }>)[0].text)
+export const textJson = (r: Record<string, unknown>) => JSON.parse((r.content as Array<{ type: string; text: string }>)[0].text)

@@ -3,7 +3,8 @@
  * No payment reaches a facilitator here (refusingFacilitator fails the test if one does).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { decodeB64Json, post, refusingFacilitator, startServer, type TestServer } from '../support/server'
 import { withEcho } from '../support/extra-service'
 import { mcpClient, textJson } from './client'
@@ -92,6 +93,12 @@ describe('free tools', () => {
     expect(over.isError).toBe(true)
     expect((over.structuredContent as any).error.code).toBe('DEMO_QUOTA_EXCEEDED')
     expect(over._meta?.['retry-after']).toBeGreaterThan(0)
+    // the quota follows the socket address: a forged X-Forwarded-For (no trusted proxy) buys nothing
+    const forged = new Client({ name: 'forger', version: '1.0.0' })
+    await forged.connect(new StreamableHTTPClientTransport(new URL(s.url + '/mcp'), { requestInit: { headers: { 'x-forwarded-for': '203.0.113.7' } } }))
+    const r = await forged.callTool({ name: 'demo_test_echo', arguments: { code: 'forged' } })
+    await forged.close()
+    expect((r.structuredContent as any).error.code).toBe('DEMO_QUOTA_EXCEEDED')
   })
 })
 
@@ -121,17 +128,15 @@ describe('paid tools without payment', () => {
     expect((bad.structuredContent as any).error.code).toBe('INVALID_TIER')
   })
 
-  test('an unavailable service answers its HTTP error code, not a payment request', async () => {
+  test('an unavailable service (no model configured) answers its HTTP error code, not a payment request', async () => {
     const { tools } = await c.listTools()
-    const services = ((await (await fetch(s.url + '/services')).json()) as any).services as any[]
-    const down = services.find((x) => !x.available)
-    if (!down) return expect(services.every((x) => x.available)).toBe(true)
-    expect(tools.find((t) => t.name === down.slug)!.description).toContain('Currently unavailable')
-    const r = await c.callTool({ name: down.slug, arguments: {} })
+    expect(tools.find((t) => t.name === 'explain-code')!.description).toContain('Currently unavailable')
+    const r = await c.callTool({ name: 'explain-code', arguments: { code: 'x' } })
     expect(r.isError).toBe(true)
-    const http = (await (await post(s.url + `/api/v1/${down.slug}`, {})).json()) as any
-    expect((r.structuredContent as any).error.code).toBe(http.error.code)
-    expect((r.structuredContent as any).error.message).toBe(http.error.message)
+    const http = await post(s.url + '/api/v1/explain-code', { code: 'x' })
+    expect(http.status).toBe(503)
+    const body = (await http.json()) as any
+    expect((r.structuredContent as any).error).toMatchObject({ code: 'MODEL_NOT_CONFIGURED', message: body.error.message })
   })
 })
 
