@@ -176,3 +176,15 @@ describe('protocol edges', () => {
     expect(body.result.structuredContent.accepts[0].amount).toBe('1000')
   })
 })
+
+describe('published', () => {
+  test('/.well-known/x402, OpenAPI and the site point agents at /mcp', async () => {
+    const wk = (await (await fetch(s.url + '/.well-known/x402')).json()) as any
+    expect(wk.mcp).toMatchObject({ endpoint: '/mcp', transport: 'streamable-http' })
+    expect(wk.mcp.url).toMatch(/\/mcp$/)
+    const openapi = (await (await fetch(s.url + '/openapi.json')).json()) as any
+    expect(openapi.paths['/mcp'].post.security).toEqual([])
+    expect(openapi.paths['/mcp'].post.description).toContain('x402/payment')
+    expect(await (await fetch(s.url + '/')).text()).toContain('<code>/mcp</code>')
+  })
+})
