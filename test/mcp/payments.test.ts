@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { x402Client } from '@x402/fetch'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
-import type { Hex } from 'viem'
+import { createWalletClient, http, parseAbi, publicActions, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
-import { usdcBalance } from '../../runtime/chain/usdc'
+import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
+import { localBase, setEthBalance, USDC_BASE, usdcBalance } from '../../runtime/chain/usdc'
 import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import type { Facilitator } from '../../runtime/pay/types'
 import { startServer, type TestServer } from '../support/server'
@@ -21,12 +21,18 @@ let chain: DevChain
 let s: TestServer
 let c: Client
 const counted = { verify: 0, settle: 0 }
+/** A real on-chain action to run between verification and settlement (e.g. the payer spends the funds). */
+let beforeSettle: (() => Promise<void>) | undefined
 
 function countingFacilitator(inner: Facilitator): Facilitator {
   return {
     kind: inner.kind,
     verify: (p, r) => (counted.verify++, inner.verify(p, r)),
-    settle: (p, r, cb) => (counted.settle++, inner.settle(p, r, cb)),
+    settle: async (p, r, cb) => {
+      counted.settle++
+      await beforeSettle?.()
+      return inner.settle(p, r, cb)
+    },
     status: (tx, p, r) => inner.status(tx, p, r),
   }
 }
@@ -178,6 +184,37 @@ describe('paid tool calls over MCP', () => {
     const before = await balances()
     const r = await paidCall('test-echo', { code: 'mcp' }, payment)
     expect((r.structuredContent as any).error).toBe('authorization_already_used')
+    expect(await balances()).toEqual(before)
+    await expectBooksBalance()
+  })
+
+  test('a settlement that fails after the tool ran withholds the result: PaymentRequired with the failed SettleResponse', async () => {
+    const key = generatePrivateKey()
+    const payer = privateKeyToAccount(key)
+    await fundPayer(chain, payer.address, 4200n)
+    await setEthBalance(chain.rpcUrl, payer.address, 10n ** 17n)
+    const payment = await paymentFor('test-echo', { code: 'spent' }, key)
+    const sink = privateKeyToAccount(generatePrivateKey()).address
+    const wallet = createWalletClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl), account: payer, pollingInterval: 20 }).extend(publicActions)
+    // between verification and settlement the payer moves the funds away, on chain
+    beforeSettle = async () => {
+      const hash = await wallet.writeContract({ address: USDC_BASE, abi: parseAbi(['function transfer(address to, uint256 value) returns (bool)']), functionName: 'transfer', args: [sink, 4200n] })
+      await wallet.waitForTransactionReceipt({ hash })
+    }
+    const before = await balances()
+    try {
+      const r = await paidCall('test-echo', { code: 'spent' }, payment)
+      expect(r.isError).toBe(true)
+      const pr = r.structuredContent as any
+      expect(pr.x402Version).toBe(2)
+      expect(pr['x402/payment-response']).toMatchObject({ success: false })
+      expect(typeof pr['x402/payment-response'].errorReason).toBe('string')
+      expect(r._meta?.['x402/payment-response']).toEqual(pr['x402/payment-response'])
+      expect(JSON.stringify(r)).not.toContain('SPENT')
+    } finally {
+      beforeSettle = undefined
+    }
+    expect(await usdcBalance(chain.rpcUrl, sink)).toBe(4200n)
     expect(await balances()).toEqual(before)
     await expectBooksBalance()
   })
