@@ -84,6 +84,8 @@ describe('paid tool calls over MCP', () => {
     expect(before.payer - after.payer).toBe(1000n)
     expect(after.payee - before.payee).toBe(1000n)
     expect(s.booted.ledger.byState(['settled']).find((x) => x.tx_hash === receipt.transaction)).toMatchObject({ slug: 'slugify', amount: '1000' })
+    const signature = (payment.payload as { signature: string }).signature
+    expect(s.logs.join('\n')).not.toContain(signature)
     await expectBooksBalance()
   })
 

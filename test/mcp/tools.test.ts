@@ -14,7 +14,7 @@ let c: Client
 const facilitator = refusingFacilitator()
 
 beforeAll(async () => {
-  s = await startServer({ entries: withEcho(), facilitator, env: { DEMO_SERVICE: 'test-echo', DEMO_DAILY_LIMIT: '2' } })
+  s = await startServer({ entries: withEcho(), facilitator, env: { DEMO_SERVICE: 'test-echo', DEMO_DAILY_LIMIT: '2', INVALID_PAYMENT_LIMIT: '2' } })
   c = await mcpClient(s.url)
 })
 afterAll(async () => {
@@ -137,6 +137,22 @@ describe('paid tools without payment', () => {
     expect(http.status).toBe(503)
     const body = (await http.json()) as any
     expect((r.structuredContent as any).error).toMatchObject({ code: 'MODEL_NOT_CONFIGURED', message: body.error.message })
+  })
+})
+
+describe('refused payments', () => {
+  test('count toward the per-client refusal throttle shared with HTTP, then 429 before any work', async () => {
+    const results = []
+    for (let i = 0; i < 3; i++) results.push(await c.callTool({ name: 'test-echo', arguments: { code: 'x' }, _meta: { 'x402/payment': { x402Version: 2, junk: i } } }))
+    expect(results.slice(0, 2).map((r) => (r.structuredContent as any).x402Version)).toEqual([2, 2])
+    const limited = results[2]
+    expect(limited.isError).toBe(true)
+    expect((limited.structuredContent as any).error.code).toBe('TOO_MANY_INVALID_PAYMENTS')
+    expect(limited._meta?.['retry-after']).toBeGreaterThan(0)
+    // the same client over HTTP is throttled too (one socket address, one budget)
+    const http = await post(s.url + '/api/v1/test-echo', { code: 'x' }, { 'payment-signature': 'e30=' })
+    expect(http.status).toBe(429)
+    expect(facilitator.calls).toBe(0)
   })
 })
 
