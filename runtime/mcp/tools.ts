@@ -23,20 +23,9 @@ export function priceLine(s: CatalogService): string {
   return `${tiers.map((t) => `${t} $${s.pricing[t]!.price_usd}${t === s.defaultTier ? ' (default)' : ''}`).join(', ')} USDC per call; choose with the \`tier\` argument`
 }
 
-/** A v2 PaymentRequired, as an unpaid or refused call returns it in structuredContent. */
-const paymentRequiredSchema = {
-  type: 'object',
-  description: 'isError: x402 v2 PaymentRequired. Sign one of `accepts` and repeat the call with the PaymentPayload in _meta["x402/payment"].',
-  required: ['x402Version', 'accepts'],
-  properties: { x402Version: { type: 'integer' }, error: { type: 'string' }, resource: { type: 'object' }, accepts: { type: 'array', items: { type: 'object' } } },
-}
-/** The one error shape of the HTTP API. */
-const errorSchema = {
-  type: 'object',
-  description: 'isError: the HTTP API error body (same code and message as the HTTP route).',
-  required: ['error'],
-  properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' }, details: {} } }, request_id: { type: 'string' } },
-}
+/** isError answers: a v2 PaymentRequired (unpaid or refused call) or the HTTP error body. Kept minimal: 113 tools carry them. */
+const paymentRequiredSchema = { type: 'object', required: ['x402Version', 'accepts'] }
+const errorSchema = { type: 'object', required: ['error'] }
 
 /**
  * The outputSchema of a paid tool: the manifest's output, or (on isError) a PaymentRequired or an error body.
