@@ -179,6 +179,36 @@ describe('protocol edges', () => {
     expect(pre.headers.get('access-control-allow-headers')).toContain('Mcp-Protocol-Version')
   })
 
+  test('malformed tool calls get a JSON-RPC error or an isError result, never a 500 or a hang', async () => {
+    const deep = JSON.parse('{"a":'.repeat(3000) + '1' + '}'.repeat(3000))
+    const cases: unknown[] = [
+      { name: 42, arguments: {} },
+      { name: 'slugify', arguments: [1, 2] },
+      { name: 'slugify', arguments: 'text' },
+      { name: 'slugify', arguments: { text: 'x' }, _meta: 'not an object' },
+      { name: 'slugify', arguments: { text: 'x' }, _meta: { 'x402/payment': 'x'.repeat(100_000) } },
+      { name: 'test-echo', arguments: { code: 'x', deep }, _meta: { 'x402/payment': { x402Version: 2 } } },
+      { name: 'search_services', arguments: { query: 'x'.repeat(500_000) } },
+      { name: 'describe_service', arguments: null },
+      { name: 'demo_test_echo', arguments: { code: 7 } },
+      {},
+    ]
+    for (const params of cases) {
+      const r = await fetch(s.url + '/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
+      })
+      expect(r.status).toBeLessThan(500)
+      const body = (await r.json()) as any
+      expect(body.jsonrpc).toBe('2.0')
+      if (body.result) expect(body.result.isError).toBe(true)
+      else expect(typeof body.error.code).toBe('number')
+      expect(JSON.stringify(body)).not.toContain('    at ')
+    }
+    expect(facilitator.calls).toBe(0)
+  })
+
   test('a raw tools/call over plain JSON-RPC works without a prior initialize (stateless)', async () => {
     const r = await fetch(s.url + '/mcp', {
       method: 'POST',
