@@ -1,6 +1,5 @@
 import { jsonSchema, type CatalogService } from '../catalog'
-import { t } from '../sdk'
-import type { TierName } from '../sdk'
+import { t, type TierName } from '../sdk'
 
 /** One MCP tool definition as tools/list publishes it. */
 export interface ToolDef {
@@ -16,7 +15,7 @@ export interface ToolDef {
 export const FREE_TOOLS = { search: 'search_services', describe: 'describe_service' } as const
 export const demoToolName = (slug: string) => `demo_${slug.replace(/-/g, '_')}`
 
-/** "$0.001 per call" or "quick $0.01, standard $0.05 (default), pro $0.1 per call". */
+/** "$0.001 USDC per call", or "quick $0.01, standard $0.05 (default), pro $0.1 USDC per call; choose with ...". */
 export function priceLine(s: CatalogService): string {
   const tiers = Object.keys(s.pricing) as TierName[]
   if (tiers.length === 1) return `$${s.pricing[tiers[0]]!.price_usd} USDC per call`
@@ -38,13 +37,13 @@ function outputSchemaOf(s: CatalogService): Record<string, unknown> | undefined 
 }
 
 /** One paid tool per service: name = slug, price in the description, input schema = the manifest's. */
-export function paidTool(s: CatalogService): ToolDef {
+export function paidTool(s: CatalogService, network: string): ToolDef {
   const status = s.available ? '' : ` Currently unavailable: ${s.unavailableReason?.message}`
   const outputSchema = outputSchemaOf(s)
   return {
     name: s.slug,
     title: s.manifest.name,
-    description: `${s.manifest.description}\n\nPrice: ${priceLine(s)} (x402 v2, scheme exact, USDC on Base). Unpaid calls return isError with the PaymentRequired; failed calls are never charged.${status}`,
+    description: `${s.manifest.description}\n\nPrice: ${priceLine(s)} (x402 v2, scheme exact, USDC on ${network}). Unpaid calls return isError with the PaymentRequired; failed calls are never charged.${status}`,
     inputSchema: s.inputJsonSchema,
     ...(outputSchema ? { outputSchema } : {}),
     annotations: { title: s.manifest.name, openWorldHint: Boolean(s.manifest.needs?.some((n) => n === 'fetch' || n === 'upstream')) },
