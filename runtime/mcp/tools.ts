@@ -59,6 +59,12 @@ export const describeInput = t.Object({
   slug: t.String({ minLength: 1, maxLength: 100, description: 'The service slug (also its tool name), e.g. "slugify".' }),
 }, { additionalProperties: false })
 
+/** The demo runs at the operator's demo tier, so its tool does not offer `tier`. */
+function withoutTier(schema: Record<string, unknown>): Record<string, unknown> {
+  const { tier: _, ...properties } = (schema.properties ?? {}) as Record<string, unknown>
+  return { ...schema, properties }
+}
+
 /** The free tools: search, describe, and the demo service (when it is in the catalog). */
 export function freeTools(demo: CatalogService | undefined, demoLimit: number): ToolDef[] {
   const tools: ToolDef[] = [
@@ -82,7 +88,7 @@ export function freeTools(demo: CatalogService | undefined, demoLimit: number): 
       name: demoToolName(demo.slug),
       title: `${demo.manifest.name} (free demo)`,
       description: `Free demo of the paid \`${demo.slug}\` tool at a reduced tier, limited to ${demoLimit} calls per client per UTC day. ${demo.manifest.description}`,
-      inputSchema: demo.inputJsonSchema,
+      inputSchema: withoutTier(demo.inputJsonSchema),
       annotations: { title: `${demo.manifest.name} (free demo)`, openWorldHint: false },
     })
   }

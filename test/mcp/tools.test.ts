@@ -42,6 +42,7 @@ describe('tools/list', () => {
     const tiered = tools.find((t) => t.name === 'test-explain')!
     expect(tiered.description).toContain('quick $0.01, standard $0.05 (default), pro $0.1 USDC per call')
     expect((tiered.inputSchema.properties as any).tier.anyOf.map((x: any) => x.const)).toEqual(['quick', 'standard', 'pro'])
+    expect(Object.keys(tools.find((t) => t.name === 'demo_test_echo')!.inputSchema.properties!)).toEqual(['code', 'language', 'context'])
   })
 })
 
