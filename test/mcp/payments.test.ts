@@ -120,6 +120,22 @@ describe('paid tool calls over MCP', () => {
     await expectBooksBalance()
   })
 
+  test('10 parallel tool calls with one payment: exactly one result, one transfer', async () => {
+    const payment = await paymentFor('test-echo', { code: 'race' })
+    const before = await balances()
+    const settles = counted.settle
+    const rs = await Promise.all(Array.from({ length: 10 }, (_, i) => paidCall('test-echo', { code: `race ${i}` }, payment)))
+    const ok = rs.filter((r) => !r.isError)
+    expect(ok.length).toBe(1)
+    expect((ok[0].structuredContent as any).echo).toMatch(/^RACE \d$/)
+    for (const r of rs.filter((x) => x.isError)) expect((r.structuredContent as any).error).toBe('authorization_already_used')
+    expect(counted.settle - settles).toBe(1)
+    const after = await balances()
+    expect(before.payer - after.payer).toBe(4200n)
+    expect(after.payee - before.payee).toBe(4200n)
+    await expectBooksBalance()
+  })
+
   test('invalid arguments with a valid payment are refused before verification; nothing moves', async () => {
     const payment = await paymentFor('slugify', { text: 'ok' })
     const before = await balances()
