@@ -1,10 +1,12 @@
 /**
  * HTTP answers of the pipeline as MCP tool results (x402 MCP transport, specs/transports-v2/mcp.md):
  * 200 -> the result with the SettleResponse in `_meta["x402/payment-response"]`; 402 -> isError with the v2
- * PaymentRequired as structuredContent and as content[0].text; any other status -> isError with the HTTP error body.
+ * PaymentRequired (plus the spec's `x402/error` wrapper of it) as structuredContent and, the same JSON, as
+ * content[0].text; any other status -> isError with the HTTP error body.
  */
 export const PAYMENT_META = 'x402/payment'
 export const PAYMENT_RESPONSE_META = 'x402/payment-response'
+export const ERROR_KEY = 'x402/error'
 
 export interface ToolResult {
   [key: string]: unknown
@@ -53,12 +55,17 @@ export async function toToolResult(res: Response): Promise<ToolResult> {
     const required = decodeHeader(res.headers.get('payment-required'))
     if (required) {
       const message = isRecord(body) && typeof body.message === 'string' ? body.message : undefined
+      const error = typeof required.error === 'string' ? required.error : 'Payment required: sign one of `accepts` and repeat the call with the PaymentPayload in _meta["x402/payment"].'
+      const core = { x402Version: required.x402Version, error, resource: required.resource, accepts: required.accepts }
       const paymentRequired: Record<string, unknown> = {
         ...required,
-        error: required.error ?? 'Payment required: sign one of `accepts` and repeat the call with the PaymentPayload in _meta["x402/payment"].',
+        error,
         ...(message ? { message } : {}),
         // A failed settlement also says so in the structured answer (the result itself is withheld).
         ...(receipt ? { [PAYMENT_RESPONSE_META]: receipt } : {}),
+        // The spec's wrapper too, so clients that only read `x402/error` (in structuredContent or in
+        // content[0].text, e.g. @x402/mcp's client) find the same requirements.
+        [ERROR_KEY]: { code: 402, message: message ?? error, data: core },
       }
       return objectResult(paymentRequired, true, receipt ? { [PAYMENT_RESPONSE_META]: receipt } : undefined)
     }

@@ -116,6 +116,12 @@ describe('paid tools without payment', () => {
     const http = decodeB64Json((await post(s.url + '/api/v1/slugify', { text: 'Hello' })).headers.get('payment-required'))
     expect(pr.accepts).toEqual(http.accepts)
     expect(pr.resource).toEqual(http.resource)
+    // the three places the x402 MCP spec tells clients to look: structuredContent, structuredContent["x402/error"].data,
+    // and content[0].text as the x402/error wrapper (what @x402/mcp's client reads)
+    const wrapped = textJson(r)['x402/error']
+    expect(wrapped).toEqual(pr['x402/error'])
+    expect(wrapped).toMatchObject({ code: 402, message: pr.error })
+    expect(wrapped.data).toEqual({ x402Version: 2, error: pr.error, resource: http.resource, accepts: http.accepts })
     expect(facilitator.calls).toBe(0)
   })
 
