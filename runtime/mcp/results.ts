@@ -67,7 +67,8 @@ export async function toToolResult(res: Response): Promise<ToolResult> {
         // content[0].text, e.g. @x402/mcp's client) find the same requirements.
         [ERROR_KEY]: { code: 402, message: message ?? error, data: core },
       }
-      return objectResult(paymentRequired, true, receipt ? { [PAYMENT_RESPONSE_META]: receipt } : undefined)
+      // `_meta["x402/error"]` is where Cloudflare's agents x402 client looks.
+      return objectResult(paymentRequired, true, { [ERROR_KEY]: core, ...(receipt ? { [PAYMENT_RESPONSE_META]: receipt } : {}) })
     }
   }
   const retryAfter = res.headers.get('retry-after')

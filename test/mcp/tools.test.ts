@@ -122,6 +122,7 @@ describe('paid tools without payment', () => {
     expect(wrapped).toEqual(pr['x402/error'])
     expect(wrapped).toMatchObject({ code: 402, message: pr.error })
     expect(wrapped.data).toEqual({ x402Version: 2, error: pr.error, resource: http.resource, accepts: http.accepts })
+    expect(r._meta?.['x402/error']).toEqual(wrapped.data)
     expect(facilitator.calls).toBe(0)
   })
 
