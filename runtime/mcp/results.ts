@@ -73,5 +73,5 @@ export async function toToolResult(res: Response): Promise<ToolResult> {
   }
   const retryAfter = res.headers.get('retry-after')
   if (isRecord(body)) return objectResult(body, true, retryAfter ? { 'retry-after': Number(retryAfter) } : undefined)
-  return objectResult({ error: { code: 'UPSTREAM_ERROR', message: `Unexpected answer (HTTP ${res.status}).` } }, true)
+  return objectResult({ error: { code: 'INTERNAL', message: `Unexpected answer (HTTP ${res.status}); nothing was charged.` } }, true)
 }
