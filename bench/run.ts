@@ -9,6 +9,7 @@ import { machine, measure, rss, startChild, type WrkResult } from './lib'
 import { signatureThroughput } from './signatures'
 import { handlerThroughput } from './handlers'
 import { paidComparison } from './paid'
+import { mcpFigures } from './mcp'
 
 const smoke = process.argv.includes('--smoke')
 
@@ -47,6 +48,10 @@ try {
   out('|---|---|---|---|---|')
   out(`| GET /health vs JSON GET | ${fmt(rawGet)} | ${fmt(health)} | **${(health.rps / rawGet.rps).toFixed(2)}x** | ≥ 0.85x |`)
   out(`| unpaid 402 on a utility vs JSON POST | ${fmt(rawPost)} | ${fmt(challenge)} | **${(challenge.rps / rawPost.rps).toFixed(2)}x** | ≥ 0.6x |`)
+  out()
+  out('## 7. MCP (/mcp) vs the HTTP 402')
+  out()
+  for (const l of await mcpFigures(app.port, o, S.runs, S.warmup, challenge, fmt)) out(l)
   out()
   const idle = rss(app.pid)
   out('## 5. Boot and memory')

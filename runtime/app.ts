@@ -14,6 +14,7 @@ import { ICON_SVG } from './discovery/icon'
 import { servePaid, type PipelineDeps } from './pipeline'
 import { serveDemo } from './demo'
 import { siteRoutes } from './site/routes'
+import { mcpRoutes } from './mcp/routes'
 import { ServiceError } from './sdk'
 import type { FacilitatorHealth } from './pay/types'
 
@@ -97,6 +98,7 @@ export function createApp(deps: AppDeps) {
     .post('/api/demo/explain', ({ request, server }) => serveDemo(bySlug.get(config.demo.service), request, newRequestId(), client(request, server), deps.quota, deps), { parse: 'none' })
     .group('/api', (g) => g.use(paid))
     .group('/api/v1', (g) => g.use(paid))
+    .use(mcpRoutes(deps, client, VERSION))
     // Last, so its hooks stay off every route above; it serves our own document (not a generated one).
     .use(openapi({ path: '/docs', specPath: '/openapi.json', documentation: docs.openapi as never, exclude: { paths: [/.*/] } }))
 }

@@ -31,6 +31,14 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
         responses: { 200: { description: 'ServiceResponse' }, 422: { description: 'Validation error', content: { 'application/json': { schema: errorSchema } } }, 429: { description: 'Daily quota used; see Retry-After' } },
       },
     },
+    '/mcp': {
+      post: {
+        tags: ['MCP'], summary: 'MCP Streamable HTTP endpoint (stateless): every service as a tool, paid per call with the x402 MCP transport', security: [],
+        description: 'JSON-RPC 2.0 (initialize, tools/list, tools/call). A paid tool called without payment returns isError with the x402 v2 PaymentRequired in structuredContent; repeat the call with the PaymentPayload in params._meta["x402/payment"]; the SettleResponse comes back in result._meta["x402/payment-response"]. Free tools: search_services, describe_service and the daily-limited demo.',
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['jsonrpc', 'method'], properties: { jsonrpc: { const: '2.0' }, id: {}, method: { type: 'string' }, params: { type: 'object' } } } } } },
+        responses: { 200: { description: 'JSON-RPC response' }, 400: { description: 'JSON-RPC parse error' }, 406: { description: 'Accept must list application/json and text/event-stream' } },
+      },
+    },
   }
   const base = cfg.provider.apiBase.replace(/\/+$/, '')
   for (const s of services) {

@@ -54,6 +54,8 @@ export function wellKnownDocument(services: CatalogService[], cfg: Config, payTo
     network: cfg.network,
     asset: cfg.asset,
     payTo,
+    // Every service is also an MCP tool (name = slug), paid with the x402 MCP transport.
+    mcp: { endpoint: '/mcp', url: `${cfg.provider.apiBase}/mcp`, transport: 'streamable-http', payment: 'x402 v2 MCP transport: PaymentPayload in _meta["x402/payment"]' },
     resources: services.map((s) => ({
       endpoint: `/api/v1/${s.slug}`,
       method: 'POST',

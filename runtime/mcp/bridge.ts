@@ -1,0 +1,40 @@
+import type { CatalogService } from '../catalog'
+import type { DailyQuota } from '../db/quota'
+import { serveDemo } from '../demo'
+import { newRequestId } from '../http/respond'
+import { b64json } from '../pay/challenge'
+import { servePaid, type PipelineDeps } from '../pipeline'
+import { PAYMENT_META, toToolResult, type ToolResult } from './results'
+
+/** Where a tool call comes from: the real socket address of the MCP HTTP request and its abort signal. */
+export interface CallOrigin {
+  client: string
+  signal: AbortSignal
+}
+
+/** Tool-call arguments as the JSON body the HTTP route would receive. */
+const jsonRequest = (path: string, args: unknown, origin: CallOrigin, headers: Record<string, string> = {}) =>
+  new Request(`http://mcp.internal${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(args ?? {}),
+    signal: origin.signal,
+  })
+
+/**
+ * A paid tool call through the same pipeline as HTTP (`servePaid`): the arguments become the JSON body of
+ * POST /api/v1/<slug>, `_meta["x402/payment"]` (a PaymentPayload object) becomes the PAYMENT-SIGNATURE header.
+ * Validation before payment, the replay lock, settle-only-on-success and the refusal throttle all apply unchanged.
+ */
+export async function callPaidTool(svc: CatalogService, args: unknown, meta: Record<string, unknown> | undefined, origin: CallOrigin, deps: PipelineDeps): Promise<ToolResult> {
+  const payment = meta?.[PAYMENT_META]
+  const headers: Record<string, string> = payment === undefined || payment === null ? {} : { 'payment-signature': b64json(payment) }
+  const res = await servePaid(svc, jsonRequest(`/api/v1/${svc.slug}`, args, origin, headers), newRequestId(), origin.client, deps)
+  return toToolResult(res)
+}
+
+/** The free demo tool: the same code path and daily quota as POST /api/demo/explain. */
+export async function callDemoTool(svc: CatalogService, args: unknown, origin: CallOrigin, quota: DailyQuota, deps: PipelineDeps): Promise<ToolResult> {
+  const res = await serveDemo(svc, jsonRequest('/api/demo/explain', args, origin), newRequestId(), origin.client, quota, deps)
+  return toToolResult(res)
+}

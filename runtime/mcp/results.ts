@@ -1,0 +1,77 @@
+/**
+ * HTTP answers of the pipeline as MCP tool results (x402 MCP transport, specs/transports-v2/mcp.md):
+ * 200 -> the result with the SettleResponse in `_meta["x402/payment-response"]`; 402 -> isError with the v2
+ * PaymentRequired (plus the spec's `x402/error` wrapper of it) as structuredContent and, the same JSON, as
+ * content[0].text; any other status -> isError with the HTTP error body.
+ */
+export const PAYMENT_META = 'x402/payment'
+export const PAYMENT_RESPONSE_META = 'x402/payment-response'
+export const ERROR_KEY = 'x402/error'
+
+export interface ToolResult {
+  [key: string]: unknown
+  content: Array<{ type: 'text'; text: string }>
+  structuredContent?: Record<string, unknown>
+  isError?: boolean
+  _meta?: Record<string, unknown>
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+function decodeHeader(v: string | null): Record<string, unknown> | undefined {
+  if (!v) return undefined
+  try {
+    const x = JSON.parse(Buffer.from(v, 'base64').toString('utf8'))
+    return isRecord(x) ? x : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** A successful or failed tool result carrying one JSON object both as text and as structuredContent. */
+export function objectResult(value: unknown, isError = false, meta?: Record<string, unknown>): ToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value) }],
+    ...(isRecord(value) ? { structuredContent: value } : {}),
+    ...(isError ? { isError: true } : {}),
+    ...(meta ? { _meta: meta } : {}),
+  }
+}
+
+/** The tool result of one pipeline Response (the body is read here). */
+export async function toToolResult(res: Response): Promise<ToolResult> {
+  const text = await res.text()
+  let body: unknown
+  try { body = JSON.parse(text) } catch { body = undefined }
+  const receipt = decodeHeader(res.headers.get('payment-response'))
+  if (res.status === 200) {
+    return {
+      content: [{ type: 'text', text }],
+      ...(isRecord(body) ? { structuredContent: body } : {}),
+      ...(receipt ? { _meta: { [PAYMENT_RESPONSE_META]: receipt } } : {}),
+    }
+  }
+  if (res.status === 402) {
+    const required = decodeHeader(res.headers.get('payment-required'))
+    if (required) {
+      const message = isRecord(body) && typeof body.message === 'string' ? body.message : undefined
+      const error = typeof required.error === 'string' ? required.error : 'Payment required: sign one of `accepts` and repeat the call with the PaymentPayload in _meta["x402/payment"].'
+      const core = { x402Version: required.x402Version, error, resource: required.resource, accepts: required.accepts }
+      const paymentRequired: Record<string, unknown> = {
+        ...required,
+        error,
+        ...(message ? { message } : {}),
+        // A failed settlement also says so in the structured answer (the result itself is withheld).
+        ...(receipt ? { [PAYMENT_RESPONSE_META]: receipt } : {}),
+        // The spec's wrapper too, so clients that only read `x402/error` (in structuredContent or in
+        // content[0].text, e.g. @x402/mcp's client) find the same requirements.
+        [ERROR_KEY]: { code: 402, message: message ?? error, data: core },
+      }
+      // `_meta["x402/error"]` is where Cloudflare's agents x402 client looks.
+      return objectResult(paymentRequired, true, { [ERROR_KEY]: core, ...(receipt ? { [PAYMENT_RESPONSE_META]: receipt } : {}) })
+    }
+  }
+  const retryAfter = res.headers.get('retry-after')
+  if (isRecord(body)) return objectResult(body, true, retryAfter ? { 'retry-after': Number(retryAfter) } : undefined)
+  return objectResult({ error: { code: 'INTERNAL', message: `Unexpected answer (HTTP ${res.status}); nothing was charged.` } }, true)
+}

@@ -1,0 +1,101 @@
+import { Elysia } from 'elysia'
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import type { CatalogService } from '../catalog'
+import type { DailyQuota } from '../db/quota'
+import { parseJson, readBody } from '../http/body'
+import { BASE_HEADERS } from '../http/respond'
+import type { PipelineDeps } from '../pipeline'
+import { ServiceError } from '../sdk'
+import { callDemoTool, callPaidTool, type CallOrigin } from './bridge'
+import { createFreeTools, errorResult } from './free'
+import type { ToolResult } from './results'
+import { demoToolName, FREE_TOOLS, freeTools, paidTool } from './tools'
+
+export interface McpDeps extends PipelineDeps {
+  services: CatalogService[]
+  quota: DailyQuota
+}
+
+type ServerLike = { requestIP(r: Request): { address: string } | null } | null
+
+const INSTRUCTIONS = 'Every tool named after a service (kebab-case) is paid per call with x402 v2 (scheme exact, USDC on Base). ' +
+  'Call it without payment to get isError with the PaymentRequired in structuredContent, sign one of its `accepts`, and repeat the same call with the PaymentPayload in _meta["x402/payment"]; ' +
+  'the receipt comes back in _meta["x402/payment-response"]. Invalid arguments and failed calls are never charged. ' +
+  'Free tools: search_services (find a service by words), describe_service (schema, prices, example), and a daily-limited demo.'
+
+const MCP_HEADERS = { ...BASE_HEADERS, 'access-control-expose-headers': 'Mcp-Session-Id, Mcp-Protocol-Version' }
+const PREFLIGHT = {
+  ...MCP_HEADERS,
+  'access-control-allow-methods': 'POST, GET, DELETE, OPTIONS',
+  'access-control-allow-headers': 'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-Id',
+  'access-control-max-age': '600',
+}
+
+/** A JSON-RPC error answer outside any MCP session (bad HTTP method, unreadable body). */
+const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'content-type': 'application/json', ...MCP_HEADERS, ...headers } })
+
+/**
+ * POST /mcp: the MCP Streamable HTTP endpoint, stateless (a fresh SDK server and transport per request, JSON
+ * answers). GET and DELETE answer 405: there is no session and no server-initiated stream.
+ */
+export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: ServerLike) => string, version: string) {
+  const { services, config } = deps
+  const paid = new Map(services.map((s) => [s.slug, s]))
+  const demo = paid.get(config.demo.service)
+  const free = freeTools(demo, config.demo.dailyLimit)
+  for (const f of free) if (paid.has(f.name)) throw new Error(`MCP tool name ${f.name} clashes with a service slug`)
+  const listed = { tools: [...free, ...services.map((s) => paidTool(s, config.network))] }
+  const freeHandlers = createFreeTools(services, config)
+  const bodyLimit = config.bodyLimitBytes + 64 * 1024
+
+  async function callTool(name: string, args: unknown, meta: Record<string, unknown> | undefined, origin: CallOrigin): Promise<ToolResult> {
+    if (name === FREE_TOOLS.search) return freeHandlers.search(args)
+    if (name === FREE_TOOLS.describe) return freeHandlers.describe(args)
+    if (demo && name === demoToolName(demo.slug)) return callDemoTool(demo, args, origin, deps.quota, deps)
+    const svc = paid.get(name)
+    if (!svc) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Use search_services to find one.`)
+    return callPaidTool(svc, args, meta, origin, deps)
+  }
+
+  async function handle(request: Request, client: string): Promise<Response> {
+    let parsedBody: unknown
+    try {
+      parsedBody = parseJson(await readBody(request, bodyLimit, config.bodyTimeoutMs))
+    } catch (e) {
+      const err = e instanceof ServiceError ? e : new ServiceError(400, 'INVALID_BODY', 'The body could not be read.')
+      return rpcError(err.status === 422 ? 400 : err.status, -32700, err.message)
+    }
+    const server = new Server({ name: config.provider.name, version }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS })
+    server.setRequestHandler(ListToolsRequestSchema, () => listed)
+    server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+      try {
+        return await callTool(req.params.name, req.params.arguments, req.params._meta as Record<string, unknown> | undefined, { client, signal: AbortSignal.any([request.signal, extra.signal]) })
+      } catch (e) {
+        if (e instanceof McpError) throw e
+        deps.log.error('mcp tool call failed', { tool: req.params.name, error: String((e as Error)?.stack ?? e) })
+        return errorResult(new ServiceError(500, 'INTERNAL', 'An internal error occurred; nothing was charged.'))
+      }
+    })
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: bodyLimit })
+    try {
+      await server.connect(transport)
+      const res = await transport.handleRequest(request, { parsedBody })
+      const headers = new Headers(res.headers)
+      for (const [k, v] of Object.entries(MCP_HEADERS)) headers.set(k, v)
+      headers.set('cache-control', 'no-store')
+      return new Response(res.body, { status: res.status, headers })
+    } finally {
+      void server.close().catch(() => {})
+    }
+  }
+
+  const notAllowed = () => rpcError(405, -32000, 'Method not allowed: this MCP server is stateless; send JSON-RPC with POST /mcp.', { allow: 'POST, OPTIONS' })
+  return new Elysia({ name: 'mcp' })
+    .options('/mcp', () => new Response(null, { status: 204, headers: PREFLIGHT }))
+    .post('/mcp', ({ request, server }) => handle(request, clientOf(request, server)), { parse: 'none', detail: { hide: true } })
+    .get('/mcp', notAllowed, { detail: { hide: true } })
+    .delete('/mcp', notAllowed, { detail: { hide: true } })
+}
