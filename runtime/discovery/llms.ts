@@ -44,6 +44,7 @@ export function llmsTxt(services: CatalogService[], cfg: Config): string {
     `- [Services](${base}/services): the catalog as JSON, with examples`,
     `- [Bazaar list](${base}/discovery/resources): x402 Bazaar resources (filters: tags, network, scheme, payTo)`,
     `- [Search](${base}/discovery/search?query=json): services ranked by relevance (query, limit, cursor)`,
+    `- [MCP](${base}/mcp): the same services as paid MCP tools (Streamable HTTP, stateless; payment in \`_meta["x402/payment"]\`), plus free \`search_services\` and \`describe_service\` tools`,
     `- [Free demo](${base}/api/demo/explain): POST explain-code at the quick tier, ${cfg.demo.dailyLimit} calls per day, no payment`,
   ]
   for (const category of CATEGORIES) {

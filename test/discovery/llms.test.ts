@@ -14,7 +14,7 @@ test('/llms.txt lists every service by category with its price and purpose, and 
   const text = await r.text()
   const services = ((await (await fetch(s.url + '/services')).json()) as any).services as any[]
   expect(text).toStartWith('# Agent Utility API\n\n> ')
-  for (const needle of ['PAYMENT-REQUIRED', 'PAYMENT-SIGNATURE', 'EIP-3009', 'x402', '@x402/fetch', '/openapi.json', '/discovery/search', 'eip155:8453']) expect(text).toContain(needle)
+  for (const needle of ['PAYMENT-REQUIRED', 'PAYMENT-SIGNATURE', 'EIP-3009', 'x402', '@x402/fetch', '/openapi.json', '/discovery/search', '/mcp', 'eip155:8453']) expect(text).toContain(needle)
   const lines = text.split('\n')
   for (const svc of services) {
     const line = lines.find((l) => l.includes(`(https://api.example.com/api/v1/${svc.slug})`))
