@@ -12,6 +12,7 @@ import { openapiDocument } from './discovery/openapi'
 import { servePaid, type PipelineDeps } from './pipeline'
 import { serveDemo } from './demo'
 import { siteRoutes } from './site/routes'
+import { adminRoutes, type AdminDeps } from './admin/routes'
 import { ServiceError } from './sdk'
 
 export const VERSION = '1.0.0'
@@ -23,6 +24,8 @@ export interface AppDeps extends PipelineDeps {
   quota: DailyQuota
   db: Database
   bootedAt: number
+  /** The ledger and payment backend for the operator console (/admin, only when ADMIN_TOKEN is set). */
+  admin?: AdminDeps['admin']
 }
 
 /** The HTTP app: public GET surfaces, the demo, and every service under /api and /api/v1. No listen(). */
@@ -63,6 +66,7 @@ export function createApp(deps: AppDeps) {
       return errorResponse(new ServiceError(code === 'PARSE' ? 400 : 500, code === 'PARSE' ? 'INVALID_BODY' : 'INTERNAL', code === 'PARSE' ? 'The body could not be parsed.' : 'An internal error occurred.'), id)
     })
     .use(siteRoutes)
+    .use(adminRoutes(deps))
     .get('/health', () => {
       const now = Date.now()
       if (now - dbCheckedAt < 1000 && healthBody) return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
