@@ -13,6 +13,7 @@ import { servePaid, type PipelineDeps } from './pipeline'
 import { serveDemo } from './demo'
 import { siteRoutes } from './site/routes'
 import { adminRoutes, type AdminDeps } from './admin/routes'
+import { devPayerRoutes, type DevPayer } from './site/dev-payer'
 import { ServiceError } from './sdk'
 
 export const VERSION = '1.0.0'
@@ -26,6 +27,8 @@ export interface AppDeps extends PipelineDeps {
   bootedAt: number
   /** The ledger and payment backend for the operator console (/admin, only when ADMIN_TOKEN is set). */
   admin?: AdminDeps['admin']
+  /** The dev chain's demo payer, for paying from the try-it panel (only honoured on the embedded dev chain). */
+  devPayer?: DevPayer
 }
 
 /** The HTTP app: public GET surfaces, the demo, and every service under /api and /api/v1. No listen(). */
@@ -67,6 +70,7 @@ export function createApp(deps: AppDeps) {
     })
     .use(siteRoutes)
     .use(adminRoutes(deps))
+    .use(devPayerRoutes(deps))
     .get('/health', () => {
       const now = Date.now()
       if (now - dbCheckedAt < 1000 && healthBody) return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })

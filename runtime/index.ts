@@ -21,12 +21,14 @@ async function main() {
   let payTo: string | undefined
   let stopChain: (() => Promise<void>) | undefined
   let writeDevPayer: ((apiUrl: string) => void) | undefined
+  let devPayer: { address: `0x${string}`; privateKey: Hex } | undefined
   const chainId = Number(config.network.split(':')[1])
   if (usesDevChain(config)) {
     const { startDevChain } = await import('./chain/devchain')
     const chain = await startDevChain()
     stopChain = chain.stop
     payTo = chain.payee.address
+    devPayer = chain.payer
     facilitator = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId, pollingIntervalMs: 20 })
     console.log([
       '',
@@ -46,7 +48,7 @@ async function main() {
   } else {
     facilitator = createLocalFacilitator({ rpcUrl: config.rpcUrl, settlerKey: (config.settlerPrivateKey.startsWith('0x') ? config.settlerPrivateKey : `0x${config.settlerPrivateKey}`) as Hex, chainId })
   }
-  const booted = await boot({ facilitator, payTo, log }).catch(async (e) => {
+  const booted = await boot({ facilitator, payTo, log, devPayer }).catch(async (e) => {
     await stopChain?.()
     throw e
   })
