@@ -56,7 +56,7 @@ function bars(target, rows, series) {
   node.setAttribute('viewBox', `0 0 ${W} ${H}`)
   node.replaceChildren()
   const max = Math.max(1e-12, ...rows.flatMap((r) => series.map((s) => r[s.key])))
-  const bw = (W - pad * 2) / Math.max(1, rows.length) / series.length
+  const bw = Math.min(40, (W - pad * 2) / Math.max(1, rows.length) / series.length)
   rows.forEach((r, i) => series.forEach((s, j) => {
     const h = ((H - pad * 2) * r[s.key]) / max
     const rect = svg('rect', { x: pad + (i * series.length + j) * bw, y: H - pad - h, width: Math.max(1, bw - 1.5), height: h, fill: s.color, 'data-series': s.key, 'data-value': r[s.key] })
@@ -116,7 +116,7 @@ function renderOverview(o) {
   $('#errors-codes').replaceChildren(table([{ label: 'service', get: (r) => r.slug }, { label: 'code', get: (r) => el('code', {}, r.code) }, { label: 'status', get: (r) => r.status ?? '', num: true }, { label: 'count', get: (r) => r.count, num: true }], o.errors.paid_failures_by_code, 'No paid call failed in the last 30 days.'))
   $('#errors-services').replaceChildren(table([{ label: 'service', get: (r) => r.slug }, { label: 'errors', get: (r) => r.errors, num: true }, { label: 'calls', get: (r) => r.calls, num: true }], o.errors.per_service, 'No errors in the last 30 days.'))
   const d = o.demo
-  $('#demo').replaceChildren(el('p', {}, `${d.service}: ${d.today.calls} free calls today by ${d.today.clients} client(s); limit ${d.daily_limit} per client per day.`),
+  $('#demo').replaceChildren(el('p', {}, `${d.service}: ${d.today.calls} free call${d.today.calls === 1 ? '' : 's'} today by ${d.today.clients} client${d.today.clients === 1 ? '' : 's'}; limit ${d.daily_limit} per client per day.`),
     table([{ label: 'day', get: (r) => r.day }, { label: 'clients', get: (r) => r.clients, num: true }, { label: 'calls', get: (r) => r.calls, num: true }], d.days.slice(-7).reverse(), 'No demo calls in the last 30 days.'))
   $('#tokens').replaceChildren(table([{ label: 'service', get: (r) => r.slug }, { label: 'tokens', get: (r) => r.tokens.toLocaleString(), num: true }, { label: 'calls', get: (r) => r.calls, num: true }], o.tokens, 'No model tokens used in the last 30 days.'))
   $('#upstreams').replaceChildren(table([
