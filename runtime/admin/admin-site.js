@@ -113,6 +113,7 @@ function renderOverview(o) {
   ], h.settlers) : el('p', { class: 'muted small' }, 'The payment backend does not report settler balances.'))
   $('#unsettled').replaceChildren(table(PAYMENT_COLS, o.unsettled, 'No pending or failed settlements.'))
   renderMoney(o)
+  $('#errors-by-code').replaceChildren(table([{ label: 'service', get: (r) => r.slug }, { label: 'code', get: (r) => el('code', {}, r.code) }, { label: 'status', get: (r) => r.status, num: true }, { label: 'count', get: (r) => r.count, num: true }], o.errors.by_code, 'No error answers since the server started.'))
   $('#errors-codes').replaceChildren(table([{ label: 'service', get: (r) => r.slug }, { label: 'code', get: (r) => el('code', {}, r.code) }, { label: 'status', get: (r) => r.status ?? '', num: true }, { label: 'count', get: (r) => r.count, num: true }], o.errors.paid_failures_by_code, 'No paid call failed in the last 30 days.'))
   $('#errors-services').replaceChildren(table([{ label: 'service', get: (r) => r.slug }, { label: 'errors', get: (r) => r.errors, num: true }, { label: 'calls', get: (r) => r.calls, num: true }], o.errors.per_service, 'No errors in the last 30 days.'))
   const d = o.demo

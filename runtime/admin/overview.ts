@@ -14,6 +14,8 @@ export interface OverviewDeps {
   devChain: boolean
   demoLimit: number
   demoService: string
+  /** Error answers by code per service since the process started (see error-codes.ts). */
+  errorCodes: Array<{ slug: string; code: string; status: number; count: number }>
 }
 
 const WINDOW_DAYS = 30
@@ -58,6 +60,7 @@ export async function overview(d: OverviewDeps) {
     unsettled,
     money: d.queries.money(WINDOW_DAYS),
     errors: {
+      by_code: d.errorCodes,
       per_service: services.filter((s) => s.errors > 0).sort((a, b) => b.errors - a.errors).map((s) => ({ slug: s.slug, errors: s.errors, calls: s.calls })),
       paid_failures_by_code: d.queries.paidFailures(WINDOW_DAYS),
     },

@@ -14,6 +14,7 @@ import type { Logger } from '../sdk'
 import { clearedCookie, isHttps, readCookie, sameOrigin, SESSION_COOKIE, sessionCookie, Sessions, signInThrottle, tokenMatches } from './auth'
 import { explorerBase, txUrl } from './explorer'
 import { overview } from './overview'
+import { ErrorCodes, observeAnswer } from './error-codes'
 import { signInPage } from './sign-in'
 import consoleHtml from './admin.html' with { type: 'text' }
 import consoleCss from './admin.css' with { type: 'text' }
@@ -25,6 +26,8 @@ export interface AdminDeps {
   stats: Stats
   log: Logger
   payTo: string
+  /** Slugs of the served services (error codes are counted for these only). */
+  services?: Array<{ slug: string }>
   /** Present in a booted server; without them the console has no ledger to show. */
   admin?: { ledger: Ledger; facilitator: Facilitator }
 }
@@ -81,6 +84,8 @@ export function adminRoutes(deps: AdminDeps) {
   const sessions = new Sessions()
   const throttle = signInThrottle()
   const queries = new AdminQueries(deps.db)
+  const errorCodes = new ErrorCodes()
+  const known = new Set((deps.services ?? []).map((s) => s.slug))
   const devChain = usesDevChain(config)
   const explorer = explorerBase(config.network, devChain)
   const origins = [config.provider.website, config.provider.apiBase].flatMap((u) => { try { return [new URL(u).origin] } catch { return [] } })
@@ -106,6 +111,8 @@ export function adminRoutes(deps: AdminDeps) {
     sameOrigin(req, origins, cookie) ? null : fail(403, 'CROSS_ORIGIN', 'This action must come from the console page itself (same origin).')
 
   return plugin
+    // Counts error answers by code for the console (global: it sees the /api routes registered after this plugin).
+    .mapResponse({ as: 'global' }, ({ request, responseValue }) => { observeAnswer(errorCodes, known, request, responseValue) })
     .get('/admin', ({ request }) => {
       const signedIn = sessions.valid(readCookie(request.headers.get('cookie'), SESSION_COOKIE))
       return send(signedIn ? (consoleHtml as unknown as string) : signInPage(), 200, 'text/html')
@@ -157,7 +164,7 @@ export function adminRoutes(deps: AdminDeps) {
     .get('/admin/api/overview', async ({ request, server }) => {
       const a = authenticate(request, server)
       if (a.refusal) return a.refusal
-      return sendJson(await overview({ queries, stats: deps.stats, facilitator: deps.admin?.facilitator, network: config.network, asset: config.asset, payTo: deps.payTo, devChain, demoLimit: config.demo.dailyLimit, demoService: config.demo.service }))
+      return sendJson(await overview({ queries, stats: deps.stats, facilitator: deps.admin?.facilitator, network: config.network, asset: config.asset, payTo: deps.payTo, devChain, demoLimit: config.demo.dailyLimit, demoService: config.demo.service, errorCodes: errorCodes.rows() }))
     })
     .post('/admin/api/reconcile', async ({ request, server }) => {
       const a = authenticate(request, server)

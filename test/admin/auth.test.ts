@@ -143,6 +143,28 @@ describe('admin access', () => {
     expect(unknown.headers.get('cache-control')).toBe('no-store')
   })
 
+  test('error answers of /api are counted by code per service; the unpaid 402 challenge is not an error', async () => {
+    const post = (path: string, headers: Record<string, string> = {}, body = '{"text":"x"}') => fetch(open.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body })
+    expect((await post('/api/v1/slugify')).status).toBe(402)
+    expect((await post('/api/v1/slugify', { 'payment-signature': 'not-base64-json' })).status).toBe(402)
+    // no model is configured here: the tiered service answers 503 with its own code
+    const unavailable = await post('/api/explain-code', {}, '{"code":"x"}')
+    expect(unavailable.status).toBe(503)
+    const code = ((await unavailable.json()) as any).error.code
+    expect((await post('/api/v1/explain-code', {}, '{"code":"x"}')).status).toBe(503)
+    const want = [
+      { slug: 'explain-code', code, status: 503, count: 2 },
+      { slug: 'slugify', code: 'PAYMENT_REFUSED', status: 402, count: 1 },
+    ]
+    let got: unknown
+    for (let i = 0; i < 200; i++) {
+      got = ((await (await fetch(open.url + '/admin/api/overview', { headers: bearer() })).json()) as any).errors.by_code
+      if (JSON.stringify(got) === JSON.stringify(want)) break
+      await Bun.sleep(10) // polling for the asynchronous count, not a fixed wait
+    }
+    expect(got).toEqual(want)
+  })
+
   test('failed sign-ins are throttled per client (429 with Retry-After), and so are bad bearer tokens', async () => {
     const s = await startServer({ env: { ADMIN_TOKEN: TOKEN, TRUSTED_PROXIES: '1' } })
     try {

@@ -131,6 +131,7 @@ describe('operator console', () => {
     // the paid call whose handler failed, by error code
     expect(await page.textContent('#errors-codes')).toContain('INVALID_INPUT')
     expect(await page.textContent('#errors-codes')).toContain('test-echo')
+    expect(await page.locator('#errors-by-code tr', { hasText: 'test-echo' }).textContent()).toContain('INVALID_INPUT')
     expect(await page.textContent('#demo')).toContain('1 free call today by 1 client')
     expect(await page.locator('#chart-money-days rect[data-series="revenue"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))).reduce((a, b) => a + b, 0))).toBeCloseTo(0.001, 9)
     expect(await page.textContent('[data-stat="Pending / settling"]')).toBe('2')
