@@ -168,6 +168,12 @@ describe('pay from the page', () => {
     await page.close()
   }, 60_000)
 
+  test('the committed browser bundle is what scripts/build-pay-bundle.ts makes from pay-entry.ts', () => {
+    const r = Bun.spawnSync([process.execPath, 'scripts/build-pay-bundle.ts', '--check'], { cwd: `${import.meta.dir}/../..`, stdout: 'pipe', stderr: 'pipe' })
+    expect(r.stderr.toString()).toBe('')
+    expect(r.exitCode).toBe(0)
+  })
+
   test('with no wallet installed the page says so and charges nothing', async () => {
     page = await browser.newPage({ viewport: { width: 390, height: 800 } })
     await openTry(real, 'slugify', 'No wallet')
