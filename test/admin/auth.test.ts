@@ -1,7 +1,7 @@
 /** The console's access rules over real HTTP: closed without ADMIN_TOKEN, bearer and session cookie, throttle, CSRF, no-store. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { loadConfig } from '../../runtime/config'
-import { startServer, type TestServer } from '../support/server'
+import { refusingFacilitator, startServer, type TestServer } from '../support/server'
 
 const TOKEN = 'test-admin-token-0123456789abcdef'
 let open: TestServer
@@ -163,6 +163,32 @@ describe('admin access', () => {
       await Bun.sleep(10) // polling for the asynchronous count, not a fixed wait
     }
     expect(got).toEqual(want)
+  })
+
+  test('the overview reports the payment backend\'s health, settler balances and the payee balance when it has them', async () => {
+    const base = refusingFacilitator()
+    const facilitator = {
+      ...base,
+      health: () => ({ ok: true, canPay: false, detail: 'settler low on gas', settlers: [{ address: '0x' + '5'.repeat(40), balance_wei: '1200000000000', settlements_left: 3, in_flight: 1 }] }),
+      balance: async () => 4_200_000n,
+    }
+    const s = await startServer({ env: { ADMIN_TOKEN: TOKEN }, facilitator })
+    try {
+      const o = (await (await fetch(s.url + '/admin/api/overview', { headers: bearer() })).json()) as any
+      expect(o.facilitator).toEqual({ kind: 'remote', health: facilitator.health() })
+      expect(o.payee_balance_atomic).toBe('4200000')
+      expect(o).toMatchObject({ network: 'eip155:8453', dev_chain: true, explorer: null, window_days: 30 })
+    } finally {
+      await s.stop()
+    }
+  })
+
+  test('other methods on /admin are refused without leaking anything, still no-store', async () => {
+    for (const method of ['PUT', 'DELETE', 'PATCH']) {
+      const r = await fetch(open.url + '/admin/api/payments', { method, headers: bearer() })
+      expect(r.status).toBe(404)
+      expect(r.headers.get('cache-control')).toBe('no-store')
+    }
   })
 
   test('failed sign-ins are throttled per client (429 with Retry-After), and so are bad bearer tokens', async () => {
