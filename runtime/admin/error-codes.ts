@@ -26,10 +26,11 @@ const API_PATH = /^\/api\/(?:v1\/)?([a-z0-9-]+)\/?$/
 /** Feeds `counter` from one answer (called before it is sent; reads a clone of error bodies only). */
 export function observeAnswer(counter: ErrorCodes, known: Set<string>, request: Request, response: unknown): void {
   if (!(response instanceof Response) || response.status < 400) return
+  // A 402 is the normal unpaid challenge (a hot path: leave it before any parsing); it is an error only when a
+  // payment was offered and refused.
+  if (response.status === 402 && !request.headers.has('payment-signature') && !request.headers.has('x-payment')) return
   const slug = new URL(request.url).pathname.match(API_PATH)?.[1]
   if (!slug || !known.has(slug)) return
-  // A 402 is the normal unpaid challenge; it is an error only when a payment was offered and refused.
-  if (response.status === 402 && !request.headers.has('payment-signature') && !request.headers.has('x-payment')) return
   const status = response.status
   response.clone().json().then(
     (b: any) => counter.record(slug, status, status === 402 ? 'PAYMENT_REFUSED' : String(b?.error?.code ?? 'OTHER')),
