@@ -65,7 +65,8 @@ describe('pay from the page', () => {
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
     await openTry(dev, 'slugify', 'Paid from the page')
     expect(await page.textContent('#pay-dev')).toContain('Pay $0.001 with the demo payer')
-    await page.click('#pay-dev')
+    await page.focus('#pay-dev') // by keyboard: a native button in the dialog
+    await page.keyboard.press('Enter')
     await page.waitForSelector('#pay-result[data-status]', { timeout: 30_000 })
     expect(await page.getAttribute('#pay-result', 'data-status')).toBe('200')
     expect(JSON.parse((await page.textContent('#pay-body'))!)).toEqual({ slug: 'paid-from-the-page', length: 18 })
