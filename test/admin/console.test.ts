@@ -170,4 +170,12 @@ describe('operator console', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to payments')
     await page.screenshot({ path: `${ART}/console-phone.png` })
   }, 30_000)
+
+  test('sign out ends the session: back to the form, and the JSON refuses the old cookie', async () => {
+    const [before] = await ctx.cookies()
+    await page.click('.signout button')
+    await page.waitForSelector('#signin')
+    expect(await ctx.cookies()).toEqual([])
+    expect((await fetch(s.url + '/admin/api/overview', { headers: { cookie: `admin_session=${before.value}` } })).status).toBe(401)
+  }, 30_000)
 })
