@@ -34,7 +34,7 @@ function table(cols, rows, empty = 'Nothing yet.') {
 const txCell = (p) => (p.tx_hash ? (p.explorer_url ? el('a', { href: p.explorer_url, target: '_blank', rel: 'noopener noreferrer', class: 'mono tx', title: p.tx_hash }, short(p.tx_hash)) : el('span', { class: 'mono tx', title: `${p.tx_hash} (local dev chain: no explorer)` }, short(p.tx_hash))) : '—')
 const gasCell = (p) => (p.gas_used ? `${Number(p.gas_used).toLocaleString()} gas${p.gas_cost_wei ? ` · ${eth(p.gas_cost_wei).toFixed(8)} ETH` : ''}` : '—')
 const PAYMENT_COLS = [
-  { label: 'id', get: (p) => p.id, num: true },
+  { label: 'id', get: (p) => el('button', { type: 'button', class: 'link', 'data-payment': p.id, 'aria-label': `Show the history of payment ${p.id}`, onclick: () => showPayment(p.id) }, p.id), num: true },
   { label: 'state', get: (p) => el('span', { class: `state ${p.state}` }, p.state) },
   { label: 'service', get: (p) => p.slug },
   { label: 'tier', get: (p) => p.tier },
@@ -128,6 +128,20 @@ function renderOverview(o) {
     { label: 'failures', get: (u) => u.failures, num: true },
     { label: 'last error', get: (u) => (u.last_error ? `${when(u.last_error.at)} ${u.last_error.message}` : '—'), cls: 'reason' },
   ], o.upstreams, 'No upstream called since the server started.'))
+}
+
+async function showPayment(id) {
+  const box = $('#payment-detail')
+  try {
+    const r = await api(`/admin/api/payments/${id}`)
+    box.replaceChildren(el('h3', {}, `Payment ${id}: ${r.payment.slug} (${r.payment.state})`), table([
+      { label: 'at (UTC)', get: (e) => when(e.at) },
+      { label: 'state', get: (e) => el('span', { class: `state ${e.state}` }, e.state) },
+      { label: 'detail', get: (e) => e.detail || '', cls: 'reason' },
+    ], r.events))
+    box.hidden = false
+    box.focus()
+  } catch (e) { box.replaceChildren(el('p', { class: 'error', role: 'alert' }, e.message)); box.hidden = false }
 }
 
 async function loadPayments() {

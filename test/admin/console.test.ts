@@ -154,6 +154,19 @@ describe('operator console', () => {
     expect(JSON.stringify(api)).not.toContain('signature')
   }, 30_000)
 
+  test('a payment\'s history opens from its id, by keyboard', async () => {
+    const id = s.booted.ledger.byState(['settled']).find((p) => p.tx_hash === paidTx)!.id
+    await page.focus(`#payment-list button[data-payment="${id}"]`)
+    await page.keyboard.press('Enter')
+    await page.waitForSelector('#payment-detail:not([hidden]) table')
+    const states = await page.locator('#payment-detail tbody tr td:nth-child(2)').allTextContents()
+    expect(states).toEqual(s.booted.ledger.events(id).map((e) => e.state))
+    expect(states[0]).toBe('reserved')
+    expect(states.at(-1)).toBe('settled')
+    expect(await page.textContent('#payment-detail')).toContain(paidTx)
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('payment-detail')
+  }, 30_000)
+
   test('filters payments by state and service', async () => {
     await page.selectOption('#f-state', 'released')
     await page.click('#payment-filters button')
