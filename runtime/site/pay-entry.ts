@@ -10,6 +10,7 @@
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { createWalletClient, custom, type EIP1193Provider } from 'viem'
+import { base, baseSepolia } from 'viem/chains'
 
 export interface WalletInfo { uuid: string; name: string; icon: string; rdns: string }
 export interface FoundWallet { info: WalletInfo; provider: EIP1193Provider }
@@ -36,8 +37,24 @@ export async function walletSigner(provider: EIP1193Provider, chainId: number): 
   const client = createWalletClient({ transport: custom(provider) })
   const [address] = await client.requestAddresses()
   if (!address) throw new Error('The wallet shared no account.')
-  if ((await client.getChainId()) !== chainId) await client.switchChain({ id: chainId })
+  if ((await client.getChainId()) !== chainId) {
+    try {
+      await client.switchChain({ id: chainId })
+    } catch (e) {
+      // 4902: the wallet does not know the chain yet; offer Base (or Base Sepolia), then switch.
+      const known = [base, baseSepolia].find((c) => c.id === chainId)
+      if (!known || !hasCode(e, 4902)) throw e
+      await client.addChain({ chain: known })
+      await client.switchChain({ id: chainId })
+    }
+  }
   return { address, signTypedData: (m) => client.signTypedData({ account: address, ...(m as any) }) }
+}
+
+/** True when an error (or one it wraps) carries the EIP-1193 / EIP-3085 error `code`. */
+function hasCode(e: unknown, code: number): boolean {
+  for (let x = e as { code?: number; cause?: unknown } | undefined, i = 0; x && i < 8; x = x.cause as typeof x, i++) if (x.code === code) return true
+  return false
 }
 
 const jsonSafe = (v: unknown): unknown => (typeof v === 'bigint' ? v.toString() : Array.isArray(v) ? v.map(jsonSafe) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonSafe(x)])) : v)

@@ -60,6 +60,54 @@ async function openTry(s: TestServer, slug: string, text: string) {
   await page.waitForSelector('.challenge')
 }
 
+/**
+ * Injects an EIP-6963 wallet into the page. Its key stays in this process (the page only sees an EIP-1193
+ * provider, as with a real extension). It starts on Ethereum mainnet without Base (so the page must add and switch),
+ * and with `reject` the user declines to sign (EIP-1193 error 4001). Returns the methods the page called.
+ */
+async function injectWallet(page: Page, wallet: ReturnType<typeof privateKeyToAccount>, o: { reject?: boolean } = {}): Promise<string[]> {
+  const calls: string[] = []
+  let chainId = '0x1'
+  let knowsBase = false
+  await page.exposeFunction('__walletRequest', async (method: string, params: any[]) => {
+    calls.push(method)
+    if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [wallet.address]
+    if (method === 'eth_chainId') return chainId
+    if (method === 'wallet_switchEthereumChain') {
+      if (params[0].chainId !== '0x2105') return { __error: { code: 4001, message: 'rejected' } }
+      if (!knowsBase) return { __error: { code: 4902, message: 'Unrecognized chain ID "0x2105".' } }
+      chainId = '0x2105'
+      return null
+    }
+    if (method === 'wallet_addEthereumChain') {
+      expect(params[0]).toMatchObject({ chainId: '0x2105', chainName: 'Base' })
+      knowsBase = true
+      return null
+    }
+    if (method === 'eth_signTypedData_v4') {
+      if (o.reject) return { __error: { code: 4001, message: 'User rejected the request.' } }
+      expect(chainId).toBe('0x2105')
+      const t = JSON.parse(params[1])
+      expect(params[0].toLowerCase()).toBe(wallet.address.toLowerCase())
+      return wallet.signTypedData({ domain: t.domain, types: { TransferWithAuthorization: t.types.TransferWithAuthorization }, primaryType: t.primaryType, message: t.message })
+    }
+    return { __error: { code: 4200, message: `unsupported ${method}` } }
+  })
+  await page.addInitScript(() => {
+    // Errors cross the bridge as values and are thrown here as EIP-1193 errors ({ code, message }).
+    const provider = {
+      request: async ({ method, params }: { method: string; params?: unknown[] }) => {
+        const r = await (window as any).__walletRequest(method, params ?? [])
+        if (r && r.__error) throw Object.assign(new Error(r.__error.message), { code: r.__error.code })
+        return r
+      },
+    }
+    const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: Object.freeze({ info: { uuid: '6f1b8a1e-0000-4000-8000-000000000001', name: 'Test Wallet', icon: 'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>', rdns: 'dev.test.wallet' }, provider }) }))
+    window.addEventListener('eip6963:requestProvider', announce)
+  })
+  return calls
+}
+
 describe('pay from the page', () => {
   test('on the dev chain the demo payer pays: result and tx hash are shown, and the tx is on chain', async () => {
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
@@ -130,24 +178,7 @@ describe('pay from the page', () => {
     const wallet = privateKeyToAccount(key)
     await fundPayer(chain, wallet.address, 50_000n)
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
-    const calls: string[] = []
-    // The wallet's key stays in this process; the page only sees an EIP-1193 provider, as with a real extension.
-    await page.exposeFunction('__walletRequest', async (method: string, params: any[]) => {
-      calls.push(method)
-      if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [wallet.address]
-      if (method === 'eth_chainId') return '0x2105'
-      if (method === 'eth_signTypedData_v4') {
-        const t = JSON.parse(params[1])
-        expect(params[0].toLowerCase()).toBe(wallet.address.toLowerCase())
-        return wallet.signTypedData({ domain: t.domain, types: { TransferWithAuthorization: t.types.TransferWithAuthorization }, primaryType: t.primaryType, message: t.message })
-      }
-      throw new Error(`unsupported ${method}`)
-    })
-    await page.addInitScript(() => {
-      const provider = { request: ({ method, params }: { method: string; params?: unknown[] }) => (window as any).__walletRequest(method, params ?? []) }
-      const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: Object.freeze({ info: { uuid: '6f1b8a1e-0000-4000-8000-000000000001', name: 'Test Wallet', icon: 'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>', rdns: 'dev.test.wallet' }, provider }) }))
-      window.addEventListener('eip6963:requestProvider', announce)
-    })
+    const calls = await injectWallet(page, wallet)
     const before = await usdcBalance(chain.rpcUrl, wallet.address)
     await openTry(real, 'slugify', 'From my wallet')
     expect(await page.locator('#pay-dev').count()).toBe(0)
@@ -162,10 +193,30 @@ describe('pay from the page', () => {
     expect(await page.getAttribute('[data-field="tx"] a', 'href')).toBe(`https://basescan.org/tx/${tx}`)
     expect(await page.textContent('[data-field="payer"]')).toBe(wallet.address)
     expect(calls).toContain('eth_signTypedData_v4')
+    expect(calls.filter((c) => c.startsWith('wallet_'))).toEqual(['wallet_switchEthereumChain', 'wallet_addEthereumChain', 'wallet_switchEthereumChain'])
     expect(before - (await usdcBalance(chain.rpcUrl, wallet.address))).toBe(1000n)
     await moneyAddsUp()
     await page.locator('#pay-result').scrollIntoViewIfNeeded()
     await page.screenshot({ path: `${ART}/pay-wallet.png` })
+    await page.close()
+  }, 60_000)
+
+  test('a wallet user who declines to sign is told so, and nothing is charged or reserved', async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey())
+    await fundPayer(chain, wallet.address, 50_000n)
+    page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
+    const calls = await injectWallet(page, wallet, { reject: true })
+    const rows = real.booted.ledger.byState(['reserved', 'verified', 'settling', 'pending', 'settled', 'failed', 'released']).length
+    await openTry(real, 'slugify', 'Declined')
+    await page.click('#pay-wallet')
+    await page.click('button[data-wallet="dev.test.wallet"]')
+    await page.waitForSelector('#pay-result .error')
+    expect(await page.textContent('#pay-result')).toContain('Payment did not go through')
+    expect(await page.textContent('#pay-result')).toContain('rejected')
+    expect(calls).toContain('eth_signTypedData_v4')
+    expect(await usdcBalance(chain.rpcUrl, wallet.address)).toBe(50_000n)
+    expect(real.booted.ledger.byState(['reserved', 'verified', 'settling', 'pending', 'settled', 'failed', 'released']).length).toBe(rows)
+    await moneyAddsUp()
     await page.close()
   }, 60_000)
 
