@@ -15,6 +15,8 @@ import { servePaid, type PipelineDeps } from './pipeline'
 import { serveDemo } from './demo'
 import { siteRoutes } from './site/routes'
 import { mcpRoutes } from './mcp/routes'
+import { adminRoutes, type AdminDeps } from './admin/routes'
+import { devPayerRoutes, type DevPayer } from './site/dev-payer'
 import { ServiceError } from './sdk'
 import type { FacilitatorHealth } from './pay/types'
 
@@ -29,6 +31,10 @@ export interface AppDeps extends PipelineDeps {
   bootedAt: number
   /** The settlement side's state (remote facilitators and their breakers), shown in /health. */
   facilitatorHealth?: () => FacilitatorHealth | undefined
+  /** The ledger and payment backend for the operator console (/admin, only when ADMIN_TOKEN is set). */
+  admin?: AdminDeps['admin']
+  /** The dev chain's demo payer, for paying from the try-it panel (only honoured on the embedded dev chain). */
+  devPayer?: DevPayer
 }
 
 /** The HTTP app: public GET surfaces, the demo, and every service under /api and /api/v1. No listen(). */
@@ -70,6 +76,8 @@ export function createApp(deps: AppDeps) {
     })
     .use(siteRoutes)
     .use(discoveryRoutes(services, config, deps.payTo, deps.bootedAt))
+    .use(adminRoutes(deps))
+    .use(devPayerRoutes(deps))
     .get('/health', () => {
       const now = Date.now()
       if (now - dbCheckedAt < 1000 && healthBody) return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })

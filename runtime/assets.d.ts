@@ -3,6 +3,10 @@ declare module '*.css' {
   const text: string
   export default text
 }
+declare module '*.bundle.js' {
+  const text: string
+  export default text
+}
 declare module '*site.js' {
   const text: string
   export default text

@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import { createApp } from './app'
 import { buildCatalog, type CatalogService } from './catalog'
-import { loadConfig, type Config } from './config'
+import { loadConfig, usesDevChain, type Config } from './config'
 import { openDatabase } from './db/sqlite'
 import { Ledger } from './db/ledger'
 import { DailyQuota } from './db/quota'
@@ -17,6 +17,7 @@ import { Throttle } from './http/throttle'
 import { createVerifier } from './pay/verify-only'
 import { modelProvider } from './model'
 import type { Logger } from './sdk'
+import type { DevPayer } from './site/dev-payer'
 
 export interface BootOptions {
   env?: Record<string, string | undefined>
@@ -28,6 +29,8 @@ export interface BootOptions {
   payTo?: string
   log?: Logger
   reconcileEveryMs?: number
+  /** The embedded dev chain's funded payer; lets the try-it panel pay (ignored unless the dev chain is in use). */
+  devPayer?: DevPayer
 }
 
 export interface Booted {
@@ -70,7 +73,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const timer = setInterval(() => void reconcile(ledger, o.facilitator, stats, log).catch((e) => log.warn('reconcile failed', { error: String(e) })), o.reconcileEveryMs ?? 30_000)
   timer.unref?.()
   const refusals = new Throttle(config.invalidPaymentLimit)
-  const app = createApp({ services, config, gate, stats, quota, db, payTo, log, refusals, bootedAt: Date.now(), facilitatorHealth: () => o.facilitator.health?.(), context: createContextFactory(config, log, createVerifier(o.facilitator, config.network), models) })
+  const app = createApp({ services, config, gate, stats, quota, db, payTo, log, refusals, bootedAt: Date.now(), facilitatorHealth: () => o.facilitator.health?.(), admin: { ledger, facilitator: o.facilitator }, devPayer: usesDevChain(config) ? o.devPayer : undefined, context: createContextFactory(config, log, createVerifier(o.facilitator, config.network), models) })
   return {
     app, config, services, db, ledger, stats, log,
     async close() {

@@ -46,6 +46,8 @@ export interface Config {
   upstreamUserAgent: string
   /** Invalid-payment attempts allowed per client per minute before 429 (0 = unlimited). */
   invalidPaymentLimit: number
+  /** Opens the operator console at /admin when set (at least 24 characters); empty = /admin does not exist. */
+  adminToken: string
 }
 
 type Env = Record<string, string | undefined>
@@ -112,6 +114,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     upstreams: doc.upstreams ?? {},
     upstreamUserAgent: String(env.UPSTREAM_USER_AGENT ?? doc.upstream_user_agent ?? `${String(p.name ?? 'Agent Utility API')}/1.0 (+${String(env.PUBLIC_URL ?? p.website ?? 'http://localhost')})`),
     invalidPaymentLimit: num('INVALID_PAYMENT_LIMIT', env.INVALID_PAYMENT_LIMIT, 30),
+    adminToken: String(env.ADMIN_TOKEN ?? ''),
   }
   for (const [k, v] of Object.entries(env)) {
     const hit = k.match(/^UPSTREAM_([A-Z0-9_]+)_(URL|KEY)$/)
@@ -128,6 +131,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
   for (const u of config.facilitatorUrls) if (!httpUrl(u)) problems.push(`FACILITATOR_URL must be a comma-separated list of http(s) URLs (got ${u.split('?')[0].replace(/\/\/[^@/]*@/, '//***@')})`)
   if (Boolean(cdp.apiKeyId) !== Boolean(cdp.apiKeySecret)) problems.push('CDP_API_KEY_ID and CDP_API_KEY_SECRET go together: set both or neither')
   if ((config.rpcUrl || config.facilitatorUrl) && !config.payTo) problems.push('PAY_TO is required when payments go to a real chain (RPC_URL or FACILITATOR_URL)')
+  if (config.adminToken && (config.adminToken.length < 24 || /\s/.test(config.adminToken))) problems.push('ADMIN_TOKEN must be at least 24 characters without spaces (e.g. `openssl rand -base64 32`)')
   if (!['quick', 'standard', 'pro'].includes(config.demo.tier)) problems.push(`demo.tier must be quick, standard or pro`)
   return { config, problems }
 }

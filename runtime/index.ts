@@ -21,6 +21,7 @@ async function main() {
   let payTo: string | undefined
   let stopChain: (() => Promise<void>) | undefined
   let writeDevPayer: ((apiUrl: string) => void) | undefined
+  let devPayer: { address: `0x${string}`; privateKey: Hex } | undefined
   const chainId = Number(config.network.split(':')[1])
   if (usesDevChain(config) && config.network !== 'eip155:8453') throw new ConfigError([`NETWORK ${config.network} needs RPC_URL (+ SETTLER_PRIVATE_KEY) or FACILITATOR_URL: the embedded dev chain is Base (eip155:8453)`])
   if (usesDevChain(config)) {
@@ -28,6 +29,7 @@ async function main() {
     const chain = await startDevChain()
     stopChain = chain.stop
     payTo = chain.payee.address
+    devPayer = chain.payer
     facilitator = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId, pollingIntervalMs: 20 })
     console.log([
       '',
@@ -35,7 +37,8 @@ async function main() {
       `    RPC ${chain.rpcUrl}   payee ${chain.payee.address}`,
       `    demo payer (funded with test USDC): address ${chain.payer.address}`,
       `    DEMO_PAYER_KEY=${chain.payer.privateKey}`,
-      '    Run `bun run demo` in another terminal to pay a few services with @x402/fetch.',
+      '    Run `bun run demo` in another terminal to pay a few services with @x402/fetch,',
+      '    or pay from the try-it panel on the home page (the demo payer signs; dev chain only).',
       '',
     ].join('\n'))
     writeDevPayer = (apiUrl) => {
@@ -47,7 +50,7 @@ async function main() {
   } else {
     facilitator = createLocalFacilitator({ rpcUrl: config.rpcUrl, settlerKey: (config.settlerPrivateKey.startsWith('0x') ? config.settlerPrivateKey : `0x${config.settlerPrivateKey}`) as Hex, chainId })
   }
-  const booted = await boot({ facilitator, payTo, log }).catch(async (e) => {
+  const booted = await boot({ facilitator, payTo, log, devPayer }).catch(async (e) => {
     await stopChain?.()
     throw e
   })

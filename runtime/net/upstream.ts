@@ -15,6 +15,7 @@
  */
 import type { Upstream } from '../sdk/context'
 import { ServiceError, upstreamError } from '../sdk/errors'
+import { upstreamEvent } from './upstream-health'
 
 export interface UpstreamConfig {
   url: string
@@ -141,13 +142,17 @@ export function createUpstreams(config: Record<string, UpstreamConfig>, fetchImp
         const allowStatus = o.allowStatus ?? []
         const cacheKey = `${name} ${url.href} ${JSON.stringify(Object.entries(o.headers ?? {}).sort())} ${allowStatus.join(',')}`
         const hit = cache.get(cacheKey)
-        if (hit) return hit as { status: number; data: T }
+        if (hit) return upstreamEvent.hit(name), hit as { status: number; data: T }
         let p = inflight.get(cacheKey)
         if (!p) {
           p = request(url.href, headers, allowStatus)
             .then((answer) => {
+              upstreamEvent.ok(name)
               cache.set(cacheKey, answer, o.ttlMs ?? 0)
               return answer
+            }, (e: Error) => {
+              upstreamEvent.fail(name, e.message)
+              throw e
             })
             .finally(() => inflight.delete(cacheKey))
           inflight.set(cacheKey, p)

@@ -86,13 +86,17 @@ function openTry(s) {
   $('#try-result').replaceChildren()
   $('#try').showModal()
 }
-async function send(s, form) {
+function bodyOf(form) {
   const body = {}
   for (const c of form.querySelectorAll('[name]')) {
     if (c.value === '') continue
     const t = c.dataset.type
     body[c.name] = t === 'number' || t === 'integer' ? Number(c.value) : t === 'boolean' ? c.value === 'true' : t === 'string' ? c.value : (() => { try { return JSON.parse(c.value) } catch { return c.value } })()
   }
+  return body
+}
+async function send(s, form) {
+  const body = bodyOf(form)
   const res = await fetch(`/api/v1/${s.slug}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
   const out = $('#try-result')
   const header = res.headers.get('payment-required')
@@ -105,10 +109,79 @@ async function send(s, form) {
       el('dt', {}, 'Pay to'), el('dd', { 'data-field': 'payTo' }, a.payTo),
       el('dt', {}, 'Scheme / timeout'), el('dd', { 'data-field': 'timeout' }, `${a.scheme}, ${a.maxTimeoutSeconds} s`),
       el('dt', {}, 'Resource'), el('dd', {}, pr.resource.url)),
-      el('p', { class: 'muted small' }, 'Sign this with an x402 client (for example @x402/fetch) and repeat the request with a PAYMENT-SIGNATURE header.'))
+      el('p', { class: 'muted small' }, 'Sign this with an x402 client (for example @x402/fetch) and repeat the request with a PAYMENT-SIGNATURE header, or pay right here:'),
+      await payBox(s, form, a))
   } else {
     out.replaceChildren(el('h3', {}, `HTTP ${res.status}`), el('pre', {}, JSON.stringify(await res.json().catch(() => null), null, 2)))
   }
+}
+
+// ---- pay from the page ---------------------------------------------------
+// On the embedded dev chain the server's demo payer signs (test USDC); elsewhere the visitor's own wallet does
+// (EIP-6963 discovery, viem custom transport). Either way the official @x402/fetch client in /pay.js pays.
+let devPayer
+let payLib
+const EXPLORERS = { 'eip155:8453': 'https://basescan.org', 'eip155:84532': 'https://sepolia.basescan.org' }
+const loadPay = () => (payLib ??= new Promise((resolve, reject) => {
+  document.head.append(el('script', { src: '/pay.js', onload: () => resolve(window.x402Pay), onerror: () => { payLib = undefined; reject(new Error('Could not load /pay.js')) } }))
+}))
+async function findDevPayer() {
+  if (devPayer === undefined) devPayer = await fetch('/api/dev-payer').then((r) => (r.ok ? r.json() : null), () => null)
+  return devPayer
+}
+async function payBox(s, form, a) {
+  const dev = await findDevPayer()
+  const out = el('div', { id: 'pay-result', 'aria-live': 'polite' })
+  const run = async (button, makeSigner) => {
+    button.disabled = true
+    out.replaceChildren(el('p', { class: 'muted' }, 'Paying…'))
+    try {
+      const lib = await loadPay()
+      const signer = await makeSigner(lib)
+      const paid = await lib.pay(signer, a.network, `/api/v1/${s.slug}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(bodyOf(form)) })
+      showPaid(out, paid, a, dev)
+    } catch (e) {
+      out.replaceChildren(el('p', { class: 'error', role: 'alert' }, `Payment did not go through: ${e.message || e}`))
+    }
+    button.disabled = false
+  }
+  const price = usd(Number(a.amount) / 1e6)
+  if (dev) {
+    const b = el('button', { type: 'button', id: 'pay-dev' }, `Pay ${price} with the demo payer`)
+    b.addEventListener('click', () => run(b, (lib) => lib.devSigner()))
+    return el('div', { class: 'pay' }, b, el('p', { class: 'muted small' }, `Embedded dev chain: the demo payer ${dev.address} holds test USDC, not real money.`), out)
+  }
+  const wallets = el('div', { class: 'wallets' })
+  const b = el('button', { type: 'button', id: 'pay-wallet' }, `Pay ${price} with my browser wallet`)
+  b.addEventListener('click', async () => {
+    b.disabled = true
+    try {
+      const lib = await loadPay()
+      const found = await lib.wallets()
+      if (!found.length) wallets.replaceChildren(el('p', { class: 'muted small' }, 'No browser wallet found. Install one that supports EIP-6963 (most do), or use an x402 client.'))
+      else wallets.replaceChildren(el('p', { class: 'small' }, 'Choose a wallet:'), ...found.map((w) => {
+        const wb = el('button', { type: 'button', class: 'secondary', 'data-wallet': w.info.rdns }, w.info.icon && /^data:image\//.test(w.info.icon) ? el('img', { src: w.info.icon, alt: '', width: 18, height: 18 }) : null, ` ${w.info.name}`)
+        wb.addEventListener('click', () => run(wb, (l) => l.walletSigner(w.provider, Number(a.network.split(':')[1]))))
+        return wb
+      }))
+    } catch (e) { wallets.replaceChildren(el('p', { class: 'error' }, e.message)) }
+    b.disabled = false
+  })
+  return el('div', { class: 'pay' }, b, wallets, el('p', { class: 'muted small' }, 'Your wallet signs a USDC transfer authorization; the key never leaves it.'), out)
+}
+function showPaid(out, paid, a, dev) {
+  const r = paid.receipt
+  const base = dev ? null : EXPLORERS[a.network]
+  const tx = r && r.transaction
+  out.dataset.status = String(paid.status)
+  out.replaceChildren(el('h3', {}, paid.status === 200 ? 'Paid — HTTP 200' : `HTTP ${paid.status}`),
+    el('pre', { id: 'pay-body' }, JSON.stringify(paid.body, null, 2)),
+    r ? el('dl', { class: 'challenge receipt' },
+      el('dt', {}, 'Settled'), el('dd', { 'data-field': 'success' }, r.success ? `yes, ${usd(Number(a.amount) / 1e6)} USDC` : `no${r.errorReason ? `: ${r.errorReason}` : ''}`),
+      el('dt', {}, 'Transaction'), el('dd', { 'data-field': 'tx' }, tx ? (base ? el('a', { href: `${base}/tx/${tx}`, target: '_blank', rel: 'noopener' }, tx) : tx) : '—'),
+      base || !tx ? null : el('dd', { class: 'muted small' }, 'Local dev chain: this hash has no public explorer.'),
+      el('dt', {}, 'Payer'), el('dd', { 'data-field': 'payer' }, r.payer || '—'),
+      el('dt', {}, 'Network'), el('dd', {}, r.network)) : el('p', { class: 'muted small' }, 'No payment receipt came back (nothing was charged).'))
 }
 
 // ---- demo ----------------------------------------------------------------

@@ -27,11 +27,11 @@ export interface TestServer {
 }
 
 /** Boots the real app on 127.0.0.1:0 with a fresh on-disk SQLite database in a temp dir. */
-export async function startServer(o: { env?: Record<string, string>; entries?: RegistryEntry[]; facilitator?: Facilitator; payTo?: string } = {}): Promise<TestServer> {
+export async function startServer(o: { env?: Record<string, string>; entries?: RegistryEntry[]; facilitator?: Facilitator; payTo?: string; devPayer?: { address: `0x${string}`; privateKey: `0x${string}` } } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'x402-test-'))
   const logs: string[] = []
   const env = { PATH: process.env.PATH, DATABASE_PATH: join(dir, 'db.sqlite'), PAY_TO: o.payTo ?? '0x209693Bc6afc0C5328bA36FaF03C514EF312287C', ...o.env }
-  const booted = await boot({ env, entries: o.entries, facilitator: o.facilitator ?? refusingFacilitator(), log: createLogger('info', (l) => logs.push(l)), reconcileEveryMs: 3_600_000 })
+  const booted = await boot({ env, entries: o.entries, facilitator: o.facilitator ?? refusingFacilitator(), log: createLogger('info', (l) => logs.push(l)), reconcileEveryMs: 3_600_000, devPayer: o.devPayer })
   const server = booted.app.listen({ port: 0, hostname: '127.0.0.1' })
   return {
     url: `http://127.0.0.1:${server.server!.port}`,

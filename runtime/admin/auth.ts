@@ -1,0 +1,91 @@
+import { timingSafeEqual, createHash, randomBytes } from 'node:crypto'
+import { Throttle } from '../http/throttle'
+
+/** The session cookie; scoped to /admin so no other route ever sees it. */
+export const SESSION_COOKIE = 'admin_session'
+export const SESSION_TTL_MS = 8 * 3_600_000
+const MAX_SESSIONS = 1000
+
+const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest()
+
+/** Compares a presented secret with the token in constant time (both hashed first, so lengths never leak). */
+export function tokenMatches(presented: string | null | undefined, token: string): boolean {
+  if (!presented || !token) return false
+  return timingSafeEqual(digest(presented), digest(token))
+}
+
+/**
+ * Server-side sessions: a random 256-bit id (never the token) mapped to an expiry. Ids are stored hashed, so a
+ * memory dump of the map is not a set of live cookies. Bounded: the oldest sessions are dropped past MAX_SESSIONS.
+ */
+export class Sessions {
+  private byHash = new Map<string, number>()
+  constructor(private ttlMs = SESSION_TTL_MS, private now = () => Date.now()) {}
+
+  create(): { id: string; maxAgeSeconds: number } {
+    const id = randomBytes(32).toString('base64url')
+    this.byHash.set(digest(id).toString('hex'), this.now() + this.ttlMs)
+    while (this.byHash.size > MAX_SESSIONS) this.byHash.delete(this.byHash.keys().next().value!)
+    return { id, maxAgeSeconds: Math.floor(this.ttlMs / 1000) }
+  }
+
+  valid(id: string | null | undefined): boolean {
+    if (!id || id.length > 100) return false
+    const key = digest(id).toString('hex')
+    const expires = this.byHash.get(key)
+    if (expires === undefined) return false
+    if (expires <= this.now()) {
+      this.byHash.delete(key)
+      return false
+    }
+    return true
+  }
+
+  revoke(id: string | null | undefined): void {
+    if (id) this.byHash.delete(digest(id).toString('hex'))
+  }
+}
+
+/** Reads one cookie from a Cookie header. */
+export function readCookie(header: string | null, name: string): string | null {
+  if (!header) return null
+  for (const part of header.split(';')) {
+    const i = part.indexOf('=')
+    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim()
+  }
+  return null
+}
+
+/** True when the request arrived over https (directly, or through a trusted proxy that says so). */
+export function isHttps(req: Request, trustedProxies: number): boolean {
+  if (new URL(req.url).protocol === 'https:') return true
+  return trustedProxies > 0 && (req.headers.get('x-forwarded-proto') ?? '').split(',')[0].trim().toLowerCase() === 'https'
+}
+
+export function sessionCookie(id: string, maxAgeSeconds: number, secure: boolean): string {
+  return `${SESSION_COOKIE}=${id}; HttpOnly; SameSite=Strict; Path=/admin; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`
+}
+
+export function clearedCookie(secure: boolean): string {
+  return `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/admin; Max-Age=0${secure ? '; Secure' : ''}`
+}
+
+/**
+ * CSRF defence for state-changing requests: a browser always sends Origin on a POST, and Sec-Fetch-Site in modern
+ * browsers; both must name this site. `cookieAuth` requests must carry an Origin (a cookie is what a forged
+ * cross-site form would ride on); bearer requests from non-browser clients may omit both headers.
+ */
+export function sameOrigin(req: Request, allowedOrigins: string[], cookieAuth: boolean): boolean {
+  const site = req.headers.get('sec-fetch-site')
+  if (site && site !== 'same-origin' && site !== 'none') return false
+  const origin = req.headers.get('origin')
+  if (!origin) return !cookieAuth
+  const host = req.headers.get('host')
+  let o: URL
+  try { o = new URL(origin) } catch { return false }
+  if (host && o.host === host) return true
+  return allowedOrigins.includes(o.origin)
+}
+
+/** Failed sign-ins (and bad bearer tokens) per client: `limit` per 5 minutes, then 429. */
+export const signInThrottle = (limit = 10) => new Throttle(limit, 5 * 60_000)

@@ -1,0 +1,71 @@
+import type { AdminQueries } from '../db/admin-queries'
+import type { Stats } from '../db/stats'
+import type { Facilitator } from '../pay/types'
+import { upstreamHealth } from '../net/upstream-health'
+import { explorerBase, txUrl } from './explorer'
+
+export interface OverviewDeps {
+  queries: AdminQueries
+  stats: Stats
+  facilitator?: Facilitator
+  network: string
+  asset: string
+  payTo: string
+  devChain: boolean
+  demoLimit: number
+  demoService: string
+  /** Error answers by code per service since the process started (see error-codes.ts). */
+  errorCodes: Array<{ slug: string; code: string; status: number; count: number }>
+}
+
+const WINDOW_DAYS = 30
+
+/** Everything the console shows besides the payment list, in one read-only document. */
+export async function overview(d: OverviewDeps) {
+  const explorer = explorerBase(d.network, d.devChain)
+  let facilitator: unknown = null
+  try {
+    facilitator = d.facilitator?.health ? d.facilitator.health() : null
+  } catch (e) {
+    facilitator = { ok: false, canPay: false, detail: `health() failed: ${(e as Error).message}` }
+  }
+  let payeeBalance: string | null = null
+  if (d.facilitator?.balance && /^0x[0-9a-fA-F]{40}$/.test(d.payTo)) {
+    // A slow or failing chain read must not hold the console: 2 s, then "unknown".
+    payeeBalance = await Promise.race([
+      d.facilitator.balance(d.payTo as `0x${string}`, d.asset).then((b) => b.toString(), () => null),
+      new Promise<null>((r) => setTimeout(() => r(null), 2000)),
+    ])
+  }
+  const rows = d.stats.rows(WINDOW_DAYS)
+  const perService = new Map<string, { slug: string; calls: number; paid_calls: number; errors: number; tokens: number; demo_calls: number }>()
+  for (const r of rows) {
+    const s = perService.get(r.slug) ?? { slug: r.slug, calls: 0, paid_calls: 0, errors: 0, tokens: 0, demo_calls: 0 }
+    s.calls += r.calls; s.paid_calls += r.paid_calls; s.errors += r.errors; s.tokens += r.tokens; s.demo_calls += r.demo_calls
+    perService.set(r.slug, s)
+  }
+  const services = [...perService.values()]
+  const unsettled = d.queries.unsettledPayments().map((p) => ({ ...p, explorer_url: txUrl(explorer, p.tx_hash) }))
+  const today = new Date().toISOString().slice(0, 10)
+  const demo = d.queries.demoQuota(WINDOW_DAYS)
+  return {
+    window_days: WINDOW_DAYS,
+    network: d.network,
+    dev_chain: d.devChain,
+    explorer,
+    pay_to: d.payTo,
+    payee_balance_atomic: payeeBalance,
+    facilitator: { kind: d.facilitator?.kind ?? null, health: facilitator },
+    payment_states: d.queries.stateCounts(),
+    unsettled,
+    money: d.queries.money(WINDOW_DAYS),
+    errors: {
+      by_code: d.errorCodes,
+      per_service: services.filter((s) => s.errors > 0).sort((a, b) => b.errors - a.errors).map((s) => ({ slug: s.slug, errors: s.errors, calls: s.calls })),
+      paid_failures_by_code: d.queries.paidFailures(WINDOW_DAYS),
+    },
+    demo: { service: d.demoService, daily_limit: d.demoLimit, today: demo.find((x) => x.day === today) ?? { day: today, clients: 0, calls: 0 }, days: demo },
+    upstreams: upstreamHealth(),
+    tokens: services.filter((s) => s.tokens > 0).sort((a, b) => b.tokens - a.tokens).map((s) => ({ slug: s.slug, tokens: s.tokens, calls: s.calls })),
+  }
+}

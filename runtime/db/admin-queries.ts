@@ -1,0 +1,174 @@
+import type { Database } from 'bun:sqlite'
+import { utcDay } from './sqlite'
+
+/**
+ * Read-only queries for the operator console over payments, payment_events, stats_daily and demo_quota.
+ * The optional settlement columns (`settled_at` ms, `gas_used`, `gas_price` wei) are read when the schema has them,
+ * so these queries work before and after the migration that adds them. Never returns the signed payload.
+ */
+
+export const PAYMENT_STATES = ['reserved', 'verified', 'settling', 'pending', 'settled', 'failed', 'released'] as const
+
+export interface AdminPayment {
+  id: number
+  state: string
+  slug: string
+  tier: string
+  /** Atomic USDC units (6 decimals), as a decimal string. */
+  amount: string
+  amount_usd: number
+  payer: string
+  network: string
+  tx_hash: string | null
+  reason: string | null
+  request_id: string
+  gas_used: string | null
+  gas_price_wei: string | null
+  /** gas_used × gas_price in wei, when both are known. */
+  gas_cost_wei: string | null
+  created_at: string
+  updated_at: string
+  settled_at: string | null
+}
+
+type Row = Record<string, unknown>
+
+const iso = (ms: unknown) => (typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : null)
+const str = (v: unknown) => (v === null || v === undefined || v === '' ? null : String(v))
+const big = (v: unknown): bigint | null => {
+  const s = str(v)
+  return s !== null && /^\d{1,78}$/.test(s) ? BigInt(s) : null
+}
+
+/** The settlement time of a row: `settled_at` when the column exists, else the last update of a settled row. */
+const settledMs = (r: Row): number | null => (typeof r.settled_at === 'number' ? r.settled_at : r.state === 'settled' ? (r.updated_at as number) : null)
+
+function toPayment(r: Row): AdminPayment {
+  const gasUsed = big(r.gas_used), gasPrice = big(r.gas_price)
+  return {
+    id: r.id as number,
+    state: String(r.state),
+    slug: String(r.slug),
+    tier: String(r.tier),
+    amount: String(r.amount),
+    amount_usd: Number(r.amount) / 1e6,
+    payer: String(r.payer),
+    network: String(r.network),
+    tx_hash: str(r.tx_hash),
+    reason: str(r.reason),
+    request_id: String(r.request_id),
+    gas_used: gasUsed === null ? null : gasUsed.toString(),
+    gas_price_wei: gasPrice === null ? null : gasPrice.toString(),
+    gas_cost_wei: gasUsed !== null && gasPrice !== null ? (gasUsed * gasPrice).toString() : null,
+    created_at: iso(r.created_at)!,
+    updated_at: iso(r.updated_at)!,
+    settled_at: iso(settledMs(r)),
+  }
+}
+
+export interface DayMoney { day: string; revenue_atomic: string; revenue_usd: number; gas_wei: string; settled: number }
+export interface ServiceMoney { slug: string; revenue_atomic: string; revenue_usd: number; gas_wei: string; settled: number; avg_gas_used: number | null }
+
+export class AdminQueries {
+  private list
+  private one
+  private unsettled
+  private settledSince
+  private released
+  private quotaQ
+  private eventsQ
+  private countsQ
+
+  constructor(private db: Database, private now = () => new Date()) {
+    // Only the columns the console shows: never payload/requirements (they hold the payer's signature).
+    const cols = new Set((db.query(`PRAGMA table_info(payments)`).all() as Array<{ name: string }>).map((c) => c.name))
+    const optional = ['settled_at', 'gas_used', 'gas_price'].filter((c) => cols.has(c))
+    const select = ['id', 'state', 'slug', 'tier', 'amount', 'payer', 'network', 'tx_hash', 'reason', 'request_id', 'created_at', 'updated_at', ...optional].join(', ')
+    this.list = db.prepare(`SELECT ${select} FROM payments WHERE ($state IS NULL OR state = $state) AND ($slug IS NULL OR slug = $slug) ORDER BY id DESC LIMIT $limit`)
+    this.one = db.prepare(`SELECT ${select} FROM payments WHERE id = ?`)
+    this.unsettled = db.prepare(`SELECT ${select} FROM payments WHERE state IN ('settling', 'pending', 'failed') ORDER BY id DESC LIMIT 200`)
+    this.settledSince = db.prepare(`SELECT ${select} FROM payments WHERE state = 'settled' AND updated_at >= ? ORDER BY id`)
+    this.released = db.prepare(`SELECT slug, reason, COUNT(*) AS n FROM payments WHERE state = 'released' AND updated_at >= ? GROUP BY slug, reason`)
+    this.quotaQ = db.prepare(`SELECT day, COUNT(*) AS clients, SUM(count) AS calls FROM demo_quota WHERE day >= ? GROUP BY day ORDER BY day`)
+    this.eventsQ = db.prepare(`SELECT state, detail, at FROM payment_events WHERE payment_id = ? ORDER BY rowid`)
+    this.countsQ = db.prepare(`SELECT state, COUNT(*) AS n FROM payments GROUP BY state`)
+  }
+
+  /** Most recent payments first, optionally of one state and/or one service. */
+  payments(o: { limit: number; state?: string; slug?: string }): AdminPayment[] {
+    return (this.list.all({ limit: o.limit, state: o.state ?? null, slug: o.slug ?? null }) as Row[]).map(toPayment)
+  }
+
+  payment(id: number): AdminPayment | null {
+    const r = this.one.get(id) as Row | null
+    return r ? toPayment(r) : null
+  }
+
+  /** Settlements that need an operator's eye: sent but unconfirmed (settling/pending) and failed. */
+  unsettledPayments(): AdminPayment[] {
+    return (this.unsettled.all() as Row[]).map(toPayment)
+  }
+
+  /** How many payments are in each state. */
+  stateCounts(): Record<string, number> {
+    return Object.fromEntries((this.countsQ.all() as Array<{ state: string; n: number }>).map((r) => [r.state, r.n]))
+  }
+
+  /** The transitions of one payment, oldest first. */
+  events(id: number): Array<{ state: string; detail: string | null; at: string }> {
+    return (this.eventsQ.all(id) as Row[]).map((e) => ({ state: String(e.state), detail: str(e.detail), at: iso(e.at)! }))
+  }
+
+  /** Settled revenue and settlement gas per UTC day and per service over the last `days` days (from the ledger). */
+  money(days: number): { days: DayMoney[]; services: ServiceMoney[] } {
+    const since = this.now().getTime() - (days + 1) * 86_400_000
+    const byDay = new Map<string, { rev: bigint; gas: bigint; n: number }>()
+    const bySlug = new Map<string, { rev: bigint; gas: bigint; n: number; gasUsed: bigint; withGas: number }>()
+    const first = utcDay(new Date(this.now().getTime() - (days - 1) * 86_400_000))
+    for (const r of this.settledSince.all(since) as Row[]) {
+      const day = utcDay(new Date(settledMs(r)!))
+      if (day < first) continue
+      const used = big(r.gas_used), price = big(r.gas_price)
+      const gas = used !== null && price !== null ? used * price : 0n
+      const d = byDay.get(day) ?? { rev: 0n, gas: 0n, n: 0 }
+      d.rev += BigInt(String(r.amount)); d.gas += gas; d.n++
+      byDay.set(day, d)
+      const slug = String(r.slug)
+      const s = bySlug.get(slug) ?? { rev: 0n, gas: 0n, n: 0, gasUsed: 0n, withGas: 0 }
+      s.rev += BigInt(String(r.amount)); s.gas += gas; s.n++
+      if (used !== null) { s.gasUsed += used; s.withGas++ }
+      bySlug.set(slug, s)
+    }
+    return {
+      days: [...byDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, d]) => ({ day, revenue_atomic: d.rev.toString(), revenue_usd: Number(d.rev) / 1e6, gas_wei: d.gas.toString(), settled: d.n })),
+      services: [...bySlug].sort(([, a], [, b]) => (b.rev > a.rev ? 1 : b.rev < a.rev ? -1 : 0)).map(([slug, s]) => ({
+        slug, revenue_atomic: s.rev.toString(), revenue_usd: Number(s.rev) / 1e6, gas_wei: s.gas.toString(), settled: s.n,
+        avg_gas_used: s.withGas ? Number(s.gasUsed / BigInt(s.withGas)) : null,
+      })),
+    }
+  }
+
+  /**
+   * Failed paid calls by error code per service, from the ledger: a paid call whose handler failed is released
+   * with the reason `handler <status> <CODE>`. Unpaid failures are only counted in stats_daily.errors.
+   */
+  paidFailures(days: number): Array<{ slug: string; code: string; status: number | null; count: number }> {
+    const since = this.now().getTime() - days * 86_400_000
+    const out = new Map<string, { slug: string; code: string; status: number | null; count: number }>()
+    for (const r of this.released.all(since) as Array<{ slug: string; reason: string | null; n: number }>) {
+      const m = (r.reason ?? '').match(/^handler (\d{3}) ([A-Z0-9_]+)/)
+      const code = m ? m[2] : r.reason?.startsWith('request failed') ? 'REQUEST_FAILED' : 'RELEASED'
+      const key = `${r.slug} ${code}`
+      const row = out.get(key) ?? { slug: r.slug, code, status: m ? Number(m[1]) : null, count: 0 }
+      row.count += r.n
+      out.set(key, row)
+    }
+    return [...out.values()].sort((a, b) => b.count - a.count || a.slug.localeCompare(b.slug))
+  }
+
+  /** Demo quota use per day: distinct clients and calls taken. */
+  demoQuota(days: number): Array<{ day: string; clients: number; calls: number }> {
+    const since = utcDay(new Date(this.now().getTime() - (days - 1) * 86_400_000))
+    return this.quotaQ.all(since) as never
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Browser side of "pay from the page" (bundled by scripts/build-pay-bundle.ts into pay.bundle.js, served at /pay.js,
+ * loaded only when a visitor chooses to pay). Exposes `window.x402Pay`:
+ *  - wallets(): injected wallets found by EIP-6963 discovery;
+ *  - walletSigner(provider, chainId): the visitor's own wallet through viem's `custom` transport (the key stays in
+ *    the wallet);
+ *  - devSigner(): the embedded dev chain's demo payer; the server signs (test USDC only, refused on a real network);
+ *  - pay(signer, network, url, init): the paid request through the official @x402/fetch client, with the receipt.
+ */
+import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch'
+import { ExactEvmScheme } from '@x402/evm/exact/client'
+import { createWalletClient, custom, type EIP1193Provider } from 'viem'
+import { base, baseSepolia } from 'viem/chains'
+
+export interface WalletInfo { uuid: string; name: string; icon: string; rdns: string }
+export interface FoundWallet { info: WalletInfo; provider: EIP1193Provider }
+type TypedData = { domain: Record<string, unknown>; types: Record<string, unknown>; primaryType: string; message: Record<string, unknown> }
+export interface Signer { address: `0x${string}`; signTypedData(m: TypedData): Promise<`0x${string}`> }
+
+/** EIP-6963: asks injected wallets to announce themselves and collects the answers for `waitMs`. */
+export function wallets(waitMs = 400): Promise<FoundWallet[]> {
+  const found = new Map<string, FoundWallet>()
+  const onAnnounce = (e: Event) => {
+    const d = (e as CustomEvent<FoundWallet>).detail
+    if (d?.info?.uuid && d.provider && typeof d.provider.request === 'function') found.set(d.info.uuid, { info: d.info, provider: d.provider })
+  }
+  window.addEventListener('eip6963:announceProvider', onAnnounce)
+  window.dispatchEvent(new Event('eip6963:requestProvider'))
+  return new Promise((resolve) => setTimeout(() => {
+    window.removeEventListener('eip6963:announceProvider', onAnnounce)
+    resolve([...found.values()])
+  }, waitMs))
+}
+
+/** The visitor's wallet as an x402 signer: asks for an account and for the payment network, signs in the wallet. */
+export async function walletSigner(provider: EIP1193Provider, chainId: number): Promise<Signer> {
+  const client = createWalletClient({ transport: custom(provider) })
+  const [address] = await client.requestAddresses()
+  if (!address) throw new Error('The wallet shared no account.')
+  if ((await client.getChainId()) !== chainId) {
+    try {
+      await client.switchChain({ id: chainId })
+    } catch (e) {
+      // 4902: the wallet does not know the chain yet; offer Base (or Base Sepolia), then switch.
+      const known = [base, baseSepolia].find((c) => c.id === chainId)
+      if (!known || !hasCode(e, 4902)) throw e
+      await client.addChain({ chain: known })
+      await client.switchChain({ id: chainId })
+    }
+  }
+  return { address, signTypedData: (m) => client.signTypedData({ account: address, ...(m as any) }) }
+}
+
+/** True when an error (or one it wraps) carries the EIP-1193 / EIP-3085 error `code`. */
+function hasCode(e: unknown, code: number): boolean {
+  for (let x = e as { code?: number; cause?: unknown } | undefined, i = 0; x && i < 8; x = x.cause as typeof x, i++) if (x.code === code) return true
+  return false
+}
+
+const jsonSafe = (v: unknown): unknown => (typeof v === 'bigint' ? v.toString() : Array.isArray(v) ? v.map(jsonSafe) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonSafe(x)])) : v)
+
+/** The dev chain's demo payer: the server holds its key and signs only transfers to this server's payee. */
+export async function devSigner(): Promise<Signer> {
+  const res = await fetch('/api/dev-payer')
+  if (!res.ok) throw new Error('No demo payer here: this server is not on the embedded dev chain.')
+  const { address } = (await res.json()) as { address: `0x${string}` }
+  return {
+    address,
+    async signTypedData(m) {
+      const r = await fetch('/api/dev-payer/sign', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(jsonSafe(m)) })
+      const body = (await r.json().catch(() => ({}))) as { signature?: `0x${string}`; error?: { message: string } }
+      if (!r.ok || !body.signature) throw new Error(body.error?.message ?? `The demo payer refused (HTTP ${r.status}).`)
+      return body.signature
+    },
+  }
+}
+
+export interface Paid { status: number; body: unknown; receipt: { success: boolean; transaction: string; network: string; payer?: string; errorReason?: string } | null }
+
+/** Sends the request; on 402 the official client signs with `signer` and repeats it with PAYMENT-SIGNATURE. */
+export async function pay(signer: Signer, network: string, url: string, init: RequestInit): Promise<Paid> {
+  const paying = wrapFetchWithPayment(fetch, new x402Client().register(network as `${string}:${string}`, new ExactEvmScheme(signer)))
+  const res = await paying(url, init)
+  const header = res.headers.get('payment-response')
+  return { status: res.status, body: await res.json().catch(() => null), receipt: header ? (decodePaymentResponseHeader(header) as Paid['receipt']) : null }
+}
+
+;(window as unknown as { x402Pay: unknown }).x402Pay = { wallets, walletSigner, devSigner, pay }
