@@ -54,13 +54,16 @@ test('past the total cap the oldest bodies are dropped, their rows stay', () => 
   expect(store(1000, 1000).totalBytes).toBe(900)
 })
 
-test('rows expire at validBefore + grace: ignored on read, then purged', () => {
+test('rows expire at validBefore + grace: deleted on read, and purged', () => {
   const s = store()
   const p = payment()
+  const q = payment()
   s.keep(p, '{"a":1}')
+  s.keep(q, '{"b":2}')
   expect(s.byAuthorization(p.payer, p.nonce)?.body).toBe('{"a":1}')
   now = p.expiresAt + 1
   expect(s.byAuthorization(p.payer, p.nonce)).toBeNull()
+  expect(db.query('SELECT COUNT(*) AS n FROM paid_results').get()).toEqual({ n: 1 })
   expect(s.purge()).toBe(1)
   expect(db.query('SELECT COUNT(*) AS n FROM paid_results').get()).toEqual({ n: 0 })
   expect(s.totalBytes).toBe(0)

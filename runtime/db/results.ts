@@ -52,7 +52,7 @@ export class ResultStore {
 
   constructor(private db: Database, private limits: ResultLimits, private nowS = () => Math.floor(Date.now() / 1000)) {
     this.q = {
-      byAuth: db.prepare(`${JOINED} WHERE r.payer = ? AND r.nonce = ? AND r.expires_at >= ? AND p.state NOT IN ${DEAD} ORDER BY r.payment_id DESC LIMIT 1`),
+      byAuth: db.prepare(`${JOINED} WHERE r.payer = ? AND r.nonce = ? AND p.state NOT IN ${DEAD} ORDER BY r.payment_id DESC LIMIT 1`),
       byKey: db.prepare(`${JOINED} WHERE r.payer = ? AND r.payment_key = ?`),
       insert: db.prepare(
         `INSERT INTO paid_results (payment_id, payer, nonce, payment_key, request_hash, expires_at, created_at, size, body)
@@ -77,9 +77,14 @@ export class ResultStore {
     return (this.q.sum.get() as { total: number }).total
   }
 
-  /** The live (unexpired, not failed/released) row of an authorization, if any. */
+  /** The live (unexpired, not failed/released) row of an authorization, if any (an expired one is deleted on read). */
   byAuthorization(payer: string, nonce: string): StoredResult | null {
-    return this.q.byAuth.get(payer.toLowerCase(), nonce.toLowerCase(), this.nowS()) as StoredResult | null
+    const row = this.q.byAuth.get(payer.toLowerCase(), nonce.toLowerCase()) as StoredResult | null
+    if (row && row.expires_at < this.nowS()) {
+      this.discard(row.payment_id)
+      return null
+    }
+    return row
   }
 
   /** The live row holding a payer's payment identifier, if any (a dead or expired one is deleted on read). */

@@ -133,14 +133,20 @@ export class PaidResults {
     this.store.keep(this.input(t, key, hash), body)
   }
 
-  /** The payment settled in this request: record the receipt sent with the answer. */
+  /**
+   * The payment settled in this request: record the receipt sent with the answer. Never throws: the payer has paid
+   * and gets its answer; without the stored copy a later collection rebuilds the receipt from the ledger.
+   */
   settled(t: Ticket, receipt: string): void {
-    this.store.setReceipt(t.id, receipt)
+    try { this.store.setReceipt(t.id, receipt) } catch { /* rebuilt from the ledger on collection */ }
   }
 
-  /** The payment will never settle (handler failed, caller left, settlement failed): forget its row. */
+  /**
+   * The payment will never settle (handler failed, caller left, settlement failed): forget its row. Never throws;
+   * a row left behind is never served (its payment is not settled) and is purged.
+   */
   discard(t: Ticket): void {
-    this.store.discard(t.id)
+    try { this.store.discard(t.id) } catch { /* purged later */ }
   }
 
   purge(): number {
