@@ -101,6 +101,42 @@ describe('the identical payment for the identical request collects the kept resu
     await expectBooksBalance()
   })
 
+  test('v1 X-PAYMENT resent: the same X-PAYMENT-RESPONSE', async () => {
+    const header = await signPayment({ key: key(), requirements: await requirementsOf(s, '/api/test-count'), version: 1 })
+    const first = await post(s.url + '/api/test-count', { code: 'legacy' }, { 'x-payment': header })
+    expect(first.status).toBe(200)
+    const again = await post(s.url + '/api/test-count', { code: 'legacy' }, { 'x-payment': header })
+    expect(again.status).toBe(200)
+    expect(await again.text()).toBe(await first.text())
+    expect(again.headers.get('x-payment-response')).toBe(first.headers.get('x-payment-response'))
+    expect(counted.settle).toBe(1)
+    await expectBooksBalance()
+  })
+
+  test('resent after its authorization expired (within the grace): still collected, not settled again', async () => {
+    const validBefore = Math.floor(Date.now() / 1000) + 15
+    const header = await signPayment({ key: key(), requirements: await requirementsOf(s, '/api/v1/test-count'), validBefore })
+    const first = await post(s.url + '/api/v1/test-count', { code: 'expiring' }, { 'payment-signature': header })
+    expect(first.status).toBe(200)
+    // wait (for the clock, not for the server) until the local checks call this authorization expired
+    while (Math.floor(Date.now() / 1000) + 6 <= validBefore) await Bun.sleep(100)
+    const fresh = await signPayment({ key: key(), requirements: await requirementsOf(s, '/api/v1/test-count'), validBefore })
+    const refused = await post(s.url + '/api/v1/test-count', { code: 'expiring' }, { 'payment-signature': fresh })
+    expect(((await refused.json()) as { reason: string }).reason).toBe('invalid_exact_evm_payload_authorization_valid_before')
+    // past the local checks, a copy with another key's signature over the same fields gets nothing
+    const p = JSON.parse(Buffer.from(header, 'base64').toString())
+    const other = JSON.parse(Buffer.from(await signPayment({ key: generatePrivateKey(), requirements: await requirementsOf(s, '/api/v1/test-count'), validBefore, nonce: p.payload.authorization.nonce }), 'base64').toString())
+    p.payload.signature = other.payload.signature
+    const forged = await post(s.url + '/api/v1/test-count', { code: 'expiring' }, { 'payment-signature': Buffer.from(JSON.stringify(p)).toString('base64') })
+    expect(forged.status).toBe(402)
+    expect(JSON.stringify(await forged.json())).not.toContain('EXPIRING')
+    const again = await post(s.url + '/api/v1/test-count', { code: 'expiring' }, { 'payment-signature': header })
+    expect(again.status).toBe(200)
+    expect(again.headers.get('payment-response')).toBe(first.headers.get('payment-response'))
+    expect(counted.settle).toBe(1)
+    await expectBooksBalance()
+  }, 40_000)
+
   test('the same authorization for a different request stays refused', async () => {
     const header = await signed(await requirementsOf(s, '/api/v1/test-count'))
     expect((await post(s.url + '/api/v1/test-count', { code: 'one' }, { 'payment-signature': header })).status).toBe(200)
