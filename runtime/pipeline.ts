@@ -188,7 +188,7 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     const settled = await gate.settle(t)
     const receipt = b64json({ success: settled.success, transaction: settled.transaction, network: settled.network, payer: settled.payer, ...(settled.errorReason ? { errorReason: settled.errorReason } : {}) })
     const receiptHeader = t.payment.x402Version === 2 ? 'payment-response' : 'x-payment-response'
-    if (settled.success) deps.results.settled(t, receipt)
+    if (settled.success) deps.results.settled(t, receipt, settled.transaction)
     else if (!settled.pending) deps.results.discard(t)
     if (!settled.success) {
       const again = challenge(config, svc, tier, deps.payTo, resource, settled.errorReason ?? 'settlement_failed')

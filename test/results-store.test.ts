@@ -7,6 +7,9 @@ import type { Database } from 'bun:sqlite'
 import { openDatabase } from '../runtime/db/sqlite'
 import { Ledger } from '../runtime/db/ledger'
 import { ResultStore } from '../runtime/db/results'
+import { PaidResults } from '../runtime/pay/results'
+import { b64json } from '../runtime/pay/challenge'
+import type { Ticket } from '../runtime/pay/gate'
 
 let db: Database
 let ledger: Ledger
@@ -97,4 +100,21 @@ test('an identifier is claimed once per payer', () => {
   // another payer may use the same identifier
   const other = { ...b, payer: '0x000000000000000000000000000000000000b0b0' }
   expect(s.claim(other)).toBeNull()
+})
+
+test('the receipt is written only when it differs from the one rebuilt from the ledger', () => {
+  const s = store()
+  const results = new PaidResults(s, nowS)
+  const tx = '0x' + 'ab'.repeat(32)
+  const from = '0x000000000000000000000000000000000000A11c'
+  const ticket = (id: number) => ({ id, payer: from, slug: 's', requirements: { network: 'eip155:8453' }, payment: { payload: { authorization: { from } } } }) as unknown as Ticket
+  const same = payment()
+  s.keep(same, '{}')
+  results.settled(ticket(same.paymentId), b64json({ success: true, transaction: tx, network: 'eip155:8453', payer: from }), tx)
+  expect(s.byAuthorization(same.payer, same.nonce)?.receipt).toBeNull()
+  const differs = payment()
+  s.keep(differs, '{}')
+  const remote = b64json({ success: true, transaction: tx, network: 'eip155:8453', payer: from.toLowerCase(), extra: 1 })
+  results.settled(ticket(differs.paymentId), remote, tx)
+  expect(s.byAuthorization(differs.payer, differs.nonce)?.receipt).toBe(remote)
 })

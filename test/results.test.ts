@@ -95,6 +95,8 @@ describe('the identical payment for the identical request collects the kept resu
     expect(await again.text()).toBe(firstBody)
     expect(again.headers.get('payment-response')).toBe(receipt)
     expect(again.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'))
+    // the receipt was rebuilt from the ledger, identical to the first: no extra write on the paid path
+    expect(s.booted.db.query('SELECT receipt FROM paid_results ORDER BY payment_id DESC LIMIT 1').get()).toEqual({ receipt: null })
     expect(svc.state.runs.count).toBe(runs + 1)
     expect(counted.settle).toBe(1)
     expect((await payeeBalance()) - before).toBe(3100n)

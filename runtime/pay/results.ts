@@ -22,6 +22,9 @@ export type Collected =
   /** Paid and settled, but the body was too large to keep (or evicted). */
   | { kind: 'gone' }
 
+/** A successful settlement's PAYMENT-RESPONSE value, fields in the pipeline's order. */
+const successReceipt = (transaction: string, network: string, payer: string) => b64json({ success: true, transaction, network, payer })
+
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex')
 
 /** The request a payment paid for: service, tier and the SHA-256 of the raw body. */
@@ -78,13 +81,16 @@ export class PaidResults {
     }
   }
 
-  /** The receipt of a payment settled by reconciliation (the request that paid never saw success). */
+  /**
+   * The receipt rebuilt from the ledger: what the pipeline sends for a settlement (same fields, same order), and
+   * the receipt of a payment settled by reconciliation (the request that paid never saw success).
+   */
   private rebuiltReceipt(row: StoredResult): string {
     let payer = row.payer
     try {
       payer = (JSON.parse(row.payload) as { payload: ExactPayload }).payload.authorization.from
     } catch { /* the ledger's lower-case copy */ }
-    return b64json({ success: true, transaction: row.tx_hash ?? '', network: row.network, payer })
+    return successReceipt(row.tx_hash ?? '', row.network, payer)
   }
 
   /**
@@ -137,7 +143,9 @@ export class PaidResults {
    * The payment settled in this request: record the receipt sent with the answer. Never throws: the payer has paid
    * and gets its answer; without the stored copy a later collection rebuilds the receipt from the ledger.
    */
-  settled(t: Ticket, receipt: string): void {
+  settled(t: Ticket, receipt: string, transaction: string): void {
+    // Usually the receipt is exactly the one rebuilt from the ledger: then it costs no write on the paid path.
+    if (receipt === successReceipt(transaction, t.requirements.network, t.payment.payload.authorization.from)) return
     try { this.store.setReceipt(t.id, receipt) } catch { /* rebuilt from the ledger on collection */ }
   }
 
