@@ -82,6 +82,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
     async close() {
       clearInterval(timer)
       clearInterval(purge)
+      results.close()
       stats.close()
       await o.facilitator.close?.()
     },

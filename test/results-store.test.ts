@@ -118,3 +118,22 @@ test('the receipt is written only when it differs from the one rebuilt from the 
   results.settled(ticket(differs.paymentId), remote, tx)
   expect(s.byAuthorization(differs.payer, differs.nonce)?.receipt).toBe(remote)
 })
+
+test('bodies are written in batches: a lookup or close writes the pending ones first', () => {
+  const s = store()
+  const count = () => (db.query('SELECT COUNT(*) AS n FROM paid_results').get() as { n: number }).n
+  const [a, b] = [payment(), payment()]
+  s.keep(a, '{"a":1}')
+  s.keep(b, '{"b":1}')
+  expect(count()).toBe(0) // still buffered: no disk flush on the paid path
+  expect(s.byAuthorization(b.payer, b.nonce)?.body).toBe('{"b":1}')
+  expect(count()).toBe(2)
+  const c = payment()
+  s.keep(c, '{"c":1}')
+  s.discard(c.paymentId) // discarded while buffered: never written
+  const d = payment()
+  s.keep(d, '{"d":1}')
+  s.close()
+  expect(count()).toBe(3)
+  expect(store().byAuthorization(d.payer, d.nonce)?.body).toBe('{"d":1}')
+})

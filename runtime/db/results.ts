@@ -25,6 +25,11 @@ export interface ResultLimits {
   maxBodyBytes: number
   /** Total bytes of kept bodies; past it, the oldest bodies are dropped (their rows stay until expiry). */
   maxTotalBytes: number
+  /**
+   * Kept bodies are written in one transaction per this many ms (default 50), so a paid call costs no disk flush
+   * of its own; any lookup writes the pending ones first. 0 writes at once.
+   */
+  flushMs?: number
 }
 
 export interface KeepInput {
@@ -44,11 +49,14 @@ const DEAD = `('failed', 'released')`
  * Paid results kept for collection again: one row per payment whose handler succeeded (body + receipt), plus
  * payment-identifier claims of payments still in flight. Bounded by size (per body and in total) and by time.
  * A row is only ever served while its payment is `settled` (the join); rows of failed or released payments are
- * deleted by `discard` and `purge`.
+ * deleted by `discard` and `purge`. Bodies are buffered for `flushMs` and written in batches: a crash can lose the
+ * results of the last few milliseconds (never a payment: the ledger is written at once).
  */
 export class ResultStore {
   private total = 0
   private q
+  private buffer = new Map<number, { k: KeepInput; body: string | null; receipt: string | null }>()
+  private timer: ReturnType<typeof setTimeout> | undefined
 
   constructor(private db: Database, private limits: ResultLimits, private nowS = () => Math.floor(Date.now() / 1000)) {
     this.q = {
@@ -70,7 +78,40 @@ export class ResultStore {
 
   /** Bytes of kept bodies. */
   get totalBytes(): number {
+    this.flush()
     return this.total
+  }
+
+  /** Writes buffered bodies in one transaction, then enforces the total cap. */
+  flush(): void {
+    clearTimeout(this.timer)
+    this.timer = undefined
+    if (!this.buffer.size) return
+    const batch = this.buffer
+    this.buffer = new Map()
+    this.db.transaction(() => {
+      for (const b of batch.values()) {
+        this.write(b.k, b.body)
+        if (b.receipt !== null) this.q.receipt.run(b.receipt, b.k.paymentId)
+        if (b.body !== null) this.total += Buffer.byteLength(b.body)
+      }
+    })()
+    if (this.total > this.limits.maxTotalBytes) this.evict()
+  }
+
+  private schedule(): void {
+    const ms = this.limits.flushMs ?? 50
+    if (ms <= 0) return this.flush()
+    if (this.timer) return
+    this.timer = setTimeout(() => {
+      try { this.flush() } catch { /* results of this batch are lost; payments are unaffected */ }
+    }, ms)
+    this.timer.unref?.()
+  }
+
+  /** Writes what is buffered and stops the timer. */
+  close(): void {
+    this.flush()
   }
 
   private sumSizes(): number {
@@ -79,6 +120,7 @@ export class ResultStore {
 
   /** The live (unexpired, not failed/released) row of an authorization, if any (an expired one is deleted on read). */
   byAuthorization(payer: string, nonce: string): StoredResult | null {
+    this.flush()
     const row = this.q.byAuth.get(payer.toLowerCase(), nonce.toLowerCase()) as StoredResult | null
     if (row && row.expires_at < this.nowS()) {
       this.discard(row.payment_id)
@@ -89,6 +131,7 @@ export class ResultStore {
 
   /** The live row holding a payer's payment identifier, if any (a dead or expired one is deleted on read). */
   byKey(payer: string, key: string): StoredResult | null {
+    this.flush()
     const row = this.q.byKey.get(payer.toLowerCase(), key) as StoredResult | null
     if (!row) return null
     if (row.expires_at < this.nowS() || row.state === 'failed' || row.state === 'released') {
@@ -103,6 +146,7 @@ export class ResultStore {
    * key, or the live row that already holds it.
    */
   claim(k: KeepInput & { key: string }): StoredResult | null {
+    this.flush()
     return this.db.transaction(() => {
       const held = this.byKey(k.payer, k.key)
       if (held) return held
@@ -117,9 +161,8 @@ export class ResultStore {
     const fits = size <= this.limits.maxBodyBytes
     // Too large: a claim row stays (without a body) so the identifier still cannot be paid twice.
     if (!fits && !k.key) return false
-    this.write(k, fits ? body : null)
-    if (fits) this.total += size
-    if (this.total > this.limits.maxTotalBytes) this.evict()
+    this.buffer.set(k.paymentId, { k, body: fits ? body : null, receipt: null })
+    this.schedule()
     return fits
   }
 
@@ -132,11 +175,14 @@ export class ResultStore {
 
   /** Records the receipt header value sent with the first answer. */
   setReceipt(paymentId: number, receipt: string): void {
-    this.q.receipt.run(receipt, paymentId)
+    const b = this.buffer.get(paymentId)
+    if (b) b.receipt = receipt
+    else this.q.receipt.run(receipt, paymentId)
   }
 
   /** Deletes a payment's row (its handler failed, the caller left, or its settlement failed). */
   discard(paymentId: number): void {
+    this.buffer.delete(paymentId)
     const r = this.q.remove.get(paymentId) as { size: number } | null
     if (r) this.total -= r.size
   }
@@ -159,6 +205,7 @@ export class ResultStore {
 
   /** Deletes expired rows and rows of failed or released payments. Returns the number deleted. */
   purge(): number {
+    this.flush()
     const n = this.db.transaction(() => {
       const expired = this.db.prepare(`DELETE FROM paid_results WHERE expires_at < ?`).run(this.nowS()).changes
       const dead = this.db.prepare(`DELETE FROM paid_results WHERE payment_id IN (SELECT r.payment_id FROM paid_results r JOIN payments p ON p.id = r.payment_id WHERE p.state IN ${DEAD})`).run().changes

@@ -160,4 +160,9 @@ export class PaidResults {
   purge(): number {
     return this.store.purge()
   }
+
+  /** Writes buffered results (at shutdown). */
+  close(): void {
+    this.store.close()
+  }
 }
