@@ -12,7 +12,7 @@ import type { Throttle } from './http/throttle'
 import { ClientGone, unlessDisconnected } from './http/disconnect'
 import type { DecodedPayment } from './pay/types'
 import { paymentIdentifierOf } from './pay/payment-id'
-import { requestHash, type PaidResults } from './pay/results'
+import { requestHash, RETRY_PENDING_S, type PaidResults } from './pay/results'
 import { collectedResponse } from './pay/collected'
 
 export interface PipelineDeps {
@@ -192,7 +192,10 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     else if (!settled.pending) deps.results.discard(t)
     if (!settled.success) {
       const again = challenge(config, svc, tier, deps.payTo, resource, settled.errorReason ?? 'settlement_failed')
-      return json({ ...again.body, message: 'Settlement did not complete; the result is withheld.' }, 402, requestId, { 'payment-required': again.header, [receiptHeader]: receipt, 'cache-control': 'no-store' })
+      // A pending settlement keeps the result: the same payment sent again collects it once the transfer is confirmed.
+      const later = settled.pending ? { 'retry-after': String(RETRY_PENDING_S) } : undefined
+      const message = later ? 'Settlement is not confirmed yet; send the same payment again later to collect the result.' : 'Settlement did not complete; the result is withheld.'
+      return json({ ...again.body, message }, 402, requestId, { 'payment-required': again.header, [receiptHeader]: receipt, 'cache-control': 'no-store', ...later })
     }
     return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...BASE_HEADERS, 'x-request-id': requestId, [receiptHeader]: receipt, 'cache-control': 'private, no-store' } })
   } catch (e) {

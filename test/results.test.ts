@@ -183,6 +183,7 @@ describe('a pending settlement', () => {
       proxy.delay.set('eth_getTransactionReceipt', 3000)
       const first = await post(server.url + '/api/v1/test-count', { code: 'late' }, { 'payment-signature': header })
       expect(first.status).toBe(402)
+      expect(Number(first.headers.get('retry-after'))).toBeGreaterThan(0)
       expect(JSON.stringify(await first.json())).not.toContain('LATE')
       const tx = decodeB64Json(first.headers.get('payment-response')).transaction
       expect(tx).toMatch(/^0x[0-9a-f]{64}$/)
