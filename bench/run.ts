@@ -9,6 +9,7 @@ import { machine, measure, rss, startChild, type WrkResult } from './lib'
 import { signatureThroughput } from './signatures'
 import { handlerThroughput } from './handlers'
 import { paidComparison } from './paid'
+import { resultWriteCost } from './results'
 
 const smoke = process.argv.includes('--smoke')
 
@@ -78,6 +79,10 @@ out()
 out('## 6. Utility-heavy mix (handlers called directly, one core)')
 out()
 for (const l of await handlerThroughput(smoke ? 50 : 2000)) out(l)
+out()
+out('## 7. Kept paid results (collection again): cost on the paid path')
+out()
+for (const l of resultWriteCost(smoke ? 30 : 300)) out(l)
 
 out()
 out('## Notes')
