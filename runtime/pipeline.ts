@@ -144,8 +144,7 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
           if (got) return collectedResponse(got, requestId, version, refuse)
         }
         deps.refusals.hit(client)
-        const again = challenge(config, svc, tier, deps.payTo, resource, e.reason)
-        return json({ ...again.body, message: e.message }, 402, requestId, { 'payment-required': again.header, 'cache-control': 'no-store' })
+        return refuse(e.reason, e.message, {})
       }
       if (e instanceof FacilitatorUnavailable) throw new ServiceError(503, 'PAYMENT_UNAVAILABLE', e.message, undefined, { retryable: true }, { 'retry-after': '5' })
       throw e
@@ -191,11 +190,10 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     if (settled.success) deps.results.settled(t, receipt, settled.transaction)
     else if (!settled.pending) deps.results.discard(t)
     if (!settled.success) {
-      const again = challenge(config, svc, tier, deps.payTo, resource, settled.errorReason ?? 'settlement_failed')
       // A pending settlement keeps the result: the same payment sent again collects it once the transfer is confirmed.
       const later = settled.pending ? { 'retry-after': String(RETRY_PENDING_S) } : undefined
       const message = later ? 'Settlement is not confirmed yet; send the same payment again later to collect the result.' : 'Settlement did not complete; the result is withheld.'
-      return json({ ...again.body, message }, 402, requestId, { 'payment-required': again.header, [receiptHeader]: receipt, 'cache-control': 'no-store', ...later })
+      return refuse(settled.errorReason ?? 'settlement_failed', message, { [receiptHeader]: receipt, ...later })
     }
     return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...BASE_HEADERS, 'x-request-id': requestId, [receiptHeader]: receipt, 'cache-control': 'private, no-store' } })
   } catch (e) {
