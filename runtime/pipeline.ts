@@ -160,6 +160,7 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     const abort = new AbortController()
     let out: unknown
     try {
+      if (req.signal.aborted) throw new ClientGone()
       out = await unlessDisconnected(runHandler(svc, input, deps.context(svc, tier, requestId, AbortSignal.any([abort.signal, req.signal])), abort), req.signal)
       if (req.signal.aborted) throw new ClientGone()
     } catch (e) {
