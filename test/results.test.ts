@@ -172,14 +172,16 @@ describe('the identical payment for the identical request collects the kept resu
 })
 
 describe('a pending settlement', () => {
-  test('answers 402 settlement_pending with Retry-After, then the result once reconciled', async () => {
+  test('answers 402 settlement_pending with Retry-After (by authorization and by identifier), then the result once reconciled', async () => {
     // its own settler key: two facilitators never share a nonce lane
     const settlerKey = generatePrivateKey()
     await setEthBalance(chain.rpcUrl, privateKeyToAccount(settlerKey).address, 10n ** 18n)
     const slow = createLocalFacilitator({ rpcUrl: proxy.url, settlerKey, chainId: 8453, pollingIntervalMs: 20, receiptTimeoutMs: 300 })
     const { server, payTo } = await serverFor(counting(slow))
     try {
-      const header = await signed(await requirementsOf(server, '/api/v1/test-count'))
+      const req = await requirementsOf(server, '/api/v1/test-count')
+      const id = generatePaymentId()
+      const header = await signed(req, id)
       proxy.delay.set('eth_getTransactionReceipt', 3000)
       const first = await post(server.url + '/api/v1/test-count', { code: 'late' }, { 'payment-signature': header })
       expect(first.status).toBe(402)
@@ -195,6 +197,11 @@ describe('a pending settlement', () => {
       expect(w.reason).toBe('settlement_pending')
       expect(decodeB64Json(waiting.headers.get('payment-required')).error).toBe('settlement_pending')
       expect(JSON.stringify(w)).not.toContain('LATE')
+      // the same payment identifier with a NEW authorization: also told to wait, and that authorization is not used
+      const byId = await post(server.url + '/api/v1/test-count', { code: 'late' }, { 'payment-signature': await signed(req, id) })
+      expect(byId.status).toBe(402)
+      expect(((await byId.json()) as { reason: string }).reason).toBe('settlement_pending')
+      expect(byId.headers.get('retry-after')).not.toBeNull()
       proxy.delay.clear()
       const done = await reconcile(server.booted.ledger, slow, server.booted.stats, server.booted.log, 0)
       expect(done.settled).toBe(1)
@@ -202,6 +209,9 @@ describe('a pending settlement', () => {
       expect(collected.status).toBe(200)
       expect(((await collected.json()) as { echo: string }).echo).toBe('LATE')
       expect(decodeB64Json(collected.headers.get('payment-response'))).toEqual({ success: true, transaction: tx, network: 'eip155:8453', payer: chain.payer.address })
+      const collectedById = await post(server.url + '/api/v1/test-count', { code: 'late' }, { 'payment-signature': await signed(req, id) })
+      expect(collectedById.status).toBe(200)
+      expect(collectedById.headers.get('payment-response')).toBe(collected.headers.get('payment-response'))
       expect(counted.settle).toBe(1)
       expect(await payeeBalance(payTo)).toBe(3100n)
       await expectBooksBalance(server, payTo)
