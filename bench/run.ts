@@ -10,6 +10,7 @@ import { signatureThroughput } from './signatures'
 import { handlerThroughput } from './handlers'
 import { paidComparison } from './paid'
 import { mcpFigures } from './mcp'
+import { resultWriteCost } from './results'
 
 const smoke = process.argv.includes('--smoke')
 
@@ -83,6 +84,10 @@ out()
 out('## 6. Utility-heavy mix (handlers called directly, one core)')
 out()
 for (const l of await handlerThroughput(smoke ? 50 : 2000)) out(l)
+out()
+out('## 8. Kept paid results (collection again): cost on the paid path')
+out()
+for (const l of resultWriteCost(smoke ? 30 : 300)) out(l)
 
 out()
 out('## Notes')

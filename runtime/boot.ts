@@ -18,6 +18,8 @@ import { createVerifier } from './pay/verify-only'
 import { modelProvider } from './model'
 import type { Logger } from './sdk'
 import type { DevPayer } from './site/dev-payer'
+import { ResultStore } from './db/results'
+import { PaidResults } from './pay/results'
 
 export interface BootOptions {
   env?: Record<string, string | undefined>
@@ -72,12 +74,18 @@ export async function boot(o: BootOptions): Promise<Booted> {
   await reconcile(ledger, o.facilitator, stats, log, 0)
   const timer = setInterval(() => void reconcile(ledger, o.facilitator, stats, log).catch((e) => log.warn('reconcile failed', { error: String(e) })), o.reconcileEveryMs ?? 30_000)
   timer.unref?.()
+  const results = new PaidResults(new ResultStore(db, { maxBodyBytes: 1_048_576, maxTotalBytes: config.paidResultsMaxBytes }))
+  const purge = setInterval(() => { try { results.purge() } catch (e) { log.warn('paid results purge failed', { error: String(e) }) } }, 60_000)
+  purge.unref?.()
+  results.purge()
   const refusals = new Throttle(config.invalidPaymentLimit)
-  const app = createApp({ services, config, gate, stats, quota, db, payTo, log, refusals, bootedAt: Date.now(), facilitatorHealth: () => o.facilitator.health?.(), admin: { ledger, facilitator: o.facilitator }, devPayer: usesDevChain(config) ? o.devPayer : undefined, context: createContextFactory(config, log, createVerifier(o.facilitator, config.network), models) })
+  const app = createApp({ services, config, gate, stats, quota, db, payTo, log, refusals, results, bootedAt: Date.now(), facilitatorHealth: () => o.facilitator.health?.(), admin: { ledger, facilitator: o.facilitator }, devPayer: usesDevChain(config) ? o.devPayer : undefined, context: createContextFactory(config, log, createVerifier(o.facilitator, config.network), models) })
   return {
     app, config, services, db, ledger, stats, log,
     async close() {
       clearInterval(timer)
+      clearInterval(purge)
+      results.close()
       stats.close()
       await o.facilitator.close?.()
     },

@@ -48,6 +48,8 @@ export interface Config {
   invalidPaymentLimit: number
   /** Opens the operator console at /admin when set (at least 24 characters); empty = /admin does not exist. */
   adminToken: string
+  /** Total bytes of paid results kept for collection again (oldest bodies dropped past it). */
+  paidResultsMaxBytes: number
 }
 
 type Env = Record<string, string | undefined>
@@ -115,6 +117,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     upstreamUserAgent: String(env.UPSTREAM_USER_AGENT ?? doc.upstream_user_agent ?? `${String(p.name ?? 'Agent Utility API')}/1.0 (+${String(env.PUBLIC_URL ?? p.website ?? 'http://localhost')})`),
     invalidPaymentLimit: num('INVALID_PAYMENT_LIMIT', env.INVALID_PAYMENT_LIMIT, 30),
     adminToken: String(env.ADMIN_TOKEN ?? ''),
+    paidResultsMaxBytes: num('PAID_RESULTS_MAX_MB', env.PAID_RESULTS_MAX_MB, 64, 1) * 1_048_576,
   }
   for (const [k, v] of Object.entries(env)) {
     const hit = k.match(/^UPSTREAM_([A-Z0-9_]+)_(URL|KEY)$/)

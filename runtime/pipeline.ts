@@ -4,11 +4,16 @@ import type { Stats } from './db/stats'
 import { readBody, parseJson, refuseDeclaredOversize, requireJson } from './http/body'
 import { BASE_HEADERS, errorResponse, json } from './http/respond'
 import { b64json, challenge } from './pay/challenge'
-import { PaymentRefused } from './pay/decode'
+import { decodePayment, PaymentRefused } from './pay/decode'
 import { FacilitatorUnavailable, type PaymentGate, type Ticket } from './pay/gate'
 import { ServiceError, type Logger, type ServiceContext, type TierName } from './sdk'
 import { prepareInput } from './validate'
 import type { Throttle } from './http/throttle'
+import { ClientGone, unlessDisconnected } from './http/disconnect'
+import type { DecodedPayment } from './pay/types'
+import { paymentIdentifierOf } from './pay/payment-id'
+import { requestHash, RETRY_PENDING_S, type PaidResults } from './pay/results'
+import { collectedResponse } from './pay/collected'
 
 export interface PipelineDeps {
   config: Config
@@ -18,6 +23,8 @@ export interface PipelineDeps {
   stats: Stats
   payTo: string
   log: Logger
+  /** Paid results kept for collection again (same payment or payment identifier, same request). */
+  results: PaidResults
   /** Builds the handler context (fetch, upstreams, model) for one call. */
   context(svc: CatalogService, tier: TierName, requestId: string, signal: AbortSignal): ServiceContext
 }
@@ -114,22 +121,58 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     }
     requireJson(req)
     const input = prepareInput(svc.manifest.input, parseJson(raw))
+    // A repeated payment (same authorization, or same payment identifier) for the same request collects its kept result.
+    const version = v2 ? 2 : 1
+    const hash = requestHash(svc.slug, tier, raw)
+    let decoded: DecodedPayment | undefined
+    try { decoded = decodePayment(header, version) } catch { /* the gate refuses it with the reason */ }
+    const key = decoded ? paymentIdentifierOf(decoded) : null
+    const refuse = (reason: string, message: string, headers: Record<string, string>) => {
+      const again = challenge(config, svc, tier, deps.payTo, resource, reason)
+      return json({ ...again.body, message }, 402, requestId, { 'payment-required': again.header, 'cache-control': 'no-store', ...headers })
+    }
+    if (key && decoded) {
+      const got = await deps.results.byIdentifier(decoded, key, c.requirements, hash)
+      if (got) return collectedResponse(got, requestId, version, refuse)
+    }
     try {
-      ticket = await gate.authorize(header, v2 ? 2 : 1, c.requirements, svc.slug, tier, requestId)
+      ticket = await gate.authorize(header, version, c.requirements, svc.slug, tier, requestId)
     } catch (e) {
       if (e instanceof PaymentRefused) {
+        if (decoded && (e.reason === 'authorization_already_used' || e.reason === 'invalid_exact_evm_payload_authorization_valid_before')) {
+          const got = await deps.results.byAuthorization(decoded, c.requirements, hash)
+          if (got) return collectedResponse(got, requestId, version, refuse)
+        }
         deps.refusals.hit(client)
-        const again = challenge(config, svc, tier, deps.payTo, resource, e.reason)
-        return json({ ...again.body, message: e.message }, 402, requestId, { 'payment-required': again.header, 'cache-control': 'no-store' })
+        return refuse(e.reason, e.message, {})
       }
       if (e instanceof FacilitatorUnavailable) throw new ServiceError(503, 'PAYMENT_UNAVAILABLE', e.message, undefined, { retryable: true }, { 'retry-after': '5' })
       throw e
     }
+    if (key) {
+      const held = deps.results.claim(ticket, key, hash)
+      if (held) {
+        gate.release(ticket, 'payment identifier already used')
+        ticket = undefined
+        return collectedResponse(held, requestId, version, refuse)
+      }
+    }
     const abort = new AbortController()
     let out: unknown
     try {
-      out = await runHandler(svc, input, deps.context(svc, tier, requestId, AbortSignal.any([abort.signal, req.signal])), abort)
+      if (req.signal.aborted) throw new ClientGone()
+      out = await unlessDisconnected(runHandler(svc, input, deps.context(svc, tier, requestId, AbortSignal.any([abort.signal, req.signal])), abort), req.signal)
+      if (req.signal.aborted) throw new ClientGone()
     } catch (e) {
+      deps.results.discard(ticket)
+      if (e instanceof ClientGone) {
+        // Nobody is there to receive the result: nothing is settled and the authorization may be used again.
+        abort.abort()
+        gate.release(ticket, 'client disconnected')
+        ticket = undefined
+        log.info('client disconnected before the answer; payment released', { request_id: requestId, service: svc.slug })
+        return errorResponse(new ServiceError(499, 'CLIENT_CLOSED_REQUEST', 'The client disconnected before the answer was ready; nothing was charged.'), requestId)
+      }
       const err = asServiceError(e, log, requestId)
       gate.release(ticket, `handler ${err.status} ${err.code}`)
       ticket = undefined
@@ -137,18 +180,28 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
       return errorResponse(err, requestId)
     }
     stats.record(svc.slug, { calls: 1, tokens: (out as { tokens_used?: number })?.tokens_used ?? 0 })
+    const body = JSON.stringify(out)
+    // Kept before settling, so a payment whose settlement ends up pending can collect it once reconciled.
+    deps.results.keep(ticket, key, hash, body)
     const t = ticket
     ticket = undefined
     const settled = await gate.settle(t)
     const receipt = b64json({ success: settled.success, transaction: settled.transaction, network: settled.network, payer: settled.payer, ...(settled.errorReason ? { errorReason: settled.errorReason } : {}) })
     const receiptHeader = t.payment.x402Version === 2 ? 'payment-response' : 'x-payment-response'
+    if (settled.success) deps.results.settled(t, receipt, settled.transaction)
+    else if (!settled.pending) deps.results.discard(t)
     if (!settled.success) {
-      const again = challenge(config, svc, tier, deps.payTo, resource, settled.errorReason ?? 'settlement_failed')
-      return json({ ...again.body, message: 'Settlement did not complete; the result is withheld.' }, 402, requestId, { 'payment-required': again.header, [receiptHeader]: receipt, 'cache-control': 'no-store' })
+      // A pending settlement keeps the result: the same payment sent again collects it once the transfer is confirmed.
+      const later = settled.pending ? { 'retry-after': String(RETRY_PENDING_S) } : undefined
+      const message = later ? 'Settlement is not confirmed yet; send the same payment again later to collect the result.' : 'Settlement did not complete; the result is withheld.'
+      return refuse(settled.errorReason ?? 'settlement_failed', message, { [receiptHeader]: receipt, ...later })
     }
-    return json(out, 200, requestId, { [receiptHeader]: receipt, 'cache-control': 'private, no-store' })
+    return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...BASE_HEADERS, 'x-request-id': requestId, [receiptHeader]: receipt, 'cache-control': 'private, no-store' } })
   } catch (e) {
-    if (ticket) gate.release(ticket, 'request failed before the handler')
+    if (ticket) {
+      deps.results.discard(ticket)
+      gate.release(ticket, 'request failed before settlement')
+    }
     const err = asServiceError(e, log, requestId)
     if (err.status >= 500 && !svc.unavailableReason) stats.record(svc.slug, { errors: 1 })
     return errorResponse(err, requestId)

@@ -47,7 +47,9 @@ test('a forged payment never reaches the facilitator; a replay is refused locall
   expect((await post(s.url + '/api/v1/slugify', { text: 'x' }, { 'payment-signature': underpay })).status).toBe(402)
   const ok = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req })
   expect((await post(s.url + '/api/v1/slugify', { text: 'x' }, { 'payment-signature': ok })).status).toBe(200)
-  expect((await post(s.url + '/api/v1/slugify', { text: 'x' }, { 'payment-signature': ok })).status).toBe(402)
+  expect((await post(s.url + '/api/v1/slugify', { text: 'y' }, { 'payment-signature': ok })).status).toBe(402)
+  // the identical payment for the identical request collects the kept result: no facilitator call either
+  expect((await post(s.url + '/api/v1/slugify', { text: 'x' }, { 'payment-signature': ok })).status).toBe(200)
   expect(fac.calls.verify - calls.verify).toBe(1)
   expect(fac.calls.settle - calls.settle).toBe(1)
 })

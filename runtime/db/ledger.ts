@@ -54,7 +54,8 @@ export class Ledger {
       `INSERT OR IGNORE INTO payments (payer, nonce, slug, tier, amount, network, state, request_id, valid_before, x402_version, payload, requirements, created_at, updated_at)
        VALUES ($payer, $nonce, $slug, $tier, $amount, $network, 'reserved', $requestId, $validBefore, $x402Version, $payload, $requirements, $now, $now)`,
     )
-    this.update = db.prepare(`UPDATE payments SET state = $state, tx_hash = COALESCE($tx, tx_hash), reason = COALESCE($reason, reason), updated_at = $now WHERE id = $id`)
+    // `settled` is terminal: a late transition (e.g. the tx-hash callback after a reconciliation) never reopens it.
+    this.update = db.prepare(`UPDATE payments SET state = $state, tx_hash = COALESCE($tx, tx_hash), reason = COALESCE($reason, reason), updated_at = $now WHERE id = $id AND state <> 'settled'`)
     this.event = db.prepare(`INSERT INTO payment_events (payment_id, state, detail, at) VALUES (?, ?, ?, ?)`)
     this.byId = db.prepare(`SELECT * FROM payments WHERE id = ?`)
     this.settleQ = db.prepare(`UPDATE payments SET state = 'settled', tx_hash = COALESCE($tx, tx_hash), reason = COALESCE($reason, reason), updated_at = $now WHERE id = $id AND state <> 'settled'`)
@@ -82,7 +83,7 @@ export class Ledger {
   /** Moves a payment to `state`, recording the transition. */
   transition(id: number, state: PaymentState, detail: { tx?: string; reason?: string } = {}): void {
     this.db.transaction(() => {
-      this.update.run({ id, state, tx: detail.tx ?? null, reason: detail.reason ?? null, now: this.now() })
+      if (this.update.run({ id, state, tx: detail.tx ?? null, reason: detail.reason ?? null, now: this.now() }).changes !== 1) return
       this.event.run(id, state, detail.reason ?? detail.tx ?? null, this.now())
     })()
   }

@@ -27,6 +27,16 @@ const MIGRATIONS: string[] = [
      payment_id INTEGER NOT NULL REFERENCES payments(id), state TEXT NOT NULL,
      detail TEXT, at INTEGER NOT NULL);
    CREATE INDEX payment_events_payment ON payment_events (payment_id);`,
+  // Paid results kept for collection again (runtime/db/results.ts): one row per payment whose handler succeeded,
+  // plus the payment-identifier claims of payments still in flight.
+  `CREATE TABLE paid_results (
+     payment_id INTEGER PRIMARY KEY REFERENCES payments(id),
+     payer TEXT NOT NULL, nonce TEXT NOT NULL, payment_key TEXT, request_hash TEXT NOT NULL,
+     expires_at INTEGER NOT NULL, created_at INTEGER NOT NULL, size INTEGER NOT NULL DEFAULT 0,
+     receipt TEXT, body TEXT);
+   CREATE INDEX paid_results_authorization ON paid_results (payer, nonce);
+   CREATE UNIQUE INDEX paid_results_key ON paid_results (payer, payment_key) WHERE payment_key IS NOT NULL;
+   CREATE INDEX paid_results_expiry ON paid_results (expires_at);`,
 ]
 
 /**

@@ -54,6 +54,7 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
       responses: {
         200: { description: 'Result (settled payment; PAYMENT-RESPONSE header)', content: { 'application/json': { schema: s.outputJsonSchema } } },
         402: { description: 'Payment Required: PAYMENT-REQUIRED header (base64 x402 v2 PaymentRequired) and a JSON body' },
+        409: { description: 'The payment-identifier was already used for a different request (nothing charged)', content: { 'application/json': { schema: errorSchema } } },
         422: { description: 'Invalid input (nothing charged)', content: { 'application/json': { schema: errorSchema } } },
       },
       'x-payment-info': {
@@ -71,7 +72,7 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
       version,
       description: `${cfg.provider.description}\n\nEvery operation under /api/v1/<slug> is also served, identically, at /api/<slug>. Agent guide: ${base}/llms.txt`,
       contact: { name: cfg.provider.name, url: cfg.provider.website },
-      'x-guidance': `Read ${base}/llms.txt for the full guide. Every /api/v1/* operation is paid per call with x402 v2 (scheme exact, USDC). Call it without payment to get a 402 with a PAYMENT-REQUIRED header, sign the EIP-3009 authorization it describes, and repeat the identical request with a PAYMENT-SIGNATURE header (for example with @x402/fetch). Failed calls (status >= 400) are never charged. Tiered services take ?tier=quick|standard|pro.`,
+      'x-guidance': `Read ${base}/llms.txt for the full guide. Every /api/v1/* operation is paid per call with x402 v2 (scheme exact, USDC). Call it without payment to get a 402 with a PAYMENT-REQUIRED header, sign the EIP-3009 authorization it describes, and repeat the identical request with a PAYMENT-SIGNATURE header (for example with @x402/fetch). Failed calls (status >= 400) are never charged. The identical request sent again with the same payment (or the same payment-identifier extension id) returns the kept result without a second charge. Tiered services take ?tier=quick|standard|pro.`,
     },
     'x-agentcash-guidance': { llmsTxtUrl: `${base}/llms.txt` },
     servers: [{ url: cfg.provider.apiBase }],

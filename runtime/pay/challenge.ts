@@ -3,6 +3,7 @@ import type { CatalogService } from '../catalog'
 import type { TierName } from '../sdk'
 import type { PaymentRequirements } from './types'
 import { metadataOf } from '../discovery/metadata'
+import { PAYMENT_IDENTIFIER_DECLARATION } from './payment-id'
 
 const V1_NETWORKS: Record<string, string> = { 'eip155:8453': 'base', 'eip155:84532': 'base-sepolia' }
 
@@ -56,7 +57,7 @@ export function challenge(cfg: Config, svc: CatalogService, tier: TierName, payT
     ...(reason ? { error: reason } : {}),
     resource: { url: resource, description, mimeType: 'application/json', ...metadataOf(cfg, svc) },
     accepts: [req],
-    extensions: svc.bazaar,
+    extensions: { ...svc.bazaar, ...PAYMENT_IDENTIFIER_DECLARATION },
   }
   const body = {
     error: 'Payment Required',

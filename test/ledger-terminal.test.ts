@@ -1,0 +1,23 @@
+/**
+ * `settled` is terminal in the ledger: a late transition cannot reopen it, so a second settleOnce (the request's
+ * own, after a reconciliation won the race) never counts the revenue again.
+ */
+import { expect, test } from 'bun:test'
+import { openDatabase } from '../runtime/db/sqlite'
+import { Ledger } from '../runtime/db/ledger'
+
+test('a transition after settled changes nothing, and settleOnce stays once', () => {
+  const ledger = new Ledger(openDatabase(':memory:'))
+  const id = ledger.reserve({ payer: '0x' + 'a'.repeat(40), nonce: '0x' + '1'.repeat(64), slug: 's', tier: 'flat', amount: '5', network: 'eip155:8453', requestId: 'r', validBefore: 2e9, x402Version: 2, payload: {}, requirements: {} })!
+  ledger.transition(id, 'verified')
+  ledger.transition(id, 'settling')
+  expect(ledger.settleOnce(id, { reason: 'confirmed by reconciliation' })).toBe(true)
+  // the settlement's own tx-hash callback arrives late
+  ledger.transition(id, 'settling', { tx: '0x' + 'b'.repeat(64) })
+  expect(ledger.get(id)).toMatchObject({ state: 'settled', tx_hash: null })
+  expect(ledger.settleOnce(id, { tx: '0x' + 'b'.repeat(64) })).toBe(false)
+  for (const state of ['pending', 'failed', 'released'] as const) ledger.transition(id, state)
+  expect(ledger.get(id)?.state).toBe('settled')
+  expect(ledger.settledTotal()).toBe(5n)
+  expect(ledger.events(id).map((e) => e.state)).toEqual(['reserved', 'verified', 'settling', 'settled'])
+})
