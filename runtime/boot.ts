@@ -9,6 +9,7 @@ import { Stats } from './db/stats'
 import { createLogger } from './log'
 import { PaymentGate } from './pay/gate'
 import { reconcile } from './pay/reconcile'
+import { warnUnprofitablePrices } from './pay/cost'
 import type { Facilitator } from './pay/types'
 import type { RegistryEntry } from './registry-types'
 import { entries as generated } from './registry.gen'
@@ -65,12 +66,13 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const stats = new Stats(db)
   const ledger = new Ledger(db)
   const quota = new DailyQuota(db, config.demo.dailyLimit)
-  const gate = new PaymentGate(o.facilitator, ledger, stats, log)
-  await reconcile(ledger, o.facilitator, stats, log, 0)
-  const timer = setInterval(() => void reconcile(ledger, o.facilitator, stats, log).catch((e) => log.warn('reconcile failed', { error: String(e) })), o.reconcileEveryMs ?? 30_000)
+  const gate = new PaymentGate(o.facilitator, ledger, log)
+  await reconcile(ledger, o.facilitator, log, 0)
+  warnUnprofitablePrices(services, ledger, config.ethUsd, log)
+  const timer = setInterval(() => void reconcile(ledger, o.facilitator, log).catch((e) => log.warn('reconcile failed', { error: String(e) })), o.reconcileEveryMs ?? 30_000)
   timer.unref?.()
   const refusals = new Throttle(config.invalidPaymentLimit)
-  const app = createApp({ services, config, gate, stats, quota, db, payTo, log, refusals, bootedAt: Date.now(), context: createContextFactory(config, log, createVerifier(o.facilitator, config.network), models) })
+  const app = createApp({ services, config, gate, stats, quota, db, ledger, payTo, log, refusals, bootedAt: Date.now(), context: createContextFactory(config, log, createVerifier(o.facilitator, config.network), models) })
   return {
     app, config, services, db, ledger, stats, log,
     async close() {

@@ -37,6 +37,8 @@ export interface Config {
   upstreamUserAgent: string
   /** Invalid-payment attempts allowed per client per minute before 429 (0 = unlimited). */
   invalidPaymentLimit: number
+  /** ETH price in USD (ETH_USD), for gas costs in /stats and the boot's price check; null when unset. */
+  ethUsd: number | null
 }
 
 type Env = Record<string, string | undefined>
@@ -95,6 +97,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     upstreams: doc.upstreams ?? {},
     upstreamUserAgent: String(env.UPSTREAM_USER_AGENT ?? doc.upstream_user_agent ?? `${String(p.name ?? 'Agent Utility API')}/1.0 (+${String(env.PUBLIC_URL ?? p.website ?? 'http://localhost')})`),
     invalidPaymentLimit: num('INVALID_PAYMENT_LIMIT', env.INVALID_PAYMENT_LIMIT, 30),
+    ethUsd: env.ETH_USD ? num('ETH_USD', env.ETH_USD, 0) : null,
   }
   for (const [k, v] of Object.entries(env)) {
     const hit = k.match(/^UPSTREAM_([A-Z0-9_]+)_(URL|KEY)$/)

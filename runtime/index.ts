@@ -9,6 +9,7 @@ import { loadConfig, usesDevChain } from './config'
 import { createLogger } from './log'
 import { createLocalFacilitator } from './pay/local-facilitator'
 import { createRemoteFacilitator } from './pay/remote-facilitator'
+import { withChainReads } from './pay/chain-reads'
 import type { Facilitator } from './pay/types'
 
 const DEV_PAYER_FILE = 'data/dev-payer.json'
@@ -27,7 +28,7 @@ async function main() {
     const chain = await startDevChain()
     stopChain = chain.stop
     payTo = chain.payee.address
-    facilitator = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId, pollingIntervalMs: 20 })
+    facilitator = withChainReads(createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId, pollingIntervalMs: 20 }), chain.rpcUrl)
     console.log([
       '',
       '!!! DEV CHAIN: payments go to an embedded local Base replica (anvil, chain id 8453). THEY ARE NOT REAL MONEY. !!!',
@@ -44,7 +45,7 @@ async function main() {
   } else if (config.facilitatorUrl) {
     facilitator = createRemoteFacilitator({ url: config.facilitatorUrl, authHeader: config.facilitatorAuthHeader || undefined })
   } else {
-    facilitator = createLocalFacilitator({ rpcUrl: config.rpcUrl, settlerKey: (config.settlerPrivateKey.startsWith('0x') ? config.settlerPrivateKey : `0x${config.settlerPrivateKey}`) as Hex, chainId })
+    facilitator = withChainReads(createLocalFacilitator({ rpcUrl: config.rpcUrl, settlerKey: (config.settlerPrivateKey.startsWith('0x') ? config.settlerPrivateKey : `0x${config.settlerPrivateKey}`) as Hex, chainId }), config.rpcUrl)
   }
   const booted = await boot({ facilitator, payTo, log }).catch(async (e) => {
     await stopChain?.()

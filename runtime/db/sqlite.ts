@@ -27,6 +27,13 @@ const MIGRATIONS: string[] = [
      payment_id INTEGER NOT NULL REFERENCES payments(id), state TEXT NOT NULL,
      detail TEXT, at INTEGER NOT NULL);
    CREATE INDEX payment_events_payment ON payment_events (payment_id);`,
+  // Revenue comes from settled ledger rows (not from buffered counters): when each row settled, and what its
+  // settlement transaction cost in gas. stats_daily.paid_calls / revenue_atomic are no longer written.
+  `ALTER TABLE payments ADD COLUMN settled_at INTEGER;
+   ALTER TABLE payments ADD COLUMN gas_used INTEGER;
+   ALTER TABLE payments ADD COLUMN gas_price INTEGER;
+   UPDATE payments SET settled_at = updated_at WHERE state = 'settled';
+   CREATE INDEX payments_settled ON payments (settled_at, slug, amount, gas_used, gas_price) WHERE state = 'settled';`,
 ]
 
 /**

@@ -1,5 +1,4 @@
 import type { Ledger } from '../db/ledger'
-import type { Stats } from '../db/stats'
 import type { Logger } from '../sdk'
 import { cheapChecks } from './checks'
 import { decodePayment, PaymentRefused } from './decode'
@@ -26,7 +25,6 @@ export class PaymentGate {
   constructor(
     private facilitator: Facilitator,
     private ledger: Ledger,
-    private stats: Stats,
     private log: Logger,
     private nowS = () => Math.floor(Date.now() / 1000),
   ) {}
@@ -77,7 +75,7 @@ export class PaymentGate {
     }
     result = { ...result, payer: result.payer ?? t.payer }
     if (result.success) {
-      if (this.ledger.settleOnce(t.id, { tx: result.transaction })) this.stats.record(t.slug, { paid_calls: 1, revenue_atomic: Number(t.requirements.amount) })
+      this.ledger.settleOnce(t.id, { tx: result.transaction, gasUsed: result.gasUsed, effectiveGasPrice: result.effectiveGasPrice })
     } else if (result.pending) {
       this.ledger.transition(t.id, 'pending', { tx: result.transaction || undefined, reason: result.errorReason })
     } else {
