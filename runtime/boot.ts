@@ -37,6 +37,7 @@ export interface Booted {
   services: CatalogService[]
   db: Database
   ledger: Ledger
+  gate: PaymentGate
   stats: Stats
   log: Logger
   /** Stops timers and flushes stats; the database stays usable until `db.close()`. */
@@ -66,15 +67,15 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const stats = new Stats(db)
   const ledger = new Ledger(db)
   const quota = new DailyQuota(db, config.demo.dailyLimit)
-  const gate = new PaymentGate(o.facilitator, ledger, log)
+  const refusals = new Throttle(config.invalidPaymentLimit)
+  const gate = new PaymentGate(o.facilitator, ledger, log, refusals)
   await reconcile(ledger, o.facilitator, log, 0)
   warnUnprofitablePrices(services, ledger, config.ethUsd, log)
   const timer = setInterval(() => void reconcile(ledger, o.facilitator, log).catch((e) => log.warn('reconcile failed', { error: String(e) })), o.reconcileEveryMs ?? 30_000)
   timer.unref?.()
-  const refusals = new Throttle(config.invalidPaymentLimit)
   const app = createApp({ services, config, gate, stats, quota, db, ledger, payTo, log, refusals, bootedAt: Date.now(), context: createContextFactory(config, log, createVerifier(o.facilitator, config.network), models) })
   return {
-    app, config, services, db, ledger, stats, log,
+    app, config, services, db, ledger, gate, stats, log,
     async close() {
       clearInterval(timer)
       stats.close()

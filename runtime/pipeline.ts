@@ -115,10 +115,9 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     requireJson(req)
     const input = prepareInput(svc.manifest.input, parseJson(raw))
     try {
-      ticket = await gate.authorize(header, v2 ? 2 : 1, c.requirements, svc.slug, tier, requestId)
+      ticket = await gate.authorize(header, v2 ? 2 : 1, c.requirements, svc.slug, tier, requestId, client)
     } catch (e) {
       if (e instanceof PaymentRefused) {
-        deps.refusals.hit(client)
         const again = challenge(config, svc, tier, deps.payTo, resource, e.reason)
         return json({ ...again.body, message: e.message }, 402, requestId, { 'payment-required': again.header, 'cache-control': 'no-store' })
       }
