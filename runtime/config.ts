@@ -43,6 +43,7 @@ export interface Config {
 
 type Env = Record<string, string | undefined>
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
+const DEFAULT_LOCAL_URL = 'http://localhost:3402'
 
 function readYaml(env: Env): { text: string; from: string } {
   const path = env.REGISTRY_PATH ?? 'registry.yaml'
@@ -67,12 +68,14 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     return n
   }
   const port = num('PORT', env.PORT ?? s.port, 3402)
+  // registry.yaml ships `http://localhost:3402` as its URLs: that default follows the listen port instead.
+  const configured = (url: unknown) => (url === undefined || url === null || url === '' || url === DEFAULT_LOCAL_URL ? undefined : url)
   const config: Config = {
     provider: {
       name: String(p.name ?? 'Agent Utility API'),
       description: String(p.description ?? ''),
-      website: String(env.PUBLIC_URL ?? p.website ?? `http://localhost:${port}`),
-      apiBase: String(env.API_BASE_URL ?? env.PUBLIC_URL ?? p.api_base ?? `http://localhost:${port}`),
+      website: String(env.PUBLIC_URL ?? configured(p.website) ?? `http://localhost:${port}`),
+      apiBase: String(env.API_BASE_URL ?? env.PUBLIC_URL ?? configured(p.api_base) ?? `http://localhost:${port}`),
     },
     port,
     host: String(env.HOST ?? s.host ?? '0.0.0.0'),
