@@ -6,6 +6,7 @@ import type { DailyQuota } from './db/quota'
 import type { Ledger } from './db/ledger'
 import { statsReport } from './db/report'
 import { clientAddress } from './http/client-ip'
+import { requestUrl } from './http/request-url'
 import { errorResponse, json, newRequestId, PREFLIGHT_HEADERS } from './http/respond'
 import { discoveryDocument, servicesDocument, wellKnownDocument } from './discovery/surfaces'
 import { openapiDocument } from './discovery/openapi'
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps) {
     .options('*', () => new Response(null, { status: 204, headers: PREFLIGHT_HEADERS }))
     .onError(({ code, request, error }) => {
       const id = newRequestId()
+      if (!URL.canParse(request.url)) return errorResponse(new ServiceError(400, 'INVALID_HOST', 'The Host header is not a valid host name or address.'), id)
       if (code === 'NOT_FOUND') {
         const slug = new URL(request.url).pathname.match(/^\/api\/(?:v1\/)?([^/]+)\/?$/)?.[1]
         if (slug && bySlug.has(slug)) return errorResponse(new ServiceError(405, 'METHOD_NOT_ALLOWED', `Use POST for /api/${slug}.`, undefined, undefined, { allow: 'POST, OPTIONS' }), id)
@@ -77,7 +79,7 @@ export function createApp(deps: AppDeps) {
     .get('/services', () => cached(docs.services))
     .get('/.well-known/x402', () => cached(docs.wellKnown))
     .get('/.well-known/x402.json', () => cached(docs.wellKnown))
-    .get('/discovery/resources', ({ request }) => json(discoveryDocument(services, config, deps.payTo, new URL(request.url).searchParams, Math.floor(deps.bootedAt / 1000))))
+    .get('/discovery/resources', ({ request }) => json(discoveryDocument(services, config, deps.payTo, requestUrl(request).searchParams, Math.floor(deps.bootedAt / 1000))))
     .get('/stats', () => json(statsReport(deps.stats, deps.ledger, 30, config.ethUsd)))
     .get('/stats/today', () => {
       const r = statsReport(deps.stats, deps.ledger, 1, config.ethUsd)

@@ -3,6 +3,7 @@ import type { Config } from './config'
 import type { Stats } from './db/stats'
 import { readBody, parseJson, refuseDeclaredOversize, requireJson } from './http/body'
 import { BASE_HEADERS, errorResponse, json } from './http/respond'
+import { requestUrl } from './http/request-url'
 import { b64json, challenge } from './pay/challenge'
 import { PaymentRefused } from './pay/decode'
 import { FacilitatorUnavailable, type PaymentGate, type Ticket } from './pay/gate'
@@ -98,7 +99,7 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
   let ticket: Ticket | undefined
   try {
     if (svc.unavailableReason) throw new ServiceError(svc.unavailableReason.status, svc.unavailableReason.code, svc.unavailableReason.message)
-    const url = new URL(req.url)
+    const url = requestUrl(req)
     const v2 = req.headers.get('payment-signature')
     const header = v2 ?? req.headers.get('x-payment')
     const resource = `${config.provider.apiBase}${url.pathname}${url.search}`
