@@ -130,6 +130,12 @@ export class PaymentGate {
     t.held = 0n
   }
 
+  /** A pending transfer may still land until its authorization expires: its amount stays held until then. */
+  private unholdAfterExpiry(t: Ticket): void {
+    const ms = (Number(t.payment.payload.authorization.validBefore) - this.nowS() + 5) * 1000
+    setTimeout(() => this.unhold(t), Math.max(0, Math.min(ms, 24 * 3_600_000))).unref?.()
+  }
+
   /** Settles after a successful handler. A result is served only when this returns success. */
   async settle(t: Ticket): Promise<SettleResult> {
     this.ledger.transition(t.id, 'settling')
@@ -140,10 +146,11 @@ export class PaymentGate {
       // Unknown outcome (e.g. transport failure mid-call): keep it pending; the reconciler decides from the chain.
       this.ledger.transition(t.id, 'pending', { reason: (e as Error).message.slice(0, 200) })
       this.log.error('settlement outcome unknown', { payment_id: t.id, error: (e as Error).message })
+      this.unholdAfterExpiry(t)
       return { success: false, transaction: '', network: t.requirements.network, payer: t.payer, errorReason: 'settlement_pending', pending: true }
-    } finally {
-      this.unhold(t)
     }
+    if (result.pending) this.unholdAfterExpiry(t)
+    else this.unhold(t)
     result = { ...result, payer: result.payer ?? t.payer }
     if (result.success) {
       this.ledger.settleOnce(t.id, { tx: result.transaction, gasUsed: result.gasUsed, effectiveGasPrice: result.effectiveGasPrice })
