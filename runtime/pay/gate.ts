@@ -102,14 +102,16 @@ export class PaymentGate {
   /**
    * Holds `amount` in the payer's in-flight reservation, serialized per payer. The verification (begun at `mark`)
    * showed the balance covers one payment; when nothing of this payer is in flight and nothing was held or freed
-   * since, that still stands and no read is needed. Otherwise the balance minus the amounts in flight must cover it (read
-   * from the chain when the facilitator can; a backend that cannot read balances is not checked).
+   * since, that still stands and no read is needed. Otherwise the balance minus the amounts in flight must cover it
+   * (the balance as read from the chain when the facilitator can, at most once per TTL while payments are in flight;
+   * a backend that cannot read balances is not checked).
    */
   private holdBalance(payer: string, amount: bigint, asset: string, mark: number): Promise<bigint> {
     return this.guard.withPayer(payer, async () => {
       const inFlight = this.guard.inFlight(payer)
       if ((inFlight > 0n || this.guard.changedSince(payer, mark)) && this.facilitator.balance) {
-        const balance = await this.facilitator.balance(payer as `0x${string}`, asset)
+        let balance = this.guard.cachedBalance(payer)
+        if (balance === undefined) this.guard.rememberBalance(payer, (balance = await this.facilitator.balance(payer as `0x${string}`, asset)))
         if (balance - inFlight < amount) {
           throw new PaymentRefused('insufficient_balance', `the payer's balance (${balance}) minus its payments in flight (${inFlight}) does not cover ${amount}`)
         }
@@ -146,9 +148,12 @@ export class PaymentGate {
       // Unknown outcome (e.g. transport failure mid-call): keep it pending; the reconciler decides from the chain.
       this.ledger.transition(t.id, 'pending', { reason: (e as Error).message.slice(0, 200) })
       this.log.error('settlement outcome unknown', { payment_id: t.id, error: (e as Error).message })
+      this.guard.forgetBalance(t.payer)
       this.unholdAfterExpiry(t)
       return { success: false, transaction: '', network: t.requirements.network, payer: t.payer, errorReason: 'settlement_pending', pending: true }
     }
+    if (result.success) this.guard.spent(t.payer, BigInt(t.requirements.amount))
+    else this.guard.forgetBalance(t.payer)
     if (result.pending) this.unholdAfterExpiry(t)
     else this.unhold(t)
     result = { ...result, payer: result.payer ?? t.payer }

@@ -1,7 +1,8 @@
 /**
  * Per-payer protections of the payment gate, in memory (one process):
  * - in-flight amounts: what each payer has verified but not yet settled or released, so a payer funded for one
- *   call cannot get 20 handlers run by sending 20 authorizations at once;
+ *   call cannot get 20 handlers run by sending 20 authorizations at once (with the payer's balance as last read,
+ *   less what settled since, so a busy payer costs one balance read per TTL, not one per call);
  * - cool-downs: a payer whose settlement failed after its payment verified (e.g. funds moved away mid-call, a
  *   wallet that only validates under simulation) is refused for a while, doubling with each repeat.
  * Memory is bounded: at most `maxPayers` cool-downs are kept (oldest dropped first).
@@ -14,13 +15,37 @@ export class PayerGuard {
   private seq = 0
   private lastChange = new Map<string, number>()
   private droppedUpTo = 0
+  /** Balances read while a payer has payments in flight, kept current by subtracting what settles (kept ≤ `balanceTtlMs`). */
+  private balances = new Map<string, { value: bigint; at: number }>()
 
   constructor(
     private now = () => Date.now(),
     readonly baseCooldownMs = 30_000,
     readonly maxCooldownMs = 30 * 60_000,
     private maxPayers = 10_000,
+    readonly balanceTtlMs = 2_000,
   ) {}
+
+  /** The payer's balance as last read, less what settled since; undefined when unknown or older than the TTL. */
+  cachedBalance(payer: string): bigint | undefined {
+    const b = this.balances.get(payer.toLowerCase())
+    return b && this.now() - b.at <= this.balanceTtlMs ? b.value : undefined
+  }
+
+  rememberBalance(payer: string, value: bigint): void {
+    this.balances.set(payer.toLowerCase(), { value, at: this.now() })
+  }
+
+  /** A payment of the payer settled: its remembered balance drops by the amount. */
+  spent(payer: string, amount: bigint): void {
+    const b = this.balances.get(payer.toLowerCase())
+    if (b) b.value = b.value > amount ? b.value - amount : 0n
+  }
+
+  /** The outcome of a transfer is unknown (pending, failed): read the balance again next time. */
+  forgetBalance(payer: string): void {
+    this.balances.delete(payer.toLowerCase())
+  }
 
   /** Runs `fn` with no other `withPayer` of the same payer running (per-payer FIFO). */
   async withPayer<T>(payer: string, fn: () => Promise<T>): Promise<T> {
@@ -72,7 +97,10 @@ export class PayerGuard {
     const key = payer.toLowerCase()
     const left = this.inFlight(key) - amount
     if (left > 0n) this.inflight.set(key, left)
-    else this.inflight.delete(key)
+    else {
+      this.inflight.delete(key)
+      this.balances.delete(key) // kept only while payments are in flight: memory bounded by concurrency
+    }
     this.touch(key)
   }
 
