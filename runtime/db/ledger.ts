@@ -97,11 +97,11 @@ export class Ledger {
     this.settledQ = db.prepare(
       `SELECT strftime('%Y-%m-%d', settled_at / 1000, 'unixepoch') AS day, slug, COUNT(*) AS paid_calls,
               CAST(SUM(CAST(amount AS INTEGER)) AS TEXT) AS revenue_atomic, CAST(COALESCE(SUM(gas_used * gas_price), 0) AS TEXT) AS gas_wei
-       FROM payments WHERE state = 'settled' AND settled_at >= ? GROUP BY day, slug ORDER BY day, slug`,
+       FROM payments INDEXED BY payments_settled WHERE state = 'settled' AND settled_at >= ? GROUP BY day, slug ORDER BY day, slug`,
     )
     this.costQ = db.prepare(
       `SELECT CAST(SUM(c) AS TEXT) AS total, COUNT(*) AS n FROM
-         (SELECT gas_used * gas_price AS c FROM payments WHERE state = 'settled' AND settled_at >= ? AND gas_used IS NOT NULL ORDER BY settled_at DESC LIMIT ?)`,
+         (SELECT gas_used * gas_price AS c FROM payments INDEXED BY payments_settled WHERE state = 'settled' AND settled_at >= ? AND gas_used IS NOT NULL ORDER BY settled_at DESC LIMIT ?)`,
     )
     this.byStateQ = db.prepare(`SELECT * FROM payments WHERE state IN (SELECT value FROM json_each(?)) ORDER BY id`)
   }
