@@ -67,6 +67,7 @@ export const MAX_JSON_DEPTH = 128
 
 /** True when `text`'s arrays/objects nest deeper than `max` (brackets inside strings do not count). Linear, no recursion. */
 export function nestsDeeperThan(text: string, max: number): boolean {
+  if (!hasMoreOpenersThan(text, max)) return false // most bodies: a few native searches, no char-by-char walk
   let depth = 0
   let inString = false
   for (let i = 0; i < text.length; i++) {
@@ -78,6 +79,15 @@ export function nestsDeeperThan(text: string, max: number): boolean {
     else if (c === 91 || c === 123) {
       if (++depth > max) return true
     } else if (c === 93 || c === 125) depth--
+  }
+  return false
+}
+
+/** True when `text` holds more than `max` `[` and `{` in all (strings included): nesting deeper than `max` needs that many. */
+function hasMoreOpenersThan(text: string, max: number): boolean {
+  let n = 0
+  for (const ch of ['[', '{']) {
+    for (let i = text.indexOf(ch); i !== -1; i = text.indexOf(ch, i + 1)) if (++n > max) return true
   }
   return false
 }
