@@ -128,6 +128,30 @@ describe('settlement failure after verification', () => {
     expect(s.booted.ledger.byState(['failed']).length).toBe(1)
   })
 
+  test('a settlement failure after verification counts toward the refusal throttle of the client and the payer', async () => {
+    const second = gatedEntry()
+    const s = await startServer({ entries: withMoneyServices(second.entry), facilitator: facilitator(), payTo: chain.payee.address, env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '1', TRUSTED_PROXIES: '1' } })
+    servers.push(s)
+    const payer = await newPayer(1000n)
+    const inflight = pay(s, 'test-gated', payer.key, { 'x-forwarded-for': '10.1.1.1' })
+    await second.state.started
+    await setEthBalance(chain.rpcUrl, payer.address, 10n ** 16n)
+    const wallet = createWalletClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl), account: privateKeyToAccount(payer.key), pollingInterval: 20 }).extend(publicActions)
+    await wallet.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: USDC_BASE, abi: parseAbi(['function transfer(address to, uint256 value) returns (bool)']), functionName: 'transfer', args: [chain.admin.address, 1000n] }) })
+    second.state.open()
+    expect((await inflight).status).toBe(402)
+    const other = await newPayer(1000n)
+    // the client that sent it is throttled, even with another payer
+    expect((await pay(s, 'test-counted', other.key, { 'x-forwarded-for': '10.1.1.1' })).status).toBe(429)
+    // the payer is throttled from any client
+    await fundPayer(chain, payer.address, 1000n)
+    expect((await pay(s, 'test-counted', payer.key, { 'x-forwarded-for': '10.1.1.2' })).status).toBe(429)
+    // others are served
+    expect((await pay(s, 'test-counted', other.key, { 'x-forwarded-for': '10.1.1.2' })).status).toBe(200)
+    moved += 1000n
+    expect(counted.runs).toBe(1)
+  })
+
   test('the cool-down doubles with repeats, is capped, and starts over after a quiet period', () => {
     let now = 0
     const g = new PayerGuard(() => now, 30_000, 240_000)
