@@ -35,7 +35,7 @@ export interface Config {
   upstreams: Record<string, { url?: string; key?: string; timeoutMs?: number }>
   /** User-Agent for live-data upstreams; should name the operator and a contact (Wikipedia requires one). */
   upstreamUserAgent: string
-  /** Invalid-payment attempts allowed per client per minute before 429 (0 = unlimited). */
+  /** Costly payment refusals (verification work done) allowed per client and per payer per minute before 429 (0 = unlimited). */
   invalidPaymentLimit: number
   /** ETH price in USD (ETH_USD), for gas costs in /stats and the boot's price check; null when unset. */
   ethUsd: number | null

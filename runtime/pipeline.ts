@@ -13,7 +13,7 @@ import type { Throttle } from './http/throttle'
 
 export interface PipelineDeps {
   config: Config
-  /** Refused payments per client per minute; past the limit, payment attempts get 429 before any work. */
+  /** Costly payment refusals per client (and payer, counted by the gate) per minute; past the limit, 429 before any work. */
   refusals: Throttle
   gate: PaymentGate
   stats: Stats
