@@ -3,9 +3,10 @@ import { openapi } from '@elysiajs/openapi'
 import type { CatalogService } from './catalog'
 import type { Database } from 'bun:sqlite'
 import type { DailyQuota } from './db/quota'
-import { summarize } from './db/stats'
-import { utcDay } from './db/sqlite'
+import type { Ledger } from './db/ledger'
+import { statsReport } from './db/report'
 import { clientAddress } from './http/client-ip'
+import { requestUrl } from './http/request-url'
 import { errorResponse, json, newRequestId, PREFLIGHT_HEADERS } from './http/respond'
 import { discoveryDocument, servicesDocument, wellKnownDocument } from './discovery/surfaces'
 import { openapiDocument } from './discovery/openapi'
@@ -28,6 +29,7 @@ export interface AppDeps extends PipelineDeps {
   services: CatalogService[]
   quota: DailyQuota
   db: Database
+  ledger: Ledger
   bootedAt: number
   /** The settlement side's state (remote facilitators and their breakers), shown in /health. */
   facilitatorHealth?: () => FacilitatorHealth | undefined
@@ -66,6 +68,7 @@ export function createApp(deps: AppDeps) {
     .options('*', () => new Response(null, { status: 204, headers: PREFLIGHT_HEADERS }))
     .onError(({ code, request, error }) => {
       const id = newRequestId()
+      if (!URL.canParse(request.url)) return errorResponse(new ServiceError(400, 'INVALID_HOST', 'The Host header is not a valid host name or address.'), id)
       if (code === 'NOT_FOUND') {
         const slug = new URL(request.url).pathname.match(/^\/api\/(?:v1\/)?([^/]+)\/?$/)?.[1]
         if (slug && bySlug.has(slug)) return errorResponse(new ServiceError(405, 'METHOD_NOT_ALLOWED', `Use POST for /api/${slug}.`, undefined, undefined, { allow: 'POST, OPTIONS' }), id)
@@ -91,17 +94,11 @@ export function createApp(deps: AppDeps) {
     .get('/services', () => cached(docs.services))
     .get('/.well-known/x402', () => cached(docs.wellKnown))
     .get('/.well-known/x402.json', () => cached(docs.wellKnown))
-    .get('/discovery/resources', ({ request }) => json(discoveryDocument(services, config, deps.payTo, new URL(request.url).searchParams, Math.floor(deps.bootedAt / 1000))))
-    .get('/stats', () => {
-      const rows = deps.stats.rows(30)
-      const days = [...new Set(rows.map((r) => r.day))].map((day) => ({ day, ...summarize(rows.filter((r) => r.day === day)) }))
-      const perService = [...new Set(rows.map((r) => r.slug))].sort().map((slug) => ({ slug, ...summarize(rows.filter((r) => r.slug === slug)) }))
-      return json({ window_days: 30, totals: summarize(rows), days, services: perService })
-    })
+    .get('/discovery/resources', ({ request }) => json(discoveryDocument(services, config, deps.payTo, requestUrl(request).searchParams, Math.floor(deps.bootedAt / 1000))))
+    .get('/stats', () => json(statsReport(deps.stats, deps.ledger, 30, config.ethUsd)))
     .get('/stats/today', () => {
-      const day = utcDay(new Date())
-      const rows = deps.stats.rows(1).filter((r) => r.day === day)
-      return json({ day, totals: summarize(rows), services: rows.map((r) => ({ slug: r.slug, ...summarize([r]) })) })
+      const r = statsReport(deps.stats, deps.ledger, 1, config.ethUsd)
+      return json({ day: new Date().toISOString().slice(0, 10), totals: r.totals, services: r.services })
     })
     .post('/api/demo/explain', ({ request, server }) => serveDemo(bySlug.get(config.demo.service), request, newRequestId(), client(request, server), deps.quota, deps), { parse: 'none' })
     .group('/api', (g) => g.use(paid))

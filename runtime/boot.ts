@@ -9,6 +9,7 @@ import { Stats } from './db/stats'
 import { createLogger } from './log'
 import { PaymentGate } from './pay/gate'
 import { reconcile } from './pay/reconcile'
+import { warnUnprofitablePrices } from './pay/cost'
 import type { Facilitator } from './pay/types'
 import type { RegistryEntry } from './registry-types'
 import { entries as generated } from './registry.gen'
@@ -41,6 +42,7 @@ export interface Booted {
   services: CatalogService[]
   db: Database
   ledger: Ledger
+  gate: PaymentGate
   stats: Stats
   log: Logger
   /** Stops timers and flushes stats; the database stays usable until `db.close()`. */
@@ -70,18 +72,19 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const stats = new Stats(db)
   const ledger = new Ledger(db)
   const quota = new DailyQuota(db, config.demo.dailyLimit)
-  const gate = new PaymentGate(o.facilitator, ledger, stats, log)
-  await reconcile(ledger, o.facilitator, stats, log, 0)
-  const timer = setInterval(() => void reconcile(ledger, o.facilitator, stats, log).catch((e) => log.warn('reconcile failed', { error: String(e) })), o.reconcileEveryMs ?? 30_000)
+  const refusals = new Throttle(config.invalidPaymentLimit)
+  const gate = new PaymentGate(o.facilitator, ledger, log, refusals)
+  await reconcile(ledger, o.facilitator, log, 0)
+  warnUnprofitablePrices(services, ledger, config.ethUsd, log)
+  const timer = setInterval(() => void reconcile(ledger, o.facilitator, log).catch((e) => log.warn('reconcile failed', { error: String(e) })), o.reconcileEveryMs ?? 30_000)
   timer.unref?.()
   const results = new PaidResults(new ResultStore(db, { maxBodyBytes: 1_048_576, maxTotalBytes: config.paidResultsMaxBytes }))
   const purge = setInterval(() => { try { results.purge() } catch (e) { log.warn('paid results purge failed', { error: String(e) }) } }, 60_000)
   purge.unref?.()
   results.purge()
-  const refusals = new Throttle(config.invalidPaymentLimit)
-  const app = createApp({ services, config, gate, stats, quota, db, payTo, log, refusals, results, bootedAt: Date.now(), facilitatorHealth: () => o.facilitator.health?.(), admin: { ledger, facilitator: o.facilitator }, devPayer: usesDevChain(config) ? o.devPayer : undefined, context: createContextFactory(config, log, createVerifier(o.facilitator, config.network), models) })
+  const app = createApp({ services, config, gate, stats, quota, db, ledger, payTo, log, refusals, results, bootedAt: Date.now(), facilitatorHealth: () => o.facilitator.health?.(), admin: { ledger, facilitator: o.facilitator }, devPayer: usesDevChain(config) ? o.devPayer : undefined, context: createContextFactory(config, log, createVerifier(o.facilitator, config.network), models) })
   return {
-    app, config, services, db, ledger, stats, log,
+    app, config, services, db, ledger, gate, stats, log,
     async close() {
       clearInterval(timer)
       clearInterval(purge)

@@ -44,16 +44,19 @@ export interface Config {
   upstreams: Record<string, { url?: string; key?: string; timeoutMs?: number }>
   /** User-Agent for live-data upstreams; should name the operator and a contact (Wikipedia requires one). */
   upstreamUserAgent: string
-  /** Invalid-payment attempts allowed per client per minute before 429 (0 = unlimited). */
+  /** Costly payment refusals (verification work done) allowed per client and per payer per minute before 429 (0 = unlimited). */
   invalidPaymentLimit: number
   /** Opens the operator console at /admin when set (at least 24 characters); empty = /admin does not exist. */
   adminToken: string
   /** Total bytes of paid results kept for collection again (oldest bodies dropped past it). */
   paidResultsMaxBytes: number
+  /** ETH price in USD (ETH_USD), for gas costs in /stats and the boot's price check; null when unset. */
+  ethUsd: number | null
 }
 
 type Env = Record<string, string | undefined>
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
+const DEFAULT_LOCAL_URL = 'http://localhost:3402'
 
 function readYaml(env: Env): { text: string; from: string } {
   const path = env.REGISTRY_PATH ?? 'registry.yaml'
@@ -82,12 +85,14 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
   const asset = resolveAsset(env, pay, network, problems)
   const facilitatorUrl = String(env.FACILITATOR_URL ?? pay.facilitator_url ?? '')
   const cdp = { apiKeyId: String(env.CDP_API_KEY_ID ?? ''), apiKeySecret: String(env.CDP_API_KEY_SECRET ?? '') }
+  // registry.yaml ships `http://localhost:3402` as its URLs: that default follows the listen port instead.
+  const configured = (url: unknown) => (url === undefined || url === null || url === '' || url === DEFAULT_LOCAL_URL ? undefined : url)
   const config: Config = {
     provider: {
       name: String(p.name ?? 'Agent Utility API'),
       description: String(p.description ?? ''),
-      website: String(env.PUBLIC_URL ?? p.website ?? `http://localhost:${port}`),
-      apiBase: String(env.API_BASE_URL ?? env.PUBLIC_URL ?? p.api_base ?? `http://localhost:${port}`),
+      website: String(env.PUBLIC_URL ?? configured(p.website) ?? `http://localhost:${port}`),
+      apiBase: String(env.API_BASE_URL ?? env.PUBLIC_URL ?? configured(p.api_base) ?? `http://localhost:${port}`),
       iconUrl: String(env.ICON_URL ?? p.icon_url ?? ''),
     },
     port,
@@ -118,6 +123,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     invalidPaymentLimit: num('INVALID_PAYMENT_LIMIT', env.INVALID_PAYMENT_LIMIT, 30),
     adminToken: String(env.ADMIN_TOKEN ?? ''),
     paidResultsMaxBytes: num('PAID_RESULTS_MAX_MB', env.PAID_RESULTS_MAX_MB, 64, 1) * 1_048_576,
+    ethUsd: env.ETH_USD ? num('ETH_USD', env.ETH_USD, 0) : null,
   }
   for (const [k, v] of Object.entries(env)) {
     const hit = k.match(/^UPSTREAM_([A-Z0-9_]+)_(URL|KEY)$/)

@@ -8,7 +8,8 @@ import { prepareInput } from './validate'
 
 /**
  * POST /api/demo/explain: the demo service (explain-code by default) at its demo tier, free, limited per
- * client per UTC day. Invalid bodies and unavailable models never consume the quota.
+ * client per UTC day. A call is reserved against the quota, then refunded if it fails: invalid bodies,
+ * unavailable models and failed calls never use it up.
  */
 export async function serveDemo(svc: CatalogService | undefined, req: Request, requestId: string, client: string, quota: DailyQuota, deps: PipelineDeps): Promise<Response> {
   try {
@@ -24,7 +25,13 @@ export async function serveDemo(svc: CatalogService | undefined, req: Request, r
     }
     const tier = deps.config.demo.tier
     const abort = new AbortController()
-    const out = await runHandler(svc, input, deps.context(svc, tier, requestId, abort.signal), abort)
+    let out: unknown
+    try {
+      out = await runHandler(svc, input, deps.context(svc, tier, requestId, abort.signal), abort)
+    } catch (e) {
+      quota.refund(client, q) // only a successful call counts (a model outage never uses up the quota)
+      throw e
+    }
     deps.stats.record(svc.slug, { calls: 1, demo_calls: 1, tokens: (out as { tokens_used?: number }).tokens_used ?? 0 })
     return json({ ...(out as object), demo: { remaining: q.remaining, limit: q.limit, resets_at: q.resetsAt } }, 200, requestId, quotaHeaders)
   } catch (e) {

@@ -9,6 +9,7 @@ import { loadConfig, usesDevChain } from './config'
 import { createLogger } from './log'
 import { createLocalFacilitator } from './pay/local-facilitator'
 import { remoteFacilitators } from './pay/remote-setup'
+import { withChainReads } from './pay/chain-reads'
 import type { Facilitator } from './pay/types'
 
 const DEV_PAYER_FILE = 'data/dev-payer.json'
@@ -30,7 +31,7 @@ async function main() {
     stopChain = chain.stop
     payTo = chain.payee.address
     devPayer = chain.payer
-    facilitator = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId, pollingIntervalMs: 20 })
+    facilitator = withChainReads(createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId, pollingIntervalMs: 20 }), chain.rpcUrl)
     console.log([
       '',
       '!!! DEV CHAIN: payments go to an embedded local Base replica (anvil, chain id 8453). THEY ARE NOT REAL MONEY. !!!',
@@ -48,7 +49,7 @@ async function main() {
   } else if (config.facilitatorUrl) {
     facilitator = remoteFacilitators(config, log)
   } else {
-    facilitator = createLocalFacilitator({ rpcUrl: config.rpcUrl, settlerKey: (config.settlerPrivateKey.startsWith('0x') ? config.settlerPrivateKey : `0x${config.settlerPrivateKey}`) as Hex, chainId })
+    facilitator = withChainReads(createLocalFacilitator({ rpcUrl: config.rpcUrl, settlerKey: (config.settlerPrivateKey.startsWith('0x') ? config.settlerPrivateKey : `0x${config.settlerPrivateKey}`) as Hex, chainId }), config.rpcUrl)
   }
   const booted = await boot({ facilitator, payTo, log, devPayer }).catch(async (e) => {
     await stopChain?.()

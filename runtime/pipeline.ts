@@ -3,6 +3,7 @@ import type { Config } from './config'
 import type { Stats } from './db/stats'
 import { readBody, parseJson, refuseDeclaredOversize, requireJson } from './http/body'
 import { BASE_HEADERS, errorResponse, json } from './http/respond'
+import { requestUrl } from './http/request-url'
 import { b64json, challenge } from './pay/challenge'
 import { decodePayment, PaymentRefused } from './pay/decode'
 import { FacilitatorUnavailable, type PaymentGate, type Ticket } from './pay/gate'
@@ -17,7 +18,7 @@ import { collectedResponse } from './pay/collected'
 
 export interface PipelineDeps {
   config: Config
-  /** Refused payments per client per minute; past the limit, payment attempts get 429 before any work. */
+  /** Costly payment refusals per client (and payer, counted by the gate) per minute; past the limit, 429 before any work. */
   refusals: Throttle
   gate: PaymentGate
   stats: Stats
@@ -105,7 +106,7 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
   let ticket: Ticket | undefined
   try {
     if (svc.unavailableReason) throw new ServiceError(svc.unavailableReason.status, svc.unavailableReason.code, svc.unavailableReason.message)
-    const url = new URL(req.url)
+    const url = requestUrl(req)
     const v2 = req.headers.get('payment-signature')
     const header = v2 ?? req.headers.get('x-payment')
     const resource = `${config.provider.apiBase}${url.pathname}${url.search}`
@@ -136,14 +137,13 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
       if (got) return collectedResponse(got, requestId, version, refuse)
     }
     try {
-      ticket = await gate.authorize(header, version, c.requirements, svc.slug, tier, requestId)
+      ticket = await gate.authorize(header, version, c.requirements, svc.slug, tier, requestId, client)
     } catch (e) {
       if (e instanceof PaymentRefused) {
         if (decoded && (e.reason === 'authorization_already_used' || e.reason === 'invalid_exact_evm_payload_authorization_valid_before')) {
           const got = await deps.results.byAuthorization(decoded, c.requirements, hash)
           if (got) return collectedResponse(got, requestId, version, refuse)
         }
-        deps.refusals.hit(client)
         return refuse(e.reason, e.message, {})
       }
       if (e instanceof FacilitatorUnavailable) throw new ServiceError(503, 'PAYMENT_UNAVAILABLE', e.message, undefined, { retryable: true }, { 'retry-after': '5' })

@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '../runtime/db/sqlite'
-import { Stats, summarize } from '../runtime/db/stats'
+import { Stats } from '../runtime/db/stats'
+import { statsReport } from '../runtime/db/report'
+import { Database } from 'bun:sqlite'
 import { DailyQuota } from '../runtime/db/quota'
 import { Ledger } from '../runtime/db/ledger'
 
@@ -15,10 +17,10 @@ describe('sqlite', () => {
     const db = openDatabase(join(dir, 'a.sqlite'))
     expect(db.query('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' })
     expect(db.query('PRAGMA synchronous').get()).toEqual({ synchronous: 2 })
-    expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: 2 })
+    expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: 3 })
     db.close()
     const again = openDatabase(join(dir, 'a.sqlite'))
-    expect(again.query('PRAGMA user_version').get()).toEqual({ user_version: 2 })
+    expect(again.query('PRAGMA user_version').get()).toEqual({ user_version: 3 })
     again.close()
     rmSync(dir, { recursive: true })
   })
@@ -29,13 +31,13 @@ describe('sqlite', () => {
     const db = openDatabase(path)
     const stats = new Stats(db, 60_000, () => new Date('2026-11-22T10:00:00Z'))
     for (let i = 0; i < 1000; i++) stats.record('slugify', { calls: 1 })
-    stats.record('slugify', { paid_calls: 1, revenue_atomic: 1000 })
+    stats.record('slugify', { errors: 1, tokens: 5 })
     expect(db.query('SELECT COUNT(*) AS n FROM stats_daily').get()).toEqual({ n: 0 })
     stats.close()
     db.close()
     const db2 = openDatabase(path)
     const rows = new Stats(db2, 60_000, () => new Date('2026-11-22T10:00:00Z')).rows(1)
-    expect(summarize(rows)).toEqual({ calls: 1000, paid_calls: 1, revenue_usd: 0.001, errors: 0, tokens: 0, demo_calls: 0 })
+    expect(rows).toEqual([{ day: '2026-11-22', slug: 'slugify', calls: 1000, errors: 1, tokens: 5, demo_calls: 0 }])
     db2.close()
     rmSync(dir, { recursive: true })
   })
@@ -75,4 +77,59 @@ test('a payment is settled (and counted) once, whoever gets there first', () => 
   expect(l.settleOnce(id, { reason: 'reconciler' })).toBe(true)
   expect(l.settleOnce(id, { tx: '0xabc' })).toBe(false)
   expect(l.events(id).filter((e) => e.state === 'settled').length).toBe(1)
+})
+
+describe('revenue from the ledger', () => {
+  const res = (n: number, slug = 's', amount = '1000') => ({ payer: '0x' + n.toString(16).padStart(40, '0'), nonce: '0x' + n.toString(16).padStart(64, '0'), slug, tier: 'flat', amount, network: 'eip155:8453', requestId: 'r', validBefore: 1, x402Version: 2, payload: {}, requirements: {} })
+
+  test('paid calls, revenue and gas per UTC day of settlement and per service, exact integers', () => {
+    const db = openDatabase(':memory:')
+    let now = Date.parse('2026-11-21T23:59:59.999Z')
+    const l = new Ledger(db, () => now)
+    const stats = new Stats(db, 60_000, () => new Date(now))
+    const a = l.reserve(res(1, 'a', '1000'))!
+    expect(l.settleOnce(a, { tx: '0x1', gasUsed: '61234', effectiveGasPrice: '1000000007' })).toBe(true)
+    expect(l.settleOnce(a, { tx: '0x1', gasUsed: '1', effectiveGasPrice: '1' })).toBe(false) // once
+    now = Date.parse('2026-11-22T00:00:00.000Z')
+    const b = l.reserve(res(2, 'a', '9007199254740993'))! // above 2^53: summed exactly
+    l.settleOnce(b, { tx: '0x2', gasUsed: '50000', effectiveGasPrice: '3' })
+    const c = l.reserve(res(3, 'b', '7'))!
+    l.settleOnce(c, { tx: '0x3' }) // gas unknown
+    const d = l.reserve(res(4, 'b', '5'))!
+    l.transition(d, 'failed') // never counted
+    stats.record('a', { calls: 2 })
+    expect(l.settledByDay(0)).toEqual([
+      { day: '2026-11-21', slug: 'a', paid_calls: 1, revenue_atomic: '1000', gas_wei: (61234n * 1000000007n).toString() },
+      { day: '2026-11-22', slug: 'a', paid_calls: 1, revenue_atomic: '9007199254740993', gas_wei: '150000' },
+      { day: '2026-11-22', slug: 'b', paid_calls: 1, revenue_atomic: '7', gas_wei: '0' },
+    ])
+    const r = statsReport(stats, l, 30, 2000, new Date(now))
+    expect(r.totals).toMatchObject({ paid_calls: 3, revenue_atomic: '9007199254742000', calls: 2, gas_wei: (61234n * 1000000007n + 150000n).toString() })
+    expect(r.totals.gas_usd).toBeCloseTo(Number(61234n * 1000000007n + 150000n) / 1e18 * 2000, 9)
+    expect(r.days.map((x) => [x.day, x.paid_calls, x.revenue_atomic])).toEqual([['2026-11-21', 1, '1000'], ['2026-11-22', 2, '9007199254741000']])
+    expect(r.services.map((x) => [x.slug, x.paid_calls, x.revenue_atomic, x.gas_wei])).toEqual([['a', 2, '9007199254741993', (61234n * 1000000007n + 150000n).toString()], ['b', 1, '7', '0']])
+    expect(statsReport(stats, l, 1, null, new Date(now)).totals).toMatchObject({ paid_calls: 2, revenue_atomic: '9007199254741000', gas_usd: null })
+    expect(l.averageSettlementCost(0)).toBe((61234n * 1000000007n + 150000n) / 2n)
+    stats.close()
+  })
+
+  test('migration 2 keeps the settled rows of an existing database countable', () => {
+    const dir = tmp()
+    const path = join(dir, 'old.sqlite')
+    const old = new Database(path, { create: true })
+    // the version-1 schema, as a database of the previous release has it
+    const v1 = openDatabase(':memory:')
+    const ddl = (v1.query(`SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'payments_settled' AND name NOT LIKE 'paid_results%'`).all() as { sql: string }[]).map((x) => x.sql)
+    v1.close()
+    for (const sql of ddl) old.exec(sql.replace(/,\s*settled_at INTEGER|,\s*gas_used INTEGER|,\s*gas_price INTEGER/g, ''))
+    old.exec(`INSERT INTO payments (payer, nonce, slug, tier, amount, network, state, request_id, valid_before, x402_version, payload, requirements, created_at, updated_at)
+              VALUES ('0x1', '0x1', 'a', 'flat', '4200', 'eip155:8453', 'settled', 'r', 1, 2, '{}', '{}', 1, ${Date.parse('2026-11-22T10:00:00Z')});
+              PRAGMA user_version = 1;`)
+    old.close()
+    const db = openDatabase(path)
+    expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: 3 })
+    expect(new Ledger(db).settledByDay(0)).toEqual([{ day: '2026-11-22', slug: 'a', paid_calls: 1, revenue_atomic: '4200', gas_wei: '0' }])
+    db.close()
+    rmSync(dir, { recursive: true })
+  })
 })

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { post, refusingFacilitator, startServer, type TestServer } from './support/server'
+import { decodeB64Json, post, refusingFacilitator, startServer, type TestServer } from './support/server'
 import { withEcho } from './support/extra-service'
+import { signPayment } from './support/pay'
+import { generatePrivateKey } from 'viem/accounts'
 
 // A syntactically present but worthless payment header: it gets requests past the 402 so that body errors
 // (which are checked before any payment work) can be seen. The facilitator must never be called.
@@ -95,16 +97,22 @@ describe('one error shape, clear 4xx for client mistakes', () => {
 })
 
 describe('abuse', () => {
-  test('a flood of invalid payments is throttled per client before any payment work', async () => {
-    const f = refusingFacilitator()
+  test('refusals that cost verification work are throttled per client; cheap refusals cost nothing and are not counted', async () => {
+    let calls = 0
+    const f = { kind: 'remote' as const, async verify() { calls++; return { isValid: false, invalidReason: 'invalid_exact_evm_insufficient_balance' } }, async settle(): Promise<never> { throw new Error('never settles') }, async status() { return 'unknown' as const } }
     const t = await startServer({ entries: withEcho(), facilitator: f, env: { INVALID_PAYMENT_LIMIT: '3' } })
     try {
+      // malformed headers are refused locally: never counted, never reach the facilitator
+      for (let i = 0; i < 6; i++) expect((await post(t.url + '/api/v1/test-echo', { code: 'x' }, { 'payment-signature': 'e30=' })).status).toBe(402)
+      expect(calls).toBe(0)
+      const req = decodeB64Json((await post(t.url + '/api/v1/test-echo', {})).headers.get('payment-required')).accepts[0]
       const codes: number[] = []
-      for (let i = 0; i < 6; i++) codes.push((await post(t.url + '/api/v1/test-echo', { code: 'x' }, { 'payment-signature': 'e30=' })).status)
-      expect(codes).toEqual([402, 402, 402, 429, 429, 429])
+      for (let i = 0; i < 5; i++) codes.push((await post(t.url + '/api/v1/test-echo', { code: 'x' }, { 'payment-signature': await signPayment({ key: generatePrivateKey(), requirements: req }) })).status)
+      expect(codes).toEqual([402, 402, 402, 429, 429])
+      expect(calls).toBe(3)
       const r = await post(t.url + '/api/v1/test-echo', { code: 'x' }, { 'payment-signature': 'e30=' })
+      expect(r.status).toBe(429)
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0)
-      expect(f.calls).toBe(0)
       // unpaid challenges are not throttled
       expect((await post(t.url + '/api/v1/test-echo', {})).status).toBe(402)
     } finally {

@@ -58,12 +58,12 @@ test('a settlement whose receipt is late is pending, withheld, and reconciled af
   })
   expect(again.ledger.get(row.id)).toMatchObject({ state: 'settled', tx_hash: receipt.transaction })
   expect(again.ledger.settledTotal()).toBe(4200n)
-  const rows = again.stats.rows(1)
-  expect(rows.find((x) => x.slug === 'test-echo')).toMatchObject({ paid_calls: 1, revenue_atomic: 4200 })
+  const paid = () => again.ledger.settledByDay(0).find((x) => x.slug === 'test-echo')
+  expect(paid()).toMatchObject({ paid_calls: 1, revenue_atomic: '4200' })
   // reconciling again changes nothing: counted once
   const { reconcile } = await import('../runtime/pay/reconcile')
-  await reconcile(again.ledger, createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453 }), again.stats, again.log, 0)
-  expect(again.stats.rows(1).find((x) => x.slug === 'test-echo')).toMatchObject({ paid_calls: 1, revenue_atomic: 4200 })
+  await reconcile(again.ledger, createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453 }), again.log, 0)
+  expect(paid()).toMatchObject({ paid_calls: 1, revenue_atomic: '4200' })
   await again.close()
   again.db.close()
 })
@@ -80,12 +80,13 @@ test('a reconciliation that races an in-flight settlement never counts the reven
     // the request is now waiting for its (delayed) receipt; the reconciler reads the chain directly and wins the race
     const { reconcile } = await import('../runtime/pay/reconcile')
     const direct = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453 })
-    const r1 = await reconcile(s.booted.ledger, direct, s.booted.stats, s.booted.log, 0)
+    const r1 = await reconcile(s.booted.ledger, direct, s.booted.log, 0)
     proxy.delay.clear()
     const r = await inflight
     expect(r.status).toBe(200)
     expect(r1.settled).toBe(1)
-    expect(s.booted.stats.rows(1).find((x) => x.slug === 'test-echo')).toMatchObject({ paid_calls: 1, revenue_atomic: 4200 })
+    expect(s.booted.ledger.settledByDay(0).find((x) => x.slug === 'test-echo')).toMatchObject({ paid_calls: 1, revenue_atomic: '4200' })
+    expect(((await (await fetch(s.url + '/stats/today')).json()) as any).totals).toMatchObject({ paid_calls: 1, revenue_atomic: '4200' })
   } finally {
     await s.stop()
   }

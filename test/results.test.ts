@@ -203,7 +203,7 @@ describe('a pending settlement', () => {
       expect(((await byId.json()) as { reason: string }).reason).toBe('settlement_pending')
       expect(byId.headers.get('retry-after')).not.toBeNull()
       proxy.delay.clear()
-      const done = await reconcile(server.booted.ledger, slow, server.booted.stats, server.booted.log, 0)
+      const done = await reconcile(server.booted.ledger, slow, server.booted.log, 0)
       expect(done.settled).toBe(1)
       const collected = await post(server.url + '/api/v1/test-count', { code: 'late' }, { 'payment-signature': header })
       expect(collected.status).toBe(200)

@@ -38,10 +38,12 @@ export async function overview(d: OverviewDeps) {
     ])
   }
   const rows = d.stats.rows(WINDOW_DAYS)
+  // Paid calls come from the ledger's settled rows (the stats counters keep traffic only).
+  const settledBySlug = new Map(d.queries.money(WINDOW_DAYS).services.map((m) => [m.slug, m.settled]))
   const perService = new Map<string, { slug: string; calls: number; paid_calls: number; errors: number; tokens: number; demo_calls: number }>()
   for (const r of rows) {
     const s = perService.get(r.slug) ?? { slug: r.slug, calls: 0, paid_calls: 0, errors: 0, tokens: 0, demo_calls: 0 }
-    s.calls += r.calls; s.paid_calls += r.paid_calls; s.errors += r.errors; s.tokens += r.tokens; s.demo_calls += r.demo_calls
+    s.calls += r.calls; s.paid_calls = settledBySlug.get(r.slug) ?? 0; s.errors += r.errors; s.tokens += r.tokens; s.demo_calls += r.demo_calls
     perService.set(r.slug, s)
   }
   const services = [...perService.values()]

@@ -172,7 +172,7 @@ export function adminRoutes(deps: AdminDeps) {
       const refused = csrf(request, a.cookie)
       if (refused) return refused
       if (!deps.admin) return fail(503, 'NOT_AVAILABLE', 'No ledger is attached to this server.')
-      const result = await reconcile(deps.admin.ledger, deps.admin.facilitator, deps.stats, deps.log)
+      const result = await reconcile(deps.admin.ledger, deps.admin.facilitator, deps.log)
       deps.log.info('admin: reconcile now', result)
       return sendJson({ reconciled: result, payment_states: queries.stateCounts() })
     }, { parse: 'none' })

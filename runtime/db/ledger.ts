@@ -24,6 +24,35 @@ export interface PaymentRow {
   requirements: string
   created_at: number
   updated_at: number
+  /** When the row became settled (ms); null otherwise. */
+  settled_at: number | null
+  /** Gas used by the settlement transaction and its effective price (wei), when known. */
+  gas_used: number | null
+  gas_price: number | null
+}
+
+/** What a settlement cost, as reported by the facilitator (decimal strings). */
+export interface SettlementGas {
+  gasUsed?: string
+  effectiveGasPrice?: string
+}
+
+/** Settled payments of one UTC day and service: exact integer sums as decimal strings. */
+export interface SettledRow {
+  day: string
+  slug: string
+  paid_calls: number
+  revenue_atomic: string
+  /** Sum of gas_used × gas_price over the rows whose gas is known (wei). */
+  gas_wei: string
+}
+
+const MAX_INT64 = (1n << 63n) - 1n
+/** A decimal string that fits an SQLite integer and whose product with the other factor still fits, or null. */
+function gasFigures(g: SettlementGas): { used: bigint; price: bigint } | null {
+  if (!g.gasUsed || !g.effectiveGasPrice || !/^\d{1,19}$/.test(g.gasUsed) || !/^\d{1,19}$/.test(g.effectiveGasPrice)) return null
+  const used = BigInt(g.gasUsed), price = BigInt(g.effectiveGasPrice)
+  return used * price <= MAX_INT64 ? { used, price } : null
 }
 
 export interface Reservation {
@@ -48,6 +77,8 @@ export class Ledger {
   private byId
   private byStateQ
   private settleQ
+  private settledQ
+  private costQ
 
   constructor(private db: Database, private now = () => Date.now()) {
     this.insert = db.prepare(
@@ -58,7 +89,21 @@ export class Ledger {
     this.update = db.prepare(`UPDATE payments SET state = $state, tx_hash = COALESCE($tx, tx_hash), reason = COALESCE($reason, reason), updated_at = $now WHERE id = $id AND state <> 'settled'`)
     this.event = db.prepare(`INSERT INTO payment_events (payment_id, state, detail, at) VALUES (?, ?, ?, ?)`)
     this.byId = db.prepare(`SELECT * FROM payments WHERE id = ?`)
-    this.settleQ = db.prepare(`UPDATE payments SET state = 'settled', tx_hash = COALESCE($tx, tx_hash), reason = COALESCE($reason, reason), updated_at = $now WHERE id = $id AND state <> 'settled'`)
+    this.settleQ = db.prepare(
+      `UPDATE payments SET state = 'settled', tx_hash = COALESCE($tx, tx_hash), reason = COALESCE($reason, reason), updated_at = $now, settled_at = $now,
+         gas_used = $gasUsed, gas_price = $gasPrice
+       WHERE id = $id AND state <> 'settled'`,
+    )
+    // Integer sums (SQLite raises on overflow rather than rounding), read back as text for exact bigints.
+    this.settledQ = db.prepare(
+      `SELECT strftime('%Y-%m-%d', settled_at / 1000, 'unixepoch') AS day, slug, COUNT(*) AS paid_calls,
+              CAST(SUM(CAST(amount AS INTEGER)) AS TEXT) AS revenue_atomic, CAST(COALESCE(SUM(gas_used * gas_price), 0) AS TEXT) AS gas_wei
+       FROM payments INDEXED BY payments_settled WHERE state = 'settled' AND settled_at >= ? GROUP BY day, slug ORDER BY day, slug`,
+    )
+    this.costQ = db.prepare(
+      `SELECT CAST(SUM(c) AS TEXT) AS total, COUNT(*) AS n FROM
+         (SELECT gas_used * gas_price AS c FROM payments INDEXED BY payments_settled WHERE state = 'settled' AND settled_at >= ? AND gas_used IS NOT NULL ORDER BY settled_at DESC LIMIT ?)`,
+    )
     this.byStateQ = db.prepare(`SELECT * FROM payments WHERE state IN (SELECT value FROM json_each(?)) ORDER BY id`)
   }
 
@@ -89,12 +134,14 @@ export class Ledger {
   }
 
   /**
-   * Marks a payment settled exactly once: true when this call made the change (count the revenue then), false
-   * when it was already settled (by a concurrent reconciliation, say).
+   * Marks a payment settled exactly once, with its settlement time and gas cost, in one transaction: true when this
+   * call made the change, false when it was already settled (by a concurrent reconciliation, say). Revenue is read
+   * from these rows, so a committed settlement is counted even if the process dies the next instant.
    */
-  settleOnce(id: number, detail: { tx?: string; reason?: string } = {}): boolean {
+  settleOnce(id: number, detail: { tx?: string; reason?: string } & SettlementGas = {}): boolean {
+    const gas = gasFigures(detail)
     return this.db.transaction(() => {
-      const r = this.settleQ.run({ id, tx: detail.tx ?? null, reason: detail.reason ?? null, now: this.now() })
+      const r = this.settleQ.run({ id, tx: detail.tx ?? null, reason: detail.reason ?? null, now: this.now(), gasUsed: gas?.used ?? null, gasPrice: gas?.price ?? null })
       if (r.changes !== 1) return false
       this.event.run(id, 'settled', detail.reason ?? detail.tx ?? null, this.now())
       return true
@@ -113,6 +160,17 @@ export class Ledger {
   settledTotal(): bigint {
     const rows = this.db.query(`SELECT amount FROM payments WHERE state = 'settled'`).all() as { amount: string }[]
     return rows.reduce((s, r) => s + BigInt(r.amount), 0n)
+  }
+
+  /** Settled payments per UTC day (of settled_at) and service since `sinceMs`. */
+  settledByDay(sinceMs: number): SettledRow[] {
+    return this.settledQ.all(sinceMs) as SettledRow[]
+  }
+
+  /** Average gas cost (wei) of the last `limit` settlements with known gas since `sinceMs`; null when there are none. */
+  averageSettlementCost(sinceMs: number, limit = 500): bigint | null {
+    const r = this.costQ.get(sinceMs, limit) as { total: string | null; n: number }
+    return r.n && r.total !== null ? BigInt(r.total) / BigInt(r.n) : null
   }
 
   events(id: number): Array<{ state: string; detail: string | null }> {

@@ -37,6 +37,13 @@ const MIGRATIONS: string[] = [
    CREATE INDEX paid_results_authorization ON paid_results (payer, nonce);
    CREATE UNIQUE INDEX paid_results_key ON paid_results (payer, payment_key) WHERE payment_key IS NOT NULL;
    CREATE INDEX paid_results_expiry ON paid_results (expires_at);`,
+  // Revenue comes from settled ledger rows (not from buffered counters): when each row settled, and what its
+  // settlement transaction cost in gas. stats_daily.paid_calls / revenue_atomic are no longer written.
+  `ALTER TABLE payments ADD COLUMN settled_at INTEGER;
+   ALTER TABLE payments ADD COLUMN gas_used INTEGER;
+   ALTER TABLE payments ADD COLUMN gas_price INTEGER;
+   UPDATE payments SET settled_at = updated_at WHERE state = 'settled';
+   CREATE INDEX payments_settled ON payments (settled_at, slug, amount, gas_used, gas_price) WHERE state = 'settled';`,
 ]
 
 /**

@@ -1,20 +1,12 @@
 import type { Database } from 'bun:sqlite'
 import { utcDay } from './sqlite'
 
-type Counter = 'calls' | 'paid_calls' | 'revenue_atomic' | 'errors' | 'tokens' | 'demo_calls'
-const COUNTERS: Counter[] = ['calls', 'paid_calls', 'revenue_atomic', 'errors', 'tokens', 'demo_calls']
-
-export interface DayStats {
-  calls: number
-  paid_calls: number
-  revenue_usd: number
-  errors: number
-  tokens: number
-  demo_calls: number
-}
+/** Traffic counters. Paid calls and revenue are not counters: they are read from the ledger's settled rows. */
+export type Counter = 'calls' | 'errors' | 'tokens' | 'demo_calls'
+const COUNTERS: Counter[] = ['calls', 'errors', 'tokens', 'demo_calls']
 
 /**
- * Per-service per-day counters. Increments are held in memory and written in one transaction per flush
+ * Per-service per-day traffic counters (calls, errors, tokens, demo calls). Increments are held in memory and written in one transaction per flush
  * (every `flushMs`, and on close), so recording never touches the disk on the request path.
  * Reads merge the pending increments, so /stats is exact at any moment.
  */
@@ -36,7 +28,7 @@ export class Stats {
   record(slug: string, add: Partial<Record<Counter, number>>): void {
     const key = `${utcDay(this.now())}|${slug}`
     let row = this.pending.get(key)
-    if (!row) this.pending.set(key, (row = { calls: 0, paid_calls: 0, revenue_atomic: 0, errors: 0, tokens: 0, demo_calls: 0 }))
+    if (!row) this.pending.set(key, (row = { calls: 0, errors: 0, tokens: 0, demo_calls: 0 }))
     for (const c of COUNTERS) row[c] += add[c] ?? 0
   }
 
@@ -64,12 +56,4 @@ export class Stats {
     clearInterval(this.timer)
     this.flush()
   }
-}
-
-/** Sums counter rows into a DayStats (revenue in USD from atomic USDC units). */
-export function summarize(rows: Array<Record<Counter, number>>): DayStats {
-  const t = { calls: 0, paid_calls: 0, revenue_atomic: 0, errors: 0, tokens: 0, demo_calls: 0 }
-  for (const r of rows) for (const c of COUNTERS) t[c] += r[c]
-  const { revenue_atomic, ...rest } = t
-  return { ...rest, revenue_usd: revenue_atomic / 1e6 }
 }

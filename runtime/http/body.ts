@@ -2,6 +2,16 @@ import { ServiceError } from '../sdk/errors'
 
 const tooLarge = (limit: number) => new ServiceError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than the limit of ${limit} bytes.`, undefined, { limit_bytes: limit })
 
+/**
+ * A failed body read is the client's doing, never an internal error: Bun cuts a streamed body past the server's
+ * maxRequestBodySize (413); anything else is a body that broke off (400).
+ */
+function readFailed(e: unknown, limit: number): ServiceError {
+  if (e instanceof ServiceError) return e
+  if (/maxRequestBodySize/i.test(String((e as Error)?.message ?? e))) return tooLarge(limit)
+  return new ServiceError(400, 'BODY_READ_FAILED', 'The body could not be read (the connection broke off mid-body).')
+}
+
 /** 413 when the announced Content-Length is over `limit` (without reading anything). */
 export function refuseDeclaredOversize(req: Request, limit: number): void {
   if (Number(req.headers.get('content-length') ?? 0) > limit) throw tooLarge(limit)
@@ -33,7 +43,7 @@ export async function readBody(req: Request, limit: number, deadlineMs = 15_000)
   if (!req.body) return ''
   if (req.headers.has('content-length') && !req.headers.has('transfer-encoding')) {
     // Announced length within the limit: one native read.
-    const text = await withDeadline(req.text(), deadlineMs, () => {})
+    const text = await withDeadline(req.text().catch((e) => { throw readFailed(e, limit) }), deadlineMs, () => {})
     if (Buffer.byteLength(text) > limit) throw tooLarge(limit)
     return text
   }
@@ -42,7 +52,7 @@ export async function readBody(req: Request, limit: number, deadlineMs = 15_000)
   let size = 0
   const drain = async (): Promise<string> => {
     for (;;) {
-      const { done, value } = await reader.read()
+      const { done, value } = await reader.read().catch((e) => { throw readFailed(e, limit) })
       if (done) return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks))
       size += value.byteLength
       if (size > limit) throw tooLarge(limit)
@@ -52,9 +62,45 @@ export async function readBody(req: Request, limit: number, deadlineMs = 15_000)
   return withDeadline(drain(), deadlineMs, () => void reader.cancel().catch(() => {}))
 }
 
-/** Parses a JSON body; malformed JSON is a 400 that says where. */
+/** Deepest nesting of arrays/objects accepted in a body: deeper documents are refused before parsing. */
+export const MAX_JSON_DEPTH = 128
+
+/** True when `text`'s arrays/objects nest deeper than `max` (brackets inside strings do not count). Linear, no recursion. */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  if (!hasMoreOpenersThan(text, max)) return false // most bodies: a few native searches, no char-by-char walk
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92) i++ // backslash: skip the escaped character
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return true
+    } else if (c === 93 || c === 125) depth--
+  }
+  return false
+}
+
+/** True when `text` holds more than `max` `[` and `{` in all (strings included): nesting deeper than `max` needs that many. */
+function hasMoreOpenersThan(text: string, max: number): boolean {
+  let n = 0
+  for (const ch of ['[', '{']) {
+    for (let i = text.indexOf(ch); i !== -1; i = text.indexOf(ch, i + 1)) if (++n > max) return true
+  }
+  return false
+}
+
+/**
+ * Parses a JSON body; malformed JSON is a 400 that says where. Nesting deeper than MAX_JSON_DEPTH is a 422
+ * (deep documents overflow the stack of later copies and walks).
+ */
 export function parseJson(text: string): unknown {
   if (text.trim() === '') throw new ServiceError(422, 'INVALID_INPUT', 'The body is empty; send a JSON object.', [{ path: '/', message: 'required' }])
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw new ServiceError(422, 'INVALID_INPUT', `The body nests arrays/objects more than ${MAX_JSON_DEPTH} levels deep.`, [{ path: '/', message: `nesting deeper than ${MAX_JSON_DEPTH}` }])
+  }
   let value: unknown
   try {
     value = JSON.parse(text)

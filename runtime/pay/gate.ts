@@ -1,8 +1,9 @@
 import type { Ledger } from '../db/ledger'
-import type { Stats } from '../db/stats'
-import type { Logger } from '../sdk'
+import type { Throttle } from '../http/throttle'
+import { ServiceError, type Logger } from '../sdk'
 import { cheapChecks } from './checks'
 import { decodePayment, PaymentRefused } from './decode'
+import { PayerGuard } from './payer-guard'
 import type { DecodedPayment, Facilitator, PaymentRequirements, SettleResult } from './types'
 
 /** A verified, reserved payment waiting for the handler's outcome. */
@@ -12,6 +13,10 @@ export interface Ticket {
   requirements: PaymentRequirements
   payer: string
   slug: string
+  /** The caller's address, for the refusal throttle. */
+  client: string
+  /** The amount held in the payer's in-flight reservation until settled or released (0 when none). */
+  held: bigint
 }
 
 export class FacilitatorUnavailable extends Error {}
@@ -26,21 +31,44 @@ export class PaymentGate {
   constructor(
     private facilitator: Facilitator,
     private ledger: Ledger,
-    private stats: Stats,
     private log: Logger,
+    /**
+     * Refusals that cost verification work and settlements that failed after verification, counted per client
+     * address and per payer (`payer:0x…`); cheap refusals (malformed, replayed, expired ...) are never counted.
+     */
+    private refusals?: Throttle,
+    readonly guard = new PayerGuard(),
     private nowS = () => Math.floor(Date.now() / 1000),
   ) {}
 
-  /** Throws PaymentRefused (402) or FacilitatorUnavailable (503). Never runs the handler. */
-  async authorize(header: string, version: 1 | 2, req: PaymentRequirements, slug: string, tier: string, requestId: string): Promise<Ticket> {
+  /** Counts a costly refusal against the client and, when its signature was proven, against the payer. */
+  private count(client: string, payer: string | null): void {
+    if (client) this.refusals?.hit(client)
+    if (payer) this.refusals?.hit(`payer:${payer.toLowerCase()}`)
+  }
+
+  /**
+   * Throws PaymentRefused (402), FacilitatorUnavailable (503) or a 429 ServiceError (payer throttled). Never runs
+   * the handler. `client` is the caller's address for the refusal throttle.
+   */
+  async authorize(header: string, version: 1 | 2, req: PaymentRequirements, slug: string, tier: string, requestId: string, client = ''): Promise<Ticket> {
     const payment = decodePayment(header, version)
-    await cheapChecks(payment, req, this.nowS())
+    const { signatureChecked } = await cheapChecks(payment, req, this.nowS())
     const a = payment.payload.authorization
+    const payerKey = `payer:${a.from.toLowerCase()}`
+    if (this.refusals?.blocked(payerKey)) {
+      throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this payer; slow down.', undefined, undefined, { 'retry-after': String(this.refusals.retryAfter(payerKey)) })
+    }
+    const cooling = this.guard.coolingFor(a.from)
+    if (cooling > 0) {
+      throw new PaymentRefused('payer_cooling_down', `A settlement for ${a.from} failed after its payment had verified (funds moved, or a wallet that only validates in simulation); payments from it are refused for another ${Math.ceil(cooling / 1000)} s.`)
+    }
     const id = this.ledger.reserve({
       payer: a.from, nonce: a.nonce, slug, tier, amount: req.amount, network: req.network, requestId,
       validBefore: Number(a.validBefore), x402Version: payment.x402Version, payload: payment.raw, requirements: req,
     })
     if (id === null) throw new PaymentRefused('authorization_already_used', 'this payment authorization was already used (or is in use); sign a new one')
+    const mark = this.guard.mark()
     let verdict
     try {
       verdict = await this.facilitator.verify(payment, req)
@@ -51,16 +79,63 @@ export class PaymentGate {
     }
     if (!verdict.isValid) {
       this.ledger.transition(id, 'released', { reason: verdict.invalidReason ?? 'invalid' })
+      this.count(client, signatureChecked ? a.from : null)
       throw new PaymentRefused(verdict.invalidReason ?? 'invalid_payment')
+    }
+    let held: bigint
+    try {
+      held = await this.holdBalance(a.from, BigInt(req.amount), req.asset, mark)
+    } catch (e) {
+      this.ledger.transition(id, 'released', { reason: e instanceof PaymentRefused ? e.reason : 'balance unavailable' })
+      if (e instanceof PaymentRefused) {
+        this.count(client, a.from)
+        throw e
+      }
+      this.log.warn('payer balance unavailable', { request_id: requestId, error: (e as Error).message })
+      throw new FacilitatorUnavailable('payment verification is unavailable; nothing was charged')
     }
     this.ledger.transition(id, 'verified')
     this.log.info('payment verified', { request_id: requestId, payer: a.from, nonce: short(a.nonce), signature: short(payment.payload.signature) })
-    return { id, payment, requirements: req, payer: a.from, slug }
+    return { id, payment, requirements: req, payer: a.from, slug, client, held }
+  }
+
+  /**
+   * Holds `amount` in the payer's in-flight reservation, serialized per payer. The verification (begun at `mark`)
+   * showed the balance covers one payment; when nothing of this payer is in flight and nothing was held or freed
+   * since, that still stands and no read is needed. Otherwise the balance minus the amounts in flight must cover it
+   * (the balance as read from the chain when the facilitator can, at most once per TTL while payments are in flight;
+   * a backend that cannot read balances is not checked).
+   */
+  private holdBalance(payer: string, amount: bigint, asset: string, mark: number): Promise<bigint> {
+    return this.guard.withPayer(payer, async () => {
+      const inFlight = this.guard.inFlight(payer)
+      if ((inFlight > 0n || this.guard.changedSince(payer, mark)) && this.facilitator.balance) {
+        let balance = this.guard.cachedBalance(payer)
+        if (balance === undefined) this.guard.rememberBalance(payer, (balance = await this.facilitator.balance(payer as `0x${string}`, asset)))
+        if (balance - inFlight < amount) {
+          throw new PaymentRefused('insufficient_balance', `the payer's balance (${balance}) minus its payments in flight (${inFlight}) does not cover ${amount}`)
+        }
+      }
+      this.guard.hold(payer, amount)
+      return amount
+    })
   }
 
   /** The handler failed: nothing is settled and the authorization may be used again. */
   release(t: Ticket, reason: string): void {
     this.ledger.transition(t.id, 'released', { reason })
+    this.unhold(t)
+  }
+
+  private unhold(t: Ticket): void {
+    if (t.held) this.guard.free(t.payer, t.held)
+    t.held = 0n
+  }
+
+  /** A pending transfer may still land until its authorization expires: its amount stays held until then. */
+  private unholdAfterExpiry(t: Ticket): void {
+    const ms = (Number(t.payment.payload.authorization.validBefore) - this.nowS() + 5) * 1000
+    setTimeout(() => this.unhold(t), Math.max(0, Math.min(ms, 24 * 3_600_000))).unref?.()
   }
 
   /** Settles after a successful handler. A result is served only when this returns success. */
@@ -73,15 +148,25 @@ export class PaymentGate {
       // Unknown outcome (e.g. transport failure mid-call): keep it pending; the reconciler decides from the chain.
       this.ledger.transition(t.id, 'pending', { reason: (e as Error).message.slice(0, 200) })
       this.log.error('settlement outcome unknown', { payment_id: t.id, error: (e as Error).message })
+      this.guard.forgetBalance(t.payer)
+      this.unholdAfterExpiry(t)
       return { success: false, transaction: '', network: t.requirements.network, payer: t.payer, errorReason: 'settlement_pending', pending: true }
     }
+    if (result.success) this.guard.spent(t.payer, BigInt(t.requirements.amount))
+    else this.guard.forgetBalance(t.payer)
+    if (result.pending) this.unholdAfterExpiry(t)
+    else this.unhold(t)
     result = { ...result, payer: result.payer ?? t.payer }
     if (result.success) {
-      if (this.ledger.settleOnce(t.id, { tx: result.transaction })) this.stats.record(t.slug, { paid_calls: 1, revenue_atomic: Number(t.requirements.amount) })
+      this.ledger.settleOnce(t.id, { tx: result.transaction, gasUsed: result.gasUsed, effectiveGasPrice: result.effectiveGasPrice })
     } else if (result.pending) {
       this.ledger.transition(t.id, 'pending', { tx: result.transaction || undefined, reason: result.errorReason })
     } else {
       this.ledger.transition(t.id, 'failed', { tx: result.transaction || undefined, reason: result.errorReason })
+      // The payment verified, then did not settle: the handler ran for free. Cool the payer down and count it.
+      const ms = this.guard.strike(t.payer)
+      this.count(t.client, t.payer)
+      this.log.warn('settlement failed after verification; payer cooling down', { payment_id: t.id, payer: t.payer, reason: result.errorReason, cooldown_s: Math.round(ms / 1000) })
     }
     return result
   }

@@ -1,5 +1,4 @@
 import type { Ledger } from '../db/ledger'
-import type { Stats } from '../db/stats'
 import type { Logger } from '../sdk'
 import type { DecodedPayment, Facilitator, PaymentRequirements } from './types'
 
@@ -7,10 +6,10 @@ import type { DecodedPayment, Facilitator, PaymentRequirements } from './types'
  * Brings the ledger in line with the chain. `settling`/`pending` rows (sent, or possibly sent, but not confirmed)
  * become settled or failed from the receipt or the token's authorizationState; `reserved`/`verified` rows older
  * than `staleMs` (their request died before settlement, e.g. a crash) are released: they were never broadcast.
- * Safe to run at any time and repeatedly: a row is counted as revenue exactly once, when it becomes settled
- * (settleOnce), and in-flight `settling` rows younger than `staleMs` are left to their request.
+ * Safe to run at any time and repeatedly: a row becomes settled exactly once (settleOnce; revenue is read from
+ * settled rows), and in-flight `settling` rows younger than `staleMs` are left to their request.
  */
-export async function reconcile(ledger: Ledger, facilitator: Facilitator, stats: Stats, log: Logger, staleMs = 10 * 60_000): Promise<{ settled: number; failed: number; released: number; unknown: number }> {
+export async function reconcile(ledger: Ledger, facilitator: Facilitator, log: Logger, staleMs = 10 * 60_000): Promise<{ settled: number; failed: number; released: number; unknown: number }> {
   const out = { settled: 0, failed: 0, released: 0, unknown: 0 }
   const now = Date.now()
   for (const row of ledger.byState(['reserved', 'verified'])) {
@@ -32,10 +31,7 @@ export async function reconcile(ledger: Ledger, facilitator: Facilitator, stats:
       continue
     }
     if (status === 'settled') {
-      if (ledger.settleOnce(row.id, { reason: 'confirmed by reconciliation' })) {
-        stats.record(row.slug, { paid_calls: 1, revenue_atomic: Number(row.amount) })
-        out.settled++
-      }
+      if (ledger.settleOnce(row.id, { reason: 'confirmed by reconciliation' })) out.settled++
     } else if (status === 'failed') {
       ledger.transition(row.id, 'failed', { reason: 'not on chain and expired (reconciled)' })
       out.failed++

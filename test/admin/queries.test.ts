@@ -69,7 +69,6 @@ describe('admin queries', () => {
 
   test('with settled_at, gas_used and gas_price columns: gas cost = gas used × price, days by settled_at', () => {
     const { db, ids } = seed('gas.sqlite')
-    db.exec(`ALTER TABLE payments ADD COLUMN settled_at INTEGER; ALTER TABLE payments ADD COLUMN gas_used TEXT; ALTER TABLE payments ADD COLUMN gas_price TEXT;`)
     // a: 52_000 gas at 0.012 gwei, settled a day later than its last update says
     db.run(`UPDATE payments SET gas_used = '52000', gas_price = '12000000', settled_at = ? WHERE id = ?`, [T0 + 86_400_000, ids.a])
     db.run(`UPDATE payments SET gas_used = '61000', gas_price = '10000000' WHERE id = ?`, [ids.c])

@@ -8,6 +8,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { decodeB64Json, post, refusingFacilitator, startServer, type TestServer } from '../support/server'
 import { withEcho } from '../support/extra-service'
 import { mcpClient, textJson } from './client'
+import { signPayment } from '../support/pay'
+import { generatePrivateKey } from 'viem/accounts'
 
 let s: TestServer
 let c: Client
@@ -149,18 +151,38 @@ describe('paid tools without payment', () => {
 })
 
 describe('refused payments', () => {
-  test('count toward the per-client refusal throttle shared with HTTP, then 429 before any work', async () => {
-    const results = []
-    for (let i = 0; i < 3; i++) results.push(await c.callTool({ name: 'test-echo', arguments: { code: 'x' }, _meta: { 'x402/payment': { x402Version: 2, junk: i } } }))
-    expect(results.slice(0, 2).map((r) => (r.structuredContent as any).x402Version)).toEqual([2, 2])
-    const limited = results[2]
-    expect(limited.isError).toBe(true)
-    expect((limited.structuredContent as any).error.code).toBe('TOO_MANY_INVALID_PAYMENTS')
-    expect(limited._meta?.['retry-after']).toBeGreaterThan(0)
-    // the same client over HTTP is throttled too (one socket address, one budget)
-    const http = await post(s.url + '/api/v1/test-echo', { code: 'x' }, { 'payment-signature': 'e30=' })
-    expect(http.status).toBe(429)
+  test('cheap refusals (a malformed payment) cost no verification and are not throttled', async () => {
+    for (let i = 0; i < 4; i++) {
+      const r = await c.callTool({ name: 'test-echo', arguments: { code: 'x' }, _meta: { 'x402/payment': { x402Version: 2, junk: i } } })
+      expect((r.structuredContent as any).x402Version).toBe(2)
+    }
     expect(facilitator.calls).toBe(0)
+  })
+
+  test('costly refusals count toward the per-client throttle shared with HTTP, then 429 before any work', async () => {
+    // A facilitator that verifies and refuses: each refusal cost verification work, so each one counts.
+    const refusing = { kind: 'remote' as const, calls: 0, async verify() { refusing.calls++; return { isValid: false, invalidReason: 'invalid_exact_evm_payload_signature' } }, async settle() { throw new Error('never settles') }, async status() { return 'unknown' as const } }
+    const s2 = await startServer({ entries: withEcho(), facilitator: refusing, env: { INVALID_PAYMENT_LIMIT: '2' } })
+    const c2 = await mcpClient(s2.url)
+    try {
+      const requirements = decodeB64Json((await post(s2.url + '/api/v1/test-echo', { code: 'x' })).headers.get('payment-required')).accepts[0]
+      const payload = async () => JSON.parse(Buffer.from(await signPayment({ key: generatePrivateKey(), requirements }), 'base64').toString('utf8'))
+      const results = []
+      for (let i = 0; i < 3; i++) results.push(await c2.callTool({ name: 'test-echo', arguments: { code: 'x' }, _meta: { 'x402/payment': await payload() } }))
+      expect(results.slice(0, 2).map((r) => (r.structuredContent as any).error)).toEqual(['invalid_exact_evm_payload_signature', 'invalid_exact_evm_payload_signature'])
+      const limited = results[2]
+      expect(limited.isError).toBe(true)
+      expect((limited.structuredContent as any).error.code).toBe('TOO_MANY_INVALID_PAYMENTS')
+      expect(limited._meta?.['retry-after']).toBeGreaterThan(0)
+      expect(refusing.calls).toBe(2)
+      // the same client over HTTP is throttled too (one socket address, one budget)
+      const http = await post(s2.url + '/api/v1/test-echo', { code: 'x' }, { 'payment-signature': Buffer.from(JSON.stringify(await payload())).toString('base64') })
+      expect(http.status).toBe(429)
+      expect(refusing.calls).toBe(2)
+    } finally {
+      await c2.close()
+      await s2.stop()
+    }
   })
 })
 

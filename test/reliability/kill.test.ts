@@ -48,6 +48,8 @@ test('killed after the transfer was sent: reconciled as settled once after resta
   proxy.delay.set('eth_getTransactionReceipt', 10_000)
   const inflight = post(url, { text: 'killed mid-settlement' }, { 'payment-signature': header }).catch((e) => e)
   await until(() => (proxy.calls.get('eth_sendRawTransaction') ?? 0) >= 1)
+  // the hash is recorded once the node answered the send: wait for it, so the kill lands after the broadcast
+  await until(() => !!rows().at(-1)?.tx_hash)
   await kill(s)
   expect(await inflight).toBeInstanceOf(Error)
   proxy.delay.clear()

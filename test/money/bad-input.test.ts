@@ -1,0 +1,102 @@
+/**
+ * Bad input is a 4xx in the error shape, logged as a client error and not counted as a service error (issue #13
+ * item 7): malformed Host headers, JSON nested 100,000 levels, chunked bodies over the limit. A real server process
+ * (with the production maxRequestBodySize) and raw sockets, so the requests are exactly as sent.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { connect } from 'node:net'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startChild, type Child } from '../../bench/lib'
+import { nestsDeeperThan } from '../../runtime/http/body'
+
+const LIMIT = 300_000
+let c: Child
+let dir: string
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'bad-input-'))
+  c = await startChild([process.execPath, 'runtime/index.ts'], {
+    PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_PATH: join(dir, 'db.sqlite'), BODY_LIMIT_BYTES: String(LIMIT),
+    // a chain that is never reached: every request below must be refused before any payment work
+    RPC_URL: 'http://127.0.0.1:9', SETTLER_PRIVATE_KEY: '0x' + '11'.repeat(32), PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+  }, 60_000)
+})
+afterAll(async () => {
+  await c?.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+/** Sends bytes as they are and returns the status and body of the answer. */
+const raw = (request: string) => new Promise<{ status: number; body: string }>((resolve, reject) => {
+  const s = connect(c.port, '127.0.0.1', () => s.write(request))
+  let out = ''
+  s.on('data', (d) => (out += d))
+  s.on('close', () => resolve({ status: Number(out.split(' ')[1]), body: out.slice(out.indexOf('\r\n\r\n') + 4) }))
+  s.on('error', reject)
+})
+const shape = (body: string): { error: { code: string; message: string } } => {
+  const j = JSON.parse(body)
+  expect(Object.keys(j).sort()).toEqual(['error', 'request_id'])
+  expect(typeof j.error.code).toBe('string')
+  expect(typeof j.error.message).toBe('string')
+  expect(j.request_id).toMatch(/^req_/)
+  return j
+}
+const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+  fetch(`http://127.0.0.1:${c.port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body })
+
+test('a malformed Host header on a paid route is a 400 in the error shape, paid or not', async () => {
+  for (const host of ['a b', 'x/y', 'h:99999', 'h@evil', '[::1']) {
+    for (const pay of ['payment-signature: e30=\r\n', '']) {
+      const body = '{"text":"a"}'
+      const r = await raw(`POST /api/v1/slugify HTTP/1.1\r\nHost: ${host}\r\ncontent-type: application/json\r\n${pay}content-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`)
+      expect([host, r.status]).toEqual([host, 400])
+      expect(shape(r.body).error.code).toBe('INVALID_HOST')
+    }
+  }
+  const r = await raw(`GET /nope HTTP/1.1\r\nHost: h:99999\r\nconnection: close\r\n\r\n`)
+  expect(r.status).toBe(400)
+})
+
+test('JSON nested 100,000 levels deep is a 422 on paid routes and the demo', async () => {
+  const deep = '['.repeat(100_000) + ']'.repeat(100_000)
+  for (const [path, body] of [['/api/v1/slugify', `{"text":${deep}}`], ['/api/v1/json-format', `{"json":${deep}}`], ['/api/demo/explain', `{"code":${deep}}`]] as const) {
+    const r = await post(path, body, { 'payment-signature': 'e30=' })
+    expect([path, r.status]).toEqual([path, 422])
+    expect(shape(await r.text()).error.message).toContain('levels deep')
+  }
+  // the limit is on structure, not on brackets inside strings
+  const ok = await post('/api/v1/slugify', JSON.stringify({ text: '['.repeat(1000) }))
+  expect(ok.status).toBe(402)
+})
+
+test('a chunked body over the limit is a 413, in the error shape when the server answers it', async () => {
+  const chunked = (n: number, size: number) => Array.from({ length: n }, () => `${size.toString(16)}\r\n${'x'.repeat(size)}\r\n`).join('') + '0\r\n\r\n'
+  for (const path of ['/api/v1/slugify', '/api/demo/explain']) {
+    const head = `POST ${path} HTTP/1.1\r\nHost: localhost\r\ncontent-type: application/json\r\npayment-signature: e30=\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n`
+    // Our reader stops at the limit and answers in the error shape, unless the burst crossed Bun's cap first
+    const over = await raw(head + chunked(8, 50_000))
+    expect(over.status).toBe(413)
+    if (over.body) expect(shape(over.body).error.code).toBe('PAYLOAD_TOO_LARGE')
+    // one chunk past Bun's own cap (limit + 1 KiB): Bun cuts the stream and answers 413 itself
+    expect((await raw(head + chunked(1, LIMIT + 10_000))).status).toBe(413)
+  }
+})
+
+test('none of these is logged as an internal error or counted as a service error', async () => {
+  const stats = (await (await fetch(`http://127.0.0.1:${c.port}/stats/today`)).json()) as any
+  expect(stats.totals.errors).toBe(0)
+  await Bun.sleep(0)
+  const errors = c.lines.join('\n').split('\n').filter((l) => l.includes('"level":"error"'))
+  expect(errors).toEqual([])
+})
+
+test('depth scan: known answers', () => {
+  expect(nestsDeeperThan('[[1]]', 2)).toBe(false)
+  expect(nestsDeeperThan('[[[1]]]', 2)).toBe(true)
+  expect(nestsDeeperThan('{"a":{"b":[]}}', 3)).toBe(false)
+  expect(nestsDeeperThan('{"a":{"b":[{}]}}', 3)).toBe(true)
+  expect(nestsDeeperThan('["[[[[", "\\"[[[["]', 1)).toBe(false)
+  expect(nestsDeeperThan('[[],[],[]]', 2)).toBe(false)
+})
