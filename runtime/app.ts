@@ -2,9 +2,9 @@ import { Elysia } from 'elysia'
 import { openapi } from '@elysiajs/openapi'
 import type { CatalogService } from './catalog'
 import type { Database } from 'bun:sqlite'
-import type { DailyQuota } from './db/quota'
-import type { Ledger } from './db/ledger'
-import { statsReport } from './db/report'
+import type { LedgerStore, QuotaStore } from './db/store'
+import type { Storage } from './db/open'
+import { loadStatsReport } from './db/report'
 import { clientAddress } from './http/client-ip'
 import { requestUrl } from './http/request-url'
 import { errorResponse, json, newRequestId, PREFLIGHT_HEADERS } from './http/respond'
@@ -27,9 +27,11 @@ const FAVICON = ICON_SVG
 
 export interface AppDeps extends PipelineDeps {
   services: CatalogService[]
-  quota: DailyQuota
+  quota: QuotaStore
   db: Database
-  ledger: Ledger
+  /** The storage engine (its kind is shown in /health; its ping decides ok/degraded). */
+  storage?: Storage
+  ledger: LedgerStore
   bootedAt: number
   /** The settlement side's state (remote facilitators and their breakers), shown in /health. */
   facilitatorHealth?: () => FacilitatorHealth | undefined
@@ -44,12 +46,13 @@ export function createApp(deps: AppDeps) {
   const { services, config } = deps
   const bySlug = new Map(services.map((s) => [s.slug, s]))
   const started = Date.now()
-  const ping = deps.db.prepare('SELECT 1')
+  const ping = deps.storage ? deps.storage.ping : async () => { try { deps.db.prepare('SELECT 1').get(); return true } catch { return false } }
+  const dbKind = deps.storage?.kind ?? 'sqlite'
   let dbOk = true
   let dbCheckedAt = 0
   let healthBody = ''
   const available = services.filter((s) => s.available).length
-  const health = (facilitator = deps.facilitatorHealth?.()) => ({ status: dbOk ? 'ok' : 'degraded', version: VERSION, uptime_seconds: Math.round((Date.now() - started) / 1000), database: dbOk ? 'ok' : 'error', services: services.length, available_services: available, network: config.network, pay_to: deps.payTo, ...(facilitator ? { facilitator } : {}) })
+  const health = (facilitator = deps.facilitatorHealth?.()) => ({ status: dbOk ? 'ok' : 'degraded', version: VERSION, uptime_seconds: Math.round((Date.now() - started) / 1000), database: dbOk ? 'ok' : 'error', database_kind: dbKind, services: services.length, available_services: available, network: config.network, pay_to: deps.payTo, ...(facilitator ? { facilitator } : {}) })
   const docs = {
     services: JSON.stringify(servicesDocument(services, config)),
     wellKnown: JSON.stringify(wellKnownDocument(services, config, deps.payTo)),
@@ -79,13 +82,13 @@ export function createApp(deps: AppDeps) {
     })
     .use(siteRoutes)
     .use(discoveryRoutes(services, config, deps.payTo, deps.bootedAt))
-    .use(adminRoutes(deps))
+    .use(adminRoutes(deps.storage?.kind === 'postgres' ? { ...deps, config: { ...config, adminToken: '' } } as unknown as AdminDeps : deps as unknown as AdminDeps))
     .use(devPayerRoutes(deps))
-    .get('/health', () => {
+    .get('/health', async () => {
       const now = Date.now()
       if (now - dbCheckedAt < 1000 && healthBody) return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
       dbCheckedAt = now
-      try { ping.get(); dbOk = true } catch { dbOk = false }
+      dbOk = await ping()
       healthBody = JSON.stringify(health())
       return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
     })
@@ -95,9 +98,9 @@ export function createApp(deps: AppDeps) {
     .get('/.well-known/x402', () => cached(docs.wellKnown))
     .get('/.well-known/x402.json', () => cached(docs.wellKnown))
     .get('/discovery/resources', ({ request }) => json(discoveryDocument(services, config, deps.payTo, requestUrl(request).searchParams, Math.floor(deps.bootedAt / 1000))))
-    .get('/stats', () => json(statsReport(deps.stats, deps.ledger, 30, config.ethUsd)))
-    .get('/stats/today', () => {
-      const r = statsReport(deps.stats, deps.ledger, 1, config.ethUsd)
+    .get('/stats', async () => json(await loadStatsReport(deps.stats, deps.ledger, 30, config.ethUsd)))
+    .get('/stats/today', async () => {
+      const r = await loadStatsReport(deps.stats, deps.ledger, 1, config.ethUsd)
       return json({ day: new Date().toISOString().slice(0, 10), totals: r.totals, services: r.services })
     })
     .post('/api/demo/explain', ({ request, server }) => serveDemo(bySlug.get(config.demo.service), request, newRequestId(), client(request, server), deps.quota, deps), { parse: 'none' })

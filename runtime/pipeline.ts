@@ -1,6 +1,6 @@
 import type { CatalogService } from './catalog'
 import type { Config } from './config'
-import type { Stats } from './db/stats'
+import type { StatsStore } from './db/store'
 import { readBody, parseJson, refuseDeclaredOversize, requireJson } from './http/body'
 import { BASE_HEADERS, errorResponse, json } from './http/respond'
 import { requestUrl } from './http/request-url'
@@ -21,7 +21,7 @@ export interface PipelineDeps {
   /** Costly payment refusals per client (and payer, counted by the gate) per minute; past the limit, 429 before any work. */
   refusals: Throttle
   gate: PaymentGate
-  stats: Stats
+  stats: StatsStore
   payTo: string
   log: Logger
   /** Paid results kept for collection again (same payment or payment identifier, same request). */
@@ -150,9 +150,9 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
       throw e
     }
     if (key) {
-      const held = deps.results.claim(ticket, key, hash)
+      const held = await deps.results.claim(ticket, key, hash)
       if (held) {
-        gate.release(ticket, 'payment identifier already used')
+        await gate.release(ticket, 'payment identifier already used')
         ticket = undefined
         return collectedResponse(held, requestId, version, refuse)
       }
@@ -164,17 +164,17 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
       out = await unlessDisconnected(runHandler(svc, input, deps.context(svc, tier, requestId, AbortSignal.any([abort.signal, req.signal])), abort), req.signal)
       if (req.signal.aborted) throw new ClientGone()
     } catch (e) {
-      deps.results.discard(ticket)
+      await deps.results.discard(ticket)
       if (e instanceof ClientGone) {
         // Nobody is there to receive the result: nothing is settled and the authorization may be used again.
         abort.abort()
-        gate.release(ticket, 'client disconnected')
+        await gate.release(ticket, 'client disconnected')
         ticket = undefined
         log.info('client disconnected before the answer; payment released', { request_id: requestId, service: svc.slug })
         return errorResponse(new ServiceError(499, 'CLIENT_CLOSED_REQUEST', 'The client disconnected before the answer was ready; nothing was charged.'), requestId)
       }
       const err = asServiceError(e, log, requestId)
-      gate.release(ticket, `handler ${err.status} ${err.code}`)
+      await gate.release(ticket, `handler ${err.status} ${err.code}`)
       ticket = undefined
       stats.record(svc.slug, { calls: 1, errors: 1 })
       return errorResponse(err, requestId)
@@ -182,14 +182,14 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     stats.record(svc.slug, { calls: 1, tokens: (out as { tokens_used?: number })?.tokens_used ?? 0 })
     const body = JSON.stringify(out)
     // Kept before settling, so a payment whose settlement ends up pending can collect it once reconciled.
-    deps.results.keep(ticket, key, hash, body)
+    await deps.results.keep(ticket, key, hash, body)
     const t = ticket
     ticket = undefined
     const settled = await gate.settle(t)
     const receipt = b64json({ success: settled.success, transaction: settled.transaction, network: settled.network, payer: settled.payer, ...(settled.errorReason ? { errorReason: settled.errorReason } : {}) })
     const receiptHeader = t.payment.x402Version === 2 ? 'payment-response' : 'x-payment-response'
-    if (settled.success) deps.results.settled(t, receipt, settled.transaction)
-    else if (!settled.pending) deps.results.discard(t)
+    if (settled.success) await deps.results.settled(t, receipt, settled.transaction)
+    else if (!settled.pending) await deps.results.discard(t)
     if (!settled.success) {
       // A pending settlement keeps the result: the same payment sent again collects it once the transfer is confirmed.
       const later = settled.pending ? { 'retry-after': String(RETRY_PENDING_S) } : undefined
@@ -199,8 +199,9 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...BASE_HEADERS, 'x-request-id': requestId, [receiptHeader]: receipt, 'cache-control': 'private, no-store' } })
   } catch (e) {
     if (ticket) {
-      deps.results.discard(ticket)
-      gate.release(ticket, 'request failed before settlement')
+      const t = ticket
+      await deps.results.discard(t)
+      await gate.release(t, 'request failed before settlement').catch((re) => log.error('release failed; the reconciler releases it', { request_id: requestId, error: String(re) }))
     }
     const err = asServiceError(e, log, requestId)
     if (err.status >= 500 && !svc.unavailableReason) stats.record(svc.slug, { errors: 1 })

@@ -1,4 +1,4 @@
-import type { Ledger } from '../db/ledger'
+import type { LedgerStore } from '../db/store'
 import type { Throttle } from '../http/throttle'
 import { ServiceError, type Logger } from '../sdk'
 import { cheapChecks } from './checks'
@@ -30,7 +30,7 @@ const short = (s: string) => (s.length > 16 ? `${s.slice(0, 10)}…${s.slice(-4)
 export class PaymentGate {
   constructor(
     private facilitator: Facilitator,
-    private ledger: Ledger,
+    private ledger: LedgerStore,
     private log: Logger,
     /**
      * Refusals that cost verification work and settlements that failed after verification, counted per client
@@ -63,30 +63,40 @@ export class PaymentGate {
     if (cooling > 0) {
       throw new PaymentRefused('payer_cooling_down', `A settlement for ${a.from} failed after its payment had verified (funds moved, or a wallet that only validates in simulation); payments from it are refused for another ${Math.ceil(cooling / 1000)} s.`)
     }
-    const id = this.ledger.reserve({
-      payer: a.from, nonce: a.nonce, slug, tier, amount: req.amount, network: req.network, requestId,
-      validBefore: Number(a.validBefore), x402Version: payment.x402Version, payload: payment.raw, requirements: req,
-    })
+    let id: number | null
+    try {
+      id = await this.ledger.reserve({
+        payer: a.from, nonce: a.nonce, slug, tier, amount: req.amount, network: req.network, requestId,
+        validBefore: Number(a.validBefore), x402Version: payment.x402Version, payload: payment.raw, requirements: req,
+      })
+    } catch (e) {
+      // The ledger is unreachable: fail closed before any verification (nothing reserved, nothing charged).
+      this.log.error('payment ledger unavailable', { request_id: requestId, error: (e as Error).message })
+      throw new FacilitatorUnavailable('payments are unavailable (ledger database); nothing was charged')
+    }
     if (id === null) throw new PaymentRefused('authorization_already_used', 'this payment authorization was already used (or is in use); sign a new one')
     const mark = this.guard.mark()
+    const verifyStartedMs = Date.now()
     let verdict
     try {
       verdict = await this.facilitator.verify(payment, req)
     } catch (e) {
-      this.ledger.transition(id, 'released', { reason: 'verification unavailable' })
+      await this.ledger.transition(id, 'released', { reason: 'verification unavailable' })
       this.log.warn('payment verification unavailable', { request_id: requestId, error: (e as Error).message })
       throw new FacilitatorUnavailable('payment verification is unavailable; nothing was charged')
     }
     if (!verdict.isValid) {
-      this.ledger.transition(id, 'released', { reason: verdict.invalidReason ?? 'invalid' })
+      await this.ledger.transition(id, 'released', { reason: verdict.invalidReason ?? 'invalid' })
       this.count(client, signatureChecked ? a.from : null)
       throw new PaymentRefused(verdict.invalidReason ?? 'invalid_payment')
     }
     let held: bigint
     try {
-      held = await this.holdBalance(a.from, BigInt(req.amount), req.asset, mark)
+      held = this.ledger.shared
+        ? await this.holdShared(this.ledger.shared, id, a.from, BigInt(req.amount), req.asset, verifyStartedMs)
+        : await this.holdBalance(a.from, BigInt(req.amount), req.asset, mark)
     } catch (e) {
-      this.ledger.transition(id, 'released', { reason: e instanceof PaymentRefused ? e.reason : 'balance unavailable' })
+      await this.ledger.transition(id, 'released', { reason: e instanceof PaymentRefused ? e.reason : 'balance unavailable' })
       if (e instanceof PaymentRefused) {
         this.count(client, a.from)
         throw e
@@ -94,7 +104,7 @@ export class PaymentGate {
       this.log.warn('payer balance unavailable', { request_id: requestId, error: (e as Error).message })
       throw new FacilitatorUnavailable('payment verification is unavailable; nothing was charged')
     }
-    this.ledger.transition(id, 'verified')
+    if (!this.ledger.shared) await this.ledger.transition(id, 'verified')
     this.log.info('payment verified', { request_id: requestId, payer: a.from, nonce: short(a.nonce), signature: short(payment.payload.signature) })
     return { id, payment, requirements: req, payer: a.from, slug, client, held }
   }
@@ -121,10 +131,26 @@ export class PaymentGate {
     })
   }
 
+  /**
+   * The in-flight check on a shared ledger (Postgres, N instances): the amounts in flight are read from the ledger
+   * under the payer's database lock, so the limit holds across instances; nothing is held in memory (0).
+   * Clocks of instances may differ a little: settlements up to 2 s before the verification began count as since.
+   */
+  private async holdShared(shared: NonNullable<LedgerStore['shared']>, id: number, payer: string, amount: bigint, asset: string, sinceMs: number): Promise<bigint> {
+    let r = await shared.verifyWithin(id, payer, amount, null, sinceMs - 2000)
+    if (r.outcome === 'recheck') {
+      const balance = this.facilitator.balance ? await this.facilitator.balance(payer as `0x${string}`, asset) : null
+      r = balance === null ? { outcome: 'ok', inFlight: r.inFlight } : await shared.verifyWithin(id, payer, amount, balance, sinceMs - 2000)
+      if (balance === null) await this.ledger.transition(id, 'verified')
+    }
+    if (r.outcome !== 'ok') throw new PaymentRefused('insufficient_balance', `the payer's balance minus its payments in flight (${r.inFlight}) does not cover ${amount}`)
+    return 0n
+  }
+
   /** The handler failed: nothing is settled and the authorization may be used again. */
-  release(t: Ticket, reason: string): void {
-    this.ledger.transition(t.id, 'released', { reason })
+  async release(t: Ticket, reason: string): Promise<void> {
     this.unhold(t)
+    await this.ledger.transition(t.id, 'released', { reason })
   }
 
   private unhold(t: Ticket): void {
@@ -140,13 +166,13 @@ export class PaymentGate {
 
   /** Settles after a successful handler. A result is served only when this returns success. */
   async settle(t: Ticket): Promise<SettleResult> {
-    this.ledger.transition(t.id, 'settling')
+    await this.ledger.transition(t.id, 'settling')
     let result: SettleResult
     try {
-      result = await this.facilitator.settle(t.payment, t.requirements, (tx) => this.ledger.transition(t.id, 'settling', { tx }))
+      result = await this.facilitator.settle(t.payment, t.requirements, (tx) => void Promise.resolve(this.ledger.transition(t.id, 'settling', { tx })).catch((e) => this.log.warn('recording the transaction hash failed', { payment_id: t.id, error: (e as Error).message })))
     } catch (e) {
       // Unknown outcome (e.g. transport failure mid-call): keep it pending; the reconciler decides from the chain.
-      this.ledger.transition(t.id, 'pending', { reason: (e as Error).message.slice(0, 200) })
+      await this.ledger.transition(t.id, 'pending', { reason: (e as Error).message.slice(0, 200) })
       this.log.error('settlement outcome unknown', { payment_id: t.id, error: (e as Error).message })
       this.guard.forgetBalance(t.payer)
       this.unholdAfterExpiry(t)
@@ -158,11 +184,11 @@ export class PaymentGate {
     else this.unhold(t)
     result = { ...result, payer: result.payer ?? t.payer }
     if (result.success) {
-      this.ledger.settleOnce(t.id, { tx: result.transaction, gasUsed: result.gasUsed, effectiveGasPrice: result.effectiveGasPrice })
+      await this.ledger.settleOnce(t.id, { tx: result.transaction, gasUsed: result.gasUsed, effectiveGasPrice: result.effectiveGasPrice })
     } else if (result.pending) {
-      this.ledger.transition(t.id, 'pending', { tx: result.transaction || undefined, reason: result.errorReason })
+      await this.ledger.transition(t.id, 'pending', { tx: result.transaction || undefined, reason: result.errorReason })
     } else {
-      this.ledger.transition(t.id, 'failed', { tx: result.transaction || undefined, reason: result.errorReason })
+      await this.ledger.transition(t.id, 'failed', { tx: result.transaction || undefined, reason: result.errorReason })
       // The payment verified, then did not settle: the handler ran for free. Cool the payer down and count it.
       const ms = this.guard.strike(t.payer)
       this.count(t.client, t.payer)
