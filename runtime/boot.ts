@@ -89,7 +89,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   await reconcile(ledger, o.facilitator, log, 0, reconcileOpts)
   await warnUnprofitablePrices(services, ledger, config.ethUsd, log)
   const everyMs = o.reconcileEveryMs ?? (env.RECONCILE_EVERY_MS ? config.database.reconcileEveryMs : 30_000)
-  const timer = setInterval(() => void reconcile(ledger, o.facilitator, log, undefined, reconcileOpts).catch((e) => log.warn('reconcile failed', { error: String(e) })), everyMs)
+  const timer = setInterval(() => void reconcile(ledger, o.facilitator, log, config.database.reconcileStaleMs, reconcileOpts).catch((e) => log.warn('reconcile failed', { error: String(e) })), everyMs)
   timer.unref?.()
   const results = new PaidResults(storage.results)
   const purge = setInterval(() => void Promise.resolve().then(() => results.purge()).catch((e) => log.warn('paid results purge failed', { error: String(e) })), 60_000)

@@ -28,7 +28,7 @@ async function reconcileRows(ledger: LedgerStore, facilitator: Facilitator, log:
   const out = { settled: 0, failed: 0, released: 0, unknown: 0 }
   const now = Date.now()
   const staleAfter = (row: { instance?: string }) =>
-    row.instance && shared.instanceId && row.instance !== shared.instanceId ? Math.max(staleMs, shared.othersStaleMs ?? staleMs) : staleMs
+    row.instance && shared.instanceId && row.instance !== shared.instanceId ? (shared.othersStaleMs ?? staleMs) : staleMs
   for (const row of await ledger.byState(['reserved', 'verified'])) {
     if (now - row.updated_at < staleAfter(row)) continue
     await ledger.transition(row.id, 'released', { reason: 'request ended before settlement (reconciled)' })
