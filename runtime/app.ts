@@ -5,6 +5,7 @@ import type { Database } from 'bun:sqlite'
 import type { LedgerStore, QuotaStore } from './db/store'
 import type { Storage } from './db/open'
 import { loadStatsReport } from './db/report'
+import { isDatabaseError } from './db/postgres/connect'
 import { clientAddress } from './http/client-ip'
 import { requestUrl } from './http/request-url'
 import { errorResponse, json, newRequestId, PREFLIGHT_HEADERS } from './http/respond'
@@ -77,6 +78,7 @@ export function createApp(deps: AppDeps) {
         if (slug && bySlug.has(slug)) return errorResponse(new ServiceError(405, 'METHOD_NOT_ALLOWED', `Use POST for /api/${slug}.`, undefined, undefined, { allow: 'POST, OPTIONS' }), id)
         return errorResponse(new ServiceError(404, 'NOT_FOUND', `No route for ${request.method} ${new URL(request.url).pathname}. See /services.`), id)
       }
+      if (isDatabaseError(error)) return errorResponse(new ServiceError(503, 'DATABASE_UNAVAILABLE', 'The database is unavailable right now; retry shortly.', undefined, { retryable: true }, { 'retry-after': '5' }), id)
       deps.log.error('unhandled error', { request_id: id, code: String(code), error: String((error as Error)?.stack ?? error) })
       return errorResponse(new ServiceError(code === 'PARSE' ? 400 : 500, code === 'PARSE' ? 'INVALID_BODY' : 'INTERNAL', code === 'PARSE' ? 'The body could not be parsed.' : 'An internal error occurred.'), id)
     })

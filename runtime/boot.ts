@@ -14,7 +14,6 @@ import type { Facilitator } from './pay/types'
 import type { RegistryEntry } from './registry-types'
 import { entries as generated } from './registry.gen'
 import { createContextFactory } from './context'
-import { Throttle } from './http/throttle'
 import { createVerifier } from './pay/verify-only'
 import { modelProvider } from './model'
 import type { Logger } from './sdk'
@@ -81,7 +80,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const { ledger, stats, quota } = storage
   if (storage.kind === 'postgres' && config.adminToken) log.warn('ADMIN_TOKEN is ignored: the operator console reads the SQLite ledger and is not available with DATABASE_URL yet')
   const db = storage.sqlite as Database
-  const refusals = new Throttle(config.invalidPaymentLimit)
+  const refusals = storage.refusals
   const gate = new PaymentGate(o.facilitator, ledger, log, refusals)
   // Reconciliation: own rows (this instance's, or every row on SQLite) at once at boot; on Postgres, rows of other
   // instances only once stale (their instance died), and only one instance reconciles at a time.

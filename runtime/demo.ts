@@ -5,6 +5,7 @@ import { errorResponse, json } from './http/respond'
 import { runHandler, type PipelineDeps } from './pipeline'
 import { ServiceError } from './sdk'
 import { prepareInput } from './validate'
+import { isDatabaseError } from './db/postgres/connect'
 
 /**
  * POST /api/demo/explain: the demo service (explain-code by default) at its demo tier, free, limited per
@@ -35,8 +36,9 @@ export async function serveDemo(svc: CatalogService | undefined, req: Request, r
     deps.stats.record(svc.slug, { calls: 1, demo_calls: 1, tokens: (out as { tokens_used?: number }).tokens_used ?? 0 })
     return json({ ...(out as object), demo: { remaining: q.remaining, limit: q.limit, resets_at: q.resetsAt } }, 200, requestId, quotaHeaders)
   } catch (e) {
-    const err = e instanceof ServiceError ? e : new ServiceError(500, 'INTERNAL', 'An internal error occurred.')
-    if (!(e instanceof ServiceError)) deps.log.error('demo failed', { request_id: requestId, error: String((e as Error)?.stack ?? e) })
+    const down = isDatabaseError(e)
+    const err = e instanceof ServiceError ? e : down ? new ServiceError(503, 'DATABASE_UNAVAILABLE', 'The demo is unavailable right now (database); retry shortly.', undefined, { retryable: true }, { 'retry-after': '5' }) : new ServiceError(500, 'INTERNAL', 'An internal error occurred.')
+    if (!(e instanceof ServiceError) && !down) deps.log.error('demo failed', { request_id: requestId, error: String((e as Error)?.stack ?? e) })
     return errorResponse(err, requestId)
   }
 }

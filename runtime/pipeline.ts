@@ -1,6 +1,6 @@
 import type { CatalogService } from './catalog'
 import type { Config } from './config'
-import type { StatsStore } from './db/store'
+import type { StatsStore, ThrottleStore } from './db/store'
 import { readBody, parseJson, refuseDeclaredOversize, requireJson } from './http/body'
 import { BASE_HEADERS, errorResponse, json } from './http/respond'
 import { requestUrl } from './http/request-url'
@@ -9,17 +9,17 @@ import { decodePayment, PaymentRefused } from './pay/decode'
 import { FacilitatorUnavailable, type PaymentGate, type Ticket } from './pay/gate'
 import { ServiceError, type Logger, type ServiceContext, type TierName } from './sdk'
 import { prepareInput } from './validate'
-import type { Throttle } from './http/throttle'
 import { ClientGone, unlessDisconnected } from './http/disconnect'
 import type { DecodedPayment } from './pay/types'
 import { paymentIdentifierOf } from './pay/payment-id'
 import { requestHash, RETRY_PENDING_S, type PaidResults } from './pay/results'
 import { collectedResponse } from './pay/collected'
+import { isDatabaseError } from './db/postgres/connect'
 
 export interface PipelineDeps {
   config: Config
   /** Costly payment refusals per client (and payer, counted by the gate) per minute; past the limit, 429 before any work. */
-  refusals: Throttle
+  refusals: ThrottleStore
   gate: PaymentGate
   stats: StatsStore
   payTo: string
@@ -93,6 +93,11 @@ export async function runHandler(svc: CatalogService, input: unknown, ctx: Servi
 
 function asServiceError(e: unknown, log: Logger, requestId: string): ServiceError {
   if (e instanceof ServiceError) return e
+  if (isDatabaseError(e)) {
+    // The shared database (DATABASE_URL) is down or too slow: fail closed, retryable.
+    log.error('database unavailable', { request_id: requestId, error: String((e as Error).message).slice(0, 200) })
+    return new ServiceError(503, 'PAYMENT_UNAVAILABLE', 'Payments are unavailable right now (database); nothing was charged. Retry shortly.', undefined, { retryable: true }, { 'retry-after': '5' })
+  }
   log.error('unhandled error', { request_id: requestId, error: (e as Error)?.stack ?? String(e) })
   return new ServiceError(500, 'INTERNAL', 'An internal error occurred; nothing was charged.')
 }
@@ -117,8 +122,8 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     const tier = resolveTier(svc, url, raw)
     const c = cachedChallenge(svc, tier, resource, deps)
     if (!header) return new Response(c.bodyText, { status: 402, headers: { ...c.headers, 'x-request-id': requestId } })
-    if (deps.refusals.blocked(client)) {
-      throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this client; slow down.', undefined, undefined, { 'retry-after': String(deps.refusals.retryAfter(client)) })
+    if (await deps.refusals.blocked(client)) {
+      throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this client; slow down.', undefined, undefined, { 'retry-after': String(await deps.refusals.retryAfter(client)) })
     }
     requireJson(req)
     const input = prepareInput(svc.manifest.input, parseJson(raw))

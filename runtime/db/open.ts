@@ -6,7 +6,9 @@ import { DailyQuota } from './quota'
 import { ResultStore } from './results'
 import { openDatabase } from './sqlite'
 import { Stats } from './stats'
-import type { LedgerStore, QuotaStore, ResultStoreLike, StatsStore } from './store'
+import type { LedgerStore, QuotaStore, ResultStoreLike, StatsStore, ThrottleStore } from './store'
+import { Throttle } from '../http/throttle'
+import { PgThrottle } from './postgres/throttle'
 import { openPostgres, withTimeout } from './postgres/connect'
 import { PgLedger } from './postgres/ledger'
 import { PgQuota } from './postgres/quota'
@@ -20,6 +22,8 @@ export interface Storage {
   stats: StatsStore
   quota: QuotaStore
   results: ResultStoreLike
+  /** Costly payment refusals per client / payer per minute (in memory on SQLite: one process). */
+  refusals: ThrottleStore
   /** The SQLite handle (operator console queries, backups); absent on Postgres. */
   sqlite?: Database
   /** True when the database answers (within 2 s). */
@@ -43,6 +47,7 @@ export async function openStorage(config: Config): Promise<Storage> {
       stats,
       quota: new PgQuota(sql, config.demo.dailyLimit),
       results: new PgResultStore(sql, limits),
+      refusals: new PgThrottle(sql, config.invalidPaymentLimit),
       ping: () => withTimeout(sql`SELECT 1`, 2000).then(() => true, () => false),
       async close() {
         await stats.close()
@@ -60,6 +65,7 @@ export async function openStorage(config: Config): Promise<Storage> {
     stats,
     quota: new DailyQuota(db, config.demo.dailyLimit),
     results,
+    refusals: new Throttle(config.invalidPaymentLimit),
     sqlite: db,
     ping: async () => { try { ping.get(); return true } catch { return false } },
     async close() {

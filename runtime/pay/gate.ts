@@ -1,5 +1,4 @@
-import type { LedgerStore } from '../db/store'
-import type { Throttle } from '../http/throttle'
+import type { LedgerStore, ThrottleStore } from '../db/store'
 import { ServiceError, type Logger } from '../sdk'
 import { cheapChecks } from './checks'
 import { decodePayment, PaymentRefused } from './decode'
@@ -36,15 +35,16 @@ export class PaymentGate {
      * Refusals that cost verification work and settlements that failed after verification, counted per client
      * address and per payer (`payer:0x…`); cheap refusals (malformed, replayed, expired ...) are never counted.
      */
-    private refusals?: Throttle,
+    private refusals?: ThrottleStore,
     readonly guard = new PayerGuard(),
     private nowS = () => Math.floor(Date.now() / 1000),
   ) {}
 
   /** Counts a costly refusal against the client and, when its signature was proven, against the payer. */
   private count(client: string, payer: string | null): void {
-    if (client) this.refusals?.hit(client)
-    if (payer) this.refusals?.hit(`payer:${payer.toLowerCase()}`)
+    const hit = (key: string) => void Promise.resolve(this.refusals?.hit(key)).catch((e) => this.log.warn('refusal throttle unavailable', { error: (e as Error).message }))
+    if (client) hit(client)
+    if (payer) hit(`payer:${payer.toLowerCase()}`)
   }
 
   /**
@@ -56,8 +56,8 @@ export class PaymentGate {
     const { signatureChecked } = await cheapChecks(payment, req, this.nowS())
     const a = payment.payload.authorization
     const payerKey = `payer:${a.from.toLowerCase()}`
-    if (this.refusals?.blocked(payerKey)) {
-      throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this payer; slow down.', undefined, undefined, { 'retry-after': String(this.refusals.retryAfter(payerKey)) })
+    if (this.refusals && (await this.refusals.blocked(payerKey))) {
+      throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this payer; slow down.', undefined, undefined, { 'retry-after': String(await this.refusals.retryAfter(payerKey)) })
     }
     const cooling = this.guard.coolingFor(a.from)
     if (cooling > 0) {

@@ -17,6 +17,7 @@ import { PgLedger } from '../../runtime/db/postgres/ledger'
 import { PgStats } from '../../runtime/db/postgres/stats'
 import { PgQuota } from '../../runtime/db/postgres/quota'
 import { PgResultStore } from '../../runtime/db/postgres/results'
+import { PgThrottle } from '../../runtime/db/postgres/throttle'
 import { testPostgres, type LocalPostgres } from '../support/postgres'
 
 let pg: LocalPostgres
@@ -227,4 +228,24 @@ describe('postgres only', () => {
     expect(err.message).toContain('Postgres is unreachable')
     expect(err.message).not.toContain('s3cret')
   })
+})
+
+test('postgres: the refusal throttle is one window shared by every instance', async () => {
+  const url = await pg.createDatabase('throttle')
+  const sql = await openPostgres({ url, poolMax: 4, statementTimeoutMs: 5000 })
+  pools.push(sql)
+  let now = 1_000_000
+  const a = new PgThrottle(sql, 3, 60_000, () => now), b = new PgThrottle(sql, 3, 60_000, () => now)
+  await a.hit('1.2.3.4'); await b.hit('1.2.3.4')
+  expect(await a.blocked('1.2.3.4')).toBe(false)
+  await Promise.all([a.hit('1.2.3.4'), b.hit('other')])
+  expect([await a.blocked('1.2.3.4'), await b.blocked('1.2.3.4'), await b.blocked('other')]).toEqual([true, true, false])
+  now += 30_000
+  expect(await b.blocked('1.2.3.4')).toBe(true)
+  expect(b.retryAfter('1.2.3.4')).toBe(30)
+  now += 30_000
+  expect(await b.blocked('1.2.3.4')).toBe(false)
+  await a.hit('1.2.3.4')
+  expect(await a.blocked('1.2.3.4')).toBe(false) // a new window
+  expect(await new PgThrottle(sql, 0).blocked('1.2.3.4')).toBe(false)
 })

@@ -41,7 +41,7 @@ export async function startServer(o: { env?: Record<string, string>; entries?: R
     async stop() {
       await server.stop(true)
       await booted.close()
-      booted.db.close()
+      booted.db?.close()
       rmSync(dir, { recursive: true, force: true })
     },
   }

@@ -54,3 +54,6 @@ async function migrate(sql: SQL): Promise<void> {
     }
   })
 }
+
+/** True for an error of the Postgres client (connection refused or lost, statement timeout, server error). */
+export const isDatabaseError = (e: unknown): boolean => e instanceof SQL.SQLError || e instanceof DatabaseUnavailable
