@@ -84,7 +84,7 @@ export function createApp(deps: AppDeps) {
     })
     .use(siteRoutes)
     .use(discoveryRoutes(services, config, deps.payTo, deps.bootedAt))
-    .use(adminRoutes(deps.storage?.kind === 'postgres' ? { ...deps, config: { ...config, adminToken: '' } } as unknown as AdminDeps : deps as unknown as AdminDeps))
+    .use(adminRoutes({ ...deps, adminQueries: deps.storage?.admin }))
     .use(devPayerRoutes(deps))
     .get('/health', async () => {
       const now = Date.now()

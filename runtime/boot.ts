@@ -78,7 +78,6 @@ export async function boot(o: BootOptions): Promise<Booted> {
     throw e
   }
   const { ledger, stats, quota } = storage
-  if (storage.kind === 'postgres' && config.adminToken) log.warn('ADMIN_TOKEN is ignored: the operator console reads the SQLite ledger and is not available with DATABASE_URL yet')
   const db = storage.sqlite as Database
   const refusals = storage.refusals
   const gate = new PaymentGate(o.facilitator, ledger, log, refusals)
@@ -94,7 +93,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const purge = setInterval(() => void Promise.resolve().then(() => results.purge()).catch((e) => log.warn('paid results purge failed', { error: String(e) })), 60_000)
   purge.unref?.()
   await results.purge()
-  const app = createApp({ services, config, gate, stats, quota, db, storage, ledger, payTo, log, refusals, results, bootedAt: Date.now(), facilitatorHealth: () => o.facilitator.health?.(), admin: storage.kind === 'sqlite' ? { ledger: ledger as Ledger, facilitator: o.facilitator } : undefined, devPayer: usesDevChain(config) ? o.devPayer : undefined, context: createContextFactory(config, log, createVerifier(o.facilitator, config.network), models) })
+  const app = createApp({ services, config, gate, stats, quota, db, storage, ledger, payTo, log, refusals, results, bootedAt: Date.now(), facilitatorHealth: () => o.facilitator.health?.(), admin: { ledger, facilitator: o.facilitator }, devPayer: usesDevChain(config) ? o.devPayer : undefined, context: createContextFactory(config, log, createVerifier(o.facilitator, config.network), models) })
   return {
     app, config, services, db, storage, gate, log,
     ledger: (storage.kind === 'sqlite' ? ledger : undefined) as Ledger,

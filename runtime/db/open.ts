@@ -9,6 +9,8 @@ import { Stats } from './stats'
 import type { LedgerStore, QuotaStore, ResultStoreLike, StatsStore, ThrottleStore } from './store'
 import { Throttle } from '../http/throttle'
 import { PgThrottle } from './postgres/throttle'
+import { AdminQueries, type AdminReads } from './admin-queries'
+import { PgAdminQueries } from './postgres/admin-queries'
 import { openPostgres, withTimeout } from './postgres/connect'
 import { PgLedger } from './postgres/ledger'
 import { PgQuota } from './postgres/quota'
@@ -24,6 +26,8 @@ export interface Storage {
   results: ResultStoreLike
   /** Costly payment refusals per client / payer per minute (in memory on SQLite: one process). */
   refusals: ThrottleStore
+  /** The operator console's reads. */
+  admin: AdminReads
   /** The SQLite handle (operator console queries, backups); absent on Postgres. */
   sqlite?: Database
   /** True when the database answers (within 2 s). */
@@ -48,6 +52,7 @@ export async function openStorage(config: Config): Promise<Storage> {
       quota: new PgQuota(sql, config.demo.dailyLimit),
       results: new PgResultStore(sql, limits),
       refusals: new PgThrottle(sql, config.invalidPaymentLimit),
+      admin: new PgAdminQueries(sql),
       ping: () => withTimeout(sql`SELECT 1`, 2000).then(() => true, () => false),
       async close() {
         await stats.close()
@@ -66,6 +71,7 @@ export async function openStorage(config: Config): Promise<Storage> {
     quota: new DailyQuota(db, config.demo.dailyLimit),
     results,
     refusals: new Throttle(config.invalidPaymentLimit),
+    admin: new AdminQueries(db),
     sqlite: db,
     ping: async () => { try { ping.get(); return true } catch { return false } },
     async close() {
