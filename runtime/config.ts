@@ -128,7 +128,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     ethUsd: env.ETH_USD ? num('ETH_USD', env.ETH_USD, 0) : null,
     database: {
       url: String(env.DATABASE_URL ?? ''),
-      poolMax: num('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10, 1),
+      poolMax: num('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10, 2), // the reconciler holds one connection for its lock
       statementTimeoutMs: num('DATABASE_STATEMENT_TIMEOUT_MS', env.DATABASE_STATEMENT_TIMEOUT_MS, 5000, 100),
       instanceId: String(env.INSTANCE_ID ?? ''),
       reconcileStaleMs: num('RECONCILE_STALE_MS', env.RECONCILE_STALE_MS, 600_000, 1000),
