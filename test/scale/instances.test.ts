@@ -118,12 +118,14 @@ test("an instance killed -9 mid-settlement: another instance's reconciler settle
   proxy.calls.clear()
   proxy.delay.set('eth_getTransactionReceipt', 60_000)
   const inflight = post(url, { text: 'killed mid-settlement' }, { 'payment-signature': header }).catch((e) => e)
-  const row = async () => (await sql`SELECT id, state, tx_hash, instance FROM payments WHERE instance = 'i0' ORDER BY id DESC LIMIT 1`)[0] as { id: string; state: string; tx_hash: string | null; instance: string } | undefined
+  const nonce = JSON.parse(Buffer.from(header, 'base64').toString()).payload.authorization.nonce.toLowerCase()
+  const row = async () => (await sql`SELECT id, state, tx_hash, instance FROM payments WHERE nonce = ${nonce} AND state <> 'released'`)[0] as { id: string; state: string; tx_hash: string | null; instance: string } | undefined
   await until(async () => !!(await row())?.tx_hash)
   process.kill(servers[0].pid, 'SIGKILL')
   expect(await inflight).toBeInstanceOf(Error)
   proxy.delay.clear()
   // i0 never saw its receipt (held by the proxy) and is dead: only another instance's reconciler can finish the row
+  expect(await row()).toMatchObject({ instance: 'i0' })
   expect(['settling', 'settled']).toContain((await row())!.state)
   // i1/i2 reconcile every 300 ms; rows of another instance once 3 s passed since their last change
   await until(async () => (await row())?.state === 'settled')
