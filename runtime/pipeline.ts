@@ -7,7 +7,8 @@ import { b64json, challenge } from './pay/challenge'
 import { PaymentRefused } from './pay/decode'
 import { FacilitatorUnavailable, type PaymentGate, type Ticket } from './pay/gate'
 import { ServiceError, type Logger, type ServiceContext, type TierName } from './sdk'
-import { prepareInput } from './validate'
+import { prepareInputReport } from './validate'
+import { ignoredFieldsHeader } from './input/ignored-header'
 import type { Throttle } from './http/throttle'
 
 export interface PipelineDeps {
@@ -113,7 +114,7 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
       throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this client; slow down.', undefined, undefined, { 'retry-after': String(deps.refusals.retryAfter(client)) })
     }
     requireJson(req)
-    const input = prepareInput(svc.manifest.input, parseJson(raw))
+    const { input, ignored } = prepareInputReport(svc.manifest.input, parseJson(raw))
     try {
       ticket = await gate.authorize(header, v2 ? 2 : 1, c.requirements, svc.slug, tier, requestId)
     } catch (e) {
@@ -146,7 +147,7 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
       const again = challenge(config, svc, tier, deps.payTo, resource, settled.errorReason ?? 'settlement_failed')
       return json({ ...again.body, message: 'Settlement did not complete; the result is withheld.' }, 402, requestId, { 'payment-required': again.header, [receiptHeader]: receipt, 'cache-control': 'no-store' })
     }
-    return json(out, 200, requestId, { [receiptHeader]: receipt, 'cache-control': 'private, no-store' })
+    return json(out, 200, requestId, { [receiptHeader]: receipt, 'cache-control': 'private, no-store', ...ignoredFieldsHeader(ignored) })
   } catch (e) {
     if (ticket) gate.release(ticket, 'request failed before the handler')
     const err = asServiceError(e, log, requestId)

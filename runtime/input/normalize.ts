@@ -1,0 +1,129 @@
+/**
+ * Turns an agent's body into the canonical one before validation: field-name aliases are moved to their canonical
+ * field, enum values are matched case-insensitively (`-`, `_`, spaces alike) or through declared value aliases and
+ * replaced by the canonical literal, and top-level fields the service does not use are listed. Handlers therefore
+ * only ever see canonical names and values. The plan of a schema is compiled once and cached.
+ */
+import type { TSchema } from '@sinclair/typebox'
+import { ALIASES_KEY, type InputAliases } from '../sdk/manifest'
+import { enumKey, MAX_ENUM_CHARS } from './enum-match'
+
+type Fix = (v: unknown) => unknown
+type Schema = Record<string, unknown>
+
+interface Plan {
+  fix: Fix | null
+  /** Declared top-level properties. */
+  known: Set<string>
+  /** alias -> canonical top-level field. */
+  fieldAliases: Map<string, string>
+}
+
+const plans = new WeakMap<TSchema, Plan>()
+const MAX_DEPTH = 16
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+/** The aliases a schema carries (declared in the manifest, attached by defineService). */
+export function aliasesOf(schema: TSchema): InputAliases {
+  return ((schema as Schema)[ALIASES_KEY] as InputAliases | undefined) ?? {}
+}
+
+/** String literals of an enum-like schema (a Literal or a Union holding Literals), in order. */
+export function literalsOf(schema: Schema): string[] {
+  if (typeof schema.const === 'string') return [schema.const]
+  if (Array.isArray(schema.enum)) return schema.enum.filter((x): x is string => typeof x === 'string')
+  if (Array.isArray(schema.anyOf)) return (schema.anyOf as Schema[]).flatMap((s) => literalsOf(s))
+  return []
+}
+
+function enumFix(literals: string[], aliases: Record<string, string> | undefined): Fix | null {
+  if (!literals.length) return null
+  const map = new Map<string, string | null>()
+  const add = (key: string, canonical: string) => {
+    const had = map.get(key)
+    if (had === undefined) map.set(key, canonical)
+    else if (had !== canonical) map.set(key, null) // two literals collide: only exact spellings match
+  }
+  for (const l of literals) add(enumKey(l), l)
+  for (const [alias, canonical] of Object.entries(aliases ?? {})) if (!map.has(enumKey(alias))) map.set(enumKey(alias), canonical)
+  const exact = new Set(literals)
+  return (v) => {
+    if (typeof v !== 'string' || exact.has(v) || v.length > MAX_ENUM_CHARS) return v
+    return map.get(enumKey(v)) ?? v
+  }
+}
+
+function compile(schema: Schema, values: InputAliases['values'], prop: string | undefined, depth: number): Fix | null {
+  if (depth > MAX_DEPTH || !isObj(schema)) return null
+  const own = enumFix(literalsOf(schema), prop ? values?.[prop] : undefined)
+  if (Array.isArray(schema.anyOf)) {
+    const branches = (schema.anyOf as Schema[]).filter((b) => !literalsOf(b).length).map((b) => compile(b, values, prop, depth + 1)).filter((f): f is Fix => !!f)
+    if (!own && !branches.length) return null
+    return (v) => {
+      if (typeof v === 'string') return own ? own(v) : v
+      let out = v
+      for (const f of branches) out = f(out)
+      return out
+    }
+  }
+  if (own) return own
+  if (isObj(schema.properties)) {
+    const fixes = Object.entries(schema.properties as Record<string, Schema>)
+      .map(([k, s]) => [k, compile(s, values, k, depth + 1)] as const)
+      .filter((x): x is readonly [string, Fix] => !!x[1])
+    if (!fixes.length) return null
+    return (v) => {
+      if (isObj(v)) for (const [k, f] of fixes) if (Object.hasOwn(v, k)) v[k] = f(v[k])
+      return v
+    }
+  }
+  if (isObj(schema.patternProperties)) {
+    const inner = Object.values(schema.patternProperties as Record<string, Schema>).map((s) => compile(s, values, prop, depth + 1)).find(Boolean)
+    if (!inner) return null
+    return (v) => {
+      if (isObj(v)) for (const k of Object.keys(v)) v[k] = inner(v[k])
+      return v
+    }
+  }
+  if (isObj(schema.items)) {
+    const inner = compile(schema.items as Schema, values, prop, depth + 1)
+    if (!inner) return null
+    return (v) => (Array.isArray(v) ? v.map(inner) : v)
+  }
+  return null
+}
+
+function planOf(schema: TSchema): Plan {
+  let p = plans.get(schema)
+  if (!p) {
+    const aliases = aliasesOf(schema)
+    p = {
+      fix: compile(schema as Schema, aliases.values, undefined, 0),
+      known: new Set(Object.keys(((schema as Schema).properties as object) ?? {})),
+      fieldAliases: new Map(Object.entries(aliases.fields ?? {})),
+    }
+    plans.set(schema, p)
+  }
+  return p
+}
+
+/**
+ * Canonicalises `body` (a fresh copy the caller owns; it is changed in place) and returns it with the top-level
+ * fields that were not used: neither declared nor an applied alias. An alias whose canonical field was also sent
+ * is not applied (the canonical field wins) and is reported as ignored.
+ */
+export function canonicalize(schema: TSchema, body: Record<string, unknown>): { input: Record<string, unknown>; ignored: string[] } {
+  const plan = planOf(schema)
+  const ignored: string[] = []
+  for (const key of Object.keys(body)) {
+    if (plan.known.has(key)) continue
+    const canonical = plan.fieldAliases.get(key)
+    if (canonical !== undefined && !Object.hasOwn(body, canonical)) {
+      body[canonical] = body[key]
+      delete body[key]
+    } else ignored.push(key)
+  }
+  const input = plan.fix ? (plan.fix(body) as Record<string, unknown>) : body
+  return { input, ignored }
+}
