@@ -1,0 +1,66 @@
+/**
+ * Aliases in the published input schema (/services, OpenAPI, Bazaar): the root keeps `x-aliases` as declared, and
+ * each affected property gets `x-aliases` plus a sentence in its description, so an agent reading only one field
+ * sees its other accepted names and values. Also checks, at boot, that every alias points at something real.
+ */
+import type { TSchema } from '@sinclair/typebox'
+import { aliasesOf, literalsOf } from './normalize'
+
+type Schema = Record<string, unknown>
+const isObj = (v: unknown): v is Schema => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+/** The note on how enum values are matched, published at the schema root. */
+export const ENUM_MATCHING = 'Enum values match case-insensitively, and -, _ and spaces are treated alike (e.g. "Percent-Of" = "percent_of").'
+
+/** Enum literals per property name, anywhere in the schema (nested objects, arrays, records). */
+export function enumsByField(schema: Schema, prop?: string, out = new Map<string, Set<string>>(), depth = 0): Map<string, Set<string>> {
+  if (depth > 16 || !isObj(schema)) return out
+  const lits = literalsOf(schema)
+  if (prop && lits.length) {
+    const set = out.get(prop) ?? new Set<string>()
+    for (const l of lits) set.add(l)
+    out.set(prop, set)
+  }
+  for (const b of (schema.anyOf as Schema[] | undefined) ?? []) enumsByField(b, prop, out, depth + 1)
+  for (const [k, s] of Object.entries((schema.properties as Record<string, Schema>) ?? {})) enumsByField(s, k, out, depth + 1)
+  for (const s of Object.values((schema.patternProperties as Record<string, Schema>) ?? {})) enumsByField(s, prop, out, depth + 1)
+  if (isObj(schema.items)) enumsByField(schema.items, prop, out, depth + 1)
+  return out
+}
+
+/** Problems with a schema's declared aliases (an alias of an unknown field, or of a value that is not a literal). */
+export function aliasProblems(schema: TSchema): string[] {
+  const { fields = {}, values = {} } = aliasesOf(schema)
+  const props = Object.keys(((schema as Schema).properties as object) ?? {})
+  const enums = enumsByField(schema as Schema)
+  const out: string[] = []
+  for (const [alias, canonical] of Object.entries(fields)) {
+    if (!props.includes(canonical)) out.push(`field alias '${alias}' points at '${canonical}', which is not a top-level input field`)
+    if (props.includes(alias)) out.push(`field alias '${alias}' is itself an input field`)
+  }
+  for (const [field, map] of Object.entries(values)) {
+    const lits = enums.get(field)
+    if (!lits) { out.push(`value aliases for '${field}', which is not an enum field`); continue }
+    for (const [alias, canonical] of Object.entries(map)) if (!lits.has(canonical)) out.push(`value alias '${alias}' of ${field} points at '${canonical}', which is not one of its values`)
+  }
+  return out
+}
+
+/** Adds the alias notes to a published (JSON) copy of an input schema, in place. */
+export function publishAliases(published: Schema): void {
+  const aliases = aliasesOf(published as TSchema)
+  published['x-enum-matching'] = ENUM_MATCHING
+  const props = (published.properties as Record<string, Schema> | undefined) ?? {}
+  const note = (p: Schema | undefined, text: string, key: string, value: unknown) => {
+    if (!p) return
+    p[key] = value
+    p.description = `${p.description ? `${p.description} ` : ''}${text}`
+  }
+  const byCanonical = new Map<string, string[]>()
+  for (const [alias, canonical] of Object.entries(aliases.fields ?? {})) byCanonical.set(canonical, [...(byCanonical.get(canonical) ?? []), alias])
+  for (const [canonical, names] of byCanonical) note(props[canonical], `Also accepted as ${names.map((n) => `\`${n}\``).join(', ')} (this name wins when both are sent).`, 'x-field-aliases', names)
+  for (const [field, map] of Object.entries(aliases.values ?? {})) {
+    const text = Object.entries(map).map(([a, c]) => `"${a}" = ${c}`).join(', ')
+    if (props[field]) note(props[field], `Also accepts ${text}.`, 'x-value-aliases', map)
+  }
+}
