@@ -2,7 +2,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import { Value } from '@sinclair/typebox/value'
 import type { TSchema } from '@sinclair/typebox'
 import { ServiceError, type FieldIssue } from './sdk/errors'
-import { canonicalize } from './input/normalize'
+import { aliasesOf, canonicalize } from './input/normalize'
 import { translate } from './input/messages'
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>()
@@ -21,7 +21,7 @@ export function checker(schema: TSchema): TypeCheck<TSchema> {
 export function issues(schema: TSchema, value: unknown): FieldIssue[] {
   const c = checker(schema)
   if (c.Check(value)) return []
-  return translate(c.Errors(value))
+  return translate(c.Errors(value), aliasesOf(schema).values)
 }
 
 /**

@@ -9,7 +9,7 @@ import { literalsOf } from './normalize'
 import { nearest } from './enum-match'
 
 type Schema = Record<string, unknown>
-const MAX_LISTED = 40
+const MAX_LISTED = 120
 
 const show = (v: unknown): string => {
   if (v === undefined) return 'nothing'
@@ -50,8 +50,14 @@ export function describe(s: Schema): string {
 
 const listed = (values: string[]) => (values.length > MAX_LISTED ? `${values.slice(0, MAX_LISTED).join(', ')}, ... (${values.length} values)` : values.join(', '))
 
-function enumMessage(lits: string[], got: unknown, others: string[]): string {
-  const guess = typeof got === 'string' ? nearest(got, lits) : undefined
+/** Value aliases of the field being reported (keyed by its last path segment), for "did you mean". */
+type ValueAliases = Record<string, Record<string, string>>
+let current: ValueAliases = {}
+
+function enumMessage(lits: string[], got: unknown, others: string[], path = ''): string {
+  const aliases = current[path.split('/').pop() ?? ''] ?? {}
+  let guess = typeof got === 'string' ? nearest(got, [...lits, ...Object.keys(aliases)]) : undefined
+  if (guess !== undefined && !lits.includes(guess)) guess = aliases[guess]
   const also = others.length ? `, or ${others.join(', or ')}` : ''
   return `must be one of ${listed(lits)}${also} (got ${show(got)})${guess ? `; did you mean ${guess}?` : ''}`
 }
@@ -68,12 +74,12 @@ function fromUnion(e: ValueError): FieldIssue[] {
   const lits = literalsOf(s)
   const others = branches.filter((b) => !literalsOf(b).length)
   if (lits.length && (typeof e.value === 'string' || !others.some((b) => branchMatches(b, e.value)))) {
-    return [{ path: e.path || '/', message: enumMessage(lits, e.value, others.map(describe)) }]
+    return [{ path: e.path || '/', message: enumMessage(lits, e.value, others.map(describe), e.path) }]
   }
   // The value has the JS type of one branch: report that branch's own problems (e.g. a bad field inside an object).
   const i = branches.findIndex((b) => !literalsOf(b).length && branchMatches(b, e.value))
   if (i >= 0 && e.errors[i]) {
-    const inner = translate(e.errors[i] as ValueErrorIterator)
+    const inner = translate(e.errors[i] as ValueErrorIterator, current)
     if (inner.length) return inner
   }
   return [{ path: e.path || '/', message: `must be ${describe(s)} (got ${kindOf(e.value)})` }]
@@ -85,7 +91,7 @@ function one(e: ValueError): FieldIssue[] {
   const T = ValueErrorType
   switch (e.type) {
     case T.Union: return fromUnion(e)
-    case T.Literal: return [{ path, message: enumMessage(literalsOf(s), e.value, []) }]
+    case T.Literal: return [{ path, message: enumMessage(literalsOf(s), e.value, [], e.path) }]
     case T.ObjectRequiredProperty: return [{ path, message: `is required: ${describe(s)}` }]
     case T.NumberMinimum: case T.NumberMaximum: case T.NumberExclusiveMinimum: case T.NumberExclusiveMaximum:
     case T.IntegerMinimum: case T.IntegerMaximum: case T.IntegerExclusiveMinimum: case T.IntegerExclusiveMaximum:
@@ -105,8 +111,9 @@ function one(e: ValueError): FieldIssue[] {
 /** At most this many field issues are reported for one body. */
 export const MAX_ISSUES = 20
 
-/** Translated issues, one per path (the first, most specific problem of each field). */
-export function translate(errors: Iterable<ValueError>): FieldIssue[] {
+/** Translated issues, one per path (the first, most specific problem of each field); `valueAliases` feed "did you mean". */
+export function translate(errors: Iterable<ValueError>, valueAliases: ValueAliases = {}): FieldIssue[] {
+  current = valueAliases
   const out: FieldIssue[] = []
   const seen = new Set<string>()
   for (const e of errors) {
