@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { rateUnitField } from '../_lib/finance'
+import { RATE_UNIT_ALIASES, rateUnitField } from '../_lib/finance'
 
 const n = (description: string) => t.Number({ description })
 
@@ -28,6 +28,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { values: RATE_UNIT_ALIASES },
   output: t.Object({
     type: t.String({ description: 'call or put.' }),
     price: n('Model price of the chosen option.'),

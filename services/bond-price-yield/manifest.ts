@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { rateUnitField } from '../_lib/finance'
+import { RATE_UNIT_ALIASES, rateUnitField } from '../_lib/finance'
 
 const num = (description: string) => t.Number({ description })
 
@@ -25,6 +25,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { values: RATE_UNIT_ALIASES },
   output: t.Object({
     solved_for: t.Union([t.Literal('price'), t.Literal('ytm')], { description: 'Which quantity was computed from the other.' }),
     price: num('Price (dirty = clean on a coupon date).'),

@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { rateUnitField } from '../_lib/finance'
+import { RATE_UNIT_ALIASES, rateUnitField } from '../_lib/finance'
 
 const money = (description: string) => t.Number({ description })
 const summary = t.Object({
@@ -37,6 +37,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { values: RATE_UNIT_ALIASES },
   output: t.Object({
     strategy: t.String({ description: 'Strategy used.' }),
     monthly_budget: money('Sum of minimum payments + extra_payment, paid every month until the last one.'),

@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { rateUnitField } from '../_lib/finance'
+import { RATE_UNIT_ALIASES, rateUnitField } from '../_lib/finance'
 
 const num = (description: string) => t.Number({ description })
 const numOrNull = (description: string) => t.Union([t.Number(), t.Null()], { description })
@@ -26,6 +26,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { values: RATE_UNIT_ALIASES },
   output: t.Object({
     fire_number: num('annual_spend / withdrawal_rate, in today\'s money.'),
     withdrawal_rate: num('Withdrawal rate used (decimal).'),

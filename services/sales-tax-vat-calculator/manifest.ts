@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { rateUnitField } from '../_lib/finance'
+import { RATE_UNIT_ALIASES, rateUnitField } from '../_lib/finance'
 import { REGION_CODES, REGION_NAMES, TABLE_DATE, US_TABLE_DATE } from './rates'
 
 const num = (description: string) => t.Number({ description })
@@ -24,7 +24,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
-  aliases: { fields: { country: 'region', state: 'region', country_code: 'region', jurisdiction: 'region', tax_rate: 'rate', vat_rate: 'rate', net: 'amount', price: 'amount' }, values: { region: REGION_NAMES, mode: { net: 'add', add_tax: 'add', exclusive: 'add', gross: 'extract', extract_tax: 'extract', inclusive: 'extract', reverse: 'extract' } } },
+  aliases: { fields: { country: 'region', state: 'region', country_code: 'region', jurisdiction: 'region', tax_rate: 'rate', vat_rate: 'rate', net: 'amount', price: 'amount' }, values: { ...RATE_UNIT_ALIASES, region: REGION_NAMES, mode: { net: 'add', add_tax: 'add', exclusive: 'add', gross: 'extract', extract_tax: 'extract', inclusive: 'extract', reverse: 'extract' } } },
   output: t.Object({
     mode: t.String({ description: 'add or extract.' }),
     net: num('Amount before tax.'),
