@@ -22,6 +22,9 @@ interface Plan {
 const plans = new WeakMap<TSchema, Plan>()
 const MAX_DEPTH = 16
 
+/** Only values with a letter or digit are matched loosely. */
+const WORDY = /[\p{L}\p{N}]/u
+
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** The aliases a schema carries (declared in the manifest, attached by defineService). */
@@ -45,11 +48,12 @@ function enumFix(literals: string[], aliases: Record<string, string> | undefined
     if (had === undefined) map.set(key, canonical)
     else if (had !== canonical) map.set(key, null) // two literals collide: only exact spellings match
   }
-  for (const l of literals) add(enumKey(l), l)
+  // Punctuation-only literals (delimiters such as "," or "\t", bullet markers) match exactly, never loosely.
+  for (const l of literals) if (WORDY.test(l)) add(enumKey(l), l)
   for (const [alias, canonical] of Object.entries(aliases ?? {})) if (!map.has(enumKey(alias))) map.set(enumKey(alias), canonical)
   const exact = new Set(literals)
   return (v) => {
-    if (typeof v !== 'string' || exact.has(v) || v.length > MAX_ENUM_CHARS) return v
+    if (typeof v !== 'string' || exact.has(v) || v.length > MAX_ENUM_CHARS || !WORDY.test(v)) return v
     return map.get(enumKey(v)) ?? v
   }
 }
