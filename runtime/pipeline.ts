@@ -33,6 +33,7 @@ export function resolveTier(svc: CatalogService, url: URL, rawBody: string): Tie
     try { tier = (JSON.parse(rawBody) as { tier?: unknown })?.tier } catch { /* the body is validated later */ }
   }
   if (tier === null || tier === undefined) return 'standard'
+  if (typeof tier === 'string') tier = tier.trim().toLowerCase() // enums match case-insensitively (runtime/input)
   if (typeof tier !== 'string' || !TIERS.includes(tier)) {
     throw new ServiceError(422, 'INVALID_TIER', `tier must be one of quick, standard, pro (got ${JSON.stringify(tier)})`, [{ path: '/tier', message: 'unknown tier' }])
   }

@@ -9,6 +9,7 @@ import { entries } from '../../runtime/registry.gen'
 import { literalsOf } from '../../runtime/input/normalize'
 import { ServiceError } from '../../runtime/sdk'
 import { prepareInput } from '../../runtime/validate'
+import { resolveTier } from '../../runtime/pipeline'
 import { post, refusingFacilitator, startServer, type TestServer } from '../support/server'
 
 type Schema = Record<string, unknown>
@@ -67,6 +68,13 @@ test('case and separators do not matter; punctuation enums match exactly', () =>
   expect(prepareInput(pc, { op: ' Percent Change ', from: 1, to: 2 })).toMatchObject({ op: 'percent_change' })
   const csv = entries.find((e) => e.folder === 'csv-to-json')!.manifest.input
   expect(detailsOf(csv, { csv: 'a', delimiter: ' ' }).map((i) => i.path)).toEqual(['/delimiter'])
+})
+
+test('a tier is matched like any enum, in the query and in the body', () => {
+  const tiered = { manifest: { kind: 'tiered' }, defaultTier: 'standard' } as never
+  expect(resolveTier(tiered, new URL('http://x/api/v1/explain-code?tier=Quick'), '')).toBe('quick')
+  expect(resolveTier(tiered, new URL('http://x/api/v1/explain-code'), '{"code":"x","tier":" PRO "}')).toBe('pro')
+  expect(() => resolveTier(tiered, new URL('http://x/api/v1/explain-code?tier=gold'), '')).toThrow('tier must be one of quick, standard, pro')
 })
 
 test('errors name the range of a number and the shapes a union accepts', () => {
