@@ -1,6 +1,6 @@
 /**
  * Aliases in the published input schema (/services, OpenAPI, Bazaar): the root keeps `x-aliases` as declared, and
- * each affected property gets `x-aliases` plus a sentence in its description, so an agent reading only one field
+ * each affected property gets a sentence in its description (plus `x-field-aliases` for field names), so an agent reading only one field
  * sees its other accepted names and values. Also checks, at boot, that every alias points at something real.
  */
 import type { TSchema } from '@sinclair/typebox'
@@ -46,6 +46,9 @@ export function aliasProblems(schema: TSchema): string[] {
   return out
 }
 
+/** Value aliases spelled out in a field's description when there are at most this many. */
+const MAX_INLINE = 12
+
 /** Adds the alias notes to a published (JSON) copy of an input schema, in place. */
 export function publishAliases(published: Schema): void {
   const aliases = aliasesOf(published as TSchema)
@@ -59,8 +62,10 @@ export function publishAliases(published: Schema): void {
   const byCanonical = new Map<string, string[]>()
   for (const [alias, canonical] of Object.entries(aliases.fields ?? {})) byCanonical.set(canonical, [...(byCanonical.get(canonical) ?? []), alias])
   for (const [canonical, names] of byCanonical) note(props[canonical], `Also accepted as ${names.map((n) => `\`${n}\``).join(', ')} (this name wins when both are sent).`, 'x-field-aliases', names)
+  // Value aliases are listed once, in the root x-aliases (the 402 header carries this schema: keep it small).
   for (const [field, map] of Object.entries(aliases.values ?? {})) {
-    const text = Object.entries(map).map(([a, c]) => `"${a}" = ${c}`).join(', ')
-    if (props[field]) note(props[field], `Also accepts ${text}.`, 'x-value-aliases', map)
+    const pairs = Object.entries(map)
+    const text = pairs.length <= MAX_INLINE ? pairs.map(([a, c]) => `"${a}" = ${c}`).join(', ') : `${pairs.length} other spellings, listed in x-aliases.values.${field}`
+    if (props[field]) props[field].description = `${props[field].description ? `${props[field].description} ` : ''}Also accepts ${text}.`
   }
 }

@@ -81,8 +81,7 @@ export const REGION_CODES = [...Object.keys(RATES), ...Object.keys(ALIASES), 'US
 /** English names (and common variants) -> code, published as value aliases of `region`. */
 export const REGION_NAMES: Record<string, string> = {
   ...Object.fromEntries(Object.entries(RATES).filter(([c]) => !c.startsWith('US-')).map(([c, e]) => [e.name.replace(/\s*\(.*\)$/, ''), c])),
-  ...Object.fromEntries(US_STATES.flatMap(([c, name]) => [[name, `US-${c}`], [`${name}, US`, `US-${c}`], [`${name} USA`, `US-${c}`], [`US ${c}`, `US-${c}`], [`${c}-US`, `US-${c}`]])),
+  ...Object.fromEntries(US_STATES.map(([c, name]) => [name, `US-${c}`])),
   'Czech Republic': 'CZ', Holland: 'NL', 'The Netherlands': 'NL', 'Great Britain': 'GB', Britain: 'GB', England: 'GB', Scotland: 'GB', Wales: 'GB', 'Northern Ireland': 'GB',
-  'United Kingdom of Great Britain and Northern Ireland': 'GB', Deutschland: 'DE', Espana: 'ES', 'España': 'ES', Italia: 'IT', Suisse: 'CH', Schweiz: 'CH', Österreich: 'AT', Hellas: 'GR',
-  Portugal: 'PT', Spain: 'ES', Canada: 'CA', 'United States': 'US', USA: 'US', America: 'US', 'United States of America': 'US',
+    Portugal: 'PT', Spain: 'ES', Canada: 'CA', 'United States': 'US', USA: 'US', America: 'US', 'United States of America': 'US',
 }
