@@ -32,6 +32,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { event: 'events', calendar: 'calendar_name', name: 'calendar_name', title: 'calendar_name', tz: 'timezone', time_zone: 'timezone' } },
   output: t.Object({
     ics: t.String({ description: 'The iCalendar text: CRLF line endings, lines folded at 75 octets.' }),
     events: t.Integer({ description: 'Number of VEVENTs written.' }),

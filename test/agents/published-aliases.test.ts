@@ -4,6 +4,10 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { decodeB64Json, post, startServer, type TestServer } from '../support/server'
+import { buildCatalog } from '../../runtime/catalog'
+import { loadConfig } from '../../runtime/config'
+import { entries } from '../../runtime/registry.gen'
+import { defineService, flat, t } from '../../runtime/sdk'
 
 let s: TestServer
 beforeAll(async () => {
@@ -45,4 +49,19 @@ test('the Bazaar schema in the 402 carries them, and every 402 header stays unde
   }
   expect(sawBazaar).toBe(true)
   expect(biggest).toBeLessThan(16_384)
+})
+
+test('boot refuses aliases that point at nothing, and accepts every shipped one', () => {
+  const { config } = loadConfig({}, '')
+  expect(buildCatalog(entries, config, true).problems).toEqual([])
+  const manifest = defineService({
+    slug: 'bad-alias', name: 'x', description: 'x', category: 'text', kind: 'utility', method: 'POST', pricing: flat(0.001), model: 'none',
+    input: t.Object({ mode: t.Union([t.Literal('a'), t.Literal('b')]) }), output: t.Object({}), examples: [],
+    aliases: { fields: { kind: 'nope', mode: 'mode' }, values: { mode: { c: 'z' }, other: { d: 'a' } } },
+  })
+  const text = buildCatalog([{ folder: 'bad-alias', manifest, handler: null }], config, true).problems.join('\n')
+  expect(text).toContain("field alias 'kind' points at 'nope'")
+  expect(text).toContain("field alias 'mode' is itself an input field")
+  expect(text).toContain("value alias 'c' of mode points at 'z'")
+  expect(text).toContain("value aliases for 'other', which is not an enum field")
 })
