@@ -40,6 +40,12 @@ export function literalsOf(schema: Schema): string[] {
   return []
 }
 
+/** Writes back a canonical value: only when it changed, and never through the `__proto__` setter. */
+function put(o: Record<string, unknown>, k: string, v: unknown): void {
+  if (o[k] === v) return
+  Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true })
+}
+
 function enumFix(literals: string[], aliases: Record<string, string> | undefined): Fix | null {
   if (!literals.length) return null
   const map = new Map<string, string | null>()
@@ -78,7 +84,7 @@ function compile(schema: Schema, values: InputAliases['values'], prop: string | 
       .filter((x): x is readonly [string, Fix] => !!x[1])
     if (!fixes.length) return null
     return (v) => {
-      if (isObj(v)) for (const [k, f] of fixes) if (Object.hasOwn(v, k)) v[k] = f(v[k])
+      if (isObj(v)) for (const [k, f] of fixes) if (Object.hasOwn(v, k)) put(v, k, f(v[k]))
       return v
     }
   }
@@ -86,7 +92,7 @@ function compile(schema: Schema, values: InputAliases['values'], prop: string | 
     const inner = Object.values(schema.patternProperties as Record<string, Schema>).map((s) => compile(s, values, prop, depth + 1)).find(Boolean)
     if (!inner) return null
     return (v) => {
-      if (isObj(v)) for (const k of Object.keys(v)) v[k] = inner(v[k])
+      if (isObj(v)) for (const k of Object.keys(v)) put(v, k, inner(v[k]))
       return v
     }
   }
@@ -124,7 +130,7 @@ export function canonicalize(schema: TSchema, body: Record<string, unknown>): { 
     if (plan.known.has(key)) continue
     const canonical = plan.fieldAliases.get(key)
     if (canonical !== undefined && !Object.hasOwn(body, canonical)) {
-      body[canonical] = body[key]
+      put(body, canonical, body[key])
       delete body[key]
     } else ignored.push(key)
   }

@@ -66,6 +66,10 @@ describe('a wrong enum value lists the allowed values', () => {
 test('case and separators do not matter; punctuation enums match exactly', () => {
   const pc = entries.find((e) => e.folder === 'percentage-calc')!.manifest.input
   expect(prepareInput(pc, { op: ' Percent Change ', from: 1, to: 2 })).toMatchObject({ op: 'percent_change' })
+  const mock = entries.find((e) => e.folder === 'mock-data-generate')!.manifest.input
+  const hostile = prepareInput(mock, JSON.parse('{"fields":{"__proto__":{"type":"Integer"},"a":"int"}}')) as { fields: object }
+  expect(Object.getPrototypeOf(hostile.fields)).toBe(Object.prototype) // canonicalising never goes through the __proto__ setter
+  expect(JSON.stringify(hostile.fields)).toBe('{"__proto__":{"type":"int"},"a":"int"}')
   const csv = entries.find((e) => e.folder === 'csv-to-json')!.manifest.input
   expect(detailsOf(csv, { csv: 'a', delimiter: ' ' }).map((i) => i.path)).toEqual(['/delimiter'])
 })
