@@ -216,3 +216,15 @@ test('the table words give the known answers', async () => {
   const mock = await run('mock-data-generate', { fields: { n: { type: 'integer', min: 3, max: 3 } }, count: 2, seed: 1 })
   expect(mock.records).toEqual([{ n: 3 }, { n: 3 }])
 })
+
+/** Rows without fields are spec §2.1 ServiceRequest bodies: its fields, and `text` for `code`, are accepted. */
+test('rows without fields take the ServiceRequest body, with text accepted for code', () => {
+  const all = (JSON.parse(readFileSync(join(import.meta.dir, '..', 'data', 'spec-services.json'), 'utf8')) as { services: Row[] }).services.filter((r) => !r.fields?.length)
+  expect(all.length).toBeGreaterThan(5)
+  for (const r of all) {
+    const schema = bySlug.get(r.slug)!.manifest.input
+    expect({ slug: r.slug, ...prepareInputReport(schema, { code: 'x = 1', language: 'python', context: 'briefly', tier: 'quick' }) }).toMatchObject({ slug: r.slug, ignored: [] })
+    expect({ slug: r.slug, ...prepareInputReport(schema, { text: 'x = 1' }) }).toMatchObject({ slug: r.slug, input: { code: 'x = 1' }, ignored: [] })
+    expect(prepareInputReport(schema, { code: 'a', text: 'b' })).toMatchObject({ input: { code: 'a' }, ignored: ['text'] })
+  }
+})
