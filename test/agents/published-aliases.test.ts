@@ -30,6 +30,7 @@ test('/services and OpenAPI publish the declared aliases and the enum matching r
   const vat = openapi.paths['/api/v1/sales-tax-vat-calculator'].post.requestBody.content['application/json'].schema
   expect(vat['x-aliases'].values.region.Germany).toBe('DE')
   expect(vat['x-aliases'].values.region.California).toBe('US-CA')
+  expect(openapi.paths['/api/v1/stats-toolkit'].post.responses['200'].headers['X-Ignored-Fields'].schema.type).toBe('string')
 })
 
 test('the Bazaar schema in the 402 carries them, and every 402 header stays under 16 KiB', async () => {
