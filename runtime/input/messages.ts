@@ -50,12 +50,11 @@ export function describe(s: Schema): string {
 
 const listed = (values: string[]) => (values.length > MAX_LISTED ? `${values.slice(0, MAX_LISTED).join(', ')}, ... (${values.length} values)` : values.join(', '))
 
-/** Value aliases of the field being reported (keyed by its last path segment), for "did you mean". */
+/** Value aliases per field name; the field being reported is the last segment of its path ("did you mean"). */
 type ValueAliases = Record<string, Record<string, string>>
-let current: ValueAliases = {}
 
-function enumMessage(lits: string[], got: unknown, others: string[], path = ''): string {
-  const aliases = current[path.split('/').pop() ?? ''] ?? {}
+function enumMessage(lits: string[], got: unknown, others: string[], path: string, valueAliases: ValueAliases): string {
+  const aliases = valueAliases[path.split('/').pop() ?? ''] ?? {}
   let guess = typeof got === 'string' ? nearest(got, [...lits, ...Object.keys(aliases)]) : undefined
   if (guess !== undefined && !lits.includes(guess)) guess = aliases[guess]
   const also = others.length ? `, or ${others.join(', or ')}` : ''
@@ -68,30 +67,30 @@ const branchMatches = (b: Schema, v: unknown) => {
   return b.type === t || (t === 'number' && b.type === 'integer')
 }
 
-function fromUnion(e: ValueError): FieldIssue[] {
+function fromUnion(e: ValueError, va: ValueAliases): FieldIssue[] {
   const s = e.schema as Schema
   const branches = (s.anyOf as Schema[]) ?? []
   const lits = literalsOf(s)
   const others = branches.filter((b) => !literalsOf(b).length)
   if (lits.length && (typeof e.value === 'string' || !others.some((b) => branchMatches(b, e.value)))) {
-    return [{ path: e.path || '/', message: enumMessage(lits, e.value, others.map(describe), e.path) }]
+    return [{ path: e.path || '/', message: enumMessage(lits, e.value, others.map(describe), e.path, va) }]
   }
   // The value has the JS type of one branch: report that branch's own problems (e.g. a bad field inside an object).
   const i = branches.findIndex((b) => !literalsOf(b).length && branchMatches(b, e.value))
   if (i >= 0 && e.errors[i]) {
-    const inner = translate(e.errors[i] as ValueErrorIterator, current)
+    const inner = translate(e.errors[i] as ValueErrorIterator, va)
     if (inner.length) return inner
   }
   return [{ path: e.path || '/', message: `must be ${describe(s)} (got ${kindOf(e.value)})` }]
 }
 
-function one(e: ValueError): FieldIssue[] {
+function one(e: ValueError, va: ValueAliases): FieldIssue[] {
   const s = e.schema as Schema
   const path = e.path || '/'
   const T = ValueErrorType
   switch (e.type) {
-    case T.Union: return fromUnion(e)
-    case T.Literal: return [{ path, message: enumMessage(literalsOf(s), e.value, [], e.path) }]
+    case T.Union: return fromUnion(e, va)
+    case T.Literal: return [{ path, message: enumMessage(literalsOf(s), e.value, [], e.path, va) }]
     case T.ObjectRequiredProperty: return [{ path, message: `is required: ${describe(s)}` }]
     case T.NumberMinimum: case T.NumberMaximum: case T.NumberExclusiveMinimum: case T.NumberExclusiveMaximum:
     case T.IntegerMinimum: case T.IntegerMaximum: case T.IntegerExclusiveMinimum: case T.IntegerExclusiveMaximum:
@@ -113,11 +112,10 @@ export const MAX_ISSUES = 20
 
 /** Translated issues, one per path (the first, most specific problem of each field); `valueAliases` feed "did you mean". */
 export function translate(errors: Iterable<ValueError>, valueAliases: ValueAliases = {}): FieldIssue[] {
-  current = valueAliases
   const out: FieldIssue[] = []
   const seen = new Set<string>()
   for (const e of errors) {
-    for (const i of one(e)) {
+    for (const i of one(e, valueAliases)) {
       if (seen.has(i.path)) continue
       seen.add(i.path)
       out.push(i)
