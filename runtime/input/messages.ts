@@ -30,11 +30,13 @@ export function rangeText(s: Schema): string {
 export function describe(s: Schema): string {
   const lits = literalsOf(s)
   if (lits.length && !(Array.isArray(s.anyOf) && (s.anyOf as Schema[]).some((b) => !literalsOf(b).length))) return `one of ${listed(lits)}`
+  if (Array.isArray(s.anyOf) && (s.anyOf as Schema[]).every((b) => b.const !== undefined)) return `one of ${(s.anyOf as Schema[]).map((b) => JSON.stringify(b.const)).join(', ')}`
   if (Array.isArray(s.anyOf)) {
     const parts = (s.anyOf as Schema[]).filter((b) => !literalsOf(b).length).map(describe)
     if (lits.length) parts.unshift(`one of ${listed(lits)}`)
     return [...new Set(parts)].join(', or ')
   }
+  if (s.const !== undefined) return JSON.stringify(s.const)
   const range = rangeText(s)
   switch (s.type) {
     case 'integer': return `an integer${range ? ` ${range}` : ''}`
@@ -97,7 +99,12 @@ function one(e: ValueError, va: ValueAliases): FieldIssue[] {
       return [{ path, message: `must be ${rangeText(s)} (got ${show(e.value)})` }]
     case T.Number: case T.Integer: case T.String: case T.Boolean: case T.Array: case T.Object: case T.Null:
       return [{ path, message: `must be ${describe(s)} (got ${kindOf(e.value)})` }]
-    case T.StringMaxLength: return [{ path, message: `must be at most ${s.maxLength} characters (got ${(e.value as string).length})` }]
+    case T.StringPattern: case T.StringFormat: {
+      const what = e.type === T.StringPattern ? `the pattern ${s.pattern}` : `the format ${s.format}`
+      const hint = typeof s.description === 'string' && s.description.length <= 160 ? ` (${s.description.replace(/\.$/, '')})` : ''
+      return [{ path, message: `must match ${what}${hint} (got ${show(e.value)})` }]
+    }
+    case T.StringMaxLength: return [{ path, message: `must be at most ${s.maxLength} character${s.maxLength === 1 ? '' : 's'} (got ${(e.value as string).length})` }]
     case T.StringMinLength: return [{ path, message: s.minLength === 1 ? 'must not be empty' : `must be at least ${s.minLength} characters` }]
     case T.ArrayMaxItems: return [{ path, message: `must have at most ${s.maxItems} items (got ${(e.value as unknown[]).length})` }]
     case T.ArrayMinItems: return [{ path, message: `must have at least ${s.minItems} item${s.minItems === 1 ? '' : 's'}` }]

@@ -5,6 +5,7 @@
  */
 import type { TSchema } from '@sinclair/typebox'
 import { aliasesOf, literalsOf } from './normalize'
+import { enumKey } from './enum-match'
 
 type Schema = Record<string, unknown>
 const isObj = (v: unknown): v is Schema => v !== null && typeof v === 'object' && !Array.isArray(v)
@@ -41,7 +42,11 @@ export function aliasProblems(schema: TSchema): string[] {
   for (const [field, map] of Object.entries(values)) {
     const lits = enums.get(field)
     if (!lits) { out.push(`value aliases for '${field}', which is not an enum field`); continue }
-    for (const [alias, canonical] of Object.entries(map)) if (!lits.has(canonical)) out.push(`value alias '${alias}' of ${field} points at '${canonical}', which is not one of its values`)
+    const keys = new Set([...lits].map(enumKey))
+    for (const [alias, canonical] of Object.entries(map)) {
+      if (!lits.has(canonical)) out.push(`value alias '${alias}' of ${field} points at '${canonical}', which is not one of its values`)
+      if (keys.has(enumKey(alias))) out.push(`value alias '${alias}' of ${field} is already one of its values (enum values match case-insensitively)`)
+    }
   }
   return out
 }

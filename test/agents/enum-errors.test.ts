@@ -85,6 +85,20 @@ test('errors name the range of a number and the shapes a union accepts', () => {
   const cal = entries.find((e) => e.folder === 'calendar-month')!.manifest.input
   expect(detailsOf(cal, { year: 2024, month: 13 })).toEqual([{ path: '/month', message: 'must be between 1 and 12 (got 13)' }])
   expect(detailsOf(cal, { month: 2 })[0]).toEqual({ path: '/year', message: 'is required: an integer between 1 and 9999' })
+  const uuid = entries.find((e) => e.folder === 'uuid-generate')!.manifest.input
+  expect(detailsOf(uuid, { version: '4' })).toEqual([{ path: '/version', message: 'must be one of 4, 5 (got a string)' }])
+  const week = entries.find((e) => e.folder === 'iso-week-date')!.manifest.input
+  expect(detailsOf(week, { date: '2024/01/01' })[0].message).toStartWith('must match the pattern ^\\d{4}-\\d{2}-\\d{2}$ (A calendar date YYYY-MM-DD')
+  // No TypeBox wording ("Expected ...") for any wrong value of any top-level field of any service.
+  const raw: string[] = []
+  for (const e of entries) {
+    for (const k of Object.keys((e.manifest.input as unknown as Schema).properties as object)) {
+      for (const v of [{}, [], 'x', 1.5, -1e20, 1e20, true, null, '', [{}], [1, 'a']]) {
+        for (const d of detailsOf(e.manifest.input, { [k]: v })) if (/^Expected|union value/.test(d.message)) raw.push(`${e.folder}${d.path}: ${d.message}`)
+      }
+    }
+  }
+  expect(raw).toEqual([])
   const mock = entries.find((e) => e.folder === 'mock-data-generate')!.manifest.input
   expect(detailsOf(mock, { fields: { a: 42 } })[0].message).toMatch(/^must be one of id, int, .*, or an object \(got 42\)$/)
 })

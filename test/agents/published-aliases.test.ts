@@ -58,11 +58,12 @@ test('boot refuses aliases that point at nothing, and accepts every shipped one'
   const manifest = defineService({
     slug: 'bad-alias', name: 'x', description: 'x', category: 'text', kind: 'utility', method: 'POST', pricing: flat(0.001), model: 'none',
     input: t.Object({ mode: t.Union([t.Literal('a'), t.Literal('b')]) }), output: t.Object({}), examples: [],
-    aliases: { fields: { kind: 'nope', mode: 'mode' }, values: { mode: { c: 'z' }, other: { d: 'a' } } },
+    aliases: { fields: { kind: 'nope', mode: 'mode' }, values: { mode: { c: 'z', B: 'a' }, other: { d: 'a' } } },
   })
   const text = buildCatalog([{ folder: 'bad-alias', manifest, handler: null }], config, true).problems.join('\n')
   expect(text).toContain("field alias 'kind' points at 'nope'")
   expect(text).toContain("field alias 'mode' is itself an input field")
   expect(text).toContain("value alias 'c' of mode points at 'z'")
   expect(text).toContain("value aliases for 'other', which is not an enum field")
+  expect(text).toContain("value alias 'B' of mode is already one of its values")
 })
