@@ -13,7 +13,7 @@ export default defineService({
     {
       year: t.Integer({ minimum: 1, maximum: 9999, description: 'Year.' }),
       month: t.Integer({ minimum: 1, maximum: 12, description: 'Month 1-12.' }),
-      first_weekday: t.Optional(t.Union([t.Literal('monday'), t.Literal('sunday')], { default: 'monday', description: 'First column of each week: monday (default) or sunday; "Monday", "Sun" and the like are accepted. Also accepted as `week_start`.' })),
+      first_weekday: t.Optional(t.Union([t.Literal('monday'), t.Literal('sunday')], { default: 'monday', description: 'First column of each week: monday (default) or sunday; "Monday", "Sun" and the like are accepted.' })),
     },
     { additionalProperties: true },
   ),

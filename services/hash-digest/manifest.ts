@@ -16,7 +16,7 @@ export default defineService({
       text: t.String({ maxLength: 1_000_000, description: 'The text to hash (UTF-8).' }),
       algo: t.Optional(t.Union(ALGOS.map((a) => t.Literal(a)), { default: 'sha256', description: 'Hash algorithm.' })),
       key: t.Optional(t.String({ minLength: 1, maxLength: 4096, description: 'When given, computes HMAC-<algo> (RFC 2104) with this UTF-8 key; not offered for blake2b256.' })),
-      encoding: t.Optional(t.Union([t.Literal('hex'), t.Literal('base64')], { default: 'hex', description: 'Output encoding of the digest: hex (default) or base64. Also accepted as `output` or `format`.' })),
+      encoding: t.Optional(t.Union([t.Literal('hex'), t.Literal('base64')], { default: 'hex', description: 'Output encoding of the digest: hex (default) or base64.' })),
     },
     { additionalProperties: true },
   ),

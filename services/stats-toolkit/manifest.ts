@@ -14,7 +14,7 @@ export default defineService({
   input: t.Object(
     {
       data: t.Array(t.Number({ minimum: -1e150, maximum: 1e150 }), { minItems: 1, maxItems: 100_000, description: 'The values (x): 1 to 100,000 finite numbers, |x| ≤ 1e150.' }),
-      data2: t.Optional(t.Array(t.Number({ minimum: -1e150, maximum: 1e150 }), { minItems: 2, maxItems: 100_000, description: 'The optional second series (y) of the same length: adds correlation and regression. Also accepted as `y`, `series2` or `second_series` (with `x` for `data`).' })),
+      data2: t.Optional(t.Array(t.Number({ minimum: -1e150, maximum: 1e150 }), { minItems: 2, maxItems: 100_000, description: 'The optional second series (y) of the same length: adds correlation and regression.' })),
       quartile_method: t.Optional(t.Union([t.Literal('exclusive'), t.Literal('inclusive')], { default: 'exclusive', description: 'Quartile interpolation, as Python statistics.quantiles(method=...): "exclusive" (default) or "inclusive".' })),
     },
     { additionalProperties: true },
