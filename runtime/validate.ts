@@ -4,6 +4,7 @@ import type { TSchema } from '@sinclair/typebox'
 import { ServiceError, type FieldIssue } from './sdk/errors'
 import { aliasesOf, canonicalize } from './input/normalize'
 import { translate } from './input/messages'
+import { nearest } from './input/enum-match'
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>()
 
@@ -35,12 +36,20 @@ export function prepareInputReport(schema: TSchema, body: unknown): { input: unk
   }
   const { input: canonical, ignored } = canonicalize(schema, structuredClone(body) as Record<string, unknown>)
   const input = Value.Default(schema, canonical)
-  const found = issues(schema, input)
+  const found = issues(schema, input).map((i) => withUnusedHint(i, ignored))
   if (found.length) {
     const names = [...new Set(found.map((i) => i.path))].join(', ')
     throw new ServiceError(422, 'INVALID_INPUT', `Invalid input at ${names}: ${found[0].message}`, found)
   }
   return { input, ignored }
+}
+
+/** A missing top-level field that an unused field of the body looks like gets "you sent x; did you mean year?". */
+function withUnusedHint(issue: FieldIssue, ignored: string[]): FieldIssue {
+  const field = issue.path.slice(1)
+  if (!ignored.length || !issue.message.startsWith('is required') || field.includes('/')) return issue
+  const sent = ignored.find((k) => nearest(k, [field]) === field)
+  return sent === undefined ? issue : { ...issue, message: `${issue.message} (you sent ${JSON.stringify(sent)}; did you mean ${field}?)` }
 }
 
 /** prepareInputReport without the ignored-field list. */

@@ -85,6 +85,7 @@ test('errors name the range of a number and the shapes a union accepts', () => {
   const cal = entries.find((e) => e.folder === 'calendar-month')!.manifest.input
   expect(detailsOf(cal, { year: 2024, month: 13 })).toEqual([{ path: '/month', message: 'must be between 1 and 12 (got 13)' }])
   expect(detailsOf(cal, { month: 2 })[0]).toEqual({ path: '/year', message: 'is required: an integer between 1 and 9999' })
+  expect(detailsOf(cal, { yaer: 2024, month: 2 })[0]).toEqual({ path: '/year', message: 'is required: an integer between 1 and 9999 (you sent "yaer"; did you mean year?)' })
   const uuid = entries.find((e) => e.folder === 'uuid-generate')!.manifest.input
   expect(detailsOf(uuid, { version: '4' })).toEqual([{ path: '/version', message: 'must be one of 4, 5 (got a string)' }])
   const week = entries.find((e) => e.folder === 'iso-week-date')!.manifest.input
