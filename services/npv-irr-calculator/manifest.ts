@@ -22,7 +22,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
-  aliases: { values: RATE_UNIT_ALIASES },
+  aliases: { fields: { cash_flows: 'cashflows', flows: 'cashflows', rate: 'discount_rate', discount: 'discount_rate' }, values: RATE_UNIT_ALIASES },
   output: t.Object({
     discount_rate: num('Discount rate used (decimal).'),
     npv: num('NPV with index 0 at t0 (not discounted).'),

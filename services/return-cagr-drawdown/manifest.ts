@@ -25,7 +25,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
-  aliases: { values: RATE_UNIT_ALIASES },
+  aliases: { fields: { values: 'series', prices: 'series', data: 'series', rf: 'risk_free', risk_free_rate: 'risk_free' }, values: RATE_UNIT_ALIASES },
   output: t.Object({
     observations: t.Integer({ description: 'Number of values (returns + 1).' }),
     periods: t.Integer({ description: 'Number of period returns.' }),
