@@ -64,11 +64,37 @@ function enumFix(literals: string[], aliases: Record<string, string> | undefined
   }
 }
 
-function compile(schema: Schema, values: InputAliases['values'], prop: string | undefined, depth: number): Fix | null {
-  if (depth > MAX_DEPTH || !isObj(schema)) return null
-  const own = enumFix(literalsOf(schema), prop ? values?.[prop] : undefined)
+/** What compile() needs besides the schema: the declared aliases and where it is in the body. */
+interface Where {
+  values: InputAliases['values']
+  /** Nested field aliases by object path ("debts[]" -> { rate: 'apr' }); see InputAliases.fields. */
+  nested: Map<string, Record<string, string>>
+  /** Name of the nearest enclosing property (value aliases are keyed by it). */
+  prop?: string
+  /** Path of this schema in the body: "" at the top, "debts[]" for a debt, "fields.*" for a record value. */
+  path: string
+  depth: number
+}
+
+const child = (w: Where, prop: string | undefined, segment: string): Where => ({ ...w, prop, path: w.path ? `${w.path}${segment.startsWith('[') ? '' : '.'}${segment}` : segment, depth: w.depth + 1 })
+
+/** Splits the manifest's field aliases into nested ones by object path ("debts[].rate" -> "debts[]": { rate }). */
+export function nestedFieldAliases(fields: Record<string, string> = {}): Map<string, Record<string, string>> {
+  const out = new Map<string, Record<string, string>>()
+  for (const [key, canonical] of Object.entries(fields)) {
+    const dot = key.lastIndexOf('.')
+    if (dot < 0) continue
+    const at = key.slice(0, dot)
+    out.set(at, { ...out.get(at), [key.slice(dot + 1)]: canonical })
+  }
+  return out
+}
+
+function compile(schema: Schema, w: Where): Fix | null {
+  if (w.depth > MAX_DEPTH || !isObj(schema)) return null
+  const own = enumFix(literalsOf(schema), w.prop ? w.values?.[w.prop] : undefined)
   if (Array.isArray(schema.anyOf)) {
-    const branches = (schema.anyOf as Schema[]).filter((b) => !literalsOf(b).length).map((b) => compile(b, values, prop, depth + 1)).filter((f): f is Fix => !!f)
+    const branches = (schema.anyOf as Schema[]).filter((b) => !literalsOf(b).length).map((b) => compile(b, { ...w, depth: w.depth + 1 })).filter((f): f is Fix => !!f)
     if (!own && !branches.length) return null
     return (v) => {
       if (typeof v === 'string') return own ? own(v) : v
@@ -80,16 +106,25 @@ function compile(schema: Schema, values: InputAliases['values'], prop: string | 
   if (own) return own
   if (isObj(schema.properties)) {
     const fixes = Object.entries(schema.properties as Record<string, Schema>)
-      .map(([k, s]) => [k, compile(s, values, k, depth + 1)] as const)
+      .map(([k, s]) => [k, compile(s, child(w, k, k))] as const)
       .filter((x): x is readonly [string, Fix] => !!x[1])
-    if (!fixes.length) return null
+    // Top-level aliases are applied by canonicalize(), which also reports the ones that lose.
+    const renames = w.path ? Object.entries(w.nested.get(w.path) ?? {}) : []
+    if (!fixes.length && !renames.length) return null
     return (v) => {
-      if (isObj(v)) for (const [k, f] of fixes) if (Object.hasOwn(v, k)) put(v, k, f(v[k]))
+      if (!isObj(v)) return v
+      for (const [alias, canonical] of renames) {
+        if (Object.hasOwn(v, alias) && !Object.hasOwn(v, canonical)) {
+          put(v, canonical, v[alias])
+          delete v[alias]
+        }
+      }
+      for (const [k, f] of fixes) if (Object.hasOwn(v, k)) put(v, k, f(v[k]))
       return v
     }
   }
   if (isObj(schema.patternProperties)) {
-    const inner = Object.values(schema.patternProperties as Record<string, Schema>).map((s) => compile(s, values, prop, depth + 1)).find(Boolean)
+    const inner = Object.values(schema.patternProperties as Record<string, Schema>).map((s) => compile(s, child(w, w.prop, '*'))).find(Boolean)
     if (!inner) return null
     return (v) => {
       if (isObj(v)) for (const k of Object.keys(v)) put(v, k, inner(v[k]))
@@ -97,7 +132,7 @@ function compile(schema: Schema, values: InputAliases['values'], prop: string | 
     }
   }
   if (isObj(schema.items)) {
-    const inner = compile(schema.items as Schema, values, prop, depth + 1)
+    const inner = compile(schema.items as Schema, child(w, w.prop, '[]'))
     if (!inner) return null
     return (v) => (Array.isArray(v) ? v.map(inner) : v)
   }
@@ -109,9 +144,9 @@ function planOf(schema: TSchema): Plan {
   if (!p) {
     const aliases = aliasesOf(schema)
     p = {
-      fix: compile(schema as Schema, aliases.values, undefined, 0),
+      fix: compile(schema as Schema, { values: aliases.values, nested: nestedFieldAliases(aliases.fields), path: '', depth: 0 }),
       known: new Set(Object.keys(((schema as Schema).properties as object) ?? {})),
-      fieldAliases: new Map(Object.entries(aliases.fields ?? {})),
+      fieldAliases: new Map(Object.entries(aliases.fields ?? {}).filter(([k]) => !k.includes('.'))),
     }
     plans.set(schema, p)
   }

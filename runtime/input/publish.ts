@@ -29,15 +29,35 @@ export function enumsByField(schema: Schema, prop?: string, out = new Map<string
   return out
 }
 
+/** The object schema at a field-alias path ("debts[]", "fields.*"), looking through unions; undefined if none. */
+export function objectAt(schema: Schema, path: string): Schema | undefined {
+  const unwrap = (s: Schema | undefined, want: (x: Schema) => boolean): Schema | undefined =>
+    !s ? undefined : want(s) ? s : ((s.anyOf as Schema[] | undefined) ?? []).find(want)
+  let cur: Schema | undefined = schema
+  for (const seg of path ? path.split('.') : []) {
+    if (seg === '*') cur = Object.values((unwrap(cur, (x) => isObj(x.patternProperties))?.patternProperties as Record<string, Schema>) ?? {})[0]
+    else {
+      const name = seg.endsWith('[]') ? seg.slice(0, -2) : seg
+      cur = (unwrap(cur, (x) => isObj(x.properties))?.properties as Record<string, Schema> | undefined)?.[name]
+      if (seg.endsWith('[]')) cur = unwrap(cur, (x) => isObj(x.items))?.items as Schema | undefined
+    }
+  }
+  return unwrap(cur, (x) => isObj(x.properties))
+}
+
 /** Problems with a schema's declared aliases (an alias of an unknown field, or of a value that is not a literal). */
 export function aliasProblems(schema: TSchema): string[] {
   const { fields = {}, values = {} } = aliasesOf(schema)
-  const props = Object.keys(((schema as Schema).properties as object) ?? {})
   const enums = enumsByField(schema as Schema)
   const out: string[] = []
-  for (const [alias, canonical] of Object.entries(fields)) {
-    if (!props.includes(canonical)) out.push(`field alias '${alias}' points at '${canonical}', which is not a top-level input field`)
-    if (props.includes(alias)) out.push(`field alias '${alias}' is itself an input field`)
+  for (const [key, canonical] of Object.entries(fields)) {
+    const dot = key.lastIndexOf('.')
+    const alias = key.slice(dot + 1)
+    const at = dot < 0 ? schema as Schema : objectAt(schema as Schema, key.slice(0, dot))
+    const names = Object.keys((at?.properties as object) ?? {})
+    if (!at) out.push(`field alias '${key}': no object at '${key.slice(0, dot)}'`)
+    else if (!names.includes(canonical)) out.push(`field alias '${key}' points at '${canonical}', which is not ${dot < 0 ? 'a top-level input field' : `a field at ${key.slice(0, dot)}`}`)
+    if (names.includes(alias)) out.push(`field alias '${key}' is itself an input field`)
   }
   for (const [field, map] of Object.entries(values)) {
     const lits = enums.get(field)
@@ -65,7 +85,7 @@ export function publishAliases(published: Schema): void {
     p.description = `${p.description ? `${p.description} ` : ''}${text}`
   }
   const byCanonical = new Map<string, string[]>()
-  for (const [alias, canonical] of Object.entries(aliases.fields ?? {})) byCanonical.set(canonical, [...(byCanonical.get(canonical) ?? []), alias])
+  for (const [alias, canonical] of Object.entries(aliases.fields ?? {})) if (!alias.includes('.')) byCanonical.set(canonical, [...(byCanonical.get(canonical) ?? []), alias])
   for (const [canonical, names] of byCanonical) note(props[canonical], `Also accepted as ${names.map((n) => `\`${n}\``).join(', ')} (this name wins when both are sent).`, 'x-field-aliases', names)
   // Value aliases are listed once, in the root x-aliases (the 402 header carries this schema: keep it small).
   for (const [field, map] of Object.entries(aliases.values ?? {})) {

@@ -38,7 +38,11 @@ export interface Example<I> {
  * @example aliases: { fields: { percent: 'rate' }, values: { op: { 'x-is-what-percent-of-y': 'what_percent' } } }
  */
 export interface InputAliases {
-  /** Alias field name -> canonical top-level field. When the body has both, the canonical one wins and the alias is reported as ignored. */
+  /**
+   * Alias field name -> canonical field. When the body has both, the canonical one wins (and a top-level alias is
+   * reported in X-Ignored-Fields). A nested field is named by its object's path: `'debts[].rate': 'apr'` renames
+   * `rate` to `apr` in each item of `debts`; `*` stands for a record's values (`'fields.*.kind': 'type'`).
+   */
   fields?: Record<string, string>
   /** Field name -> (alias value -> canonical literal). Applies to that field's enum wherever the field appears (nested too). */
   values?: Record<string, Record<string, string>>

@@ -37,7 +37,13 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
-  aliases: { values: RATE_UNIT_ALIASES },
+  aliases: {
+    fields: {
+      loans: 'debts', accounts: 'debts', extra: 'extra_payment', extra_monthly: 'extra_payment', method: 'strategy',
+      'debts[].rate': 'apr', 'debts[].interest_rate': 'apr', 'debts[].interest': 'apr', 'debts[].minimum_payment': 'min_payment', 'debts[].minimum': 'min_payment', 'debts[].min': 'min_payment', 'debts[].payment': 'min_payment', 'debts[].amount': 'balance', 'debts[].principal': 'balance', 'debts[].label': 'name',
+    },
+    values: RATE_UNIT_ALIASES,
+  },
   output: t.Object({
     strategy: t.String({ description: 'Strategy used.' }),
     monthly_budget: money('Sum of minimum payments + extra_payment, paid every month until the last one.'),

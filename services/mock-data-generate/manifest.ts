@@ -48,7 +48,7 @@ export default defineService({
     { additionalProperties: true },
   ),
   aliases: {
-    fields: { schema: 'fields', columns: 'fields', rows: 'count', n: 'count', output: 'format' },
+    fields: { schema: 'fields', columns: 'fields', rows: 'count', n: 'count', output: 'format', 'fields.*.kind': 'type', 'fields.*.generator': 'type', 'fields.*.options': 'values', 'fields.*.choices': 'values', 'fields.*.precision': 'decimals' },
     values: {
       fields: GENERATOR_ALIASES,
       type: GENERATOR_ALIASES,

@@ -74,6 +74,15 @@ test('case and separators do not matter; punctuation enums match exactly', () =>
   expect(detailsOf(csv, { csv: 'a', delimiter: ' ' }).map((i) => i.path)).toEqual(['/delimiter'])
 })
 
+test('nested field aliases rename inside arrays and records; the canonical field wins', () => {
+  const debts = entries.find((e) => e.folder === 'debt-payoff-planner')!.manifest.input
+  const d = prepareInput(debts, { debts: [{ balance: 1000, interest_rate: 0.2, minimum_payment: 50 }, { balance: 500, apr: 0.1, rate: 0.9, min_payment: 20 }] }) as { debts: Array<Record<string, unknown>> }
+  expect(d.debts[0]).toEqual({ balance: 1000, apr: 0.2, min_payment: 50 })
+  expect(d.debts[1]).toMatchObject({ apr: 0.1, rate: 0.9 }) // apr was sent: rate stays unused
+  const mock = entries.find((e) => e.folder === 'mock-data-generate')!.manifest.input
+  expect(prepareInput(mock, { fields: { a: { kind: 'Integer', min: 1, max: 2 } } })).toMatchObject({ fields: { a: { type: 'int', min: 1, max: 2 } } })
+})
+
 test('a tier is matched like any enum, in the query and in the body', () => {
   const tiered = { manifest: { kind: 'tiered' }, defaultTier: 'standard' } as never
   expect(resolveTier(tiered, new URL('http://x/api/v1/explain-code?tier=Quick'), '')).toBe('quick')

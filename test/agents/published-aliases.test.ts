@@ -57,12 +57,15 @@ test('boot refuses aliases that point at nothing, and accepts every shipped one'
   expect(buildCatalog(entries, config, true).problems).toEqual([])
   const manifest = defineService({
     slug: 'bad-alias', name: 'x', description: 'x', category: 'text', kind: 'utility', method: 'POST', pricing: flat(0.001), model: 'none',
-    input: t.Object({ mode: t.Union([t.Literal('a'), t.Literal('b')]) }), output: t.Object({}), examples: [],
-    aliases: { fields: { kind: 'nope', mode: 'mode' }, values: { mode: { c: 'z', B: 'a' }, other: { d: 'a' } } },
+    input: t.Object({ mode: t.Union([t.Literal('a'), t.Literal('b')]), items: t.Array(t.Object({ n: t.Number() })) }), output: t.Object({}), examples: [],
+    aliases: { fields: { kind: 'nope', mode: 'mode', 'items[].m': 'n', 'items[].x': 'nope', 'rows[].y': 'n' }, values: { mode: { c: 'z', B: 'a' }, other: { d: 'a' } } },
   })
   const text = buildCatalog([{ folder: 'bad-alias', manifest, handler: null }], config, true).problems.join('\n')
   expect(text).toContain("field alias 'kind' points at 'nope'")
   expect(text).toContain("field alias 'mode' is itself an input field")
+  expect(text).not.toContain("'items[].m'")
+  expect(text).toContain("field alias 'items[].x' points at 'nope', which is not a field at items[]")
+  expect(text).toContain("field alias 'rows[].y': no object at 'rows[]'")
   expect(text).toContain("value alias 'c' of mode points at 'z'")
   expect(text).toContain("value aliases for 'other', which is not an enum field")
   expect(text).toContain("value alias 'B' of mode is already one of its values")
