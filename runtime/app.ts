@@ -13,6 +13,7 @@ import { servePaid, type PipelineDeps } from './pipeline'
 import { serveDemo } from './demo'
 import { siteRoutes } from './site/routes'
 import { ServiceError } from './sdk'
+import type { FacilitatorHealth } from './pay/types'
 
 export const VERSION = '1.0.0'
 const HEALTH_HEADERS = { 'content-type': 'application/json; charset=utf-8', ...PREFLIGHT_HEADERS, 'cache-control': 'no-store' }
@@ -23,6 +24,8 @@ export interface AppDeps extends PipelineDeps {
   quota: DailyQuota
   db: Database
   bootedAt: number
+  /** The settlement side's health (settler balances), shown in /health. */
+  settlement?: () => FacilitatorHealth | undefined
 }
 
 /** The HTTP app: public GET surfaces, the demo, and every service under /api and /api/v1. No listen(). */
@@ -35,7 +38,11 @@ export function createApp(deps: AppDeps) {
   let dbCheckedAt = 0
   let healthBody = ''
   const available = services.filter((s) => s.available).length
-  const health = () => ({ status: dbOk ? 'ok' : 'degraded', version: VERSION, uptime_seconds: Math.round((Date.now() - started) / 1000), database: dbOk ? 'ok' : 'error', services: services.length, available_services: available, network: config.network, pay_to: deps.payTo })
+  const health = () => {
+    const settlement = deps.settlement?.()
+    const degraded = !dbOk || (settlement !== undefined && (!settlement.ok || !settlement.canPay))
+    return { status: degraded ? 'degraded' : 'ok', version: VERSION, uptime_seconds: Math.round((Date.now() - started) / 1000), database: dbOk ? 'ok' : 'error', services: services.length, available_services: available, network: config.network, pay_to: deps.payTo, ...(settlement ? { settlement } : {}) }
+  }
   const docs = {
     services: JSON.stringify(servicesDocument(services, config)),
     wellKnown: JSON.stringify(wellKnownDocument(services, config, deps.payTo)),

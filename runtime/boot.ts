@@ -70,7 +70,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const timer = setInterval(() => void reconcile(ledger, o.facilitator, stats, log).catch((e) => log.warn('reconcile failed', { error: String(e) })), o.reconcileEveryMs ?? 30_000)
   timer.unref?.()
   const refusals = new Throttle(config.invalidPaymentLimit)
-  const app = createApp({ services, config, gate, stats, quota, db, payTo, log, refusals, bootedAt: Date.now(), context: createContextFactory(config, log, createVerifier(o.facilitator, config.network), models) })
+  const app = createApp({ services, config, gate, stats, quota, db, payTo, log, refusals, bootedAt: Date.now(), settlement: o.facilitator.health ? () => o.facilitator.health!() : undefined, context: createContextFactory(config, log, createVerifier(o.facilitator, config.network), models) })
   return {
     app, config, services, db, ledger, stats, log,
     async close() {

@@ -85,7 +85,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     payTo: String(env.PAY_TO ?? pay.pay_to ?? '') as Config['payTo'],
     maxTimeoutSeconds: num('max_timeout_seconds', pay.max_timeout_seconds, 60, 10),
     rpcUrl: String(env.RPC_URL ?? pay.rpc_url ?? ''),
-    settlerPrivateKey: String(env.SETTLER_PRIVATE_KEY ?? ''),
+    settlerPrivateKey: String(env.SETTLER_PRIVATE_KEYS || env.SETTLER_PRIVATE_KEY || ''),
     facilitatorUrl: String(env.FACILITATOR_URL ?? pay.facilitator_url ?? ''),
     facilitatorAuthHeader: String(env.FACILITATOR_AUTH_HEADER ?? ''),
     openai: { baseUrl: String(env.OPENAI_BASE_URL ?? m.base_url ?? ''), apiKey: String(env.OPENAI_API_KEY ?? '') },
@@ -106,7 +106,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
   if (!ADDRESS.test(config.asset)) problems.push(`payment.asset must be a 0x address (got ${config.asset})`)
   if (config.payTo && !ADDRESS.test(config.payTo)) problems.push(`PAY_TO must be a 0x address (got ${config.payTo})`)
   if (config.rpcUrl && !/^https?:\/\//.test(config.rpcUrl)) problems.push(`RPC_URL must be an http(s) URL`)
-  if (config.rpcUrl && !config.facilitatorUrl && !/^(0x)?[0-9a-fA-F]{64}$/.test(config.settlerPrivateKey)) problems.push('RPC_URL needs SETTLER_PRIVATE_KEY (a 32-byte hex key) for self-facilitation')
+  if (config.rpcUrl && !config.facilitatorUrl && !config.settlerPrivateKey.split(',').every((k) => /^(0x)?[0-9a-fA-F]{64}$/.test(k.trim()))) problems.push('RPC_URL needs SETTLER_PRIVATE_KEY (a 32-byte hex key) or SETTLER_PRIVATE_KEYS (comma-separated) for self-facilitation')
   if (config.facilitatorUrl && !/^https?:\/\//.test(config.facilitatorUrl)) problems.push('FACILITATOR_URL must be an http(s) URL')
   if ((config.rpcUrl || config.facilitatorUrl) && !config.payTo) problems.push('PAY_TO is required when payments go to a real chain (RPC_URL or FACILITATOR_URL)')
   if (!['quick', 'standard', 'pro'].includes(config.demo.tier)) problems.push(`demo.tier must be quick, standard or pro`)

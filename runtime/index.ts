@@ -27,7 +27,7 @@ async function main() {
     const chain = await startDevChain()
     stopChain = chain.stop
     payTo = chain.payee.address
-    facilitator = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId, pollingIntervalMs: 20 })
+    facilitator = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId, pollingIntervalMs: 20, blockTimeMs: 1000 })
     console.log([
       '',
       '!!! DEV CHAIN: payments go to an embedded local Base replica (anvil, chain id 8453). THEY ARE NOT REAL MONEY. !!!',
@@ -44,7 +44,9 @@ async function main() {
   } else if (config.facilitatorUrl) {
     facilitator = createRemoteFacilitator({ url: config.facilitatorUrl, authHeader: config.facilitatorAuthHeader || undefined })
   } else {
-    facilitator = createLocalFacilitator({ rpcUrl: config.rpcUrl, settlerKey: (config.settlerPrivateKey.startsWith('0x') ? config.settlerPrivateKey : `0x${config.settlerPrivateKey}`) as Hex, chainId })
+    // SETTLER_PRIVATE_KEYS (comma-separated) or SETTLER_PRIVATE_KEY: each key is its own nonce lane.
+    const settlerKeys = config.settlerPrivateKey.split(',').map((k) => k.trim()).filter(Boolean).map((k) => (k.startsWith('0x') ? k : `0x${k}`) as Hex)
+    facilitator = createLocalFacilitator({ rpcUrl: config.rpcUrl, settlerKeys, chainId })
   }
   const booted = await boot({ facilitator, payTo, log }).catch(async (e) => {
     await stopChain?.()

@@ -34,7 +34,7 @@ export class PaymentGate {
   /** Throws PaymentRefused (402) or FacilitatorUnavailable (503). Never runs the handler. */
   async authorize(header: string, version: 1 | 2, req: PaymentRequirements, slug: string, tier: string, requestId: string): Promise<Ticket> {
     const payment = decodePayment(header, version)
-    await cheapChecks(payment, req, this.nowS())
+    await cheapChecks(payment, req, this.nowS(), this.facilitator.hasCode)
     const a = payment.payload.authorization
     const id = this.ledger.reserve({
       payer: a.from, nonce: a.nonce, slug, tier, amount: req.amount, network: req.network, requestId,

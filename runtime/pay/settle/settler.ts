@@ -1,0 +1,245 @@
+import { keccak256, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { bumped, FeeCache } from './fees'
+import { Lane, type Job } from './lane'
+import { gasCost, type RawReceipt } from './receipt'
+import { hexToBig, RpcError, RpcTransportError, toHexQ, type Rpc } from './rpc'
+import { BlockWatcher } from './watcher'
+
+export interface SettlerOptions {
+  chainId: number
+  keys: Hex[]
+  /** Expected block interval (ms): fee-cache age, stuck detection. Base: 2000. */
+  blockTimeMs: number
+  /** Head polling period of the shared watcher (ms). */
+  pollMs: number
+  /** A transaction not mined after this many blocks (or blockTimeMs × this) is re-sent with a bumped fee. */
+  stuckBlocks: number
+}
+
+/** A send error that means: this nonce is already taken on chain. */
+const NONCE_LOW = /nonce too low|nonce has already been used|already been used|OldNonce/i
+const KNOWN = /already known|already imported|known transaction|AlreadyKnown/i
+const UNDERPRICED = /underpriced|fee cap less than|less than block base fee|max fee per gas less than|fee too low|FeeCapTooLow/i
+const NO_FUNDS = /insufficient funds/i
+const NONCE_HIGH = /nonce too high|nonce gap/i
+const MAX_TRIES = 6
+
+/**
+ * The settlement pipeline: one nonce lane per settler key, the least-loaded lane takes each transaction, nonces
+ * come from a local counter (the only serialized step, no RPC inside it), fees from a per-block cache, the
+ * transaction is signed locally and sent raw. Receipts come back on the send itself when the node supports
+ * `eth_sendRawTransactionSync` (EIP-7966), otherwise from one shared block watcher. Stuck transactions are re-sent
+ * at the same nonce with a bumped fee; a rejected send resyncs its lane; nonce gaps are filled.
+ */
+export class Settler {
+  readonly lanes: Lane[]
+  readonly fees: FeeCache
+  readonly watcher: BlockWatcher
+  syncSend = false
+  private ready: Promise<void> | null = null
+
+  constructor(private rpc: Rpc, private o: SettlerOptions) {
+    if (o.keys.length === 0) throw new Error('at least one settler key is required')
+    this.lanes = o.keys.map((k) => new Lane(privateKeyToAccount(k)))
+    this.fees = new FeeCache(rpc, o.blockTimeMs)
+    this.watcher = new BlockWatcher(rpc, this.fees, { pollMs: o.pollMs, stuckBlocks: o.stuckBlocks, stuckMs: o.stuckBlocks * o.blockTimeMs },
+      (job, r) => this.finish(job, r), (jobs) => this.recover(jobs))
+  }
+
+  /** Reads every lane's nonce and detects EIP-7966 support; once, concurrently. Retried on the next call if it failed. */
+  init(): Promise<void> {
+    this.ready ??= (async () => {
+      const [support] = await Promise.all([
+        this.rpc('eth_sendRawTransactionSync', ['0x']).then(() => true, (e) => e instanceof RpcError && e.code !== -32601 && !/not (found|supported|available)|does not exist|unsupported|unknown method/i.test(e.message)),
+        ...this.lanes.map(async (l) => { l.next = Number(hexToBig(await this.rpc<string>('eth_getTransactionCount', [l.address, 'pending']))) }),
+        this.fees.get(),
+        this.readBalances(),
+      ])
+      this.syncSend = support
+    })().catch((e) => { this.ready = null; throw e })
+    return this.ready
+  }
+
+  /** Gas a lane must hold to be offered a transaction of `gas` at current fees. */
+  private needed(gas: bigint, maxFee: bigint) { return gas * maxFee }
+
+  /** The least-loaded lane that can pay for `gas`; null when none can. */
+  pick(gas: bigint, maxFee: bigint): Lane | null {
+    let best: Lane | null = null
+    for (const l of this.lanes) {
+      if (l.balance < this.needed(gas, maxFee)) continue
+      if (!best || l.jobs.size < best.jobs.size) best = l
+    }
+    return best
+  }
+
+  /**
+   * Sends one transaction to `to` and resolves with its receipt (whatever its status). Rejects only when the
+   * transaction was never accepted by the node (nothing can be on chain). `onHash` sees each signed version.
+   */
+  async submit(to: Hex, data: Hex, gas: bigint, onHash?: (h: Hex) => void): Promise<RawReceipt> {
+    await this.init()
+    const fees = await this.fees.get()
+    const lane = this.pick(gas, fees.maxFeePerGas)
+    if (!lane) throw new Error('no settler key can pay for gas')
+    if (lane.syncing) await lane.syncing
+    return new Promise<RawReceipt>((resolve, reject) => {
+      const job: Job = {
+        lane, nonce: lane.take(), to, data, gas, fees: { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas },
+        hashes: [], sentAt: 0, sentBlock: -1, tries: 0, resolve, reject, onHash,
+      }
+      lane.jobs.set(job.nonce, job)
+      void this.send(job, this.syncSend)
+    })
+  }
+
+  private async sign(job: Job): Promise<Hex> {
+    const raw = await job.lane.account.signTransaction({
+      type: 'eip1559', chainId: this.o.chainId, nonce: job.nonce, to: job.to, data: job.data, gas: job.gas, value: 0n,
+      maxFeePerGas: job.fees.maxFeePerGas, maxPriorityFeePerGas: job.fees.maxPriorityFeePerGas,
+    })
+    const hash = keccak256(raw)
+    job.hashes.push(hash)
+    job.sentAt = Date.now()
+    job.sentBlock = this.watcher.head
+    job.onHash?.(hash)
+    return raw
+  }
+
+  /** Signs and sends `job` as it stands (nonce, fees); every outcome ends in a receipt, a retry, tracking or reject. */
+  private async send(job: Job, sync: boolean): Promise<void> {
+    let raw: Hex
+    try {
+      raw = await this.sign(job)
+    } catch (e) {
+      return this.drop(job, e as Error)
+    }
+    try {
+      if (sync) {
+        // If the node keeps the call open past the stuck period, the watcher takes over recovery meanwhile.
+        const t = setTimeout(() => this.watcher.track(job), this.o.stuckBlocks * this.o.blockTimeMs)
+        try {
+          const r = await this.rpc<RawReceipt>('eth_sendRawTransactionSync', [raw], 120_000)
+          this.finish(job, r)
+        } finally {
+          clearTimeout(t)
+        }
+      } else {
+        await this.rpc('eth_sendRawTransaction', [raw])
+        this.watcher.track(job)
+      }
+    } catch (e) {
+      await this.rejected(job, e as Error)
+    }
+  }
+
+  /** A send failed: decide from the error what is on chain and what to do next. Never loses the job. */
+  private async rejected(job: Job, e: Error): Promise<void> {
+    if (job.receipt) return
+    const msg = e.message
+    if (e instanceof RpcTransportError || !(e instanceof RpcError) || KNOWN.test(msg) || /timeout/i.test(msg)) {
+      this.watcher.track(job) // maybe accepted: the watcher finds the receipt or re-sends it when stuck
+      return
+    }
+    if (++job.tries > MAX_TRIES) return job.hashes.length > 1 ? this.watcher.track(job) : this.drop(job, e)
+    const lane = job.lane
+    if (NONCE_LOW.test(msg)) {
+      if (job.hashes.length > 1) return this.watcher.track(job) // an earlier version of ours may hold the nonce
+      await lane.resync(() => this.count(lane.address, 'pending')).catch(() => {})
+      return this.renonce(job)
+    }
+    if (UNDERPRICED.test(msg)) {
+      job.fees = bumped(job.fees, await this.fees.get(true).catch(() => ({ ...job.fees, baseFee: 0n })))
+      return this.send(job, false)
+    }
+    if (NONCE_HIGH.test(msg)) {
+      this.watcher.track(job)
+      return this.recover([job])
+    }
+    if (NO_FUNDS.test(msg)) lane.balance = 0n // not offered new work until the next balance read
+    // The node refused this transaction outright: nothing of it is on chain. Its nonce is now a gap, filled by
+    // recovery when the next transaction of this lane stalls.
+    if (job.hashes.length > 1) return this.watcher.track(job)
+    return this.drop(job, e)
+  }
+
+  /** Moves a job to a fresh nonce of its lane (its old nonce is taken on chain). */
+  private renonce(job: Job): Promise<void> {
+    job.lane.jobs.delete(job.nonce)
+    job.nonce = job.lane.take()
+    job.lane.jobs.set(job.nonce, job)
+    return this.send(job, false)
+  }
+
+  private drop(job: Job, e: Error): void {
+    if (job.lane.jobs.get(job.nonce) === job) job.lane.jobs.delete(job.nonce)
+    this.watcher.untrack(job)
+    job.reject(e)
+  }
+
+  private finish(job: Job, r: RawReceipt): void {
+    if (job.receipt) return
+    job.receipt = r
+    this.watcher.untrack(job)
+    if (job.lane.jobs.get(job.nonce) === job) job.lane.jobs.delete(job.nonce)
+    const cost = gasCost(r)
+    job.lane.balance = job.lane.balance > cost ? job.lane.balance - cost : 0n
+    this.fees.observeBlock(Number(hexToBig(r.blockNumber)))
+    job.resolve(r)
+  }
+
+  private async count(address: string, tag: 'latest' | 'pending'): Promise<number> {
+    return Number(hexToBig(await this.rpc<string>('eth_getTransactionCount', [address, tag])))
+  }
+
+  /**
+   * Stuck transactions: first ask for a receipt of every version (it may have been mined in a block the watcher
+   * skipped); a job whose nonce the chain has passed without any of our versions was displaced, so it gets a new
+   * nonce; the rest are re-sent at the same nonce with a bumped fee. Nonces between the chain's count and the
+   * lane's counter that no job holds (a send the node refused) are filled with a 0-value self-transfer.
+   */
+  private async recover(stuck: Job[]): Promise<void> {
+    for (const lane of new Set(stuck.map((j) => j.lane))) {
+      const mined = await this.count(lane.address, 'latest')
+      for (const job of stuck.filter((j) => j.lane === lane).sort((a, b) => a.nonce - b.nonce)) {
+        let r: RawReceipt | null = null
+        for (const h of job.hashes) {
+          r = await this.rpc<RawReceipt | null>('eth_getTransactionReceipt', [h]).catch(() => null)
+          if (r) break
+        }
+        if (r) { this.finish(job, r); continue }
+        if (++job.tries > MAX_TRIES * 3) continue // keep watching; reconciliation owns the payment from here
+        if (job.nonce < mined) { await lane.resync(() => this.count(lane.address, 'pending')).catch(() => {}); await this.renonce(job); continue }
+        job.fees = bumped(job.fees, await this.fees.get(true).catch(() => ({ ...job.fees, baseFee: 0n })))
+        this.watcher.untrack(job)
+        await this.send(job, false)
+      }
+      for (let n = mined; n < lane.next; n++) if (!lane.jobs.has(n)) this.fill(lane, n)
+    }
+  }
+
+  /** A 0-value self-transfer at `nonce`, so later transactions of the lane can be mined. */
+  private fill(lane: Lane, nonce: number): void {
+    const f = this.fees
+    void f.get().then((fees) => {
+      const job: Job = {
+        lane, nonce, to: lane.address, data: '0x', gas: 21_000n, fees: bumped(fees, fees),
+        hashes: [], sentAt: 0, sentBlock: -1, tries: 0, resolve: () => {}, reject: () => {},
+      }
+      lane.jobs.set(nonce, job)
+      return this.send(job, false)
+    }, () => {})
+  }
+
+  /** Reads every lane's balance (boot and every minute). */
+  async readBalances(): Promise<void> {
+    await Promise.all(this.lanes.map(async (l) => { l.balance = hexToBig(await this.rpc<string>('eth_getBalance', [l.address, 'latest'])) }))
+  }
+
+  close(): void {
+    this.watcher.close()
+  }
+}
+
+export { toHexQ }
