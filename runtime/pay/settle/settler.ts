@@ -185,7 +185,9 @@ export class Settler {
     if (job.lane.jobs.get(job.nonce) === job) job.lane.jobs.delete(job.nonce)
     const cost = gasCost(r)
     job.lane.balance = job.lane.balance > cost ? job.lane.balance - cost : 0n
-    this.fees.observeBlock(Number(hexToBig(r.blockNumber)))
+    const block = Number(hexToBig(r.blockNumber))
+    this.fees.observeBlock(block)
+    if (block > this.watcher.head) this.watcher.head = block
     job.resolve(r)
   }
 

@@ -60,10 +60,11 @@ export class BlockWatcher {
     const n = Number(hexToBig(head.number))
     this.head = Math.max(this.head, n)
     this.fees.observeBlock(n)
-    if (this.last < 0) this.last = n - 1
+    // first look: the tracked transactions may already be in one of the last few blocks
+    if (this.last < 0) this.last = n - MAX_CATCH_UP - 1
     if (n > this.last) {
       const blocks: Array<{ n: number; txs: string[] }> = [{ n, txs: head.transactions }]
-      for (let b = Math.max(this.last + 1, n - MAX_CATCH_UP); b < n; b++) {
+      for (let b = Math.max(0, this.last + 1, n - MAX_CATCH_UP); b < n; b++) {
         const blk = await this.rpc<{ transactions: string[] } | null>('eth_getBlockByNumber', [toHexQ(b), false]).catch(() => null)
         if (blk) blocks.push({ n: b, txs: blk.transactions })
       }
