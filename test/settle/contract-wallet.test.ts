@@ -73,7 +73,7 @@ const walletClient = (wallet: Address, signerKey: Hex) => {
   const owner = privateKeyToAccount(signerKey)
   return wrapFetchWithPayment(fetch, new x402Client().register('eip155:8453', new ExactEvmScheme({ address: wallet, signTypedData: (m) => owner.signTypedData(m as never) })))
 }
-const call = (pay: typeof fetch, code: string) => pay(s.url + '/api/v1/test-echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) })
+const call = (pay: (input: string, init: RequestInit) => Promise<Response>, code: string) => pay(s.url + '/api/v1/test-echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) })
 
 test('a 1-of-1 EIP-1271 wallet with a 65-byte owner signature pays through the real route', async () => {
   const ownerKey = generatePrivateKey()

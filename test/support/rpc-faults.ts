@@ -21,6 +21,8 @@ export interface FaultProxy {
   total(): number
   delayIn: Map<string, number>
   delayOut: Map<string, number>
+  /** Latency added to every call in each direction (ms), e.g. 25 for a hosted RPC. */
+  latency: { in: number; out: number }
   faults: Map<string, Fault>
   stop(): void
 }
@@ -32,6 +34,7 @@ export function startFaultProxy(target: string): FaultProxy {
     total: () => [...proxy.calls.values()].reduce((a, b) => a + b, 0),
     delayIn: new Map(),
     delayOut: new Map(),
+    latency: { in: 0, out: 0 },
     faults: new Map(),
     stop: () => server.stop(true),
   }
@@ -61,12 +64,12 @@ export function startFaultProxy(target: string): FaultProxy {
       const answerFault = (f: Fault) => f.http
         ? new Response('bad gateway', { status: f.http })
         : Response.json({ jsonrpc: '2.0', id: calls[0].id, error: { code: f.code ?? -32000, message: f.message ?? 'injected fault' } })
-      const wait = longest(proxy.delayIn)
+      const wait = Math.max(proxy.latency.in, longest(proxy.delayIn))
       if (wait) await Bun.sleep(wait)
       if (fault && !fault.afterForward) return answerFault(fault)
       const res = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
       const text = await res.text()
-      const out = longest(proxy.delayOut)
+      const out = Math.max(proxy.latency.out, longest(proxy.delayOut))
       if (out) await Bun.sleep(out)
       if (fault) return answerFault(fault)
       return new Response(text, { status: res.status, headers: { 'content-type': 'application/json' } })
