@@ -23,7 +23,9 @@ const BODY = JSON.stringify({ text: 'benchmark', algo: 'sha256' })
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN }
 
 export async function chainPaced(o: { smoke: boolean; keys: number }): Promise<string[]> {
-  const plan = o.smoke ? [{ callers: 1, calls: 2 }, { callers: 8, seconds: 4 }] : [{ callers: 1, calls: 10 }, { callers: 32, seconds: 20 }, { callers: 128, seconds: 20 }]
+  const only = process.env.CHAIN_PACED_ONLY ? Number(process.env.CHAIN_PACED_ONLY) : 0
+  const plan = (o.smoke ? [{ callers: 1, calls: 2 }, { callers: 8, seconds: 4 }] : [{ callers: 1, calls: 10 }, { callers: 32, seconds: 20 }, { callers: 128, seconds: 20 }])
+    .filter((s) => !only || s.callers === only)
   const chain = await startDevChain({ blockTime: BLOCK_S, payerUsdc: 100_000_000_000n })
   const proxy = startFaultProxy(chain.rpcUrl)
   proxy.latency = { in: 25, out: 25 }
@@ -31,7 +33,7 @@ export async function chainPaced(o: { smoke: boolean; keys: number }): Promise<s
   const keys = Array.from({ length: o.keys }, () => generatePrivateKey())
   await Promise.all(keys.map((k) => setEthBalance(chain.rpcUrl, privateKeyToAccount(k).address, 10n ** 20n)))
   const child = await startChild([process.execPath, 'bench/servers/app.ts'], {
-    RPC_URL: proxy.url, SETTLER_PRIVATE_KEYS: keys.join(','), PAY_TO: chain.payee.address, DATABASE_PATH: join(dir, 'db.sqlite'),
+    RPC_URL: proxy.url, SETTLER_PRIVATE_KEYS: keys.join(','), PAY_TO: chain.payee.address, DATABASE_PATH: process.env.CHAIN_PACED_DB ?? join(dir, 'db.sqlite'),
   }, 60_000)
   const base = `http://127.0.0.1:${child.port}`
   const url = `${base}/api/v1/hash-digest`

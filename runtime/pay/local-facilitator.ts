@@ -4,7 +4,7 @@ import { ESTIMATE_MARGIN_PCT, TRANSFER_WITH_AUTHORIZATION_GAS } from './settle/g
 import { settlerHealth } from './settle/health'
 import { findUse, paysUs } from './settle/proof'
 import { gasCost, succeeded, type RawReceipt } from './settle/receipt'
-import { createRpc, hexToBig, RpcError, type Rpc } from './settle/rpc'
+import { createRpc, hexToBig, RpcError, withReadRetry, type Rpc } from './settle/rpc'
 import { Settler } from './settle/settler'
 import type { DecodedPayment, Facilitator, FacilitatorHealth, PaymentRequirements, SettleResult, VerifyResult } from './types'
 
@@ -64,9 +64,10 @@ function calldata(p: DecodedPayment): Hex {
  */
 export function createLocalFacilitator(o: LocalFacilitatorOptions): Facilitator & { settler: Settler } {
   const keys = o.settlerKeys?.length ? o.settlerKeys : o.settlerKey ? [o.settlerKey] : []
-  const rpc: Rpc = createRpc(o.rpcUrl, o.rpcTimeoutMs ?? 10_000)
+  const raw: Rpc = createRpc(o.rpcUrl, o.rpcTimeoutMs ?? 10_000)
+  const rpc = withReadRetry(raw) // reads only: the settler sends through `raw`
   const blockTimeMs = o.blockTimeMs ?? 2000
-  const settler = new Settler(rpc, { chainId: o.chainId, keys, blockTimeMs, pollMs: o.pollingIntervalMs ?? Math.max(20, blockTimeMs / 8), stuckBlocks: o.stuckBlocks ?? 3 })
+  const settler = new Settler(raw, { chainId: o.chainId, keys, blockTimeMs, pollMs: o.pollingIntervalMs ?? Math.max(20, blockTimeMs / 8), stuckBlocks: o.stuckBlocks ?? 3 })
   const codeCache = new Map<string, { has: boolean; at: number }>()
   let reachable = true
   let lastError: string | undefined

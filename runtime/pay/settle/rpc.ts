@@ -45,3 +45,23 @@ export function createRpc(url: string, defaultTimeoutMs = 10_000): Rpc {
 
 export const hexToBig = (h: string | null | undefined): bigint => (h ? BigInt(h) : 0n)
 export const toHexQ = (n: bigint | number): `0x${string}` => `0x${n.toString(16)}`
+
+/** True for a node's revert answer (code 3 or "execution reverted"): the call itself is invalid, retrying is pointless. */
+export const isRevertError = (e: unknown) => e instanceof RpcError && (e.code === 3 || /revert/i.test(e.message))
+
+/**
+ * The same caller for read-only calls, retried on transport errors and transient node errors (e.g. anvil's
+ * "block out of range" under load): up to 2 more tries, 50 ms then 100 ms apart. Never for sends.
+ */
+export function withReadRetry(rpc: Rpc, tries = 3): Rpc {
+  return async <T>(method: string, params?: unknown[], timeoutMs?: number): Promise<T> => {
+    for (let i = 1; ; i++) {
+      try {
+        return await rpc<T>(method, params, timeoutMs)
+      } catch (e) {
+        if (i >= tries || isRevertError(e)) throw e
+        await new Promise((r) => setTimeout(r, 50 * i))
+      }
+    }
+  }
+}
