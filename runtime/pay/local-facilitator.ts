@@ -89,7 +89,9 @@ export function createLocalFacilitator(o: LocalFacilitatorOptions): Facilitator 
     health,
     async verify(p, req): Promise<VerifyResult> {
       const payer = p.payload.authorization.from
-      // Before any RPC: with no settler able to pay gas the gate answers 503 and nothing is verified or reserved.
+      // Boot reads (nonces, balances, fees) once; if the chain is down this throws and the gate answers 503.
+      await settler.init()
+      // Before any verification RPC: with no settler able to pay gas the gate answers 503 and nothing is verified.
       if (!health().canPay) throw new Error('no settler key can pay for gas')
       try {
         await rpc('eth_call', [{ from: settler.lanes[0].address, to: getAddress(req.asset), data: calldata(p) }, 'latest'])
