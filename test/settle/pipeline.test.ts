@@ -149,6 +149,20 @@ describe('recovery', () => {
     expect(await usdcBalance(chain.rpcUrl, to)).toBe(1000n)
   })
 
+  test('a rate-limited send is sent again at once, not failed', async () => {
+    const [key] = await settlerKeys(chain.rpcUrl, 1)
+    const f = facilitator([key])
+    await f.settler.init()
+    proxy.faults.set('eth_sendRawTransactionSync', { code: -32005, message: 'limit exceeded', times: 2 })
+    const to = payee()
+    const [r] = await settleAll(f, to, 1)
+    expect(r.success).toBe(true)
+    expect(await usdcBalance(chain.rpcUrl, to)).toBe(1000n)
+    expect(proxy.calls.get('eth_sendRawTransactionSync')! + (proxy.calls.get('eth_sendRawTransaction') ?? 0)).toBe(3)
+    expect(await txCount(chain.rpcUrl, addressOf(key))).toBe(1)
+    expect(proxy.calls.get('eth_getTransactionReceipt') ?? 0).toBe(0) // not left to stuck-transaction recovery
+  })
+
   test('an RPC failure on send (the node never saw it) is retried when stuck; an answer lost after the node acted settles once', async () => {
     const [key] = await settlerKeys(chain.rpcUrl, 1)
     const f = facilitator([key])

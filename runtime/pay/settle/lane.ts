@@ -18,6 +18,8 @@ export interface Job {
   receipt?: RawReceipt
   resolve(r: RawReceipt): void
   reject(e: Error): void
+  /** A 0-value self-transfer that only closes a nonce gap (no payment rides on it). */
+  filler?: boolean
   /** Called with each new hash while the caller still waits. */
   onHash?(hash: `0x${string}`): void
 }

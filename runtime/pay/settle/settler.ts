@@ -23,6 +23,8 @@ const KNOWN = /already known|already imported|known transaction|AlreadyKnown/i
 const UNDERPRICED = /underpriced|fee cap less than|less than block base fee|max fee per gas less than|fee too low|FeeCapTooLow/i
 const NO_FUNDS = /insufficient funds/i
 const NONCE_HIGH = /nonce too high|nonce gap/i
+/** Overload or flakiness of the RPC in front of the node: the same transaction is simply sent again. */
+const TRANSIENT = /rate limit|limit exceeded|too many requests|busy|try again|temporar|internal error|header not found|unavailable/i
 const MAX_TRIES = 6
 
 /**
@@ -144,6 +146,11 @@ export class Settler {
     }
     if (++job.tries > MAX_TRIES) return job.hashes.length > 1 ? this.watcher.track(job) : this.drop(job, e)
     const lane = job.lane
+    if (job.filler && NONCE_LOW.test(msg)) return this.drop(job, e) // the gap closed by itself
+    if (TRANSIENT.test(msg)) {
+      await new Promise((r) => setTimeout(r, 100 * job.tries))
+      return this.send(job, false)
+    }
     if (NONCE_LOW.test(msg)) {
       if (job.hashes.length > 1) return this.watcher.track(job) // an earlier version of ours may hold the nonce
       await lane.resync(() => this.count(lane.address, 'pending')).catch(() => {})
@@ -227,7 +234,7 @@ export class Settler {
     void f.get().then((fees) => {
       const job: Job = {
         lane, nonce, to: lane.address, data: '0x', gas: 21_000n, fees: bumped(fees, fees),
-        hashes: [], sentAt: 0, sentBlock: -1, tries: 0, resolve: () => {}, reject: () => {},
+        hashes: [], sentAt: 0, sentBlock: -1, tries: 0, resolve: () => {}, reject: () => {}, filler: true,
       }
       lane.jobs.set(nonce, job)
       return this.send(job, false)
