@@ -67,6 +67,8 @@ describe('settler health', () => {
       expect(h.settlers![0].balance_wei).toBe(String(10n ** 18n))
       const perSettlement = TRANSFER_WITH_AUTHORIZATION_GAS * f.settler.fees.current!.maxFeePerGas
       expect(h.settlers![0].settlements_left).toBe(Number(10n ** 18n / perSettlement))
+      // balance(): the payer's token balance, read from the chain (used for in-flight reservations)
+      expect(await f.balance!(chain.payer.address, USDC_BASE)).toBe(await usdcBalance(chain.rpcUrl, chain.payer.address))
 
       // one key runs low: still paying, but /health says so
       await setEthBalance(chain.rpcUrl, addressOf(keys[0]), perSettlement * 50n)

@@ -49,7 +49,13 @@ export class Settler {
       (job, r) => this.finish(job, r), (jobs) => this.recover(jobs))
   }
 
-  /** Reads every lane's nonce and detects EIP-7966 support; once, concurrently. Retried on the next call if it failed. */
+  /**
+   * Reads every lane's nonce and balance, the first fees, and detects EIP-7966 support (a send of an empty
+   * transaction: "method not found" means no support; any decoding error means the method exists); once,
+   * concurrently; retried on the next call if it failed. We never pass EIP-7966's optional timeout: anvil 1.7.1
+   * rejects it ("invalid type: integer") and waits up to 30 s by itself ("Transaction confirmation timeout"); a
+   * transaction still unconfirmed after `stuckBlocks` blocks is handed to the watcher meanwhile.
+   */
   init(): Promise<void> {
     this.ready ??= (async () => {
       const [support] = await Promise.all([
