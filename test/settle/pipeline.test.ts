@@ -87,6 +87,18 @@ describe('throughput', () => {
     // receipts come per block, not per payment
     expect(proxy.calls.get('eth_getBlockReceipts')!).toBeLessThanOrEqual(12)
   })
+
+  test('an RPC without eth_getBlockReceipts: the watcher reads the receipts of the tracked transactions of each new block', async () => {
+    proxy.faults.set('eth_sendRawTransactionSync', { code: -32601, message: 'method not found', times: 1000 })
+    proxy.faults.set('eth_getBlockReceipts', { code: -32601, message: 'method not found', times: 1000 })
+    const [key] = await settlerKeys(chain.rpcUrl, 1)
+    const f = facilitator([key], { stuckBlocks: 1000 }) // no recovery: only the watcher can deliver
+    const to = payee()
+    const results = await settleAll(f, to, 5)
+    expect(results.every((r) => r.success)).toBe(true)
+    expect(await usdcBalance(chain.rpcUrl, to)).toBe(5000n)
+    expect(proxy.calls.get('eth_getTransactionReceipt')).toBe(5)
+  })
 })
 
 describe('recovery', () => {

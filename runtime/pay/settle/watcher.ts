@@ -70,8 +70,11 @@ export class BlockWatcher {
       }
       for (const b of blocks) {
         if (!b.txs.some((h) => this.tracked.has(h))) continue
-        const receipts = await this.rpc<RawReceipt[] | null>('eth_getBlockReceipts', [toHexQ(b.n)]).catch(() => null)
-        for (const r of receipts ?? []) {
+        let receipts = await this.rpc<RawReceipt[] | null>('eth_getBlockReceipts', [toHexQ(b.n)]).catch(() => null)
+        // an RPC without eth_getBlockReceipts: one receipt per tracked transaction of this block
+        receipts ??= (await Promise.all(b.txs.filter((h) => this.tracked.has(h)).map((h) => this.rpc<RawReceipt | null>('eth_getTransactionReceipt', [h]).catch(() => null))))
+          .filter((r): r is RawReceipt => r !== null)
+        for (const r of receipts) {
           const job = this.tracked.get(r.transactionHash)
           if (job) {
             this.untrack(job)
