@@ -3,7 +3,7 @@ import { EIP3009_ABI, revertReason } from './eip3009-abi'
 import { ESTIMATE_MARGIN_PCT, TRANSFER_WITH_AUTHORIZATION_GAS } from './settle/gas'
 import { settlerHealth } from './settle/health'
 import { findUse, paysUs } from './settle/proof'
-import { gasCost, succeeded, type RawReceipt } from './settle/receipt'
+import { succeeded, type RawReceipt } from './settle/receipt'
 import { createRpc, hexToBig, RpcError, withReadRetry, type Rpc } from './settle/rpc'
 import { Settler } from './settle/settler'
 import type { DecodedPayment, Facilitator, FacilitatorHealth, PaymentRequirements, SettleResult, VerifyResult } from './types'
@@ -178,5 +178,4 @@ export function createLocalFacilitator(o: LocalFacilitatorOptions): Facilitator 
   }
 }
 
-export { gasCost }
 export type { PaymentRequirements }

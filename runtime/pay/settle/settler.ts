@@ -3,7 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { bumped, FeeCache } from './fees'
 import { Lane, type Job } from './lane'
 import { gasCost, type RawReceipt } from './receipt'
-import { hexToBig, RpcError, RpcTransportError, toHexQ, type Rpc } from './rpc'
+import { hexToBig, RpcError, RpcTransportError, type Rpc } from './rpc'
 import { BlockWatcher } from './watcher'
 
 export interface SettlerOptions {
@@ -257,4 +257,3 @@ export class Settler {
   }
 }
 
-export { toHexQ }
