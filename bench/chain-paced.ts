@@ -5,6 +5,8 @@
  * Reports paid calls/s, p50/p99 latency of a whole paid call (402 + paid retry), RPC requests per paid call, and
  * checks the books: payee's on-chain delta = /stats revenue = 200s × price, exactly.
  * Not a test (no timed assertions): `bun bench/chain-paced.ts [--smoke] [--keys N]`; `bun run bench` includes it.
+ * Bench-only knobs: CHAIN_PACED_DB=:memory: (ledger in memory, isolates the pipeline from disk commits),
+ * CHAIN_PACED_ONLY=128 (run one caller count).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
