@@ -48,6 +48,9 @@ async function main() {
     const settlerKeys = config.settlerPrivateKey.split(',').map((k) => k.trim()).filter(Boolean).map((k) => (k.startsWith('0x') ? k : `0x${k}`) as Hex)
     facilitator = createLocalFacilitator({ rpcUrl: config.rpcUrl, settlerKeys, chainId })
   }
+  // Settler boot reads (nonces, balances, fees, EIP-7966 support) before listening, so /health is true at once;
+  // if the chain is down they are retried by the first paid call.
+  if ('settler' in facilitator) await (facilitator as ReturnType<typeof createLocalFacilitator>).settler.init().catch((e) => log.warn('settler boot reads failed; retried on the first paid call', { error: (e as Error).message }))
   const booted = await boot({ facilitator, payTo, log }).catch(async (e) => {
     await stopChain?.()
     throw e
