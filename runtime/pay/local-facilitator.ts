@@ -6,6 +6,8 @@ import { findUse, paysUs } from './settle/proof'
 import { succeeded, type RawReceipt } from './settle/receipt'
 import { createRpc, hexToBig, RpcError, withReadRetry, type Rpc } from './settle/rpc'
 import { Settler } from './settle/settler'
+import { SettlementBatcher } from './settle/batch'
+import { MULTICALL3 } from '../chain/multicall'
 import type { DecodedPayment, Facilitator, FacilitatorHealth, PaymentRequirements, SettleResult, VerifyResult } from './types'
 
 export interface LocalFacilitatorOptions {
@@ -28,6 +30,11 @@ export interface LocalFacilitatorOptions {
   logLookbackBlocks?: number
   /** Settler balance refresh period (ms); default 60,000. */
   balanceEveryMs?: number
+  /**
+   * Optional batching of EOA settlements into one Multicall3 aggregate3 transaction (off by default): settlements
+   * arriving within `windowMs` share a transaction (at most `max`, default 50). `multicall` defaults to Multicall3.
+   */
+  batch?: { windowMs: number; max?: number; multicall?: Hex }
 }
 
 /** How far back a failed settlement looks for a front-runner's transaction (it was mined while our handler ran). */
@@ -68,6 +75,7 @@ export function createLocalFacilitator(o: LocalFacilitatorOptions): Facilitator 
   const rpc = withReadRetry(raw) // reads only: the settler sends through `raw`
   const blockTimeMs = o.blockTimeMs ?? 2000
   const settler = new Settler(raw, { chainId: o.chainId, keys, blockTimeMs, pollMs: o.pollingIntervalMs ?? Math.max(20, blockTimeMs / 8), stuckBlocks: o.stuckBlocks ?? 3 })
+  const batcher = o.batch ? new SettlementBatcher(settler, { windowMs: o.batch.windowMs, max: o.batch.max ?? 50, multicall: o.batch.multicall ?? MULTICALL3, perCallGas: TRANSFER_WITH_AUTHORIZATION_GAS }) : null
   const codeCache = new Map<string, { has: boolean; at: number }>()
   let reachable = true
   let lastError: string | undefined
@@ -119,7 +127,12 @@ export function createLocalFacilitator(o: LocalFacilitatorOptions): Facilitator 
         }
       }
       let first: string | undefined
-      const sent = settler.submit(asset, data, gas, (h) => { if (!first) { first = h; onSubmitted(h) } })
+      const onHash = (h: string) => { if (!first) { first = h; onSubmitted(h) } }
+      // EOA settlements may share a batch transaction; `share` is how many settlements its gas is split over.
+      let share = 1n
+      const sent = batcher && gas === TRANSFER_WITH_AUTHORIZATION_GAS
+        ? batcher.add(asset, data, onHash).then(({ receipt, size }) => { share = BigInt(size); return receipt })
+        : settler.submit(asset, data, gas, onHash)
       let timer: ReturnType<typeof setTimeout> | undefined
       const timeout = new Promise<'timeout'>((r) => { timer = setTimeout(() => r('timeout'), o.receiptTimeoutMs ?? 30_000) })
       let r: RawReceipt | 'timeout'
@@ -133,11 +146,11 @@ export function createLocalFacilitator(o: LocalFacilitatorOptions): Facilitator 
         clearTimeout(timer)
       }
       if (r === 'timeout') return { ...fail(req, payer, 'settlement_pending', first ?? ''), pending: true }
-      if (paysUs(r, asset, a)) return paid(req, payer, r.transactionHash, r)
+      if (paysUs(r, asset, a)) return { ...paid(req, payer, r.transactionHash, r), gasUsed: (hexToBig(r.gasUsed) / share).toString() }
       // Reverted (or paid someone else): was this exact authorization already used to pay us (front-running)?
-      const front = await frontRun(p, req, r).catch(() => null)
+      const front = await frontRun(p, req, r, share).catch(() => null)
       if (front) return front
-      return { ...fail(req, payer, succeeded(r) ? 'invalid_exact_evm_transfer_event_mismatch' : 'invalid_exact_evm_transaction_failed', r.transactionHash), gasUsed: hexToBig(r.gasUsed).toString(), effectiveGasPrice: hexToBig(r.effectiveGasPrice).toString() }
+      return { ...fail(req, payer, succeeded(r) ? 'invalid_exact_evm_transfer_event_mismatch' : 'invalid_exact_evm_transaction_failed', r.transactionHash), gasUsed: (hexToBig(r.gasUsed) / share).toString(), effectiveGasPrice: hexToBig(r.effectiveGasPrice).toString() }
     },
     async status(tx, p, req) {
       const a = p.payload.authorization
@@ -164,17 +177,18 @@ export function createLocalFacilitator(o: LocalFacilitatorOptions): Facilitator 
       return code !== '0x' && !!code
     },
     async close() {
+      batcher?.close()
       clearInterval(timer)
       settler.close()
     },
   }
 
   /** Success naming the transaction that used this exact authorization to pay us, if there is one. */
-  async function frontRun(p: DecodedPayment, req: PaymentRequirements, ours?: RawReceipt): Promise<SettleResult | null> {
+  async function frontRun(p: DecodedPayment, req: PaymentRequirements, ours?: RawReceipt, share = 1n): Promise<SettleResult | null> {
     const found = await findUse(rpc, req.asset, p.payload.authorization, FRONT_RUN_LOOKBACK)
     if (!found?.paid) return null
     const r = await rpc<RawReceipt>('eth_getTransactionReceipt', [found.tx])
-    return { ...paid(req, p.payload.authorization.from, found.tx, r), ...(ours ? { gasUsed: hexToBig(ours.gasUsed).toString(), effectiveGasPrice: hexToBig(ours.effectiveGasPrice).toString() } : { gasUsed: '0', effectiveGasPrice: '0' }) }
+    return { ...paid(req, p.payload.authorization.from, found.tx, r), ...(ours ? { gasUsed: (hexToBig(ours.gasUsed) / share).toString(), effectiveGasPrice: hexToBig(ours.effectiveGasPrice).toString() } : { gasUsed: '0', effectiveGasPrice: '0' }) }
   }
 }
 
