@@ -1,9 +1,10 @@
 import { keccak256, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { bumped, FeeCache } from './fees'
+import { FeeCache, bumped } from './fees'
 import { Lane, type Job } from './lane'
 import { gasCost, type RawReceipt } from './receipt'
 import { hexToBig, RpcError, RpcTransportError, type Rpc } from './rpc'
+import { recoverStuck } from './recovery'
 import { BlockWatcher } from './watcher'
 
 export interface SettlerOptions {
@@ -41,7 +42,7 @@ export class Settler {
   syncSend = false
   private ready: Promise<void> | null = null
 
-  constructor(private rpc: Rpc, private o: SettlerOptions) {
+  constructor(readonly rpc: Rpc, private o: SettlerOptions) {
     if (o.keys.length === 0) throw new Error('at least one settler key is required')
     this.lanes = o.keys.map((k) => new Lane(privateKeyToAccount(k)))
     this.fees = new FeeCache(rpc, o.blockTimeMs)
@@ -116,7 +117,8 @@ export class Settler {
   }
 
   /** Signs and sends `job` as it stands (nonce, fees); every outcome ends in a receipt, a retry, tracking or reject. */
-  private async send(job: Job, sync: boolean): Promise<void> {
+  /** @internal (recovery.ts) */
+  async send(job: Job, sync: boolean): Promise<void> {
     let raw: Hex
     try {
       raw = await this.sign(job)
@@ -178,7 +180,8 @@ export class Settler {
   }
 
   /** Moves a job to a fresh nonce of its lane (its old nonce is taken on chain). */
-  private renonce(job: Job): Promise<void> {
+  /** @internal (recovery.ts) */
+  renonce(job: Job): Promise<void> {
     job.lane.jobs.delete(job.nonce)
     job.nonce = job.lane.take()
     job.lane.jobs.set(job.nonce, job)
@@ -191,7 +194,8 @@ export class Settler {
     job.reject(e)
   }
 
-  private finish(job: Job, r: RawReceipt): void {
+  /** @internal (recovery.ts) */
+  finish(job: Job, r: RawReceipt): void {
     if (job.receipt) return
     job.receipt = r
     this.watcher.untrack(job)
@@ -204,47 +208,14 @@ export class Settler {
     job.resolve(r)
   }
 
-  private async count(address: string, tag: 'latest' | 'pending'): Promise<number> {
+  /** @internal (recovery.ts) */
+  async count(address: string, tag: 'latest' | 'pending'): Promise<number> {
     return Number(hexToBig(await this.rpc<string>('eth_getTransactionCount', [address, tag])))
   }
 
-  /**
-   * Stuck transactions: first ask for a receipt of every version (it may have been mined in a block the watcher
-   * skipped); a job whose nonce the chain has passed without any of our versions was displaced, so it gets a new
-   * nonce; the rest are re-sent at the same nonce with a bumped fee. Nonces between the chain's count and the
-   * lane's counter that no job holds (a send the node refused) are filled with a 0-value self-transfer.
-   */
-  private async recover(stuck: Job[]): Promise<void> {
-    for (const lane of new Set(stuck.map((j) => j.lane))) {
-      const mined = await this.count(lane.address, 'latest')
-      for (const job of stuck.filter((j) => j.lane === lane).sort((a, b) => a.nonce - b.nonce)) {
-        let r: RawReceipt | null = null
-        for (const h of job.hashes) {
-          r = await this.rpc<RawReceipt | null>('eth_getTransactionReceipt', [h]).catch(() => null)
-          if (r) break
-        }
-        if (r) { this.finish(job, r); continue }
-        if (++job.tries > MAX_TRIES * 3) continue // keep watching; reconciliation owns the payment from here
-        if (job.nonce < mined) { await lane.resync(() => this.count(lane.address, 'pending')).catch(() => {}); await this.renonce(job); continue }
-        job.fees = bumped(job.fees, await this.fees.get(true).catch(() => ({ ...job.fees, baseFee: 0n })))
-        this.watcher.untrack(job)
-        await this.send(job, false)
-      }
-      for (let n = mined; n < lane.next; n++) if (!lane.jobs.has(n)) this.fill(lane, n)
-    }
-  }
-
-  /** A 0-value self-transfer at `nonce`, so later transactions of the lane can be mined. */
-  private fill(lane: Lane, nonce: number): void {
-    const f = this.fees
-    void f.get().then((fees) => {
-      const job: Job = {
-        lane, nonce, to: lane.address, data: '0x', gas: 21_000n, fees: bumped(fees, fees),
-        hashes: [], sentAt: 0, sentBlock: -1, tries: 0, resolve: () => {}, reject: () => {}, filler: true,
-      }
-      lane.jobs.set(nonce, job)
-      return this.send(job, false)
-    }, () => {})
+  /** Stuck transactions: see recovery.ts. */
+  private recover(stuck: Job[]): Promise<void> {
+    return recoverStuck(this, stuck)
   }
 
   /** Reads every lane's balance (boot and every minute). */
