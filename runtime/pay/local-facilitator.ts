@@ -139,9 +139,11 @@ export function createLocalFacilitator(o: LocalFacilitatorOptions): Facilitator 
       try {
         r = await Promise.race([sent, timeout])
       } catch (e) {
-        // The node refused the transaction itself: nothing of it is on chain.
         if (/can pay for gas/.test((e as Error).message)) throw e
-        return fail(req, payer, 'settlement_rejected_by_node')
+        // The node refused the transaction: most likely nothing is on chain, but an RPC behind a load balancer can
+        // refuse what another node accepted. Pending, not failed: reconciliation decides from the chain (the
+        // authorization used and paying us → settled; unused once expired → failed), so the books never drift.
+        return { ...fail(req, payer, 'settlement_rejected_by_node', first ?? ''), pending: true }
       } finally {
         clearTimeout(timer)
       }

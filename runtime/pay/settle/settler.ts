@@ -179,8 +179,7 @@ export class Settler {
     return this.drop(job, e)
   }
 
-  /** Moves a job to a fresh nonce of its lane (its old nonce is taken on chain). */
-  /** @internal (recovery.ts) */
+  /** Moves a job to a fresh nonce of its lane (its old nonce is taken on chain). @internal (recovery.ts) */
   renonce(job: Job): Promise<void> {
     job.lane.jobs.delete(job.nonce)
     job.nonce = job.lane.take()
