@@ -11,7 +11,7 @@ import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/dev
 import { localBase, usdcBalance } from '../../runtime/chain/usdc'
 import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { TRANSFER_WITH_AUTHORIZATION_GAS } from '../../runtime/pay/settle/gas'
-import type { SettleResult } from '../../runtime/pay/types'
+import type { DecodedPayment, SettleResult } from '../../runtime/pay/types'
 import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { addressOf, payment, requirements, rpc, settlerKeys, txCount, until } from './helpers'
 
@@ -38,9 +38,10 @@ const facilitator = (keys: Hex[], extra: Partial<Parameters<typeof createLocalFa
   return f
 }
 const payee = () => privateKeyToAccount(generatePrivateKey()).address
+let lastPayments: DecodedPayment[] = []
 const settleAll = async (f: ReturnType<typeof facilitator>, payTo: string, n: number, onHash?: (i: number, h: string) => void): Promise<SettleResult[]> => {
   const req = requirements(payTo)
-  const payments = await Promise.all(Array.from({ length: n }, () => payment(chain.payer.privateKey, req)))
+  const payments = lastPayments = await Promise.all(Array.from({ length: n }, () => payment(chain.payer.privateKey, req)))
   return Promise.all(payments.map((p, i) => f.settle(p, req, (h) => onHash?.(i, h))))
 }
 
@@ -129,6 +130,8 @@ describe('recovery', () => {
     const tx = await rpc(chain.rpcUrl, 'eth_getTransactionByHash', [final])
     expect(Number(tx.nonce)).toBe(firstNonce)
     expect(await txCount(chain.rpcUrl, addressOf(key))).toBe(3)
+    // the ledger keeps the first hash it was given (the dropped one): reconciliation still finds the payment
+    expect(await f.status(dropped, lastPayments[i], requirements(to))).toBe('settled')
     await rpc(chain.rpcUrl, 'evm_setIntervalMining', [0])
   }, 60_000)
 
