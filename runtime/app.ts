@@ -53,7 +53,11 @@ export function createApp(deps: AppDeps) {
   let dbCheckedAt = 0
   let healthBody = ''
   const available = services.filter((s) => s.available).length
-  const health = (facilitator = deps.facilitatorHealth?.()) => ({ status: dbOk ? 'ok' : 'degraded', version: VERSION, uptime_seconds: Math.round((Date.now() - started) / 1000), database: dbOk ? 'ok' : 'error', database_kind: dbKind, services: services.length, available_services: available, network: config.network, pay_to: deps.payTo, ...(facilitator ? { facilitator } : {}) })
+  const health = () => {
+    const facilitator = deps.facilitatorHealth?.()
+    const degraded = !dbOk || (facilitator !== undefined && (!facilitator.ok || !facilitator.canPay))
+    return { status: degraded ? 'degraded' : 'ok', version: VERSION, uptime_seconds: Math.round((Date.now() - started) / 1000), database: dbOk ? 'ok' : 'error', database_kind: dbKind, services: services.length, available_services: available, network: config.network, pay_to: deps.payTo, ...(facilitator ? { facilitator } : {}) }
+  }
   const docs = {
     services: JSON.stringify(servicesDocument(services, config)),
     wellKnown: JSON.stringify(wellKnownDocument(services, config, deps.payTo)),

@@ -5,6 +5,7 @@ import type { RegistryEntry } from './registry-types'
 import { CATEGORIES, type AnyHandler, type ServiceManifest, type TierName, type TierPrice } from './sdk'
 import { Value } from '@sinclair/typebox/value'
 import { usdToAtomic } from './pay/amount'
+import { aliasProblems, publishAliases } from './input/publish'
 
 /** A service as the runtime serves it: manifest plus operator overrides, with everything derived once at boot. */
 export interface CatalogService {
@@ -59,6 +60,7 @@ function check(e: RegistryEntry, problems: string[]): void {
     if (!Number.isInteger(p.max_tokens) || p.max_tokens < 0) problems.push(`${at}: ${tier} max_tokens must be an integer >= 0`)
   }
   if (m.input?.type !== 'object') problems.push(`${at}: input must be a t.Object schema`)
+  else for (const p of aliasProblems(m.input)) problems.push(`${at}: ${p}`)
   for (const ex of m.examples ?? []) {
     // Interpreted check: compiling every schema at boot would cost more than the check itself.
     const bad = Value.Errors(m.input, ex.input).First()
@@ -92,6 +94,7 @@ export function buildCatalog(entries: RegistryEntry[], config: Config, modelAvai
         : undefined
     const inputJsonSchema = jsonSchema(m.input)
     if (m.kind === 'utility') inputJsonSchema.additionalProperties = true
+    publishAliases(inputJsonSchema)
     const outputJsonSchema = jsonSchema(m.output)
     const example = m.examples?.[0]
     services.push({

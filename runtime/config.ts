@@ -108,7 +108,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     payTo: String(env.PAY_TO ?? pay.pay_to ?? '') as Config['payTo'],
     maxTimeoutSeconds: num('max_timeout_seconds', pay.max_timeout_seconds, 60, 10),
     rpcUrl: String(env.RPC_URL ?? pay.rpc_url ?? ''),
-    settlerPrivateKey: String(env.SETTLER_PRIVATE_KEY ?? ''),
+    settlerPrivateKey: String(env.SETTLER_PRIVATE_KEYS || env.SETTLER_PRIVATE_KEY || ''),
     // With a CDP key and no FACILITATOR_URL, payments go through Coinbase's CDP facilitator.
     facilitatorUrl: facilitatorUrl || (cdp.apiKeyId ? CDP_FACILITATOR_URL : ''),
     facilitatorAuthHeader: String(env.FACILITATOR_AUTH_HEADER ?? ''),
@@ -147,7 +147,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
   if (config.asset && !ADDRESS.test(config.asset)) problems.push(`payment.asset must be a 0x address (got ${config.asset})`)
   if (config.payTo && !ADDRESS.test(config.payTo)) problems.push(`PAY_TO must be a 0x address (got ${config.payTo})`)
   if (config.rpcUrl && !/^https?:\/\//.test(config.rpcUrl)) problems.push(`RPC_URL must be an http(s) URL`)
-  if (config.rpcUrl && !config.facilitatorUrl && !/^(0x)?[0-9a-fA-F]{64}$/.test(config.settlerPrivateKey)) problems.push('RPC_URL needs SETTLER_PRIVATE_KEY (a 32-byte hex key) for self-facilitation')
+  if (config.rpcUrl && !config.facilitatorUrl && !config.settlerPrivateKey.split(',').every((k) => /^(0x)?[0-9a-fA-F]{64}$/.test(k.trim()))) problems.push('RPC_URL needs SETTLER_PRIVATE_KEY (a 32-byte hex key) or SETTLER_PRIVATE_KEYS (comma-separated) for self-facilitation')
   const httpUrl = (u: string) => { try { return /^https?:$/.test(new URL(u).protocol) && !/\s/.test(u) } catch { return false } }
   for (const u of config.facilitatorUrls) if (!httpUrl(u)) problems.push(`FACILITATOR_URL must be a comma-separated list of http(s) URLs (got ${u.split('?')[0].replace(/\/\/[^@/]*@/, '//***@')})`)
   if (Boolean(cdp.apiKeyId) !== Boolean(cdp.apiKeySecret)) problems.push('CDP_API_KEY_ID and CDP_API_KEY_SECRET go together: set both or neither')

@@ -9,7 +9,6 @@ import { loadConfig, usesDevChain } from './config'
 import { createLogger } from './log'
 import { createLocalFacilitator } from './pay/local-facilitator'
 import { remoteFacilitators } from './pay/remote-setup'
-import { withChainReads } from './pay/chain-reads'
 import type { Facilitator } from './pay/types'
 
 const DEV_PAYER_FILE = 'data/dev-payer.json'
@@ -31,7 +30,7 @@ async function main() {
     stopChain = chain.stop
     payTo = chain.payee.address
     devPayer = chain.payer
-    facilitator = withChainReads(createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId, pollingIntervalMs: 20 }), chain.rpcUrl)
+    facilitator = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId, pollingIntervalMs: 20, blockTimeMs: 1000 })
     console.log([
       '',
       '!!! DEV CHAIN: payments go to an embedded local Base replica (anvil, chain id 8453). THEY ARE NOT REAL MONEY. !!!',
@@ -49,8 +48,13 @@ async function main() {
   } else if (config.facilitatorUrl) {
     facilitator = remoteFacilitators(config, log)
   } else {
-    facilitator = withChainReads(createLocalFacilitator({ rpcUrl: config.rpcUrl, settlerKey: (config.settlerPrivateKey.startsWith('0x') ? config.settlerPrivateKey : `0x${config.settlerPrivateKey}`) as Hex, chainId }), config.rpcUrl)
+    // SETTLER_PRIVATE_KEYS (comma-separated) or SETTLER_PRIVATE_KEY: each key is its own nonce lane.
+    const settlerKeys = config.settlerPrivateKey.split(',').map((k) => k.trim()).filter(Boolean).map((k) => (k.startsWith('0x') ? k : `0x${k}`) as Hex)
+    facilitator = createLocalFacilitator({ rpcUrl: config.rpcUrl, settlerKeys, chainId })
   }
+  // Settler boot reads (nonces, balances, fees, EIP-7966 support) before listening, so /health is true at once;
+  // if the chain is down they are retried by the first paid call.
+  if ('settler' in facilitator) await (facilitator as ReturnType<typeof createLocalFacilitator>).settler.init().catch((e) => log.warn('settler boot reads failed; retried on the first paid call', { error: (e as Error).message }))
   const booted = await boot({ facilitator, payTo, log, devPayer }).catch(async (e) => {
     await stopChain?.()
     throw e

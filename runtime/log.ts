@@ -24,7 +24,7 @@ export function redact(line: string): string {
  */
 export function createLogger(level = process.env.LOG_LEVEL ?? 'info', write: (line: string) => void = (l) => process.stdout.write(l + '\n')): Logger {
   const max = LEVELS[level as keyof typeof LEVELS] ?? LEVELS.info
-  const secrets = [process.env.SETTLER_PRIVATE_KEY, process.env.OPENAI_API_KEY, process.env.FACILITATOR_AUTH_HEADER, process.env.CDP_API_KEY_SECRET, process.env.ADMIN_TOKEN].filter((s): s is string => !!s && s.length >= 8)
+  const secrets = [process.env.SETTLER_PRIVATE_KEY, ...(process.env.SETTLER_PRIVATE_KEYS ?? '').split(',').map((k) => k.trim()), process.env.OPENAI_API_KEY, process.env.FACILITATOR_AUTH_HEADER, process.env.CDP_API_KEY_SECRET, process.env.ADMIN_TOKEN].filter((s): s is string => !!s && s.length >= 8)
   const mask = (s: string) => {
     let out = redact(s).replace(/Bearer\s+[^\s"]+/gi, 'Bearer [redacted]')
     for (const secret of secrets) out = out.split(secret).join('[redacted]').split(secret.replace(/^0x/, '')).join('[redacted]')

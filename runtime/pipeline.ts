@@ -8,7 +8,8 @@ import { b64json, challenge } from './pay/challenge'
 import { decodePayment, PaymentRefused } from './pay/decode'
 import { FacilitatorUnavailable, type PaymentGate, type Ticket } from './pay/gate'
 import { ServiceError, type Logger, type ServiceContext, type TierName } from './sdk'
-import { prepareInput } from './validate'
+import { prepareInputReport } from './validate'
+import { ignoredFieldsHeader } from './input/ignored-header'
 import { ClientGone, unlessDisconnected } from './http/disconnect'
 import type { DecodedPayment } from './pay/types'
 import { paymentIdentifierOf } from './pay/payment-id'
@@ -40,6 +41,7 @@ export function resolveTier(svc: CatalogService, url: URL, rawBody: string): Tie
     try { tier = (JSON.parse(rawBody) as { tier?: unknown })?.tier } catch { /* the body is validated later */ }
   }
   if (tier === null || tier === undefined) return 'standard'
+  if (typeof tier === 'string') tier = tier.trim().toLowerCase() // enums match case-insensitively (runtime/input)
   if (typeof tier !== 'string' || !TIERS.includes(tier)) {
     throw new ServiceError(422, 'INVALID_TIER', `tier must be one of quick, standard, pro (got ${JSON.stringify(tier)})`, [{ path: '/tier', message: 'unknown tier' }])
   }
@@ -126,7 +128,7 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
       throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this client; slow down.', undefined, undefined, { 'retry-after': String(await deps.refusals.retryAfter(client)) })
     }
     requireJson(req)
-    const input = prepareInput(svc.manifest.input, parseJson(raw))
+    const { input, ignored } = prepareInputReport(svc.manifest.input, parseJson(raw))
     // A repeated payment (same authorization, or same payment identifier) for the same request collects its kept result.
     const version = v2 ? 2 : 1
     const hash = requestHash(svc.slug, tier, raw)
@@ -201,7 +203,7 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
       const message = later ? 'Settlement is not confirmed yet; send the same payment again later to collect the result.' : 'Settlement did not complete; the result is withheld.'
       return refuse(settled.errorReason ?? 'settlement_failed', message, { [receiptHeader]: receipt, ...later })
     }
-    return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...BASE_HEADERS, 'x-request-id': requestId, [receiptHeader]: receipt, 'cache-control': 'private, no-store' } })
+    return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...BASE_HEADERS, 'x-request-id': requestId, [receiptHeader]: receipt, 'cache-control': 'private, no-store', ...ignoredFieldsHeader(ignored) } })
   } catch (e) {
     if (ticket) {
       const t = ticket

@@ -2,6 +2,9 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import { Value } from '@sinclair/typebox/value'
 import type { TSchema } from '@sinclair/typebox'
 import { ServiceError, type FieldIssue } from './sdk/errors'
+import { aliasesOf, canonicalize } from './input/normalize'
+import { translate } from './input/messages'
+import { nearest } from './input/enum-match'
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>()
 
@@ -15,34 +18,41 @@ export function checker(schema: TSchema): TypeCheck<TSchema> {
   return c
 }
 
-/** At most this many field issues are reported for one body. */
-const MAX_ISSUES = 20
-
-/** Field issues of `value` against `schema` (empty when valid). */
+/** Field issues of `value` against `schema` (empty when valid), each saying what to send. */
 export function issues(schema: TSchema, value: unknown): FieldIssue[] {
   const c = checker(schema)
   if (c.Check(value)) return []
-  const out: FieldIssue[] = []
-  for (const e of c.Errors(value)) {
-    out.push({ path: e.path || '/', message: e.message })
-    if (out.length >= MAX_ISSUES) break
-  }
-  return out
+  return translate(c.Errors(value), aliasesOf(schema).values)
 }
 
 /**
- * Applies the schema's defaults to a copy of `body` and validates it.
- * Throws a 422 INVALID_INPUT naming every failing field (never the schema itself).
+ * Canonicalises `body` (field and value aliases, enum spelling; see input/normalize.ts), applies the schema's
+ * defaults to a copy and validates it. Returns the input and the top-level fields the service does not use.
+ * Throws a 422 INVALID_INPUT naming every failing field and what it accepts (never the schema itself).
  */
-export function prepareInput(schema: TSchema, body: unknown): unknown {
+export function prepareInputReport(schema: TSchema, body: unknown): { input: unknown; ignored: string[] } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ServiceError(422, 'INVALID_INPUT', 'The body must be a JSON object.', [{ path: '/', message: 'expected a JSON object' }])
   }
-  const input = Value.Default(schema, structuredClone(body))
-  const found = issues(schema, input)
+  const { input: canonical, ignored } = canonicalize(schema, structuredClone(body) as Record<string, unknown>)
+  const input = Value.Default(schema, canonical)
+  const found = issues(schema, input).map((i) => withUnusedHint(i, ignored))
   if (found.length) {
     const names = [...new Set(found.map((i) => i.path))].join(', ')
     throw new ServiceError(422, 'INVALID_INPUT', `Invalid input at ${names}: ${found[0].message}`, found)
   }
-  return input
+  return { input, ignored }
+}
+
+/** A missing top-level field that an unused field of the body looks like gets "you sent x; did you mean year?". */
+function withUnusedHint(issue: FieldIssue, ignored: string[]): FieldIssue {
+  const field = issue.path.slice(1)
+  if (!ignored.length || !issue.message.startsWith('is required') || field.includes('/')) return issue
+  const sent = ignored.find((k) => nearest(k, [field]) === field)
+  return sent === undefined ? issue : { ...issue, message: `${issue.message} (you sent ${JSON.stringify(sent)}; did you mean ${field}?)` }
+}
+
+/** prepareInputReport without the ignored-field list. */
+export function prepareInput(schema: TSchema, body: unknown): unknown {
+  return prepareInputReport(schema, body).input
 }

@@ -10,16 +10,16 @@ import { usdcBalance } from '../runtime/chain/usdc'
 import { createLocalFacilitator } from '../runtime/pay/local-facilitator'
 import { decodeB64Json, post, startServer } from './support/server'
 import { withEcho } from './support/extra-service'
-import { startRpcProxy, type RpcProxy } from './support/rpc-proxy'
+import { startFaultProxy, type FaultProxy } from './support/rpc-faults'
 import { signPayment } from './support/pay'
 import { boot } from '../runtime/boot'
 import { createLogger } from '../runtime/log'
 
 let chain: DevChain
-let proxy: RpcProxy
+let proxy: FaultProxy
 beforeAll(async () => {
   chain = await startDevChain()
-  proxy = startRpcProxy(chain.rpcUrl)
+  proxy = startFaultProxy(chain.rpcUrl)
 })
 afterAll(async () => {
   proxy?.stop()
@@ -32,9 +32,10 @@ test('a settlement whose receipt is late is pending, withheld, and reconciled af
   const dbPath = s.booted.config.databasePath
   const req = decodeB64Json((await post(s.url + '/api/v1/test-echo', {})).headers.get('payment-required')).accepts[0]
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
-  proxy.delay.set('eth_getTransactionReceipt', 1500)
+  // the node mines the transaction at once; its answers (the receipt) reach us late
+  for (const m of ['eth_sendRawTransactionSync', 'eth_sendRawTransaction', 'eth_getBlockByNumber', 'eth_getBlockReceipts', 'eth_getTransactionReceipt']) proxy.delayOut.set(m, 1500)
   const r = await post(s.url + '/api/v1/test-echo', { code: 'late receipt' }, { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) })
-  proxy.delay.clear()
+  proxy.delayOut.clear()
   expect(r.status).toBe(402)
   expect(JSON.stringify(await r.json())).not.toContain('LATE RECEIPT')
   const receipt = decodeB64Json(r.headers.get('payment-response'))
@@ -74,14 +75,15 @@ test('a reconciliation that races an in-flight settlement never counts the reven
   try {
     const req = decodeB64Json((await post(s.url + '/api/v1/test-echo', {})).headers.get('payment-required')).accepts[0]
     proxy.calls.clear()
-    proxy.delay.set('eth_getTransactionReceipt', 1500)
+    for (const m of ['eth_sendRawTransactionSync', 'eth_sendRawTransaction', 'eth_getBlockByNumber', 'eth_getBlockReceipts', 'eth_getTransactionReceipt']) proxy.delayOut.set(m, 1500)
     const inflight = post(s.url + '/api/v1/test-echo', { code: 'race' }, { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) })
-    while (!(proxy.calls.get('eth_sendRawTransaction') ?? 0)) await Bun.sleep(5)
+    while (!(proxy.calls.get('eth_sendRawTransactionSync') ?? 0) && !(proxy.calls.get('eth_sendRawTransaction') ?? 0)) await Bun.sleep(5)
+    await Bun.sleep(100) // forwarded: the node mines it at once (automine); only its answer is late
     // the request is now waiting for its (delayed) receipt; the reconciler reads the chain directly and wins the race
     const { reconcile } = await import('../runtime/pay/reconcile')
     const direct = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453 })
     const r1 = await reconcile(s.booted.ledger, direct, s.booted.log, 0)
-    proxy.delay.clear()
+    proxy.delayOut.clear()
     const r = await inflight
     expect(r.status).toBe(200)
     expect(r1.settled).toBe(1)

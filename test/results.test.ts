@@ -182,7 +182,8 @@ describe('a pending settlement', () => {
       const req = await requirementsOf(server, '/api/v1/test-count')
       const id = generatePaymentId()
       const header = await signed(req, id)
-      proxy.delay.set('eth_getTransactionReceipt', 3000)
+      // the send reaches the node late (after the 300 ms receipt wait): the settlement is pending with its hash
+      for (const m of ['eth_sendRawTransactionSync', 'eth_sendRawTransaction', 'eth_getTransactionReceipt']) proxy.delay.set(m, 3000)
       const first = await post(server.url + '/api/v1/test-count', { code: 'late' }, { 'payment-signature': header })
       expect(first.status).toBe(402)
       expect(Number(first.headers.get('retry-after'))).toBeGreaterThan(0)
@@ -203,6 +204,11 @@ describe('a pending settlement', () => {
       expect(((await byId.json()) as { reason: string }).reason).toBe('settlement_pending')
       expect(byId.headers.get('retry-after')).not.toBeNull()
       proxy.delay.clear()
+      const t0 = Date.now()
+      while ((await payeeBalance(payTo)) === 0n) {
+        if (Date.now() - t0 > 15_000) throw new Error('the late transfer never landed')
+        await Bun.sleep(20)
+      }
       const done = await reconcile(server.booted.ledger, slow, server.booted.log, 0)
       expect(done.settled).toBe(1)
       const collected = await post(server.url + '/api/v1/test-count', { code: 'late' }, { 'payment-signature': header })

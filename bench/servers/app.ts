@@ -1,4 +1,4 @@
-// The real app for the benchmark: booted like `start`, on a temp database. With RPC_URL + SETTLER_PRIVATE_KEY it
+// The real app for the benchmark: booted like `start`, on a temp database. With RPC_URL + SETTLER_PRIVATE_KEY(S) it
 // settles on that chain; otherwise payments are refused (fine for /health and the 402 challenge).
 import type { Hex } from 'viem'
 import { boot } from '../../runtime/boot'
@@ -6,7 +6,7 @@ import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { createLogger } from '../../runtime/log'
 
 const facilitator = process.env.RPC_URL
-  ? createLocalFacilitator({ rpcUrl: process.env.RPC_URL, settlerKey: process.env.SETTLER_PRIVATE_KEY as Hex, chainId: 8453, pollingIntervalMs: 20 })
+  ? createLocalFacilitator({ rpcUrl: process.env.RPC_URL, settlerKeys: (process.env.SETTLER_PRIVATE_KEYS || process.env.SETTLER_PRIVATE_KEY!).split(',') as Hex[], chainId: 8453, batch: process.env.BENCH_BATCH_MS ? { windowMs: Number(process.env.BENCH_BATCH_MS) } : undefined })
   : { kind: 'remote' as const, verify: async () => ({ isValid: false, invalidReason: 'bench' }), settle: async () => { throw new Error('bench') }, status: async () => 'unknown' as const }
 const t0 = performance.now()
 const b = await boot({ facilitator, log: createLogger('silent'), env: { ...process.env, INVALID_PAYMENT_LIMIT: '0' } })

@@ -34,6 +34,8 @@ export interface DevChainOptions {
   payerUsdc?: bigint
   /** Port for anvil; default a free one. Use a stopped chain's port to restart it at the same URL (state is not kept). */
   port?: number
+  /** Seconds between blocks (anvil `--block-time`, e.g. 2 like Base); absent means automine. */
+  blockTime?: number
   /** Reuse keys (e.g. after a restart) instead of fresh random ones. */
   keys?: Partial<Record<'admin' | 'settler' | 'payer' | 'payee', Hex>>
 }
@@ -48,7 +50,7 @@ const account = (privateKey: Hex = generatePrivateKey()): DevAccount => ({ priva
  * unless `keys` are given. NOT real money. Boots in roughly 50–100 ms (anvil startup dominates).
  */
 export async function startDevChain(opts: DevChainOptions = {}): Promise<DevChain> {
-  const anvil = await startAnvil({ port: opts.port })
+  const anvil = await startAnvil({ port: opts.port, blockTime: opts.blockTime })
   try {
     const k = opts.keys ?? {}
     const [admin, settler, payer, payee] = [account(k.admin), account(k.settler), account(k.payer), account(k.payee)]

@@ -11,6 +11,8 @@ const errorSchema = {
   },
 }
 
+/** Documented on every paid 200 (runtime/input/ignored-header.ts). */
+const IGNORED_FIELDS_HEADER = { 'X-Ignored-Fields': { description: 'Top-level body fields the service did not use, comma-separated (absent when every field was used).', schema: { type: 'string' } } }
 const free = (summary: string, tag = 'Public') => ({ tags: [tag], summary, security: [], responses: { 200: { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } } })
 
 /** The OpenAPI 3.1 document: every paid operation has x-payment-info and a documented 402. */
@@ -52,7 +54,7 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
       ...(s.manifest.kind === 'tiered' ? { parameters: [{ name: 'tier', in: 'query', required: false, schema: { type: 'string', enum: ['quick', 'standard', 'pro'], default: 'standard' } }] } : {}),
       requestBody: { required: true, content: { 'application/json': { schema: s.inputJsonSchema, ...(s.manifest.examples[0] ? { example: s.manifest.examples[0].input } : {}) } } },
       responses: {
-        200: { description: 'Result (settled payment; PAYMENT-RESPONSE header)', content: { 'application/json': { schema: s.outputJsonSchema } } },
+        200: { description: 'Result (settled payment; PAYMENT-RESPONSE header)', headers: IGNORED_FIELDS_HEADER, content: { 'application/json': { schema: s.outputJsonSchema } } },
         402: { description: 'Payment Required: PAYMENT-REQUIRED header (base64 x402 v2 PaymentRequired) and a JSON body' },
         409: { description: 'The payment-identifier was already used for a different request (nothing charged)', content: { 'application/json': { schema: errorSchema } } },
         422: { description: 'Invalid input (nothing charged)', content: { 'application/json': { schema: errorSchema } } },

@@ -20,11 +20,12 @@ function sameAddress(a: unknown, b: string): boolean {
 
 /**
  * Every check that needs no chain or facilitator, in the reference order: the echo matches our requirements,
- * network/asset/recipient, exact amount, time window, and for 65-byte signatures ECDSA recovery of the payer.
+ * network/asset/recipient, exact amount, time window, and for 65-byte signatures ECDSA recovery of the payer
+ * (when that does not yield `from` and `hasCode` says `from` is a contract, the signature is left to the chain).
  * Throws PaymentRefused with the x402 reason string. Returns whether the signature was checked locally
  * (false for contract-wallet signatures, which the facilitator checks with EIP-1271).
  */
-export async function cheapChecks(p: DecodedPayment, req: PaymentRequirements, nowS: number): Promise<{ signatureChecked: boolean }> {
+export async function cheapChecks(p: DecodedPayment, req: PaymentRequirements, nowS: number, hasCode?: (address: string) => Promise<boolean>): Promise<{ signatureChecked: boolean }> {
   if (p.x402Version === 2) {
     const acc = p.accepted!
     for (const f of CORE_FIELDS) {
@@ -47,12 +48,13 @@ export async function cheapChecks(p: DecodedPayment, req: PaymentRequirements, n
   }
   const sigBytes = (p.payload.signature.length - 2) / 2
   if (sigBytes !== 65) return { signatureChecked: false }
-  let signer: string
+  let signer: string | null = null
   try {
     signer = await recoverSigner(a, p.payload.signature, req)
-  } catch {
-    throw new PaymentRefused('invalid_exact_evm_signature', 'the signature cannot be recovered')
-  }
-  if (!sameAddress(signer, a.from)) throw new PaymentRefused('invalid_exact_evm_signature', 'the signature was not made by authorization.from')
-  return { signatureChecked: true }
+  } catch { /* not recoverable: maybe a contract wallet's signature (below) */ }
+  if (signer !== null && sameAddress(signer, a.from)) return { signatureChecked: true }
+  // A 65-byte signature that is not from's own ECDSA signature can still be valid for a contract wallet (EIP-1271,
+  // e.g. a 1-of-1 Safe): when `from` has code, the chain simulation decides. Only this mismatch costs an RPC.
+  if (hasCode && await hasCode(a.from).catch(() => false)) return { signatureChecked: false }
+  throw new PaymentRefused('invalid_exact_evm_signature', signer === null ? 'the signature cannot be recovered' : 'the signature was not made by authorization.from')
 }

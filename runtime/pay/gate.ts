@@ -53,7 +53,7 @@ export class PaymentGate {
    */
   async authorize(header: string, version: 1 | 2, req: PaymentRequirements, slug: string, tier: string, requestId: string, client = ''): Promise<Ticket> {
     const payment = decodePayment(header, version)
-    const { signatureChecked } = await cheapChecks(payment, req, this.nowS())
+    const { signatureChecked } = await cheapChecks(payment, req, this.nowS(), this.facilitator.hasCode)
     const a = payment.payload.authorization
     const payerKey = `payer:${a.from.toLowerCase()}`
     if (this.refusals && (await this.refusals.blocked(payerKey))) {

@@ -57,7 +57,7 @@ export interface SettleResult {
 
 /** The state of the settlement side, for /health and for refusing paid calls that could not be settled. */
 export interface FacilitatorHealth {
-  /** False when the backend cannot be reached. */
+  /** False when the backend cannot be reached, or (local settlement) a settler key is running low on gas. */
   ok: boolean
   /** False when no settlement could be paid for (e.g. every settler is out of gas): paid calls answer 503. */
   canPay: boolean
@@ -78,6 +78,8 @@ export interface Facilitator {
   status(tx: string, p: DecodedPayment, req: PaymentRequirements): Promise<'settled' | 'failed' | 'unknown'>
   /** The payer's balance of `asset` (atomic units), where the backend can read the chain. */
   balance?(payer: `0x${string}`, asset: string): Promise<bigint>
+  /** Whether `address` has contract code (cached): lets the cheap checks defer a contract wallet's signature to the chain. */
+  hasCode?(address: string): Promise<boolean>
   /** Current health of the settlement side. */
   health?(): FacilitatorHealth
   /** Stops timers and watchers. */

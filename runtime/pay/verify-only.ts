@@ -25,7 +25,7 @@ export function createVerifier(facilitator: Facilitator, network: string, nowS =
       if (x402Version !== 1 && x402Version !== 2) throw new ServiceError(422, 'INVALID_INPUT', 'x402Version must be 1 or 2', [{ path: '/x402Version', message: 'must be 1 or 2' }])
       try {
         const p = decodePayment(Buffer.from(JSON.stringify(paymentPayload)).toString('base64'), x402Version)
-        await cheapChecks(p, req, nowS())
+        await cheapChecks(p, req, nowS(), facilitator.hasCode)
         const v = await facilitator.verify(p, req)
         return { isValid: v.isValid, ...(v.invalidReason ? { invalidReason: v.invalidReason } : {}), payer: v.payer ?? p.payload.authorization.from }
       } catch (e) {

@@ -31,6 +31,26 @@ export interface Example<I> {
   output?: unknown
 }
 
+/**
+ * Other spellings agents use for this service's fields and enum values. Enum values already match
+ * case-insensitively with `-`, `_` and spaces alike ("Percent-Of" = "percent_of"); declare here only real synonyms.
+ * Published with the input schema (`x-aliases`) in /services, OpenAPI and the Bazaar extension.
+ * @example aliases: { fields: { percent: 'rate' }, values: { op: { 'x-is-what-percent-of-y': 'what_percent' } } }
+ */
+export interface InputAliases {
+  /**
+   * Alias field name -> canonical field. When the body has both, the canonical one wins (and a top-level alias is
+   * reported in X-Ignored-Fields). A nested field is named by its object's path: `'debts[].rate': 'apr'` renames
+   * `rate` to `apr` in each item of `debts`; `*` stands for a record's values (`'fields.*.kind': 'type'`).
+   */
+  fields?: Record<string, string>
+  /** Field name -> (alias value -> canonical literal). Applies to that field's enum wherever the field appears (nested too). */
+  values?: Record<string, Record<string, string>>
+}
+
+/** The schema keyword that carries a manifest's aliases (set by defineService). */
+export const ALIASES_KEY = 'x-aliases'
+
 export interface ServiceManifest<I extends TSchema = TSchema, O extends TSchema = TSchema> {
   /** kebab-case; equals the folder name and the URL segment. */
   slug: string
@@ -54,6 +74,8 @@ export interface ServiceManifest<I extends TSchema = TSchema, O extends TSchema 
   upstreams?: string[]
   /** Handler time budget in ms (default 10 000). */
   timeoutMs?: number
+  /** Synonyms for field names and enum values (see InputAliases). */
+  aliases?: InputAliases
 }
 
 export type Handler<M extends ServiceManifest> = (
@@ -70,6 +92,8 @@ export type AnyHandler = (input: never, ctx: ServiceContext) => unknown
  * export default defineService({ slug: 'slugify', name: 'Slugify', ..., input: t.Object({ text: t.String() }), output: t.Object({ slug: t.String() }) })
  */
 export function defineService<I extends TSchema, O extends TSchema>(m: ServiceManifest<I, O>): ServiceManifest<I, O> {
+  // The input schema carries the aliases, so validation and every published copy of the schema see the same ones.
+  if (m.aliases) (m.input as Record<string, unknown>)[ALIASES_KEY] = m.aliases
   return m
 }
 

@@ -1,5 +1,5 @@
 import { Type as t } from '@sinclair/typebox'
-import type { TierPrice, TierName } from './manifest'
+import type { InputAliases, TierPrice, TierName } from './manifest'
 
 /** Largest `code` a tiered request may carry (characters). Tiers may refuse less. */
 export const MAX_CODE_CHARS = 100_000
@@ -15,6 +15,15 @@ export const serviceRequest = (codeDescription = 'The content to process.') =>
     },
     { additionalProperties: true },
   )
+
+/**
+ * Field names agents use instead of a ServiceRequest's own (`text` for `code`, `instructions` for `context`);
+ * `more` adds the service's natural word for its content (e.g. `{ url: 'code' }` for read-url).
+ * @example aliases: serviceRequestAliases({ transcript: 'code' })
+ */
+export function serviceRequestAliases(more: Record<string, 'code' | 'context' | 'language'> = {}): InputAliases {
+  return { fields: { text: 'code', content: 'code', input: 'code', source: 'code', lang: 'language', instructions: 'context', ...more } }
+}
 
 /** Spec §2.2 ServiceResponse: the 200 body of tiered services. */
 export const serviceResponse = () =>

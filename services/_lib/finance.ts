@@ -8,14 +8,23 @@ import { invalid, ServiceError, t } from '../../runtime/sdk'
 
 export type RateUnit = 'decimal' | 'percent'
 
-/** Input field shared by every rate-taking calculator. */
+/**
+ * Input field shared by every rate-taking calculator: THE rule for rates across the finance services. Rates are
+ * decimals by default (0.065 = 6.5 %); `rate_unit: "percent"` makes them percents (6.5 = 6.5 %). A value that only
+ * makes sense in the other unit is refused by readRate with a 422 that says which value to send.
+ */
 export const rateUnitField = (fields: string) =>
   t.Optional(
     t.Union([t.Literal('decimal'), t.Literal('percent')], {
       default: 'decimal',
-      description: `How ${fields} are written: "decimal" (default; 0.065 means 6.5 %) or "percent" (6.5 means 6.5 %). Outputs give decimals plus *_pct fields.`,
+      description: `How ${fields} are written: "decimal" (default; 0.065 means 6.5 %; also accepted as "fraction") or "percent" (6.5 means 6.5 %). Outputs give decimals plus *_pct fields.`,
     }),
   )
+
+/** Other spellings of the rate_unit values; every manifest with a rate_unit spreads this into `aliases.values`. */
+export const RATE_UNIT_ALIASES: Record<string, Record<string, string>> = {
+  rate_unit: { fraction: 'decimal', fractional: 'decimal', ratio: 'decimal', pct: 'percent', percentage: 'percent', '%': 'percent', percents: 'percent' },
+}
 
 /**
  * Reads a rate in the request's unit, returns it as a decimal, and checks it lies in [min, max] (decimals).

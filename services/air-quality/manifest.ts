@@ -18,6 +18,7 @@ export default defineService({
   needs: ['upstream'],
   upstreams: ['open-meteo-air-quality'],
   input: t.Object({ lat: latField(), lon: lonField() }, { additionalProperties: true }),
+  aliases: { fields: { latitude: 'lat', longitude: 'lon', lng: 'lon' } },
   output: t.Object({
     latitude: t.Number(),
     longitude: t.Number(),

@@ -1,4 +1,4 @@
-import { defineService, serviceRequest, serviceResponse, tieredPricing } from '../../runtime/sdk'
+import { defineService, serviceRequest, serviceResponse, tieredPricing, serviceRequestAliases } from '../../runtime/sdk'
 
 /** Model: gpt-4.1-mini for every tier (tiers change depth and max_tokens only; the operator may override it in registry.yaml). */
 export default defineService({
@@ -13,6 +13,7 @@ export default defineService({
   needs: ['model', 'fetch'],
   timeoutMs: 45000,
   input: serviceRequest("http(s) URL of a PNG, JPEG, GIF or WebP image (at most 5 MiB)."),
+  aliases: serviceRequestAliases({ url: 'code', image_url: 'code', image: 'code' }),
   output: serviceResponse(),
   examples: [{ name: 'Standard tier', input: {"code": "https://example.com/chart.png", "context": "What trend does the chart show?"}, output: {"service": "analyze-image", "tier": "standard", "result": "**Description:** a line chart of monthly revenue for 2023.\n\n**Answer:** revenue grows steadily from January to December, with a dip in August.", "model": "gpt-4.1-mini", "tokens_used": 812, "request_id": "3f1c2a9e-5d7b-4a61-9c0e-8b2f4d6a1e73"} }],
 })

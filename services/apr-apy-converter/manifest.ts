@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { rateUnitField } from '../_lib/finance'
+import { RATE_UNIT_ALIASES, rateUnitField } from '../_lib/finance'
 
 const num = (description: string) => t.Number({ description })
 const numOrNull = (description: string) => t.Union([t.Number(), t.Null()], { description })
@@ -25,6 +25,10 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: {
+    fields: { mode: 'direction', convert: 'direction', compounding: 'compounds_per_year', periods: 'compounds_per_year', periods_per_year: 'compounds_per_year' },
+    values: { ...RATE_UNIT_ALIASES, direction: { to_apy: 'apr_to_apy', to_apr: 'apy_to_apr', apr_apy: 'apr_to_apy', apy_apr: 'apy_to_apr', 'apr->apy': 'apr_to_apy', 'apy->apr': 'apy_to_apr' } },
+  },
   output: t.Object({
     direction: t.String({ description: 'apr_to_apy or apy_to_apr.' }),
     apr: num('Nominal annual rate (decimal).'),

@@ -1,4 +1,4 @@
-import { defineService, serviceRequest, serviceResponse, tieredPricing } from '../../runtime/sdk'
+import { defineService, serviceRequest, serviceResponse, tieredPricing, serviceRequestAliases } from '../../runtime/sdk'
 
 /** Model: gpt-4.1 for every tier (tiers change depth and max_tokens only; the operator may override it in registry.yaml). */
 export default defineService({
@@ -13,6 +13,7 @@ export default defineService({
   needs: ['model'],
   timeoutMs: 45000,
   input: serviceRequest("Description of the task to automate."),
+  aliases: serviceRequestAliases({ description: 'code', task: 'code' }),
   output: serviceResponse(),
   examples: [{ name: 'Standard tier', input: {"code": "Rename every .jpeg file in a folder to .jpg", "language": "bash"}, output: {"service": "automation-script", "tier": "standard", "result": "```bash\n#!/usr/bin/env bash\n# Renames *.jpeg to *.jpg in DIR (default: current directory).\nset -euo pipefail\n...\n```\n\n**Usage:** `./rename.sh [DIR]`", "model": "gpt-4.1", "tokens_used": 812, "request_id": "3f1c2a9e-5d7b-4a61-9c0e-8b2f4d6a1e73"} }],
 })

@@ -13,10 +13,17 @@ export default defineService({
     {
       input: t.String({ maxLength: 1_000_000, description: 'Text to encode, or encoded text to decode.' }),
       op: t.Optional(t.Union([t.Literal('encode'), t.Literal('decode')], { default: 'encode', description: 'encode or decode.' })),
-      alphabet: t.Optional(t.Union([t.Literal('base64'), t.Literal('base64url'), t.Literal('hex'), t.Literal('percent')], { default: 'base64', description: 'Encoding to use.' })),
+      alphabet: t.Optional(t.Union([t.Literal('base64'), t.Literal('base64url'), t.Literal('hex'), t.Literal('percent')], { default: 'base64', description: 'Encoding to use: base64 (default), base64url, hex, or percent (URL encoding; `url` is accepted for it).' })),
     },
     { additionalProperties: true },
   ),
+  aliases: {
+    fields: { text: 'input', data: 'input', mode: 'op', action: 'op', encoding: 'alphabet', format: 'alphabet', scheme: 'alphabet' },
+    values: {
+      alphabet: { url: 'percent', urlencode: 'percent', url_encode: 'percent', url_encoding: 'percent', uri: 'percent', percent_encoding: 'percent', base16: 'hex', b64: 'base64', base64_url: 'base64url', url_safe: 'base64url' },
+      op: { enc: 'encode', dec: 'decode' },
+    },
+  },
   output: t.Object({
     op: t.String(),
     alphabet: t.String(),

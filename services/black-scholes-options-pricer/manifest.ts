@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { rateUnitField } from '../_lib/finance'
+import { RATE_UNIT_ALIASES, rateUnitField } from '../_lib/finance'
 
 const n = (description: string) => t.Number({ description })
 
@@ -19,15 +19,16 @@ export default defineService({
       strike: t.Number({ exclusiveMinimum: 0, maximum: 1e12, description: 'Strike price K (> 0).' }),
       days_to_expiry: t.Optional(t.Number({ exclusiveMinimum: 0, maximum: 36_500, description: 'Calendar days to expiry; T = days/365. Required unless years_to_expiry is given.' })),
       years_to_expiry: t.Optional(t.Number({ exclusiveMinimum: 0, maximum: 100, description: 'Time to expiry in years; overrides days_to_expiry (e.g. 0.5, or 20/52 for Hull\'s 20-week example).' })),
-      rate: t.Optional(t.Number({ default: 0, description: 'Risk-free rate r, continuously compounded, per year (decimal: 0.05 = 5 %). Range −50 % … 100 %. Default 0.' })),
-      volatility: t.Optional(t.Number({ description: 'Volatility σ per year (decimal: 0.2 = 20 %), in (0, 1000 %]. Required unless market_price is given.' })),
-      dividend_yield: t.Optional(t.Number({ default: 0, description: 'Continuous dividend yield q per year (decimal). Default 0.' })),
+      rate: t.Optional(t.Number({ default: 0, description: 'Risk-free rate r, continuously compounded, per year (decimal: 0.05 = 5 %; or 5 with rate_unit "percent"). Range −50 % … 100 %. Default 0.' })),
+      volatility: t.Optional(t.Number({ description: 'Volatility σ per year (decimal: 0.2 = 20 %; or 20 with rate_unit "percent"), in (0, 1000 %]. Required unless market_price is given.' })),
+      dividend_yield: t.Optional(t.Number({ default: 0, description: 'Continuous dividend yield q per year (decimal: 0.01 = 1 %; or 1 with rate_unit "percent"), −50 % … 100 %. Default 0.' })),
       type: t.Optional(t.Union([t.Literal('call'), t.Literal('put')], { default: 'call', description: 'Option type: "call" (default) or "put". Greeks are for this type.' })),
       market_price: t.Optional(t.Number({ exclusiveMinimum: 0, maximum: 1e12, description: 'Observed option price; triggers the implied-volatility solve. Without volatility, price and Greeks are given at the implied volatility.' })),
       rate_unit: rateUnitField('rate, volatility and dividend_yield'),
     },
     { additionalProperties: true },
   ),
+  aliases: { values: RATE_UNIT_ALIASES },
   output: t.Object({
     type: t.String({ description: 'call or put.' }),
     price: n('Model price of the chosen option.'),

@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { rateUnitField } from '../_lib/finance'
+import { RATE_UNIT_ALIASES, rateUnitField } from '../_lib/finance'
 
 const num = (description: string) => t.Number({ description })
 
@@ -19,12 +19,13 @@ export default defineService({
       coupon_rate: t.Number({ description: 'Annual coupon rate (decimal 0 … 1, e.g. 0.05 = 5 %; or percent with rate_unit). 0 for a zero-coupon bond.' }),
       years_to_maturity: t.Number({ exclusiveMinimum: 0, maximum: 100, description: 'Years to maturity; × frequency must be a whole number of coupon periods.' }),
       frequency: t.Optional(t.Union([t.Literal(1), t.Literal(2), t.Literal(4), t.Literal(12)], { default: 2, description: 'Coupons per year: 1, 2 (default), 4 or 12. The yield compounds at the same frequency.' })),
-      ytm: t.Optional(t.Number({ description: 'Yield to maturity (decimal, −50 % … 100 %). Give ytm to price the bond, or price to solve the yield — not both.' })),
+      ytm: t.Optional(t.Number({ description: 'Yield to maturity (decimal, −50 % … 100 %, e.g. 0.06 = 6 %; or 6 with rate_unit "percent"). Give ytm to price the bond, or price to solve the yield — not both.' })),
       price: t.Optional(t.Number({ exclusiveMinimum: 0, maximum: 1e13, description: 'Price (same currency units as face, e.g. 92.56 for face 100). Solves for ytm.' })),
       rate_unit: rateUnitField('coupon_rate and ytm'),
     },
     { additionalProperties: true },
   ),
+  aliases: { values: RATE_UNIT_ALIASES },
   output: t.Object({
     solved_for: t.Union([t.Literal('price'), t.Literal('ytm')], { description: 'Which quantity was computed from the other.' }),
     price: num('Price (dirty = clean on a coupon date).'),

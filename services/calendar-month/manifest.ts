@@ -13,10 +13,14 @@ export default defineService({
     {
       year: t.Integer({ minimum: 1, maximum: 9999, description: 'Year.' }),
       month: t.Integer({ minimum: 1, maximum: 12, description: 'Month 1-12.' }),
-      first_weekday: t.Optional(t.Union([t.Literal('monday'), t.Literal('sunday')], { default: 'monday', description: 'First column of each week.' })),
+      first_weekday: t.Optional(t.Union([t.Literal('monday'), t.Literal('sunday')], { default: 'monday', description: 'First column of each week: monday (default) or sunday; "Monday", "Sun" and the like are accepted.' })),
     },
     { additionalProperties: true },
   ),
+  aliases: {
+    fields: { week_start: 'first_weekday', week_starts_on: 'first_weekday', start_day: 'first_weekday', first_day: 'first_weekday', start: 'first_weekday', first_day_of_week: 'first_weekday' },
+    values: { first_weekday: { mon: 'monday', sun: 'sunday', monday_start: 'monday', sunday_start: 'sunday' } },
+  },
   output: t.Object({
     year: t.Integer({ description: 'The year.' }),
     month: t.Integer({ description: 'The month, 1-12.' }),

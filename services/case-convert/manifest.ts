@@ -18,6 +18,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { case: 'to', style: 'to', target: 'to', input: 'text' } },
   output: t.Object({ to: t.String({ description: 'Normalised target name.' }), result: t.String(), words: t.Array(t.String(), { description: 'The words found (identifier cases only; else empty).' }) }),
   examples: [{ name: 'camelCase', input: { text: 'Hello big World', to: 'camel' }, output: { to: 'camel', result: 'helloBigWorld', words: ['Hello', 'big', 'World'] } }],
 })

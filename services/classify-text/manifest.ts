@@ -25,6 +25,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { input: 'text', categories: 'labels', classes: 'labels' } },
   output: t.Object({
     label: t.String({ description: 'One of the supplied labels, exactly as given.' }),
     confidence: t.Number({ minimum: 0, maximum: 1 }),

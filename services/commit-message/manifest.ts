@@ -25,6 +25,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { changes: 'diff', patch: 'diff' } },
   output: t.Object({
     message: t.String(),
     type: t.Union(TYPES.map((x) => t.Literal(x))),

@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { rateUnitField } from '../_lib/finance'
+import { RATE_UNIT_ALIASES, rateUnitField } from '../_lib/finance'
 
 const money = (description: string) => t.Number({ description })
 
@@ -25,6 +25,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { values: RATE_UNIT_ALIASES },
   output: t.Object({
     final_balance: money('Balance at the end of the horizon (rounded to cents).'),
     total_contributed: money('principal + all contributions.'),

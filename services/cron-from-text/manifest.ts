@@ -24,6 +24,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { description: 'text', schedule: 'text', tz: 'timezone', n: 'count' } },
   output: t.Object({
     expression: t.String(),
     fields: t.Object({ minute: t.String(), hour: t.String(), day_of_month: t.String(), month: t.String(), day_of_week: t.String() }),

@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { rateUnitField } from '../_lib/finance'
+import { RATE_UNIT_ALIASES, rateUnitField } from '../_lib/finance'
 
 const num = (description: string) => t.Number({ description })
 const numOrNull = (description: string) => t.Union([t.Number(), t.Null()], { description })
@@ -25,6 +25,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { values: RATE_UNIT_ALIASES },
   output: t.Object({
     side: t.String({ description: 'long or short.' }),
     liquidation_price: num('Liquidation price, maintenance margin on entry notional (primary formula).'),

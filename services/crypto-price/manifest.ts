@@ -22,6 +22,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { coin: 'ids', coins: 'ids', id: 'ids', currency: 'vs', vs_currency: 'vs', vs_currencies: 'vs' } },
   output: t.Object({
     vs: t.Array(t.String()),
     count: t.Integer({ description: 'Prices returned.' }),

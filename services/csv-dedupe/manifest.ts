@@ -26,6 +26,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { columns: 'keys', key: 'keys', by: 'keys', input: 'csv', text: 'csv' } },
   output: t.Object({
     csv: t.String({ description: 'The CSV without the removed rows.' }),
     keys: t.Array(t.String(), { description: 'Key columns used (names, or column numbers as text without a header).' }),

@@ -27,6 +27,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { input: 'csv', text: 'csv', data: 'csv' } },
   output: t.Object({
     row_count: t.Integer({ description: 'Data rows (header not counted).' }),
     column_count: t.Integer({ description: 'Columns profiled.' }),

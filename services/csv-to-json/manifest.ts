@@ -27,6 +27,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { input: 'csv', text: 'csv', data: 'csv', tsv: 'csv', has_header: 'header', headers: 'header', typed: 'dynamic_typing', parse_numbers: 'dynamic_typing' } },
   output: t.Object({
     rows: t.Array(t.Union([t.Record(t.String(), t.Union([cell, t.Array(cell)])), t.Array(cell)]), { description: 'One object per data row (header true) or one array per row (header false).' }),
     columns: t.Union([t.Array(t.String()), t.Null()], { description: 'Column names in header order (null when header is false).' }),

@@ -27,6 +27,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { data: 'input', text: 'input' } },
   output: t.Object({
     output: t.String({ description: 'The converted text.' }),
     from: t.Union([t.Literal('csv'), t.Literal('tsv'), t.Literal('json'), t.Literal('ndjson')], { description: 'Source format used (jsonl reported as ndjson).' }),

@@ -24,6 +24,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { data: 'input', text: 'input', type: 'format' } },
   output: t.Object({
     valid: t.Boolean({ description: 'True when the text is well-formed in that format.' }),
     format: t.Union([t.Literal('json'), t.Literal('yaml'), t.Literal('csv'), t.Literal('xml')], { description: 'Format checked.' }),

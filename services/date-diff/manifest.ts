@@ -16,6 +16,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { from: 'start', to: 'end', start_date: 'start', end_date: 'end', date1: 'start', date2: 'end' } },
   output: t.Object({
     days: t.Number({ description: 'Elapsed time in days (86,400 s each; fractional; negative when end < start).' }),
     hours: t.Number({ description: 'Elapsed time in hours (fractional, signed).' }),

@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { rateUnitField } from '../_lib/finance'
+import { RATE_UNIT_ALIASES, rateUnitField } from '../_lib/finance'
 
 const money = (description: string) => t.Number({ description })
 const summary = t.Object({
@@ -37,6 +37,13 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: {
+    fields: {
+      loans: 'debts', accounts: 'debts', extra: 'extra_payment', extra_monthly: 'extra_payment', method: 'strategy',
+      'debts[].rate': 'apr', 'debts[].interest_rate': 'apr', 'debts[].interest': 'apr', 'debts[].minimum_payment': 'min_payment', 'debts[].minimum': 'min_payment', 'debts[].min': 'min_payment', 'debts[].payment': 'min_payment', 'debts[].amount': 'balance', 'debts[].principal': 'balance', 'debts[].label': 'name',
+    },
+    values: RATE_UNIT_ALIASES,
+  },
   output: t.Object({
     strategy: t.String({ description: 'Strategy used.' }),
     monthly_budget: money('Sum of minimum payments + extra_payment, paid every month until the last one.'),

@@ -1,4 +1,4 @@
-import { defineService, serviceRequest, serviceResponse, tieredPricing } from '../../runtime/sdk'
+import { defineService, serviceRequest, serviceResponse, tieredPricing, serviceRequestAliases } from '../../runtime/sdk'
 
 /** Model: gpt-4.1 for every tier (tiers change depth and max_tokens only; the operator may override it in registry.yaml). */
 export default defineService({
@@ -13,6 +13,7 @@ export default defineService({
   needs: ['model'],
   timeoutMs: 45000,
   input: serviceRequest("The failing source code."),
+  aliases: serviceRequestAliases({ error: 'context' }),
   output: serviceResponse(),
   examples: [{ name: 'Standard tier', input: {"code": "items = [1, 2, 3]\nprint(items[3])", "language": "python", "context": "IndexError: list index out of range"}, output: {"service": "debug-assist", "tier": "standard", "result": "## Root cause\n`items[3]` reads past the end of a 3-element list (valid indexes are 0-2).\n\n## Fixes\n- **HIGH** Use `items[-1]` or `items[2]` for the last element.\n\n## Corrected code\n```python\nitems = [1, 2, 3]\nprint(items[-1])\n```", "model": "gpt-4.1", "tokens_used": 812, "request_id": "3f1c2a9e-5d7b-4a61-9c0e-8b2f4d6a1e73"} }],
 })

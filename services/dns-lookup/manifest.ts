@@ -22,6 +22,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { domain: 'name', host: 'name', hostname: 'name', record_type: 'type', rrtype: 'type', record: 'type' } },
   output: t.Object({
     name: t.String({ description: 'Name queried (punycode, no trailing dot).' }),
     type: t.Union(RECORD_TYPES.map((x) => t.Literal(x))),

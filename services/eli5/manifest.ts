@@ -16,6 +16,7 @@ export default defineService({
   needs: ['model'],
   timeoutMs: 30_000,
   input: t.Object({ text: t.String({ minLength: 1, maxLength: 4_000, description: 'Topic or text to explain.' }) }, { additionalProperties: true }),
+  aliases: { fields: { input: 'text', topic: 'text', question: 'text' } },
   output: t.Object({ explanation: t.String(), analogy: t.String(), ...modelFields }),
   examples: [
     {

@@ -15,6 +15,7 @@ export default defineService({
   pricing: flat(0.002),
   model: 'none',
   input: t.Object({ email: t.String({ minLength: 1, maxLength: 320, description: 'The address, e.g. jane.doe+news@example.com (surrounding spaces are trimmed; at most 320 characters).' }) }, { additionalProperties: true }),
+  aliases: { fields: { address: 'email', email_address: 'email' } },
   output: t.Object({
     email: t.String({ description: 'The address as checked (trimmed).' }),
     valid_syntax: t.Boolean({ description: 'The address follows the documented syntax rules.' }),

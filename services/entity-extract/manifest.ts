@@ -13,6 +13,7 @@ export default defineService({
   pricing: flat(0.002),
   model: 'none',
   input: t.Object({ text: t.String({ maxLength: 500_000, description: 'Text to scan.' }) }, { additionalProperties: true }),
+  aliases: { fields: { input: 'text', content: 'text' } },
   output: t.Object({ ...Object.fromEntries(KINDS.map((k) => [k, t.Array(Ent)])), counts: t.Record(t.String(), t.Integer()) } as unknown as Record<string, never>),
   examples: [{
     name: 'Tweet',

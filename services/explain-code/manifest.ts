@@ -1,4 +1,4 @@
-import { defineService, serviceRequest, serviceResponse, tieredPricing } from '../../runtime/sdk'
+import { defineService, serviceRequest, serviceResponse, tieredPricing, serviceRequestAliases } from '../../runtime/sdk'
 
 /** Model: gpt-4.1-mini for every tier (tiers change depth and max_tokens only; the operator may override it in registry.yaml). */
 export default defineService({
@@ -13,6 +13,7 @@ export default defineService({
   needs: ['model'],
   timeoutMs: 45000,
   input: serviceRequest("Source code to explain."),
+  aliases: serviceRequestAliases(),
   output: serviceResponse(),
   examples: [{ name: 'Standard tier', input: {"code": "def add(a, b):\n    return a + b", "language": "python"}, output: {"service": "explain-code", "tier": "standard", "result": "**Summary:** `add` returns the sum of its two arguments.\n\n**Line by line**\n1. `def add(a, b):` defines a function with two parameters.\n2. `return a + b` returns their sum (numbers add, strings and lists concatenate).", "model": "gpt-4.1-mini", "tokens_used": 812, "request_id": "3f1c2a9e-5d7b-4a61-9c0e-8b2f4d6a1e73"} }],
 })

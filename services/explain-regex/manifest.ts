@@ -24,6 +24,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { regex: 'pattern', dialect: 'flavor', engine: 'flavor', language: 'flavor' }, values: { flavor: { js: 'javascript', ecmascript: 'javascript', typescript: 'javascript', pcre2: 'pcre', php: 'pcre', perl: 'pcre', python3: 'python', py: 'python', go: 're2', golang: 're2', rust: 're2', posix_ere: 'posix', grep: 'posix' } } },
   output: t.Object({
     summary: t.String(),
     parts: t.Array(t.Object({ token: t.String(), meaning: t.String() })),

@@ -1,4 +1,4 @@
-import { defineService, serviceRequest, serviceResponse, tieredPricing } from '../../runtime/sdk'
+import { defineService, serviceRequest, serviceResponse, tieredPricing, serviceRequestAliases } from '../../runtime/sdk'
 
 /** Model: gpt-4.1-mini for every tier (tiers change depth and max_tokens only; the operator may override it in registry.yaml). */
 export default defineService({
@@ -13,6 +13,7 @@ export default defineService({
   needs: ['model', 'fetch'],
   timeoutMs: 45000,
   input: serviceRequest("Document text, or the http(s) URL of a PDF, HTML or text document."),
+  aliases: serviceRequestAliases({ url: 'code', document: 'code' }),
   output: serviceResponse(),
   examples: [{ name: 'Standard tier', input: {"code": "Invoice 1042\nDate: 2024-03-01\nBill to: ACME Corp\nTotal due: 1,250.00 USD by 2024-03-31", "context": "invoice fields"}, output: {"service": "extract-document", "tier": "standard", "result": "**Document type:** invoice\n\n| Field | Value |\n|---|---|\n| Invoice number | 1042 |\n| Date | 2024-03-01 |\n| Customer | ACME Corp |\n| Total | 1,250.00 USD |\n| Due | 2024-03-31 |", "model": "gpt-4.1-mini", "tokens_used": 812, "request_id": "3f1c2a9e-5d7b-4a61-9c0e-8b2f4d6a1e73"} }],
 })

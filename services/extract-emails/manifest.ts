@@ -23,6 +23,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { link: 'url', phones: 'include_phones' } },
   output: t.Object({
     url: t.String(),
     final_url: t.String({ description: 'The URL after redirects.' }),

@@ -21,6 +21,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { link: 'url', external: 'external_only', limit: 'max_links' } },
   output: t.Object({
     url: t.String({ description: 'The URL as requested (normalised).' }),
     final_url: t.String({ description: 'The URL after redirects (links are resolved against it or <base href>).' }),

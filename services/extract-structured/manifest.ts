@@ -26,6 +26,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { input: 'text', schema: 'fields', keys: 'fields' } },
   output: t.Object({
     data: t.Record(t.String(), t.Union([t.String(), t.Number(), t.Boolean(), t.Null(), t.Array(t.String())]), { description: 'Exactly the requested fields.' }),
     missing: t.Array(t.String(), { description: 'Requested fields the text does not state (null in data).' }),

@@ -38,6 +38,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { sales: 'revenue', cost_of_goods_sold: 'cogs', net_profit: 'net_income', operating_income: 'ebit', equity: 'total_equity', debt: 'total_debt', assets: 'total_assets' } },
   output: t.Object({
     ratios: t.Object({
       current_ratio: ratio('current_assets / current_liabilities.'),

@@ -23,6 +23,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { base: 'from', target: 'to', quote: 'to', value: 'amount' } },
   output: t.Object({
     from: t.String(),
     to: t.String(),

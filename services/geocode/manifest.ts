@@ -24,6 +24,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { query: 'q', place: 'q', name: 'q', address: 'q', city: 'q' } },
   output: t.Object({
     query: t.String(),
     count: t.Integer(),

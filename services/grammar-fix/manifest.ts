@@ -16,6 +16,7 @@ export default defineService({
   needs: ['model'],
   timeoutMs: 45_000,
   input: t.Object({ text: t.String({ minLength: 1, maxLength: 12_000, description: 'Text to correct (at most 12,000 characters).' }) }, { additionalProperties: true }),
+  aliases: { fields: { input: 'text', content: 'text' } },
   output: t.Object({
     corrected: t.String(),
     changes: t.Array(t.Object({ original: t.String(), corrected: t.String(), reason: t.String() })),

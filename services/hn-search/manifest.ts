@@ -26,6 +26,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { q: 'query', search: 'query', type: 'tags', order: 'sort', sort_by: 'sort' }, values: { sort: { relevant: 'relevance', newest: 'date', recent: 'date', latest: 'date', time: 'date' } } },
   output: t.Object({
     query: t.String(),
     tags: ns('Tag filter used.'),

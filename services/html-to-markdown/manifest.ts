@@ -21,6 +21,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { text: 'html', input: 'html' } },
   output: t.Object({
     markdown: t.String({ description: 'The Markdown (leading blank lines and trailing whitespace removed).' }),
     length: t.Integer({ description: 'Length of markdown in characters (UTF-16 code units).' }),

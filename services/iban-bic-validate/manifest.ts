@@ -23,6 +23,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { account: 'iban', swift: 'bic', bic_code: 'bic', swift_code: 'bic' } },
   output: t.Object({
     iban: t.Union([
       t.Object({

@@ -32,6 +32,12 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: {
+    fields: {
+      event: 'events', calendar: 'calendar_name', name: 'calendar_name', title: 'calendar_name', tz: 'timezone', time_zone: 'timezone',
+      'events[].summary': 'title', 'events[].name': 'title', 'events[].start_time': 'start', 'events[].starts_at': 'start', 'events[].dtstart': 'start', 'events[].end_time': 'end', 'events[].ends_at': 'end', 'events[].dtend': 'end', 'events[].duration': 'duration_minutes', 'events[].minutes': 'duration_minutes', 'events[].allday': 'all_day', 'events[].link': 'url', 'events[].place': 'location', 'events[].details': 'description', 'events[].notes': 'description',
+    },
+  },
   output: t.Object({
     ics: t.String({ description: 'The iCalendar text: CRLF line endings, lines folded at 75 octets.' }),
     events: t.Integer({ description: 'Number of VEVENTs written.' }),

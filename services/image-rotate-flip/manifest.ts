@@ -19,6 +19,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { image: 'image_b64', image_base64: 'image_b64', png_b64: 'image_b64', rotate: 'angle', degrees: 'angle', rotation: 'angle', mirror: 'flip' }, values: { flip: { h: 'horizontal', v: 'vertical', x: 'horizontal', y: 'vertical', mirror: 'horizontal' } } },
   output: t.Object({
     image_b64: t.String({ description: 'The result as a base64 PNG (standard alphabet, padded).' }),
     content_type: t.Literal('image/png', { description: 'Always image/png.' }),

@@ -21,6 +21,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { ratio: 'price_ratio', deposit: 'initial_value', initial_investment: 'initial_value', fees: 'fees_earned' } },
   output: t.Object({
     price_ratio: num('r = new price / initial price.'),
     impermanent_loss: num('2√r/(1+r) − 1, a fraction (≤ 0).'),

@@ -20,6 +20,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { network: 'cidr', subnet: 'cidr', range: 'cidr', ip: 'contains', address: 'contains' } },
   output: t.Object({
     version: t.Union([t.Literal(4), t.Literal(6)], { description: 'IP version.' }),
     network: t.String({ description: 'Network address (host bits cleared).' }),

@@ -17,6 +17,7 @@ export default defineService({
   needs: ['upstream'],
   upstreams: ['ipwhois'],
   input: t.Object({ ip: t.String({ minLength: 2, maxLength: 45, description: 'Public IPv4 (dotted decimal) or IPv6 address.' }) }, { additionalProperties: true }),
+  aliases: { fields: { address: 'ip', ip_address: 'ip' } },
   output: t.Object({
     ip: t.String({ description: 'The address (canonical text form).' }),
     type: t.Union([t.Literal('IPv4'), t.Literal('IPv6')]),

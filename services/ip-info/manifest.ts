@@ -14,6 +14,7 @@ export default defineService({
   pricing: flat(0.001),
   model: 'none',
   input: t.Object({ ip: t.String({ minLength: 2, maxLength: 64, description: 'An IPv4 (e.g. 192.168.1.10) or IPv6 (e.g. 2001:db8::1) address; no CIDR suffix, no zone id.' }) }, { additionalProperties: true }),
+  aliases: { fields: { address: 'ip', ip_address: 'ip' } },
   output: t.Object({
     ip: t.String({ description: 'The address as sent (trimmed).' }),
     version: t.Union([t.Literal(4), t.Literal(6)], { description: 'IP version.' }),

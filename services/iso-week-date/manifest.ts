@@ -10,6 +10,7 @@ export default defineService({
   pricing: flat(0.001),
   model: 'none',
   input: t.Object({ date: t.String({ maxLength: 10, pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'A calendar date YYYY-MM-DD (years 0001-9999).' }) }, { additionalProperties: true }),
+  aliases: { fields: { day: 'date', value: 'date' } },
   output: t.Object({
     date: t.String({ description: 'The input date.' }),
     iso_week_date: t.String({ description: 'ISO 8601 week date YYYY-Www-D, e.g. 2020-W53-7.' }),

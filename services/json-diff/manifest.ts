@@ -19,6 +19,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { old: 'a', new: 'b', before: 'a', after: 'b', left: 'a', right: 'b', original: 'a', modified: 'b' } },
   output: t.Object({
     equal: t.Boolean({ description: 'True when a and b are the same JSON value.' }),
     patch: t.Array(

@@ -22,6 +22,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { input: 'json', text: 'json', data: 'json', compact: 'minify', sort: 'sort_keys', sorted: 'sort_keys', spaces: 'indent' } },
   output: t.Object({
     valid: t.Boolean({ description: 'Always true (invalid JSON is a 422 with line and column).' }),
     formatted: t.String({ description: 'The re-serialized JSON.' }),

@@ -21,6 +21,7 @@ export default defineService({
     { json: t.String({ minLength: 1, maxLength: 200_000, description: 'The broken JSON text (at most 200,000 characters).' }) },
     { additionalProperties: true },
   ),
+  aliases: { fields: { input: 'json', text: 'json' } },
   output: t.Object({
     repaired: t.String({ description: 'The repaired JSON text.' }),
     value: t.Unknown({ description: 'The repaired JSON, parsed.' }),

@@ -23,6 +23,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { examples: 'samples', data: 'samples', documents: 'samples' } },
   output: t.Object({
     schema: t.Record(t.String(), t.Unknown(), { description: 'The inferred JSON Schema (draft 2020-12), with `$schema` set.' }),
     sample_count: t.Integer({ description: 'Samples read.' }),

@@ -24,6 +24,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { data: 'rows', records: 'rows', json: 'rows', items: 'rows' } },
   output: t.Object({
     csv: t.String({ description: 'The CSV text; every row, the last included, ends with the newline.' }),
     columns: t.Array(t.String(), { description: 'Columns written, in order.' }),

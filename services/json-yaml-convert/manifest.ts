@@ -26,6 +26,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { data: 'input', text: 'input' } },
   output: t.Object({
     output: t.String({ description: 'The converted text (ends with a newline for YAML).' }),
     from: fmt('Source format used.'),

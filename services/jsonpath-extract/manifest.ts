@@ -20,6 +20,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { json: 'data', object: 'data', document: 'data' } },
   output: t.Object({
     results: t.Array(
       t.Object({

@@ -20,6 +20,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { data: 'instance', document: 'instance', json: 'instance' } },
   output: t.Object({
     valid: t.Boolean({ description: 'True when the instance satisfies the schema.' }),
     draft: t.Union([t.Literal('2020-12'), t.Literal('2019-09'), t.Literal('draft-07'), t.Literal('draft-06')], { description: 'Draft used.' }),

@@ -10,6 +10,7 @@ export default defineService({
   pricing: flat(0.001),
   model: 'none',
   input: t.Object({ token: t.String({ minLength: 1, maxLength: 100_000, description: 'The JWT (three base64url parts separated by dots); a leading "Bearer " is ignored.' }) }, { additionalProperties: true }),
+  aliases: { fields: { jwt: 'token' } },
   output: t.Object({
     header: t.Record(t.String(), t.Unknown(), { description: 'The decoded JOSE header.' }),
     payload: t.Record(t.String(), t.Unknown(), { description: 'The decoded claims.' }),

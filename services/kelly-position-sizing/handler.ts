@@ -1,5 +1,5 @@
 import { handlerFor } from '../../runtime/sdk'
-import { clean, finiteOut } from '../_lib/finance'
+import { clean, finiteOut, readRate } from '../_lib/finance'
 import manifest from './manifest'
 
 /** Expected log-growth per bet when staking fraction f. */
@@ -9,7 +9,9 @@ function growth(p: number, b: number, f: number): number {
   return win + lose
 }
 
-export default handlerFor(manifest, ({ win_prob: p, win_loss_ratio: b, bankroll, kelly_fraction: k = 1, fixed_fraction = 0.02, risk_per_unit }) => {
+export default handlerFor(manifest, ({ win_prob, win_loss_ratio: b, bankroll, kelly_fraction: k = 1, fixed_fraction: ff, risk_per_unit, rate_unit }) => {
+  const p = readRate('win_prob', win_prob, rate_unit, 0, 1)
+  const fixed_fraction = readRate('fixed_fraction', ff, rate_unit, 0, 1, { openMin: true, fallback: 0.02 })
   const full = p - (1 - p) / b
   const bet = full > 0
   const applied = bet ? full * k : 0

@@ -1,4 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
+import { RATE_UNIT_ALIASES, rateUnitField } from '../_lib/finance'
 
 const num = (description: string) => t.Number({ description })
 const numOrNull = (description: string) => t.Union([t.Number(), t.Null()], { description })
@@ -7,7 +8,7 @@ export default defineService({
   slug: 'kelly-position-sizing',
   name: 'Kelly criterion position sizing',
   description:
-    'Kelly criterion for a bet that wins b × stake with probability p and loses the stake otherwise: f* = p − (1 − p)/b (fraction of bankroll). Reports the edge p·b − (1 − p), fractional Kelly (f* × kelly_fraction, floored at 0: no bet without an edge), half Kelly, the expected log-growth per bet g(f) = p·ln(1 + f·b) + (1 − p)·ln(1 − f), and fixed-fractional sizing (risk fixed_fraction of bankroll per trade; with risk_per_unit, the number of units). All fractions are decimals (0.2 = 20 %).',
+    'Kelly criterion for a bet that wins b × stake with probability p and loses the stake otherwise: f* = p − (1 − p)/b (fraction of bankroll). Reports the edge p·b − (1 − p), fractional Kelly (f* × kelly_fraction, floored at 0: no bet without an edge), half Kelly, the expected log-growth per bet g(f) = p·ln(1 + f·b) + (1 − p)·ln(1 − f), and fixed-fractional sizing (risk fixed_fraction of bankroll per trade; with risk_per_unit, the number of units). win_prob and fixed_fraction are decimals (0.2 = 20 %) unless rate_unit is "percent"; kelly_fraction is always a multiplier.',
   category: 'finance',
   kind: 'utility',
   method: 'POST',
@@ -15,15 +16,17 @@ export default defineService({
   model: 'none',
   input: t.Object(
     {
-      win_prob: t.Number({ minimum: 0, maximum: 1, description: 'Probability of winning p, a decimal from 0 to 1.' }),
+      win_prob: t.Number({ minimum: 0, maximum: 100, description: 'Probability of winning p: a decimal from 0 to 1 (0.55), or a percent (55) with rate_unit "percent".' }),
       win_loss_ratio: t.Number({ exclusiveMinimum: 0, maximum: 1e6, description: 'b = average win / average loss (net odds; 1 for an even-money bet), > 0.' }),
       bankroll: t.Optional(t.Number({ exclusiveMinimum: 0, maximum: 1e15, description: 'Capital available; adds stake amounts.' })),
       kelly_fraction: t.Optional(t.Number({ exclusiveMinimum: 0, maximum: 1, default: 1, description: 'Multiplier on full Kelly, in (0, 1]: 1 = full (default), 0.5 = half Kelly.' })),
-      fixed_fraction: t.Optional(t.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.02, description: 'Fixed-fractional sizing: share of bankroll risked per trade (decimal, default 0.02 = 2 %).' })),
+      fixed_fraction: t.Optional(t.Number({ exclusiveMinimum: 0, maximum: 100, description: 'Fixed-fractional sizing: share of bankroll risked per trade (decimal, default 0.02 = 2 %; or a percent with rate_unit "percent").' })),
+      rate_unit: rateUnitField('win_prob and fixed_fraction'),
       risk_per_unit: t.Optional(t.Number({ exclusiveMinimum: 0, maximum: 1e12, description: 'Loss per unit (share, contract) if the trade loses, e.g. entry − stop; gives a unit count for fixed-fractional sizing.' })),
     },
     { additionalProperties: true },
   ),
+  aliases: { values: RATE_UNIT_ALIASES },
   output: t.Object({
     kelly_full: num('f* = p − (1 − p)/b (negative means the bet has no edge).'),
     kelly_full_pct: num('f* in percent.'),

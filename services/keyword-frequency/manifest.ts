@@ -18,6 +18,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { input: 'text', content: 'text', top: 'top_n', limit: 'top_n', n: 'top_n' } },
   output: t.Object({ total_tokens: t.Integer(), kept_tokens: t.Integer(), keywords: t.Array(Entry), phrases: t.Array(Entry) }),
   examples: [{ name: 'Short', input: { text: 'Cats chase mice. Cats sleep.', top_n: 2 }, output: { total_tokens: 5, kept_tokens: 5, keywords: [{ term: 'cats', count: 2, frequency: 0.4 }, { term: 'chase', count: 1, frequency: 0.2 }], phrases: [{ term: 'cats chase', count: 1, frequency: 0.2 }, { term: 'cats sleep', count: 1, frequency: 0.2 }] } }],
 })

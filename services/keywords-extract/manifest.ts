@@ -23,6 +23,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { input: 'text', content: 'text', limit: 'max_keywords', top_n: 'max_keywords' } },
   output: t.Object({
     keywords: t.Array(t.Object({ term: t.String(), relevance: t.Number({ minimum: 0, maximum: 1 }) })),
     topics: t.Array(t.String()),

@@ -17,6 +17,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { input: 'text', content: 'text', prompt: 'text' } },
   output: t.Object({
     characters: t.Integer(), words: t.Integer(),
     estimate: t.Integer({ description: 'Estimated tokens.' }),

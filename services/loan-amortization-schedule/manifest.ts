@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { rateUnitField } from '../_lib/finance'
+import { RATE_UNIT_ALIASES, rateUnitField } from '../_lib/finance'
 
 const money = (description: string) => t.Number({ description })
 const row = t.Object({
@@ -33,6 +33,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { values: RATE_UNIT_ALIASES },
   output: t.Object({
     monthly_payment: money('Scheduled monthly payment (principal + interest), rounded to cents, without extra.'),
     monthly_payment_exact: money('The annuity formula before rounding.'),

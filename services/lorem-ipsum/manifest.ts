@@ -19,6 +19,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { paragraph_count: 'paragraphs', sentence_count: 'sentences', word_count: 'words' } },
   output: t.Object({
     text: t.String({ description: 'Paragraphs separated by a blank line.' }),
     paragraphs: t.Array(t.String()),

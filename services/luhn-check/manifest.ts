@@ -13,6 +13,7 @@ export default defineService({
   pricing: flat(0.001),
   model: 'none',
   input: t.Object({ number: t.String({ minLength: 1, maxLength: 64, description: 'Digits, optionally grouped by spaces or hyphens (e.g. "4111 1111 1111 1111"); at least 2 digits.' }) }, { additionalProperties: true }),
+  aliases: { fields: { card: 'number', card_number: 'number', pan: 'number' } },
   output: t.Object({
     valid: t.Boolean({ description: 'The Luhn checksum passes.' }),
     length: t.Integer({ description: 'Number of digits.' }),

@@ -20,6 +20,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { md: 'markdown', text: 'markdown', input: 'markdown' } },
   output: t.Object({
     html: t.String({ description: 'The sanitized HTML fragment (no <html>/<body> wrapper).' }),
     length: t.Integer({ description: 'Length of html in characters (UTF-16 code units).' }),

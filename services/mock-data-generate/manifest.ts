@@ -1,6 +1,13 @@
 import { defineService, flat, t } from '../../runtime/sdk'
 import { TYPES } from './lib'
 
+/** Common names agents use for generators. */
+const GENERATOR_ALIASES: Record<string, string> = {
+  integer: 'int', number: 'float', decimal: 'float', double: 'float', boolean: 'bool', guid: 'uuid', full_name: 'name', fullname: 'name', firstname: 'first_name', lastname: 'last_name',
+  phone_number: 'phone', address: 'street_address', street: 'street_address', zipcode: 'zip', zip_code: 'zip', postal_code: 'zip', postcode: 'zip', ip: 'ipv4', ip_address: 'ipv4',
+  timestamp: 'datetime', date_time: 'datetime', string: 'word', text: 'sentence', company_name: 'company', job: 'job_title', title: 'job_title', currency: 'currency_code', lat: 'latitude', lon: 'longitude', lng: 'longitude', colour: 'color', website: 'url',
+}
+
 const typeSchema = t.Union(TYPES.map((x) => t.Literal(x)), { description: `Generator: ${TYPES.join(', ')}.` })
 const cell = t.Union([t.String({ maxLength: 200 }), t.Number(), t.Boolean(), t.Null()])
 
@@ -40,6 +47,14 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: {
+    fields: { schema: 'fields', columns: 'fields', rows: 'count', n: 'count', output: 'format', 'fields.*.kind': 'type', 'fields.*.generator': 'type', 'fields.*.options': 'values', 'fields.*.choices': 'values', 'fields.*.precision': 'decimals' },
+    values: {
+      fields: GENERATOR_ALIASES,
+      type: GENERATOR_ALIASES,
+      format: { jsonl: 'ndjson', json_lines: 'ndjson', array: 'json' },
+    },
+  },
   output: t.Object({
     format: t.Union([t.Literal('json'), t.Literal('csv'), t.Literal('ndjson')], { description: 'Format produced.' }),
     count: t.Integer({ description: 'Records generated.' }),

@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { rateUnitField } from '../_lib/finance'
+import { RATE_UNIT_ALIASES, rateUnitField } from '../_lib/finance'
 
 const num = (description: string) => t.Number({ description })
 const numOrNull = (description: string) => t.Union([t.Number(), t.Null()], { description })
@@ -22,6 +22,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { cash_flows: 'cashflows', flows: 'cashflows', rate: 'discount_rate', discount: 'discount_rate' }, values: RATE_UNIT_ALIASES },
   output: t.Object({
     discount_rate: num('Discount rate used (decimal).'),
     npv: num('NPV with index 0 at t0 (not discounted).'),

@@ -16,6 +16,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { value: 'number', n: 'number', amount: 'number', style: 'form' } },
   output: t.Object({ number: t.Number(), form: t.String(), words: t.String() }),
   examples: [{ name: 'Ordinal', input: { number: 121, form: 'ordinal' }, output: { number: 121, form: 'ordinal', words: 'one hundred twenty-first' } }],
 })

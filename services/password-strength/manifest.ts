@@ -16,6 +16,7 @@ export default defineService({
   pricing: flat(0.001),
   model: 'none',
   input: t.Object({ password: t.String({ minLength: 1, maxLength: 256, description: 'The password to rate (1-256 characters). Not stored or echoed.' }) }, { additionalProperties: true }),
+  aliases: { fields: { pass: 'password', pwd: 'password' } },
   output: t.Object({
     score: t.Integer({ minimum: 0, maximum: 4, description: '0 too guessable (< 10^3 guesses), 1 very guessable (< 10^6), 2 somewhat guessable (< 10^8), 3 safely unguessable (< 10^10), 4 very unguessable.' }),
     guesses: t.Number({ minimum: 1, description: 'Estimated guesses needed (zxcvbn).' }),

@@ -24,6 +24,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { pdf: 'pdf_b64', pdf_base64: 'pdf_b64', file: 'pdf_b64', values: 'fields', data: 'fields' } },
   output: t.Object({
     pdf_b64: t.String({ description: 'The filled PDF, base64 (standard alphabet, padded).' }),
     bytes: t.Integer({ description: 'Size of the filled PDF in bytes.' }),

@@ -13,10 +13,12 @@ export default handlerFor(manifest, (input) => {
   return out
 })
 
-function compute({ op, from, to, value, percent, tip_percent = 15, split = 1 }: Static<typeof manifest.input>) {
+function compute({ op, from, to, value, percent, tip_percent, split = 1 }: Static<typeof manifest.input>) {
   switch (op) {
     case 'percent_of': {
-      const base = value ?? need(from, 'value', op), p = need(percent, 'percent', op)
+      // With only the spec's `from` and `to`: `from` % of `to`.
+      const fromTo = percent === undefined && value === undefined && from !== undefined && to !== undefined
+      const base = fromTo ? to : value ?? need(from, 'value', op), p = fromTo ? from : need(percent, 'percent', op)
       return { op, result: r((base * p) / 100), explanation: `${p}% of ${base}` }
     }
     case 'percent_change': {
@@ -31,8 +33,10 @@ function compute({ op, from, to, value, percent, tip_percent = 15, split = 1 }: 
     }
     case 'tip': {
       const bill = value ?? need(from, 'value', op)
-      const tip = r((bill * tip_percent) / 100), total = r(bill + tip)
-      return { op, result: tip, tip, total, per_person: r(total / split), explanation: `${tip_percent}% tip on ${bill}, split ${split} ways` }
+      const tip_rate = tip_percent ?? percent ?? to ?? 15
+      if (tip_rate < 0 || tip_rate > 1000) throw invalid(tip_percent !== undefined ? 'tip_percent' : percent !== undefined ? 'percent' : 'to', `the tip rate must be between 0 and 1000 percent (got ${tip_rate})`)
+      const tip = r((bill * tip_rate) / 100), total = r(bill + tip)
+      return { op, result: tip, tip, total, per_person: r(total / split), explanation: `${tip_rate}% tip on ${bill}, split ${split} ways` }
     }
     default: {
       const base = need(value, 'value', op), p = need(percent, 'percent', op)

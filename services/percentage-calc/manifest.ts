@@ -7,7 +7,7 @@ export default defineService({
   slug: 'percentage-calc',
   name: 'Percentage calculator',
   description:
-    'Everyday percentages; percents are written as percents (15 means 15 %). Fields used by each op — percent_of: `percent` % of `value` (`from` is accepted instead of `value`). percent_change: change from `from` to `to` as a percent of |from| (negative for a decrease). what_percent: `from` is what percent of `to` (X is what percent of Y). tip: a `tip_percent` tip (default 15) on the bill `value` (or `from`), total, and the total split between `split` people (default 1). add_percent / subtract_percent: `value` increased or decreased by `percent` % (e.g. VAT, a discount). Results are rounded to 10 decimal places. A missing field for the op, division by zero (percent_change from 0, what_percent of 0) or a result outside double range is a 422.',
+    'Everyday percentages; percents are written as percents (15 means 15 %). Fields used by each op — percent_of: `percent` % of `value` (`from` is accepted instead of `value`; with only `from` and `to`, it is `from` % of `to`: from 15, to 200 -> 30). percent_change: change from `from` to `to` as a percent of |from| (negative for a decrease). what_percent: `from` is what percent of `to` (X is what percent of Y). tip: a `tip_percent` tip (or `percent`, or `to`; default 15) on the bill `value` (or `from`), total, and the total split between `split` people (default 1). add_percent / subtract_percent: `value` increased or decreased by `percent` % (e.g. VAT, a discount). Ops may be written as in the spec (percent-of, percent-change, X-is-what-percent-of-Y) and `rate` is accepted for `percent`. Results are rounded to 10 decimal places. A missing field for the op, division by zero (percent_change from 0, what_percent of 0) or a result outside double range is a 422.',
   category: 'math',
   kind: 'utility',
   method: 'POST',
@@ -17,14 +17,24 @@ export default defineService({
     {
       op: t.Union(OPS.map((x) => t.Literal(x)), { description: 'The calculation: percent_of, percent_change, what_percent, tip, add_percent or subtract_percent.' }),
       from: t.Optional(num('percent_change: start value; what_percent: the part (X); percent_of and tip: used as the value when `value` is absent.')),
-      to: t.Optional(num('percent_change: end value; what_percent: the whole (Y).')),
+      to: t.Optional(num('percent_change: end value; what_percent: the whole (Y); percent_of without `percent`: the base; tip without `tip_percent`/`percent`: the tip rate in percent.')),
       value: t.Optional(num('percent_of: the base; tip: the bill; add_percent / subtract_percent: the amount to change.')),
       percent: t.Optional(num('percent_of, add_percent, subtract_percent: the percent, e.g. 15.')),
-      tip_percent: t.Optional(t.Number({ minimum: 0, maximum: 1000, default: 15, description: 'tip: tip rate in percent, 0-1000. Default 15.' })),
+      tip_percent: t.Optional(t.Number({ minimum: 0, maximum: 1000, description: 'tip: tip rate in percent (15 means 15 %), 0-1000. When absent, `percent`, then `to`, is used as the rate; default 15.' })),
       split: t.Optional(t.Integer({ minimum: 1, maximum: 1000, default: 1, description: 'tip: number of people sharing the total, 1-1000. Default 1.' })),
     },
     { additionalProperties: true },
   ),
+  aliases: {
+    fields: { rate: 'percent', pct: 'percent', percentage: 'percent', tip_rate: 'tip_percent', tip_pct: 'tip_percent', amount: 'value', bill: 'value', base: 'value', people: 'split', operation: 'op', mode: 'op' },
+    values: {
+      op: {
+        x_is_what_percent_of_y: 'what_percent', what_percent_of: 'what_percent', is_what_percent: 'what_percent', percent_what: 'what_percent', ratio: 'what_percent',
+        percentage_of: 'percent_of', of: 'percent_of', change: 'percent_change', percentage_change: 'percent_change', pct_change: 'percent_change', difference: 'percent_change',
+        add: 'add_percent', increase: 'add_percent', markup: 'add_percent', subtract: 'subtract_percent', decrease: 'subtract_percent', discount: 'subtract_percent',
+      },
+    },
+  },
   output: t.Object({
     op: t.Union(OPS.map((x) => t.Literal(x)), { description: 'The op computed.' }),
     result: t.Number({ description: 'percent_of: the amount; percent_change and what_percent: a percent; tip: the tip amount; add/subtract_percent: the new amount.' }),

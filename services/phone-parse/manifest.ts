@@ -14,6 +14,7 @@ export default defineService({
   pricing: flat(0.002),
   model: 'none',
   input: t.Object({ phone: t.String({ minLength: 2, maxLength: 40, description: 'International number starting with +, e.g. +44 20 7946 0958 or +1 (415) 555-0132 ext. 12 (at most 40 characters).' }) }, { additionalProperties: true }),
+  aliases: { fields: { number: 'phone', phone_number: 'phone', tel: 'phone' } },
   output: t.Object({
     e164: t.String({ description: 'E.164 form: + and digits only, no extension.' }),
     country_calling_code: t.String({ description: 'Country calling code without +, e.g. 44.' }),

@@ -17,6 +17,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { input: 'text', content: 'text' } },
   output: t.Object({
     redacted: t.String(),
     counts: t.Object({ email: t.Integer(), phone: t.Integer(), ssn: t.Integer(), card: t.Integer(), ip: t.Integer() }),

@@ -3,7 +3,7 @@ import { clean, finiteOut, readRate } from '../_lib/finance'
 import manifest from './manifest'
 
 export default handlerFor(manifest, ({ entry_price: e, exit_price: x, size, side = 'long', leverage = 1, fee_rate, rate_unit }) => {
-  const f = readRate('fee_rate', fee_rate, rate_unit, 0, 0.1, { fallback: 0 })
+  const f = readRate('fee_rate', fee_rate, rate_unit, 0, 0.02, { fallback: 0 })
   const dir = side === 'long' ? 1 : -1
   const entryN = e * size
   const exitN = x * size

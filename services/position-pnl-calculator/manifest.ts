@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { rateUnitField } from '../_lib/finance'
+import { RATE_UNIT_ALIASES, rateUnitField } from '../_lib/finance'
 
 const num = (description: string) => t.Number({ description })
 
@@ -20,11 +20,12 @@ export default defineService({
       size: t.Number({ exclusiveMinimum: 0, maximum: 1e15, description: 'Position size in base-asset units (e.g. 0.5 BTC), > 0.' }),
       side: t.Optional(t.Union([t.Literal('long'), t.Literal('short')], { default: 'long', description: '"long" (default) or "short".' })),
       leverage: t.Optional(t.Number({ minimum: 1, maximum: 1000, default: 1, description: 'Leverage 1-1000 (default 1); margin = entry notional / leverage.' })),
-      fee_rate: t.Optional(t.Number({ default: 0, description: 'Trading fee per side as a fraction of notional (decimal 0 … 10 %, e.g. 0.0006; or percent with rate_unit). Default 0.' })),
+      fee_rate: t.Optional(t.Number({ default: 0, description: 'Trading fee per side as a fraction of notional (decimal 0 … 0.02, i.e. at most 2 % per side, e.g. 0.0006 = 0.06 %; or a percent such as 0.06 with rate_unit "percent"). A larger decimal such as 0.1 is refused as implausible (it would mean 10 %; 0.1 % is 0.001). Default 0.' })),
       rate_unit: rateUnitField('fee_rate'),
     },
     { additionalProperties: true },
   ),
+  aliases: { values: RATE_UNIT_ALIASES },
   output: t.Object({
     side: t.String({ description: 'long or short.' }),
     entry_notional: num('entry_price × size.'),

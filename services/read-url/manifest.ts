@@ -1,4 +1,4 @@
-import { defineService, serviceRequest, t } from '../../runtime/sdk'
+import { defineService, serviceRequest, t, serviceRequestAliases } from '../../runtime/sdk'
 
 const nullableString = (description: string) => t.Union([t.String(), t.Null()], { description })
 
@@ -15,6 +15,7 @@ export default defineService({
   needs: ['fetch'],
   timeoutMs: 15_000,
   input: serviceRequest('The http(s) URL of the page to read (at most 2048 characters).'),
+  aliases: serviceRequestAliases({ url: 'code' }),
   output: t.Object({
     url: t.String({ description: 'The URL as requested (normalised).' }),
     final_url: t.String({ description: 'The URL after redirects.' }),

@@ -17,6 +17,7 @@ export default defineService({
   pricing: flat(0.002),
   model: 'none',
   input: t.Object({ text: t.String({ minLength: 1, maxLength: 200_000, description: 'English text.' }) }, { additionalProperties: true }),
+  aliases: { fields: { input: 'text', content: 'text' } },
   output: t.Object({
     counts: t.Object({
       sentences: t.Integer(),

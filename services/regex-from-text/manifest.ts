@@ -29,6 +29,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { text: 'description', prompt: 'description', dialect: 'flavor', engine: 'flavor', language: 'flavor' }, values: { flavor: { js: 'javascript', ecmascript: 'javascript', typescript: 'javascript', go: 're2', golang: 're2', rust: 're2' } } },
   output: t.Object({
     pattern: t.String(),
     flags: t.String({ description: 'Flags among i, m, s (and g, u, y for javascript).' }),

@@ -33,6 +33,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { regex: 'pattern', input: 'text', string: 'text' } },
   output: t.Object({
     pattern: t.String({ description: 'The pattern as sent.' }),
     flags: t.String({ description: 'The flags as sent (after the default).' }),

@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { rateUnitField } from '../_lib/finance'
+import { RATE_UNIT_ALIASES, rateUnitField } from '../_lib/finance'
 
 const num = (description: string) => t.Number({ description })
 const numOrNull = (description: string) => t.Union([t.Number(), t.Null()], { description })
@@ -19,13 +19,14 @@ export default defineService({
       current_savings: t.Optional(t.Number({ minimum: 0, maximum: 1e13, default: 0, description: 'Invested savings today (≥ 0). Default 0.' })),
       annual_contribution: t.Optional(t.Number({ minimum: 0, maximum: 1e12, default: 0, description: 'Amount invested each year, in today\'s money (≥ 0). Default 0.' })),
       expected_return: t.Number({ description: 'Expected nominal annual return (decimal −50 % … 50 %, e.g. 0.07; or percent with rate_unit).' }),
-      inflation: t.Optional(t.Number({ default: 0, description: 'Expected annual inflation (decimal −20 % … 50 %, e.g. 0.03). Default 0 (then everything is nominal = real).' })),
+      inflation: t.Optional(t.Number({ default: 0, description: 'Expected annual inflation (decimal −20 % … 50 %, e.g. 0.03 = 3 %; or 3 with rate_unit "percent"). Default 0 (then everything is nominal = real).' })),
       annual_spend: t.Number({ exclusiveMinimum: 0, maximum: 1e12, description: 'Yearly spending in retirement, in today\'s money (> 0).' }),
       withdrawal_rate: t.Optional(t.Number({ description: 'Safe withdrawal rate (decimal, 0 < rate ≤ 50 %; or percent with rate_unit). Default 0.04 (4 %) when omitted.' })),
       rate_unit: rateUnitField('expected_return, inflation and withdrawal_rate'),
     },
     { additionalProperties: true },
   ),
+  aliases: { values: RATE_UNIT_ALIASES },
   output: t.Object({
     fire_number: num('annual_spend / withdrawal_rate, in today\'s money.'),
     withdrawal_rate: num('Withdrawal rate used (decimal).'),

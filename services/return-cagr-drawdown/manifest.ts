@@ -1,5 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
-import { rateUnitField } from '../_lib/finance'
+import { RATE_UNIT_ALIASES, rateUnitField } from '../_lib/finance'
 
 const num = (description: string) => t.Number({ description })
 const numOrNull = (description: string) => t.Union([t.Number(), t.Null()], { description })
@@ -25,6 +25,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { values: 'series', prices: 'series', data: 'series', rf: 'risk_free', risk_free_rate: 'risk_free' }, values: RATE_UNIT_ALIASES },
   output: t.Object({
     observations: t.Integer({ description: 'Number of values (returns + 1).' }),
     periods: t.Integer({ description: 'Number of period returns.' }),

@@ -22,6 +22,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { feed: 'url', feed_url: 'url', limit: 'max_items' } },
   output: t.Object({
     url: t.String(),
     final_url: t.String({ description: 'The URL after redirects.' }),

@@ -1,11 +1,12 @@
 import { handlerFor, invalid } from '../../runtime/sdk'
 import { finiteOut, pct, readRate, roundTo } from '../_lib/finance'
 import manifest from './manifest'
-import { ALIASES, RATES, TABLE_DATE } from './rates'
+import { ALIASES, RATES, tableDateOf } from './rates'
 
 export default handlerFor(manifest, ({ amount, mode = 'add', region, rate, currency_decimals: d = 2, rate_unit }) => {
   const code = region === undefined ? null : (ALIASES[region] ?? region)
-  const entry = code === null ? null : RATES[code]
+  if (code === 'US' && rate === undefined) throw invalid('region', 'the US has no national sales tax: give a state as US-CA (or "California"), or send the combined rate as `rate`')
+  const entry = code === null ? null : RATES[code] ?? null
   if (rate === undefined && !entry) throw invalid('region', 'give a region code from the table or a custom rate')
   const r = rate !== undefined ? readRate('rate', rate, rate_unit, 0, 1) : (entry as { pct: number }).pct / 100
   // work in minor units (cents) so net + tax = gross exactly
@@ -34,7 +35,7 @@ export default handlerFor(manifest, ({ amount, mode = 'add', region, rate, curre
     region_name: entry ? entry.name : null,
     tax_name: rate !== undefined ? (entry ? entry.tax : 'sales tax') : (entry as { tax: string }).tax,
     rate_source: rate !== undefined ? 'custom' : 'table',
-    table_date: TABLE_DATE,
+    table_date: tableDateOf(entry ? code : null),
     currency_decimals: d,
   } as const)
 })

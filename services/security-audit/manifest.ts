@@ -1,4 +1,4 @@
-import { defineService, serviceRequest, serviceResponse, tieredPricing } from '../../runtime/sdk'
+import { defineService, serviceRequest, serviceResponse, tieredPricing, serviceRequestAliases } from '../../runtime/sdk'
 
 /** Model: gpt-4.1 for every tier (tiers change depth and max_tokens only; the operator may override it in registry.yaml). */
 export default defineService({
@@ -13,6 +13,7 @@ export default defineService({
   needs: ['model'],
   timeoutMs: 45000,
   input: serviceRequest("Source code to audit."),
+  aliases: serviceRequestAliases(),
   output: serviceResponse(),
   examples: [{ name: 'Standard tier', input: {"code": "app.get('/user', (req, res) => db.query(`SELECT * FROM users WHERE id = ${req.query.id}`))", "language": "javascript", "context": "public Express API"}, output: {"service": "security-audit", "tier": "standard", "result": "# Security audit\n\n**Risk score: 86/100**\n\n## Executive summary\nThe endpoint builds SQL from a query parameter ...\n\n## Vulnerabilities\n1. **CRITICAL (CVSS 9.8)** SQL injection — A03 Injection ...", "model": "gpt-4.1", "tokens_used": 812, "request_id": "3f1c2a9e-5d7b-4a61-9c0e-8b2f4d6a1e73"} }],
 })

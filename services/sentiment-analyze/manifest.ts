@@ -17,6 +17,7 @@ export default defineService({
   needs: ['model'],
   timeoutMs: 30_000,
   input: t.Object({ text: t.String({ minLength: 1, maxLength: 20_000, description: 'Text to analyse (at most 20,000 characters).' }) }, { additionalProperties: true }),
+  aliases: { fields: { input: 'text', content: 'text' } },
   output: t.Object({
     label: t.Union([t.Literal('positive'), t.Literal('negative'), t.Literal('neutral')]),
     score: t.Number({ minimum: -1, maximum: 1 }),

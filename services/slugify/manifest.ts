@@ -17,6 +17,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { input: 'text', title: 'text', string: 'text' } },
   output: t.Object({
     slug: t.String({ description: 'The slug; empty when the text has no ASCII letters or digits.' }),
     length: t.Integer(),

@@ -14,11 +14,12 @@ export default defineService({
   input: t.Object(
     {
       data: t.Array(t.Number({ minimum: -1e150, maximum: 1e150 }), { minItems: 1, maxItems: 100_000, description: 'The values (x): 1 to 100,000 finite numbers, |x| ≤ 1e150.' }),
-      data2: t.Optional(t.Array(t.Number({ minimum: -1e150, maximum: 1e150 }), { minItems: 2, maxItems: 100_000, description: 'A second series (y) of the same length: adds correlation and regression.' })),
+      data2: t.Optional(t.Array(t.Number({ minimum: -1e150, maximum: 1e150 }), { minItems: 2, maxItems: 100_000, description: 'The optional second series (y) of the same length: adds correlation and regression.' })),
       quartile_method: t.Optional(t.Union([t.Literal('exclusive'), t.Literal('inclusive')], { default: 'exclusive', description: 'Quartile interpolation, as Python statistics.quantiles(method=...): "exclusive" (default) or "inclusive".' })),
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { y: 'data2', series2: 'data2', second_series: 'data2', data_2: 'data2', data_y: 'data2', other: 'data2', x: 'data', values: 'data', series: 'data', numbers: 'data', method: 'quartile_method' } },
   output: t.Object({
     count: t.Integer({ description: 'Number of values.' }),
     sum: t.Number({ description: 'Sum (compensated summation).' }),

@@ -1,4 +1,4 @@
-import { defineService, serviceRequest, serviceResponse, tieredPricing } from '../../runtime/sdk'
+import { defineService, serviceRequest, serviceResponse, tieredPricing, serviceRequestAliases } from '../../runtime/sdk'
 
 /** Model: gpt-4.1-mini for every tier (tiers change depth and max_tokens only; the operator may override it in registry.yaml). */
 export default defineService({
@@ -13,6 +13,7 @@ export default defineService({
   needs: ['model'],
   timeoutMs: 45000,
   input: serviceRequest("The text to summarize."),
+  aliases: serviceRequestAliases(),
   output: serviceResponse(),
   examples: [{ name: 'Standard tier', input: {"code": "The city council voted 7-2 on Tuesday to extend the bike-lane network by 40 km over three years, funded by a state grant."}, output: {"service": "summarize-content", "tier": "standard", "result": "**Summary:** the council approved a 40 km bike-lane extension over three years, paid by a state grant.\n\n**Key points**\n- Vote: 7-2\n- Funding: state grant", "model": "gpt-4.1-mini", "tokens_used": 812, "request_id": "3f1c2a9e-5d7b-4a61-9c0e-8b2f4d6a1e73"} }],
 })

@@ -1,4 +1,4 @@
-import { defineService, serviceRequest, serviceResponse, tieredPricing } from '../../runtime/sdk'
+import { defineService, serviceRequest, serviceResponse, tieredPricing, serviceRequestAliases } from '../../runtime/sdk'
 
 /** Model: gpt-4.1-mini for every tier (tiers change depth and max_tokens only; the operator may override it in registry.yaml). */
 export default defineService({
@@ -13,6 +13,7 @@ export default defineService({
   needs: ['model'],
   timeoutMs: 45000,
   input: serviceRequest("The session transcript or log."),
+  aliases: serviceRequestAliases({ transcript: 'code', log: 'code', session: 'code' }),
   output: serviceResponse(),
   examples: [{ name: 'Standard tier', input: {"code": "user: the deploy fails with EACCES\nagent: ran npm ci as root, fixed permissions on /app\nuser: works now, next add CI"}, output: {"service": "summarize-session", "tier": "standard", "result": "**Goal:** fix a failing deploy.\n\n**Done:** permissions on /app fixed; deploy works.\n\n**Next steps:** add CI.", "model": "gpt-4.1-mini", "tokens_used": 812, "request_id": "3f1c2a9e-5d7b-4a61-9c0e-8b2f4d6a1e73"} }],
 })

@@ -23,6 +23,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { link: 'url', size: 'length' }, values: { length: { brief: 'short', tldr: 'short', detailed: 'long', full: 'long', normal: 'medium', standard: 'medium' } } },
   output: t.Object({
     url: t.String({ description: 'Final URL after redirects.' }),
     title: t.String(),

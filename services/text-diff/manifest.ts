@@ -17,6 +17,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { old: 'a', new: 'b', before: 'a', after: 'b', original: 'a', modified: 'b', left: 'a', right: 'b', text1: 'a', text2: 'b' } },
   output: t.Object({
     unified_diff: t.String({ description: 'Unified diff of a → b (empty when equal).' }),
     added: t.Integer({ description: 'Lines added.' }),

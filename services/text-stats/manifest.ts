@@ -10,6 +10,7 @@ export default defineService({
   pricing: flat(0.001),
   model: 'none',
   input: t.Object({ text: t.String({ maxLength: 1_000_000, description: 'The text.' }) }, { additionalProperties: true }),
+  aliases: { fields: { input: 'text', content: 'text' } },
   output: t.Object({
     characters: t.Integer(), characters_no_spaces: t.Integer(), words: t.Integer(), sentences: t.Integer(), paragraphs: t.Integer(), lines: t.Integer(),
     average_word_length: t.Number({ description: 'Mean letters+digits per word, 2 decimals.' }),

@@ -27,6 +27,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { question: 'request', query: 'request', prompt: 'request', ddl: 'schema', database: 'dialect', db: 'dialect' }, values: { dialect: { postgres: 'postgresql', pg: 'postgresql', mssql: 'sqlserver', tsql: 'sqlserver', sql_server: 'sqlserver', sqlite3: 'sqlite' } } },
   output: t.Object({
     sql: t.String(),
     dialect: t.String(),

@@ -18,6 +18,13 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: {
+    fields: { timestamp: 'value', time: 'value', date: 'value', tz: 'timezone', from: 'unit' },
+    values: {
+      to: { iso8601: 'iso', iso_8601: 'iso', isostring: 'iso', epoch: 'unix', unix_s: 'unix', seconds: 'unix', s: 'unix', ms: 'unix_ms', milliseconds: 'unix_ms', epoch_ms: 'unix_ms', unixms: 'unix_ms' },
+      unit: { seconds: 's', sec: 's', unix: 's', epoch: 's', milliseconds: 'ms', millis: 'ms', unix_ms: 'ms' },
+    },
+  },
   output: t.Object({
     result: t.Union([t.String(), t.Number()], { description: 'The form asked for by `to`: ISO-8601 in `timezone` for "all" and "iso", epoch seconds for "unix", epoch milliseconds for "unix_ms".' }),
     unix: t.Number({ description: 'Unix epoch seconds (fractional when the instant has milliseconds).' }),

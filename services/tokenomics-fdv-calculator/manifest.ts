@@ -22,6 +22,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { circulating: 'circulating_supply', supply: 'circulating_supply', max: 'max_supply', total: 'total_supply' } },
   output: t.Object({
     market_cap: num('price × circulating_supply.'),
     fdv: numOrNull('price × max_supply (or total_supply); null when neither is given.'),

@@ -22,6 +22,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { input: 'text', style: 'tone', target_tone: 'tone' } },
   output: t.Object({ text: t.String({ description: 'The rewritten text.' }), tone: t.String(), ...modelFields }),
   examples: [{ name: 'Formal', input: { text: "hey, can't make it tmrw, sorry!", tone: 'formal' }, output: { text: 'Hello, I regret that I will be unable to attend tomorrow. My apologies.', tone: 'formal', model: 'gpt-4.1-mini', tokens_used: 120 } }],
 })

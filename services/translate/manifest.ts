@@ -24,6 +24,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { target: 'to', target_language: 'to', language: 'to', source: 'from', source_language: 'from', input: 'text' } },
   output: t.Object({
     translation: t.String(),
     source_language: t.String({ description: 'Detected or given source language (English name).' }),

@@ -16,6 +16,7 @@ export default defineService({
   needs: ['fetch'],
   timeoutMs: 15_000,
   input: t.Object({ url: urlField('The public http(s) URL of the page (at most 2048 characters).') }, { additionalProperties: true }),
+  aliases: { fields: { link: 'url' } },
   output: t.Object({
     url: t.String({ description: 'The URL as requested (normalised).' }),
     final_url: t.String({ description: 'The URL after redirects.' }),

@@ -13,6 +13,7 @@ export default defineService({
   pricing: flat(0.001),
   model: 'none',
   input: t.Object({ url: t.String({ minLength: 1, maxLength: 8192, description: 'An absolute URL such as https://user@example.com:8443/a/b?x=1&x=2#top (surrounding spaces are trimmed; at most 8,192 characters).' }) }, { additionalProperties: true }),
+  aliases: { fields: { link: 'url', uri: 'url' } },
   output: t.Object({
     href: t.String({ description: 'The URL serialised by the WHATWG parser (normalised).' }),
     scheme: t.String({ description: 'Lower-case scheme without the colon, e.g. https.' }),

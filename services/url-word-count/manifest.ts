@@ -21,6 +21,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { link: 'url', wpm: 'words_per_minute' } },
   output: t.Object({
     url: t.String(),
     final_url: t.String({ description: 'The URL after redirects.' }),

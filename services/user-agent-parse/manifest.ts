@@ -16,6 +16,7 @@ export default defineService({
   pricing: flat(0.002),
   model: 'none',
   input: t.Object({ ua: t.String({ minLength: 1, maxLength: 2048, description: 'The User-Agent header value (at most 2,048 characters).' }) }, { additionalProperties: true }),
+  aliases: { fields: { user_agent: 'ua', useragent: 'ua', userAgent: 'ua' } },
   output: t.Object({
     browser: t.Object({ name: S('Browser, e.g. Chrome, Mobile Safari, Firefox, Edge.'), version: S('Full browser version.'), major: S('Major version.') }, { description: 'Browser (or app) that sent the header.' }),
     engine: t.Object({ name: S('Rendering engine: Blink, WebKit, Gecko, Trident, ...'), version: S('Engine version.') }),

@@ -17,9 +17,11 @@ export default defineService({
       name: t.Optional(t.String({ maxLength: 10_000, description: 'v5 name (required for version 5).' })),
       uppercase: t.Optional(t.Boolean({ default: false, description: 'Upper-case hex digits.' })),
       hyphens: t.Optional(t.Boolean({ default: true, description: 'Keep the hyphens (false gives 32 hex digits).' })),
+      no_hyphens: t.Optional(t.Boolean({ description: 'true gives 32 hex digits without hyphens (the same as hyphens: false).' })),
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { upper: 'uppercase', upper_case: 'uppercase', quantity: 'count', n: 'count', number: 'count', batch: 'count' } },
   output: t.Object({
     version: t.Integer(),
     uuids: t.Array(t.String(), { description: 'The generated UUIDs.' }),

@@ -22,6 +22,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { foreground: 'fg', background: 'bg', color: 'fg', text_color: 'fg', background_color: 'bg' } },
   output: t.Object({
     ratio: t.Number({ minimum: 1, maximum: 21, description: 'Contrast ratio, unrounded.' }),
     ratio_rounded: t.Number({ description: 'Ratio rounded to 2 decimals, for display only.' }),

@@ -16,6 +16,7 @@ export default defineService({
   needs: ['upstream'],
   upstreams: ['open-meteo'],
   input: t.Object({ lat: latField(), lon: lonField(), units: unitsField() }, { additionalProperties: true }),
+  aliases: { fields: { latitude: 'lat', longitude: 'lon', lng: 'lon' } },
   output: t.Object({
     latitude: t.Number({ description: 'Grid-cell latitude used by the model.' }),
     longitude: t.Number(),

@@ -24,6 +24,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { latitude: 'lat', longitude: 'lon', lng: 'lon' } },
   output: t.Object({
     latitude: t.Number(),
     longitude: t.Number(),

@@ -23,6 +23,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { page: 'title', article: 'title', query: 'title', q: 'title', language: 'lang' } },
   output: t.Object({
     title: t.String({ description: 'Canonical title (after redirects), spaces not underscores.' }),
     display_title: t.String({ description: 'Title as displayed (HTML tags removed).' }),

@@ -27,6 +27,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { data: 'input', text: 'input' } },
   output: t.Object({
     output: t.String({ description: 'The converted text.' }),
     from: fmt('Source format used.'),

@@ -9,7 +9,6 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { localBase, setEthBalance, usdcBalance, USDC_BASE } from '../../runtime/chain/usdc'
 import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
-import { withChainReads } from '../../runtime/pay/chain-reads'
 import { PayerGuard } from '../../runtime/pay/payer-guard'
 import type { Facilitator } from '../../runtime/pay/types'
 import { decodeB64Json, post, startServer, type TestServer } from '../support/server'
@@ -24,7 +23,7 @@ let moved = 0n
 let payeeBefore = 0n
 
 const facilitator = (): Facilitator => {
-  const f = withChainReads(createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 }), chain.rpcUrl)
+  const f = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 })
   return { ...f, verify: (p, r) => (calls.verify++, f.verify(p, r)) }
 }
 const server = async (env: Record<string, string> = {}) => {

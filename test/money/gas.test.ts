@@ -8,7 +8,6 @@ import { createPublicClient, http, type Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
-import { withChainReads } from '../../runtime/pay/chain-reads'
 import { boot } from '../../runtime/boot'
 import { createLogger } from '../../runtime/log'
 import { decodeB64Json, post, startServer, type TestServer } from '../support/server'
@@ -20,7 +19,7 @@ let s: TestServer
 const ETH_USD = 3000
 beforeAll(async () => {
   chain = await startDevChain()
-  const f = withChainReads(createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 }), chain.rpcUrl)
+  const f = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 })
   s = await startServer({ entries: withEcho(), facilitator: f, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address, ETH_USD: String(ETH_USD) } })
 })
 afterAll(async () => {

@@ -33,7 +33,7 @@ test('an RPC answering 500 with a key in its URL: 503, and the log holds neither
   expect(r.status).toBe(503)
   const log = s.logs.join('\n')
   expect(log).toContain('payment verification unavailable')
-  expect(log).toContain(`http://127.0.0.1:${rpc.port}`) // the host stays, for the operator
+  expect(log).toContain('RPC answered HTTP 500') // what failed stays, for the operator
   expect(log).not.toContain(KEY)
   const { r: sigR, s: sigS } = parseSignature(signature)
   for (const part of [signature, signature.slice(2), sigR.slice(2), sigS.slice(2)]) expect(log.toLowerCase()).not.toContain(part.toLowerCase())

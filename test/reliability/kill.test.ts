@@ -12,16 +12,16 @@ import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { startChild, type Child } from '../../bench/lib'
-import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy'
+import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { signPayment } from '../support/pay'
 import { decodeB64Json, post } from '../support/server'
 
 let chain: DevChain
-let proxy: RpcProxy
+let proxy: FaultProxy
 let dir: string
 beforeAll(async () => {
   chain = await startDevChain()
-  proxy = startRpcProxy(chain.rpcUrl)
+  proxy = startFaultProxy(chain.rpcUrl)
   dir = mkdtempSync(join(tmpdir(), 'kill-'))
 })
 afterAll(async () => {
@@ -45,14 +45,19 @@ test('killed after the transfer was sent: reconciled as settled once after resta
   const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req })
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   proxy.calls.clear()
-  proxy.delay.set('eth_getTransactionReceipt', 10_000)
+  // the node mines the transfer at once; every answer that would tell the server so is late
+  for (const m of ['eth_sendRawTransactionSync', 'eth_sendRawTransaction', 'eth_getBlockByNumber', 'eth_getBlockReceipts', 'eth_getTransactionReceipt']) proxy.delayOut.set(m, 10_000)
   const inflight = post(url, { text: 'killed mid-settlement' }, { 'payment-signature': header }).catch((e) => e)
-  await until(() => (proxy.calls.get('eth_sendRawTransaction') ?? 0) >= 1)
-  // the hash is recorded once the node answered the send: wait for it, so the kill lands after the broadcast
+  const t0 = Date.now()
+  while ((await usdcBalance(chain.rpcUrl, chain.payee.address)) === before) {
+    if (Date.now() - t0 > 10_000) throw new Error('the transfer was never mined')
+    await Bun.sleep(10)
+  }
+  // the hash is recorded once the send was handed to the node: wait for it, so the kill lands after the broadcast
   await until(() => !!rows().at(-1)?.tx_hash)
   await kill(s)
   expect(await inflight).toBeInstanceOf(Error)
-  proxy.delay.clear()
+  proxy.delayOut.clear()
   expect(rows().at(-1)).toMatchObject({ state: 'settling' })
   expect(rows().at(-1)!.tx_hash).toMatch(/^0x[0-9a-f]{64}$/)
   s = await start()
@@ -77,14 +82,20 @@ test('killed between the handler and the transfer: nothing moves, and the attemp
   const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req, validBefore })
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   proxy.calls.clear()
-  proxy.delay.set('eth_estimateGas', 10_000)
+  // the signed transfer is on its way to the node but never arrives (held, then a gateway error)
+  for (const m of ['eth_sendRawTransactionSync', 'eth_sendRawTransaction']) {
+    proxy.delayIn.set(m, 10_000)
+    proxy.faults.set(m, { http: 502, times: 100 })
+  }
   const inflight = post(url, { text: 'killed before settlement' }, { 'payment-signature': header }).catch((e) => e)
-  await until(() => (proxy.calls.get('eth_estimateGas') ?? 0) >= 1)
+  await until(() => (proxy.calls.get('eth_sendRawTransactionSync') ?? 0) + (proxy.calls.get('eth_sendRawTransaction') ?? 0) >= 1)
   await kill(s)
   await inflight
-  proxy.delay.clear()
   const id = rows().at(-1)!.id
-  expect(rows().at(-1)).toMatchObject({ state: 'settling', tx_hash: null })
+  // the hash of a transaction the node never saw: reconciliation must not trust it
+  expect(rows().at(-1)).toMatchObject({ state: 'settling' })
+  proxy.delayIn.clear()
+  proxy.faults.clear()
   s = await start()
   await s.stop()
   expect(rows().find((r) => r.id === id)).toMatchObject({ state: 'settling' })

@@ -11,7 +11,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { setEthBalance, usdcBalance } from '../../runtime/chain/usdc'
 import { startChild, type Child } from '../../bench/lib'
-import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy'
+import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai'
 import { testPostgres, type LocalPostgres } from '../support/postgres'
 import { signPayment } from '../support/pay'
@@ -19,7 +19,7 @@ import { decodeB64Json, post } from '../support/server'
 
 let chain: DevChain
 let pg: LocalPostgres
-let proxy: RpcProxy
+let proxy: FaultProxy
 let fake: FakeOpenAI
 let sql: SQL
 let dbUrl: string
@@ -37,7 +37,7 @@ const start = (i: number) => startChild([process.execPath, 'runtime/index.ts'], 
 
 beforeAll(async () => {
   ;[chain, pg] = await Promise.all([startDevChain(), testPostgres()])
-  proxy = startRpcProxy(chain.rpcUrl)
+  proxy = startFaultProxy(chain.rpcUrl)
   fake = startFakeOpenAI()
   dbUrl = await pg.createDatabase('scale')
   sql = new SQL({ url: dbUrl, max: 2 })
@@ -116,14 +116,16 @@ test("an instance killed -9 mid-settlement: another instance's reconciler settle
   const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req })
   const before = await payeeDelta()
   proxy.calls.clear()
-  proxy.delay.set('eth_getTransactionReceipt', 60_000)
+  // the node mines the transfer at once; every answer that would tell instance 0 so is held back
+  for (const m of ['eth_sendRawTransactionSync', 'eth_sendRawTransaction', 'eth_getBlockByNumber', 'eth_getBlockReceipts', 'eth_getTransactionReceipt']) proxy.delayOut.set(m, 60_000)
   const inflight = post(url, { text: 'killed mid-settlement' }, { 'payment-signature': header }).catch((e) => e)
   const nonce = JSON.parse(Buffer.from(header, 'base64').toString()).payload.authorization.nonce.toLowerCase()
   const row = async () => (await sql`SELECT id, state, tx_hash, instance FROM payments WHERE nonce = ${nonce} AND state <> 'released'`)[0] as { id: string; state: string; tx_hash: string | null; instance: string } | undefined
-  await until(async () => !!(await row())?.tx_hash)
+  await until(async () => (await payeeDelta()) > before) // mined
+  await until(async () => !!(await row())?.tx_hash) // and its hash recorded: the kill lands after the broadcast
   process.kill(servers[0].pid, 'SIGKILL')
   expect(await inflight).toBeInstanceOf(Error)
-  proxy.delay.clear()
+  proxy.delayOut.clear()
   // i0 never saw its receipt (held by the proxy) and is dead: only another instance's reconciler can finish the row
   expect(await row()).toMatchObject({ instance: 'i0' })
   expect(['settling', 'settled']).toContain((await row())!.state)

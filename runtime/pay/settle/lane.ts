@@ -1,0 +1,60 @@
+import type { PrivateKeyAccount } from 'viem/accounts'
+import type { RawReceipt } from './receipt'
+
+/** One settlement transaction in flight: a payment, or a filler that closes a nonce gap. */
+export interface Job {
+  lane: Lane
+  nonce: number
+  to: `0x${string}`
+  data: `0x${string}`
+  gas: bigint
+  fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
+  /** Every signed version (a fee bump or a new nonce makes a new hash); any one mined settles the job. */
+  hashes: `0x${string}`[]
+  sentAt: number
+  sentBlock: number
+  /** Re-sends so far (fee bumps, new nonces, fresh fees): bounded. */
+  tries: number
+  receipt?: RawReceipt
+  resolve(r: RawReceipt): void
+  reject(e: Error): void
+  /** A 0-value self-transfer that only closes a nonce gap (no payment rides on it). */
+  filler?: boolean
+  /** Called with each new hash while the caller still waits. */
+  onHash?(hash: `0x${string}`): void
+}
+
+/**
+ * A settler key's nonce lane. Nonces are handed out from a local counter (`take()` is synchronous: the only
+ * serialized step of a settlement, and it does no I/O). `jobs` holds every transaction of this key not yet mined.
+ */
+export class Lane {
+  next = -1
+  readonly jobs = new Map<number, Job>()
+  /** Native balance (wei): read at boot and every minute, lowered by each receipt's gas cost in between. */
+  balance = 0n
+  /** Set while the counter is being (re)read from the chain; callers wait for it before taking a nonce. */
+  syncing: Promise<void> | null = null
+
+  constructor(readonly account: PrivateKeyAccount) {}
+
+  get address() { return this.account.address }
+
+  take(): number {
+    if (this.next < 0) throw new Error('settler nonce lane not initialised')
+    return this.next++
+  }
+
+  /** Raises the counter to the chain's pending count (never lowers it: lower nonces in flight are ours). */
+  async resync(pendingCount: () => Promise<number>): Promise<void> {
+    this.syncing ??= (async () => {
+      try {
+        const c = await pendingCount()
+        if (c > this.next) this.next = c
+      } finally {
+        this.syncing = null
+      }
+    })()
+    return this.syncing
+  }
+}

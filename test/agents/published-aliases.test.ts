@@ -1,0 +1,72 @@
+/**
+ * Aliases are discoverable where agents look: /services, OpenAPI and the Bazaar extension of the 402 challenge; and
+ * publishing them keeps every PAYMENT-REQUIRED header under the 16 KiB that common HTTP clients accept.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { decodeB64Json, post, startServer, type TestServer } from '../support/server'
+import { buildCatalog } from '../../runtime/catalog'
+import { loadConfig } from '../../runtime/config'
+import { entries } from '../../runtime/registry.gen'
+import { defineService, flat, t } from '../../runtime/sdk'
+
+let s: TestServer
+beforeAll(async () => {
+  s = await startServer()
+})
+afterAll(async () => {
+  await s?.stop()
+})
+
+type Json = Record<string, any>
+
+test('/services and OpenAPI publish the declared aliases and the enum matching rule', async () => {
+  const services = ((await (await fetch(`${s.url}/services`)).json()) as Json).services as Json[]
+  const cal = services.find((x) => x.slug === 'calendar-month')!.input_schema
+  expect(cal['x-aliases'].fields.week_start).toBe('first_weekday')
+  expect(cal['x-enum-matching']).toContain('case-insensitively')
+  expect(cal.properties.first_weekday['x-field-aliases']).toContain('week_start')
+  expect(cal.properties.first_weekday.description).toContain('"mon" = monday')
+  const openapi = (await (await fetch(`${s.url}/openapi.json`)).json()) as Json
+  const vat = openapi.paths['/api/v1/sales-tax-vat-calculator'].post.requestBody.content['application/json'].schema
+  expect(vat['x-aliases'].values.region.Germany).toBe('DE')
+  expect(vat['x-aliases'].values.region.California).toBe('US-CA')
+  expect(openapi.paths['/api/v1/stats-toolkit'].post.responses['200'].headers['X-Ignored-Fields'].schema.type).toBe('string')
+})
+
+test('the Bazaar schema in the 402 carries them, and every 402 header stays under 16 KiB', async () => {
+  const services = ((await (await fetch(`${s.url}/services`)).json()) as Json).services as Json[]
+  let biggest = 0
+  let sawBazaar = false
+  for (const svc of services) {
+    const r = await post(`${s.url}/api/v1/${svc.slug}`, {})
+    const header = r.headers.get('payment-required')
+    if (r.status !== 402 || !header) continue
+    biggest = Math.max(biggest, header.length)
+    if (svc.slug === 'percentage-calc') {
+      const bazaar = decodeB64Json(header).extensions.bazaar
+      expect(JSON.stringify(bazaar)).toContain('"x_is_what_percent_of_y":"what_percent"')
+      sawBazaar = true
+    }
+  }
+  expect(sawBazaar).toBe(true)
+  expect(biggest).toBeLessThan(16_384)
+})
+
+test('boot refuses aliases that point at nothing, and accepts every shipped one', () => {
+  const { config } = loadConfig({}, '')
+  expect(buildCatalog(entries, config, true).problems).toEqual([])
+  const manifest = defineService({
+    slug: 'bad-alias', name: 'x', description: 'x', category: 'text', kind: 'utility', method: 'POST', pricing: flat(0.001), model: 'none',
+    input: t.Object({ mode: t.Union([t.Literal('a'), t.Literal('b')]), items: t.Array(t.Object({ n: t.Number() })) }), output: t.Object({}), examples: [],
+    aliases: { fields: { kind: 'nope', mode: 'mode', 'items[].m': 'n', 'items[].x': 'nope', 'rows[].y': 'n' }, values: { mode: { c: 'z', B: 'a' }, other: { d: 'a' } } },
+  })
+  const text = buildCatalog([{ folder: 'bad-alias', manifest, handler: null }], config, true).problems.join('\n')
+  expect(text).toContain("field alias 'kind' points at 'nope'")
+  expect(text).toContain("field alias 'mode' is itself an input field")
+  expect(text).not.toContain("'items[].m'")
+  expect(text).toContain("field alias 'items[].x' points at 'nope', which is not a field at items[]")
+  expect(text).toContain("field alias 'rows[].y': no object at 'rows[]'")
+  expect(text).toContain("value alias 'c' of mode points at 'z'")
+  expect(text).toContain("value aliases for 'other', which is not an enum field")
+  expect(text).toContain("value alias 'B' of mode is already one of its values")
+})
