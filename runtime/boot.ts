@@ -86,7 +86,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const reconcileOpts = { instanceId: ledger.instanceId, othersStaleMs: config.database.reconcileStaleMs }
   await reconcile(ledger, o.facilitator, log, 0, reconcileOpts)
   await warnUnprofitablePrices(services, ledger, config.ethUsd, log)
-  const everyMs = o.reconcileEveryMs ?? (env.RECONCILE_EVERY_MS ? config.database.reconcileEveryMs : 30_000)
+  const everyMs = o.reconcileEveryMs ?? config.database.reconcileEveryMs
   const timer = setInterval(() => void reconcile(ledger, o.facilitator, log, config.database.reconcileStaleMs, reconcileOpts).catch((e) => log.warn('reconcile failed', { error: String(e) })), everyMs)
   timer.unref?.()
   const results = new PaidResults(storage.results)
