@@ -3,6 +3,7 @@ import { ServiceError, type Logger } from '../sdk'
 import { cheapChecks } from './checks'
 import { decodePayment, PaymentRefused } from './decode'
 import { PayerGuard } from './payer-guard'
+import { SharedHold } from './shared-hold'
 import type { DecodedPayment, Facilitator, PaymentRequirements, SettleResult } from './types'
 
 /** A verified, reserved payment waiting for the handler's outcome. */
@@ -38,7 +39,12 @@ export class PaymentGate {
     private refusals?: ThrottleStore,
     readonly guard = new PayerGuard(),
     private nowS = () => Math.floor(Date.now() / 1000),
-  ) {}
+  ) {
+    this.sharedHold = ledger.shared ? new SharedHold(ledger.shared, ledger, facilitator, guard.balanceTtlMs) : undefined
+  }
+
+  /** On a shared ledger (Postgres): the in-flight amounts come from the ledger, not from `guard`. */
+  private sharedHold: SharedHold | undefined
 
   /** Counts a costly refusal against the client and, when its signature was proven, against the payer. */
   private count(client: string, payer: string | null): void {
@@ -92,9 +98,8 @@ export class PaymentGate {
     }
     let held: bigint
     try {
-      held = this.ledger.shared
-        ? await this.holdShared(this.ledger.shared, id, a.from, BigInt(req.amount), req.asset, verifyStartedMs)
-        : await this.holdBalance(a.from, BigInt(req.amount), req.asset, mark)
+      if (this.sharedHold) await this.sharedHold.hold(id, a.from, BigInt(req.amount), req.asset, verifyStartedMs)
+      held = this.sharedHold ? 0n : await this.holdBalance(a.from, BigInt(req.amount), req.asset, mark)
     } catch (e) {
       await this.ledger.transition(id, 'released', { reason: e instanceof PaymentRefused ? e.reason : 'balance unavailable' })
       if (e instanceof PaymentRefused) {
@@ -104,7 +109,7 @@ export class PaymentGate {
       this.log.warn('payer balance unavailable', { request_id: requestId, error: (e as Error).message })
       throw new FacilitatorUnavailable('payment verification is unavailable; nothing was charged')
     }
-    if (!this.ledger.shared) await this.ledger.transition(id, 'verified')
+    if (!this.sharedHold) await this.ledger.transition(id, 'verified')
     this.log.info('payment verified', { request_id: requestId, payer: a.from, nonce: short(a.nonce), signature: short(payment.payload.signature) })
     return { id, payment, requirements: req, payer: a.from, slug, client, held }
   }
@@ -129,22 +134,6 @@ export class PaymentGate {
       this.guard.hold(payer, amount)
       return amount
     })
-  }
-
-  /**
-   * The in-flight check on a shared ledger (Postgres, N instances): the amounts in flight are read from the ledger
-   * under the payer's database lock, so the limit holds across instances; nothing is held in memory (0).
-   * Clocks of instances may differ a little: settlements up to 2 s before the verification began count as since.
-   */
-  private async holdShared(shared: NonNullable<LedgerStore['shared']>, id: number, payer: string, amount: bigint, asset: string, sinceMs: number): Promise<bigint> {
-    let r = await shared.verifyWithin(id, payer, amount, null, sinceMs - 2000)
-    if (r.outcome === 'recheck') {
-      const balance = this.facilitator.balance ? await this.facilitator.balance(payer as `0x${string}`, asset) : null
-      r = balance === null ? { outcome: 'ok', inFlight: r.inFlight } : await shared.verifyWithin(id, payer, amount, balance, sinceMs - 2000)
-      if (balance === null) await this.ledger.transition(id, 'verified')
-    }
-    if (r.outcome !== 'ok') throw new PaymentRefused('insufficient_balance', `the payer's balance minus its payments in flight (${r.inFlight}) does not cover ${amount}`)
-    return 0n
   }
 
   /** The handler failed: nothing is settled and the authorization may be used again. */
@@ -175,11 +164,15 @@ export class PaymentGate {
       await this.ledger.transition(t.id, 'pending', { reason: (e as Error).message.slice(0, 200) })
       this.log.error('settlement outcome unknown', { payment_id: t.id, error: (e as Error).message })
       this.guard.forgetBalance(t.payer)
+      this.sharedHold?.forget(t.payer)
       this.unholdAfterExpiry(t)
       return { success: false, transaction: '', network: t.requirements.network, payer: t.payer, errorReason: 'settlement_pending', pending: true }
     }
     if (result.success) this.guard.spent(t.payer, BigInt(t.requirements.amount))
-    else this.guard.forgetBalance(t.payer)
+    else {
+      this.guard.forgetBalance(t.payer)
+      this.sharedHold?.forget(t.payer)
+    }
     if (result.pending) this.unholdAfterExpiry(t)
     else this.unhold(t)
     result = { ...result, payer: result.payer ?? t.payer }

@@ -94,19 +94,21 @@ export class PgLedger implements LedgerStore, SharedPayerLedger {
     return [...(await this.sql`SELECT state, detail FROM payment_events WHERE payment_id = ${id}::bigint ORDER BY seq`)]
   }
 
-  async verifyWithin(id: number, payer: string, amount: bigint, balance: bigint | null, sinceMs: number): Promise<{ outcome: 'ok' | 'short' | 'recheck'; inFlight: bigint }> {
+  async verifyWithin(id: number, payer: string, amount: bigint, balance: { value: bigint; readAtMs: number } | null, sinceMs: number): Promise<{ outcome: 'ok' | 'short' | 'recheck'; inFlight: bigint }> {
     const key = payer.toLowerCase()
     return this.sql.begin(async (tx) => {
       await tx`SELECT pg_advisory_xact_lock(hashtext(${'payer:' + key}))`
       const nowS = Math.floor(this.now() / 1000)
+      const readAt = balance ? balance.readAtMs - 2000 : 0
       const [r] = await tx`
         SELECT COALESCE(SUM(amount::numeric), 0)::text AS inflight,
-               EXISTS (SELECT 1 FROM payments WHERE payer = ${key} AND state = 'settled' AND settled_at >= ${sinceMs}::bigint) AS settled
+               EXISTS (SELECT 1 FROM payments WHERE payer = ${key} AND state = 'settled' AND settled_at >= ${sinceMs}::bigint) AS settled,
+               (SELECT COALESCE(SUM(amount::numeric), 0)::text FROM payments WHERE payer = ${key} AND state = 'settled' AND settled_at >= ${readAt}::bigint) AS spent
         FROM payments WHERE payer = ${key} AND id <> ${id}::bigint
           AND (state IN ('verified', 'settling') OR (state = 'pending' AND valid_before + 5 > ${nowS}::bigint))`
       const inFlight = BigInt(r.inflight.split('.')[0])
       if (balance === null && (inFlight > 0n || r.settled)) return { outcome: 'recheck' as const, inFlight }
-      if (balance !== null && balance - inFlight < amount) return { outcome: 'short' as const, inFlight }
+      if (balance !== null && balance.value - BigInt(r.spent.split('.')[0]) - inFlight < amount) return { outcome: 'short' as const, inFlight }
       const now = this.now()
       const moved = await tx`
         WITH u AS (UPDATE payments SET state = 'verified', updated_at = ${now}::bigint WHERE id = ${id}::bigint AND state = 'reserved' RETURNING id)

@@ -1,0 +1,51 @@
+import type { LedgerStore, SharedPayerLedger } from '../db/store'
+import { PaymentRefused } from './decode'
+import type { Facilitator } from './types'
+
+/**
+ * The per-payer in-flight check on a shared ledger (Postgres, N instances). The amounts in flight are the payer's
+ * ledger rows (read under its database lock by `verifyWithin`), so the limit holds across instances; nothing is
+ * held in memory. The payer's balance is read from the chain only when something else is in flight (or settled
+ * since the verification began), and then reused for `ttlMs`: the ledger subtracts what settled since it was read
+ * (any instance), so a cached balance never overstates what the payer can still pay. A refusal on a cached balance
+ * is checked again with a fresh one.
+ */
+export class SharedHold {
+  private balances = new Map<string, { value: bigint; readAtMs: number }>()
+
+  constructor(private shared: SharedPayerLedger, private ledger: LedgerStore, private facilitator: Facilitator, private ttlMs = 2_000, private maxPayers = 10_000, private now = () => Date.now()) {}
+
+  /** Moves reservation `id` to verified, or throws PaymentRefused('insufficient_balance'). `sinceMs`: when its verification began. */
+  async hold(id: number, payer: string, amount: bigint, asset: string, sinceMs: number): Promise<void> {
+    const since = sinceMs - 2000 // instances' clocks may differ a little
+    let r = await this.shared.verifyWithin(id, payer, amount, null, since)
+    if (r.outcome === 'recheck') {
+      if (!this.facilitator.balance) {
+        // a backend that cannot read balances is not checked (as on SQLite)
+        await this.ledger.transition(id, 'verified')
+        return
+      }
+      const key = payer.toLowerCase()
+      const cached = this.balances.get(key)
+      if (cached && this.now() - cached.readAtMs <= this.ttlMs) r = await this.shared.verifyWithin(id, payer, amount, cached, since)
+      if (!cached || r.outcome !== 'ok') {
+        const readAtMs = this.now()
+        const value = await this.facilitator.balance(payer as `0x${string}`, asset)
+        this.remember(key, { value, readAtMs })
+        r = await this.shared.verifyWithin(id, payer, amount, { value, readAtMs }, since)
+      }
+    }
+    if (r.outcome !== 'ok') throw new PaymentRefused('insufficient_balance', `the payer's balance minus its payments in flight (${r.inFlight}) does not cover ${amount}`)
+  }
+
+  /** The outcome of a transfer is unknown or failed: read the balance again next time. */
+  forget(payer: string): void {
+    this.balances.delete(payer.toLowerCase())
+  }
+
+  private remember(key: string, b: { value: bigint; readAtMs: number }): void {
+    this.balances.delete(key)
+    this.balances.set(key, b)
+    if (this.balances.size > this.maxPayers) this.balances.delete(this.balances.keys().next().value!)
+  }
+}
