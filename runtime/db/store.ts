@@ -33,16 +33,19 @@ export interface LedgerStore {
   readonly instanceId?: string
 }
 
+/** How far the clocks of two instances may differ (ms): settlements this close before a balance read count as after it. */
+export const SKEW_MS = 1000
+
 export interface SharedPayerLedger {
   /**
    * Moves reservation `id` to `verified` under the payer's lock (one transaction) when the payer's other amounts in
    * flight (verified, settling, and pending ones whose authorization may still land) plus `amount` fit in `balance`
-   * less what the payer settled since the balance was read (`readAtMs`, less 2 s for clock skew; any instance).
+   * less what the payer settled since the balance was read (`readAtMs`, less SKEW_MS for clock skew; any instance).
    * `balance` null (not read): 'ok' only when nothing else is in flight and none of the payer's payments settled
    * since `sinceMs` (then the verification's own balance check still stands), else 'recheck' (read the balance and
    * call again). 'short': the balance does not cover it.
    */
-  verifyWithin(id: number, payer: string, amount: bigint, balance: { value: bigint; readAtMs: number } | null, sinceMs: number): Promise<{ outcome: 'ok' | 'short' | 'recheck'; inFlight: bigint }>
+  verifyWithin(id: number, payer: string, amount: bigint, balance: { value: bigint; readAtMs: number } | null, sinceMs: number): Promise<{ outcome: 'ok' | 'short' | 'recheck'; inFlight: bigint; spent: bigint }>
 }
 
 export interface StatsStore {

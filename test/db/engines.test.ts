@@ -196,12 +196,12 @@ describe('postgres only', () => {
     const a = (await l.reserve({ ...res(20), amount: '600' }))!
     const b = (await other.reserve({ ...res(21), payer, amount: '600' }))!
     const since = clock.ms - 1000
-    expect(await l.verifyWithin(a, payer, 600n, null, since)).toEqual({ outcome: 'ok', inFlight: 0n })
+    expect(await l.verifyWithin(a, payer, 600n, null, since)).toMatchObject({ outcome: 'ok', inFlight: 0n })
     // b (another instance): a is in flight, so its balance must be read, and 1000 does not cover both
-    expect(await other.verifyWithin(b, payer, 600n, null, since)).toEqual({ outcome: 'recheck', inFlight: 600n })
-    expect(await other.verifyWithin(b, payer, 600n, { value: 1000n, readAtMs: clock.ms }, since)).toEqual({ outcome: 'short', inFlight: 600n })
+    expect(await other.verifyWithin(b, payer, 600n, null, since)).toMatchObject({ outcome: 'recheck', inFlight: 600n })
+    expect(await other.verifyWithin(b, payer, 600n, { value: 1000n, readAtMs: clock.ms }, since)).toMatchObject({ outcome: 'short', inFlight: 600n })
     expect((await other.get(b))!.state).toBe('reserved')
-    expect(await other.verifyWithin(b, payer, 600n, { value: 1200n, readAtMs: clock.ms }, since)).toEqual({ outcome: 'ok', inFlight: 600n })
+    expect(await other.verifyWithin(b, payer, 600n, { value: 1200n, readAtMs: clock.ms }, since)).toMatchObject({ outcome: 'ok', inFlight: 600n })
     expect((await other.get(b))).toMatchObject({ state: 'verified', instance: 'another-instance' })
     // 20 concurrent verifications against a balance for 3: exactly 3 pass
     const ids = await Promise.all(Array.from({ length: 20 }, (_, i) => other.reserve({ ...res(100 + i), payer: res(30).payer, amount: '100' })))
@@ -216,7 +216,7 @@ describe('postgres only', () => {
     const s2 = (await other.reserve({ ...res(41), payer: payer2, amount: '700' }))!
     expect(await other.verifyWithin(s2, payer2, 700n, null, clock.ms)).toMatchObject({ outcome: 'recheck' }) // settled since
     expect(await other.verifyWithin(s2, payer2, 700n, { value: 1000n, readAtMs }, clock.ms)).toMatchObject({ outcome: 'short' }) // 1000 - 700 settled < 700
-    expect(await other.verifyWithin(s2, payer2, 700n, { value: 300n + 700n, readAtMs: clock.ms }, clock.ms)).toMatchObject({ outcome: 'short' }) // read within 2 s of the settlement: taken off too (clock skew; conservative)
+    expect(await other.verifyWithin(s2, payer2, 700n, { value: 300n + 700n, readAtMs: clock.ms }, clock.ms)).toMatchObject({ outcome: 'short' }) // read within SKEW_MS of the settlement: taken off too (clock skew; conservative)
     expect(await other.verifyWithin(s2, payer2, 700n, { value: 700n, readAtMs: clock.ms + 3000 }, clock.ms)).toMatchObject({ outcome: 'ok' })
   })
 

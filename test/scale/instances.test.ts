@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { SQL } from 'bun'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
+import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { setEthBalance, usdcBalance } from '../../runtime/chain/usdc'
 import { startChild, type Child } from '../../bench/lib'
 import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
@@ -108,6 +108,23 @@ test('/stats is identical from every instance and equals the ledger and the chai
   })
   const s = await stats(1)
   expect(BigInt(s.totals.revenue_atomic as string)).toBe(chainDelta)
+})
+
+test('a payer funded for three calls sends ten payments across the instances at once: three run, three settle', async () => {
+  const key = generatePrivateKey()
+  const address = privateKeyToAccount(key).address
+  await fundPayer(chain, address, 3000n)
+  const req = decodeB64Json((await post(`${base(1)}/api/v1/slugify`, {})).headers.get('payment-required')).accepts[0]
+  const callsBefore = (await stats(1)).services.find((x) => x.slug === 'slugify')?.calls as number
+  const headers = await Promise.all(Array.from({ length: 10 }, () => signPayment({ key, requirements: req })))
+  const answers = await Promise.all(headers.map((h, n) => post(`${base(n % 3)}/api/v1/slugify`, { text: `payer ${n}` }, { 'payment-signature': h })))
+  const codes = answers.map((r) => r.status)
+  expect(codes.filter((c) => c === 200).length).toBe(3)
+  expect(codes.filter((c) => c === 402).length).toBe(7)
+  expect(await usdcBalance(chain.rpcUrl, address)).toBe(0n)
+  // seven refused before their handler: three more calls counted, across the instances
+  await until(async () => (await Promise.all([0, 1, 2].map(stats))).every((s) => s.services.find((x) => x.slug === 'slugify')?.calls === callsBefore + 3))
+  expect(await payeeDelta()).toBe(await settledTotal())
 })
 
 test("an instance killed -9 mid-settlement: another instance's reconciler settles its row, once", async () => {

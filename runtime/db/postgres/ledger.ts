@@ -1,6 +1,6 @@
 import type { SQL } from 'bun'
 import type { PaymentRow, PaymentState, Reservation, SettledRow, SettlementGas } from '../ledger'
-import type { LedgerStore, SharedPayerLedger } from '../store'
+import { SKEW_MS, type LedgerStore, type SharedPayerLedger } from '../store'
 
 const NUM_FIELDS = ['id', 'valid_before', 'x402_version', 'created_at', 'updated_at', 'settled_at', 'gas_used', 'gas_price'] as const
 
@@ -94,12 +94,12 @@ export class PgLedger implements LedgerStore, SharedPayerLedger {
     return [...(await this.sql`SELECT state, detail FROM payment_events WHERE payment_id = ${id}::bigint ORDER BY seq`)]
   }
 
-  async verifyWithin(id: number, payer: string, amount: bigint, balance: { value: bigint; readAtMs: number } | null, sinceMs: number): Promise<{ outcome: 'ok' | 'short' | 'recheck'; inFlight: bigint }> {
+  async verifyWithin(id: number, payer: string, amount: bigint, balance: { value: bigint; readAtMs: number } | null, sinceMs: number): Promise<{ outcome: 'ok' | 'short' | 'recheck'; inFlight: bigint; spent: bigint }> {
     const key = payer.toLowerCase()
     return this.sql.begin(async (tx) => {
       await tx`SELECT pg_advisory_xact_lock(hashtext(${'payer:' + key}))`
       const nowS = Math.floor(this.now() / 1000)
-      const readAt = balance ? balance.readAtMs - 2000 : 0
+      const readAt = balance ? balance.readAtMs - SKEW_MS : 0
       const [r] = await tx`
         SELECT COALESCE(SUM(amount::numeric), 0)::text AS inflight,
                EXISTS (SELECT 1 FROM payments WHERE payer = ${key} AND state = 'settled' AND settled_at >= ${sinceMs}::bigint) AS settled,
@@ -107,13 +107,14 @@ export class PgLedger implements LedgerStore, SharedPayerLedger {
         FROM payments WHERE payer = ${key} AND id <> ${id}::bigint
           AND (state IN ('verified', 'settling') OR (state = 'pending' AND valid_before + 5 > ${nowS}::bigint))`
       const inFlight = BigInt(r.inflight.split('.')[0])
-      if (balance === null && (inFlight > 0n || r.settled)) return { outcome: 'recheck' as const, inFlight }
-      if (balance !== null && balance.value - BigInt(r.spent.split('.')[0]) - inFlight < amount) return { outcome: 'short' as const, inFlight }
+      const spent = balance ? BigInt(r.spent.split('.')[0]) : 0n
+      if (balance === null && (inFlight > 0n || r.settled)) return { outcome: 'recheck' as const, inFlight, spent }
+      if (balance !== null && balance.value - spent - inFlight < amount) return { outcome: 'short' as const, inFlight, spent }
       const now = this.now()
       const moved = await tx`
         WITH u AS (UPDATE payments SET state = 'verified', updated_at = ${now}::bigint WHERE id = ${id}::bigint AND state = 'reserved' RETURNING id)
         INSERT INTO payment_events (payment_id, state, at) SELECT id, 'verified', ${now}::bigint FROM u RETURNING payment_id`
-      return { outcome: moved.length ? ('ok' as const) : ('short' as const), inFlight }
+      return { outcome: moved.length ? ('ok' as const) : ('short' as const), inFlight, spent }
     })
   }
 
