@@ -52,6 +52,14 @@ const strip = (v: unknown): unknown => {
   return v
 }
 
+test('/health names the engine', async () => {
+  for (const kind of ['sqlite', 'postgres'] as const) {
+    const h = await fetch(servers[kind].url + '/health')
+    expect(h.status).toBe(200)
+    expect(await h.json()).toMatchObject({ database: 'ok', database_kind: kind })
+  }
+})
+
 test('payments, one payment with its events, and the overview are the same on both engines', async () => {
   const ids = { sqlite: await history(servers.sqlite), postgres: await history(servers.postgres) }
   const list = { sqlite: await get(servers.sqlite, '/admin/api/payments?limit=10'), postgres: await get(servers.postgres, '/admin/api/payments?limit=10') }
