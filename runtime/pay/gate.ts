@@ -112,8 +112,18 @@ export class PaymentGate {
       if ((inFlight > 0n || this.guard.changedSince(payer, mark)) && this.facilitator.balance) {
         let balance = this.guard.cachedBalance(payer)
         if (balance === undefined) this.guard.rememberBalance(payer, (balance = await this.facilitator.balance(payer as `0x${string}`, asset)))
-        if (balance - inFlight < amount) {
-          throw new PaymentRefused('insufficient_balance', `the payer's balance (${balance}) minus its payments in flight (${inFlight}) does not cover ${amount}`)
+        let held = inFlight
+        // A settlement of this payer in progress may already show in the balance while its amount is still held
+        // (counted twice): wait for those to finish, then judge on a fresh read. Bounded: a few rounds at most.
+        for (let round = 0; balance - held < amount && round < 3; round++) {
+          const busy = this.guard.settlements(payer)
+          if (!busy.length) break
+          await Promise.allSettled(busy)
+          this.guard.rememberBalance(payer, (balance = await this.facilitator.balance(payer as `0x${string}`, asset)))
+          held = this.guard.inFlight(payer)
+        }
+        if (balance - held < amount) {
+          throw new PaymentRefused('insufficient_balance', `the payer's balance (${balance}) minus its payments in flight (${held}) does not cover ${amount}`)
         }
       }
       this.guard.hold(payer, amount)
@@ -140,6 +150,16 @@ export class PaymentGate {
 
   /** Settles after a successful handler. A result is served only when this returns success. */
   async settle(t: Ticket): Promise<SettleResult> {
+    let done!: () => void
+    this.guard.trackSettlement(t.payer, new Promise<void>((r) => { done = r }))
+    try {
+      return await this.settleTracked(t)
+    } finally {
+      done()
+    }
+  }
+
+  private async settleTracked(t: Ticket): Promise<SettleResult> {
     this.ledger.transition(t.id, 'settling')
     let result: SettleResult
     try {
