@@ -40,7 +40,7 @@ for (const entry of withFixtures) {
         out = await entry.handler!(prepareInput(m.input, f.input) as never, ctx)
       } catch (e) {
         if (!f.expectError || !(e instanceof ServiceError)) throw e
-        expect({ status: e.status, code: f.expectError.code ? e.code : undefined }).toEqual({ status: f.expectError.status, code: f.expectError.code })
+        expect({ status: e.status, code: f.expectError.code ? (e.code as string) : undefined }).toEqual({ status: f.expectError.status, code: f.expectError.code })
         return
       }
       if (f.expectError) throw new Error(`expected error ${JSON.stringify(f.expectError)}, got ${JSON.stringify(out).slice(0, 300)}`)

@@ -108,7 +108,7 @@ export function createUpstreams(config: Record<string, UpstreamConfig>, fetchImp
         const err = upstreamError(name, `${name} answered HTTP ${res.status}${detail ? `: ${detail}` : ''}`, { retryable })
         const retryAfter = res.headers.get('retry-after')
         if (res.status === 429 && retryAfter && /^\d{1,5}$/.test(retryAfter.trim())) {
-          throw new ServiceError(err.status, err.code, err.message, undefined, err.extra, { 'Retry-After': retryAfter.trim() })
+          throw new ServiceError(err.status, err.code, err.message, { headers: { 'Retry-After': retryAfter.trim() }, extra: err.extra })
         }
         throw err
       }
@@ -129,7 +129,7 @@ export function createUpstreams(config: Record<string, UpstreamConfig>, fetchImp
         const filled = base.replace(PLACEHOLDER, (_, k: string) => {
           const v = q[k]
           delete q[k]
-          if (v === undefined || !/^[a-z0-9-]{1,32}$/.test(String(v))) throw new ServiceError(422, 'INVALID_INPUT', `${k}: must be 1-32 lower-case letters, digits or hyphens`, [{ path: `/${k}`, message: 'invalid' }])
+          if (v === undefined || !/^[a-z0-9-]{1,32}$/.test(String(v))) throw new ServiceError(422, 'INVALID_INPUT', `${k}: must be 1-32 lower-case letters, digits or hyphens`, { details: [{ path: `/${k}`, message: 'invalid' }] })
           return String(v)
         })
         const url = new URL(filled + (path.startsWith('/') ? path : `/${path}`))
@@ -166,7 +166,7 @@ export function createUpstreams(config: Record<string, UpstreamConfig>, fetchImp
     const existing = clients.get(name)
     if (existing) return existing
     const cfg = config[name]
-    if (!cfg?.url) throw new ServiceError(503, 'NOT_CONFIGURED', `upstream ${name} is not configured`, undefined, { upstream: name, retryable: false })
+    if (!cfg?.url) throw new ServiceError(503, 'NOT_CONFIGURED', `upstream ${name} is not configured`, { retryable: false, extra: { upstream: name } })
     const client = build(name, cfg)
     clients.set(name, client)
     return client

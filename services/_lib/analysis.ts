@@ -44,7 +44,7 @@ export function checkBudget(ctx: ServiceContext, chars: number, what = 'code and
   const limit = inputLimit(ctx)
   if (chars > limit) {
     const message = `${what} may hold at most ${limit} characters on the ${tierOf(ctx)} tier (got ${chars}); use a higher tier or split the input`
-    throw new ServiceError(413, 'INPUT_TOO_LARGE', message, [{ path, message: `at most ${limit} characters` }], { limit_chars: limit })
+    throw new ServiceError(413, 'INPUT_TOO_LARGE', message, { details: [{ path, message: `at most ${limit} characters` }], extra: { limit_chars: limit } })
   }
 }
 

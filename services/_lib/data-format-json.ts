@@ -187,7 +187,7 @@ export const describeError = (e: TextError) => `${e.message}: line ${e.line} col
 export function parseJsonTree(text: string, field: string, maxDepth = MAX_DEPTH): JsonParse {
   const r = readJson(text, maxDepth)
   if (!r.ok) {
-    throw new ServiceError(422, 'INVALID_INPUT', `${field}: invalid JSON: ${describeError(r.error)}`, [{ path: `/${field}`, message: describeError(r.error), line: r.error.line, column: r.error.column }])
+    throw new ServiceError(422, 'INVALID_INPUT', `${field}: invalid JSON: ${describeError(r.error)}`, { details: [{ path: `/${field}`, message: describeError(r.error), line: r.error.line, column: r.error.column }] })
   }
   return r
 }

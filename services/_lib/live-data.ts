@@ -64,13 +64,13 @@ export const num = (v: unknown): number | null => (typeof v === 'number' && Numb
 export async function openMeteo<T>(up: Upstream, path: string, query: Record<string, string | number | boolean | undefined>, ttlMs: number): Promise<T> {
   const { status, data } = await up.getJson<T & { error?: boolean; reason?: string }>(path, query, { ttlMs, allowStatus: [400] })
   if (status === 400 || (data as { error?: boolean })?.error) {
-    throw new ServiceError(502, 'UPSTREAM_ERROR', `${up.name} refused the request: ${(data as { reason?: string })?.reason ?? 'HTTP 400'}`, undefined, { upstream: up.name, retryable: false })
+    throw new ServiceError(502, 'UPSTREAM_ERROR', `${up.name} refused the request: ${(data as { reason?: string })?.reason ?? 'HTTP 400'}`, { retryable: false, extra: { upstream: up.name } })
   }
-  if (!data || typeof data !== 'object') throw new ServiceError(502, 'UPSTREAM_ERROR', `${up.name} answered an unexpected body`, undefined, { upstream: up.name, retryable: true })
+  if (!data || typeof data !== 'object') throw new ServiceError(502, 'UPSTREAM_ERROR', `${up.name} answered an unexpected body`, { retryable: true, extra: { upstream: up.name } })
   return data as T
 }
 
 /** A 502 for an upstream answer that lacks what the service needs. */
-export const malformed = (upstream: string, what: string) => new ServiceError(502, 'UPSTREAM_ERROR', `${upstream} answered without ${what}`, undefined, { upstream, retryable: true })
+export const malformed = (upstream: string, what: string) => new ServiceError(502, 'UPSTREAM_ERROR', `${upstream} answered without ${what}`, { retryable: true, extra: { upstream } })
 
 export const TEN_MINUTES = 10 * 60 * 1000

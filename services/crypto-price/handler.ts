@@ -56,6 +56,6 @@ export default handlerFor(manifest, async ({ ids, vs }, ctx) => {
       })
     }
   }
-  if (!prices.length) throw new ServiceError(404, 'NOT_FOUND', `CoinGecko has no price for ${coins.join(', ')} in ${quotes.join(', ')} (ids are CoinGecko ids such as bitcoin, not tickers such as BTC)`, { missing })
+  if (!prices.length) throw new ServiceError(404, 'NOT_FOUND', `CoinGecko has no price for ${coins.join(', ')} in ${quotes.join(', ')} (ids are CoinGecko ids such as bitcoin, not tickers such as BTC)`, { details: { missing } })
   return { vs: quotes, count: prices.length, prices, missing, attribution: ATTRIBUTIONS.coingecko }
 })

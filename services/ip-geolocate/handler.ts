@@ -43,7 +43,7 @@ export default handlerFor(manifest, async ({ ip }, ctx) => {
   if (data.success === false) {
     const msg = String(data.message ?? 'lookup failed')
     if (/invalid ip|reserved range|private|bogon/i.test(msg)) throw invalid('ip', `ipwho.is refused ${text}: ${msg}`)
-    throw new ServiceError(502, 'UPSTREAM_ERROR', `ipwho.is: ${msg}`, undefined, { upstream: 'ipwhois', retryable: /limit|too many|rate/i.test(msg) })
+    throw new ServiceError(502, 'UPSTREAM_ERROR', `ipwho.is: ${msg}`, { retryable: /limit|too many|rate/i.test(msg), extra: { upstream: 'ipwhois' } })
   }
   if (data.success !== true) throw malformed('ipwhois', 'success: true')
   const tz = data.timezone
