@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox'
 import { declareDiscoveryExtension } from '@x402/extensions/bazaar'
 import type { Config } from './config'
 import type { RegistryEntry } from './registry-types'
-import { CATEGORIES, type AnyHandler, type ErrorCode, type ServiceManifest, type TierName, type TierPrice } from './sdk'
+import { CATEGORIES, type AnyHandler, type ErrorCode, type ServiceManifest, type TierName, type TierPrice, TIERS } from './sdk'
 import { Value } from '@sinclair/typebox/value'
 import { usdToAtomic } from './pay/amount'
 import { aliasProblems, publishAliases } from './input/publish'
@@ -27,7 +27,6 @@ export interface CatalogService {
 }
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
-const TIERED = ['quick', 'standard', 'pro'] as const
 
 /** JSON Schema view of a TypeBox schema (TypeBox schemas are JSON Schema plus symbol keys). */
 export function jsonSchema(schema: TSchema): Record<string, unknown> {
@@ -53,7 +52,7 @@ function check(e: RegistryEntry, problems: string[]): void {
   if (!CATEGORIES.includes(m.category)) problems.push(`${at}: category '${m.category}' is not one of ${CATEGORIES.join(', ')}`)
   if (m.kind !== 'tiered' && m.kind !== 'utility') problems.push(`${at}: kind must be 'tiered' or 'utility'`)
   const tiers = Object.keys(m.pricing ?? {})
-  if (m.kind === 'tiered' && TIERED.some((t) => !tiers.includes(t))) problems.push(`${at}: a tiered service prices quick, standard and pro`)
+  if (m.kind === 'tiered' && TIERS.some((t) => !tiers.includes(t))) problems.push(`${at}: a tiered service prices quick, standard and pro`)
   if (m.kind === 'utility' && tiers.length !== 1) problems.push(`${at}: a utility has exactly one tier (flat, or standard for read-url)`)
   for (const [tier, p] of Object.entries(m.pricing ?? {})) {
     try { usdToAtomic(p.price_usd) } catch (err) { problems.push(`${at}: ${tier} ${(err as Error).message}`) }

@@ -7,7 +7,7 @@ import { requestUrl } from './http/request-url'
 import { b64json, challenge } from './pay/challenge'
 import { decodePayment, PaymentRefused } from './pay/decode'
 import { FacilitatorUnavailable, type PaymentGate, type Ticket } from './pay/gate'
-import { assertFinite, ServiceError, type Logger, type ServiceContext, type TierName } from './sdk'
+import { assertFinite, isTier, ServiceError, TIERS, type Logger, type ServiceContext, type TierName } from './sdk'
 import { prepareInputReport } from './validate'
 import { ignoredFieldsHeader } from './input/ignored-header'
 import type { Throttle } from './http/throttle'
@@ -33,8 +33,6 @@ export interface PipelineDeps {
   context(svc: CatalogService, tier: TierName, requestId: string, signal: AbortSignal): ServiceContext
 }
 
-const TIERS = ['quick', 'standard', 'pro']
-
 /** The tier of a request: `?tier=` wins over the body's `tier`; utilities have exactly one. */
 export function resolveTier(svc: CatalogService, url: URL, rawBody: string): TierName {
   if (svc.manifest.kind !== 'tiered') return svc.defaultTier
@@ -44,8 +42,8 @@ export function resolveTier(svc: CatalogService, url: URL, rawBody: string): Tie
   }
   if (tier === null || tier === undefined) return 'standard'
   if (typeof tier === 'string') tier = tier.trim().toLowerCase() // enums match case-insensitively (runtime/input)
-  if (typeof tier !== 'string' || !TIERS.includes(tier)) {
-    throw new ServiceError(422, 'INVALID_TIER', `tier must be one of quick, standard, pro (got ${JSON.stringify(tier)})`, { details: [{ path: '/tier', message: 'unknown tier' }] })
+  if (!isTier(tier)) {
+    throw new ServiceError(422, 'INVALID_TIER', `tier must be one of ${TIERS.join(', ')} (got ${JSON.stringify(tier)})`, { details: [{ path: '/tier', message: 'unknown tier' }] })
   }
   return tier as TierName
 }

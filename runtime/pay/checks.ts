@@ -3,6 +3,7 @@ import { PaymentRefused } from './decode'
 import { recoverSigner } from './signature'
 import type { DecodedPayment, PaymentRequirements } from './types'
 import { REASON } from './reasons'
+import { networkOfV1 } from './networks'
 
 /** validBefore may lie at most this far beyond now + maxTimeoutSeconds. */
 export const VALID_BEFORE_SLACK_S = 30
@@ -35,8 +36,7 @@ export async function cheapChecks(p: DecodedPayment, req: PaymentRequirements, n
     const extra = (acc.extra ?? {}) as Record<string, unknown>
     if (extra.name !== req.extra.name || extra.version !== req.extra.version) throw new PaymentRefused(REASON.noMatchingRequirements, 'accepted.extra does not match the asset domain')
   } else {
-    const v1Networks: Record<string, string> = { base: 'eip155:8453', 'base-sepolia': 'eip155:84532' }
-    if (v1Networks[p.network] !== req.network) throw new PaymentRefused(REASON.invalidNetwork, `network ${p.network} is not accepted here`)
+    if (networkOfV1(String(p.network)) !== req.network) throw new PaymentRefused(REASON.invalidNetwork, `network ${p.network} is not accepted here`)
   }
   const a = p.payload.authorization
   if (!sameAddress(a.to, req.payTo)) throw new PaymentRefused(REASON.recipientMismatch, 'authorization.to is not our payTo')

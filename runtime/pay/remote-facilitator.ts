@@ -1,4 +1,5 @@
-import { toV1, v1NetworkOf } from './challenge'
+import { toV1 } from './challenge'
+import { v1NetworkOf } from './networks'
 import type { RequestAuth } from './cdp-auth'
 import type { DecodedPayment, Facilitator, PaymentRequirements, SettleResult, VerifyResult } from './types'
 import { REASON } from './reasons'

@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
-import { ServiceError, type FetchedPage, type SafeFetch } from '../../runtime/sdk'
+import { ServiceError, TIERS, type FetchedPage, type SafeFetch } from '../../runtime/sdk'
 import { callService, manifestOf, modelCtx, startFakeOpenAI, texts, type FakeReply } from '../support/fake-openai'
 import { OWASP } from '../../services/security-audit/report'
 
@@ -8,7 +8,6 @@ const fake = startFakeOpenAI()
 afterAll(() => fake.close())
 beforeEach(() => fake.reset())
 
-const TIERS = ['quick', 'standard', 'pro'] as const
 const MARK = 'ZQX-user-marker-4711'
 
 const review = (over: Record<string, unknown> = {}) => ({
