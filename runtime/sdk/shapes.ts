@@ -33,7 +33,7 @@ export const serviceResponse = () =>
     result: t.String({ description: 'The generated analysis or text.' }),
     model: t.String({ description: 'Identifier of the model used.' }),
     tokens_used: t.Integer({ description: 'Total tokens consumed, as reported by the provider.' }),
-    request_id: t.String({ description: 'Unique request identifier.' }),
+    request_id: t.String({ description: 'Unique request identifier: req_ followed by 20 hex digits (also in the X-Request-Id header).' }),
   })
 
 /** `{ quick, standard, pro }` from three `[price_usd, max_tokens]` pairs (spec §4.3). */

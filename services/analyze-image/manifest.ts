@@ -15,5 +15,5 @@ export default defineService({
   input: serviceRequest("http(s) URL of a PNG, JPEG, GIF or WebP image (at most 5 MiB)."),
   aliases: serviceRequestAliases({ url: 'code', image_url: 'code', image: 'code' }),
   output: serviceResponse(),
-  examples: [{ name: 'Standard tier', input: {"code": "https://example.com/chart.png", "context": "What trend does the chart show?"}, output: {"service": "analyze-image", "tier": "standard", "result": "**Description:** a line chart of monthly revenue for 2023.\n\n**Answer:** revenue grows steadily from January to December, with a dip in August.", "model": "gpt-4.1-mini", "tokens_used": 812, "request_id": "3f1c2a9e-5d7b-4a61-9c0e-8b2f4d6a1e73"} }],
+  examples: [{ name: 'Standard tier', input: {"code": "https://example.com/chart.png", "context": "What trend does the chart show?"}, output: {"service": "analyze-image", "tier": "standard", "result": "**Description:** a line chart of monthly revenue for 2023.\n\n**Answer:** revenue grows steadily from January to December, with a dip in August.", "model": "gpt-4.1-mini", "tokens_used": 812, "request_id": "req_3f1c2a9e5d7b0000002a"} }],
 })

@@ -15,5 +15,5 @@ export default defineService({
   input: serviceRequest("Description of the task to automate."),
   aliases: serviceRequestAliases({ description: 'code', task: 'code' }),
   output: serviceResponse(),
-  examples: [{ name: 'Standard tier', input: {"code": "Rename every .jpeg file in a folder to .jpg", "language": "bash"}, output: {"service": "automation-script", "tier": "standard", "result": "```bash\n#!/usr/bin/env bash\n# Renames *.jpeg to *.jpg in DIR (default: current directory).\nset -euo pipefail\n...\n```\n\n**Usage:** `./rename.sh [DIR]`", "model": "gpt-4.1", "tokens_used": 812, "request_id": "3f1c2a9e-5d7b-4a61-9c0e-8b2f4d6a1e73"} }],
+  examples: [{ name: 'Standard tier', input: {"code": "Rename every .jpeg file in a folder to .jpg", "language": "bash"}, output: {"service": "automation-script", "tier": "standard", "result": "```bash\n#!/usr/bin/env bash\n# Renames *.jpeg to *.jpg in DIR (default: current directory).\nset -euo pipefail\n...\n```\n\n**Usage:** `./rename.sh [DIR]`", "model": "gpt-4.1", "tokens_used": 812, "request_id": "req_3f1c2a9e5d7b0000002a"} }],
 })

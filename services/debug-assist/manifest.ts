@@ -15,5 +15,5 @@ export default defineService({
   input: serviceRequest("The failing source code."),
   aliases: serviceRequestAliases({ error: 'context' }),
   output: serviceResponse(),
-  examples: [{ name: 'Standard tier', input: {"code": "items = [1, 2, 3]\nprint(items[3])", "language": "python", "context": "IndexError: list index out of range"}, output: {"service": "debug-assist", "tier": "standard", "result": "## Root cause\n`items[3]` reads past the end of a 3-element list (valid indexes are 0-2).\n\n## Fixes\n- **HIGH** Use `items[-1]` or `items[2]` for the last element.\n\n## Corrected code\n```python\nitems = [1, 2, 3]\nprint(items[-1])\n```", "model": "gpt-4.1", "tokens_used": 812, "request_id": "3f1c2a9e-5d7b-4a61-9c0e-8b2f4d6a1e73"} }],
+  examples: [{ name: 'Standard tier', input: {"code": "items = [1, 2, 3]\nprint(items[3])", "language": "python", "context": "IndexError: list index out of range"}, output: {"service": "debug-assist", "tier": "standard", "result": "## Root cause\n`items[3]` reads past the end of a 3-element list (valid indexes are 0-2).\n\n## Fixes\n- **HIGH** Use `items[-1]` or `items[2]` for the last element.\n\n## Corrected code\n```python\nitems = [1, 2, 3]\nprint(items[-1])\n```", "model": "gpt-4.1", "tokens_used": 812, "request_id": "req_3f1c2a9e5d7b0000002a"} }],
 })

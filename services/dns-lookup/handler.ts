@@ -1,5 +1,5 @@
 import { handlerFor, invalid, ServiceError } from '../../runtime/sdk'
-import { ATTRIBUTIONS, malformed } from '../_lib/live-data'
+import { malformed } from '../_lib/live-data'
 import manifest, { RECORD_TYPES } from './manifest'
 
 type RecordType = (typeof RECORD_TYPES)[number]
@@ -97,6 +97,6 @@ export default handlerFor(manifest, async ({ name, type = 'A' }, ctx) => {
     count: records.length,
     records,
     resolver: URL.canParse(up.baseUrl) ? new URL(up.baseUrl).host : up.name,
-    attribution: ATTRIBUTIONS.doh,
+    attribution: ctx.upstream('doh').attribution,
   }
 })

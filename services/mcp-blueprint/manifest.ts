@@ -15,5 +15,5 @@ export default defineService({
   input: serviceRequest("Description of the system, API or data the MCP server should expose."),
   aliases: serviceRequestAliases({ description: 'code' }),
   output: serviceResponse(),
-  examples: [{ name: 'Standard tier', input: {"code": "Expose a read-only PostgreSQL database of orders to agents", "language": "typescript", "context": "stdio transport, no auth"}, output: {"service": "mcp-blueprint", "tier": "standard", "result": "## Architecture\n...\n## Tools\n- `list_orders` input schema `{\"type\":\"object\",...}`\n...", "model": "gpt-4.1", "tokens_used": 812, "request_id": "3f1c2a9e-5d7b-4a61-9c0e-8b2f4d6a1e73"} }],
+  examples: [{ name: 'Standard tier', input: {"code": "Expose a read-only PostgreSQL database of orders to agents", "language": "typescript", "context": "stdio transport, no auth"}, output: {"service": "mcp-blueprint", "tier": "standard", "result": "## Architecture\n...\n## Tools\n- `list_orders` input schema `{\"type\":\"object\",...}`\n...", "model": "gpt-4.1", "tokens_used": 812, "request_id": "req_3f1c2a9e5d7b0000002a"} }],
 })
