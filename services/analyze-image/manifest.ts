@@ -3,7 +3,7 @@ import { defineService, serviceRequest, serviceResponse, tieredPricing, serviceR
 /** Model: gpt-4.1-mini for every tier (tiers change depth and max_tokens only; the operator may override it in registry.yaml). */
 export default defineService({
   slug: 'analyze-image',
-  name: 'Analyze Image',
+  name: 'Analyze image',
   description: "Describes and analyses an image: content, visible text, notable details, and an answer to an optional question. `code` is the http(s) URL of a PNG, JPEG, GIF or WebP image (at most 5 MiB); it is fetched safely and sent to the model as data (the provider never fetches the URL). `context` is an optional question or focus. Tiers: 1000/2000/4000 tokens.",
   category: 'analysis',
   kind: 'tiered',

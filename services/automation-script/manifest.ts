@@ -3,7 +3,7 @@ import { defineService, serviceRequest, serviceResponse, tieredPricing, serviceR
 /** Model: gpt-4.1 for every tier (tiers change depth and max_tokens only; the operator may override it in registry.yaml). */
 export default defineService({
   slug: 'automation-script',
-  name: 'Automation Script',
+  name: 'Automation script',
   description: "A complete, runnable automation script from a task description: imports, error handling, command-line arguments, documentation and usage. `code` describes the task; `language` is the target language (default Python); `context` holds extra requirements. Tiers: 4000/8000/16000 tokens; input capped at 8 characters per budget token (413 beyond).",
   category: 'analysis',
   kind: 'tiered',

@@ -3,7 +3,7 @@ import { defineService, serviceRequest, serviceResponse, tieredPricing, serviceR
 /** Model: gpt-4.1 for every tier (tiers change depth and max_tokens only; the operator may override it in registry.yaml). */
 export default defineService({
   slug: 'code-review',
-  name: 'Code Review',
+  name: 'Code review',
   description: "Reviews source code: findings graded CRITICAL/HIGH/MEDIUM/LOW with locations and fixes, security notes, performance notes and a quality score from 1 to 10. The model answers in a validated JSON structure that is rendered to Markdown in `result` (the score line reads `Quality score: N/10`). `language` is a hint; `context` may describe the project. Tiers: 4000/8000/16000 tokens (quick lists at most 5 findings); input capped at 8 characters per budget token (413 beyond).",
   category: 'analysis',
   kind: 'tiered',

@@ -3,7 +3,7 @@ import { defineService, serviceRequest, serviceResponse, tieredPricing, serviceR
 /** Model: gpt-4.1 for every tier (tiers change depth and max_tokens only; the operator may override it in registry.yaml). */
 export default defineService({
   slug: 'debug-assist',
-  name: 'Debug Assist',
+  name: 'Debug assist',
   description: "Root-cause analysis of a bug: the likely cause, fix suggestions with severity ratings, and corrected code. `code` is the failing code; `context` is the error message or stack trace; `language` is a hint. Tiers: 2000/4000/8000 tokens; input capped at 8 characters per budget token (413 beyond).",
   category: 'analysis',
   kind: 'tiered',

@@ -3,7 +3,7 @@ import { defineService, serviceRequest, serviceResponse, tieredPricing, serviceR
 /** Model: gpt-4.1-mini for every tier (tiers change depth and max_tokens only; the operator may override it in registry.yaml). */
 export default defineService({
   slug: 'explain-code',
-  name: 'Explain Code',
+  name: 'Explain code',
   description: "Plain-English explanation of source code with a line-by-line (or block-by-block) walkthrough. `code` is the source; `language` is a hint (auto-detected when omitted); `context` may say what to focus on. Tiers change depth and token budget (1000/2000/4000), never the model. Input is capped at 8 characters per budget token (8,000 / 16,000 / 32,000 characters for code plus context); larger inputs get 413.",
   category: 'analysis',
   kind: 'tiered',

@@ -3,7 +3,7 @@ import { defineService, serviceRequest, serviceResponse, tieredPricing, serviceR
 /** Model: gpt-4.1-mini for every tier (tiers change depth and max_tokens only; the operator may override it in registry.yaml). */
 export default defineService({
   slug: 'extract-document',
-  name: 'Extract Document',
+  name: 'Extract document',
   description: "Extracts the key content of a document: a summary, key facts, entities, dates, amounts and tables as Markdown. `code` is either the document text or an http(s) URL of a PDF, HTML, plain-text, JSON or XML document (at most 10 MiB, fetched safely; PDFs are converted to text first, so the model never fetches the URL). `context` says what to extract. Tiers: 1000/2000/4000 tokens; the document text plus context is capped at 8 characters per budget token (413 beyond).",
   category: 'analysis',
   kind: 'tiered',

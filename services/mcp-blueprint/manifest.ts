@@ -3,7 +3,7 @@ import { defineService, serviceRequest, serviceResponse, tieredPricing, serviceR
 /** Model: gpt-4.1 for every tier (tiers change depth and max_tokens only; the operator may override it in registry.yaml). */
 export default defineService({
   slug: 'mcp-blueprint',
-  name: 'MCP Blueprint',
+  name: 'MCP blueprint',
   description: "A Model Context Protocol (MCP) server blueprint: architecture, tool definitions with JSON Schemas, implementation code, a client integration guide and deployment instructions. `code` describes the system or API to expose; `language` is `python` or `typescript` (default typescript); `context` holds target tools, transport and auth needs. Tiers: 8000/16000/32000 tokens; input capped at 8 characters per budget token (413 beyond).",
   category: 'analysis',
   kind: 'tiered',

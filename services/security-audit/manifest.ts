@@ -3,7 +3,7 @@ import { defineService, serviceRequest, serviceResponse, tieredPricing, serviceR
 /** Model: gpt-4.1 for every tier (tiers change depth and max_tokens only; the operator may override it in registry.yaml). */
 export default defineService({
   slug: 'security-audit',
-  name: 'Security Audit',
+  name: 'Security audit',
   description: "Security audit of source code against the OWASP Top 10 (2021): a status for each of A01-A10, vulnerabilities with CVSS v3.1 base scores (severity derived from the score), attack scenarios, remediation code, an executive summary and an overall risk score from 1 to 100. The model answers in a validated JSON structure rendered to Markdown in `result`. `context` describes the application (exposure, data, auth). Tiers: 8000/16000/32000 tokens; input capped at 8 characters per budget token (413 beyond).",
   category: 'analysis',
   kind: 'tiered',

@@ -3,8 +3,8 @@ import { defineService, serviceRequest, serviceResponse, tieredPricing, serviceR
 /** Model: gpt-4.1-mini for every tier (tiers change depth and max_tokens only; the operator may override it in registry.yaml). */
 export default defineService({
   slug: 'summarize-content',
-  name: 'Summarize Content',
-  description: "Summarizes text (article, report, documentation, email thread): a short summary and the key points. `code` is the text; `context` can give the audience or focus. Tiers: 1000/2000/4000 tokens; input capped at 8 characters per budget token (413 beyond).",
+  name: 'Summarize content',
+  description: "Summarizes text (article, report, documentation, email thread): a short summary and the key points. `code` is the text; `context` can give the audience or focus. Tiers: 1000/2000/4000 tokens; input capped at 8 characters per budget token (413 beyond). Differs from summarize-url: it takes the text itself; use summarize-url to summarize a web page or document by URL.",
   category: 'analysis',
   kind: 'tiered',
   method: 'POST',

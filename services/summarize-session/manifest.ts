@@ -3,7 +3,7 @@ import { defineService, serviceRequest, serviceResponse, tieredPricing, serviceR
 /** Model: gpt-4.1-mini for every tier (tiers change depth and max_tokens only; the operator may override it in registry.yaml). */
 export default defineService({
   slug: 'summarize-session',
-  name: 'Summarize Session',
+  name: 'Summarize session',
   description: "Summarizes a work session (chat transcript, agent log, terminal session or meeting notes): goals, what was done, decisions, problems, open items and next steps. `code` is the transcript; `context` says what the summary is for. Tiers: 1000/2000/4000 tokens; input capped at 8 characters per budget token (413 beyond).",
   category: 'analysis',
   kind: 'tiered',
