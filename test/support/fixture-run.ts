@@ -9,6 +9,7 @@ import { createModelClient } from '../../runtime/model'
 import { createSafeFetch } from '../../runtime/net/safe-fetch'
 import { createUpstreams, type UpstreamConfig } from '../../runtime/net/upstream'
 import type { RegistryEntry } from '../../runtime/registry-types'
+import { entries } from '../../runtime/registry.gen'
 import { issues, prepareInput } from '../../runtime/validate'
 import { testContext, type ServiceContext, type TierName } from '../../runtime/sdk'
 import { startFakeOpenAI, texts, type ChatBody, type FakeOpenAI, type FakeReply } from './fake-openai'
@@ -181,3 +182,25 @@ export function modelProblems(f: Fixture, run: FixtureRun): string[] {
 
 /** Output-schema problems of a successful answer. */
 export const schemaProblems = (entry: RegistryEntry, tier: TierName, out: unknown) => issues(entry.manifest.output, routeAnswer(entry, tier, out))
+
+/**
+ * The runner for one service folder, for its own `services/<slug>/*.test.ts` (which import only the sdk and
+ * test/support): `fixture(prefix)` finds a fixture of its fixtures.json by the start of its name.
+ * @example
+ * const svc = serviceRunner('code-review'); afterAll(svc.close)
+ * const run = await svc.run(svc.fixture('model: standard tier'))
+ */
+export function serviceRunner(folder: string) {
+  const entry = entries.find((e) => e.folder === folder)
+  if (!entry?.handler) throw new Error(`no built service in services/${folder}`)
+  const servers = startFixtureServers()
+  return {
+    run: (f: Fixture) => servers.run(entry, f),
+    fixture(prefix: string): Fixture {
+      const f = loadFixtures(folder).find((x) => x.name.startsWith(prefix))
+      if (!f) throw new Error(`services/${folder}/fixtures.json has no fixture named "${prefix}…"`)
+      return f
+    },
+    close: () => servers.close(),
+  }
+}
