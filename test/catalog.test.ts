@@ -1,5 +1,8 @@
 import { describe, expect, test } from 'bun:test'
+import { isDeepStrictEqual } from 'node:util'
 import { entries } from '../runtime/registry.gen'
+import { testContext } from '../runtime/sdk'
+import { prepareInput } from '../runtime/validate'
 import { sentenceCaseProblem } from './support/names'
 
 /**
@@ -45,6 +48,38 @@ describe('examples look like real answers', () => {
     expect(ids.length).toBeGreaterThanOrEqual(10)
     expect(ids.filter(([, id]) => typeof id !== 'string' || !/^req_[0-9a-f]{20}$/.test(id))).toEqual([])
   })
+})
+
+/** Example outputs that depend on the clock of the call (not a list to extend for a new service: only for this). */
+const CLOCK_DEPENDENT_EXAMPLES = new Set(['ical-generate']) // DTSTAMP is the time of the call
+
+/** Equal, with numbers compared to 6 significant digits (published examples are rounded for reading). */
+const sameAnswer = (a: unknown, b: unknown): boolean =>
+  typeof a === 'number' && typeof b === 'number'
+    ? Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b))
+    : Array.isArray(a) && Array.isArray(b)
+      ? a.length === b.length && a.every((x, i) => sameAnswer(x, b[i]))
+      : a && b && typeof a === 'object' && typeof b === 'object'
+        ? isDeepStrictEqual(Object.keys(a).sort(), Object.keys(b).sort()) && Object.keys(a).every((k) => sameAnswer((a as any)[k], (b as any)[k]))
+        : isDeepStrictEqual(a, b)
+
+describe('published example outputs are what the handler returns', () => {
+  test('every utility that needs no model, fetch or upstream', async () => {
+    const wrong: string[] = []
+    let checked = 0
+    for (const e of entries) {
+      if (!e.handler || e.manifest.kind !== 'utility' || (e.manifest.needs ?? []).length || CLOCK_DEPENDENT_EXAMPLES.has(e.folder)) continue
+      for (const ex of e.manifest.examples ?? []) {
+        if (ex.output === undefined) continue
+        const ctx = testContext({ service: e.folder, tier: 'flat', now: () => new Date('2026-01-01T00:00:00Z') })
+        const out = JSON.parse(JSON.stringify(await e.handler(prepareInput(e.manifest.input, ex.input) as never, ctx)))
+        checked++
+        if (!sameAnswer(out, ex.output)) wrong.push(`${e.folder} '${ex.name}': ${JSON.stringify(out).slice(0, 200)}`)
+      }
+    }
+    expect(checked).toBeGreaterThan(50)
+    expect(wrong).toEqual([])
+  }, 60_000)
 })
 
 /** Two slugs are twins when they only differ by -convert/-converter, -calc/-calculator or a plural s. */
