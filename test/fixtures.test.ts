@@ -47,6 +47,7 @@ test('model, web and live-data services each have at least one fixture that exer
     const needs = e.manifest.needs ?? []
     if (needs.includes('model') && !fx.some((f) => f.model && !f.expectError)) missing.push(`${e.folder}: no successful fixture with scripted model replies`)
     if ((e.manifest.upstreams ?? []).length && !fx.some((f) => f.upstream && !f.expectError)) missing.push(`${e.folder}: no successful fixture with a scripted upstream`)
+    if (needs.includes('fetch') && !fx.some((f) => f.web && !f.expectError)) missing.push(`${e.folder}: no successful fixture with a loopback web page`)
   }
   expect(missing).toEqual([])
 })
