@@ -12,8 +12,6 @@ import type { Attribution } from '../sdk'
  * (test/net/upstream.test.ts).
  */
 
-export type { Attribution }
-
 export interface UpstreamDefault {
   url: string
   timeoutMs: number

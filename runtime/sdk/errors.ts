@@ -1,7 +1,6 @@
 import type { ErrorCode } from './error-codes'
 
 export type { ErrorCode } from './error-codes'
-export { ERROR_CODES } from './error-codes'
 
 /** One field-level problem in a request body. `path` is a JSON pointer such as `/text` or `/rows/3`. */
 export interface FieldIssue {

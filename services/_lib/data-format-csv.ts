@@ -174,6 +174,3 @@ export function keyUnion(rows: Record<string, unknown>[]): string[] {
   for (const r of rows) for (const k of Object.keys(r)) seen.add(k)
   return [...seen]
 }
-
-/** Name of a delimiter for reports. */
-export const delimiterName = (d: string): string => (d === '\t' ? 'tab' : d)

@@ -299,10 +299,6 @@ export function assertDepth(value: unknown, field: string, maxDepth = MAX_DEPTH)
   return deepest
 }
 
-/** JSON type name of a plain value. */
-export const jsonType = (v: unknown): 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null' =>
-  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : (typeof v as 'string' | 'number' | 'boolean')
-
 /** UTF-8 byte length. */
 export const utf8Bytes = (s: string): number => Buffer.byteLength(s, 'utf8')
 
