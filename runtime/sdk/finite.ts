@@ -1,17 +1,33 @@
 import { ServiceError } from './errors'
 
+/** True when `v` holds a NaN/±Infinity (depth-capped at 256). Allocation-free: it runs on every answer. */
+function hasNonFinite(v: unknown, depth: number): boolean {
+  if (typeof v === 'number') return !Number.isFinite(v)
+  if (!v || typeof v !== 'object' || depth >= 256) return false
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (hasNonFinite(v[i], depth + 1)) return true
+  } else {
+    for (const k in v) if (hasNonFinite((v as Record<string, unknown>)[k], depth + 1)) return true
+  }
+  return false
+}
+
 /** The JSON pointer of the first NaN/±Infinity in `v` (depth-capped at 256), or null when every number is finite. */
-export function nonFinitePath(v: unknown, path = '', depth = 0): string | null {
+export function nonFinitePath(v: unknown): string | null {
+  return hasNonFinite(v, 0) ? pathOf(v, '', 0) : null
+}
+
+function pathOf(v: unknown, path: string, depth: number): string | null {
   if (typeof v === 'number') return Number.isFinite(v) ? null : path || '/'
   if (!v || typeof v !== 'object' || depth >= 256) return null
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      const p = nonFinitePath(v[i], `${path}/${i}`, depth + 1)
+      const p = pathOf(v[i], `${path}/${i}`, depth + 1)
       if (p !== null) return p
     }
   } else {
     for (const k in v) {
-      const p = nonFinitePath((v as Record<string, unknown>)[k], `${path}/${k}`, depth + 1)
+      const p = pathOf((v as Record<string, unknown>)[k], `${path}/${k}`, depth + 1)
       if (p !== null) return p
     }
   }
