@@ -56,7 +56,7 @@ export interface Fixture {
   upstream?: Record<string, ScriptedResponse | ScriptedResponse[]>
 }
 
-export const servicesDir = join(import.meta.dir, '..', '..', 'services')
+const servicesDir = join(import.meta.dir, '..', '..', 'services')
 
 export function loadFixtures(folder: string): Fixture[] {
   const p = join(servicesDir, folder, 'fixtures.json')
@@ -156,7 +156,7 @@ export function startFixtureServers(): FixtureServers {
 }
 
 /** The answer as the route sends it: tiered handlers' `{ result, tokens_used, model? }` wrapped like runtime/pipeline.ts does. */
-export function routeAnswer(entry: RegistryEntry, tier: TierName, out: unknown): unknown {
+function routeAnswer(entry: RegistryEntry, tier: TierName, out: unknown): unknown {
   if (entry.manifest.kind !== 'tiered') return out
   const r = out as { result: string; model?: string; tokens_used: number }
   return { service: entry.manifest.slug, tier, result: r.result, model: r.model ?? entry.manifest.model, tokens_used: r.tokens_used, request_id: 'req_0123456789abcdef0123' }

@@ -9,12 +9,12 @@ import { issues } from '../../runtime/validate'
 import { expect } from 'bun:test'
 import { ctxWith, fixtureUpstreams, json, neverAnswers, serve, upstreamFailure } from '../net/support'
 
-export const FORECAST_CURRENT = {
+const FORECAST_CURRENT = {
   latitude: 52.52, longitude: 13.419998, generationtime_ms: 0.05, utc_offset_seconds: 7200, timezone: 'Europe/Berlin', timezone_abbreviation: 'CEST', elevation: 38,
   current_units: { time: 'iso8601', interval: 'seconds', temperature_2m: '°C', relative_humidity_2m: '%', apparent_temperature: '°C', is_day: '', precipitation: 'mm', weather_code: 'wmo code', cloud_cover: '%', pressure_msl: 'hPa', wind_speed_10m: 'km/h', wind_direction_10m: '°', wind_gusts_10m: 'km/h' },
   current: { time: '2024-05-02T14:00', interval: 900, temperature_2m: 18.3, relative_humidity_2m: 52, apparent_temperature: 16.9, is_day: 1, precipitation: 0, weather_code: 2, cloud_cover: 41, pressure_msl: 1016.2, wind_speed_10m: 11.2, wind_direction_10m: 250, wind_gusts_10m: 24.5 },
 }
-export const FORECAST_DAILY = {
+const FORECAST_DAILY = {
   latitude: 52.52, longitude: 13.419998, generationtime_ms: 0.1, utc_offset_seconds: 7200, timezone: 'Europe/Berlin', timezone_abbreviation: 'CEST', elevation: 38,
   daily_units: { time: 'iso8601', weather_code: 'wmo code', temperature_2m_max: '°C', temperature_2m_min: '°C', precipitation_sum: 'mm', wind_speed_10m_max: 'km/h' },
   daily: {
@@ -22,26 +22,26 @@ export const FORECAST_DAILY = {
     precipitation_sum: [0, 2.4], precipitation_probability_max: [10, 71], wind_speed_10m_max: [14.1, 18.7], wind_gusts_10m_max: [30.2, 39.6], sunrise: ['2024-05-02T05:32', '2024-05-03T05:30'], sunset: ['2024-05-02T20:33', '2024-05-03T20:35'], uv_index_max: [4.9, 3.1],
   },
 }
-export const AIR = {
+const AIR = {
   latitude: 48.85, longitude: 2.35, generationtime_ms: 0.2, utc_offset_seconds: 7200, timezone: 'Europe/Paris', timezone_abbreviation: 'CEST', elevation: 43,
   current_units: { time: 'iso8601', interval: 'seconds', us_aqi: 'USAQI', european_aqi: 'EAQI', pm2_5: 'μg/m³', pm10: 'μg/m³', ozone: 'μg/m³', nitrogen_dioxide: 'μg/m³', sulphur_dioxide: 'μg/m³', carbon_monoxide: 'μg/m³', uv_index: '' },
   current: { time: '2024-05-02T14:00', interval: 3600, us_aqi: 151, european_aqi: 27, pm2_5: 7.9, pm10: 12.4, ozone: 88, nitrogen_dioxide: 14.2, sulphur_dioxide: 1.3, carbon_monoxide: 180, uv_index: 4.15 },
 }
-export const GEO_BERLIN = {
+const GEO_BERLIN = {
   results: [
     { id: 2950159, name: 'Berlin', latitude: 52.52437, longitude: 13.41053, elevation: 74, feature_code: 'PPLC', country_code: 'DE', admin1_id: 2950157, timezone: 'Europe/Berlin', population: 3426354, postcodes: ['10967', '13347'], country_id: 2921044, country: 'Germany', admin1: 'State of Berlin' },
     { id: 5083330, name: 'Berlin', latitude: 44.46867, longitude: -71.18508, elevation: 311, feature_code: 'PPL', country_code: 'US', admin1_id: 5090174, admin2_id: 5084973, timezone: 'America/New_York', population: 9367, postcodes: ['03570'], country_id: 6252001, country: 'United States', admin1: 'New Hampshire', admin2: 'Coos' },
   ],
   generationtime_ms: 0.9,
 }
-export const ECB_USD = { amount: 1, base: 'USD', date: '2024-05-02', rates: { AUD: 1.5275, EUR: 0.93336, GBP: 0.79724, JPY: 155.15 } }
-export const ECB_EUR = { amount: 1, base: 'EUR', date: '2024-05-02', rates: { USD: 1.0714, GBP: 0.85415, JPY: 166.23 } }
-export const CURRENCIES = { AUD: 'Australian Dollar', EUR: 'Euro', GBP: 'British Pound', JPY: 'Japanese Yen', USD: 'United States Dollar' }
-export const COINGECKO = {
+const ECB_USD = { amount: 1, base: 'USD', date: '2024-05-02', rates: { AUD: 1.5275, EUR: 0.93336, GBP: 0.79724, JPY: 155.15 } }
+const ECB_EUR = { amount: 1, base: 'EUR', date: '2024-05-02', rates: { USD: 1.0714, GBP: 0.85415, JPY: 166.23 } }
+const CURRENCIES = { AUD: 'Australian Dollar', EUR: 'Euro', GBP: 'British Pound', JPY: 'Japanese Yen', USD: 'United States Dollar' }
+const COINGECKO = {
   bitcoin: { usd: 67187.33589365664, usd_market_cap: 1317802988326.2493, usd_24h_vol: 31260929299.52484, usd_24h_change: 3.637278946773539, eur: 62686.16, eur_market_cap: 1229546054453.7, eur_24h_vol: 29166797561.1, eur_24h_change: 3.52, last_updated_at: 1714658400 },
   ethereum: { usd: 3135.12, usd_market_cap: 376531925345.41, usd_24h_vol: 14211032998.12, usd_24h_change: 2.01, eur: 2925.1, eur_market_cap: 351300000000, eur_24h_vol: 13259000000, eur_24h_change: 1.9, last_updated_at: 1714658390 },
 }
-export const WIKI_TURING = {
+const WIKI_TURING = {
   type: 'standard', title: 'Alan_Turing', displaytitle: '<span class="mw-page-title-main">Alan Turing</span>',
   namespace: { id: 0, text: '' }, wikibase_item: 'Q7251',
   titles: { canonical: 'Alan_Turing', normalized: 'Alan Turing', display: '<span class="mw-page-title-main">Alan Turing</span>' },
@@ -53,7 +53,7 @@ export const WIKI_TURING = {
   extract: 'Alan Mathison Turing was an English mathematician, computer scientist, logician, cryptanalyst, philosopher and theoretical biologist.',
   extract_html: '<p><b>Alan Mathison Turing</b> was an English mathematician, computer scientist, logician, cryptanalyst, philosopher and theoretical biologist.</p>',
 }
-export const WIKI_404 = { type: 'https://mediawiki.org/wiki/HyperSwitch/errors/not_found', title: 'Not found.', method: 'get', detail: 'Page or revision not found.', uri: '/en.wikipedia.org/v1/page/summary/Nope_Nope' }
+const WIKI_404 = { type: 'https://mediawiki.org/wiki/HyperSwitch/errors/not_found', title: 'Not found.', method: 'get', detail: 'Page or revision not found.', uri: '/en.wikipedia.org/v1/page/summary/Nope_Nope' }
 export const HN = {
   hits: [
     { _highlightResult: {}, _tags: ['story', 'author_jarredsumner', 'story_32523181'], author: 'jarredsumner', children: [], created_at: '2022-07-05T15:18:42Z', created_at_i: 1657034322, num_comments: 643, objectID: '32523181', points: 1734, story_id: 32523181, title: 'Bun: a fast all-in-one JavaScript runtime', updated_at: '2024-01-01T00:00:00Z', url: 'https://bun.sh' },
@@ -61,13 +61,13 @@ export const HN = {
   ],
   nbHits: 412, page: 0, nbPages: 50, hitsPerPage: 2, exhaustiveNbHits: true, query: 'bun', params: 'query=bun&hitsPerPage=2', processingTimeMS: 3,
 }
-export const HN_EMPTY = { hits: [], nbHits: 0, page: 0, nbPages: 0, hitsPerPage: 20, exhaustiveNbHits: true, query: 'zzzqqq', params: 'query=zzzqqq', processingTimeMS: 1 }
+const HN_EMPTY = { hits: [], nbHits: 0, page: 0, nbPages: 0, hitsPerPage: 20, exhaustiveNbHits: true, query: 'zzzqqq', params: 'query=zzzqqq', processingTimeMS: 1 }
 export const doh = (name: string, type: number, answers: Array<[number, number, string]>, status = 0, extra: Record<string, unknown> = {}) => ({
   Status: status, TC: false, RD: true, RA: true, AD: false, CD: false, Question: [{ name: `${name}.`, type }],
   ...(answers.length ? { Answer: answers.map(([t, ttl, data]) => ({ name: `${name}.`, type: t, TTL: ttl, data })) } : {}),
   ...extra,
 })
-export const IPWHOIS = {
+const IPWHOIS = {
   ip: '8.8.8.8', success: true, type: 'IPv4', continent: 'North America', continent_code: 'NA', country: 'United States', country_code: 'US', region: 'California', region_code: 'CA', city: 'Mountain View',
   latitude: 37.3860517, longitude: -122.0838511, is_eu: false, postal: '94039', calling_code: '1', capital: 'Washington D.C.', borders: 'CA,MX',
   flag: { img: 'https://cdn.ipwhois.io/flags/us.svg', emoji: '🇺🇸', emoji_unicode: 'U+1F1FA U+1F1F8' },
