@@ -1,9 +1,12 @@
 import type { DecodedPayment, ExactPayload } from './types'
-import { REASON } from './reasons'
+import { REASON, type PaymentReason } from './reasons'
 
-/** A payment that is refused with a reason (402, never a 500). */
+/**
+ * A payment that is refused with a reason (402, never a 500): `reason` is one of REASON (pay/reasons.ts), or a
+ * facilitator's own string passed through.
+ */
 export class PaymentRefused extends Error {
-  constructor(readonly reason: string, message?: string, readonly status = 402) {
+  constructor(readonly reason: PaymentReason | (string & {}), message?: string, readonly status = 402) {
     super(message ?? reason)
   }
 }
