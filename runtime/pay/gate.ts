@@ -5,6 +5,7 @@ import { cheapChecks } from './checks'
 import { decodePayment, PaymentRefused } from './decode'
 import { PayerGuard } from './payer-guard'
 import type { DecodedPayment, Facilitator, PaymentRequirements, SettleResult } from './types'
+import { REASON } from './reasons'
 
 /** A verified, reserved payment waiting for the handler's outcome. */
 export interface Ticket {
@@ -57,17 +58,17 @@ export class PaymentGate {
     const a = payment.payload.authorization
     const payerKey = `payer:${a.from.toLowerCase()}`
     if (this.refusals?.blocked(payerKey)) {
-      throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this payer; slow down.', undefined, undefined, { 'retry-after': String(this.refusals.retryAfter(payerKey)) })
+      throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this payer; slow down.', { headers: { 'retry-after': String(this.refusals.retryAfter(payerKey)) } })
     }
     const cooling = this.guard.coolingFor(a.from)
     if (cooling > 0) {
-      throw new PaymentRefused('payer_cooling_down', `A settlement for ${a.from} failed after its payment had verified (funds moved, or a wallet that only validates in simulation); payments from it are refused for another ${Math.ceil(cooling / 1000)} s.`)
+      throw new PaymentRefused(REASON.payerCoolingDown, `A settlement for ${a.from} failed after its payment had verified (funds moved, or a wallet that only validates in simulation); payments from it are refused for another ${Math.ceil(cooling / 1000)} s.`)
     }
     const id = this.ledger.reserve({
       payer: a.from, nonce: a.nonce, slug, tier, amount: req.amount, network: req.network, requestId,
       validBefore: Number(a.validBefore), x402Version: payment.x402Version, payload: payment.raw, requirements: req,
     })
-    if (id === null) throw new PaymentRefused('authorization_already_used', 'this payment authorization was already used (or is in use); sign a new one')
+    if (id === null) throw new PaymentRefused(REASON.authorizationAlreadyUsed, 'this payment authorization was already used (or is in use); sign a new one')
     const mark = this.guard.mark()
     let verdict
     try {
@@ -80,7 +81,7 @@ export class PaymentGate {
     if (!verdict.isValid) {
       this.ledger.transition(id, 'released', { reason: verdict.invalidReason ?? 'invalid' })
       this.count(client, signatureChecked ? a.from : null)
-      throw new PaymentRefused(verdict.invalidReason ?? 'invalid_payment')
+      throw new PaymentRefused(verdict.invalidReason ?? REASON.invalidPayment)
     }
     let held: bigint
     try {
@@ -123,7 +124,7 @@ export class PaymentGate {
           held = this.guard.inFlight(payer)
         }
         if (balance - held < amount) {
-          throw new PaymentRefused('insufficient_balance', `the payer's balance (${balance}) minus its payments in flight (${held}) does not cover ${amount}`)
+          throw new PaymentRefused(REASON.insufficientBalance, `the payer's balance (${balance}) minus its payments in flight (${held}) does not cover ${amount}`)
         }
       }
       this.guard.hold(payer, amount)
@@ -170,7 +171,7 @@ export class PaymentGate {
       this.log.error('settlement outcome unknown', { payment_id: t.id, error: (e as Error).message })
       this.guard.forgetBalance(t.payer)
       this.unholdAfterExpiry(t)
-      return { success: false, transaction: '', network: t.requirements.network, payer: t.payer, errorReason: 'settlement_pending', pending: true }
+      return { success: false, transaction: '', network: t.requirements.network, payer: t.payer, errorReason: REASON.settlementPending, pending: true }
     }
     if (result.success) this.guard.spent(t.payer, BigInt(t.requirements.amount))
     else this.guard.forgetBalance(t.payer)
