@@ -20,6 +20,7 @@ import { mcpRoutes } from './mcp/routes'
 import { adminRoutes, type AdminDeps } from './admin/routes'
 import { devPayerRoutes, type DevPayer } from './site/dev-payer'
 import { ServiceError } from './sdk'
+import { asServiceError } from './http/unexpected'
 import type { FacilitatorHealth } from './pay/types'
 
 export const VERSION = '1.0.0'
@@ -79,12 +80,12 @@ export function createApp(deps: AppDeps) {
       if (!URL.canParse(request.url)) return errorResponse(new ServiceError(400, 'INVALID_HOST', 'The Host header is not a valid host name or address.'), id)
       if (code === 'NOT_FOUND') {
         const slug = new URL(request.url).pathname.match(/^\/api\/(?:v1\/)?([^/]+)\/?$/)?.[1]
-        if (slug && bySlug.has(slug)) return errorResponse(new ServiceError(405, 'METHOD_NOT_ALLOWED', `Use POST for /api/${slug}.`, undefined, undefined, { allow: 'POST, OPTIONS' }), id)
+        if (slug && bySlug.has(slug)) return errorResponse(new ServiceError(405, 'METHOD_NOT_ALLOWED', `Use POST for /api/${slug}.`, { headers: { allow: 'POST, OPTIONS' } }), id)
         return errorResponse(new ServiceError(404, 'NOT_FOUND', `No route for ${request.method} ${new URL(request.url).pathname}. See /services.`), id)
       }
-      if (isDatabaseError(error)) return errorResponse(new ServiceError(503, 'DATABASE_UNAVAILABLE', 'The database is unavailable right now; retry shortly.', undefined, { retryable: true }, { 'retry-after': '5' }), id)
-      deps.log.error('unhandled error', { request_id: id, code: String(code), error: String((error as Error)?.stack ?? error) })
-      return errorResponse(new ServiceError(code === 'PARSE' ? 400 : 500, code === 'PARSE' ? 'INVALID_BODY' : 'INTERNAL', code === 'PARSE' ? 'The body could not be parsed.' : 'An internal error occurred.'), id)
+      if (isDatabaseError(error)) return errorResponse(new ServiceError(503, 'DATABASE_UNAVAILABLE', 'The database is unavailable right now; retry shortly.', { retryable: true, headers: { 'retry-after': '5' } }), id)
+      if (code === 'PARSE') return errorResponse(new ServiceError(400, 'INVALID_JSON', 'The body could not be parsed.'), id)
+      return errorResponse(asServiceError(error, deps.log, { request_id: id, code: String(code) }), id)
     })
     .use(siteRoutes)
     .use(discoveryRoutes(services, config, deps.payTo, deps.bootedAt))

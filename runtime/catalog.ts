@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox'
 import { declareDiscoveryExtension } from '@x402/extensions/bazaar'
 import type { Config } from './config'
 import type { RegistryEntry } from './registry-types'
-import { CATEGORIES, type AnyHandler, type ServiceManifest, type TierName, type TierPrice } from './sdk'
+import { CATEGORIES, type AnyHandler, type ErrorCode, type ServiceManifest, type TierName, type TierPrice, TIERS } from './sdk'
 import { Value } from '@sinclair/typebox/value'
 import { usdToAtomic } from './pay/amount'
 import { aliasProblems, publishAliases } from './input/publish'
@@ -19,7 +19,7 @@ export interface CatalogService {
   defaultTier: TierName
   /** false when unbuilt (501) or when it needs a model and none is configured (503). */
   available: boolean
-  unavailableReason?: { status: 501 | 503; code: string; message: string }
+  unavailableReason?: { status: 501 | 503; code: ErrorCode; message: string }
   /** JSON Schema of the body, as published (utilities: additionalProperties true). */
   inputJsonSchema: Record<string, unknown>
   outputJsonSchema: Record<string, unknown>
@@ -27,7 +27,6 @@ export interface CatalogService {
 }
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
-const TIERED = ['quick', 'standard', 'pro'] as const
 
 /** JSON Schema view of a TypeBox schema (TypeBox schemas are JSON Schema plus symbol keys). */
 export function jsonSchema(schema: TSchema): Record<string, unknown> {
@@ -53,7 +52,7 @@ function check(e: RegistryEntry, problems: string[]): void {
   if (!CATEGORIES.includes(m.category)) problems.push(`${at}: category '${m.category}' is not one of ${CATEGORIES.join(', ')}`)
   if (m.kind !== 'tiered' && m.kind !== 'utility') problems.push(`${at}: kind must be 'tiered' or 'utility'`)
   const tiers = Object.keys(m.pricing ?? {})
-  if (m.kind === 'tiered' && TIERED.some((t) => !tiers.includes(t))) problems.push(`${at}: a tiered service prices quick, standard and pro`)
+  if (m.kind === 'tiered' && TIERS.some((t) => !tiers.includes(t))) problems.push(`${at}: a tiered service prices quick, standard and pro`)
   if (m.kind === 'utility' && tiers.length !== 1) problems.push(`${at}: a utility has exactly one tier (flat, or standard for read-url)`)
   for (const [tier, p] of Object.entries(m.pricing ?? {})) {
     try { usdToAtomic(p.price_usd) } catch (err) { problems.push(`${at}: ${tier} ${(err as Error).message}`) }
@@ -88,9 +87,9 @@ export function buildCatalog(entries: RegistryEntry[], config: Config, modelAvai
     }
     const needsModel = m.needs?.includes('model') ?? false
     const unavailableReason = !e.handler
-      ? { status: 501 as const, code: 'NOT_IMPLEMENTED', message: `${m.slug} is registered but not built yet.` }
+      ? { status: 501 as const, code: 'NOT_IMPLEMENTED' as const, message: `${m.slug} is registered but not built yet.` }
       : needsModel && !modelAvailable
-        ? { status: 503 as const, code: 'MODEL_NOT_CONFIGURED', message: `${m.slug} needs a model provider and none is configured (OPENAI_BASE_URL / OPENAI_API_KEY).` }
+        ? { status: 503 as const, code: 'MODEL_NOT_CONFIGURED' as const, message: `${m.slug} needs a model provider and none is configured (OPENAI_BASE_URL / OPENAI_API_KEY).` }
         : undefined
     const inputJsonSchema = jsonSchema(m.input)
     if (m.kind === 'utility') inputJsonSchema.additionalProperties = true

@@ -2,11 +2,12 @@ import { existsSync, readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import embedded from '../registry.yaml' with { type: 'text' }
 import { assetDefaults } from './pay/networks'
+import { isTier, TIERS, type Tier } from './sdk/manifest'
 
 export interface ServiceOverride {
   enabled?: boolean
   price_usd?: number
-  prices?: Partial<Record<'quick' | 'standard' | 'pro', number>>
+  prices?: Partial<Record<Tier, number>>
   model?: string
 }
 
@@ -39,7 +40,7 @@ export interface Config {
   cdp: { apiKeyId: string; apiKeySecret: string }
   openai: { baseUrl: string; apiKey: string }
   fetchAllowHosts: string[]
-  demo: { service: string; tier: 'quick' | 'standard' | 'pro'; dailyLimit: number }
+  demo: { service: string; tier: Tier; dailyLimit: number }
   services: Record<string, ServiceOverride>
   upstreams: Record<string, { url?: string; key?: string; timeoutMs?: number }>
   /** User-Agent for live-data upstreams; should name the operator and a contact (Wikipedia requires one). */
@@ -153,7 +154,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
   if (Boolean(cdp.apiKeyId) !== Boolean(cdp.apiKeySecret)) problems.push('CDP_API_KEY_ID and CDP_API_KEY_SECRET go together: set both or neither')
   if ((config.rpcUrl || config.facilitatorUrl) && !config.payTo) problems.push('PAY_TO is required when payments go to a real chain (RPC_URL or FACILITATOR_URL)')
   if (config.adminToken && (config.adminToken.length < 24 || /\s/.test(config.adminToken))) problems.push('ADMIN_TOKEN must be at least 24 characters without spaces (e.g. `openssl rand -base64 32`)')
-  if (!['quick', 'standard', 'pro'].includes(config.demo.tier)) problems.push(`demo.tier must be quick, standard or pro`)
+  if (!isTier(config.demo.tier)) problems.push(`demo.tier must be one of ${TIERS.join(', ')}`)
   return { config, problems }
 }
 

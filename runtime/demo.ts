@@ -6,6 +6,7 @@ import { runHandler, type PipelineDeps } from './pipeline'
 import { ServiceError } from './sdk'
 import { prepareInput } from './validate'
 import { isDatabaseError } from './db/postgres/connect'
+import { asServiceError } from './http/unexpected'
 
 /**
  * POST /api/demo/explain: the demo service (explain-code by default) at its demo tier, free, limited per
@@ -22,7 +23,7 @@ export async function serveDemo(svc: CatalogService | undefined, req: Request, r
     const quotaHeaders = { 'x-demo-limit': String(q.limit), 'x-demo-remaining': String(q.remaining), 'x-demo-resets-at': q.resetsAt }
     if (!q.allowed) {
       const retry = Math.max(1, Math.ceil((Date.parse(q.resetsAt) - Date.now()) / 1000))
-      throw new ServiceError(429, 'DEMO_QUOTA_EXCEEDED', `The free demo allows ${q.limit} calls per client per UTC day; it resets at ${q.resetsAt}. Paid calls to /api/v1/${svc.slug} are not limited.`, undefined, { limit: q.limit, resets_at: q.resetsAt }, { 'retry-after': String(retry), ...quotaHeaders })
+      throw new ServiceError(429, 'DEMO_QUOTA_EXCEEDED', `The free demo allows ${q.limit} calls per client per UTC day; it resets at ${q.resetsAt}. Paid calls to /api/v1/${svc.slug} are not limited.`, { headers: { 'retry-after': String(retry), ...quotaHeaders }, extra: { limit: q.limit, resets_at: q.resetsAt } })
     }
     const tier = deps.config.demo.tier
     const abort = new AbortController()
@@ -36,9 +37,7 @@ export async function serveDemo(svc: CatalogService | undefined, req: Request, r
     deps.stats.record(svc.slug, { calls: 1, demo_calls: 1, tokens: (out as { tokens_used?: number }).tokens_used ?? 0 })
     return json({ ...(out as object), demo: { remaining: q.remaining, limit: q.limit, resets_at: q.resetsAt } }, 200, requestId, quotaHeaders)
   } catch (e) {
-    const down = isDatabaseError(e)
-    const err = e instanceof ServiceError ? e : down ? new ServiceError(503, 'DATABASE_UNAVAILABLE', 'The demo is unavailable right now (database); retry shortly.', undefined, { retryable: true }, { 'retry-after': '5' }) : new ServiceError(500, 'INTERNAL', 'An internal error occurred.')
-    if (!(e instanceof ServiceError) && !down) deps.log.error('demo failed', { request_id: requestId, error: String((e as Error)?.stack ?? e) })
-    return errorResponse(err, requestId)
+    if (isDatabaseError(e)) return errorResponse(new ServiceError(503, 'DATABASE_UNAVAILABLE', 'The demo is unavailable right now (database); retry shortly.', { retryable: true, headers: { 'retry-after': '5' } }), requestId)
+    return errorResponse(asServiceError(e, deps.log, { request_id: requestId }, 'demo failed'), requestId)
   }
 }

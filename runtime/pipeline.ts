@@ -7,7 +7,7 @@ import { requestUrl } from './http/request-url'
 import { b64json, challenge } from './pay/challenge'
 import { decodePayment, PaymentRefused } from './pay/decode'
 import { FacilitatorUnavailable, type PaymentGate, type Ticket } from './pay/gate'
-import { ServiceError, type Logger, type ServiceContext, type TierName } from './sdk'
+import { assertFinite, isTier, ServiceError, TIERS, type Logger, type ServiceContext, type TierName } from './sdk'
 import { prepareInputReport } from './validate'
 import { ignoredFieldsHeader } from './input/ignored-header'
 import { ClientGone, unlessDisconnected } from './http/disconnect'
@@ -16,6 +16,8 @@ import { paymentIdentifierOf } from './pay/payment-id'
 import { requestHash, RETRY_PENDING_S, type PaidResults } from './pay/results'
 import { collectedResponse } from './pay/collected'
 import { isDatabaseError } from './db/postgres/connect'
+import { asServiceError } from './http/unexpected'
+import { REASON } from './pay/reasons'
 
 export interface PipelineDeps {
   config: Config
@@ -31,8 +33,6 @@ export interface PipelineDeps {
   context(svc: CatalogService, tier: TierName, requestId: string, signal: AbortSignal): ServiceContext
 }
 
-const TIERS = ['quick', 'standard', 'pro']
-
 /** The tier of a request: `?tier=` wins over the body's `tier`; utilities have exactly one. */
 export function resolveTier(svc: CatalogService, url: URL, rawBody: string): TierName {
   if (svc.manifest.kind !== 'tiered') return svc.defaultTier
@@ -42,8 +42,8 @@ export function resolveTier(svc: CatalogService, url: URL, rawBody: string): Tie
   }
   if (tier === null || tier === undefined) return 'standard'
   if (typeof tier === 'string') tier = tier.trim().toLowerCase() // enums match case-insensitively (runtime/input)
-  if (typeof tier !== 'string' || !TIERS.includes(tier)) {
-    throw new ServiceError(422, 'INVALID_TIER', `tier must be one of quick, standard, pro (got ${JSON.stringify(tier)})`, [{ path: '/tier', message: 'unknown tier' }])
+  if (!isTier(tier)) {
+    throw new ServiceError(422, 'INVALID_TIER', `tier must be one of ${TIERS.join(', ')} (got ${JSON.stringify(tier)})`, { details: [{ path: '/tier', message: 'unknown tier' }] })
   }
   return tier as TierName
 }
@@ -63,13 +63,6 @@ function cachedChallenge(svc: CatalogService, tier: TierName, resource: string, 
     m.set(key, c)
   }
   return c
-}
-
-/** Throws 422 when an answer holds NaN or ±Infinity (JSON would silently turn them into null). */
-export function assertFinite(v: unknown, depth = 0): void {
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v)) throw new ServiceError(422, 'RESULT_OUT_OF_RANGE', 'The result is outside the range of double-precision numbers; use smaller inputs.')
-  } else if (v && typeof v === 'object' && depth < 64) for (const x of Array.isArray(v) ? v : Object.values(v)) assertFinite(x, depth + 1)
 }
 
 /** Runs a handler within the service's time budget; a ServiceError passes through, anything else becomes 500. */
@@ -93,15 +86,13 @@ export async function runHandler(svc: CatalogService, input: unknown, ctx: Servi
   }
 }
 
-function asServiceError(e: unknown, log: Logger, requestId: string): ServiceError {
-  if (e instanceof ServiceError) return e
+/** Errors to answers: the shared database (DATABASE_URL) down or too slow fails closed as a retryable 503. */
+function toServiceError(e: unknown, log: Logger, requestId: string): ServiceError {
   if (isDatabaseError(e)) {
-    // The shared database (DATABASE_URL) is down or too slow: fail closed, retryable.
     log.error('database unavailable', { request_id: requestId, error: String((e as Error).message).slice(0, 200) })
-    return new ServiceError(503, 'PAYMENT_UNAVAILABLE', 'Payments are unavailable right now (database); nothing was charged. Retry shortly.', undefined, { retryable: true }, { 'retry-after': '5' })
+    return new ServiceError(503, 'PAYMENT_UNAVAILABLE', 'Payments are unavailable right now (database); nothing was charged. Retry shortly.', { retryable: true, headers: { 'retry-after': '5' } })
   }
-  log.error('unhandled error', { request_id: requestId, error: (e as Error)?.stack ?? String(e) })
-  return new ServiceError(500, 'INTERNAL', 'An internal error occurred; nothing was charged.')
+  return asServiceError(e, log, { request_id: requestId })
 }
 
 /**
@@ -125,7 +116,7 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     const c = cachedChallenge(svc, tier, resource, deps)
     if (!header) return new Response(c.bodyText, { status: 402, headers: { ...c.headers, 'x-request-id': requestId } })
     if (await deps.refusals.blocked(client)) {
-      throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this client; slow down.', undefined, undefined, { 'retry-after': String(await deps.refusals.retryAfter(client)) })
+      throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this client; slow down.', { headers: { 'retry-after': String(await deps.refusals.retryAfter(client)) } })
     }
     requireJson(req)
     const { input, ignored } = prepareInputReport(svc.manifest.input, parseJson(raw))
@@ -147,13 +138,13 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
       ticket = await gate.authorize(header, version, c.requirements, svc.slug, tier, requestId, client)
     } catch (e) {
       if (e instanceof PaymentRefused) {
-        if (decoded && (e.reason === 'authorization_already_used' || e.reason === 'invalid_exact_evm_payload_authorization_valid_before')) {
+        if (decoded && (e.reason === REASON.authorizationAlreadyUsed || e.reason === REASON.validBefore)) {
           const got = await deps.results.byAuthorization(decoded, c.requirements, hash)
           if (got) return collectedResponse(got, requestId, version, refuse)
         }
         return refuse(e.reason, e.message, {})
       }
-      if (e instanceof FacilitatorUnavailable) throw new ServiceError(503, 'PAYMENT_UNAVAILABLE', e.message, undefined, { retryable: true }, { 'retry-after': '5' })
+      if (e instanceof FacilitatorUnavailable) throw new ServiceError(503, 'PAYMENT_UNAVAILABLE', e.message, { headers: { 'retry-after': '5' }, retryable: true })
       throw e
     }
     if (key) {
@@ -180,7 +171,7 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
         log.info('client disconnected before the answer; payment released', { request_id: requestId, service: svc.slug })
         return errorResponse(new ServiceError(499, 'CLIENT_CLOSED_REQUEST', 'The client disconnected before the answer was ready; nothing was charged.'), requestId)
       }
-      const err = asServiceError(e, log, requestId)
+      const err = toServiceError(e, log, requestId)
       await gate.release(ticket, `handler ${err.status} ${err.code}`)
       ticket = undefined
       stats.record(svc.slug, { calls: 1, errors: 1 })
@@ -210,7 +201,7 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
       await deps.results.discard(t)
       await gate.release(t, 'request failed before settlement').catch((re) => log.error('release failed; the reconciler releases it', { request_id: requestId, error: String(re) }))
     }
-    const err = asServiceError(e, log, requestId)
+    const err = toServiceError(e, log, requestId)
     if (err.status >= 500 && !svc.unavailableReason) stats.record(svc.slug, { errors: 1 })
     return errorResponse(err, requestId)
   }

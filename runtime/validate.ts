@@ -32,14 +32,14 @@ export function issues(schema: TSchema, value: unknown): FieldIssue[] {
  */
 export function prepareInputReport(schema: TSchema, body: unknown): { input: unknown; ignored: string[] } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ServiceError(422, 'INVALID_INPUT', 'The body must be a JSON object.', [{ path: '/', message: 'expected a JSON object' }])
+    throw new ServiceError(422, 'INVALID_INPUT', 'The body must be a JSON object.', { details: [{ path: '/', message: 'expected a JSON object' }] })
   }
   const { input: canonical, ignored } = canonicalize(schema, structuredClone(body) as Record<string, unknown>)
   const input = Value.Default(schema, canonical)
   const found = issues(schema, input).map((i) => withUnusedHint(i, ignored))
   if (found.length) {
     const names = [...new Set(found.map((i) => i.path))].join(', ')
-    throw new ServiceError(422, 'INVALID_INPUT', `Invalid input at ${names}: ${found[0].message}`, found)
+    throw new ServiceError(422, 'INVALID_INPUT', `Invalid input at ${names}: ${found[0].message}`, { details: found })
   }
   return { input, ignored }
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { decodeB64Json, post, refusingFacilitator, startServer, type TestServer } from './support/server'
+import { decodeB64Json, post, refusingFacilitator, startApp, startServer, type TestServer } from './support/server'
 import { withEcho } from './support/extra-service'
 import { signPayment } from './support/pay'
 import { generatePrivateKey } from 'viem/accounts'
@@ -8,9 +8,15 @@ import { generatePrivateKey } from 'viem/accounts'
 // (which are checked before any payment work) can be seen. The facilitator must never be called.
 const JUNK = { 'payment-signature': 'e30=' }
 const facilitator = refusingFacilitator()
+// `s` listens on a socket (body limits, header limits); `a` is the same app answering in-process, for everything
+// where the socket is not the subject.
 let s: TestServer
-beforeAll(async () => { s = await startServer({ entries: withEcho(), facilitator, env: { BODY_LIMIT_BYTES: '4096' } }) })
-afterAll(() => s.stop())
+let a: TestServer
+beforeAll(async () => {
+  s = await startServer({ entries: withEcho(), facilitator, env: { BODY_LIMIT_BYTES: '4096' } })
+  a = await startApp({ entries: withEcho(), facilitator, env: { BODY_LIMIT_BYTES: '4096' } })
+})
+afterAll(async () => { await s.stop(); await a.stop() })
 
 const shape = (b: any) => {
   expect(typeof b.error.code).toBe('string')
@@ -20,12 +26,12 @@ const shape = (b: any) => {
 
 describe('one error shape, clear 4xx for client mistakes', () => {
   test('404 for unknown paths', async () => {
-    const r = await fetch(s.url + '/api/v1/no-such-service', { method: 'POST' })
+    const r = await a.fetch('/api/v1/no-such-service', { method: 'POST' })
     expect(r.status).toBe(404)
     const b = await r.json(); shape(b); expect(b.error.code).toBe('NOT_FOUND')
   })
   test('405 for GET on a paid route', async () => {
-    const r = await fetch(s.url + '/api/v1/slugify')
+    const r = await a.fetch('/api/v1/slugify')
     expect(r.status).toBe(405)
     expect(r.headers.get('allow')).toContain('POST')
   })
@@ -40,17 +46,17 @@ describe('one error shape, clear 4xx for client mistakes', () => {
     expect(r2.status).toBe(413)
   })
   test('415 for a non-JSON body on a paid attempt', async () => {
-    const r = await post(s.url + '/api/v1/slugify', 'text=hi', { 'content-type': 'application/x-www-form-urlencoded', ...JUNK })
+    const r = await a.post('/api/v1/slugify', 'text=hi', { 'content-type': 'application/x-www-form-urlencoded', ...JUNK })
     expect(r.status).toBe(415)
     const b = await r.json(); shape(b); expect(b.error.code).toBe('UNSUPPORTED_MEDIA_TYPE')
   })
   test('400 for malformed JSON', async () => {
-    const r = await post(s.url + '/api/v1/slugify', '{"text": ', JUNK)
+    const r = await a.post('/api/v1/slugify', '{"text": ', JUNK)
     expect(r.status).toBe(400)
     expect((await r.json()).error.code).toBe('INVALID_JSON')
   })
   test('422 names the failing fields, without dumping the schema', async () => {
-    const r = await post(s.url + '/api/v1/test-echo', { language: 5 }, JUNK)
+    const r = await a.post('/api/v1/test-echo', { language: 5 }, JUNK)
     expect(r.status).toBe(422)
     const b = await r.json(); shape(b)
     expect(b.error.code).toBe('INVALID_INPUT')
@@ -60,27 +66,27 @@ describe('one error shape, clear 4xx for client mistakes', () => {
     expect(JSON.stringify(b)).not.toContain('"anyOf"')
   })
   test('422 for a body that is not an object', async () => {
-    const r = await post(s.url + '/api/v1/slugify', '[1,2]', JUNK)
+    const r = await a.post('/api/v1/slugify', '[1,2]', JUNK)
     expect(r.status).toBe(422)
   })
   test('422 for an unknown tier, from the query or the body', async () => {
-    const services = (await (await fetch(s.url + '/services')).json()) as any
+    const services = (await (await a.fetch('/services')).json()) as any
     const tiered = services.services.find((x: any) => x.kind === 'tiered' && x.available)
     if (!tiered) return // no model configured here: tiered services answer 503 first (tested elsewhere)
-    expect((await post(s.url + `/api/v1/${tiered.slug}?tier=gold`, { code: 'x' })).status).toBe(422)
-    expect((await post(s.url + `/api/v1/${tiered.slug}`, { code: 'x', tier: 'gold' })).status).toBe(422)
+    expect((await a.post(`/api/v1/${tiered.slug}?tier=gold`, { code: 'x' })).status).toBe(422)
+    expect((await a.post(`/api/v1/${tiered.slug}`, { code: 'x', tier: 'gold' })).status).toBe(422)
   })
   test('unbuilt or model-less services answer before any payment is asked', async () => {
-    const services = ((await (await fetch(s.url + '/services')).json()) as any).services
+    const services = ((await (await a.fetch('/services')).json()) as any).services
     for (const svc of services.filter((x: any) => !x.available)) {
-      const r = await post(s.url + `/api/v1/${svc.slug}`, {})
+      const r = await a.post(`/api/v1/${svc.slug}`, {})
       expect([501, 503]).toContain(r.status)
       expect(r.headers.get('payment-required')).toBeNull()
     }
   })
   test('a malformed payment header is a 402 with a reason, never a 500', async () => {
     for (const bad of ['%%%notbase64', 'bm90IGpzb24=', Buffer.from('[]').toString('base64'), Buffer.from(JSON.stringify({ x402Version: 2, accepted: { scheme: 'upto' }, payload: {} })).toString('base64'), Buffer.from(JSON.stringify({ x402Version: 7 })).toString('base64')]) {
-      const r = await post(s.url + '/api/v1/test-echo', { code: 'hi' }, { 'payment-signature': bad })
+      const r = await a.post('/api/v1/test-echo', { code: 'hi' }, { 'payment-signature': bad })
       expect(r.status).toBe(402)
       const b = await r.json()
       expect(typeof b.reason).toBe('string')
@@ -89,10 +95,10 @@ describe('one error shape, clear 4xx for client mistakes', () => {
     expect(facilitator.calls).toBe(0)
   })
   test('every response has nosniff and a request id', async () => {
-    for (const r of [await fetch(s.url + '/health'), await post(s.url + '/api/v1/slugify', {}), await fetch(s.url + '/nope')]) {
+    for (const r of [await a.fetch('/health'), await a.post('/api/v1/slugify', {}), await a.fetch('/nope')]) {
       expect(r.headers.get('x-content-type-options')).toBe('nosniff')
     }
-    expect((await post(s.url + '/api/v1/slugify', {})).headers.get('x-request-id')).toMatch(/^req_/)
+    expect((await a.post('/api/v1/slugify', {})).headers.get('x-request-id')).toMatch(/^req_/)
   })
 })
 
@@ -143,12 +149,7 @@ describe('slow clients', () => {
 })
 
 test('numbers beyond the double range are a 422, not Infinity', async () => {
-  const t = await startServer({ entries: withEcho() })
-  try {
-    const r = await post(t.url + '/api/v1/slugify', '{"text": "a", "n": [1e400]}', { 'payment-signature': 'e30=' })
-    expect(r.status).toBe(422)
-    expect(((await r.json()) as any).error.details[0].path).toBe('/n/0')
-  } finally {
-    await t.stop()
-  }
+  const r = await a.post('/api/v1/slugify', '{"text": "a", "n": [1e400]}', { 'payment-signature': 'e30=' })
+  expect(r.status).toBe(422)
+  expect(((await r.json()) as any).error.details[0].path).toBe('/n/0')
 })

@@ -1,56 +1,53 @@
 /**
  * The shared contract test: every service folder with a handler and a fixtures.json runs each fixture through
- * the same input preparation as the HTTP route, then checks the answer (known answers from independent sources)
- * and that it matches the declared output schema. A fixture may instead expect an error status and code.
- *
- * fixtures.json: [{ name, source?, input, expect?, expectError?: {status, code?}, tolerance?, now? }]
- * - `expect` is matched as a subset: every key given must match; arrays must have the same length.
- * - `tolerance` (absolute) applies to every number in `expect`.
- * - `now` (ISO string) fixes ctx.now() for date-dependent services.
+ * the one fixture runner (test/support/fixture-run.ts): the same input preparation as the HTTP route, scripted
+ * model replies, a loopback web site and loopback upstreams when the fixture declares them. It then checks the
+ * answer (known answers from independent sources, matched as a subset) and the declared output schema, or the
+ * expected error status and code. The format is documented in services/README.md ("fixtures.json").
  */
-import { describe, expect, test } from 'bun:test'
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { afterAll, describe, expect, test } from 'bun:test'
 import { entries } from '../runtime/registry.gen'
-import { prepareInput, issues } from '../runtime/validate'
-import { ServiceError, testContext } from '../runtime/sdk'
+import { ServiceError, type TierName } from '../runtime/sdk'
+import { loadFixtures, modelProblems, schemaProblems, startFixtureServers, type Fixture } from './support/fixture-run'
 import { matchSubset } from './support/match'
 
-interface Fixture {
-  name: string
-  source?: string
-  input: unknown
-  expect?: unknown
-  expectError?: { status: number; code?: string }
-  tolerance?: number
-  now?: string
-}
+const servers = startFixtureServers()
+afterAll(() => servers.close())
 
-const withFixtures = entries.filter((e) => e.handler && existsSync(join(import.meta.dir, '..', 'services', e.folder, 'fixtures.json')))
+const withFixtures = entries.filter((e) => e.handler && loadFixtures(e.folder).length)
 
 for (const entry of withFixtures) {
-  const fixtures: Fixture[] = JSON.parse(readFileSync(join(import.meta.dir, '..', 'services', entry.folder, 'fixtures.json'), 'utf8'))
   describe(entry.folder, () => {
-    test.each(fixtures.map((f) => [f.name, f] as const))('%s', async (_name, f) => {
+    test.each(loadFixtures(entry.folder).map((f) => [f.name, f] as const))('%s', async (_name, f: Fixture) => {
       const m = entry.manifest
-      const tier = m.kind === 'tiered' ? 'standard' : (Object.keys(m.pricing)[0] as 'flat')
-      const ctx = testContext({ service: m.slug, tier, now: f.now ? () => new Date(f.now!) : () => new Date() })
-      let out: unknown
-      try {
-        out = await entry.handler!(prepareInput(m.input, f.input) as never, ctx)
-      } catch (e) {
-        if (!f.expectError || !(e instanceof ServiceError)) throw e
-        expect({ status: e.status, code: f.expectError.code ? e.code : undefined }).toEqual({ status: f.expectError.status, code: f.expectError.code })
-        return
+      const tier: TierName = f.tier ?? (m.kind === 'tiered' ? 'standard' : (Object.keys(m.pricing)[0] as TierName))
+      const run = await servers.run(entry, f)
+      if (run.error !== undefined) {
+        if (!f.expectError || !(run.error instanceof ServiceError)) throw run.error
+        expect({ status: run.error.status, code: f.expectError.code ? (run.error.code as string) : undefined }).toEqual({ status: f.expectError.status, code: f.expectError.code })
+      } else {
+        if (f.expectError) throw new Error(`expected error ${JSON.stringify(f.expectError)}, got ${JSON.stringify(run.out).slice(0, 300)}`)
+        expect(schemaProblems(entry, tier, run.out)).toEqual([])
+        if (f.expect !== undefined) matchSubset(run.out, f.expect, f.tolerance ?? 0)
       }
-      if (f.expectError) throw new Error(`expected error ${JSON.stringify(f.expectError)}, got ${JSON.stringify(out).slice(0, 300)}`)
-      expect(issues(m.output, out)).toEqual([])
-      if (f.expect !== undefined) matchSubset(out, f.expect, f.tolerance ?? 0)
+      expect(modelProblems(f, run)).toEqual([])
     })
   })
 }
 
-test('every built utility has fixtures', () => {
-  const missing = entries.filter((e) => e.handler && e.manifest.kind === 'utility' && !e.manifest.needs?.includes('model') && !withFixtures.includes(e)).map((e) => e.folder)
+test('every built service has fixtures', () => {
+  const missing = entries.filter((e) => e.handler && !withFixtures.includes(e)).map((e) => e.folder)
+  expect(missing).toEqual([])
+})
+
+test('model, web and live-data services each have at least one fixture that exercises their model or upstream', () => {
+  const missing: string[] = []
+  for (const e of withFixtures) {
+    const fx = loadFixtures(e.folder)
+    const needs = e.manifest.needs ?? []
+    if (needs.includes('model') && !fx.some((f) => f.model && !f.expectError)) missing.push(`${e.folder}: no successful fixture with scripted model replies`)
+    if ((e.manifest.upstreams ?? []).length && !fx.some((f) => f.upstream && !f.expectError)) missing.push(`${e.folder}: no successful fixture with a scripted upstream`)
+    if (needs.includes('fetch') && !fx.some((f) => f.web && !f.expectError)) missing.push(`${e.folder}: no successful fixture with a loopback web page`)
+  }
   expect(missing).toEqual([])
 })

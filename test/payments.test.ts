@@ -15,11 +15,11 @@ import { createLocalFacilitator } from '../runtime/pay/local-facilitator'
 import type { Facilitator } from '../runtime/pay/types'
 import { decodeB64Json, post, startServer, type TestServer } from './support/server'
 import { withEcho } from './support/extra-service'
-import { startRpcProxy, type RpcProxy } from './support/rpc-proxy'
+import { startFaultProxy, type FaultProxy } from './support/rpc-faults'
 import { signPayment } from './support/pay'
 
 let chain: DevChain
-let proxy: RpcProxy
+let proxy: FaultProxy
 let s: TestServer
 const counted = { verify: 0, settle: 0 }
 
@@ -34,7 +34,7 @@ function countingFacilitator(inner: Facilitator): Facilitator {
 
 beforeAll(async () => {
   chain = await startDevChain()
-  proxy = startRpcProxy(chain.rpcUrl)
+  proxy = startFaultProxy(chain.rpcUrl)
   const facilitator = countingFacilitator(createLocalFacilitator({ rpcUrl: proxy.url, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 }))
   s = await startServer({ entries: withEcho(), facilitator, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' } })
 })

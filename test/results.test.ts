@@ -17,11 +17,11 @@ import type { Facilitator } from '../runtime/pay/types'
 import { decodeB64Json, post, startServer, type TestServer } from './support/server'
 import { withEcho } from './support/extra-service'
 import { countingServices } from './support/counting-service'
-import { startRpcProxy, type RpcProxy } from './support/rpc-proxy'
+import { startFaultProxy, type FaultProxy } from './support/rpc-faults'
 import { signPayment } from './support/pay'
 
 let chain: DevChain
-let proxy: RpcProxy
+let proxy: FaultProxy
 let s: TestServer
 let payee: `0x${string}`
 const counted = { settle: 0 }
@@ -40,7 +40,7 @@ async function serverFor(facilitator: Facilitator) {
 
 beforeAll(async () => {
   chain = await startDevChain()
-  proxy = startRpcProxy(chain.rpcUrl)
+  proxy = startFaultProxy(chain.rpcUrl)
   const made = await serverFor(counting(createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 })))
   s = made.server
   payee = made.payTo
@@ -183,7 +183,7 @@ describe('a pending settlement', () => {
       const id = generatePaymentId()
       const header = await signed(req, id)
       // the send reaches the node late (after the 300 ms receipt wait): the settlement is pending with its hash
-      for (const m of ['eth_sendRawTransactionSync', 'eth_sendRawTransaction', 'eth_getTransactionReceipt']) proxy.delay.set(m, 3000)
+      for (const m of ['eth_sendRawTransactionSync', 'eth_sendRawTransaction', 'eth_getTransactionReceipt']) proxy.delayIn.set(m, 3000)
       const first = await post(server.url + '/api/v1/test-count', { code: 'late' }, { 'payment-signature': header })
       expect(first.status).toBe(402)
       expect(Number(first.headers.get('retry-after'))).toBeGreaterThan(0)
@@ -203,7 +203,7 @@ describe('a pending settlement', () => {
       expect(byId.status).toBe(402)
       expect(((await byId.json()) as { reason: string }).reason).toBe('settlement_pending')
       expect(byId.headers.get('retry-after')).not.toBeNull()
-      proxy.delay.clear()
+      proxy.delayIn.clear()
       const t0 = Date.now()
       while ((await payeeBalance(payTo)) === 0n) {
         if (Date.now() - t0 > 15_000) throw new Error('the late transfer never landed')
@@ -222,7 +222,7 @@ describe('a pending settlement', () => {
       expect(await payeeBalance(payTo)).toBe(3100n)
       await expectBooksBalance(server, payTo)
     } finally {
-      proxy.delay.clear()
+      proxy.delayIn.clear()
       await server.stop()
     }
   })

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { decodeB64Json, post, startServer, type TestServer } from './support/server'
+import { decodeB64Json, startApp, type TestServer } from './support/server'
 import { withEcho } from './support/extra-service'
 
 /**
@@ -16,10 +16,10 @@ function specPrices(): Map<string, Record<string, number>> {
 }
 
 let s: TestServer
-beforeAll(async () => { s = await startServer({ entries: withEcho() }) })
+beforeAll(async () => { s = await startApp({ entries: withEcho() }) })
 afterAll(() => s.stop())
 
-const getJson = async (path: string) => (await fetch(s.url + path)).json() as Promise<any>
+const getJson = async (path: string) => (await s.fetch(path)).json() as Promise<any>
 
 describe('every spec slug is registered at its exact price', () => {
   test('prices match the spec tables', async () => {
@@ -77,7 +77,7 @@ describe('all surfaces agree on every slug, path and price', () => {
       for (const [tier, p] of Object.entries(svc.pricing) as [string, any][]) {
         const q = svc.kind === 'tiered' ? `?tier=${tier}` : ''
         for (const path of [`/api/v1/${svc.slug}`, `/api/${svc.slug}`]) {
-          const r = await post(s.url + path + q, '')
+          const r = await s.post(path + q, '')
           expect(r.status).toBe(402)
           const pr = decodeB64Json(r.headers.get('payment-required'))
           expect(pr.accepts[0].amount).toBe(String(Math.round(p.price_usd * 1e6)))
@@ -98,7 +98,7 @@ describe('adding a folder publishes a service everywhere', () => {
     expect(all.items.some((x: any) => x.resource.endsWith('/api/v1/test-echo') && x.accepts[0].amount === '4200')).toBe(true)
     const openapi = await getJson('/openapi.json')
     expect(openapi.paths['/api/v1/test-echo'].post['x-payment-info'].price).toEqual({ mode: 'fixed', currency: 'USD', amount: '0.004200' })
-    const r = await post(s.url + '/api/test-echo', {})
+    const r = await s.post('/api/test-echo', {})
     expect(r.status).toBe(402)
     expect(decodeB64Json(r.headers.get('payment-required')).accepts[0].amount).toBe('4200')
   })
@@ -106,7 +106,7 @@ describe('adding a folder publishes a service everywhere', () => {
 
 describe('the 402 challenge', () => {
   test('header, body, bazaar extension, cache and CORS', async () => {
-    const r = await post(s.url + '/api/v1/slugify', 'not even json', { 'content-type': 'text/plain' })
+    const r = await s.post('/api/v1/slugify', 'not even json', { 'content-type': 'text/plain' })
     expect(r.status).toBe(402)
     expect(r.headers.get('cache-control')).toBe('no-store')
     expect(r.headers.get('access-control-expose-headers')).toContain('PAYMENT-REQUIRED')
@@ -125,13 +125,13 @@ describe('the 402 challenge', () => {
   })
 
   test('preflight allows the payment headers', async () => {
-    const r = await fetch(s.url + '/api/v1/slugify', { method: 'OPTIONS' })
+    const r = await s.fetch('/api/v1/slugify', { method: 'OPTIONS' })
     expect(r.status).toBe(204)
     for (const h of ['PAYMENT-SIGNATURE', 'X-PAYMENT', 'Access-Control-Expose-Headers', 'Content-Type']) expect(r.headers.get('access-control-allow-headers')).toContain(h)
   })
 
   test('amounts are exact integers for sub-cent and multi-dollar prices', async () => {
-    const r = await post(s.url + '/api/v1/mcp-blueprint?tier=pro', {})
+    const r = await s.post('/api/v1/mcp-blueprint?tier=pro', {})
     const services = (await getJson('/services')).services as any[]
     const mcp = services.find((x) => x.slug === 'mcp-blueprint')
     if (mcp.available) expect(decodeB64Json(r.headers.get('payment-required')).accepts[0].amount).toBe('3000000')
@@ -157,7 +157,7 @@ describe('public endpoints', () => {
     expect((await getJson('/discovery/resources?limit=1000')).items.length).toBe(100)
   })
   test('the API reference page is served', async () => {
-    const r = await fetch(s.url + '/docs')
+    const r = await s.fetch('/docs')
     expect(r.status).toBe(200)
     expect(r.headers.get('content-type')).toContain('text/html')
   })

@@ -9,7 +9,7 @@ import { readBody } from '../http/body'
 import { newRequestId } from '../http/respond'
 import { reconcile } from '../pay/reconcile'
 import type { Facilitator } from '../pay/types'
-import type { Logger } from '../sdk'
+import type { ErrorCode, Logger } from '../sdk'
 import { clearedCookie, isHttps, readCookie, sameOrigin, SESSION_COOKIE, sessionCookie, Sessions, signInThrottle, tokenMatches } from './auth'
 import { explorerBase, txUrl } from './explorer'
 import { overview } from './overview'
@@ -47,7 +47,7 @@ const ADMIN_HEADERS: Record<string, string> = {
 const send = (body: string, status: number, type: string, extra: Record<string, string> = {}) =>
   new Response(body, { status, headers: { 'content-type': `${type}; charset=utf-8`, ...ADMIN_HEADERS, ...extra } })
 const sendJson = (body: unknown, status = 200, extra: Record<string, string> = {}) => send(JSON.stringify(body), status, 'application/json', extra)
-const fail = (status: number, code: string, message: string, details?: unknown, extra: Record<string, string> = {}) => {
+const fail = (status: number, code: ErrorCode, message: string, details?: unknown, extra: Record<string, string> = {}) => {
   const id = newRequestId()
   return sendJson({ error: { code, message, ...(details !== undefined ? { details } : {}) }, request_id: id }, status, { 'x-request-id': id, ...extra })
 }

@@ -1,6 +1,6 @@
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
-import { CATEGORIES, type TierName } from '../sdk'
+import { CATEGORIES, TIERS, type TierName } from '../sdk'
 
 /** The first sentence of a description, capped: the one-line purpose of a service. */
 export function oneLine(description: string, max = 160): string {
@@ -35,7 +35,7 @@ export function llmsTxt(services: CatalogService[], cfg: Config): string {
     '4. A 200 carries the result and a `PAYMENT-RESPONSE` header with the settlement transaction. A failed call (status >= 400) is never charged; the same authorization can be used again.',
     '',
     'With the official client this is one line: `wrapFetchWithPayment(fetch, new x402Client().register(network, new ExactEvmScheme(account)))` from `@x402/fetch` and `@x402/evm`.',
-    'Tiered (model-backed) services take `?tier=quick|standard|pro` (default standard); each tier has its own price.',
+    `Tiered (model-backed) services take \`?tier=${TIERS.join('|')}\` (default standard); each tier has its own price.`,
     `Errors always have the shape \`{ "error": { "code", "message", "details"? }, "request_id" }\`. Bad input is a 422 and costs nothing.`,
     '',
     '## Discovery',

@@ -1,6 +1,7 @@
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
 import { atomicToUsd } from '../pay/amount'
+import { TIERS } from '../sdk'
 
 const errorSchema = {
   type: 'object',
@@ -51,7 +52,7 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
       operationId: s.slug.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase()),
       summary: s.manifest.name,
       description: `${s.manifest.description}\n\nPrice: ${tiers.map((t, i) => `${t} $${amounts[i]}`).join(', ')} (USDC on ${cfg.network}). Model: ${s.model}.${s.available ? '' : ` Currently unavailable: ${s.unavailableReason?.message}`}`,
-      ...(s.manifest.kind === 'tiered' ? { parameters: [{ name: 'tier', in: 'query', required: false, schema: { type: 'string', enum: ['quick', 'standard', 'pro'], default: 'standard' } }] } : {}),
+      ...(s.manifest.kind === 'tiered' ? { parameters: [{ name: 'tier', in: 'query', required: false, schema: { type: 'string', enum: [...TIERS], default: 'standard' } }] } : {}),
       requestBody: { required: true, content: { 'application/json': { schema: s.inputJsonSchema, ...(s.manifest.examples[0] ? { example: s.manifest.examples[0].input } : {}) } } },
       responses: {
         200: { description: 'Result (settled payment; PAYMENT-RESPONSE header)', headers: IGNORED_FIELDS_HEADER, content: { 'application/json': { schema: s.outputJsonSchema } } },
@@ -74,7 +75,7 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
       version,
       description: `${cfg.provider.description}\n\nEvery operation under /api/v1/<slug> is also served, identically, at /api/<slug>. Agent guide: ${base}/llms.txt`,
       contact: { name: cfg.provider.name, url: cfg.provider.website },
-      'x-guidance': `Read ${base}/llms.txt for the full guide. Every /api/v1/* operation is paid per call with x402 v2 (scheme exact, USDC). Call it without payment to get a 402 with a PAYMENT-REQUIRED header, sign the EIP-3009 authorization it describes, and repeat the identical request with a PAYMENT-SIGNATURE header (for example with @x402/fetch). Failed calls (status >= 400) are never charged. The identical request sent again with the same payment (or the same payment-identifier extension id) returns the kept result without a second charge. Tiered services take ?tier=quick|standard|pro.`,
+      'x-guidance': `Read ${base}/llms.txt for the full guide. Every /api/v1/* operation is paid per call with x402 v2 (scheme exact, USDC). Call it without payment to get a 402 with a PAYMENT-REQUIRED header, sign the EIP-3009 authorization it describes, and repeat the identical request with a PAYMENT-SIGNATURE header (for example with @x402/fetch). Failed calls (status >= 400) are never charged. The identical request sent again with the same payment (or the same payment-identifier extension id) returns the kept result without a second charge. Tiered services take ?tier=${TIERS.join('|')}.`,
     },
     'x-agentcash-guidance': { llmsTxtUrl: `${base}/llms.txt` },
     servers: [{ url: cfg.provider.apiBase }],

@@ -58,8 +58,8 @@ const fingerprint = (q: string) => {
 const encodeCursor = (offset: number, key: string) => Buffer.from(`${offset}:${fingerprint(key)}`).toString('base64url')
 function decodeCursor(cursor: string, key: string): number {
   const m = /^(\d{1,6}):([a-z0-9]{1,8})$/.exec(cursor.length <= 64 ? Buffer.from(cursor, 'base64url').toString('utf8') : '')
-  if (!m) throw new ServiceError(422, 'INVALID_CURSOR', 'cursor is not one this server issued; pass the pagination.cursor of the previous page unchanged', [{ path: '/cursor', message: 'malformed' }])
-  if (m[2] !== fingerprint(key)) throw new ServiceError(422, 'INVALID_CURSOR', 'cursor belongs to another query; repeat the same query and filters with it', [{ path: '/cursor', message: 'query mismatch' }])
+  if (!m) throw new ServiceError(422, 'INVALID_CURSOR', 'cursor is not one this server issued; pass the pagination.cursor of the previous page unchanged', { details: [{ path: '/cursor', message: 'malformed' }] })
+  if (m[2] !== fingerprint(key)) throw new ServiceError(422, 'INVALID_CURSOR', 'cursor belongs to another query; repeat the same query and filters with it', { details: [{ path: '/cursor', message: 'query mismatch' }] })
   return Number(m[1])
 }
 
@@ -71,15 +71,15 @@ function decodeCursor(cursor: string, key: string): number {
 export function searchDocument(index: Indexed[], services: CatalogService[], cfg: Config, payTo: string, params: URLSearchParams, bootedAt: number) {
   const raw = params.get('query') ?? params.get('q')
   const query = (raw ?? '').trim()
-  if (!query) throw new ServiceError(422, 'INVALID_QUERY', 'query is required: words to look for in service names, descriptions and tags', [{ path: '/query', message: 'required' }])
-  if (query.length > SEARCH_MAX_QUERY) throw new ServiceError(422, 'INVALID_QUERY', `query is longer than ${SEARCH_MAX_QUERY} characters`, [{ path: '/query', message: 'too long' }])
+  if (!query) throw new ServiceError(422, 'INVALID_QUERY', 'query is required: words to look for in service names, descriptions and tags', { details: [{ path: '/query', message: 'required' }] })
+  if (query.length > SEARCH_MAX_QUERY) throw new ServiceError(422, 'INVALID_QUERY', `query is longer than ${SEARCH_MAX_QUERY} characters`, { details: [{ path: '/query', message: 'too long' }] })
   const terms = [...new Set(words(query))]
-  if (!terms.length) throw new ServiceError(422, 'INVALID_QUERY', 'query has no letters or digits to search for', [{ path: '/query', message: 'no words' }])
-  if (terms.length > SEARCH_MAX_TERMS) throw new ServiceError(422, 'INVALID_QUERY', `query has more than ${SEARCH_MAX_TERMS} words`, [{ path: '/query', message: 'too many words' }])
+  if (!terms.length) throw new ServiceError(422, 'INVALID_QUERY', 'query has no letters or digits to search for', { details: [{ path: '/query', message: 'no words' }] })
+  if (terms.length > SEARCH_MAX_TERMS) throw new ServiceError(422, 'INVALID_QUERY', `query has more than ${SEARCH_MAX_TERMS} words`, { details: [{ path: '/query', message: 'too many words' }] })
   const limitText = params.get('limit')
-  if (limitText !== null && !/^\d{1,4}$/.test(limitText)) throw new ServiceError(422, 'INVALID_LIMIT', `limit must be an integer from 1 to ${SEARCH_MAX_LIMIT}`, [{ path: '/limit', message: 'not an integer' }])
+  if (limitText !== null && !/^\d{1,4}$/.test(limitText)) throw new ServiceError(422, 'INVALID_LIMIT', `limit must be an integer from 1 to ${SEARCH_MAX_LIMIT}`, { details: [{ path: '/limit', message: 'not an integer' }] })
   const limit = limitText === null ? SEARCH_DEFAULT_LIMIT : Number(limitText)
-  if (limit < 1 || limit > SEARCH_MAX_LIMIT) throw new ServiceError(422, 'INVALID_LIMIT', `limit must be an integer from 1 to ${SEARCH_MAX_LIMIT}`, [{ path: '/limit', message: 'out of range' }])
+  if (limit < 1 || limit > SEARCH_MAX_LIMIT) throw new ServiceError(422, 'INVALID_LIMIT', `limit must be an integer from 1 to ${SEARCH_MAX_LIMIT}`, { details: [{ path: '/limit', message: 'out of range' }] })
   const key = [terms.join(' '), ...['type', 'tags', 'network', 'scheme', 'payTo', 'extensions'].map((k) => params.get(k) ?? '')].join('\n')
   const cursor = params.get('cursor')
   const offset = cursor ? decodeCursor(cursor, key) : 0

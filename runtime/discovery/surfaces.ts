@@ -1,7 +1,7 @@
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
 import { requirementsFor } from '../pay/challenge'
-import type { TierName } from '../sdk'
+import { TIERS, type TierName } from '../sdk'
 import { metadataOf, tagsOf } from './metadata'
 
 /** Both paths of every paid service (spec §9: identical behaviour). */
@@ -90,7 +90,7 @@ export function discoveryItem(s: CatalogService, cfg: Config, payTo: string, las
       pricing: s.pricing,
       input: { type: 'http', method: 'POST', bodyType: 'json', schema: s.inputJsonSchema },
       output: { type: 'json', schema: s.outputJsonSchema },
-      ...(s.manifest.kind === 'tiered' ? { tiers: 'choose with ?tier=quick|standard|pro (default standard); accepts[] lists one entry per tier in that order' } : {}),
+      ...(s.manifest.kind === 'tiered' ? { tiers: `choose with ?tier=${TIERS.join('|')} (default standard); accepts[] lists one entry per tier in that order` } : {}),
     },
   }
 }

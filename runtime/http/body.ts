@@ -1,6 +1,7 @@
 import { ServiceError } from '../sdk/errors'
+import { nonFinitePath } from '../sdk/finite'
 
-const tooLarge = (limit: number) => new ServiceError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than the limit of ${limit} bytes.`, undefined, { limit_bytes: limit })
+const tooLarge = (limit: number) => new ServiceError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than the limit of ${limit} bytes.`, { extra: { limit_bytes: limit } })
 
 /**
  * A failed body read is the client's doing, never an internal error: Bun cuts a streamed body past the server's
@@ -97,9 +98,9 @@ function hasMoreOpenersThan(text: string, max: number): boolean {
  * (deep documents overflow the stack of later copies and walks).
  */
 export function parseJson(text: string): unknown {
-  if (text.trim() === '') throw new ServiceError(422, 'INVALID_INPUT', 'The body is empty; send a JSON object.', [{ path: '/', message: 'required' }])
+  if (text.trim() === '') throw new ServiceError(422, 'INVALID_INPUT', 'The body is empty; send a JSON object.', { details: [{ path: '/', message: 'required' }] })
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-    throw new ServiceError(422, 'INVALID_INPUT', `The body nests arrays/objects more than ${MAX_JSON_DEPTH} levels deep.`, [{ path: '/', message: `nesting deeper than ${MAX_JSON_DEPTH}` }])
+    throw new ServiceError(422, 'INVALID_INPUT', `The body nests arrays/objects more than ${MAX_JSON_DEPTH} levels deep.`, { details: [{ path: '/', message: `nesting deeper than ${MAX_JSON_DEPTH}` }] })
   }
   let value: unknown
   try {
@@ -108,7 +109,7 @@ export function parseJson(text: string): unknown {
     throw new ServiceError(400, 'INVALID_JSON', `The body is not valid JSON: ${(e as Error).message}`)
   }
   // 1e400 parses to Infinity: refuse numbers a double cannot hold instead of computing with them.
-  if (/\d[eE][+-]?\d{3}/.test(text)) assertFiniteInput(value, '')
+  if (/\d[eE][+-]?\d{3}/.test(text)) assertFiniteInput(value)
   return value
 }
 
@@ -120,9 +121,7 @@ export function requireJson(req: Request): void {
   }
 }
 
-function assertFiniteInput(v: unknown, path: string, depth = 0): void {
-  if (typeof v === 'number' && !Number.isFinite(v)) {
-    throw new ServiceError(422, 'INVALID_INPUT', `${path || '/'}: number out of range (beyond ±1.8e308)`, [{ path: path || '/', message: 'number out of range' }])
-  }
-  if (v && typeof v === 'object' && depth < 256) for (const [k, x] of Object.entries(v)) assertFiniteInput(x, `${path}/${k}`, depth + 1)
+function assertFiniteInput(v: unknown): void {
+  const path = nonFinitePath(v)
+  if (path !== null) throw new ServiceError(422, 'INVALID_INPUT', `${path}: number out of range (beyond ±1.8e308)`, { details: [{ path, message: 'number out of range' }] })
 }

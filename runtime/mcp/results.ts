@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../sdk'
 /**
  * HTTP answers of the pipeline as MCP tool results (x402 MCP transport, specs/transports-v2/mcp.md):
  * 200 -> the result with the SettleResponse in `_meta["x402/payment-response"]`; 402 -> isError with the v2
@@ -73,5 +74,5 @@ export async function toToolResult(res: Response): Promise<ToolResult> {
   }
   const retryAfter = res.headers.get('retry-after')
   if (isRecord(body)) return objectResult(body, true, retryAfter ? { 'retry-after': Number(retryAfter) } : undefined)
-  return objectResult({ error: { code: 'INTERNAL', message: `Unexpected answer (HTTP ${res.status}); nothing was charged.` } }, true)
+  return objectResult({ error: { code: 'INTERNAL' satisfies ErrorCode, message: `Unexpected answer (HTTP ${res.status}); nothing was charged.` } }, true)
 }

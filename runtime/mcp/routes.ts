@@ -8,6 +8,7 @@ import { parseJson, readBody } from '../http/body'
 import { BASE_HEADERS } from '../http/respond'
 import type { PipelineDeps } from '../pipeline'
 import { ServiceError } from '../sdk'
+import { asServiceError } from '../http/unexpected'
 import { callDemoTool, callPaidTool, type CallOrigin } from './bridge'
 import { createFreeTools, errorResult } from './free'
 import type { ToolResult } from './results'
@@ -65,7 +66,7 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
     try {
       parsedBody = parseJson(await readBody(request, bodyLimit, config.bodyTimeoutMs))
     } catch (e) {
-      const err = e instanceof ServiceError ? e : new ServiceError(400, 'INVALID_BODY', 'The body could not be read.')
+      const err = e instanceof ServiceError ? e : new ServiceError(400, 'INVALID_JSON', 'The body could not be read.')
       return rpcError(err.status === 422 ? 400 : err.status, -32700, err.message)
     }
     const server = new Server({ name: config.provider.name, version }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS })
@@ -75,8 +76,7 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
         return await callTool(req.params.name, req.params.arguments, req.params._meta as Record<string, unknown> | undefined, { client, signal: AbortSignal.any([request.signal, extra.signal]) })
       } catch (e) {
         if (e instanceof McpError) throw e
-        deps.log.error('mcp tool call failed', { tool: req.params.name, error: String((e as Error)?.stack ?? e) })
-        return errorResult(new ServiceError(500, 'INTERNAL', 'An internal error occurred; nothing was charged.'))
+        return errorResult(asServiceError(e, deps.log, { tool: req.params.name }, 'mcp tool call failed'))
       }
     })
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: bodyLimit })

@@ -84,7 +84,7 @@ export function addressRefusal(addr: string): string | undefined {
 }
 
 function refused(url: string, reason: string): ServiceError {
-  return new ServiceError(422, 'URL_NOT_ALLOWED', `URL not allowed: ${reason}`, { url, reason })
+  return new ServiceError(422, 'URL_NOT_ALLOWED', `URL not allowed: ${reason}`, { details: { url, reason } })
 }
 
 const defaultLookup = async (host: string): Promise<string[]> => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address)
@@ -220,7 +220,7 @@ export function createSafeFetch(opts: CreateSafeFetchOptions = {}): SafeFetch {
         const { type } = parseContentType(ctHeader)
         if (o.accept?.length && res.status >= 200 && res.status < 300 && method === 'GET' && !o.accept.some((a) => type.startsWith(a.toLowerCase()))) {
           await res.body?.cancel().catch(() => {})
-          throw new ServiceError(415, 'UNSUPPORTED_MEDIA_TYPE', `the URL returned ${type || 'no content type'}; expected ${o.accept.join(', ')}`, { url: url.href, content_type: type })
+          throw new ServiceError(415, 'UNSUPPORTED_MEDIA_TYPE', `the URL returned ${type || 'no content type'}; expected ${o.accept.join(', ')}`, { details: { url: url.href, content_type: type } })
         }
         const body = method === 'HEAD' ? new Uint8Array() : await readCapped(res, maxBytes, url.href, ctl.signal)
         return {
@@ -243,7 +243,7 @@ export function createSafeFetch(opts: CreateSafeFetchOptions = {}): SafeFetch {
 }
 
 function tooLarge(url: string, maxBytes: number): ServiceError {
-  return new ServiceError(422, 'RESPONSE_TOO_LARGE', `the response is larger than ${maxBytes} bytes`, { url, max_bytes: maxBytes })
+  return new ServiceError(422, 'RESPONSE_TOO_LARGE', `the response is larger than ${maxBytes} bytes`, { details: { url, max_bytes: maxBytes } })
 }
 
 async function readCapped(res: Response, maxBytes: number, url: string, signal: AbortSignal): Promise<Uint8Array> {

@@ -1,3 +1,5 @@
+import type { Attribution } from '../sdk'
+
 /**
  * Default live-data upstreams (name → base URL, time budget, terms, attribution).
  *
@@ -5,20 +7,10 @@
  * below in upper snake case (`open-meteo-air-quality` → `UPSTREAM_OPEN_METEO_AIR_QUALITY_URL`). A key, when
  * configured, is sent as query parameter `keyParam` or header `keyHeader`.
  *
- * The attribution strings are repeated in services/_lib/live-data.ts (services may not import the runtime);
- * test/net/upstream.test.ts checks that both agree.
+ * This table is the one declaration of an upstream: manifests name it in `upstreams: [...]`, handlers return its
+ * attribution as `ctx.upstream(name).attribution`, and the README's upstream table is checked against it
+ * (test/net/upstream.test.ts).
  */
-
-export interface Attribution {
-  /** Who the data comes from. */
-  source: string
-  /** Where its terms are published. */
-  url: string
-  /** Licence of the data. */
-  license: string
-  /** The terms that matter to a paid reseller. */
-  terms: string
-}
 
 export interface UpstreamDefault {
   url: string
@@ -30,8 +22,6 @@ export interface UpstreamDefault {
   keyParam?: string
   /** Header that carries `UPSTREAM_<NAME>_KEY` (used instead of keyParam when set). */
   keyHeader?: string
-  /** Services that use it. */
-  services: string[]
 }
 
 const OPEN_METEO_TERMS =
@@ -44,7 +34,6 @@ export const UPSTREAM_DEFAULTS = {
     terms: OPEN_METEO_TERMS,
     attribution: { source: 'Open-Meteo.com weather API', url: 'https://open-meteo.com/en/terms', license: 'CC BY 4.0', terms: 'free tier non-commercial; commercial use needs an Open-Meteo API plan' },
     keyParam: 'apikey',
-    services: ['weather-current', 'weather-forecast'],
   },
   'open-meteo-air-quality': {
     url: 'https://air-quality-api.open-meteo.com/v1',
@@ -52,7 +41,6 @@ export const UPSTREAM_DEFAULTS = {
     terms: OPEN_METEO_TERMS + ' Air-quality data from CAMS (Copernicus Atmosphere Monitoring Service).',
     attribution: { source: 'Open-Meteo.com air quality API (CAMS data)', url: 'https://open-meteo.com/en/terms', license: 'CC BY 4.0', terms: 'free tier non-commercial; commercial use needs an Open-Meteo API plan' },
     keyParam: 'apikey',
-    services: ['air-quality'],
   },
   'open-meteo-geocoding': {
     url: 'https://geocoding-api.open-meteo.com/v1',
@@ -60,14 +48,12 @@ export const UPSTREAM_DEFAULTS = {
     terms: OPEN_METEO_TERMS + ' Place data from GeoNames (CC BY 4.0).',
     attribution: { source: 'Open-Meteo.com geocoding API (GeoNames data)', url: 'https://open-meteo.com/en/terms', license: 'CC BY 4.0', terms: 'free tier non-commercial; commercial use needs an Open-Meteo API plan' },
     keyParam: 'apikey',
-    services: ['geocode'],
   },
   frankfurter: {
     url: 'https://api.frankfurter.dev/v1',
     timeoutMs: 6000,
     terms: 'Open source, no key and no quota (abuse throttling only). Serves the European Central Bank euro foreign exchange reference rates, published about 16:00 CET on TARGET working days.',
     attribution: { source: 'European Central Bank euro reference rates, via Frankfurter (frankfurter.dev)', url: 'https://www.ecb.europa.eu/stats/policy_and_exchange_rates/euro_reference_exchange_rates/html/index.en.html', license: 'ECB statistics, free reuse with source acknowledged', terms: 'reference rates for information only, not transaction rates' },
-    services: ['fx-rate'],
   },
   coingecko: {
     url: 'https://api.coingecko.com/api/v3',
@@ -75,28 +61,24 @@ export const UPSTREAM_DEFAULTS = {
     terms: 'Keyless public tier is rate-limited (about 5-15 calls/min) and unstable; a Demo key (x-cg-demo-api-key, about 30/min, 10k/month) or a paid plan (set URL to https://pro-api.coingecko.com/api/v3 and keyHeader x-cg-pro-api-key) is expected for production. Attribution to CoinGecko required.',
     attribution: { source: 'CoinGecko', url: 'https://www.coingecko.com/en/api_terms', license: 'CoinGecko API terms', terms: 'attribution "Data provided by CoinGecko" required; free tier rate-limited' },
     keyHeader: 'x-cg-demo-api-key',
-    services: ['crypto-price'],
   },
   wikipedia: {
     url: 'https://{lang}.wikipedia.org/api/rest_v1',
     timeoutMs: 6000,
     terms: 'Wikimedia REST API: at most 200 requests/s, a descriptive User-Agent with contact is required. Text CC BY-SA 4.0 (attribute and link the article).',
     attribution: { source: 'Wikipedia, the free encyclopedia (Wikimedia REST API)', url: 'https://foundation.wikimedia.org/wiki/Policy:Terms_of_Use', license: 'CC BY-SA 4.0', terms: 'attribute Wikipedia and link the article; share alike' },
-    services: ['wikipedia-summary'],
   },
   'hn-algolia': {
     url: 'https://hn.algolia.com/api/v1',
     timeoutMs: 6000,
     terms: 'Public HN Search API by Algolia, no key, about 10,000 requests/h per IP; at most 1,000 hits per query.',
     attribution: { source: 'Hacker News Search by Algolia', url: 'https://hn.algolia.com/api', license: 'Hacker News content, Y Combinator terms', terms: 'public API, about 10,000 requests/h' },
-    services: ['hn-search'],
   },
   doh: {
     url: 'https://cloudflare-dns.com',
     timeoutMs: 5000,
     terms: 'Cloudflare DNS over HTTPS, JSON API (accept: application/dns-json), no key. Google (https://dns.google, path /resolve) answers the same JSON but on another path; keep the Cloudflare path /dns-query.',
     attribution: { source: 'Cloudflare 1.1.1.1 DNS over HTTPS', url: 'https://developers.cloudflare.com/1.1.1.1/privacy/public-dns-resolver/', license: 'DNS data (public)', terms: 'public resolver, no key' },
-    services: ['dns-lookup'],
   },
   ipwhois: {
     url: 'https://ipwho.is',
@@ -104,11 +86,8 @@ export const UPSTREAM_DEFAULTS = {
     terms: 'ipwho.is free tier: no key, about 1 request/s and 60/min per client IP, non-commercial; paid plans use ?key=. Set UPSTREAM_IPWHOIS_KEY for commercial use.',
     attribution: { source: 'ipwho.is IP geolocation', url: 'https://ipwhois.io/documentation', license: 'ipwhois.io terms', terms: 'free tier rate-limited and non-commercial; paid plan needs a key' },
     keyParam: 'key',
-    services: ['ip-geolocate'],
   },
 } satisfies Record<string, UpstreamDefault>
-
-export type UpstreamName = keyof typeof UPSTREAM_DEFAULTS
 
 /** The env variable names of an upstream, e.g. `UPSTREAM_OPEN_METEO_URL`. */
 export const upstreamEnvName = (name: string, what: 'URL' | 'KEY') => `UPSTREAM_${name.toUpperCase().replace(/-/g, '_')}_${what}`

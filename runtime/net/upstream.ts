@@ -13,9 +13,10 @@
  * query parameters of the same name, which are then not sent as query parameters. Values must match
  * `^[a-z0-9-]{1,32}$` (no host injection).
  */
-import type { Upstream } from '../sdk/context'
+import type { Attribution, Upstream } from '../sdk/context'
 import { ServiceError, upstreamError } from '../sdk/errors'
 import { upstreamEvent } from './upstream-health'
+import { UPSTREAM_DEFAULTS } from './upstream-defaults'
 
 export interface UpstreamConfig {
   url: string
@@ -38,7 +39,11 @@ export interface CreateUpstreamsOptions {
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 8000
-export const DEFAULT_UPSTREAM_USER_AGENT = 'x402-agent-api/1.0 (pay-per-request live-data utilities; https://github.com/ ; operator contact in UPSTREAM_USER_AGENT)'
+/**
+ * Only for clients built without a user agent (tests). A server always passes `config.upstreamUserAgent`:
+ * UPSTREAM_USER_AGENT, else the provider name with PUBLIC_URL or the provider website (runtime/config.ts).
+ */
+export const DEFAULT_UPSTREAM_USER_AGENT = 'x402-agent-api/1.0 (pay-per-request live-data utilities)'
 
 type Answer = { status: number; data: unknown }
 
@@ -108,7 +113,7 @@ export function createUpstreams(config: Record<string, UpstreamConfig>, fetchImp
         const err = upstreamError(name, `${name} answered HTTP ${res.status}${detail ? `: ${detail}` : ''}`, { retryable })
         const retryAfter = res.headers.get('retry-after')
         if (res.status === 429 && retryAfter && /^\d{1,5}$/.test(retryAfter.trim())) {
-          throw new ServiceError(err.status, err.code, err.message, undefined, err.extra, { 'Retry-After': retryAfter.trim() })
+          throw new ServiceError(err.status, err.code, err.message, { headers: { 'Retry-After': retryAfter.trim() }, extra: err.extra })
         }
         throw err
       }
@@ -124,12 +129,13 @@ export function createUpstreams(config: Record<string, UpstreamConfig>, fetchImp
       name,
       baseUrl: base,
       key: cfg.key,
+      attribution: attributionOf(name, base),
       async getJson<T = unknown>(path: string, query: Record<string, string | number | boolean | undefined> = {}, o: { ttlMs?: number; headers?: Record<string, string>; allowStatus?: number[] } = {}) {
         const q = { ...query }
         const filled = base.replace(PLACEHOLDER, (_, k: string) => {
           const v = q[k]
           delete q[k]
-          if (v === undefined || !/^[a-z0-9-]{1,32}$/.test(String(v))) throw new ServiceError(422, 'INVALID_INPUT', `${k}: must be 1-32 lower-case letters, digits or hyphens`, [{ path: `/${k}`, message: 'invalid' }])
+          if (v === undefined || !/^[a-z0-9-]{1,32}$/.test(String(v))) throw new ServiceError(422, 'INVALID_INPUT', `${k}: must be 1-32 lower-case letters, digits or hyphens`, { details: [{ path: `/${k}`, message: 'invalid' }] })
           return String(v)
         })
         const url = new URL(filled + (path.startsWith('/') ? path : `/${path}`))
@@ -166,9 +172,17 @@ export function createUpstreams(config: Record<string, UpstreamConfig>, fetchImp
     const existing = clients.get(name)
     if (existing) return existing
     const cfg = config[name]
-    if (!cfg?.url) throw new ServiceError(503, 'NOT_CONFIGURED', `upstream ${name} is not configured`, undefined, { upstream: name, retryable: false })
+    if (!cfg?.url) throw new ServiceError(503, 'NOT_CONFIGURED', `upstream ${name} is not configured`, { retryable: false, extra: { upstream: name } })
     const client = build(name, cfg)
     clients.set(name, client)
     return client
   }
+}
+
+/** The declared attribution of a known upstream; an operator-only upstream is attributed to its host. */
+function attributionOf(name: string, base: string): Attribution {
+  const known = (UPSTREAM_DEFAULTS as Record<string, { attribution: Attribution }>)[name]
+  if (known) return known.attribution
+  const host = URL.canParse(base) ? new URL(base).host : name
+  return { source: host, url: base, license: 'as published by the operator of this upstream', terms: 'configured by the operator of this server' }
 }

@@ -4,8 +4,8 @@ import type { TierName } from '../sdk'
 import type { PaymentRequirements } from './types'
 import { metadataOf } from '../discovery/metadata'
 import { PAYMENT_IDENTIFIER_DECLARATION } from './payment-id'
+import { v1NetworkOf } from './networks'
 
-const V1_NETWORKS: Record<string, string> = { 'eip155:8453': 'base', 'eip155:84532': 'base-sepolia' }
 
 /**
  * Our requirements for one service and tier: deterministic, so the client's echo can be compared exactly.
@@ -27,7 +27,7 @@ export function requirementsFor(cfg: Config, svc: CatalogService, tier: TierName
 export function toV1(req: PaymentRequirements, resource: string, description: string, outputSchema?: unknown) {
   return {
     scheme: req.scheme,
-    network: V1_NETWORKS[req.network] ?? req.network,
+    network: v1NetworkOf(req.network),
     maxAmountRequired: req.amount,
     resource,
     description,
@@ -39,8 +39,6 @@ export function toV1(req: PaymentRequirements, resource: string, description: st
     extra: { name: req.extra.name, version: req.extra.version },
   }
 }
-
-export const v1NetworkOf = (network: string) => V1_NETWORKS[network] ?? network
 
 /** Standard base64 of UTF-8 JSON (what x402 headers carry). */
 export const b64json = (v: unknown) => Buffer.from(JSON.stringify(v), 'utf8').toString('base64')

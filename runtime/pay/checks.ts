@@ -2,6 +2,8 @@ import { getAddress, isAddressEqual } from 'viem'
 import { PaymentRefused } from './decode'
 import { recoverSigner } from './signature'
 import type { DecodedPayment, PaymentRequirements } from './types'
+import { REASON } from './reasons'
+import { networkOfV1 } from './networks'
 
 /** validBefore may lie at most this far beyond now + maxTimeoutSeconds. */
 export const VALID_BEFORE_SLACK_S = 30
@@ -30,21 +32,20 @@ export async function cheapChecks(p: DecodedPayment, req: PaymentRequirements, n
     const acc = p.accepted!
     for (const f of CORE_FIELDS) {
       const same = f === 'asset' || f === 'payTo' ? sameAddress(acc[f], req[f]) : acc[f] === req[f]
-      if (!same) throw new PaymentRefused(f === 'network' ? 'invalid_network' : 'no_matching_requirements', `accepted.${f} does not match this resource's requirements`)
+      if (!same) throw new PaymentRefused(f === 'network' ? REASON.invalidNetwork : REASON.noMatchingRequirements, `accepted.${f} does not match this resource's requirements`)
     }
     const extra = (acc.extra ?? {}) as Record<string, unknown>
-    if (extra.name !== req.extra.name || extra.version !== req.extra.version) throw new PaymentRefused('no_matching_requirements', 'accepted.extra does not match the asset domain')
+    if (extra.name !== req.extra.name || extra.version !== req.extra.version) throw new PaymentRefused(REASON.noMatchingRequirements, 'accepted.extra does not match the asset domain')
   } else {
-    const v1Networks: Record<string, string> = { base: 'eip155:8453', 'base-sepolia': 'eip155:84532' }
-    if (v1Networks[p.network] !== req.network) throw new PaymentRefused('invalid_network', `network ${p.network} is not accepted here`)
+    if (networkOfV1(String(p.network)) !== req.network) throw new PaymentRefused(REASON.invalidNetwork, `network ${p.network} is not accepted here`)
   }
   const a = p.payload.authorization
-  if (!sameAddress(a.to, req.payTo)) throw new PaymentRefused('invalid_exact_evm_recipient_mismatch', 'authorization.to is not our payTo')
-  if (BigInt(a.value) !== BigInt(req.amount)) throw new PaymentRefused('invalid_exact_evm_payload_authorization_value_mismatch', `authorization.value must be exactly ${req.amount}`)
-  if (BigInt(a.validBefore) < BigInt(nowS + EXPIRY_GRACE_S)) throw new PaymentRefused('invalid_exact_evm_payload_authorization_valid_before', 'the authorization has expired (or expires within 6 s)')
-  if (BigInt(a.validAfter) > BigInt(nowS)) throw new PaymentRefused('invalid_exact_evm_payload_authorization_valid_after', 'the authorization is not valid yet')
+  if (!sameAddress(a.to, req.payTo)) throw new PaymentRefused(REASON.recipientMismatch, 'authorization.to is not our payTo')
+  if (BigInt(a.value) !== BigInt(req.amount)) throw new PaymentRefused(REASON.valueMismatch, `authorization.value must be exactly ${req.amount}`)
+  if (BigInt(a.validBefore) < BigInt(nowS + EXPIRY_GRACE_S)) throw new PaymentRefused(REASON.validBefore, 'the authorization has expired (or expires within 6 s)')
+  if (BigInt(a.validAfter) > BigInt(nowS)) throw new PaymentRefused(REASON.validAfter, 'the authorization is not valid yet')
   if (BigInt(a.validBefore) > BigInt(nowS + req.maxTimeoutSeconds + VALID_BEFORE_SLACK_S)) {
-    throw new PaymentRefused('invalid_exact_evm_payload_authorization_valid_before', `validBefore is more than ${req.maxTimeoutSeconds} s ahead`)
+    throw new PaymentRefused(REASON.validBefore, `validBefore is more than ${req.maxTimeoutSeconds} s ahead`)
   }
   const sigBytes = (p.payload.signature.length - 2) / 2
   if (sigBytes !== 65) return { signatureChecked: false }
@@ -56,5 +57,5 @@ export async function cheapChecks(p: DecodedPayment, req: PaymentRequirements, n
   // A 65-byte signature that is not from's own ECDSA signature can still be valid for a contract wallet (EIP-1271,
   // e.g. a 1-of-1 Safe): when `from` has code, the chain simulation decides. Only this mismatch costs an RPC.
   if (hasCode && await hasCode(a.from).catch(() => false)) return { signatureChecked: false }
-  throw new PaymentRefused('invalid_exact_evm_signature', signer === null ? 'the signature cannot be recovered' : 'the signature was not made by authorization.from')
+  throw new PaymentRefused(REASON.invalidSignature, signer === null ? 'the signature cannot be recovered' : 'the signature was not made by authorization.from')
 }

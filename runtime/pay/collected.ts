@@ -1,6 +1,7 @@
 import { BASE_HEADERS, errorResponse } from '../http/respond'
 import { ServiceError } from '../sdk'
 import type { Collected } from './results'
+import { REASON } from './reasons'
 
 /**
  * The answer to a repeated payment: the kept 200 with the first receipt, 402 `settlement_pending` with
@@ -17,7 +18,7 @@ export function collectedResponse(c: Collected, requestId: string, version: 1 | 
         },
       })
     case 'pending':
-      return refuse('settlement_pending', `This payment is still being settled; send the same payment again after ${c.retryAfter} s to collect the result.`, { 'retry-after': String(c.retryAfter) })
+      return refuse(REASON.settlementPending, `This payment is still being settled; send the same payment again after ${c.retryAfter} s to collect the result.`, { 'retry-after': String(c.retryAfter) })
     case 'conflict':
       return errorResponse(new ServiceError(409, 'PAYMENT_IDENTIFIER_CONFLICT', 'This payment identifier was already used for a different request; use a new identifier for a new request.'), requestId)
     case 'gone':

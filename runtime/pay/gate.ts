@@ -5,6 +5,7 @@ import { decodePayment, PaymentRefused } from './decode'
 import { PayerGuard } from './payer-guard'
 import { SharedHold } from './shared-hold'
 import type { DecodedPayment, Facilitator, PaymentRequirements, SettleResult } from './types'
+import { REASON } from './reasons'
 
 /** A verified, reserved payment waiting for the handler's outcome. */
 export interface Ticket {
@@ -63,11 +64,11 @@ export class PaymentGate {
     const a = payment.payload.authorization
     const payerKey = `payer:${a.from.toLowerCase()}`
     if (this.refusals && (await this.refusals.blocked(payerKey))) {
-      throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this payer; slow down.', undefined, undefined, { 'retry-after': String(await this.refusals.retryAfter(payerKey)) })
+      throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this payer; slow down.', { headers: { 'retry-after': String(await this.refusals.retryAfter(payerKey)) } })
     }
     const cooling = this.guard.coolingFor(a.from)
     if (cooling > 0) {
-      throw new PaymentRefused('payer_cooling_down', `A settlement for ${a.from} failed after its payment had verified (funds moved, or a wallet that only validates in simulation); payments from it are refused for another ${Math.ceil(cooling / 1000)} s.`)
+      throw new PaymentRefused(REASON.payerCoolingDown, `A settlement for ${a.from} failed after its payment had verified (funds moved, or a wallet that only validates in simulation); payments from it are refused for another ${Math.ceil(cooling / 1000)} s.`)
     }
     let id: number | null
     try {
@@ -80,7 +81,7 @@ export class PaymentGate {
       this.log.error('payment ledger unavailable', { request_id: requestId, error: (e as Error).message })
       throw new FacilitatorUnavailable('payments are unavailable (ledger database); nothing was charged')
     }
-    if (id === null) throw new PaymentRefused('authorization_already_used', 'this payment authorization was already used (or is in use); sign a new one')
+    if (id === null) throw new PaymentRefused(REASON.authorizationAlreadyUsed, 'this payment authorization was already used (or is in use); sign a new one')
     const mark = this.guard.mark()
     const verifyStartedMs = Date.now()
     let verdict
@@ -94,7 +95,7 @@ export class PaymentGate {
     if (!verdict.isValid) {
       await this.ledger.transition(id, 'released', { reason: verdict.invalidReason ?? 'invalid' })
       this.count(client, signatureChecked ? a.from : null)
-      throw new PaymentRefused(verdict.invalidReason ?? 'invalid_payment')
+      throw new PaymentRefused(verdict.invalidReason ?? REASON.invalidPayment)
     }
     let held: bigint
     try {
@@ -127,8 +128,18 @@ export class PaymentGate {
       if ((inFlight > 0n || this.guard.changedSince(payer, mark)) && this.facilitator.balance) {
         let balance = this.guard.cachedBalance(payer)
         if (balance === undefined) this.guard.rememberBalance(payer, (balance = await this.facilitator.balance(payer as `0x${string}`, asset)))
-        if (balance - inFlight < amount) {
-          throw new PaymentRefused('insufficient_balance', `the payer's balance (${balance}) minus its payments in flight (${inFlight}) does not cover ${amount}`)
+        let held = inFlight
+        // A settlement of this payer in progress may already show in the balance while its amount is still held
+        // (counted twice): wait for those to finish, then judge on a fresh read. Bounded: a few rounds at most.
+        for (let round = 0; balance - held < amount && round < 3; round++) {
+          const busy = this.guard.settlements(payer)
+          if (!busy.length) break
+          await Promise.allSettled(busy)
+          this.guard.rememberBalance(payer, (balance = await this.facilitator.balance(payer as `0x${string}`, asset)))
+          held = this.guard.inFlight(payer)
+        }
+        if (balance - held < amount) {
+          throw new PaymentRefused(REASON.insufficientBalance, `the payer's balance (${balance}) minus its payments in flight (${held}) does not cover ${amount}`)
         }
       }
       this.guard.hold(payer, amount)
@@ -155,6 +166,16 @@ export class PaymentGate {
 
   /** Settles after a successful handler. A result is served only when this returns success. */
   async settle(t: Ticket): Promise<SettleResult> {
+    let done!: () => void
+    this.guard.trackSettlement(t.payer, new Promise<void>((r) => { done = r }))
+    try {
+      return await this.settleTracked(t)
+    } finally {
+      done()
+    }
+  }
+
+  private async settleTracked(t: Ticket): Promise<SettleResult> {
     await this.ledger.transition(t.id, 'settling')
     let result: SettleResult
     try {
@@ -166,7 +187,7 @@ export class PaymentGate {
       this.guard.forgetBalance(t.payer)
       this.sharedHold?.forget(t.payer)
       this.unholdAfterExpiry(t)
-      return { success: false, transaction: '', network: t.requirements.network, payer: t.payer, errorReason: 'settlement_pending', pending: true }
+      return { success: false, transaction: '', network: t.requirements.network, payer: t.payer, errorReason: REASON.settlementPending, pending: true }
     }
     if (result.success) this.guard.spent(t.payer, BigInt(t.requirements.amount))
     else {

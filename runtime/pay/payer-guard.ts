@@ -26,6 +26,27 @@ export class PayerGuard {
     readonly balanceTtlMs = 2_000,
   ) {}
 
+  /** Settlements in progress per payer: their transfers may already show in a balance read while still held. */
+  private settling = new Map<string, Set<Promise<unknown>>>()
+
+  /** Registers a settlement of `payer` in progress until `done` settles. */
+  trackSettlement(payer: string, done: Promise<unknown>): void {
+    const key = payer.toLowerCase()
+    let set = this.settling.get(key)
+    if (!set) this.settling.set(key, (set = new Set()))
+    set.add(done)
+    const drop = () => {
+      set!.delete(done)
+      if (!set!.size && this.settling.get(key) === set) this.settling.delete(key)
+    }
+    done.then(drop, drop)
+  }
+
+  /** The payer's settlements in progress. */
+  settlements(payer: string): Promise<unknown>[] {
+    return [...(this.settling.get(payer.toLowerCase()) ?? [])]
+  }
+
   /** The payer's balance as last read, less what settled since; undefined when unknown or older than the TTL. */
   cachedBalance(payer: string): bigint | undefined {
     const b = this.balances.get(payer.toLowerCase())

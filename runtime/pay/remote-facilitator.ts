@@ -1,6 +1,8 @@
-import { toV1, v1NetworkOf } from './challenge'
+import { toV1 } from './challenge'
+import { v1NetworkOf } from './networks'
 import type { RequestAuth } from './cdp-auth'
 import type { DecodedPayment, Facilitator, PaymentRequirements, SettleResult, VerifyResult } from './types'
+import { REASON } from './reasons'
 
 export interface RemoteFacilitatorOptions {
   url: string
@@ -94,7 +96,7 @@ export function createRemoteFacilitator(o: RemoteFacilitatorOptions): Facilitato
       const r = await call<SettleResult>('POST', '/settle', body(p, req), o.settleTimeoutMs ?? 90_000)
       if (typeof r.success !== 'boolean') throw new Error(`facilitator ${name}/settle answered without success`)
       if (r.transaction) onSubmitted(r.transaction)
-      return { ...r, network: r.network ?? req.network, pending: r.errorReason === 'settlement_pending' }
+      return { ...r, network: r.network ?? req.network, pending: r.errorReason === REASON.settlementPending }
     },
     async supported(): Promise<SupportedKinds> {
       const r = await call<SupportedKinds>('GET', '/supported', undefined, o.verifyTimeoutMs ?? 10_000)

@@ -1,5 +1,6 @@
 import { SKEW_MS, type LedgerStore, type SharedPayerLedger } from '../db/store'
 import { PaymentRefused } from './decode'
+import { REASON } from './reasons'
 import type { Facilitator } from './types'
 
 /**
@@ -17,7 +18,7 @@ export class SharedHold {
 
   constructor(private shared: SharedPayerLedger, private ledger: LedgerStore, private facilitator: Facilitator, private ttlMs = 2_000, private maxPayers = 10_000, private now = () => Date.now()) {}
 
-  /** Moves reservation `id` to verified, or throws PaymentRefused('insufficient_balance'). `sinceMs`: when its verification began. */
+  /** Moves reservation `id` to verified, or throws PaymentRefused (insufficient balance). `sinceMs`: when its verification began. */
   async hold(id: number, payer: string, amount: bigint, asset: string, sinceMs: number): Promise<void> {
     const since = sinceMs - SKEW_MS
     let r = await this.shared.verifyWithin(id, payer, amount, null, since)
@@ -42,7 +43,7 @@ export class SharedHold {
         if (r.outcome === 'ok') break
       }
     }
-    if (r.outcome !== 'ok') throw new PaymentRefused('insufficient_balance', `the payer's balance minus its payments in flight (${r.inFlight}) does not cover ${amount}`)
+    if (r.outcome !== 'ok') throw new PaymentRefused(REASON.insufficientBalance, `the payer's balance minus its payments in flight (${r.inFlight}) does not cover ${amount}`)
   }
 
   /** The outcome of a transfer is unknown or failed: read the balance again next time. */

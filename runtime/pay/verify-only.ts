@@ -14,7 +14,7 @@ export function createVerifier(facilitator: Facilitator, network: string, nowS =
   return {
     async verify({ x402Version, paymentPayload, paymentRequirements }) {
       const r = paymentRequirements as Partial<PaymentRequirements>
-      const bad = (field: string, message: string) => new ServiceError(422, 'INVALID_INPUT', `paymentRequirements.${field}: ${message}`, [{ path: `/paymentRequirements/${field}`, message }])
+      const bad = (field: string, message: string) => new ServiceError(422, 'INVALID_INPUT', `paymentRequirements.${field}: ${message}`, { details: [{ path: `/paymentRequirements/${field}`, message }] })
       if (r.scheme !== 'exact') throw bad('scheme', 'only "exact" is supported')
       if (r.network !== network) throw bad('network', `only ${network} is supported here`)
       if (typeof r.amount !== 'string' || !/^\d{1,78}$/.test(r.amount)) throw bad('amount', 'must be an integer string (atomic units)')
@@ -22,7 +22,7 @@ export function createVerifier(facilitator: Facilitator, network: string, nowS =
       if (typeof r.payTo !== 'string' || !ADDRESS.test(r.payTo)) throw bad('payTo', 'must be an address')
       if (typeof r.extra?.name !== 'string' || typeof r.extra?.version !== 'string') throw bad('extra', 'must carry the EIP-712 domain {name, version}')
       const req: PaymentRequirements = { scheme: 'exact', network, amount: r.amount, asset: r.asset, payTo: r.payTo, maxTimeoutSeconds: Number(r.maxTimeoutSeconds ?? 60), extra: { name: r.extra.name, version: r.extra.version } }
-      if (x402Version !== 1 && x402Version !== 2) throw new ServiceError(422, 'INVALID_INPUT', 'x402Version must be 1 or 2', [{ path: '/x402Version', message: 'must be 1 or 2' }])
+      if (x402Version !== 1 && x402Version !== 2) throw new ServiceError(422, 'INVALID_INPUT', 'x402Version must be 1 or 2', { details: [{ path: '/x402Version', message: 'must be 1 or 2' }] })
       try {
         const p = decodePayment(Buffer.from(JSON.stringify(paymentPayload)).toString('base64'), x402Version)
         await cheapChecks(p, req, nowS(), facilitator.hasCode)
@@ -34,7 +34,7 @@ export function createVerifier(facilitator: Facilitator, network: string, nowS =
           return { isValid: false, invalidReason: e.reason, ...(typeof from === 'string' ? { payer: from } : {}) }
         }
         if (e instanceof ServiceError) throw e
-        throw new ServiceError(503, 'PAYMENT_UNAVAILABLE', 'payment verification is unavailable right now', undefined, { retryable: true })
+        throw new ServiceError(503, 'PAYMENT_UNAVAILABLE', 'payment verification is unavailable right now', { retryable: true })
       }
     },
   }

@@ -29,11 +29,25 @@ export interface SafeFetchOptions {
  */
 export type SafeFetch = (url: string, opts?: SafeFetchOptions) => Promise<FetchedPage>
 
+/** Where live data comes from and on what terms; a live-data service returns it with the data. */
+export interface Attribution {
+  /** Who the data comes from. */
+  source: string
+  /** Where its terms are published. */
+  url: string
+  /** Licence of the data. */
+  license: string
+  /** The terms that matter to a paid reseller. */
+  terms: string
+}
+
 /** A configured live-data upstream (registry.yaml `upstreams.<name>`; env `UPSTREAM_<NAME>_URL` / `_KEY`). */
 export interface Upstream {
   readonly name: string
   readonly baseUrl: string
   readonly key?: string
+  /** The upstream's attribution, declared once in runtime/net/upstream-defaults.ts; return it with the data. */
+  readonly attribution: Attribution
   /**
    * GET `baseUrl + path` with `query`, parse JSON, cache for `ttlMs` (identical concurrent calls share one request).
    * Non-2xx, timeouts and unparsable bodies throw a 502/504 ServiceError with `upstream` and `retryable`.

@@ -1,30 +1,58 @@
+import type { ErrorCode } from './error-codes'
+
+export type { ErrorCode } from './error-codes'
+
 /** One field-level problem in a request body. `path` is a JSON pointer such as `/text` or `/rows/3`. */
 export interface FieldIssue {
   path: string
   message: string
 }
 
+/** The optional parts of a `ServiceError`. */
+export interface ServiceErrorOptions {
+  /** Machine-readable detail, e.g. `FieldIssue[]` for a 422. Sent as `error.details`. */
+  details?: unknown
+  /** Extra response headers, e.g. `{ 'Retry-After': '30' }`. */
+  headers?: Record<string, string>
+  /** Whether the same request may succeed later. Sent as `error.retryable`. */
+  retryable?: boolean
+  /** The underlying error, for logs only; never sent to the client. */
+  cause?: unknown
+  /** Extra top-level fields for the error object, e.g. `{ upstream: 'open-meteo' }`. */
+  extra?: Record<string, unknown>
+}
+
 /**
  * The one error every service and every part of the runtime throws for an expected failure.
- * The runtime turns it into `{ error: { code, message, details? }, request_id }` with `status`.
+ * The runtime turns it into `{ error: { code, message, details?, retryable?, ...extra }, request_id }` with `status`.
  * Anything with status >= 400 is never settled.
  *
  * @example
- * throw new ServiceError(422, 'INVALID_INPUT', 'value must be 1-3999', [{ path: '/value', message: 'out of range' }])
+ * throw new ServiceError(422, 'INVALID_INPUT', 'value must be 1-3999', { details: [{ path: '/value', message: 'out of range' }] })
  */
 export class ServiceError extends Error {
+  readonly details?: unknown
+  readonly headers?: Record<string, string>
+  /** Extra top-level fields of the error object (including `retryable` when given). */
+  readonly extra?: Record<string, unknown>
+
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
-    readonly details?: unknown,
-    /** Extra top-level fields for the error object, e.g. `{ upstream: 'open-meteo', retryable: true }`. */
-    readonly extra?: Record<string, unknown>,
-    /** Extra response headers, e.g. `{ 'Retry-After': '30' }`. */
-    readonly headers?: Record<string, string>,
+    opts: ServiceErrorOptions = {},
   ) {
-    super(message)
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause })
     this.name = 'ServiceError'
+    this.details = opts.details
+    this.headers = opts.headers
+    this.extra = opts.retryable === undefined ? opts.extra : { ...opts.extra, retryable: opts.retryable }
+  }
+
+  /** `true`/`false` when the thrower said whether a retry may succeed; `undefined` when it did not. */
+  get retryable(): boolean | undefined {
+    const r = this.extra?.retryable
+    return typeof r === 'boolean' ? r : undefined
   }
 }
 
@@ -34,7 +62,7 @@ export class ServiceError extends Error {
  */
 export function invalid(field: string, message: string): ServiceError {
   const path = field.startsWith('/') ? field : `/${field.replace(/\./g, '/')}`
-  return new ServiceError(422, 'INVALID_INPUT', `${field}: ${message}`, [{ path, message }] satisfies FieldIssue[])
+  return new ServiceError(422, 'INVALID_INPUT', `${field}: ${message}`, { details: [{ path, message }] satisfies FieldIssue[] })
 }
 
 /**
@@ -43,8 +71,5 @@ export function invalid(field: string, message: string): ServiceError {
  */
 export function upstreamError(upstream: string, message: string, opts: { timeout?: boolean; retryable?: boolean; status?: number } = {}): ServiceError {
   const status = opts.status ?? (opts.timeout ? 504 : 502)
-  return new ServiceError(status, opts.timeout ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR', message, undefined, {
-    upstream,
-    retryable: opts.retryable ?? true,
-  })
+  return new ServiceError(status, opts.timeout ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR', message, { retryable: opts.retryable ?? true, extra: { upstream } })
 }

@@ -1,8 +1,14 @@
 import type { Static, TSchema } from '@sinclair/typebox'
 import type { ServiceContext } from './context'
 
-export type TierName = 'quick' | 'standard' | 'pro' | 'flat'
-export const TIER_NAMES: readonly TierName[] = ['quick', 'standard', 'pro', 'flat']
+/** The tiers a tiered (model) service sells, cheapest first; the one definition of the list. */
+export const TIERS = ['quick', 'standard', 'pro'] as const
+/** One of `TIERS`. */
+export type Tier = (typeof TIERS)[number]
+/** A price row of a manifest: a model tier, or `flat` for a single-price utility. */
+export type TierName = Tier | 'flat'
+/** True when `v` is one of `TIERS` (exact, lower-case). */
+export const isTier = (v: unknown): v is Tier => (TIERS as readonly unknown[]).includes(v)
 
 export interface TierPrice {
   /** Decimal USD, e.g. 0.005. At most 6 decimals (USDC atomic unit). */

@@ -1,5 +1,5 @@
 import { Type as t } from '@sinclair/typebox'
-import type { InputAliases, TierPrice, TierName } from './manifest'
+import { TIERS, type InputAliases, type Tier, type TierPrice, type TierName } from './manifest'
 
 /** Largest `code` a tiered request may carry (characters). Tiers may refuse less. */
 export const MAX_CODE_CHARS = 100_000
@@ -11,7 +11,7 @@ export const serviceRequest = (codeDescription = 'The content to process.') =>
       code: t.String({ minLength: 1, maxLength: MAX_CODE_CHARS, description: codeDescription }),
       language: t.Optional(t.String({ maxLength: 64, description: 'Language hint. Auto-detected when omitted.' })),
       context: t.Optional(t.String({ maxLength: 20_000, description: 'Extra context or instructions.' })),
-      tier: t.Optional(t.Union([t.Literal('quick'), t.Literal('standard'), t.Literal('pro')], { default: 'standard', description: 'quick, standard or pro. Also accepted as ?tier=.' })),
+      tier: t.Optional(t.Union(TIERS.map((x) => t.Literal(x)), { default: 'standard', description: `${TIERS.join(', ')}. Also accepted as ?tier=.` })),
     },
     { additionalProperties: true },
   )
@@ -33,11 +33,11 @@ export const serviceResponse = () =>
     result: t.String({ description: 'The generated analysis or text.' }),
     model: t.String({ description: 'Identifier of the model used.' }),
     tokens_used: t.Integer({ description: 'Total tokens consumed, as reported by the provider.' }),
-    request_id: t.String({ description: 'Unique request identifier.' }),
+    request_id: t.String({ description: 'Unique request identifier: req_ followed by 20 hex digits (also in the X-Request-Id header).' }),
   })
 
 /** `{ quick, standard, pro }` from three `[price_usd, max_tokens]` pairs (spec §4.3). */
-export function tieredPricing(quick: [number, number], standard: [number, number], pro: [number, number]): Record<'quick' | 'standard' | 'pro', TierPrice> {
+export function tieredPricing(quick: [number, number], standard: [number, number], pro: [number, number]): Record<Tier, TierPrice> {
   const p = ([price_usd, max_tokens]: [number, number]) => ({ price_usd, max_tokens })
   return { quick: p(quick), standard: p(standard), pro: p(pro) }
 }

@@ -3,10 +3,9 @@
  * per tier (its `prompts.ts`); the tier changes the token budget and the depth asked for, never the model.
  * User content is sent only as data in the user message (the model client wraps it).
  */
-import { handlerFor, ServiceError, type ModelRequest, type ServiceContext, type ServiceManifest, type Static, type TSchema } from '../../runtime/sdk'
+import { handlerFor, ServiceError, type ModelRequest, type ServiceContext, type ServiceManifest, type Static, type Tier, type TSchema } from '../../runtime/sdk'
 import { dataBlock } from './model-utility'
 
-export type Tier = 'quick' | 'standard' | 'pro'
 export type TierPrompts = Record<Tier, string>
 
 /** Characters of input allowed per token of the tier's budget (spec: inputs too large for the tier are refused). */
@@ -44,7 +43,7 @@ export function checkBudget(ctx: ServiceContext, chars: number, what = 'code and
   const limit = inputLimit(ctx)
   if (chars > limit) {
     const message = `${what} may hold at most ${limit} characters on the ${tierOf(ctx)} tier (got ${chars}); use a higher tier or split the input`
-    throw new ServiceError(413, 'INPUT_TOO_LARGE', message, [{ path, message: `at most ${limit} characters` }], { limit_chars: limit })
+    throw new ServiceError(413, 'INPUT_TOO_LARGE', message, { details: [{ path, message: `at most ${limit} characters` }], extra: { limit_chars: limit } })
   }
 }
 

@@ -89,7 +89,7 @@ export function parseCsv(text: string, field: string, delimiter: Delimiter | 'au
   const r = readCsv(text, delimiter)
   if (!r.ok) {
     const msg = `line ${r.error.line}, column ${r.error.column}: ${r.error.message}`
-    throw new ServiceError(422, 'INVALID_INPUT', `${field}: invalid CSV: ${msg}`, [{ path: `/${field}`, message: msg, line: r.error.line, column: r.error.column }])
+    throw new ServiceError(422, 'INVALID_INPUT', `${field}: invalid CSV: ${msg}`, { details: [{ path: `/${field}`, message: msg, line: r.error.line, column: r.error.column }] })
   }
   return r.table
 }
@@ -174,6 +174,3 @@ export function keyUnion(rows: Record<string, unknown>[]): string[] {
   for (const r of rows) for (const k of Object.keys(r)) seen.add(k)
   return [...seen]
 }
-
-/** Name of a delimiter for reports. */
-export const delimiterName = (d: string): string => (d === '\t' ? 'tab' : d)

@@ -187,7 +187,7 @@ export const describeError = (e: TextError) => `${e.message}: line ${e.line} col
 export function parseJsonTree(text: string, field: string, maxDepth = MAX_DEPTH): JsonParse {
   const r = readJson(text, maxDepth)
   if (!r.ok) {
-    throw new ServiceError(422, 'INVALID_INPUT', `${field}: invalid JSON: ${describeError(r.error)}`, [{ path: `/${field}`, message: describeError(r.error), line: r.error.line, column: r.error.column }])
+    throw new ServiceError(422, 'INVALID_INPUT', `${field}: invalid JSON: ${describeError(r.error)}`, { details: [{ path: `/${field}`, message: describeError(r.error), line: r.error.line, column: r.error.column }] })
   }
   return r
 }
@@ -298,10 +298,6 @@ export function assertDepth(value: unknown, field: string, maxDepth = MAX_DEPTH)
   }
   return deepest
 }
-
-/** JSON type name of a plain value. */
-export const jsonType = (v: unknown): 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null' =>
-  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : (typeof v as 'string' | 'number' | 'boolean')
 
 /** UTF-8 byte length. */
 export const utf8Bytes = (s: string): number => Buffer.byteLength(s, 'utf8')

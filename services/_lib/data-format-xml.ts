@@ -53,7 +53,7 @@ export function assertXml(text: string, field: string): void {
   const e = xmlError(text)
   if (e) {
     const msg = `line ${e.line}, column ${e.column}: ${e.message}`
-    throw new ServiceError(422, 'INVALID_INPUT', `${field}: invalid XML: ${msg}`, [{ path: `/${field}`, message: msg, line: e.line, column: e.column }])
+    throw new ServiceError(422, 'INVALID_INPUT', `${field}: invalid XML: ${msg}`, { details: [{ path: `/${field}`, message: msg, line: e.line, column: e.column }] })
   }
 }
 

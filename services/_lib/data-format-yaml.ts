@@ -145,7 +145,7 @@ export function parseYaml(text: string, field: string): { value: unknown; node: 
   const r = readYaml(text)
   if (!r.ok) {
     const msg = `line ${r.error.line}, column ${r.error.column}: ${r.error.message}`
-    throw new ServiceError(422, 'INVALID_INPUT', `${field}: invalid YAML: ${msg}`, [{ path: `/${field}`, message: msg, line: r.error.line, column: r.error.column }])
+    throw new ServiceError(422, 'INVALID_INPUT', `${field}: invalid YAML: ${msg}`, { details: [{ path: `/${field}`, message: msg, line: r.error.line, column: r.error.column }] })
   }
   return { value: r.value, node: r.node }
 }

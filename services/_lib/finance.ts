@@ -2,7 +2,7 @@
  * Shared maths and conventions for the finance and crypto calculators.
  * Rates are decimals (0.065 = 6.5 %) unless the request sets `rate_unit: "percent"`.
  */
-import { invalid, ServiceError, t } from '../../runtime/sdk'
+import { invalid, t } from '../../runtime/sdk'
 
 // ---------- rate conventions ----------
 
@@ -197,29 +197,3 @@ export function signChanges(xs: number[]): number {
   return n
 }
 
-/**
- * Returns `out` unchanged when every number in it is finite; otherwise a 422 (JSON cannot carry Infinity/NaN, and
- * such inputs, e.g. a 5e-324 denominator, are outside the calculator's numeric range).
- */
-export function finiteOut<T>(out: T): T {
-  const bad = (v: unknown, path: string): string | null => {
-    if (typeof v === 'number') return Number.isFinite(v) ? null : path
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        const b = bad(v[i], `${path}/${i}`)
-        if (b) return b
-      }
-    } else if (v && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) {
-        const b = bad(x, `${path}/${k}`)
-        if (b) return b
-      }
-    }
-    return null
-  }
-  const where = bad(out, '')
-  if (where !== null) {
-    throw new ServiceError(422, 'INVALID_INPUT', `The inputs are outside the representable numeric range: output ${where} would overflow or be undefined`, [{ path: '/', message: `result ${where} is not a finite number` }])
-  }
-  return out
-}

@@ -1,23 +1,8 @@
 /**
- * Shared by the live-data services: attribution of each upstream (the same text as runtime/net/upstream-defaults.ts,
- * which services may not import; test/net/upstream.test.ts checks they agree), coordinate fields, WMO weather codes.
+ * Shared by the live-data services: the attribution schema (the attribution itself is `ctx.upstream(name).attribution`,
+ * declared once in runtime/net/upstream-defaults.ts), coordinate fields, WMO weather codes.
  */
 import { invalid, ServiceError, t, type Upstream } from '../../runtime/sdk'
-
-export interface Attribution { source: string; url: string; license: string; terms: string }
-
-const OPEN_METEO_TERMS = 'free tier non-commercial; commercial use needs an Open-Meteo API plan'
-export const ATTRIBUTIONS = {
-  'open-meteo': { source: 'Open-Meteo.com weather API', url: 'https://open-meteo.com/en/terms', license: 'CC BY 4.0', terms: OPEN_METEO_TERMS },
-  'open-meteo-air-quality': { source: 'Open-Meteo.com air quality API (CAMS data)', url: 'https://open-meteo.com/en/terms', license: 'CC BY 4.0', terms: OPEN_METEO_TERMS },
-  'open-meteo-geocoding': { source: 'Open-Meteo.com geocoding API (GeoNames data)', url: 'https://open-meteo.com/en/terms', license: 'CC BY 4.0', terms: OPEN_METEO_TERMS },
-  frankfurter: { source: 'European Central Bank euro reference rates, via Frankfurter (frankfurter.dev)', url: 'https://www.ecb.europa.eu/stats/policy_and_exchange_rates/euro_reference_exchange_rates/html/index.en.html', license: 'ECB statistics, free reuse with source acknowledged', terms: 'reference rates for information only, not transaction rates' },
-  coingecko: { source: 'CoinGecko', url: 'https://www.coingecko.com/en/api_terms', license: 'CoinGecko API terms', terms: 'attribution "Data provided by CoinGecko" required; free tier rate-limited' },
-  wikipedia: { source: 'Wikipedia, the free encyclopedia (Wikimedia REST API)', url: 'https://foundation.wikimedia.org/wiki/Policy:Terms_of_Use', license: 'CC BY-SA 4.0', terms: 'attribute Wikipedia and link the article; share alike' },
-  'hn-algolia': { source: 'Hacker News Search by Algolia', url: 'https://hn.algolia.com/api', license: 'Hacker News content, Y Combinator terms', terms: 'public API, about 10,000 requests/h' },
-  doh: { source: 'Cloudflare 1.1.1.1 DNS over HTTPS', url: 'https://developers.cloudflare.com/1.1.1.1/privacy/public-dns-resolver/', license: 'DNS data (public)', terms: 'public resolver, no key' },
-  ipwhois: { source: 'ipwho.is IP geolocation', url: 'https://ipwhois.io/documentation', license: 'ipwhois.io terms', terms: 'free tier rate-limited and non-commercial; paid plan needs a key' },
-} satisfies Record<string, Attribution>
 
 export const attributionSchema = () =>
   t.Object(
@@ -64,13 +49,13 @@ export const num = (v: unknown): number | null => (typeof v === 'number' && Numb
 export async function openMeteo<T>(up: Upstream, path: string, query: Record<string, string | number | boolean | undefined>, ttlMs: number): Promise<T> {
   const { status, data } = await up.getJson<T & { error?: boolean; reason?: string }>(path, query, { ttlMs, allowStatus: [400] })
   if (status === 400 || (data as { error?: boolean })?.error) {
-    throw new ServiceError(502, 'UPSTREAM_ERROR', `${up.name} refused the request: ${(data as { reason?: string })?.reason ?? 'HTTP 400'}`, undefined, { upstream: up.name, retryable: false })
+    throw new ServiceError(502, 'UPSTREAM_ERROR', `${up.name} refused the request: ${(data as { reason?: string })?.reason ?? 'HTTP 400'}`, { retryable: false, extra: { upstream: up.name } })
   }
-  if (!data || typeof data !== 'object') throw new ServiceError(502, 'UPSTREAM_ERROR', `${up.name} answered an unexpected body`, undefined, { upstream: up.name, retryable: true })
+  if (!data || typeof data !== 'object') throw new ServiceError(502, 'UPSTREAM_ERROR', `${up.name} answered an unexpected body`, { retryable: true, extra: { upstream: up.name } })
   return data as T
 }
 
 /** A 502 for an upstream answer that lacks what the service needs. */
-export const malformed = (upstream: string, what: string) => new ServiceError(502, 'UPSTREAM_ERROR', `${upstream} answered without ${what}`, undefined, { upstream, retryable: true })
+export const malformed = (upstream: string, what: string) => new ServiceError(502, 'UPSTREAM_ERROR', `${upstream} answered without ${what}`, { retryable: true, extra: { upstream } })
 
 export const TEN_MINUTES = 10 * 60 * 1000

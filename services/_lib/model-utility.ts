@@ -46,12 +46,6 @@ export async function askJson<S extends TSchema>(ctx: ServiceContext, o: AskOpti
   return { value: r.json as Static<S>, model: r.model, tokens_used: r.tokensUsed }
 }
 
-/** One plain-text model call. */
-export async function askText(ctx: ServiceContext, o: { system: string; user: string; maxTokens: number }): Promise<{ text: string; model: string; tokens_used: number }> {
-  const r = await ctx.model.complete({ system: o.system, user: o.user, maxTokens: o.maxTokens, signal: ctx.signal })
-  return { text: r.text.trim(), model: r.model, tokens_used: r.tokensUsed }
-}
-
 /** Splits a comma/newline separated list or passes an array through; trimmed, non-empty, de-duplicated. */
 export function listOf(v: string | string[]): string[] {
   const items = (Array.isArray(v) ? v : v.split(/[,\n]/)).map((s) => s.trim()).filter(Boolean)

@@ -1,5 +1,5 @@
 import { handlerFor, ServiceError } from '../../runtime/sdk'
-import { ATTRIBUTIONS, coords, malformed, num, openMeteo, TEN_MINUTES } from '../_lib/live-data'
+import { coords, malformed, num, openMeteo, TEN_MINUTES } from '../_lib/live-data'
 import manifest from './manifest'
 
 const VARS = ['us_aqi', 'european_aqi', 'pm2_5', 'pm10', 'ozone', 'nitrogen_dioxide', 'sulphur_dioxide', 'carbon_monoxide', 'uv_index']
@@ -59,6 +59,6 @@ export default handlerFor(manifest, async ({ lat, lon }, ctx) => {
     carbon_monoxide: v.carbon_monoxide,
     uv_index: v.uv_index,
     units,
-    attribution: ATTRIBUTIONS['open-meteo-air-quality'],
+    attribution: ctx.upstream('open-meteo-air-quality').attribution,
   }
 })

@@ -7,7 +7,7 @@ const EU = ['Good', 'Fair', 'Moderate', 'Poor', 'Very poor', 'Extremely poor'] a
 
 export default defineService({
   slug: 'air-quality',
-  name: 'Air Quality',
+  name: 'Air quality',
   description:
     'Current air quality at a latitude/longitude from the Open-Meteo air-quality API (CAMS models, about 11 km grid in Europe, 25 km elsewhere): US AQI and European AQI with their category names (US EPA and EEA bands), PM2.5, PM10, ozone, nitrogen dioxide, sulphur dioxide, carbon monoxide (μg/m³) and UV index. Cached 10 minutes. A location with no model data is a 404. Data CC BY 4.0 by Open-Meteo.com (free tier non-commercial; see attribution).',
   category: 'live-data',

@@ -1,5 +1,5 @@
-import { handlerFor } from '../../runtime/sdk'
-import { clean, finiteOut, readRate } from '../_lib/finance'
+import { handlerFor, assertFinite } from '../../runtime/sdk'
+import { clean, readRate } from '../_lib/finance'
 import manifest from './manifest'
 
 export default handlerFor(manifest, ({ rate, direction = 'apr_to_apy', compounds_per_year: m = 12, continuous = false, principal, rate_unit }) => {
@@ -16,7 +16,7 @@ export default handlerFor(manifest, ({ rate, direction = 'apr_to_apy', compounds
     apy = toApy ? Math.expm1(m * Math.log1p(x / m)) : x
   }
   const formula = continuous ? (toApy ? 'APY = e^APR − 1' : 'APR = ln(1 + APY)') : toApy ? 'APY = (1 + APR/m)^m − 1' : 'APR = m((1 + APY)^(1/m) − 1)'
-  return finiteOut({
+  return assertFinite({
     direction,
     apr: clean(apr),
     apy: clean(apy),

@@ -3,7 +3,7 @@ import { defineService, serviceRequest, serviceResponse, tieredPricing, serviceR
 /** Model: gpt-4.1 for every tier (tiers change depth and max_tokens only; the operator may override it in registry.yaml). */
 export default defineService({
   slug: 'automation-script',
-  name: 'Automation Script',
+  name: 'Automation script',
   description: "A complete, runnable automation script from a task description: imports, error handling, command-line arguments, documentation and usage. `code` describes the task; `language` is the target language (default Python); `context` holds extra requirements. Tiers: 4000/8000/16000 tokens; input capped at 8 characters per budget token (413 beyond).",
   category: 'analysis',
   kind: 'tiered',
@@ -15,5 +15,5 @@ export default defineService({
   input: serviceRequest("Description of the task to automate."),
   aliases: serviceRequestAliases({ description: 'code', task: 'code' }),
   output: serviceResponse(),
-  examples: [{ name: 'Standard tier', input: {"code": "Rename every .jpeg file in a folder to .jpg", "language": "bash"}, output: {"service": "automation-script", "tier": "standard", "result": "```bash\n#!/usr/bin/env bash\n# Renames *.jpeg to *.jpg in DIR (default: current directory).\nset -euo pipefail\n...\n```\n\n**Usage:** `./rename.sh [DIR]`", "model": "gpt-4.1", "tokens_used": 812, "request_id": "3f1c2a9e-5d7b-4a61-9c0e-8b2f4d6a1e73"} }],
+  examples: [{ name: 'Standard tier', input: {"code": "Rename every .jpeg file in a folder to .jpg", "language": "bash"}, output: {"service": "automation-script", "tier": "standard", "result": "```bash\n#!/usr/bin/env bash\n# Renames *.jpeg to *.jpg in DIR (default: current directory).\nset -euo pipefail\n...\n```\n\n**Usage:** `./rename.sh [DIR]`", "model": "gpt-4.1", "tokens_used": 812, "request_id": "req_3f1c2a9e5d7b0000002a"} }],
 })

@@ -1,5 +1,5 @@
-import { handlerFor, invalid } from '../../runtime/sdk'
-import { clean, findRoot, finiteOut, normCdf as N, normPdf as phi, readRate } from '../_lib/finance'
+import { handlerFor, invalid, assertFinite } from '../../runtime/sdk'
+import { clean, findRoot, normCdf as N, normPdf as phi, readRate } from '../_lib/finance'
 import manifest from './manifest'
 
 interface P { S: number; K: number; T: number; r: number; q: number }
@@ -59,7 +59,7 @@ export default handlerFor(manifest, (input) => {
   const sigma = input.volatility !== undefined ? readRate('volatility', input.volatility, u, 0, 10, { openMin: true }) : (iv as number)
   const g = bs(p, sigma, type)
   const c = (x: number) => clean(x)
-  return finiteOut({
+  return assertFinite({
     type,
     price: c(g.price), call_price: c(g.call), put_price: c(g.put), d1: c(g.d1), d2: c(g.d2),
     greeks: {

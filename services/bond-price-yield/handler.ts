@@ -1,5 +1,5 @@
-import { handlerFor, invalid } from '../../runtime/sdk'
-import { clean, findRoot, finiteOut, readRate } from '../_lib/finance'
+import { handlerFor, invalid, assertFinite } from '../../runtime/sdk'
+import { clean, findRoot, readRate } from '../_lib/finance'
 import manifest from './manifest'
 
 /** Price and its derivative-based measures at nominal yield y (m periods a year, n periods, coupon c per period). */
@@ -44,7 +44,7 @@ export default handlerFor(manifest, ({ face = 100, coupon_rate, years_to_maturit
   }
   const r = measures(face, c, n, m, y)
   const rel = (r.price - face) / face
-  return finiteOut({
+  return assertFinite({
     solved_for: ytm !== undefined ? 'price' : 'ytm',
     price: clean(r.price),
     price_pct_of_face: clean((r.price / face) * 100),

@@ -4,7 +4,7 @@ import { modelFields } from '../_lib/model-utility'
 /** Model: gpt-4.1-mini. */
 export default defineService({
   slug: 'classify-text',
-  name: 'Classify Text',
+  name: 'Classify text',
   description:
     'Assigns a text to exactly one of the supplied labels, with a confidence from 0 to 1 and a short reason. `labels` is a ' +
     'comma-separated string or an array (2 to 50 labels, each at most 100 characters). `scores` gives a confidence for every label. ' +

@@ -1,5 +1,4 @@
-import { t, type Static } from '../../runtime/sdk'
-import type { Tier } from '../_lib/analysis'
+import { t, type Static, type Tier } from '../../runtime/sdk'
 
 export const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const
 

@@ -6,7 +6,7 @@ export const TYPES = ['feat', 'fix', 'docs', 'style', 'refactor', 'perf', 'test'
 /** Model: gpt-4.1-mini. */
 export default defineService({
   slug: 'commit-message',
-  name: 'Commit Message',
+  name: 'Commit message',
   description:
     'A Conventional Commits 1.0 message from a diff (unified diff or `git diff` output): type, optional scope, imperative subject ' +
     'of at most 72 characters, a body explaining what and why, and a breaking-change flag. `message` is assembled from those parts ' +

@@ -1,5 +1,5 @@
-import { handlerFor, invalid } from '../../runtime/sdk'
-import { cents, clean, finiteOut, readRate } from '../_lib/finance'
+import { handlerFor, invalid, assertFinite } from '../../runtime/sdk'
+import { cents, clean, readRate } from '../_lib/finance'
 import manifest from './manifest'
 
 export default handlerFor(manifest, ({ principal = 0, annual_rate, years, compounds_per_year = 12, contribution = 0, contribution_timing = 'end', rate_unit }) => {
@@ -25,7 +25,7 @@ export default handlerFor(manifest, ({ principal = 0, annual_rate, years, compou
   curve.push(point(n))
   const last = curve[curve.length - 1]
   const ear = (1 + i) ** m - 1
-  return finiteOut({
+  return assertFinite({
     final_balance: last.balance,
     total_contributed: last.contributed,
     total_interest: last.interest,

@@ -4,7 +4,7 @@ import { modelFields } from '../_lib/model-utility'
 /** Model: gpt-4.1-mini. */
 export default defineService({
   slug: 'cron-from-text',
-  name: 'Cron From Text',
+  name: 'Cron from text',
   description:
     'A standard five-field cron expression (minute hour day-of-month month day-of-week) from a plain-English schedule. The expression ' +
     'must parse with cron-parser (otherwise the model is asked once more, then 502) and the next run times are computed from the ' +

@@ -1,5 +1,5 @@
-import { handlerFor, invalid } from '../../runtime/sdk'
-import { clean, finiteOut, readRate } from '../_lib/finance'
+import { handlerFor, invalid, assertFinite } from '../../runtime/sdk'
+import { clean, readRate } from '../_lib/finance'
 import manifest from './manifest'
 
 export default handlerFor(manifest, ({ entry_price: e, leverage: l, side = 'long', maintenance_margin_rate, size, rate_unit }) => {
@@ -10,7 +10,7 @@ export default handlerFor(manifest, ({ entry_price: e, leverage: l, side = 'long
   const liq = long ? e * (1 - imr + mmr) : e * (1 + imr - mmr)
   const liqMark = long ? (e * (1 - imr)) / (1 - mmr) : (e * (1 + imr)) / (1 + mmr)
   const notional = size === undefined ? null : e * size
-  return finiteOut({
+  return assertFinite({
     side,
     liquidation_price: clean(liq),
     liquidation_price_mark_based: clean(liqMark),

@@ -1,5 +1,5 @@
 import { handlerFor, invalid, ServiceError } from '../../runtime/sdk'
-import { ATTRIBUTIONS, malformed, num } from '../_lib/live-data'
+import { malformed, num } from '../_lib/live-data'
 import manifest from './manifest'
 
 const MINUTE = 60 * 1000
@@ -56,6 +56,6 @@ export default handlerFor(manifest, async ({ ids, vs }, ctx) => {
       })
     }
   }
-  if (!prices.length) throw new ServiceError(404, 'NOT_FOUND', `CoinGecko has no price for ${coins.join(', ')} in ${quotes.join(', ')} (ids are CoinGecko ids such as bitcoin, not tickers such as BTC)`, { missing })
-  return { vs: quotes, count: prices.length, prices, missing, attribution: ATTRIBUTIONS.coingecko }
+  if (!prices.length) throw new ServiceError(404, 'NOT_FOUND', `CoinGecko has no price for ${coins.join(', ')} in ${quotes.join(', ')} (ids are CoinGecko ids such as bitcoin, not tickers such as BTC)`, { details: { missing } })
+  return { vs: quotes, count: prices.length, prices, missing, attribution: ctx.upstream('coingecko').attribution }
 })

@@ -5,7 +5,7 @@ const n = (description: string) => t.Union([t.Number(), t.Null()], { description
 
 export default defineService({
   slug: 'crypto-price',
-  name: 'Crypto Price',
+  name: 'Crypto price',
   description:
     'Spot price, 24-hour change, 24-hour volume and market cap of up to 25 coins by CoinGecko id (e.g. bitcoin, ethereum, usd-coin) in up to 10 quote currencies (e.g. usd, eur, btc), from the CoinGecko simple/price API at full precision. Cached 60 s. Ids or currencies CoinGecko does not know are listed in `missing`; when none is known the answer is a 404 NOT_FOUND. Data provided by CoinGecko (see attribution).',
   category: 'live-data',

@@ -3,7 +3,7 @@ import { delimiterSchema } from '../_lib/fields'
 
 export default defineService({
   slug: 'csv-dedupe',
-  name: 'CSV Dedupe',
+  name: 'CSV dedupe',
   description:
     'Removes duplicate rows from CSV/TSV (RFC 4180, parsed with papaparse). Two rows are duplicates when they are equal on the `keys` columns (header names, or 1-based column numbers; default: every column); `ignore_case` and `trim` loosen the comparison. ' +
     'Keeps the first occurrence by default (`keep: "last"` keeps the last one), preserving the order of the kept rows. ' +

@@ -5,7 +5,7 @@ const num = (d: string) => t.Union([t.Number(), t.Null()], { description: d })
 
 export default defineService({
   slug: 'csv-profile',
-  name: 'CSV Profile',
+  name: 'CSV profile',
   description:
     'Profiles each column of a CSV/TSV (RFC 4180, parsed with papaparse): inferred type, count of values, nulls, distinct values, the most common values, samples, and for numeric columns min, max, sum, mean, median and sample standard deviation (as Python\'s statistics.mean/median/stdev). ' +
     'A field is null when it is empty or whitespace, missing in a short row, or equal to one of `null_values`. ' +

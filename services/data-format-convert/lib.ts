@@ -48,7 +48,7 @@ export function read(text: string, format: Format, typed: boolean): Table {
     const r = readJson(line)
     if (!r.ok) {
       const msg = `line ${i + 1}: ${describeError({ ...r.error, line: i + 1 })}`
-      throw new ServiceError(422, 'INVALID_INPUT', `input: invalid NDJSON: ${msg}`, [{ path: '/input', message: msg, line: i + 1, column: r.error.column }])
+      throw new ServiceError(422, 'INVALID_INPUT', `input: invalid NDJSON: ${msg}`, { details: [{ path: '/input', message: msg, line: i + 1, column: r.error.column }] })
     }
     nodes.push(r.node)
   })

@@ -4,7 +4,7 @@ const fmt = (d: string) => t.Union([t.Literal('csv'), t.Literal('tsv'), t.Litera
 
 export default defineService({
   slug: 'data-format-convert',
-  name: 'Data Format Convert',
+  name: 'Data format convert',
   description:
     'Converts record tables between CSV, TSV, JSON (an array of objects) and NDJSON/JSONL (one object per line), any to any. ' +
     'CSV/TSV are read as RFC 4180 with a header row (papaparse; short rows get null, surplus fields go to `_extra`) and written with Python csv.writer quoting (QUOTE_MINIMAL) and CRLF unless `newline` is "lf"; CSV values stay text unless `dynamic_typing` (numbers without leading zeros, true/false, empty → null). ' +

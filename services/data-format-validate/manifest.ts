@@ -3,7 +3,7 @@ import { delimiterSchema } from '../_lib/fields'
 
 export default defineService({
   slug: 'data-format-validate',
-  name: 'Data Format Validate',
+  name: 'Data format validate',
   description:
     'Checks that text is well-formed JSON, YAML, CSV or XML. Answers `valid`, and for invalid text the first error with its 1-based line and column (columns count characters); for valid text a normalized copy and a few facts. ' +
     'JSON: RFC 8259 (no NaN, comments or trailing commas), errors with Python\'s json message and position; normalized = 2-space indentation, numbers as written. ' +

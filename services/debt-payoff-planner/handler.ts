@@ -1,5 +1,5 @@
-import { handlerFor, invalid } from '../../runtime/sdk'
-import { finiteOut, readRate } from '../_lib/finance'
+import { handlerFor, invalid, assertFinite } from '../../runtime/sdk'
+import { readRate } from '../_lib/finance'
 import manifest from './manifest'
 
 const MAX_MONTHS = 1200
@@ -64,7 +64,7 @@ export default handlerFor(manifest, ({ debts, extra_payment = 0, strategy = 'ava
   const sum = (r: NonNullable<typeof run>) => ({ months: r.schedule.length, total_interest: r.ds.reduce((s, d) => s + d.interest, 0) / 100 })
   const mine = sum(run)
   const theirs = other ? sum(other) : { months: null, total_interest: null }
-  return finiteOut({
+  return assertFinite({
     strategy,
     monthly_budget: budget / 100,
     months_to_payoff: run.schedule.length,

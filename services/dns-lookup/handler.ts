@@ -1,5 +1,5 @@
 import { handlerFor, invalid, ServiceError } from '../../runtime/sdk'
-import { ATTRIBUTIONS, malformed } from '../_lib/live-data'
+import { malformed } from '../_lib/live-data'
 import manifest, { RECORD_TYPES } from './manifest'
 
 type RecordType = (typeof RECORD_TYPES)[number]
@@ -79,14 +79,14 @@ export default handlerFor(manifest, async ({ name, type = 'A' }, ctx) => {
     }
   }
   const rcode = RCODES[data.Status] ?? `RCODE ${data.Status}`
-  if (data.Status === 3) throw new ServiceError(404, 'NOT_FOUND', `${qname} does not exist (NXDOMAIN)`, { status: 'NXDOMAIN' })
+  if (data.Status === 3) throw new ServiceError(404, 'NOT_FOUND', `${qname} does not exist (NXDOMAIN)`, { details: { status: 'NXDOMAIN' } })
   if (data.Status !== 0) {
     const comment = Array.isArray(data.Comment) ? data.Comment.join('; ') : data.Comment
-    throw new ServiceError(502, 'UPSTREAM_ERROR', `the resolver answered ${rcode} for ${qname} ${qtype}${comment ? ` (${comment})` : ''}`, { status: rcode }, { upstream: 'doh', retryable: data.Status === 2 })
+    throw new ServiceError(502, 'UPSTREAM_ERROR', `the resolver answered ${rcode} for ${qname} ${qtype}${comment ? ` (${comment})` : ''}`, { details: { status: rcode }, retryable: data.Status === 2, extra: { upstream: 'doh' } })
   }
   const records = (data.Answer ?? []).filter((a) => a && typeof a.data === 'string').map(parseRecord).filter((r) => r.type !== 'RRSIG')
   if (!records.some((r) => r.type === qtype || (qtype !== 'CNAME' && r.type === 'CNAME'))) {
-    throw new ServiceError(404, 'NOT_FOUND', `${qname} has no ${qtype} records (NODATA)`, { status: 'NODATA' })
+    throw new ServiceError(404, 'NOT_FOUND', `${qname} has no ${qtype} records (NODATA)`, { details: { status: 'NODATA' } })
   }
   return {
     name: qname,
@@ -97,6 +97,6 @@ export default handlerFor(manifest, async ({ name, type = 'A' }, ctx) => {
     count: records.length,
     records,
     resolver: URL.canParse(up.baseUrl) ? new URL(up.baseUrl).host : up.name,
-    attribution: ATTRIBUTIONS.doh,
+    attribution: ctx.upstream('doh').attribution,
   }
 })

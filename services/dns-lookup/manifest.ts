@@ -5,7 +5,7 @@ export const RECORD_TYPES = ['A', 'AAAA', 'MX', 'TXT', 'NS', 'CNAME', 'SOA', 'CA
 
 export default defineService({
   slug: 'dns-lookup',
-  name: 'DNS Lookup',
+  name: 'DNS lookup',
   description:
     'Resolves A, AAAA, MX, TXT, NS, CNAME, SOA or CAA records over DNS-over-HTTPS (Cloudflare 1.1.1.1, JSON API). Returns each answer with TTL, the raw data and a normalised value (address; host name without trailing dot; TXT strings unquoted and joined per RFC 7208; MX exchange with its priority), the DNSSEC-validated flag and the smallest TTL. Answers are cached for their TTL (at most 1 h; negative answers at most 5 min). NXDOMAIN and "no records of this type" are 404 NOT_FOUND; SERVFAIL is a retryable 502. Internationalised names are converted to punycode.',
   category: 'live-data',

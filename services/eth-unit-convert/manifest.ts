@@ -21,7 +21,7 @@ export default defineService({
   slug: 'eth-unit-convert',
   name: 'Ether unit converter (exact)',
   description:
-    'Converts an Ether amount between wei, kwei (10^3), mwei (10^6), gwei (10^9), szabo (10^12), finney (10^15) and ether (10^18 wei) with exact BigInt decimal arithmetic: strings in, strings out, no floating point ("0.1" ether is exactly "100000000000000000" wei). Accepts plain decimals, exponents ("1.5e-3") and 0x-hex integers. An amount finer than 1 wei is a 422 unless `rounding` says "down" or "half_up". Also returns the amount in every unit.',
+    'Converts an Ether amount between wei, kwei (10^3), mwei (10^6), gwei (10^9), szabo (10^12), finney (10^15) and ether (10^18 wei) with exact BigInt decimal arithmetic: strings in, strings out, no floating point ("0.1" ether is exactly "100000000000000000" wei). Accepts plain decimals, exponents ("1.5e-3") and 0x-hex integers. An amount finer than 1 wei is a 422 unless `rounding` says "down" or "half_up". Also returns the amount in every unit. Differs from eth-unit-converter: Ether denominations only, all units in one answer; use eth-unit-converter for ERC-20 amounts (`decimals`) or a USD value.',
   category: 'crypto',
   kind: 'utility',
   method: 'POST',

@@ -11,7 +11,7 @@ export default defineService({
   slug: 'eth-unit-converter',
   name: 'Ether and token unit converter',
   description:
-    'Converts on-chain amounts exactly (BigInt decimal arithmetic, strings in and out, no floating point): Ether denominations wei, kwei, mwei, gwei, szabo, finney, ether (10^0 … 10^18 wei), plus `base` (the smallest unit, 1) and `token` (10^`decimals` base units) for any ERC-20, e.g. USDC with decimals 6. An amount finer than one base unit is a 422 unless `rounding` allows it. Optional `usd_price` (USD per whole token, i.e. per ether when decimals is 18) adds an approximate USD value computed separately in floating point.',
+    'Converts on-chain amounts exactly (BigInt decimal arithmetic, strings in and out, no floating point): Ether denominations wei, kwei, mwei, gwei, szabo, finney, ether (10^0 … 10^18 wei), plus `base` (the smallest unit, 1) and `token` (10^`decimals` base units) for any ERC-20, e.g. USDC with decimals 6. An amount finer than one base unit is a 422 unless `rounding` allows it. Optional `usd_price` (USD per whole token, i.e. per ether when decimals is 18) adds an approximate USD value computed separately in floating point. Differs from eth-unit-convert: one from/to conversion that also covers ERC-20 decimals and USD; eth-unit-convert lists an Ether amount in every Ether unit at once.',
   category: 'crypto',
   kind: 'utility',
   method: 'POST',

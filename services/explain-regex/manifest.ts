@@ -4,7 +4,7 @@ import { modelFields } from '../_lib/model-utility'
 /** Model: gpt-4.1-mini. */
 export default defineService({
   slug: 'explain-regex',
-  name: 'Explain Regex',
+  name: 'Explain regex',
   description:
     'Plain-English explanation of a regular expression: a summary, a token-by-token breakdown, example strings it matches and does ' +
     'not match, and warnings (catastrophic backtracking, over-broad classes, missing anchors). For the `javascript` flavor (default) ' +

@@ -5,7 +5,7 @@ const source = t.Union([t.Literal('mailto'), t.Literal('text'), t.Literal('cloud
 
 export default defineService({
   slug: 'extract-emails',
-  name: 'Extract Emails and Phones',
+  name: 'Extract emails and phones',
   description:
     'Fetches a public web page (SSRF-safe, 3 MiB and 10 s caps) and lists the email addresses (mailto: links, visible text including "name [at] domain [dot] com", Cloudflare-obfuscated data-cfemail) and phone numbers (tel: links and visible text, found and validated with libphonenumber\'s full metadata; numbers without a + country code are found only when `default_country` is given) it contains, de-duplicated, with E.164 form, country and line type.',
   category: 'web',

@@ -3,7 +3,7 @@ import { urlField } from '../_lib/fields'
 
 export default defineService({
   slug: 'extract-links',
-  name: 'Extract Links',
+  name: 'Extract links',
   description:
     'Fetches a public web page (SSRF-safe, 3 MiB and 10 s caps) and lists its hyperlinks (<a href> and <area href>) as absolute http(s) URLs, resolved against <base href> and the final URL, fragments removed, de-duplicated in page order, with anchor text, rel values and an external flag (host differs from the page host, ignoring a leading www.). `external_only` keeps only external links; mailto:, tel:, javascript: and in-page #anchors are skipped.',
   category: 'web',

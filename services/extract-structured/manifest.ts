@@ -4,7 +4,7 @@ import { modelFields } from '../_lib/model-utility'
 /** Model: gpt-4.1-mini. */
 export default defineService({
   slug: 'extract-structured',
-  name: 'Extract Structured',
+  name: 'Extract structured',
   description:
     'Extracts the requested fields from unstructured text. `fields` is a comma-separated list or an array of field names (at most 50; ' +
     'letters, digits, spaces, `_`, `-`, `.`), optionally each with a hint after a colon (`due_date: ISO date`). The answer holds exactly ' +

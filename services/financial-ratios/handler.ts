@@ -1,5 +1,5 @@
-import { handlerFor, invalid, ServiceError } from '../../runtime/sdk'
-import { clean, finiteOut } from '../_lib/finance'
+import { handlerFor, invalid, ServiceError, assertFinite } from '../../runtime/sdk'
+import { clean } from '../_lib/finance'
 import manifest from './manifest'
 
 type In = Record<string, number | undefined>
@@ -35,8 +35,8 @@ export default handlerFor(manifest, (input) => {
     if (value !== null) computed++
     ratios[name] = { value, percent: value !== null && isFraction ? clean(value * 100) : null, formula, reason }
   }
-  if (computed === 0) throw new ServiceError(422, 'INVALID_INPUT', 'No ratio can be computed: give at least a numerator and a non-zero denominator (e.g. current_assets and current_liabilities)', [{ path: '/', message: 'not enough figures' }])
+  if (computed === 0) throw new ServiceError(422, 'INVALID_INPUT', 'No ratio can be computed: give at least a numerator and a non-zero denominator (e.g. current_assets and current_liabilities)', { details: [{ path: '/', message: 'not enough figures' }] })
   const warnings: string[] = []
   if (x.total_equity !== undefined && x.total_equity < 0) warnings.push('total_equity is negative: debt_to_equity, equity_multiplier and roe have inverted signs and are not meaningful.')
-  return finiteOut({ ratios: ratios as never, computed, warnings })
+  return assertFinite({ ratios: ratios as never, computed, warnings })
 })

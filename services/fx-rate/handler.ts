@@ -1,5 +1,5 @@
 import { handlerFor, invalid, type ServiceContext } from '../../runtime/sdk'
-import { ATTRIBUTIONS, malformed } from '../_lib/live-data'
+import { malformed } from '../_lib/live-data'
 import { fxTtl, nextPublication } from './lib'
 import manifest from './manifest'
 
@@ -43,6 +43,6 @@ export default handlerFor(manifest, async ({ from, to, amount = 1 }, ctx) => {
     result: sig(amount * rate),
     date: data.date,
     next_update: new Date(nextPublication(now)).toISOString(),
-    attribution: ATTRIBUTIONS.frankfurter,
+    attribution: ctx.upstream('frankfurter').attribution,
   }
 })

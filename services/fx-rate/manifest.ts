@@ -5,7 +5,7 @@ const code = (description: string) => t.String({ pattern: '^[A-Za-z]{3}$', minLe
 
 export default defineService({
   slug: 'fx-rate',
-  name: 'FX Rate (ECB)',
+  name: 'FX rate (ECB)',
   description:
     'Converts an amount between two currencies at the latest European Central Bank euro foreign-exchange reference rates (about 30 currencies, published about 16:00 CET on TARGET working days; cross rates through the euro), served by Frankfurter. Returns the rate, its inverse, the converted amount (15 significant digits), the ECB reference date and when the next publication is expected. Rates are cached until that publication. Reference rates are for information, not transaction rates.',
   category: 'live-data',

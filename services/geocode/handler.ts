@@ -1,5 +1,5 @@
 import { handlerFor, invalid, ServiceError } from '../../runtime/sdk'
-import { ATTRIBUTIONS, malformed, num, openMeteo } from '../_lib/live-data'
+import { malformed, num, openMeteo } from '../_lib/live-data'
 import manifest from './manifest'
 
 const DAY = 24 * 60 * 60 * 1000
@@ -37,5 +37,5 @@ export default handlerFor(manifest, async ({ q, count = 5, country_code, languag
       postcodes: Array.isArray(p.postcodes) ? p.postcodes.filter((x) => typeof x === 'string').slice(0, 50) : [],
     }))
   if (!results.length) throw new ServiceError(404, 'NOT_FOUND', `no place matches '${query}'`)
-  return { query, count: results.length, results, attribution: ATTRIBUTIONS['open-meteo-geocoding'] }
+  return { query, count: results.length, results, attribution: ctx.upstream('open-meteo-geocoding').attribution }
 })

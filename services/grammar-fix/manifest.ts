@@ -4,7 +4,7 @@ import { modelFields } from '../_lib/model-utility'
 /** Model: gpt-4.1-mini. */
 export default defineService({
   slug: 'grammar-fix',
-  name: 'Grammar Fix',
+  name: 'Grammar fix',
   description:
     'Corrects spelling, grammar and punctuation without changing meaning, tone or language, and lists each change with a reason. ' +
     'Text: at most 12,000 characters.',

@@ -1,5 +1,5 @@
 import { handlerFor, invalid, ServiceError } from '../../runtime/sdk'
-import { ATTRIBUTIONS, malformed, num } from '../_lib/live-data'
+import { malformed, num } from '../_lib/live-data'
 import { htmlToPlain } from '../_lib/web-page'
 import manifest from './manifest'
 
@@ -72,6 +72,6 @@ export default handlerFor(manifest, async ({ query, tags, sort = 'relevance', hi
     hits_per_page: int(data.hitsPerPage) ?? hits_per_page,
     count: hits.length,
     hits,
-    attribution: ATTRIBUTIONS['hn-algolia'],
+    attribution: ctx.upstream('hn-algolia').attribution,
   }
 })

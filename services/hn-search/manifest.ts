@@ -6,7 +6,7 @@ const ni = (description: string) => t.Union([t.Integer(), t.Null()], { descripti
 
 export default defineService({
   slug: 'hn-search',
-  name: 'Hacker News Search',
+  name: 'Hacker News search',
   description:
     'Searches Hacker News stories and comments through the HN Search API by Algolia, by relevance or by date. `tags` filters with Algolia\'s syntax: story, comment, poll, job, ask_hn, show_hn, front_page, author_<user>, story_<id>; comma = AND, parentheses = OR, e.g. "(story,comment),author_pg". Returns total hits and for each item its id, type, title, URL, HN link, author, points, comment count, creation time and text (HTML stripped). No match is a 404 NOT_FOUND. Cached 2 minutes.',
   category: 'live-data',

@@ -20,7 +20,7 @@ export default handlerFor(manifest, async ({ image_b64, angle = 0, flip = 'none'
     sharp = await loadSharp()
   } catch (e) {
     loading = undefined
-    throw new ServiceError(503, 'IMAGE_ENGINE_UNAVAILABLE', `The image engine (sharp/libvips) cannot load here: ${reason(e)}`, undefined, { retryable: false })
+    throw new ServiceError(503, 'IMAGE_ENGINE_UNAVAILABLE', `The image engine (sharp/libvips) cannot load here: ${reason(e)}`, { retryable: false })
   }
   const opts = { limitInputPixels: MAX_PIXELS, failOn: 'error' as const, pages: 1 }
   let meta: Metadata

@@ -1,5 +1,5 @@
-import { handlerFor } from '../../runtime/sdk'
-import { clean, finiteOut } from '../_lib/finance'
+import { handlerFor, assertFinite } from '../../runtime/sdk'
+import { clean } from '../_lib/finance'
 import manifest from './manifest'
 
 export default handlerFor(manifest, ({ price_ratio: r, initial_value: v = 1000, fees_earned = 0 }) => {
@@ -8,7 +8,7 @@ export default handlerFor(manifest, ({ price_ratio: r, initial_value: v = 1000, 
   const hodl = (v * (1 + r)) / 2
   const lp = v * s
   const net = lp + fees_earned - hodl
-  return finiteOut({
+  return assertFinite({
     price_ratio: r,
     impermanent_loss: clean(il),
     impermanent_loss_pct: clean(il * 100),

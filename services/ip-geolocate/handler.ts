@@ -1,6 +1,6 @@
 import { handlerFor, invalid, ServiceError } from '../../runtime/sdk'
 import { compressed, flags, parseIp } from '../_lib/ip'
-import { ATTRIBUTIONS, malformed, num } from '../_lib/live-data'
+import { malformed, num } from '../_lib/live-data'
 import manifest from './manifest'
 
 const TTL = 6 * 60 * 60 * 1000
@@ -43,7 +43,7 @@ export default handlerFor(manifest, async ({ ip }, ctx) => {
   if (data.success === false) {
     const msg = String(data.message ?? 'lookup failed')
     if (/invalid ip|reserved range|private|bogon/i.test(msg)) throw invalid('ip', `ipwho.is refused ${text}: ${msg}`)
-    throw new ServiceError(502, 'UPSTREAM_ERROR', `ipwho.is: ${msg}`, undefined, { upstream: 'ipwhois', retryable: /limit|too many|rate/i.test(msg) })
+    throw new ServiceError(502, 'UPSTREAM_ERROR', `ipwho.is: ${msg}`, { retryable: /limit|too many|rate/i.test(msg), extra: { upstream: 'ipwhois' } })
   }
   if (data.success !== true) throw malformed('ipwhois', 'success: true')
   const tz = data.timezone
@@ -67,6 +67,6 @@ export default handlerFor(manifest, async ({ ip }, ctx) => {
     flag_emoji: s(data.flag?.emoji),
     timezone: tz && typeof tz.id === 'string' ? { id: tz.id, abbr: s(tz.abbr), utc: s(tz.utc), offset: num(tz.offset) === null ? null : Math.trunc(tz.offset!), is_dst: b(tz.is_dst) } : null,
     connection: { asn: asn === null ? null : Math.trunc(asn), org: s(data.connection?.org), isp: s(data.connection?.isp), domain: s(data.connection?.domain) },
-    attribution: ATTRIBUTIONS.ipwhois,
+    attribution: ctx.upstream('ipwhois').attribution,
   }
 })

@@ -6,7 +6,7 @@ const nn = (description: string) => t.Union([t.Number(), t.Null()], { descriptio
 
 export default defineService({
   slug: 'ip-geolocate',
-  name: 'IP Geolocate',
+  name: 'IP geolocate',
   description:
     'Approximate location and network of a public IPv4 or IPv6 address from ipwho.is: continent, country and ISO code, region, city, postal code, latitude/longitude, EU flag, calling code, capital, time zone, and the ASN, organisation, ISP and domain of the network. Private, loopback, link-local, reserved and other non-global addresses are refused (422) without a lookup. Cached 6 h. City-level positions are estimates, often tens of kilometres off.',
   category: 'live-data',

@@ -2,7 +2,7 @@ import { defineService, flat, t } from '../../runtime/sdk'
 
 export default defineService({
   slug: 'json-diff',
-  name: 'JSON Diff',
+  name: 'JSON diff',
   description:
     'Compares two JSON values and returns the changes as an RFC 6902 JSON Patch of add, remove and replace operations with RFC 6901 JSON Pointer paths; applying the operations in order turns `a` into `b`. ' +
     'Objects are compared member by member (member order does not matter); arrays by their longest common subsequence, so inserting or deleting an element in the middle is one operation, and an element replaced in place is diffed in depth. ' +

@@ -2,7 +2,7 @@ import { defineService, flat, t } from '../../runtime/sdk'
 
 export default defineService({
   slug: 'json-format',
-  name: 'JSON Format',
+  name: 'JSON format',
   description:
     'Pretty-prints or minifies JSON text and optionally sorts object keys, like Python\'s json.dumps(obj, indent=N, sort_keys=..., ensure_ascii=False): ' +
     '`indent` spaces per level (default 2; 0 puts one member per line with no indentation), `minify` gives the compact form (separators "," and ":"). ' +

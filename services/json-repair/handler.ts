@@ -32,7 +32,7 @@ export default handlerFor(manifest, async ({ json }, ctx) => {
     /* fall through to the model */
   }
   if (json.length > MODEL_MAX_CHARS) {
-    throw new ServiceError(413, 'INPUT_TOO_LARGE', `the deterministic repair failed and the model path accepts at most ${MODEL_MAX_CHARS} characters (got ${json.length})`, [{ path: '/json', message: `at most ${MODEL_MAX_CHARS} characters for model repair` }])
+    throw new ServiceError(413, 'INPUT_TOO_LARGE', `the deterministic repair failed and the model path accepts at most ${MODEL_MAX_CHARS} characters (got ${json.length})`, { details: [{ path: '/json', message: `at most ${MODEL_MAX_CHARS} characters for model repair` }] })
   }
   const r = await askJson(ctx, {
     system: SYSTEM,

@@ -4,7 +4,7 @@ import { modelFields } from '../_lib/model-utility'
 /** Model: gpt-4.1-mini (used only when the deterministic repair fails). */
 export default defineService({
   slug: 'json-repair',
-  name: 'JSON Repair',
+  name: 'JSON repair',
   description:
     'Fixes malformed or truncated JSON. Valid JSON is returned as is; otherwise a deterministic repair runs first (the `jsonrepair` ' +
     'library: quotes, trailing commas, comments, Python literals, truncation); only when that fails is the model asked, and its ' +

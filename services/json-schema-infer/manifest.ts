@@ -2,7 +2,7 @@ import { defineService, flat, t } from '../../runtime/sdk'
 
 export default defineService({
   slug: 'json-schema-infer',
-  name: 'JSON Schema Infer',
+  name: 'JSON Schema infer',
   description:
     'Infers a JSON Schema (draft 2020-12) that every sample satisfies. Each value contributes its type (integer for whole numbers; integer and number together give number; several types give a `type` array); ' +
     'objects give `properties` (keys in first-seen order) and `required` (keys present in every object sample at that place); arrays give `items` merged over all elements of all samples. ' +

@@ -2,7 +2,7 @@ import { defineService, flat, t } from '../../runtime/sdk'
 
 export default defineService({
   slug: 'jsonpath-extract',
-  name: 'JSONPath Extract',
+  name: 'JSONPath extract',
   description:
     'Extracts values from any JSON document by paths in dot/bracket notation (the RFC 9535 JSONPath subset): optional `$` root, `.name` or `a.b.c`, `[\'name\']` / `["name"]` for any key, `[0]` and `[-1]` (from the end), `*` / `[*]` wildcards and `..name` descendants (document order). ' +
     'A dotted all-digit step (`a.0.b`) also indexes an array. Only own members are looked up (`length`, `constructor` are not found). ' +

@@ -2,7 +2,7 @@ import { defineService, flat, t } from '../../runtime/sdk'
 
 export default defineService({
   slug: 'jsonschema-validate',
-  name: 'JSON Schema Validate',
+  name: 'JSON Schema validate',
   description:
     'Validates any JSON value against a JSON Schema with ajv (all errors collected, formats checked by ajv-formats). Draft 2020-12 by default; a `$schema` of draft-07, draft-06 or 2019-09 selects that draft. ' +
     'Each error gives `path` as JSONPath (`$.items[0].name`; for required, additionalProperties, unevaluatedProperties and dependentRequired errors the path names the offending property), the ajv `keyword` as its code, the message, `schema_path` and `instance_path` (JSON Pointer). ' +

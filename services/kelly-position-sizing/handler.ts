@@ -1,5 +1,5 @@
-import { handlerFor } from '../../runtime/sdk'
-import { clean, finiteOut, readRate } from '../_lib/finance'
+import { handlerFor, assertFinite } from '../../runtime/sdk'
+import { clean, readRate } from '../_lib/finance'
 import manifest from './manifest'
 
 /** Expected log-growth per bet when staking fraction f. */
@@ -16,7 +16,7 @@ export default handlerFor(manifest, ({ win_prob, win_loss_ratio: b, bankroll, ke
   const bet = full > 0
   const applied = bet ? full * k : 0
   const risk = bankroll === undefined ? null : bankroll * fixed_fraction
-  return finiteOut({
+  return assertFinite({
     kelly_full: clean(full),
     kelly_full_pct: clean(full * 100),
     edge: clean(p * b - (1 - p)),

@@ -4,11 +4,12 @@ import { modelFields } from '../_lib/model-utility'
 /** Model: gpt-4.1-mini. */
 export default defineService({
   slug: 'keywords-extract',
-  name: 'Keywords Extract',
+  name: 'Keywords extract',
   description:
     'Ranked keywords (each with a relevance from 0 to 1, highest first), main topics, named entities with their type (person, ' +
     'organization, location, product, event, date, other) and short lowercase tags for the text. `max_keywords` caps the keyword ' +
-    'list (default 10, at most 50). Text: at most 20,000 characters.',
+    'list (default 10, at most 50). Text: at most 20,000 characters. Differs from keyword-frequency: a model ranks by meaning and ' +
+    'adds topics and entities; use keyword-frequency for exact word and phrase counts.',
   category: 'language',
   kind: 'utility',
   method: 'POST',

@@ -1,6 +1,6 @@
-import { handlerFor, invalid } from '../../runtime/sdk'
+import { handlerFor, invalid, assertFinite } from '../../runtime/sdk'
 import { parseDate } from '../_lib/dates'
-import { addMonths, finiteOut, readRate, roundTo } from '../_lib/finance'
+import { addMonths, readRate, roundTo } from '../_lib/finance'
 import manifest from './manifest'
 
 const MAX_MONTHS = 1200
@@ -38,7 +38,7 @@ export default handlerFor(manifest, ({ principal, apr, term_years, extra_payment
   const base = extra_payment > 0 ? run(pC, i, payC, 0, n) : rows
   const sum = (rs: typeof rows, k: 'interest' | 'payment' | 'extra') => rs.reduce((s, r) => s + r[k], 0)
   const date = (k: number) => (start ? addMonths(start.y, start.m, start.d, k) : null)
-  return finiteOut({
+  return assertFinite({
     monthly_payment: payC / 100,
     monthly_payment_exact: roundTo(exact, 6),
     scheduled_months: n,

@@ -17,7 +17,7 @@ function mulberry32(seed: number) {
 
 export default handlerFor(manifest, ({ paragraphs, sentences, words, seed = 1, start_with_lorem = true }) => {
   const given = [paragraphs, sentences, words].filter((x) => x !== undefined).length
-  if (given > 1) throw new ServiceError(422, 'INVALID_INPUT', 'Give only one of paragraphs, sentences or words.', [{ path: '/', message: 'more than one count' }])
+  if (given > 1) throw new ServiceError(422, 'INVALID_INPUT', 'Give only one of paragraphs, sentences or words.', { details: [{ path: '/', message: 'more than one count' }] })
   const rnd = mulberry32(seed)
   const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1))
   const stream: string[] = start_with_lorem ? [...OPENING] : []

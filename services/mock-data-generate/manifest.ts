@@ -13,7 +13,7 @@ const cell = t.Union([t.String({ maxLength: 200 }), t.Number(), t.Boolean(), t.N
 
 export default defineService({
   slug: 'mock-data-generate',
-  name: 'Mock Data Generator',
+  name: 'Mock data generator',
   description:
     'Generates fake records, deterministic for a given `seed` (one mulberry32 stream; same seed, fields and count → same output). `fields` maps each column name to a generator, either its name or an object with options: ' +
     'id (row number), int (min-max inclusive, default 0-1000), float (min-max, `decimals` default 2), price (1-1000, 2 decimals), bool, uuid (v4 layout), date / datetime (UTC, min/max as Unix seconds, default 2000-01-01 to 2030-12-31), ' +

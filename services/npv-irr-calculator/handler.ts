@@ -1,5 +1,5 @@
-import { handlerFor } from '../../runtime/sdk'
-import { clean, findRoot, finiteOut, readRate, signChanges } from '../_lib/finance'
+import { handlerFor, assertFinite } from '../../runtime/sdk'
+import { clean, findRoot, readRate, signChanges } from '../_lib/finance'
 import manifest from './manifest'
 
 const LO = -0.99
@@ -66,7 +66,7 @@ export default handlerFor(manifest, ({ cashflows: cf, discount_rate, rate_unit }
   const discounted = cf.map((c, t) => c / (1 + r) ** t)
   const pb = payback(cf)
   if (pb === null) notes.push(cf[0] < 0 ? 'The investment is never paid back.' : 'Payback and profitability index need a negative CF0 (an initial investment).')
-  return finiteOut({
+  return assertFinite({
     discount_rate: r,
     npv: clean(npv),
     npv_excel_style: clean(npv / (1 + r)),

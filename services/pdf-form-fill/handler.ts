@@ -31,7 +31,7 @@ export default handlerFor(manifest, async ({ pdf_b64, fields, on_unknown = 'erro
   const unknown = Object.keys(fields).filter((n) => !known.has(n))
   if (unknown.length && on_unknown === 'error') {
     const names = unknown.slice(0, 20).map((n) => JSON.stringify(n)).join(', ')
-    throw new ServiceError(422, 'INVALID_INPUT', `fields: no form field named ${names}${unknown.length > 20 ? ', …' : ''}; the form has: ${[...known.keys()].slice(0, 50).join(', ') || 'no fields'}`, unknown.map((n) => ({ path: `/fields/${n.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: 'no form field of this name' })), { unknown_fields: unknown })
+    throw new ServiceError(422, 'INVALID_INPUT', `fields: no form field named ${names}${unknown.length > 20 ? ', …' : ''}; the form has: ${[...known.keys()].slice(0, 50).join(', ') || 'no fields'}`, { details: unknown.map((n) => ({ path: `/fields/${n.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: 'no form field of this name' })), extra: { unknown_fields: unknown } })
   }
   const set: string[] = []
   for (const [name, value] of Object.entries(fields)) {

@@ -1,5 +1,5 @@
-import { handlerFor } from '../../runtime/sdk'
-import { clean, finiteOut, readRate } from '../_lib/finance'
+import { handlerFor, assertFinite } from '../../runtime/sdk'
+import { clean, readRate } from '../_lib/finance'
 import manifest from './manifest'
 
 export default handlerFor(manifest, ({ entry_price: e, exit_price: x, size, side = 'long', leverage = 1, fee_rate, rate_unit }) => {
@@ -14,7 +14,7 @@ export default handlerFor(manifest, ({ entry_price: e, exit_price: x, size, side
   const net = gross - entryFee - exitFee
   // long: size·(p − e) − f·size·(e + p) = 0 → p = e(1+f)/(1−f); short: p = e(1−f)/(1+f)
   const be = dir === 1 ? (e * (1 + f)) / (1 - f) : (e * (1 - f)) / (1 + f)
-  return finiteOut({
+  return assertFinite({
     side,
     entry_notional: clean(entryN),
     exit_notional: clean(exitN),

@@ -10,12 +10,12 @@ export default handlerFor(manifest, async ({ code }, ctx) => {
   const base = { url, final_url: page.url, content_type: page.contentType }
   if (page.contentType === 'text/plain') {
     const text = tidy(page.text())
-    if (!text) throw new ServiceError(422, 'NO_READABLE_CONTENT', 'the page is empty', { url: page.url })
+    if (!text) throw new ServiceError(422, 'NO_READABLE_CONTENT', 'the page is empty', { details: { url: page.url } })
     const words = countWords(text)
     return { ...base, title: null, byline: null, site_name: null, excerpt: null, lang: null, published_time: null, extraction: 'plain-text' as const, text, markdown: text, word_count: words, reading_time_minutes: Math.ceil(words / DEFAULT_WPM) }
   }
   const a = extractArticle(page.text(), page.url)
-  if (!a.text) throw new ServiceError(422, 'NO_READABLE_CONTENT', 'the page has no readable text (it may need JavaScript to render)', { url: page.url })
+  if (!a.text) throw new ServiceError(422, 'NO_READABLE_CONTENT', 'the page has no readable text (it may need JavaScript to render)', { details: { url: page.url } })
   const words = countWords(a.text)
   return {
     ...base,

@@ -6,7 +6,7 @@ const Example = t.String({ maxLength: 500 })
 /** Model: gpt-4.1-mini. */
 export default defineService({
   slug: 'regex-from-text',
-  name: 'Regex From Text',
+  name: 'Regex from text',
   description:
     'A regular expression from a plain-English description. `flavor` is `javascript` (ECMAScript, default) or `re2` (RE2/Go syntax, ' +
     'linear time). The pattern must compile in that flavor and, when `examples` are given, find a match in every `match` string and ' +

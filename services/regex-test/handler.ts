@@ -22,10 +22,10 @@ const queue: Array<() => void> = []
 
 async function slot(signal: AbortSignal): Promise<() => void> {
   if (running >= MAX_WORKERS) {
-    if (queue.length >= MAX_QUEUED) throw new ServiceError(503, 'BUSY', 'Too many regex runs in progress; retry in a second.', undefined, { retryable: true }, { 'Retry-After': '1' })
+    if (queue.length >= MAX_QUEUED) throw new ServiceError(503, 'BUSY', 'Too many regex runs in progress; retry in a second.', { headers: { 'Retry-After': '1' }, retryable: true })
     await new Promise<void>((resolve, reject) => {
       const go = () => { signal.removeEventListener('abort', stop); resolve() }
-      const stop = () => { queue.splice(queue.indexOf(go), 1); reject(new ServiceError(503, 'BUSY', 'Gave up waiting for a free regex worker.', undefined, { retryable: true })) }
+      const stop = () => { queue.splice(queue.indexOf(go), 1); reject(new ServiceError(503, 'BUSY', 'Gave up waiting for a free regex worker.', { retryable: true })) }
       queue.push(go)
       signal.addEventListener('abort', stop, { once: true })
     })
@@ -49,13 +49,13 @@ async function run(pattern: string, flags: string, text: string, signal: AbortSi
     w = new Worker(url)
   } catch {
     release()
-    throw new ServiceError(503, 'BUSY', 'Could not start a regex worker; retry in a second.', undefined, { retryable: true }, { 'Retry-After': '1' })
+    throw new ServiceError(503, 'BUSY', 'Could not start a regex worker; retry in a second.', { headers: { 'Retry-After': '1' }, retryable: true })
   }
   return new Promise<Result>((resolve, reject) => {
     const done = () => { clearTimeout(timer); signal.removeEventListener('abort', abort); w.terminate(); release() }
     const timer = setTimeout(() => {
       done()
-      reject(new ServiceError(422, 'REGEX_TIMEOUT', `pattern took too long: it did not finish within ${TIME_LIMIT_MS} ms (catastrophic backtracking?); simplify it or shorten the text.`, [{ path: '/pattern', message: 'took too long' }]))
+      reject(new ServiceError(422, 'REGEX_TIMEOUT', `pattern took too long: it did not finish within ${TIME_LIMIT_MS} ms (catastrophic backtracking?); simplify it or shorten the text.`, { details: [{ path: '/pattern', message: 'took too long' }] }))
     }, TIME_LIMIT_MS)
     const abort = () => { done(); reject(new ServiceError(503, 'ABORTED', 'The request was aborted.')) }
     signal.addEventListener('abort', abort, { once: true })

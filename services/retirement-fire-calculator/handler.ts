@@ -1,5 +1,5 @@
-import { handlerFor } from '../../runtime/sdk'
-import { cents, clean, finiteOut, readRate } from '../_lib/finance'
+import { handlerFor, assertFinite } from '../../runtime/sdk'
+import { cents, clean, readRate } from '../_lib/finance'
 import manifest from './manifest'
 
 const MAX_YEARS = 100
@@ -32,7 +32,7 @@ export default handlerFor(manifest, (input) => {
     projection.push({ year: y, balance_real: cents(bal), balance_nominal: cents(bal * (1 + inf) ** y), progress_pct: clean((bal / target) * 100) })
     if (bal >= target * (1 - 1e-12)) whole = y
   }
-  return finiteOut({
+  return assertFinite({
     fire_number: cents(target),
     withdrawal_rate: wr,
     real_return: clean(g),

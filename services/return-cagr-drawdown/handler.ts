@@ -1,5 +1,5 @@
-import { handlerFor, invalid } from '../../runtime/sdk'
-import { clean, finiteOut, readRate } from '../_lib/finance'
+import { handlerFor, invalid, assertFinite } from '../../runtime/sdk'
+import { clean, readRate } from '../_lib/finance'
 import manifest from './manifest'
 
 function drawdown(v: number[]) {
@@ -42,7 +42,7 @@ export default handlerFor(manifest, ({ series, series_type = 'values', periods_p
   const dd = drawdown(v)
   const annVol = sd === null ? null : sd * Math.sqrt(ppy)
   const c = (x: number | null) => (x === null ? null : clean(x))
-  return finiteOut({
+  return assertFinite({
     observations: v.length,
     periods: n,
     years: clean(years),

@@ -24,10 +24,10 @@ export function fromRoman(s: string): number {
 export default handlerFor(manifest, (input) => {
   let { value, numeral } = input
   if (typeof value === 'string') {
-    if (numeral !== undefined) throw new ServiceError(422, 'INVALID_INPUT', 'Give exactly one of value or numeral.', [{ path: '/value', message: 'exactly one of value or numeral' }])
+    if (numeral !== undefined) throw new ServiceError(422, 'INVALID_INPUT', 'Give exactly one of value or numeral.', { details: [{ path: '/value', message: 'exactly one of value or numeral' }] })
     ;[numeral, value] = [value, undefined] // a string in value is a numeral to convert back
   }
-  if ((value === undefined) === (numeral === undefined)) throw new ServiceError(422, 'INVALID_INPUT', 'Give exactly one of value or numeral.', [{ path: '/value', message: 'exactly one of value or numeral' }])
+  if ((value === undefined) === (numeral === undefined)) throw new ServiceError(422, 'INVALID_INPUT', 'Give exactly one of value or numeral.', { details: [{ path: '/value', message: 'exactly one of value or numeral' }] })
   if (value !== undefined) {
     if (!Number.isInteger(value) || value < 1 || value > 3999) throw invalid('value', 'must be an integer from 1 to 3999 (Roman numerals have no zero, negatives or fractions, and standard notation stops at 3999)')
     return { value, numeral: toRoman(value) }

@@ -5,7 +5,7 @@ const ns = (description: string) => t.Union([t.String(), t.Null()], { descriptio
 
 export default defineService({
   slug: 'rss-parse',
-  name: 'RSS/Atom Parse',
+  name: 'RSS/Atom parse',
   description:
     'Fetches a public RSS 2.0, RSS 1.0 (RDF) or Atom 1.0 feed (SSRF-safe, 5 MiB and 10 s caps) and returns the feed fields and its items as JSON: title, link, id/guid, published and updated times normalised to ISO 8601 UTC, author, plain-text summary and content (HTML stripped, capped), categories and enclosures. A document that is not a feed is a 422 NOT_A_FEED; DTD entities are not expanded.',
   category: 'web',

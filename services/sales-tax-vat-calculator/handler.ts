@@ -1,5 +1,5 @@
-import { handlerFor, invalid } from '../../runtime/sdk'
-import { finiteOut, pct, readRate, roundTo } from '../_lib/finance'
+import { handlerFor, invalid, assertFinite } from '../../runtime/sdk'
+import { pct, readRate, roundTo } from '../_lib/finance'
 import manifest from './manifest'
 import { ALIASES, RATES, tableDateOf } from './rates'
 
@@ -24,7 +24,7 @@ export default handlerFor(manifest, ({ amount, mode = 'add', region, rate, curre
     net = roundTo(a / (1 + r), 0)
     tax = gross - net
   }
-  return finiteOut({
+  return assertFinite({
     mode,
     net: net / f,
     tax: tax / f,

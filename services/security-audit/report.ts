@@ -1,5 +1,4 @@
-import { t, type Static } from '../../runtime/sdk'
-import type { Tier } from '../_lib/analysis'
+import { t, type Static, type Tier } from '../../runtime/sdk'
 
 /** OWASP Top 10 (2021). */
 export const OWASP: Record<string, string> = {

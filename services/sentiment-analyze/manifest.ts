@@ -4,7 +4,7 @@ import { modelFields } from '../_lib/model-utility'
 /** Model: gpt-4.1-mini. */
 export default defineService({
   slug: 'sentiment-analyze',
-  name: 'Sentiment Analyze',
+  name: 'Sentiment analyze',
   description:
     'Sentiment of a text: `label` positive, negative or neutral; `score` from -1 (most negative) to 1 (most positive), consistent ' +
     'with the label; `magnitude` from 0 to 1 (strength of emotion regardless of direction, high for strongly mixed text); and a short ' +

@@ -3,8 +3,8 @@ import { defineService, serviceRequest, serviceResponse, tieredPricing, serviceR
 /** Model: gpt-4.1-mini for every tier (tiers change depth and max_tokens only; the operator may override it in registry.yaml). */
 export default defineService({
   slug: 'summarize-content',
-  name: 'Summarize Content',
-  description: "Summarizes text (article, report, documentation, email thread): a short summary and the key points. `code` is the text; `context` can give the audience or focus. Tiers: 1000/2000/4000 tokens; input capped at 8 characters per budget token (413 beyond).",
+  name: 'Summarize content',
+  description: "Summarizes text (article, report, documentation, email thread): a short summary and the key points. `code` is the text; `context` can give the audience or focus. Tiers: 1000/2000/4000 tokens; input capped at 8 characters per budget token (413 beyond). Differs from summarize-url: it takes the text itself; use summarize-url to summarize a web page or document by URL.",
   category: 'analysis',
   kind: 'tiered',
   method: 'POST',
@@ -15,5 +15,5 @@ export default defineService({
   input: serviceRequest("The text to summarize."),
   aliases: serviceRequestAliases(),
   output: serviceResponse(),
-  examples: [{ name: 'Standard tier', input: {"code": "The city council voted 7-2 on Tuesday to extend the bike-lane network by 40 km over three years, funded by a state grant."}, output: {"service": "summarize-content", "tier": "standard", "result": "**Summary:** the council approved a 40 km bike-lane extension over three years, paid by a state grant.\n\n**Key points**\n- Vote: 7-2\n- Funding: state grant", "model": "gpt-4.1-mini", "tokens_used": 812, "request_id": "3f1c2a9e-5d7b-4a61-9c0e-8b2f4d6a1e73"} }],
+  examples: [{ name: 'Standard tier', input: {"code": "The city council voted 7-2 on Tuesday to extend the bike-lane network by 40 km over three years, funded by a state grant."}, output: {"service": "summarize-content", "tier": "standard", "result": "**Summary:** the council approved a 40 km bike-lane extension over three years, paid by a state grant.\n\n**Key points**\n- Vote: 7-2\n- Funding: state grant", "model": "gpt-4.1-mini", "tokens_used": 812, "request_id": "req_3f1c2a9e5d7b0000002a"} }],
 })

@@ -18,7 +18,7 @@ const Answer = t.Object({ title: t.String(), summary: t.String({ minLength: 1 })
 
 export default handlerFor(manifest, async ({ url, length = 'medium' }, ctx) => {
   const doc = await fetchDocument(ctx, url, 'url')
-  if (!doc.text.trim()) throw new ServiceError(422, 'NO_READABLE_TEXT', 'the page has no readable text to summarize')
+  if (!doc.text.trim()) throw new ServiceError(422, 'NO_READABLE_CONTENT', 'the page has no readable text to summarize')
   const truncated = doc.text.length > MAX_TEXT_CHARS
   const r = await askJson(ctx, {
     system: SYSTEM,

@@ -8,7 +8,8 @@ export default defineService({
   description:
     'Fetches a web page or document safely (public addresses only, at most 10 MiB; HTML, plain text or PDF), extracts its readable ' +
     'text, and summarizes it: a summary and key points. The model only sees the extracted text, never the URL to fetch. Text beyond ' +
-    '40,000 characters is cut (`truncated: true`). `length` is short (2-3 sentences), medium (a paragraph, default) or long (several paragraphs).',
+    '40,000 characters is cut (`truncated: true`). `length` is short (2-3 sentences), medium (a paragraph, default) or long (several paragraphs). ' +
+    'Differs from summarize-content: it takes a URL and fetches it; use summarize-content (tiered) for text you already have.',
   category: 'language',
   kind: 'utility',
   method: 'POST',

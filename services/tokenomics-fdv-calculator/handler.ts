@@ -1,5 +1,5 @@
-import { handlerFor, invalid } from '../../runtime/sdk'
-import { clean, finiteOut } from '../_lib/finance'
+import { handlerFor, invalid, assertFinite } from '../../runtime/sdk'
+import { clean } from '../_lib/finance'
 import manifest from './manifest'
 
 export default handlerFor(manifest, ({ price, circulating_supply: circ, max_supply: max, total_supply: total }) => {
@@ -11,7 +11,7 @@ export default handlerFor(manifest, ({ price, circulating_supply: circ, max_supp
   const mc = price * circ
   const has = supply !== undefined
   const s = supply as number
-  return finiteOut({
+  return assertFinite({
     market_cap: clean(mc),
     fdv: has ? clean(price * s) : null,
     fdv_basis: basis,

@@ -4,7 +4,7 @@ import { modelFields } from '../_lib/model-utility'
 /** Model: gpt-4.1-mini. */
 export default defineService({
   slug: 'tone-shift',
-  name: 'Tone Shift',
+  name: 'Tone shift',
   description:
     'Rewrites text in another tone (e.g. formal, casual, friendly, confident, empathetic, concise, persuasive, professional) while ' +
     'keeping its meaning, facts and language. `tone` is a short free-form description (at most 60 characters). Text: at most 12,000 characters.',

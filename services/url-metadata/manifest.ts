@@ -5,7 +5,7 @@ const ns = (description: string) => t.Union([t.String(), t.Null()], { descriptio
 
 export default defineService({
   slug: 'url-metadata',
-  name: 'URL Metadata',
+  name: 'URL metadata',
   description:
     'Fetches a public web page (SSRF-safe: private addresses refused, redirects re-checked, 3 MiB and 10 s caps) and returns its metadata: title, description, canonical URL, favicon, language, site name, preview image, author, keywords, theme colour, RSS/Atom feeds, and every OpenGraph (og:*, article:*) and Twitter card (twitter:*) tag. All URLs are made absolute against the final URL.',
   category: 'web',

@@ -43,6 +43,6 @@ export default handlerFor(manifest, async ({ url, scope = 'main', words_per_minu
     text = a.text
     extraction = a.extraction
   }
-  if (!countWords(text)) throw new ServiceError(422, 'NO_READABLE_CONTENT', 'the page has no words to count (it may need JavaScript to render)', { url: page.url })
+  if (!countWords(text)) throw new ServiceError(422, 'NO_READABLE_CONTENT', 'the page has no words to count (it may need JavaScript to render)', { details: { url: page.url } })
   return { url: target, final_url: page.url, title, scope, extraction, ...textCounts(text, words_per_minute) }
 })

@@ -3,7 +3,7 @@ import { urlField } from '../_lib/fields'
 
 export default defineService({
   slug: 'url-word-count',
-  name: 'URL Word Count',
+  name: 'URL word count',
   description:
     'Fetches a public web page (SSRF-safe, 3 MiB and 10 s caps) and counts the words, characters and sentences of its main content (Mozilla Readability; `scope: "full"` counts all visible body text instead), with reading time at 238 words per minute (Brysbaert 2019) or the given speed. Words are Unicode word segments (UAX #29), so CJK text is counted too.',
   category: 'web',

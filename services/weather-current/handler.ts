@@ -1,5 +1,5 @@
 import { handlerFor } from '../../runtime/sdk'
-import { ATTRIBUTIONS, conditions, coords, malformed, num, openMeteo, TEN_MINUTES, unitParams } from '../_lib/live-data'
+import { conditions, coords, malformed, num, openMeteo, TEN_MINUTES, unitParams } from '../_lib/live-data'
 import manifest from './manifest'
 
 const VARS = ['temperature_2m', 'relative_humidity_2m', 'apparent_temperature', 'is_day', 'precipitation', 'weather_code', 'cloud_cover', 'pressure_msl', 'wind_speed_10m', 'wind_direction_10m', 'wind_gusts_10m']
@@ -47,6 +47,6 @@ export default handlerFor(manifest, async ({ lat, lon, units = 'metric' }, ctx) 
       wind_speed: u.wind_speed_10m ?? (units === 'imperial' ? 'mp/h' : 'km/h'),
       precipitation: u.precipitation ?? (units === 'imperial' ? 'inch' : 'mm'),
     },
-    attribution: ATTRIBUTIONS['open-meteo'],
+    attribution: ctx.upstream('open-meteo').attribution,
   }
 })

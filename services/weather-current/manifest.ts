@@ -5,7 +5,7 @@ const n = (description: string) => t.Union([t.Number(), t.Null()], { description
 
 export default defineService({
   slug: 'weather-current',
-  name: 'Current Weather',
+  name: 'Current weather',
   description:
     'Current conditions at a latitude/longitude from Open-Meteo (national weather-service models): temperature, feels-like, relative humidity, precipitation, WMO weather code and its description, cloud cover, sea-level pressure, wind speed, direction and gusts, day/night, in the location\'s time zone. Coordinates are rounded to 3 decimals; answers are cached 10 minutes. Data CC BY 4.0 by Open-Meteo.com (free tier non-commercial; see attribution).',
   category: 'live-data',

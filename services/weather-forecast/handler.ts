@@ -1,5 +1,5 @@
 import { handlerFor, invalid } from '../../runtime/sdk'
-import { ATTRIBUTIONS, conditions, coords, malformed, num, openMeteo, TEN_MINUTES, unitParams } from '../_lib/live-data'
+import { conditions, coords, malformed, num, openMeteo, TEN_MINUTES, unitParams } from '../_lib/live-data'
 import manifest from './manifest'
 
 const VARS = ['weather_code', 'temperature_2m_max', 'temperature_2m_min', 'apparent_temperature_max', 'apparent_temperature_min', 'precipitation_sum', 'precipitation_probability_max', 'wind_speed_10m_max', 'wind_gusts_10m_max', 'sunrise', 'sunset', 'uv_index_max']
@@ -53,6 +53,6 @@ export default handlerFor(manifest, async ({ lat, lon, days = 7, units = 'metric
         uv_index_max: num(col('uv_index_max', i)),
       }
     }),
-    attribution: ATTRIBUTIONS['open-meteo'],
+    attribution: ctx.upstream('open-meteo').attribution,
   }
 })

@@ -5,7 +5,7 @@ const n = (description: string) => t.Union([t.Number(), t.Null()], { description
 
 export default defineService({
   slug: 'weather-forecast',
-  name: 'Weather Forecast',
+  name: 'Weather forecast',
   description:
     'Daily forecast for 1-16 days at a latitude/longitude from Open-Meteo: WMO weather code and description, high/low and feels-like high/low, precipitation total and maximum probability, maximum wind and gusts, sunrise, sunset and UV index, dates in the location\'s time zone. Coordinates are rounded to 3 decimals; answers are cached 10 minutes. Data CC BY 4.0 by Open-Meteo.com (free tier non-commercial; see attribution).',
   category: 'live-data',

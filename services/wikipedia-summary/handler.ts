@@ -1,5 +1,5 @@
 import { handlerFor, invalid, ServiceError } from '../../runtime/sdk'
-import { ATTRIBUTIONS, malformed, num } from '../_lib/live-data'
+import { malformed, num } from '../_lib/live-data'
 import manifest from './manifest'
 
 const HOUR = 60 * 60 * 1000
@@ -63,6 +63,6 @@ export default handlerFor(manifest, async ({ title, lang = 'en' }, ctx) => {
     coordinates: lat !== null && lon !== null ? { lat, lon } : null,
     last_edited: s(data.timestamp),
     wikidata_id: s(data.wikibase_item),
-    attribution: ATTRIBUTIONS.wikipedia,
+    attribution: ctx.upstream('wikipedia').attribution,
   }
 })

@@ -6,7 +6,7 @@ const image = t.Union([t.Object({ source: t.String(), width: t.Integer(), height
 
 export default defineService({
   slug: 'wikipedia-summary',
-  name: 'Wikipedia Summary',
+  name: 'Wikipedia summary',
   description:
     'The lead summary of a Wikipedia article from the Wikimedia REST API (page/summary): title, short description, plain-text extract and its HTML, page type (standard, disambiguation, no-extract, mainpage), thumbnail and original image, coordinates, last-edit time, Wikidata id and the article URL. Redirects are followed; titles are case-sensitive after the first letter. Any language edition via `lang` (default en). A missing article is a 404 NOT_FOUND. Cached 1 h. Text CC BY-SA 4.0: attribute and link the article (see attribution).',
   category: 'live-data',

@@ -10,7 +10,7 @@ import { literalsOf } from '../../runtime/input/normalize'
 import { ServiceError } from '../../runtime/sdk'
 import { prepareInput } from '../../runtime/validate'
 import { resolveTier } from '../../runtime/pipeline'
-import { post, refusingFacilitator, startServer, type TestServer } from '../support/server'
+import { refusingFacilitator, startApp, type TestServer } from '../support/server'
 
 type Schema = Record<string, unknown>
 interface EnumAt { pointer: string; literals: string[]; body: (bad: string) => Record<string, unknown> }
@@ -117,20 +117,20 @@ describe('over HTTP, before any payment', () => {
   let s: TestServer
   const facilitator = refusingFacilitator()
   beforeAll(async () => {
-    s = await startServer({ facilitator })
+    s = await startApp({ facilitator })
   })
   afterAll(async () => {
     await s?.stop()
   })
 
   test('the 422 has the one error shape and the facilitator is never asked', async () => {
-    const r = await post(`${s.url}/api/v1/percentage-calc`, { op: 'percnt-of', from: 1, to: 2 }, { 'payment-signature': 'e30=' })
+    const r = await s.post(`/api/v1/percentage-calc`, { op: 'percnt-of', from: 1, to: 2 }, { 'payment-signature': 'e30=' })
     expect(r.status).toBe(422)
     const body = (await r.json()) as { error: { code: string; message: string; details: Array<{ path: string; message: string }> }; request_id: string }
     expect(body.error.code).toBe('INVALID_INPUT')
     expect(body.error.details).toEqual([{ path: '/op', message: 'must be one of percent_of, percent_change, what_percent, tip, add_percent, subtract_percent (got "percnt-of"); did you mean percent_of?' }])
     expect(body.request_id).toStartWith('req_')
-    const v = await post(`${s.url}/api/v1/sales-tax-vat-calculator`, { amount: 100, region: 'Germny' }, { 'payment-signature': 'e30=' })
+    const v = await s.post(`/api/v1/sales-tax-vat-calculator`, { amount: 100, region: 'Germny' }, { 'payment-signature': 'e30=' })
     expect(v.status).toBe(422)
     expect(((await v.json()) as { error: { message: string } }).error.message).toEndWith('did you mean DE?')
     expect(facilitator.calls).toBe(0)

@@ -9,7 +9,7 @@ import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { ignoredFieldsHeader } from '../../runtime/input/ignored-header'
-import { decodeB64Json, post, startServer, type TestServer } from '../support/server'
+import { decodeB64Json, startApp, type TestServer } from '../support/server'
 import { signPayment } from '../support/pay'
 
 let chain: DevChain
@@ -20,7 +20,7 @@ let charged = 0n
 beforeAll(async () => {
   chain = await startDevChain({ payerUsdc: 1_000_000_000n })
   const facilitator = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 })
-  s = await startServer({ facilitator, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' } })
+  s = await startApp({ facilitator, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' } })
   before = await usdcBalance(chain.rpcUrl, chain.payee.address)
 })
 afterAll(async () => {
@@ -30,8 +30,8 @@ afterAll(async () => {
 
 async function paid(slug: string, body: unknown): Promise<Response> {
   const path = `/api/v1/${slug}`
-  const req = decodeB64Json((await post(s.url + path, {})).headers.get('payment-required')).accepts[0]
-  const r = await post(s.url + path, body, { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) })
+  const req = decodeB64Json((await s.post(path, {})).headers.get('payment-required')).accepts[0]
+  const r = await s.post(path, body, { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) })
   if (r.status === 200) charged += BigInt(req.amount)
   return r
 }
@@ -78,7 +78,7 @@ test('names that are not header-safe are percent-encoded and the list is capped'
 })
 
 test('revenue in /stats = settled ledger total = payee on-chain delta', async () => {
-  const stats = (await (await fetch(s.url + '/stats')).json()) as { totals: { revenue_usd: number } }
+  const stats = (await (await s.fetch('/stats')).json()) as { totals: { revenue_usd: number } }
   const settled = s.booted.ledger.settledTotal()
   expect(settled).toBe(charged) // three stats-toolkit calls (0.003) and one hash-digest (0.001): 10000 atomic units
   expect(charged).toBe(10_000n)

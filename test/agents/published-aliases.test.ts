@@ -3,7 +3,7 @@
  * publishing them keeps every PAYMENT-REQUIRED header under the 16 KiB that common HTTP clients accept.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { decodeB64Json, post, startServer, type TestServer } from '../support/server'
+import { decodeB64Json, startApp, type TestServer } from '../support/server'
 import { buildCatalog } from '../../runtime/catalog'
 import { loadConfig } from '../../runtime/config'
 import { entries } from '../../runtime/registry.gen'
@@ -11,7 +11,7 @@ import { defineService, flat, t } from '../../runtime/sdk'
 
 let s: TestServer
 beforeAll(async () => {
-  s = await startServer()
+  s = await startApp()
 })
 afterAll(async () => {
   await s?.stop()
@@ -20,13 +20,13 @@ afterAll(async () => {
 type Json = Record<string, any>
 
 test('/services and OpenAPI publish the declared aliases and the enum matching rule', async () => {
-  const services = ((await (await fetch(`${s.url}/services`)).json()) as Json).services as Json[]
+  const services = ((await (await s.fetch(`/services`)).json()) as Json).services as Json[]
   const cal = services.find((x) => x.slug === 'calendar-month')!.input_schema
   expect(cal['x-aliases'].fields.week_start).toBe('first_weekday')
   expect(cal['x-enum-matching']).toContain('case-insensitively')
   expect(cal.properties.first_weekday['x-field-aliases']).toContain('week_start')
   expect(cal.properties.first_weekday.description).toContain('"mon" = monday')
-  const openapi = (await (await fetch(`${s.url}/openapi.json`)).json()) as Json
+  const openapi = (await (await s.fetch(`/openapi.json`)).json()) as Json
   const vat = openapi.paths['/api/v1/sales-tax-vat-calculator'].post.requestBody.content['application/json'].schema
   expect(vat['x-aliases'].values.region.Germany).toBe('DE')
   expect(vat['x-aliases'].values.region.California).toBe('US-CA')
@@ -34,11 +34,11 @@ test('/services and OpenAPI publish the declared aliases and the enum matching r
 })
 
 test('the Bazaar schema in the 402 carries them, and every 402 header stays under 16 KiB', async () => {
-  const services = ((await (await fetch(`${s.url}/services`)).json()) as Json).services as Json[]
+  const services = ((await (await s.fetch(`/services`)).json()) as Json).services as Json[]
   let biggest = 0
   let sawBazaar = false
   for (const svc of services) {
-    const r = await post(`${s.url}/api/v1/${svc.slug}`, {})
+    const r = await s.post(`/api/v1/${svc.slug}`, {})
     const header = r.headers.get('payment-required')
     if (r.status !== 402 || !header) continue
     biggest = Math.max(biggest, header.length)

@@ -1,18 +1,18 @@
 /** /llms.txt and the agent-facing OpenAPI fields, checked against /services (an independent surface). */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { startServer, type TestServer } from '../support/server'
+import { startApp, type TestServer } from '../support/server'
 import { oneLine } from '../../runtime/discovery/llms'
 
 let s: TestServer
-beforeAll(async () => { s = await startServer({ env: { PUBLIC_URL: 'https://api.example.com' } }) })
+beforeAll(async () => { s = await startApp({ env: { PUBLIC_URL: 'https://api.example.com' } }) })
 afterAll(() => s.stop())
 
 test('/llms.txt lists every service by category with its price and purpose, and explains x402', async () => {
-  const r = await fetch(s.url + '/llms.txt')
+  const r = await s.fetch('/llms.txt')
   expect(r.status).toBe(200)
   expect(r.headers.get('content-type')).toBe('text/plain; charset=utf-8')
   const text = await r.text()
-  const services = ((await (await fetch(s.url + '/services')).json()) as any).services as any[]
+  const services = ((await (await s.fetch('/services')).json()) as any).services as any[]
   expect(text).toStartWith('# Agent Utility API\n\n> ')
   for (const needle of ['PAYMENT-REQUIRED', 'PAYMENT-SIGNATURE', 'EIP-3009', 'x402', '@x402/fetch', '/openapi.json', '/discovery/search', '/mcp', 'eip155:8453']) expect(text).toContain(needle)
   const lines = text.split('\n')
@@ -36,7 +36,7 @@ test('the one-line purpose is the first sentence, capped', () => {
 })
 
 test('OpenAPI: contact, guidance pointing at /llms.txt, the /api alias documented once', async () => {
-  const doc = (await (await fetch(s.url + '/openapi.json')).json()) as any
+  const doc = (await (await s.fetch('/openapi.json')).json()) as any
   expect(doc.info.contact.url).toBe('https://api.example.com')
   expect(doc['x-agentcash-guidance']).toEqual({ llmsTxtUrl: 'https://api.example.com/llms.txt' })
   expect(doc.info['x-guidance']).toContain('/llms.txt')

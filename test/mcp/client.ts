@@ -1,10 +1,15 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 
-/** An MCP SDK client connected to a test server's /mcp (Streamable HTTP). */
-export async function mcpClient(baseUrl: string): Promise<Client> {
+/**
+ * An MCP SDK client connected to a test server's /mcp (Streamable HTTP): over the socket given a URL, or in-process
+ * given a TestServer (its `fetch`, i.e. app.handle for startApp()).
+ */
+export async function mcpClient(server: string | { url: string; fetch(path: string, init?: RequestInit): Promise<Response> }): Promise<Client> {
   const client = new Client({ name: 'x402-test-agent', version: '1.0.0' })
-  await client.connect(new StreamableHTTPClientTransport(new URL(baseUrl + '/mcp')))
+  const base = typeof server === 'string' ? server : server.url
+  const fetchImpl = typeof server === 'string' ? undefined : (url: string | URL, init?: RequestInit) => server.fetch(String(url), init)
+  await client.connect(new StreamableHTTPClientTransport(new URL(base + '/mcp'), fetchImpl ? { fetch: fetchImpl } : {}))
   return client
 }
 

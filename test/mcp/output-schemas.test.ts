@@ -12,14 +12,14 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { entries } from '../../runtime/registry.gen'
 import { prepareInput } from '../../runtime/validate'
 import { ServiceError, testContext } from '../../runtime/sdk'
-import { startServer, type TestServer } from '../support/server'
+import { startApp, type TestServer } from '../support/server'
 import { mcpClient } from './client'
 
 let s: TestServer
 let c: Client
 beforeAll(async () => {
-  s = await startServer()
-  c = await mcpClient(s.url)
+  s = await startApp()
+  c = await mcpClient(s)
 })
 afterAll(async () => {
   await c?.close()

@@ -71,9 +71,9 @@ describe('in-flight balance reservation', () => {
     const codes = answers.map((r) => r.status).sort()
     expect(codes).toEqual([200, ...Array(19).fill(402)])
     const reasons = await Promise.all(answers.filter((r) => r.status === 402).map(async (r) => ((await r.json()) as any).reason))
-    // refused before the handler: by the reservation, or by the simulation once the one transfer landed
+    // refused before the handler: by the reservation, or by the simulation once the one transfer landed (which
+    // one depends on timing; the property is that one handler ran)
     for (const reason of reasons) expect(['insufficient_balance', 'invalid_exact_evm_insufficient_balance']).toContain(reason)
-    expect(reasons).toContain('insufficient_balance')
     expect(counted.runs).toBe(1)
     moved += 1000n
     expect(await usdcBalance(chain.rpcUrl, payer.address)).toBe(0n)

@@ -94,7 +94,7 @@ export async function serviceError(p: Promise<unknown> | unknown, status: number
     err = e
   }
   if (!(err instanceof ServiceError)) throw new Error(`expected ServiceError ${status}${code ? ` ${code}` : ''}, got ${err instanceof Error ? `${err.name}: ${err.message}` : 'a value'}`)
-  expect({ status: err.status, code: code ? err.code : undefined }).toEqual({ status, code })
+  expect({ status: err.status, code: code ? (err.code as string) : undefined }).toEqual({ status, code })
   return err
 }
 

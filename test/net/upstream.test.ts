@@ -2,7 +2,8 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { createUpstreams, TtlLru } from '../../runtime/net/upstream'
 import { UPSTREAM_DEFAULTS, upstreamEnvName, withUpstreamDefaults } from '../../runtime/net/upstream-defaults'
-import { ATTRIBUTIONS } from '../../services/_lib/live-data'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { json, neverAnswers, serve, serviceError, upstreamFailure } from './support'
 
 let counter = 0
@@ -118,14 +119,30 @@ describe('failures carry upstream and retryable', () => {
 })
 
 describe('defaults table', () => {
-  test('every upstream has url, timeout, terms and an attribution identical to the one services return', () => {
+  test('every upstream has url, timeout, terms and an attribution, and clients carry that attribution', () => {
+    const up = createUpstreams(withUpstreamDefaults())
     for (const [name, d] of Object.entries(UPSTREAM_DEFAULTS)) {
       expect(d.url).toMatch(/^https:\/\//)
       expect(d.timeoutMs).toBeGreaterThan(0)
       expect(d.terms.length).toBeGreaterThan(20)
-      expect(ATTRIBUTIONS[name as keyof typeof ATTRIBUTIONS]).toEqual(d.attribution)
+      expect(Object.values(d.attribution).every((v) => typeof v === 'string' && v.length > 2)).toBe(true)
+      expect(up(name).attribution).toEqual(d.attribution)
     }
-    expect(Object.keys(ATTRIBUTIONS).sort()).toEqual(Object.keys(UPSTREAM_DEFAULTS).sort())
+    // An operator-only upstream has no declared attribution: it is attributed to its host, never left empty.
+    expect(createUpstreams({ mine: { url: 'https://data.example.org/v2' } })('mine').attribution.source).toBe('data.example.org')
+  })
+  test("the README's upstream table lists exactly the declared upstreams, their URLs and variables", () => {
+    const readme = readFileSync(join(import.meta.dir, '..', '..', 'README.md'), 'utf8')
+    const head = readme.indexOf('| upstream | default base URL | variables | terms |')
+    expect(head).toBeGreaterThan(0)
+    const rows = readme.slice(head).split('\n').slice(2).filter((l) => l.startsWith('|')).map((l) => l.split('|').map((c) => c.trim()).slice(1, -1))
+    expect(rows.map((r) => r[0].split(' ')[0]).sort()).toEqual(Object.keys(UPSTREAM_DEFAULTS).sort())
+    for (const [name, url, vars] of rows) {
+      const d = (UPSTREAM_DEFAULTS as Record<string, { url: string; keyParam?: string; keyHeader?: string }>)[name.split(' ')[0]]
+      expect(url).toBe(d.url)
+      expect(vars).toContain(`\`${upstreamEnvName(name.split(' ')[0], 'URL')}\``)
+      expect(vars.includes('`_KEY`')).toBe(Boolean(d.keyParam || d.keyHeader))
+    }
   })
   test('env names and merging', () => {
     expect(upstreamEnvName('open-meteo-air-quality', 'URL')).toBe('UPSTREAM_OPEN_METEO_AIR_QUALITY_URL')

@@ -3,10 +3,6 @@
  * scripted replies and records every request body. No internet, no sleeping: "hang" replies wait for the client
  * to give up (its timeout aborts the connection).
  */
-import { createModelClient } from '../../runtime/model'
-import { entries } from '../../runtime/registry.gen'
-import { issues, prepareInput } from '../../runtime/validate'
-import { testContext, type ServiceContext, type ServiceManifest, type TierName } from '../../runtime/sdk'
 
 export type FakeReply =
   | { text: string; model?: string; tokens?: number }
@@ -90,33 +86,3 @@ export function texts(body: ChatBody): { system: string; user: string; images: s
     images: parts.filter((p) => p.type === 'image_url').map((p) => p.image_url!.url),
   }
 }
-
-// ---- helpers for calling model-backed handlers directly ----
-
-/** A handler context whose model is a real client pointed at the fake, with the tier's budget. */
-export function modelCtx(fake: FakeOpenAI, m: ServiceManifest, tier: TierName, o: Partial<ServiceContext> & { timeoutMs?: number } = {}): ServiceContext {
-  const { timeoutMs = 5_000, ...rest } = o
-  return testContext({
-    service: m.slug,
-    tier,
-    maxTokens: m.pricing[tier]?.max_tokens ?? 0,
-    now: () => new Date('2024-01-01T00:00:00Z'),
-    model: createModelClient({ baseUrl: fake.url, apiKey: 'test', model: m.model, timeoutMs }),
-    ...rest,
-  })
-}
-
-/** Runs a service like the HTTP route does (defaults and validation, handler, output schema check). */
-export async function callService(slug: string, input: unknown, ctx: ServiceContext): Promise<Record<string, unknown>> {
-  const e = entries.find((x) => x.folder === slug)
-  if (!e?.handler) throw new Error(`no handler for ${slug}`)
-  const out = (await e.handler(prepareInput(e.manifest.input, input) as never, ctx)) as Record<string, unknown>
-  const schema = e.manifest.kind === 'tiered' ? undefined : e.manifest.output
-  if (schema) {
-    const bad = issues(schema, out)
-    if (bad.length) throw new Error(`${slug} output does not match its schema: ${JSON.stringify(bad)}`)
-  }
-  return out
-}
-
-export const manifestOf = (slug: string): ServiceManifest => entries.find((x) => x.folder === slug)!.manifest

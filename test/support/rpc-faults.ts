@@ -24,6 +24,8 @@ export interface FaultProxy {
   /** Latency added to every call in each direction (ms), e.g. 25 for a hosted RPC. */
   latency: { in: number; out: number }
   faults: Map<string, Fault>
+  /** The node is down: every call answers 503 without reaching it, until set back to false. */
+  down: boolean
   stop(): void
 }
 
@@ -36,6 +38,7 @@ export function startFaultProxy(target: string): FaultProxy {
     delayOut: new Map(),
     latency: { in: 0, out: 0 },
     faults: new Map(),
+    down: false,
     stop: () => server.stop(true),
   }
   const server = Bun.serve({
@@ -44,6 +47,7 @@ export function startFaultProxy(target: string): FaultProxy {
     idleTimeout: 0,
     async fetch(req) {
       const body = await req.text()
+      if (proxy.down) return new Response('node down', { status: 503 })
       let calls: Array<{ method: string; id: unknown }> = []
       try {
         const j = JSON.parse(body)

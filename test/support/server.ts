@@ -18,33 +18,67 @@ export function refusingFacilitator(): Facilitator & { calls: number } {
   return f
 }
 
+type StartOptions = { env?: Record<string, string>; entries?: RegistryEntry[]; facilitator?: Facilitator; payTo?: string; devPayer?: { address: `0x${string}`; privateKey: `0x${string}` } }
+
 export interface TestServer {
+  /** The origin requests go to (a real socket for startServer; a name that never resolves for startApp). */
   url: string
   booted: Booted
   dir: string
   logs: string[]
+  /** Sends a request to `path` (or a full URL on this origin): over the socket, or in-process with app.handle. */
+  fetch(path: string, init?: RequestInit): Promise<Response>
+  /** POSTs JSON (a string body goes as is) to `path`. */
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>
   stop(): Promise<void>
 }
 
-/** Boots the real app on 127.0.0.1:0 with a fresh on-disk SQLite database in a temp dir. */
-export async function startServer(o: { env?: Record<string, string>; entries?: RegistryEntry[]; facilitator?: Facilitator; payTo?: string; devPayer?: { address: `0x${string}`; privateKey: `0x${string}` } } = {}): Promise<TestServer> {
+async function bootForTest(o: StartOptions) {
   const dir = mkdtempSync(join(tmpdir(), 'x402-test-'))
   const logs: string[] = []
   const env = { PATH: process.env.PATH, DATABASE_PATH: join(dir, 'db.sqlite'), PAY_TO: o.payTo ?? '0x209693Bc6afc0C5328bA36FaF03C514EF312287C', ...o.env }
   const booted = await boot({ env, entries: o.entries, facilitator: o.facilitator ?? refusingFacilitator(), log: createLogger('info', (l) => logs.push(l)), reconcileEveryMs: 3_600_000, devPayer: o.devPayer })
-  const server = booted.app.listen({ port: 0, hostname: '127.0.0.1' })
+  const close = async () => {
+    await booted.close()
+    booted.db?.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return { dir, logs, booted, close }
+}
+
+function withHelpers(url: string, send: (req: Request) => Promise<Response>, rest: Omit<TestServer, 'fetch' | 'post' | 'url'>): TestServer {
+  const fetchPath = (path: string, init?: RequestInit) => send(new Request(path.startsWith('http') ? path : url + path, init))
   return {
-    url: `http://127.0.0.1:${server.server!.port}`,
-    booted,
-    dir,
-    logs,
+    ...rest,
+    url,
+    fetch: fetchPath,
+    post: (path, body, headers = {}) => fetchPath(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  }
+}
+
+/** Boots the real app on 127.0.0.1:0 with a fresh on-disk SQLite database in a temp dir (for tests about sockets). */
+export async function startServer(o: StartOptions = {}): Promise<TestServer> {
+  const t = await bootForTest(o)
+  const server = t.booted.app.listen({ port: 0, hostname: '127.0.0.1' })
+  return withHelpers(`http://127.0.0.1:${server.server!.port}`, (req) => fetch(req), {
+    booted: t.booted,
+    dir: t.dir,
+    logs: t.logs,
     async stop() {
       await server.stop(true)
-      await booted.close()
-      booted.db?.close()
-      rmSync(dir, { recursive: true, force: true })
+      await t.close()
     },
-  }
+  })
+}
+
+/**
+ * Boots the same app without listen(): requests go through `app.handle(new Request(...))` in-process. Use it
+ * wherever the socket is not the subject (surfaces, error shapes, discovery); keep startServer for body limits,
+ * slow clients, client IPs and other Bun-server specifics.
+ */
+export async function startApp(o: StartOptions = {}): Promise<TestServer> {
+  const t = await bootForTest(o)
+  return withHelpers('http://app.test', (req) => t.booted.app.handle(req), { booted: t.booted, dir: t.dir, logs: t.logs, stop: t.close })
 }
 
 /** POST JSON helper. */

@@ -6,8 +6,8 @@ import { expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import handler from '../services/regex-test/handler'
-import { ServiceError, testContext } from '../runtime/sdk'
+import handler from './handler'
+import { ServiceError, testContext } from '../../runtime/sdk'
 
 const EVIL = { pattern: '(a+)+$', text: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!', flags: 'g' }
 const call = (input: object, ctx = testContext()) => handler(input as never, ctx) as Promise<{ match_count: number }>
@@ -77,7 +77,7 @@ test('the Blob-URL worker also works in a bun build --compile binary', async () 
   const dir = mkdtempSync(join(tmpdir(), 'regex-bin-'))
   try {
     const entry = join(dir, 'entry.ts')
-    const root = join(import.meta.dir, '..')
+    const root = join(import.meta.dir, '..', '..')
     writeFileSync(entry, `
 import handler from ${JSON.stringify(join(root, 'services/regex-test/handler.ts'))}
 import { testContext } from ${JSON.stringify(join(root, 'runtime/sdk/index.ts'))}

@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test'
-import handler from '../services/uuid-generate/handler'
-import { testContext } from '../runtime/sdk'
+import handler from './handler'
+import { testContext } from '../../runtime/sdk'
 
 test('v4: version and RFC 9562 variant bits, distinct values, formatting options', async () => {
   const { uuids } = (await handler({ version: 4, count: 100 } as never, testContext())) as { uuids: string[] }

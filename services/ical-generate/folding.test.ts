@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test'
-import handler, { fold } from '../services/ical-generate/handler'
-import { testContext } from '../runtime/sdk'
+import handler, { fold } from './handler'
+import { testContext } from '../../runtime/sdk'
 
 test('RFC 5545 folding: 75 octets, continuation lines start with a space, UTF-8 never split', () => {
   const f = fold('SUMMARY:' + 'A'.repeat(100))

@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test'
-import handler from '../services/lorem-ipsum/handler'
-import { testContext } from '../runtime/sdk'
+import handler from './handler'
+import { testContext } from '../../runtime/sdk'
 
 const run = (input: object) => handler(input as never, testContext()) as Promise<{ text: string }>
 test('deterministic per seed, different across seeds, vocabulary only', async () => {

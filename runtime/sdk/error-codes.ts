@@ -1,0 +1,64 @@
+/**
+ * Every `error.code` this API answers, in one place. A thrower that needs a new code adds it here (one line, with
+ * a comment saying when it is used), so agents and the docs see one closed vocabulary.
+ */
+export const ERROR_CODES = [
+  // Request shape
+  'INVALID_INPUT', // a field is missing, of the wrong type or out of range (details[] names each field)
+  'INVALID_JSON', // the body is not JSON (or could not be parsed at all)
+  'INVALID_TIER', // ?tier= / body.tier is not one of the tiers
+  'INVALID_HOST', // the Host header is not a host name or address
+  'INVALID_QUERY', // a discovery/search or admin query parameter is invalid
+  'INVALID_CURSOR', // a pagination cursor this server did not issue
+  'INVALID_LIMIT', // a page size out of range
+  'PAYLOAD_TOO_LARGE', // the body exceeds the byte limit
+  'INPUT_TOO_LARGE', // one field exceeds a service's size limit
+  'UNSUPPORTED_MEDIA_TYPE', // the body (or a fetched URL) has a content type the service cannot read
+  'BODY_READ_FAILED', // the connection broke off mid-body
+  'REQUEST_TIMEOUT', // the body did not arrive in time
+  'METHOD_NOT_ALLOWED',
+  'NOT_FOUND', // no such route / the upstream has no such item
+  'CLIENT_CLOSED_REQUEST', // the client went away before the answer
+  // Payment
+  'INVALID_PAYMENT_IDENTIFIER',
+  'PAYMENT_IDENTIFIER_CONFLICT',
+  'PAYMENT_REFUSED', // (console only) a 402 answered to an offered payment
+  'PAYMENT_UNAVAILABLE', // the facilitator (or the ledger database) cannot be reached; retryable
+  'DATABASE_UNAVAILABLE', // the shared database (DATABASE_URL) is down: /stats, the demo; retryable
+  'RESULT_NOT_KEPT',
+  'TOO_MANY_INVALID_PAYMENTS',
+  'REFUSED_TO_SIGN', // the dev payer refuses typed data that is not a USDC transfer to this server
+  // Demo
+  'DEMO_DISABLED',
+  'DEMO_QUOTA_EXCEEDED',
+  // Server and availability
+  'INTERNAL', // an unexpected error; nothing was charged
+  'HANDLER_TIMEOUT',
+  'RESULT_OUT_OF_RANGE', // a handler produced a number outside double precision
+  'NOT_IMPLEMENTED',
+  'NOT_CONFIGURED',
+  'NOT_AVAILABLE',
+  'MODEL_NOT_CONFIGURED',
+  'MODEL_UNAVAILABLE',
+  'IMAGE_ENGINE_UNAVAILABLE',
+  'BUSY', // too many runs in progress; retry shortly
+  'ABORTED',
+  // Upstreams and fetched documents
+  'UPSTREAM_ERROR',
+  'UPSTREAM_TIMEOUT',
+  'URL_NOT_ALLOWED',
+  'RESPONSE_TOO_LARGE',
+  'UNREADABLE_DOCUMENT',
+  'NO_READABLE_CONTENT', // a fetched page has no readable text
+  'NOT_A_FEED',
+  // Service-specific results
+  'REGEX_TIMEOUT',
+  'INFERENCE_FAILED',
+  // Admin console
+  'UNAUTHORIZED',
+  'CROSS_ORIGIN',
+  'TOO_MANY_ATTEMPTS',
+] as const
+
+/** One of the codes above; `ServiceError` accepts nothing else. */
+export type ErrorCode = (typeof ERROR_CODES)[number]
