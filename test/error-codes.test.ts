@@ -15,12 +15,11 @@ test('x402 reasons: unique snake_case strings; no other runtime file spells one 
   const values = Object.values(REASON) as string[]
   expect(new Set(values).size).toBe(values.length)
   expect(values.filter((r) => !/^[a-z][a-z0-9_]+$/.test(r))).toEqual([])
-  // local-facilitator.ts, eip3009-abi.ts and pay/settle/ are the settlement work's files (not converted here).
-  const owned = new Set(['reasons.ts', 'local-facilitator.ts', 'eip3009-abi.ts'])
+  const owned = new Set(['reasons.ts'])
   const root = join(import.meta.dir, '..')
   const offenders: string[] = []
   for (const f of new Bun.Glob('runtime/**/*.ts').scanSync(root)) {
-    if (owned.has(f.split('/').pop()!) || f.startsWith('runtime/pay/settle/')) continue
+    if (owned.has(f.split('/').pop()!)) continue
     const text = readFileSync(join(root, f), 'utf8')
     for (const r of values) if (text.includes(`'${r}'`) || text.includes(`"${r}"`)) offenders.push(`${f}: ${r}`)
   }

@@ -1,3 +1,4 @@
+import { REASON, type PaymentReason } from './reasons'
 /** The EIP-3009 functions of USDC (FiatTokenV2_2) that settlement and reconciliation use. */
 export const EIP3009_ABI = [
   {
@@ -22,12 +23,12 @@ export const EIP3009_ABI = [
 ] as const
 
 /** Maps a revert message to the x402 reason string the reference facilitator uses. */
-export function revertReason(message: string): string {
-  if (/used or canceled/i.test(message)) return 'invalid_exact_evm_nonce_already_used'
-  if (/not yet valid/i.test(message)) return 'invalid_exact_evm_payload_authorization_valid_after'
-  if (/expired/i.test(message)) return 'invalid_exact_evm_payload_authorization_valid_before'
-  if (/exceeds balance/i.test(message)) return 'invalid_exact_evm_insufficient_balance'
-  if (/invalid signature/i.test(message)) return 'invalid_exact_evm_signature'
-  if (/blacklisted/i.test(message)) return 'invalid_exact_evm_blacklisted'
-  return 'invalid_exact_evm_transaction_simulation_failed'
+export function revertReason(message: string): PaymentReason {
+  if (/used or canceled/i.test(message)) return REASON.nonceAlreadyUsed
+  if (/not yet valid/i.test(message)) return REASON.validAfter
+  if (/expired/i.test(message)) return REASON.validBefore
+  if (/exceeds balance/i.test(message)) return REASON.evmInsufficientBalance
+  if (/invalid signature/i.test(message)) return REASON.invalidSignature
+  if (/blacklisted/i.test(message)) return REASON.blacklisted
+  return REASON.simulationFailed
 }

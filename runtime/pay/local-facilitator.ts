@@ -1,5 +1,6 @@
 import { decodeAbiParameters, encodeFunctionData, getAddress, parseSignature, type Hex } from 'viem'
 import { EIP3009_ABI, revertReason } from './eip3009-abi'
+import { REASON } from './reasons'
 import { ESTIMATE_MARGIN_PCT, TRANSFER_WITH_AUTHORIZATION_GAS } from './settle/gas'
 import { settlerHealth } from './settle/health'
 import { chainStatus, findUse, paysUs } from './settle/proof'
@@ -147,12 +148,12 @@ export function createLocalFacilitator(o: LocalFacilitatorOptions): Facilitator 
       } finally {
         clearTimeout(timer)
       }
-      if (r === 'timeout') return { ...fail(req, payer, 'settlement_pending', first ?? ''), pending: true }
+      if (r === 'timeout') return { ...fail(req, payer, REASON.settlementPending, first ?? ''), pending: true }
       if (paysUs(r, asset, a)) return { ...paid(req, payer, r.transactionHash, r), gasUsed: (hexToBig(r.gasUsed) / share).toString() }
       // Reverted (or paid someone else): was this exact authorization already used to pay us (front-running)?
       const front = await frontRun(p, req, r, share).catch(() => null)
       if (front) return front
-      return { ...fail(req, payer, succeeded(r) ? 'invalid_exact_evm_transfer_event_mismatch' : 'invalid_exact_evm_transaction_failed', r.transactionHash), gasUsed: (hexToBig(r.gasUsed) / share).toString(), effectiveGasPrice: hexToBig(r.effectiveGasPrice).toString() }
+      return { ...fail(req, payer, succeeded(r) ? REASON.transferEventMismatch : REASON.transactionFailed, r.transactionHash), gasUsed: (hexToBig(r.gasUsed) / share).toString(), effectiveGasPrice: hexToBig(r.effectiveGasPrice).toString() }
     },
     status: (tx, p, req) => chainStatus(rpc, tx, p.payload.authorization, req.asset, o.logLookbackBlocks ?? 10_000),
     async balance(payer, asset) {
