@@ -11,6 +11,7 @@ import { handlerThroughput } from './handlers'
 import { paidComparison } from './paid'
 import { mcpFigures } from './mcp'
 import { resultWriteCost } from './results'
+import { instancesBench } from './instances'
 import { chainPaced } from './chain-paced'
 
 const smoke = process.argv.includes('--smoke')
@@ -97,6 +98,10 @@ out()
 out('## 8. Kept paid results (collection again): cost on the paid path')
 out()
 for (const l of resultWriteCost(smoke ? 30 : 300)) out(l)
+out()
+out('## 9. Instances on one Postgres')
+out()
+for (const l of await instancesBench(smoke)) out(l)
 
 out()
 out('## Notes')

@@ -2,9 +2,10 @@ import { Elysia } from 'elysia'
 import { openapi } from '@elysiajs/openapi'
 import type { CatalogService } from './catalog'
 import type { Database } from 'bun:sqlite'
-import type { DailyQuota } from './db/quota'
-import type { Ledger } from './db/ledger'
-import { statsReport } from './db/report'
+import type { LedgerStore, QuotaStore } from './db/store'
+import type { Storage } from './db/open'
+import { loadStatsReport } from './db/report'
+import { isDatabaseError } from './db/postgres/connect'
 import { clientAddress } from './http/client-ip'
 import { requestUrl } from './http/request-url'
 import { errorResponse, json, newRequestId, PREFLIGHT_HEADERS } from './http/respond'
@@ -28,9 +29,11 @@ const FAVICON = ICON_SVG
 
 export interface AppDeps extends PipelineDeps {
   services: CatalogService[]
-  quota: DailyQuota
+  quota: QuotaStore
   db: Database
-  ledger: Ledger
+  /** The storage engine (its kind is shown in /health; its ping decides ok/degraded). */
+  storage?: Storage
+  ledger: LedgerStore
   bootedAt: number
   /** The settlement side's state (remote facilitators and their breakers), shown in /health. */
   facilitatorHealth?: () => FacilitatorHealth | undefined
@@ -45,7 +48,8 @@ export function createApp(deps: AppDeps) {
   const { services, config } = deps
   const bySlug = new Map(services.map((s) => [s.slug, s]))
   const started = Date.now()
-  const ping = deps.db.prepare('SELECT 1')
+  const ping = deps.storage ? deps.storage.ping : async () => { try { deps.db.prepare('SELECT 1').get(); return true } catch { return false } }
+  const dbKind = deps.storage?.kind ?? 'sqlite'
   let dbOk = true
   let dbCheckedAt = 0
   let healthBody = ''
@@ -53,7 +57,7 @@ export function createApp(deps: AppDeps) {
   const health = () => {
     const facilitator = deps.facilitatorHealth?.()
     const degraded = !dbOk || (facilitator !== undefined && (!facilitator.ok || !facilitator.canPay))
-    return { status: degraded ? 'degraded' : 'ok', version: VERSION, uptime_seconds: Math.round((Date.now() - started) / 1000), database: dbOk ? 'ok' : 'error', services: services.length, available_services: available, network: config.network, pay_to: deps.payTo, ...(facilitator ? { facilitator } : {}) }
+    return { status: degraded ? 'degraded' : 'ok', version: VERSION, uptime_seconds: Math.round((Date.now() - started) / 1000), database: dbOk ? 'ok' : 'error', database_kind: dbKind, services: services.length, available_services: available, network: config.network, pay_to: deps.payTo, ...(facilitator ? { facilitator } : {}) }
   }
   const docs = {
     services: JSON.stringify(servicesDocument(services, config)),
@@ -79,18 +83,19 @@ export function createApp(deps: AppDeps) {
         if (slug && bySlug.has(slug)) return errorResponse(new ServiceError(405, 'METHOD_NOT_ALLOWED', `Use POST for /api/${slug}.`, { headers: { allow: 'POST, OPTIONS' } }), id)
         return errorResponse(new ServiceError(404, 'NOT_FOUND', `No route for ${request.method} ${new URL(request.url).pathname}. See /services.`), id)
       }
+      if (isDatabaseError(error)) return errorResponse(new ServiceError(503, 'DATABASE_UNAVAILABLE', 'The database is unavailable right now; retry shortly.', { retryable: true, headers: { 'retry-after': '5' } }), id)
       if (code === 'PARSE') return errorResponse(new ServiceError(400, 'INVALID_JSON', 'The body could not be parsed.'), id)
       return errorResponse(asServiceError(error, deps.log, { request_id: id, code: String(code) }), id)
     })
     .use(siteRoutes)
     .use(discoveryRoutes(services, config, deps.payTo, deps.bootedAt))
-    .use(adminRoutes(deps))
+    .use(adminRoutes({ ...deps, adminQueries: deps.storage?.admin }))
     .use(devPayerRoutes(deps))
-    .get('/health', () => {
+    .get('/health', async () => {
       const now = Date.now()
       if (now - dbCheckedAt < 1000 && healthBody) return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
       dbCheckedAt = now
-      try { ping.get(); dbOk = true } catch { dbOk = false }
+      dbOk = await ping()
       healthBody = JSON.stringify(health())
       return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
     })
@@ -100,9 +105,9 @@ export function createApp(deps: AppDeps) {
     .get('/.well-known/x402', () => cached(docs.wellKnown))
     .get('/.well-known/x402.json', () => cached(docs.wellKnown))
     .get('/discovery/resources', ({ request }) => json(discoveryDocument(services, config, deps.payTo, requestUrl(request).searchParams, Math.floor(deps.bootedAt / 1000))))
-    .get('/stats', () => json(statsReport(deps.stats, deps.ledger, 30, config.ethUsd)))
-    .get('/stats/today', () => {
-      const r = statsReport(deps.stats, deps.ledger, 1, config.ethUsd)
+    .get('/stats', async () => json(await loadStatsReport(deps.stats, deps.ledger, 30, config.ethUsd)))
+    .get('/stats/today', async () => {
+      const r = await loadStatsReport(deps.stats, deps.ledger, 1, config.ethUsd)
       return json({ day: new Date().toISOString().slice(0, 10), totals: r.totals, services: r.services })
     })
     .post('/api/demo/explain', ({ request, server }) => serveDemo(bySlug.get(config.demo.service), request, newRequestId(), client(request, server), deps.quota, deps), { parse: 'none' })

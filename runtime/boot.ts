@@ -2,10 +2,10 @@ import type { Database } from 'bun:sqlite'
 import { createApp } from './app'
 import { buildCatalog, type CatalogService } from './catalog'
 import { loadConfig, usesDevChain, type Config } from './config'
-import { openDatabase } from './db/sqlite'
-import { Ledger } from './db/ledger'
-import { DailyQuota } from './db/quota'
-import { Stats } from './db/stats'
+import { openStorage, type Storage } from './db/open'
+import type { Ledger } from './db/ledger'
+import type { Stats } from './db/stats'
+import { DatabaseUnavailable } from './db/postgres/connect'
 import { createLogger } from './log'
 import { PaymentGate } from './pay/gate'
 import { reconcile } from './pay/reconcile'
@@ -14,12 +14,10 @@ import type { Facilitator } from './pay/types'
 import type { RegistryEntry } from './registry-types'
 import { entries as generated } from './registry.gen'
 import { createContextFactory } from './context'
-import { Throttle } from './http/throttle'
 import { createVerifier } from './pay/verify-only'
 import { modelProvider } from './model'
 import type { Logger } from './sdk'
 import type { DevPayer } from './site/dev-payer'
-import { ResultStore } from './db/results'
 import { PaidResults } from './pay/results'
 
 export interface BootOptions {
@@ -40,7 +38,11 @@ export interface Booted {
   app: ReturnType<typeof createApp>
   config: Config
   services: CatalogService[]
+  /** The SQLite handle (undefined on Postgres, DATABASE_URL). */
   db: Database
+  /** The storage engine in use (SQLite or Postgres) and its stores. */
+  storage: Storage
+  /** The SQLite ledger and stats, with synchronous reads (undefined on Postgres: use `storage.ledger` / `storage.stats`). */
   ledger: Ledger
   gate: PaymentGate
   stats: Stats
@@ -68,28 +70,38 @@ export async function boot(o: BootOptions): Promise<Booted> {
   if (!services.some((s) => s.slug === config.demo.service)) problems.push(`demo.service '${config.demo.service}' is not a registered service`)
   if (problems.length) throw new ConfigError(problems)
 
-  const db = openDatabase(config.databasePath)
-  const stats = new Stats(db)
-  const ledger = new Ledger(db)
-  const quota = new DailyQuota(db, config.demo.dailyLimit)
-  const refusals = new Throttle(config.invalidPaymentLimit)
+  let storage: Storage
+  try {
+    storage = await openStorage(config)
+  } catch (e) {
+    if (e instanceof DatabaseUnavailable) throw new ConfigError([e.message])
+    throw e
+  }
+  const { ledger, stats, quota } = storage
+  const db = storage.sqlite as Database
+  const refusals = storage.refusals
   const gate = new PaymentGate(o.facilitator, ledger, log, refusals)
-  await reconcile(ledger, o.facilitator, log, 0)
-  warnUnprofitablePrices(services, ledger, config.ethUsd, log)
-  const timer = setInterval(() => void reconcile(ledger, o.facilitator, log).catch((e) => log.warn('reconcile failed', { error: String(e) })), o.reconcileEveryMs ?? 30_000)
+  // Reconciliation: own rows (this instance's, or every row on SQLite) at once at boot; on Postgres, rows of other
+  // instances only once stale (their instance died), and only one instance reconciles at a time.
+  const reconcileOpts = { instanceId: ledger.instanceId, othersStaleMs: config.database.reconcileStaleMs }
+  await reconcile(ledger, o.facilitator, log, 0, reconcileOpts)
+  await warnUnprofitablePrices(services, ledger, config.ethUsd, log)
+  const everyMs = o.reconcileEveryMs ?? config.database.reconcileEveryMs
+  const timer = setInterval(() => void reconcile(ledger, o.facilitator, log, config.database.reconcileStaleMs, reconcileOpts).catch((e) => log.warn('reconcile failed', { error: String(e) })), everyMs)
   timer.unref?.()
-  const results = new PaidResults(new ResultStore(db, { maxBodyBytes: 1_048_576, maxTotalBytes: config.paidResultsMaxBytes }))
-  const purge = setInterval(() => { try { results.purge() } catch (e) { log.warn('paid results purge failed', { error: String(e) }) } }, 60_000)
+  const results = new PaidResults(storage.results)
+  const purge = setInterval(() => void Promise.resolve().then(() => results.purge()).catch((e) => log.warn('paid results purge failed', { error: String(e) })), 60_000)
   purge.unref?.()
-  results.purge()
-  const app = createApp({ services, config, gate, stats, quota, db, ledger, payTo, log, refusals, results, bootedAt: Date.now(), facilitatorHealth: () => o.facilitator.health?.(), admin: { ledger, facilitator: o.facilitator }, devPayer: usesDevChain(config) ? o.devPayer : undefined, context: createContextFactory(config, log, createVerifier(o.facilitator, config.network), models) })
+  await results.purge()
+  const app = createApp({ services, config, gate, stats, quota, db, storage, ledger, payTo, log, refusals, results, bootedAt: Date.now(), facilitatorHealth: () => o.facilitator.health?.(), admin: { ledger, facilitator: o.facilitator }, devPayer: usesDevChain(config) ? o.devPayer : undefined, context: createContextFactory(config, log, createVerifier(o.facilitator, config.network), models) })
   return {
-    app, config, services, db, ledger, gate, stats, log,
+    app, config, services, db, storage, gate, log,
+    ledger: (storage.kind === 'sqlite' ? ledger : undefined) as Ledger,
+    stats: (storage.kind === 'sqlite' ? stats : undefined) as Stats,
     async close() {
       clearInterval(timer)
       clearInterval(purge)
-      results.close()
-      stats.close()
+      await storage.close()
       await o.facilitator.close?.()
     },
   }

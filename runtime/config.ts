@@ -53,6 +53,8 @@ export interface Config {
   paidResultsMaxBytes: number
   /** ETH price in USD (ETH_USD), for gas costs in /stats and the boot's price check; null when unset. */
   ethUsd: number | null
+  /** Shared Postgres for N instances (DATABASE_URL, postgres://…); empty = the embedded SQLite at databasePath. */
+  database: { url: string; poolMax: number; statementTimeoutMs: number; instanceId: string; reconcileStaleMs: number; reconcileEveryMs: number }
 }
 
 type Env = Record<string, string | undefined>
@@ -125,7 +127,17 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     adminToken: String(env.ADMIN_TOKEN ?? ''),
     paidResultsMaxBytes: num('PAID_RESULTS_MAX_MB', env.PAID_RESULTS_MAX_MB, 64, 1) * 1_048_576,
     ethUsd: env.ETH_USD ? num('ETH_USD', env.ETH_USD, 0) : null,
+    database: {
+      url: String(env.DATABASE_URL ?? ''),
+      poolMax: num('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10, 2), // the reconciler holds one connection for its lock
+      statementTimeoutMs: num('DATABASE_STATEMENT_TIMEOUT_MS', env.DATABASE_STATEMENT_TIMEOUT_MS, 5000, 100),
+      instanceId: String(env.INSTANCE_ID ?? ''),
+      reconcileStaleMs: num('RECONCILE_STALE_MS', env.RECONCILE_STALE_MS, 600_000, 1000),
+      reconcileEveryMs: num('RECONCILE_EVERY_MS', env.RECONCILE_EVERY_MS, 30_000, 100),
+    },
   }
+  if (config.database.url && !/^postgres(ql)?:\/\/\S+$/.test(config.database.url)) problems.push('DATABASE_URL must be a postgres:// URL')
+  if (config.database.instanceId && !/^[\w.:-]{1,64}$/.test(config.database.instanceId)) problems.push('INSTANCE_ID must be 1-64 letters, digits, . _ : -')
   for (const [k, v] of Object.entries(env)) {
     const hit = k.match(/^UPSTREAM_([A-Z0-9_]+)_(URL|KEY)$/)
     if (!hit || !v) continue

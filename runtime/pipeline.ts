@@ -1,6 +1,6 @@
 import type { CatalogService } from './catalog'
 import type { Config } from './config'
-import type { Stats } from './db/stats'
+import type { StatsStore, ThrottleStore } from './db/store'
 import { readBody, parseJson, refuseDeclaredOversize, requireJson } from './http/body'
 import { BASE_HEADERS, errorResponse, json } from './http/respond'
 import { requestUrl } from './http/request-url'
@@ -10,21 +10,21 @@ import { FacilitatorUnavailable, type PaymentGate, type Ticket } from './pay/gat
 import { assertFinite, isTier, ServiceError, TIERS, type Logger, type ServiceContext, type TierName } from './sdk'
 import { prepareInputReport } from './validate'
 import { ignoredFieldsHeader } from './input/ignored-header'
-import type { Throttle } from './http/throttle'
 import { ClientGone, unlessDisconnected } from './http/disconnect'
 import type { DecodedPayment } from './pay/types'
 import { paymentIdentifierOf } from './pay/payment-id'
 import { requestHash, RETRY_PENDING_S, type PaidResults } from './pay/results'
 import { collectedResponse } from './pay/collected'
+import { isDatabaseError } from './db/postgres/connect'
 import { asServiceError } from './http/unexpected'
 import { REASON } from './pay/reasons'
 
 export interface PipelineDeps {
   config: Config
   /** Costly payment refusals per client (and payer, counted by the gate) per minute; past the limit, 429 before any work. */
-  refusals: Throttle
+  refusals: ThrottleStore
   gate: PaymentGate
-  stats: Stats
+  stats: StatsStore
   payTo: string
   log: Logger
   /** Paid results kept for collection again (same payment or payment identifier, same request). */
@@ -86,6 +86,15 @@ export async function runHandler(svc: CatalogService, input: unknown, ctx: Servi
   }
 }
 
+/** Errors to answers: the shared database (DATABASE_URL) down or too slow fails closed as a retryable 503. */
+function toServiceError(e: unknown, log: Logger, requestId: string): ServiceError {
+  if (isDatabaseError(e)) {
+    log.error('database unavailable', { request_id: requestId, error: String((e as Error).message).slice(0, 200) })
+    return new ServiceError(503, 'PAYMENT_UNAVAILABLE', 'Payments are unavailable right now (database); nothing was charged. Retry shortly.', { retryable: true, headers: { 'retry-after': '5' } })
+  }
+  return asServiceError(e, log, { request_id: requestId })
+}
+
 /**
  * One paid call, framework-free: availability -> body cap -> tier -> 402 challenge when unpaid -> body
  * validation -> payment verification and reservation -> handler -> settle only on success.
@@ -106,8 +115,8 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     const tier = resolveTier(svc, url, raw)
     const c = cachedChallenge(svc, tier, resource, deps)
     if (!header) return new Response(c.bodyText, { status: 402, headers: { ...c.headers, 'x-request-id': requestId } })
-    if (deps.refusals.blocked(client)) {
-      throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this client; slow down.', { headers: { 'retry-after': String(deps.refusals.retryAfter(client)) } })
+    if (await deps.refusals.blocked(client)) {
+      throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this client; slow down.', { headers: { 'retry-after': String(await deps.refusals.retryAfter(client)) } })
     }
     requireJson(req)
     const { input, ignored } = prepareInputReport(svc.manifest.input, parseJson(raw))
@@ -139,9 +148,9 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
       throw e
     }
     if (key) {
-      const held = deps.results.claim(ticket, key, hash)
+      const held = await deps.results.claim(ticket, key, hash)
       if (held) {
-        gate.release(ticket, 'payment identifier already used')
+        await gate.release(ticket, 'payment identifier already used')
         ticket = undefined
         return collectedResponse(held, requestId, version, refuse)
       }
@@ -153,17 +162,17 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
       out = await unlessDisconnected(runHandler(svc, input, deps.context(svc, tier, requestId, AbortSignal.any([abort.signal, req.signal])), abort), req.signal)
       if (req.signal.aborted) throw new ClientGone()
     } catch (e) {
-      deps.results.discard(ticket)
+      await deps.results.discard(ticket)
       if (e instanceof ClientGone) {
         // Nobody is there to receive the result: nothing is settled and the authorization may be used again.
         abort.abort()
-        gate.release(ticket, 'client disconnected')
+        await gate.release(ticket, 'client disconnected')
         ticket = undefined
         log.info('client disconnected before the answer; payment released', { request_id: requestId, service: svc.slug })
         return errorResponse(new ServiceError(499, 'CLIENT_CLOSED_REQUEST', 'The client disconnected before the answer was ready; nothing was charged.'), requestId)
       }
-      const err = asServiceError(e, log, { request_id: requestId })
-      gate.release(ticket, `handler ${err.status} ${err.code}`)
+      const err = toServiceError(e, log, requestId)
+      await gate.release(ticket, `handler ${err.status} ${err.code}`)
       ticket = undefined
       stats.record(svc.slug, { calls: 1, errors: 1 })
       return errorResponse(err, requestId)
@@ -171,14 +180,14 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     stats.record(svc.slug, { calls: 1, tokens: (out as { tokens_used?: number })?.tokens_used ?? 0 })
     const body = JSON.stringify(out)
     // Kept before settling, so a payment whose settlement ends up pending can collect it once reconciled.
-    deps.results.keep(ticket, key, hash, body)
+    await deps.results.keep(ticket, key, hash, body)
     const t = ticket
     ticket = undefined
     const settled = await gate.settle(t)
     const receipt = b64json({ success: settled.success, transaction: settled.transaction, network: settled.network, payer: settled.payer, ...(settled.errorReason ? { errorReason: settled.errorReason } : {}) })
     const receiptHeader = t.payment.x402Version === 2 ? 'payment-response' : 'x-payment-response'
-    if (settled.success) deps.results.settled(t, receipt, settled.transaction)
-    else if (!settled.pending) deps.results.discard(t)
+    if (settled.success) await deps.results.settled(t, receipt, settled.transaction)
+    else if (!settled.pending) await deps.results.discard(t)
     if (!settled.success) {
       // A pending settlement keeps the result: the same payment sent again collects it once the transfer is confirmed.
       const later = settled.pending ? { 'retry-after': String(RETRY_PENDING_S) } : undefined
@@ -188,10 +197,11 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...BASE_HEADERS, 'x-request-id': requestId, [receiptHeader]: receipt, 'cache-control': 'private, no-store', ...ignoredFieldsHeader(ignored) } })
   } catch (e) {
     if (ticket) {
-      deps.results.discard(ticket)
-      gate.release(ticket, 'request failed before settlement')
+      const t = ticket
+      await deps.results.discard(t)
+      await gate.release(t, 'request failed before settlement').catch((re) => log.error('release failed; the reconciler releases it', { request_id: requestId, error: String(re) }))
     }
-    const err = asServiceError(e, log, { request_id: requestId })
+    const err = toServiceError(e, log, requestId)
     if (err.status >= 500 && !svc.unavailableReason) stats.record(svc.slug, { errors: 1 })
     return errorResponse(err, requestId)
   }

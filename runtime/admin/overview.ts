@@ -1,12 +1,12 @@
-import type { AdminQueries } from '../db/admin-queries'
-import type { Stats } from '../db/stats'
+import type { AdminReads } from '../db/admin-queries'
+import type { StatsStore } from '../db/store'
 import type { Facilitator } from '../pay/types'
 import { upstreamHealth } from '../net/upstream-health'
 import { explorerBase, txUrl } from './explorer'
 
 export interface OverviewDeps {
-  queries: AdminQueries
-  stats: Stats
+  queries: AdminReads
+  stats: StatsStore
   facilitator?: Facilitator
   network: string
   asset: string
@@ -37,9 +37,9 @@ export async function overview(d: OverviewDeps) {
       new Promise<null>((r) => setTimeout(() => r(null), 2000)),
     ])
   }
-  const rows = d.stats.rows(WINDOW_DAYS)
+  const rows = await d.stats.rows(WINDOW_DAYS)
   // Paid calls come from the ledger's settled rows (the stats counters keep traffic only).
-  const settledBySlug = new Map(d.queries.money(WINDOW_DAYS).services.map((m) => [m.slug, m.settled]))
+  const settledBySlug = new Map((await d.queries.money(WINDOW_DAYS)).services.map((m) => [m.slug, m.settled]))
   const perService = new Map<string, { slug: string; calls: number; paid_calls: number; errors: number; tokens: number; demo_calls: number }>()
   for (const r of rows) {
     const s = perService.get(r.slug) ?? { slug: r.slug, calls: 0, paid_calls: 0, errors: 0, tokens: 0, demo_calls: 0 }
@@ -47,9 +47,9 @@ export async function overview(d: OverviewDeps) {
     perService.set(r.slug, s)
   }
   const services = [...perService.values()]
-  const unsettled = d.queries.unsettledPayments().map((p) => ({ ...p, explorer_url: txUrl(explorer, p.tx_hash) }))
+  const unsettled = (await d.queries.unsettledPayments()).map((p) => ({ ...p, explorer_url: txUrl(explorer, p.tx_hash) }))
   const today = new Date().toISOString().slice(0, 10)
-  const demo = d.queries.demoQuota(WINDOW_DAYS)
+  const demo = await d.queries.demoQuota(WINDOW_DAYS)
   return {
     window_days: WINDOW_DAYS,
     network: d.network,
@@ -58,13 +58,13 @@ export async function overview(d: OverviewDeps) {
     pay_to: d.payTo,
     payee_balance_atomic: payeeBalance,
     facilitator: { kind: d.facilitator?.kind ?? null, health: facilitator },
-    payment_states: d.queries.stateCounts(),
+    payment_states: await d.queries.stateCounts(),
     unsettled,
-    money: d.queries.money(WINDOW_DAYS),
+    money: await d.queries.money(WINDOW_DAYS),
     errors: {
       by_code: d.errorCodes,
       per_service: services.filter((s) => s.errors > 0).sort((a, b) => b.errors - a.errors).map((s) => ({ slug: s.slug, errors: s.errors, calls: s.calls })),
-      paid_failures_by_code: d.queries.paidFailures(WINDOW_DAYS),
+      paid_failures_by_code: await d.queries.paidFailures(WINDOW_DAYS),
     },
     demo: { service: d.demoService, daily_limit: d.demoLimit, today: demo.find((x) => x.day === today) ?? { day: today, clients: 0, calls: 0 }, days: demo },
     upstreams: upstreamHealth(),

@@ -2,9 +2,8 @@ import { Elysia } from 'elysia'
 import type { Database } from 'bun:sqlite'
 import type { Config } from '../config'
 import { usesDevChain } from '../config'
-import { AdminQueries, PAYMENT_STATES } from '../db/admin-queries'
-import type { Ledger } from '../db/ledger'
-import type { Stats } from '../db/stats'
+import { AdminQueries, PAYMENT_STATES, type AdminReads } from '../db/admin-queries'
+import type { LedgerStore, StatsStore } from '../db/store'
 import { clientAddress } from '../http/client-ip'
 import { readBody } from '../http/body'
 import { newRequestId } from '../http/respond'
@@ -23,13 +22,15 @@ import consoleJs from './admin-site.js' with { type: 'text' }
 export interface AdminDeps {
   config: Config
   db: Database
-  stats: Stats
+  /** The console's reads (Postgres); default: AdminQueries over `db` (SQLite). */
+  adminQueries?: AdminReads
+  stats: StatsStore
   log: Logger
   payTo: string
   /** Slugs of the served services (error codes are counted for these only). */
   services?: Array<{ slug: string }>
   /** Present in a booted server; without them the console has no ledger to show. */
-  admin?: { ledger: Ledger; facilitator: Facilitator }
+  admin?: { ledger: LedgerStore; facilitator: Facilitator }
 }
 
 type Srv = { requestIP(r: Request): { address: string } | null } | null
@@ -83,7 +84,7 @@ export function adminRoutes(deps: AdminDeps) {
   const token = config.adminToken
   const sessions = new Sessions()
   const throttle = signInThrottle()
-  const queries = new AdminQueries(deps.db)
+  const queries = deps.adminQueries ?? new AdminQueries(deps.db)
   const errorCodes = new ErrorCodes()
   const known = new Set((deps.services ?? []).map((s) => s.slug))
   const devChain = usesDevChain(config)
@@ -144,22 +145,22 @@ export function adminRoutes(deps: AdminDeps) {
       sessions.revoke(readCookie(request.headers.get('cookie'), SESSION_COOKIE))
       return send('', 303, 'text/plain', { location: '/admin', 'set-cookie': clearedCookie(isHttps(request, config.trustedProxies)) })
     }, { parse: 'none' })
-    .get('/admin/api/payments', ({ request, server }) => {
+    .get('/admin/api/payments', async ({ request, server }) => {
       const a = authenticate(request, server)
       if (a.refusal) return a.refusal
       const q = paymentQuery(new URL(request.url).searchParams)
       if (!q.ok) return fail(422, 'INVALID_QUERY', 'Some query parameters are not valid.', q.details)
-      const payments = queries.payments(q).map((p) => ({ ...p, explorer_url: txUrl(explorer, p.tx_hash) }))
+      const payments = (await queries.payments(q)).map((p) => ({ ...p, explorer_url: txUrl(explorer, p.tx_hash) }))
       return sendJson({ count: payments.length, explorer, payments })
     })
-    .get('/admin/api/payments/:id', ({ request, server, params }) => {
+    .get('/admin/api/payments/:id', async ({ request, server, params }) => {
       const a = authenticate(request, server)
       if (a.refusal) return a.refusal
       const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : NaN
       if (!Number.isSafeInteger(id)) return fail(422, 'INVALID_QUERY', 'The payment id must be a positive integer.', [{ path: '/id', message: 'not an integer' }])
-      const row = queries.payment(id)
+      const row = await queries.payment(id)
       if (!row) return fail(404, 'NOT_FOUND', `No payment ${id}.`)
-      return sendJson({ payment: { ...row, explorer_url: txUrl(explorer, row.tx_hash) }, events: queries.events(id) })
+      return sendJson({ payment: { ...row, explorer_url: txUrl(explorer, row.tx_hash) }, events: await queries.events(id) })
     })
     .get('/admin/api/overview', async ({ request, server }) => {
       const a = authenticate(request, server)
@@ -174,7 +175,7 @@ export function adminRoutes(deps: AdminDeps) {
       if (!deps.admin) return fail(503, 'NOT_AVAILABLE', 'No ledger is attached to this server.')
       const result = await reconcile(deps.admin.ledger, deps.admin.facilitator, deps.log)
       deps.log.info('admin: reconcile now', result)
-      return sendJson({ reconciled: result, payment_states: queries.stateCounts() })
+      return sendJson({ reconciled: result, payment_states: await queries.stateCounts() })
     }, { parse: 'none' })
     .all('/admin/*', () => fail(404, 'NOT_FOUND', 'No such console route.'))
 }

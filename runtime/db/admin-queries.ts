@@ -43,7 +43,7 @@ const big = (v: unknown): bigint | null => {
 /** The settlement time of a row: `settled_at` when the column exists, else the last update of a settled row. */
 const settledMs = (r: Row): number | null => (typeof r.settled_at === 'number' ? r.settled_at : r.state === 'settled' ? (r.updated_at as number) : null)
 
-function toPayment(r: Row): AdminPayment {
+export function toPayment(r: Row): AdminPayment {
   const gasUsed = big(r.gas_used), gasPrice = big(r.gas_price)
   return {
     id: r.id as number,
@@ -121,31 +121,7 @@ export class AdminQueries {
 
   /** Settled revenue and settlement gas per UTC day and per service over the last `days` days (from the ledger). */
   money(days: number): { days: DayMoney[]; services: ServiceMoney[] } {
-    const since = this.now().getTime() - (days + 1) * 86_400_000
-    const byDay = new Map<string, { rev: bigint; gas: bigint; n: number }>()
-    const bySlug = new Map<string, { rev: bigint; gas: bigint; n: number; gasUsed: bigint; withGas: number }>()
-    const first = utcDay(new Date(this.now().getTime() - (days - 1) * 86_400_000))
-    for (const r of this.settledSince.all(since) as Row[]) {
-      const day = utcDay(new Date(settledMs(r)!))
-      if (day < first) continue
-      const used = big(r.gas_used), price = big(r.gas_price)
-      const gas = used !== null && price !== null ? used * price : 0n
-      const d = byDay.get(day) ?? { rev: 0n, gas: 0n, n: 0 }
-      d.rev += BigInt(String(r.amount)); d.gas += gas; d.n++
-      byDay.set(day, d)
-      const slug = String(r.slug)
-      const s = bySlug.get(slug) ?? { rev: 0n, gas: 0n, n: 0, gasUsed: 0n, withGas: 0 }
-      s.rev += BigInt(String(r.amount)); s.gas += gas; s.n++
-      if (used !== null) { s.gasUsed += used; s.withGas++ }
-      bySlug.set(slug, s)
-    }
-    return {
-      days: [...byDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, d]) => ({ day, revenue_atomic: d.rev.toString(), revenue_usd: Number(d.rev) / 1e6, gas_wei: d.gas.toString(), settled: d.n })),
-      services: [...bySlug].sort(([, a], [, b]) => (b.rev > a.rev ? 1 : b.rev < a.rev ? -1 : 0)).map(([slug, s]) => ({
-        slug, revenue_atomic: s.rev.toString(), revenue_usd: Number(s.rev) / 1e6, gas_wei: s.gas.toString(), settled: s.n,
-        avg_gas_used: s.withGas ? Number(s.gasUsed / BigInt(s.withGas)) : null,
-      })),
-    }
+    return moneyFrom(this.settledSince.all(this.now().getTime() - (days + 1) * 86_400_000) as Row[], days, this.now())
   }
 
   /**
@@ -153,17 +129,7 @@ export class AdminQueries {
    * with the reason `handler <status> <CODE>`. Unpaid failures are only counted in stats_daily.errors.
    */
   paidFailures(days: number): Array<{ slug: string; code: string; status: number | null; count: number }> {
-    const since = this.now().getTime() - days * 86_400_000
-    const out = new Map<string, { slug: string; code: string; status: number | null; count: number }>()
-    for (const r of this.released.all(since) as Array<{ slug: string; reason: string | null; n: number }>) {
-      const m = (r.reason ?? '').match(/^handler (\d{3}) ([A-Z0-9_]+)/)
-      const code = m ? m[2] : r.reason?.startsWith('request failed') ? 'REQUEST_FAILED' : 'RELEASED'
-      const key = `${r.slug} ${code}`
-      const row = out.get(key) ?? { slug: r.slug, code, status: m ? Number(m[1]) : null, count: 0 }
-      row.count += r.n
-      out.set(key, row)
-    }
-    return [...out.values()].sort((a, b) => b.count - a.count || a.slug.localeCompare(b.slug))
+    return failuresFrom(this.released.all(this.now().getTime() - days * 86_400_000) as Array<{ slug: string; reason: string | null; n: number }>)
   }
 
   /** Demo quota use per day: distinct clients and calls taken. */
@@ -171,4 +137,62 @@ export class AdminQueries {
     const since = utcDay(new Date(this.now().getTime() - (days - 1) * 86_400_000))
     return this.quotaQ.all(since) as never
   }
+}
+
+/** Revenue and gas per UTC day and per service from settled rows (shared by the SQLite and Postgres readers). */
+export function moneyFrom(rows: Row[], days: number, now: Date): { days: DayMoney[]; services: ServiceMoney[] } {
+  const byDay = new Map<string, { rev: bigint; gas: bigint; n: number }>()
+  const bySlug = new Map<string, { rev: bigint; gas: bigint; n: number; gasUsed: bigint; withGas: number }>()
+  const first = utcDay(new Date(now.getTime() - (days - 1) * 86_400_000))
+  for (const r of rows) {
+    const day = utcDay(new Date(settledMs(r)!))
+    if (day < first) continue
+    const used = big(r.gas_used), price = big(r.gas_price)
+    const gas = used !== null && price !== null ? used * price : 0n
+    const d = byDay.get(day) ?? { rev: 0n, gas: 0n, n: 0 }
+    d.rev += BigInt(String(r.amount)); d.gas += gas; d.n++
+    byDay.set(day, d)
+    const slug = String(r.slug)
+    const s = bySlug.get(slug) ?? { rev: 0n, gas: 0n, n: 0, gasUsed: 0n, withGas: 0 }
+    s.rev += BigInt(String(r.amount)); s.gas += gas; s.n++
+    if (used !== null) { s.gasUsed += used; s.withGas++ }
+    bySlug.set(slug, s)
+  }
+  return {
+    days: [...byDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, d]) => ({ day, revenue_atomic: d.rev.toString(), revenue_usd: Number(d.rev) / 1e6, gas_wei: d.gas.toString(), settled: d.n })),
+    services: [...bySlug].sort(([, a], [, b]) => (b.rev > a.rev ? 1 : b.rev < a.rev ? -1 : 0)).map(([slug, s]) => ({
+      slug, revenue_atomic: s.rev.toString(), revenue_usd: Number(s.rev) / 1e6, gas_wei: s.gas.toString(), settled: s.n,
+      avg_gas_used: s.withGas ? Number(s.gasUsed / BigInt(s.withGas)) : null,
+    })),
+  }
+}
+
+/**
+ * Failed paid calls by error code per service, from released rows grouped by (slug, reason): a paid call whose
+ * handler failed is released with the reason `handler <status> <CODE>`.
+ */
+export function failuresFrom(rows: Array<{ slug: string; reason: string | null; n: number }>): Array<{ slug: string; code: string; status: number | null; count: number }> {
+  const out = new Map<string, { slug: string; code: string; status: number | null; count: number }>()
+  for (const r of rows) {
+    const m = (r.reason ?? '').match(/^handler (\d{3}) ([A-Z0-9_]+)/)
+    const code = m ? m[2] : r.reason?.startsWith('request failed') ? 'REQUEST_FAILED' : 'RELEASED'
+    const key = `${r.slug} ${code}`
+    const row = out.get(key) ?? { slug: r.slug, code, status: m ? Number(m[1]) : null, count: 0 }
+    row.count += r.n
+    out.set(key, row)
+  }
+  return [...out.values()].sort((a, b) => b.count - a.count || a.slug.localeCompare(b.slug))
+}
+
+type Awaitable<T> = T | Promise<T>
+/** The console's reads, on either engine (AdminQueries on SQLite, PgAdminQueries on Postgres). */
+export interface AdminReads {
+  payments(o: { limit: number; state?: string; slug?: string }): Awaitable<AdminPayment[]>
+  payment(id: number): Awaitable<AdminPayment | null>
+  unsettledPayments(): Awaitable<AdminPayment[]>
+  stateCounts(): Awaitable<Record<string, number>>
+  events(id: number): Awaitable<Array<{ state: string; detail: string | null; at: string }>>
+  money(days: number): Awaitable<{ days: DayMoney[]; services: ServiceMoney[] }>
+  paidFailures(days: number): Awaitable<Array<{ slug: string; code: string; status: number | null; count: number }>>
+  demoQuota(days: number): Awaitable<Array<{ day: string; clients: number; calls: number }>>
 }

@@ -29,6 +29,8 @@ export interface PaymentRow {
   /** Gas used by the settlement transaction and its effective price (wei), when known. */
   gas_used: number | null
   gas_price: number | null
+  /** The instance that reserved the row (shared Postgres only). */
+  instance?: string
 }
 
 /** What a settlement cost, as reported by the facilitator (decimal strings). */

@@ -1,5 +1,6 @@
-import type { Ledger } from './ledger'
+import type { Ledger, SettledRow } from './ledger'
 import type { Counter, Stats } from './stats'
+import type { LedgerStore, StatsStore } from './store'
 import { utcDay } from './sqlite'
 
 /** One line of /stats: traffic counters plus paid calls, revenue and gas from the ledger's settled rows. */
@@ -45,6 +46,20 @@ function finish(l: Line, ethUsd: number | null): DayStats {
  */
 export function statsReport(stats: Stats, ledger: Ledger, days: number, ethUsd: number | null, now = new Date()) {
   const sinceDay = utcDay(new Date(now.getTime() - (days - 1) * 86_400_000))
+  return buildReport(stats.rows(days), ledger.settledByDay(Date.parse(`${sinceDay}T00:00:00Z`)), days, ethUsd, now)
+}
+
+/** `statsReport` from any storage engine (SQLite or Postgres). */
+export async function loadStatsReport(stats: StatsStore, ledger: LedgerStore, days: number, ethUsd: number | null, now = new Date()) {
+  const sinceDay = utcDay(new Date(now.getTime() - (days - 1) * 86_400_000))
+  const [traffic, settled] = await Promise.all([stats.rows(days), ledger.settledByDay(Date.parse(`${sinceDay}T00:00:00Z`))])
+  return buildReport(traffic, settled, days, ethUsd, now)
+}
+
+type TrafficRow = { day: string; slug: string } & Record<Counter, number>
+
+function buildReport(traffic: TrafficRow[], settled: SettledRow[], days: number, ethUsd: number | null, now: Date) {
+  const sinceDay = utcDay(new Date(now.getTime() - (days - 1) * 86_400_000))
   const cells = new Map<string, Line>()
   const cell = (day: string, slug: string) => {
     const k = `${day}|${slug}`
@@ -52,12 +67,12 @@ export function statsReport(stats: Stats, ledger: Ledger, days: number, ethUsd: 
     if (!c) cells.set(k, (c = empty()))
     return c
   }
-  for (const r of stats.rows(days)) {
+  for (const r of traffic) {
     if (r.day < sinceDay) continue
     const c = cell(r.day, r.slug)
     for (const k of ['calls', 'errors', 'tokens', 'demo_calls'] as Counter[]) c[k] += r[k]
   }
-  for (const r of ledger.settledByDay(Date.parse(`${sinceDay}T00:00:00Z`))) {
+  for (const r of settled) {
     const c = cell(r.day, r.slug)
     c.paid_calls += r.paid_calls
     c.revenue += BigInt(r.revenue_atomic)

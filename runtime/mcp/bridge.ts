@@ -1,5 +1,5 @@
 import type { CatalogService } from '../catalog'
-import type { DailyQuota } from '../db/quota'
+import type { QuotaStore } from '../db/store'
 import { serveDemo } from '../demo'
 import { newRequestId } from '../http/respond'
 import { b64json } from '../pay/challenge'
@@ -34,7 +34,7 @@ export async function callPaidTool(svc: CatalogService, args: unknown, meta: Rec
 }
 
 /** The free demo tool: the same code path and daily quota as POST /api/demo/explain. */
-export async function callDemoTool(svc: CatalogService, args: unknown, origin: CallOrigin, quota: DailyQuota, deps: PipelineDeps): Promise<ToolResult> {
+export async function callDemoTool(svc: CatalogService, args: unknown, origin: CallOrigin, quota: QuotaStore, deps: PipelineDeps): Promise<ToolResult> {
   const res = await serveDemo(svc, jsonRequest('/api/demo/explain', args, origin), newRequestId(), origin.client, quota, deps)
   return toToolResult(res)
 }

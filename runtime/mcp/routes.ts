@@ -3,7 +3,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import type { CatalogService } from '../catalog'
-import type { DailyQuota } from '../db/quota'
+import type { QuotaStore } from '../db/store'
 import { parseJson, readBody } from '../http/body'
 import { BASE_HEADERS } from '../http/respond'
 import type { PipelineDeps } from '../pipeline'
@@ -16,7 +16,7 @@ import { demoToolName, FREE_TOOLS, freeTools, paidTool } from './tools'
 
 export interface McpDeps extends PipelineDeps {
   services: CatalogService[]
-  quota: DailyQuota
+  quota: QuotaStore
 }
 
 type ServerLike = { requestIP(r: Request): { address: string } | null } | null

@@ -1,5 +1,5 @@
 import type { CatalogService } from '../catalog'
-import type { Ledger } from '../db/ledger'
+import type { LedgerStore } from '../db/store'
 import { weiToUsd } from '../db/report'
 import type { Logger } from '../sdk'
 
@@ -11,9 +11,9 @@ const RECENT_MS = 7 * 86_400_000
  * the recent settlements: each paid call of it loses money. Needs ETH_USD and settlements with known gas.
  * Returns the slugs warned about.
  */
-export function warnUnprofitablePrices(services: CatalogService[], ledger: Ledger, ethUsd: number | null, log: Logger, now = Date.now()): string[] {
+export async function warnUnprofitablePrices(services: CatalogService[], ledger: LedgerStore, ethUsd: number | null, log: Logger, now = Date.now()): Promise<string[]> {
   if (ethUsd === null) return []
-  const wei = ledger.averageSettlementCost(now - RECENT_MS)
+  const wei = await ledger.averageSettlementCost(now - RECENT_MS)
   const costUsd = wei === null ? null : weiToUsd(wei, ethUsd)
   if (costUsd === null) return []
   const losing: string[] = []

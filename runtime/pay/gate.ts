@@ -1,9 +1,9 @@
-import type { Ledger } from '../db/ledger'
-import type { Throttle } from '../http/throttle'
+import type { LedgerStore, ThrottleStore } from '../db/store'
 import { ServiceError, type Logger } from '../sdk'
 import { cheapChecks } from './checks'
 import { decodePayment, PaymentRefused } from './decode'
 import { PayerGuard } from './payer-guard'
+import { SharedHold } from './shared-hold'
 import type { DecodedPayment, Facilitator, PaymentRequirements, SettleResult } from './types'
 import { REASON } from './reasons'
 
@@ -31,21 +31,27 @@ const short = (s: string) => (s.length > 16 ? `${s.slice(0, 10)}…${s.slice(-4)
 export class PaymentGate {
   constructor(
     private facilitator: Facilitator,
-    private ledger: Ledger,
+    private ledger: LedgerStore,
     private log: Logger,
     /**
      * Refusals that cost verification work and settlements that failed after verification, counted per client
      * address and per payer (`payer:0x…`); cheap refusals (malformed, replayed, expired ...) are never counted.
      */
-    private refusals?: Throttle,
+    private refusals?: ThrottleStore,
     readonly guard = new PayerGuard(),
     private nowS = () => Math.floor(Date.now() / 1000),
-  ) {}
+  ) {
+    this.sharedHold = ledger.shared ? new SharedHold(ledger.shared, ledger, facilitator, guard.balanceTtlMs) : undefined
+  }
+
+  /** On a shared ledger (Postgres): the in-flight amounts come from the ledger, not from `guard`. */
+  private sharedHold: SharedHold | undefined
 
   /** Counts a costly refusal against the client and, when its signature was proven, against the payer. */
   private count(client: string, payer: string | null): void {
-    if (client) this.refusals?.hit(client)
-    if (payer) this.refusals?.hit(`payer:${payer.toLowerCase()}`)
+    const hit = (key: string) => void Promise.resolve(this.refusals?.hit(key)).catch((e) => this.log.warn('refusal throttle unavailable', { error: (e as Error).message }))
+    if (client) hit(client)
+    if (payer) hit(`payer:${payer.toLowerCase()}`)
   }
 
   /**
@@ -57,37 +63,46 @@ export class PaymentGate {
     const { signatureChecked } = await cheapChecks(payment, req, this.nowS(), this.facilitator.hasCode)
     const a = payment.payload.authorization
     const payerKey = `payer:${a.from.toLowerCase()}`
-    if (this.refusals?.blocked(payerKey)) {
-      throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this payer; slow down.', { headers: { 'retry-after': String(this.refusals.retryAfter(payerKey)) } })
+    if (this.refusals && (await this.refusals.blocked(payerKey))) {
+      throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this payer; slow down.', { headers: { 'retry-after': String(await this.refusals.retryAfter(payerKey)) } })
     }
     const cooling = this.guard.coolingFor(a.from)
     if (cooling > 0) {
       throw new PaymentRefused(REASON.payerCoolingDown, `A settlement for ${a.from} failed after its payment had verified (funds moved, or a wallet that only validates in simulation); payments from it are refused for another ${Math.ceil(cooling / 1000)} s.`)
     }
-    const id = this.ledger.reserve({
-      payer: a.from, nonce: a.nonce, slug, tier, amount: req.amount, network: req.network, requestId,
-      validBefore: Number(a.validBefore), x402Version: payment.x402Version, payload: payment.raw, requirements: req,
-    })
+    let id: number | null
+    try {
+      id = await this.ledger.reserve({
+        payer: a.from, nonce: a.nonce, slug, tier, amount: req.amount, network: req.network, requestId,
+        validBefore: Number(a.validBefore), x402Version: payment.x402Version, payload: payment.raw, requirements: req,
+      })
+    } catch (e) {
+      // The ledger is unreachable: fail closed before any verification (nothing reserved, nothing charged).
+      this.log.error('payment ledger unavailable', { request_id: requestId, error: (e as Error).message })
+      throw new FacilitatorUnavailable('payments are unavailable (ledger database); nothing was charged')
+    }
     if (id === null) throw new PaymentRefused(REASON.authorizationAlreadyUsed, 'this payment authorization was already used (or is in use); sign a new one')
     const mark = this.guard.mark()
+    const verifyStartedMs = Date.now()
     let verdict
     try {
       verdict = await this.facilitator.verify(payment, req)
     } catch (e) {
-      this.ledger.transition(id, 'released', { reason: 'verification unavailable' })
+      await this.ledger.transition(id, 'released', { reason: 'verification unavailable' })
       this.log.warn('payment verification unavailable', { request_id: requestId, error: (e as Error).message })
       throw new FacilitatorUnavailable('payment verification is unavailable; nothing was charged')
     }
     if (!verdict.isValid) {
-      this.ledger.transition(id, 'released', { reason: verdict.invalidReason ?? 'invalid' })
+      await this.ledger.transition(id, 'released', { reason: verdict.invalidReason ?? 'invalid' })
       this.count(client, signatureChecked ? a.from : null)
       throw new PaymentRefused(verdict.invalidReason ?? REASON.invalidPayment)
     }
     let held: bigint
     try {
-      held = await this.holdBalance(a.from, BigInt(req.amount), req.asset, mark)
+      if (this.sharedHold) await this.sharedHold.hold(id, a.from, BigInt(req.amount), req.asset, verifyStartedMs)
+      held = this.sharedHold ? 0n : await this.holdBalance(a.from, BigInt(req.amount), req.asset, mark)
     } catch (e) {
-      this.ledger.transition(id, 'released', { reason: e instanceof PaymentRefused ? e.reason : 'balance unavailable' })
+      await this.ledger.transition(id, 'released', { reason: e instanceof PaymentRefused ? e.reason : 'balance unavailable' })
       if (e instanceof PaymentRefused) {
         this.count(client, a.from)
         throw e
@@ -95,7 +110,7 @@ export class PaymentGate {
       this.log.warn('payer balance unavailable', { request_id: requestId, error: (e as Error).message })
       throw new FacilitatorUnavailable('payment verification is unavailable; nothing was charged')
     }
-    this.ledger.transition(id, 'verified')
+    if (!this.sharedHold) await this.ledger.transition(id, 'verified')
     this.log.info('payment verified', { request_id: requestId, payer: a.from, nonce: short(a.nonce), signature: short(payment.payload.signature) })
     return { id, payment, requirements: req, payer: a.from, slug, client, held }
   }
@@ -133,9 +148,9 @@ export class PaymentGate {
   }
 
   /** The handler failed: nothing is settled and the authorization may be used again. */
-  release(t: Ticket, reason: string): void {
-    this.ledger.transition(t.id, 'released', { reason })
+  async release(t: Ticket, reason: string): Promise<void> {
     this.unhold(t)
+    await this.ledger.transition(t.id, 'released', { reason })
   }
 
   private unhold(t: Ticket): void {
@@ -161,29 +176,33 @@ export class PaymentGate {
   }
 
   private async settleTracked(t: Ticket): Promise<SettleResult> {
-    this.ledger.transition(t.id, 'settling')
+    await this.ledger.transition(t.id, 'settling')
     let result: SettleResult
     try {
-      result = await this.facilitator.settle(t.payment, t.requirements, (tx) => this.ledger.transition(t.id, 'settling', { tx }))
+      result = await this.facilitator.settle(t.payment, t.requirements, (tx) => void Promise.resolve(this.ledger.transition(t.id, 'settling', { tx })).catch((e) => this.log.warn('recording the transaction hash failed', { payment_id: t.id, error: (e as Error).message })))
     } catch (e) {
       // Unknown outcome (e.g. transport failure mid-call): keep it pending; the reconciler decides from the chain.
-      this.ledger.transition(t.id, 'pending', { reason: (e as Error).message.slice(0, 200) })
+      await this.ledger.transition(t.id, 'pending', { reason: (e as Error).message.slice(0, 200) })
       this.log.error('settlement outcome unknown', { payment_id: t.id, error: (e as Error).message })
       this.guard.forgetBalance(t.payer)
+      this.sharedHold?.forget(t.payer)
       this.unholdAfterExpiry(t)
       return { success: false, transaction: '', network: t.requirements.network, payer: t.payer, errorReason: REASON.settlementPending, pending: true }
     }
     if (result.success) this.guard.spent(t.payer, BigInt(t.requirements.amount))
-    else this.guard.forgetBalance(t.payer)
+    else {
+      this.guard.forgetBalance(t.payer)
+      this.sharedHold?.forget(t.payer)
+    }
     if (result.pending) this.unholdAfterExpiry(t)
     else this.unhold(t)
     result = { ...result, payer: result.payer ?? t.payer }
     if (result.success) {
-      this.ledger.settleOnce(t.id, { tx: result.transaction, gasUsed: result.gasUsed, effectiveGasPrice: result.effectiveGasPrice })
+      await this.ledger.settleOnce(t.id, { tx: result.transaction, gasUsed: result.gasUsed, effectiveGasPrice: result.effectiveGasPrice })
     } else if (result.pending) {
-      this.ledger.transition(t.id, 'pending', { tx: result.transaction || undefined, reason: result.errorReason })
+      await this.ledger.transition(t.id, 'pending', { tx: result.transaction || undefined, reason: result.errorReason })
     } else {
-      this.ledger.transition(t.id, 'failed', { tx: result.transaction || undefined, reason: result.errorReason })
+      await this.ledger.transition(t.id, 'failed', { tx: result.transaction || undefined, reason: result.errorReason })
       // The payment verified, then did not settle: the handler ran for free. Cool the payer down and count it.
       const ms = this.guard.strike(t.payer)
       this.count(t.client, t.payer)

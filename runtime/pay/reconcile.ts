@@ -1,4 +1,4 @@
-import type { Ledger } from '../db/ledger'
+import type { LedgerStore } from '../db/store'
 import type { Logger } from '../sdk'
 import type { DecodedPayment, Facilitator, PaymentRequirements } from './types'
 
@@ -9,17 +9,34 @@ import type { DecodedPayment, Facilitator, PaymentRequirements } from './types'
  * Safe to run at any time and repeatedly: a row becomes settled exactly once (settleOnce; revenue is read from
  * settled rows), and in-flight `settling` rows younger than `staleMs` are left to their request.
  */
-export async function reconcile(ledger: Ledger, facilitator: Facilitator, log: Logger, staleMs = 10 * 60_000): Promise<{ settled: number; failed: number; released: number; unknown: number }> {
+type Outcome = { settled: number; failed: number; released: number; unknown: number }
+
+/**
+ * On a shared database (Postgres, N instances): rows reserved by another instance (`row.instance`) are left to it
+ * until `othersStaleMs` passed since their last change (that instance died), and only one instance reconciles at a
+ * time (`ledger.exclusively`; the others skip the round).
+ */
+export interface SharedReconcile { instanceId?: string; othersStaleMs?: number }
+
+export async function reconcile(ledger: LedgerStore, facilitator: Facilitator, log: Logger, staleMs = 10 * 60_000, shared: SharedReconcile = {}): Promise<Outcome> {
+  const run = () => reconcileRows(ledger, facilitator, log, staleMs, shared)
+  if (!ledger.exclusively) return run()
+  return (await ledger.exclusively('agent-api:reconcile', run)) ?? { settled: 0, failed: 0, released: 0, unknown: 0 }
+}
+
+async function reconcileRows(ledger: LedgerStore, facilitator: Facilitator, log: Logger, staleMs: number, shared: SharedReconcile): Promise<Outcome> {
   const out = { settled: 0, failed: 0, released: 0, unknown: 0 }
   const now = Date.now()
-  for (const row of ledger.byState(['reserved', 'verified'])) {
-    if (now - row.updated_at < staleMs) continue
-    ledger.transition(row.id, 'released', { reason: 'request ended before settlement (reconciled)' })
+  const staleAfter = (row: { instance?: string }) =>
+    row.instance && shared.instanceId && row.instance !== shared.instanceId ? (shared.othersStaleMs ?? staleMs) : staleMs
+  for (const row of await ledger.byState(['reserved', 'verified'])) {
+    if (now - row.updated_at < staleAfter(row)) continue
+    await ledger.transition(row.id, 'released', { reason: 'request ended before settlement (reconciled)' })
     out.released++
   }
-  for (const row of ledger.byState(['settling', 'pending'])) {
+  for (const row of await ledger.byState(['settling', 'pending'])) {
     // A `settling` row may belong to a settlement still running in this process: leave it to that request.
-    if (row.state === 'settling' && now - row.updated_at < staleMs) continue
+    if (row.state === 'settling' && now - row.updated_at < staleAfter(row)) continue
     const raw = JSON.parse(row.payload) as Record<string, unknown>
     const p = { x402Version: row.x402_version, raw, payload: raw.payload } as DecodedPayment
     let status: 'settled' | 'failed' | 'unknown'
@@ -31,9 +48,9 @@ export async function reconcile(ledger: Ledger, facilitator: Facilitator, log: L
       continue
     }
     if (status === 'settled') {
-      if (ledger.settleOnce(row.id, { reason: 'confirmed by reconciliation' })) out.settled++
+      if (await ledger.settleOnce(row.id, { reason: 'confirmed by reconciliation' })) out.settled++
     } else if (status === 'failed') {
-      ledger.transition(row.id, 'failed', { reason: 'not on chain and expired (reconciled)' })
+      await ledger.transition(row.id, 'failed', { reason: 'not on chain and expired (reconciled)' })
       out.failed++
     } else out.unknown++
   }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { getAddress, isAddressEqual } from 'viem'
-import type { ResultStore, StoredResult } from '../db/results'
+import type { StoredResult } from '../db/results'
+import type { ResultStoreLike } from '../db/store'
 import { b64json } from './challenge'
 import { cheapChecks } from './checks'
 import type { Ticket } from './gate'
@@ -62,7 +63,7 @@ async function holdsAuthorization(p: DecodedPayment, row: StoredResult, req: Pay
  * and receipt instead of a second settlement. Framework-free; the pipeline turns outcomes into responses.
  */
 export class PaidResults {
-  constructor(private store: ResultStore, private nowS = () => Math.floor(Date.now() / 1000)) {}
+  constructor(private store: ResultStoreLike, private nowS = () => Math.floor(Date.now() / 1000)) {}
 
   private outcome(row: StoredResult): Collected | null {
     switch (row.state) {
@@ -99,7 +100,7 @@ export class PaidResults {
    * checked locally (a contract-wallet signature), null: the gate verifies it and `claim` decides.
    */
   async byIdentifier(p: DecodedPayment, key: string, req: PaymentRequirements, hash: string): Promise<Collected | null> {
-    const row = this.store.byKey(p.payload.authorization.from, key)
+    const row = await this.store.byKey(p.payload.authorization.from, key)
     if (!row) return null
     try {
       if (!(await cheapChecks(p, req, this.nowS())).signatureChecked) return null
@@ -115,7 +116,7 @@ export class PaidResults {
    */
   async byAuthorization(p: DecodedPayment, req: PaymentRequirements, hash: string): Promise<Collected | null> {
     const a = p.payload.authorization
-    const row = this.store.byAuthorization(a.from, a.nonce)
+    const row = await this.store.byAuthorization(a.from, a.nonce)
     if (!row || row.request_hash !== hash) return null
     if (!(await holdsAuthorization(p, row, req))) return null
     return this.outcome(row)
@@ -127,42 +128,42 @@ export class PaidResults {
   }
 
   /** Claims a payment identifier for a verified payment; an outcome when another payment already holds it. */
-  claim(t: Ticket, key: string, hash: string): Collected | null {
-    const held = this.store.claim({ ...this.input(t, key, hash), key })
+  async claim(t: Ticket, key: string, hash: string): Promise<Collected | null> {
+    const held = await this.store.claim({ ...this.input(t, key, hash), key })
     if (!held) return null
     if (held.request_hash !== hash) return { kind: 'conflict' }
     return this.outcome(held) ?? { kind: 'pending', retryAfter: RETRY_IN_FLIGHT_S }
   }
 
   /** Keeps the answer of a successful handler, before settlement (collectable only once the payment is settled). */
-  keep(t: Ticket, key: string | null, hash: string, body: string): void {
-    this.store.keep(this.input(t, key, hash), body)
+  async keep(t: Ticket, key: string | null, hash: string, body: string): Promise<void> {
+    await this.store.keep(this.input(t, key, hash), body)
   }
 
   /**
    * The payment settled in this request: record the receipt sent with the answer. Never throws: the payer has paid
    * and gets its answer; without the stored copy a later collection rebuilds the receipt from the ledger.
    */
-  settled(t: Ticket, receipt: string, transaction: string): void {
+  async settled(t: Ticket, receipt: string, transaction: string): Promise<void> {
     // Usually the receipt is exactly the one rebuilt from the ledger: then it costs no write on the paid path.
     if (receipt === successReceipt(transaction, t.requirements.network, t.payment.payload.authorization.from)) return
-    try { this.store.setReceipt(t.id, receipt) } catch { /* rebuilt from the ledger on collection */ }
+    try { await this.store.setReceipt(t.id, receipt) } catch { /* rebuilt from the ledger on collection */ }
   }
 
   /**
    * The payment will never settle (handler failed, caller left, settlement failed): forget its row. Never throws;
    * a row left behind is never served (its payment is not settled) and is purged.
    */
-  discard(t: Ticket): void {
-    try { this.store.discard(t.id) } catch { /* purged later */ }
+  async discard(t: Ticket): Promise<void> {
+    try { await this.store.discard(t.id) } catch { /* purged later */ }
   }
 
-  purge(): number {
+  purge(): Promise<number> | number {
     return this.store.purge()
   }
 
   /** Writes buffered results (at shutdown). */
-  close(): void {
-    this.store.close()
+  async close(): Promise<void> {
+    await this.store.close()
   }
 }

@@ -23,7 +23,8 @@ export const ERROR_CODES = [
   'INVALID_PAYMENT_IDENTIFIER',
   'PAYMENT_IDENTIFIER_CONFLICT',
   'PAYMENT_REFUSED', // (console only) a 402 answered to an offered payment
-  'PAYMENT_UNAVAILABLE', // the facilitator cannot be reached; retryable
+  'PAYMENT_UNAVAILABLE', // the facilitator (or the ledger database) cannot be reached; retryable
+  'DATABASE_UNAVAILABLE', // the shared database (DATABASE_URL) is down: /stats, the demo; retryable
   'RESULT_NOT_KEPT',
   'TOO_MANY_INVALID_PAYMENTS',
   'REFUSED_TO_SIGN', // the dev payer refuses typed data that is not a USDC transfer to this server

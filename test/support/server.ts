@@ -40,7 +40,7 @@ async function bootForTest(o: StartOptions) {
   const booted = await boot({ env, entries: o.entries, facilitator: o.facilitator ?? refusingFacilitator(), log: createLogger('info', (l) => logs.push(l)), reconcileEveryMs: 3_600_000, devPayer: o.devPayer })
   const close = async () => {
     await booted.close()
-    booted.db.close()
+    booted.db?.close()
     rmSync(dir, { recursive: true, force: true })
   }
   return { dir, logs, booted, close }

@@ -1,0 +1,82 @@
+import type { Database } from 'bun:sqlite'
+import { hostname } from 'node:os'
+import type { Config } from '../config'
+import { Ledger } from './ledger'
+import { DailyQuota } from './quota'
+import { ResultStore } from './results'
+import { openDatabase } from './sqlite'
+import { Stats } from './stats'
+import type { LedgerStore, QuotaStore, ResultStoreLike, StatsStore, ThrottleStore } from './store'
+import { Throttle } from '../http/throttle'
+import { PgThrottle } from './postgres/throttle'
+import { AdminQueries, type AdminReads } from './admin-queries'
+import { PgAdminQueries } from './postgres/admin-queries'
+import { openPostgres, withTimeout } from './postgres/connect'
+import { PgLedger } from './postgres/ledger'
+import { PgQuota } from './postgres/quota'
+import { PgResultStore } from './postgres/results'
+import { PgStats } from './postgres/stats'
+
+/** Everything the server keeps, on one engine: the embedded SQLite file, or a Postgres shared by N instances. */
+export interface Storage {
+  kind: 'sqlite' | 'postgres'
+  ledger: LedgerStore
+  stats: StatsStore
+  quota: QuotaStore
+  results: ResultStoreLike
+  /** Costly payment refusals per client / payer per minute (in memory on SQLite: one process). */
+  refusals: ThrottleStore
+  /** The operator console's reads. */
+  admin: AdminReads
+  /** The SQLite handle (operator console queries, backups); absent on Postgres. */
+  sqlite?: Database
+  /** True when the database answers (within 2 s). */
+  ping(): Promise<boolean>
+  /** Flushes and closes (stats, results, connections). */
+  close(): Promise<void>
+}
+
+/** This process's id on a shared database: INSTANCE_ID, else host and pid (a restarted process is a new instance). */
+export const instanceIdOf = (config: Config) => config.database.instanceId || `${hostname().slice(0, 40)}-${process.pid}`
+
+/** Opens the configured storage: Postgres when DATABASE_URL is set (throws DatabaseUnavailable), else SQLite. */
+export async function openStorage(config: Config): Promise<Storage> {
+  const limits = { maxBodyBytes: 1_048_576, maxTotalBytes: config.paidResultsMaxBytes }
+  if (config.database.url) {
+    const sql = await openPostgres({ url: config.database.url, poolMax: config.database.poolMax, statementTimeoutMs: config.database.statementTimeoutMs })
+    const stats = new PgStats(sql)
+    return {
+      kind: 'postgres',
+      ledger: new PgLedger(sql, instanceIdOf(config)),
+      stats,
+      quota: new PgQuota(sql, config.demo.dailyLimit),
+      results: new PgResultStore(sql, limits),
+      refusals: new PgThrottle(sql, config.invalidPaymentLimit),
+      admin: new PgAdminQueries(sql),
+      ping: () => withTimeout(sql`SELECT 1`, 2000).then(() => true, () => false),
+      async close() {
+        await stats.close()
+        await sql.close({ timeout: 5 })
+      },
+    }
+  }
+  const db = openDatabase(config.databasePath)
+  const stats = new Stats(db)
+  const results = new ResultStore(db, limits)
+  const ping = db.prepare('SELECT 1')
+  return {
+    kind: 'sqlite',
+    ledger: new Ledger(db),
+    stats,
+    quota: new DailyQuota(db, config.demo.dailyLimit),
+    results,
+    refusals: new Throttle(config.invalidPaymentLimit),
+    admin: new AdminQueries(db),
+    sqlite: db,
+    ping: async () => { try { ping.get(); return true } catch { return false } },
+    async close() {
+      results.close()
+      stats.close()
+    },
+  }
+}

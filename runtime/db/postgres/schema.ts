@@ -1,0 +1,38 @@
+/**
+ * Postgres schema, versioned like runtime/db/sqlite.ts (append only; index + 1 is the version kept in
+ * schema_version). Amounts are exact decimal text, as in SQLite; sums use numeric. Times are ms (bigint).
+ */
+export const PG_MIGRATIONS: string[] = [
+  `CREATE TABLE stats_daily (
+     day text NOT NULL, slug text NOT NULL,
+     calls bigint NOT NULL DEFAULT 0, errors bigint NOT NULL DEFAULT 0, tokens bigint NOT NULL DEFAULT 0, demo_calls bigint NOT NULL DEFAULT 0,
+     PRIMARY KEY (day, slug));
+   CREATE TABLE demo_quota (day text NOT NULL, client text NOT NULL, count integer NOT NULL, PRIMARY KEY (day, client));
+   CREATE TABLE payments (
+     id bigserial PRIMARY KEY,
+     payer text NOT NULL, nonce text NOT NULL,
+     slug text NOT NULL, tier text NOT NULL, amount text NOT NULL, network text NOT NULL,
+     state text NOT NULL, tx_hash text, reason text, request_id text NOT NULL,
+     valid_before bigint NOT NULL, x402_version integer NOT NULL,
+     payload text NOT NULL, requirements text NOT NULL,
+     created_at bigint NOT NULL, updated_at bigint NOT NULL,
+     settled_at bigint, gas_used numeric, gas_price numeric,
+     instance text NOT NULL);
+   CREATE UNIQUE INDEX payments_authorization ON payments (payer, nonce) WHERE state <> 'released';
+   CREATE INDEX payments_state ON payments (state) WHERE state NOT IN ('settled', 'released', 'failed');
+   CREATE INDEX payments_inflight ON payments (payer) WHERE state IN ('verified', 'settling', 'pending');
+   CREATE INDEX payments_settled ON payments (settled_at) WHERE state = 'settled';
+   CREATE TABLE payment_events (
+     seq bigserial PRIMARY KEY, payment_id bigint NOT NULL REFERENCES payments(id), state text NOT NULL,
+     detail text, at bigint NOT NULL);
+   CREATE INDEX payment_events_payment ON payment_events (payment_id);
+   CREATE TABLE paid_results (
+     payment_id bigint PRIMARY KEY REFERENCES payments(id),
+     payer text NOT NULL, nonce text NOT NULL, payment_key text, request_hash text NOT NULL,
+     expires_at bigint NOT NULL, created_at bigint NOT NULL, size integer NOT NULL DEFAULT 0,
+     receipt text, body text);
+   CREATE INDEX paid_results_authorization ON paid_results (payer, nonce);
+   CREATE UNIQUE INDEX paid_results_key ON paid_results (payer, payment_key) WHERE payment_key IS NOT NULL;
+   CREATE INDEX paid_results_expiry ON paid_results (expires_at);
+   CREATE TABLE refusals (key text PRIMARY KEY, window_start bigint NOT NULL, count integer NOT NULL);`,
+]

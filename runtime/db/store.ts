@@ -1,0 +1,79 @@
+import type { PaymentRow, PaymentState, Reservation, SettledRow, SettlementGas } from './ledger'
+import type { Counter } from './stats'
+import type { QuotaResult } from './quota'
+import type { KeepInput, StoredResult } from './results'
+
+/**
+ * The one storage interface, with two implementations: the embedded SQLite (runtime/db/*.ts; synchronous, so a
+ * call costs no await on the hot path) and a shared Postgres for N instances (runtime/db/postgres/*). Every method
+ * may return a promise: callers always `await` (awaiting a plain value is free of I/O).
+ */
+export type Awaitable<T> = T | Promise<T>
+
+export interface LedgerStore {
+  /** Atomic reservation of one authorization (payer, nonce): the row id, or null when it is already in use. */
+  reserve(r: Reservation): Awaitable<number | null>
+  transition(id: number, state: PaymentState, detail?: { tx?: string; reason?: string }): Awaitable<void>
+  /** Marks a payment settled exactly once: true when this call made the change. */
+  settleOnce(id: number, detail?: { tx?: string; reason?: string } & SettlementGas): Awaitable<boolean>
+  get(id: number): Awaitable<PaymentRow | null>
+  byState(states: PaymentState[]): Awaitable<PaymentRow[]>
+  settledTotal(): Awaitable<bigint>
+  settledByDay(sinceMs: number): Awaitable<SettledRow[]>
+  averageSettlementCost(sinceMs: number, limit?: number): Awaitable<bigint | null>
+  events(id: number): Awaitable<Array<{ state: string; detail: string | null }>>
+  /**
+   * Shared databases only: the payer's in-flight exposure read from the ledger (rows verified or settling, and
+   * pending ones whose authorization may still land), so the per-payer limit holds across instances.
+   */
+  shared?: SharedPayerLedger
+  /** Shared databases only: runs `fn` when no other instance is running it (a session advisory lock); else skips. */
+  exclusively?<T>(name: string, fn: () => Promise<T>): Promise<T | undefined>
+  /** This instance's id, stamped on every row it reserves (shared databases). */
+  readonly instanceId?: string
+}
+
+/** How far the clocks of two instances may differ (ms): settlements this close before a balance read count as after it. */
+export const SKEW_MS = 1000
+
+export interface SharedPayerLedger {
+  /**
+   * Moves reservation `id` to `verified` under the payer's lock (one transaction) when the payer's other amounts in
+   * flight (verified, settling, and pending ones whose authorization may still land) plus `amount` fit in `balance`
+   * less what the payer settled since the balance was read (`readAtMs`, less SKEW_MS for clock skew; any instance).
+   * `balance` null (not read): 'ok' only when nothing else is in flight and none of the payer's payments settled
+   * since `sinceMs` (then the verification's own balance check still stands), else 'recheck' (read the balance and
+   * call again). 'short': the balance does not cover it.
+   */
+  verifyWithin(id: number, payer: string, amount: bigint, balance: { value: bigint; readAtMs: number } | null, sinceMs: number): Promise<{ outcome: 'ok' | 'short' | 'recheck'; inFlight: bigint; spent: bigint }>
+}
+
+export interface StatsStore {
+  record(slug: string, add: Partial<Record<Counter, number>>): void
+  flush(): Awaitable<void>
+  rows(days?: number): Awaitable<Array<{ day: string; slug: string } & Record<Counter, number>>>
+  close(): Awaitable<void>
+}
+
+export interface QuotaStore {
+  consume(client: string): Awaitable<QuotaResult>
+  refund(client: string, q: QuotaResult): Awaitable<void>
+}
+
+export interface ResultStoreLike {
+  byAuthorization(payer: string, nonce: string): Awaitable<StoredResult | null>
+  byKey(payer: string, key: string): Awaitable<StoredResult | null>
+  claim(k: KeepInput & { key: string }): Awaitable<StoredResult | null>
+  keep(k: KeepInput, body: string): Awaitable<boolean>
+  setReceipt(paymentId: number, receipt: string): Awaitable<void>
+  discard(paymentId: number): Awaitable<void>
+  purge(): Awaitable<number>
+  close(): Awaitable<void>
+}
+
+/** Fixed-window refusal counter (runtime/http/throttle.ts in memory; a shared table on Postgres). */
+export interface ThrottleStore {
+  blocked(key: string): Awaitable<boolean>
+  hit(key: string): Awaitable<void>
+  retryAfter(key: string): Awaitable<number>
+}

@@ -1,0 +1,262 @@
+/**
+ * The storage contract, run against both engines: the embedded SQLite and a real Postgres (started from npm by
+ * scripts/ensure-postgres.ts). Same inputs, same expected answers; concurrency is real (Postgres calls run in
+ * parallel over the pool).
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import type { SQL } from 'bun'
+import { openDatabase } from '../../runtime/db/sqlite'
+import { Ledger, type Reservation } from '../../runtime/db/ledger'
+import { Stats } from '../../runtime/db/stats'
+import { DailyQuota } from '../../runtime/db/quota'
+import { ResultStore } from '../../runtime/db/results'
+import { loadStatsReport } from '../../runtime/db/report'
+import type { LedgerStore, QuotaStore, ResultStoreLike, StatsStore } from '../../runtime/db/store'
+import { DatabaseUnavailable, openPostgres } from '../../runtime/db/postgres/connect'
+import { PgLedger } from '../../runtime/db/postgres/ledger'
+import { PgStats } from '../../runtime/db/postgres/stats'
+import { PgQuota } from '../../runtime/db/postgres/quota'
+import { PgResultStore } from '../../runtime/db/postgres/results'
+import { PgThrottle } from '../../runtime/db/postgres/throttle'
+import { testPostgres, type LocalPostgres } from '../support/postgres'
+
+let pg: LocalPostgres
+const pools: SQL[] = []
+beforeAll(async () => { pg = await testPostgres() }, 60_000)
+afterAll(async () => {
+  for (const p of pools) await p.close().catch(() => {})
+  await pg?.stop()
+})
+
+interface Clock { ms: number }
+interface Engine {
+  ledger: LedgerStore
+  stats: StatsStore
+  quota(limit: number): QuotaStore
+  results(maxTotalBytes?: number): ResultStoreLike
+}
+
+let dbs = 0
+const engines: Record<'sqlite' | 'postgres', (clock: Clock) => Promise<Engine>> = {
+  async sqlite(clock) {
+    const db = openDatabase(':memory:')
+    return {
+      ledger: new Ledger(db, () => clock.ms),
+      stats: new Stats(db, 60_000, () => new Date(clock.ms)),
+      quota: (limit) => new DailyQuota(db, limit, () => new Date(clock.ms)),
+      results: (maxTotalBytes = 1 << 20) => new ResultStore(db, { maxBodyBytes: 1000, maxTotalBytes, flushMs: 0 }, () => Math.floor(clock.ms / 1000)),
+    }
+  },
+  async postgres(clock) {
+    const url = await pg.createDatabase(`t${++dbs}`)
+    const sql = await openPostgres({ url, poolMax: 10, statementTimeoutMs: 5000 })
+    pools.push(sql)
+    return {
+      ledger: new PgLedger(sql, 'test-instance', () => clock.ms),
+      stats: new PgStats(sql, 60_000, () => new Date(clock.ms)),
+      quota: (limit) => new PgQuota(sql, limit, () => new Date(clock.ms)),
+      results: (maxTotalBytes = 1 << 20) => new PgResultStore(sql, { maxBodyBytes: 1000, maxTotalBytes }, () => Math.floor(clock.ms / 1000)),
+    }
+  },
+}
+
+const res = (n: number, slug = 's', amount = '1000'): Reservation => ({
+  payer: '0x' + n.toString(16).padStart(40, '0'), nonce: '0x' + n.toString(16).padStart(64, '0'), slug, tier: 'flat', amount,
+  network: 'eip155:8453', requestId: 'r', validBefore: 2_000_000_000, x402Version: 2, payload: { n }, requirements: {},
+})
+
+describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
+  test('an authorization is reserved once until released, even by 20 concurrent callers', async () => {
+    const e = await engines[kind]({ ms: Date.now() })
+    const r = { ...res(1), payer: '0xAbC0000000000000000000000000000000000001' }
+    const ids = await Promise.all(Array.from({ length: 20 }, () => e.ledger.reserve(r)))
+    const won = ids.filter((x) => x !== null)
+    expect(won.length).toBe(1)
+    const id = won[0]!
+    expect(await e.ledger.reserve({ ...r, payer: r.payer.toLowerCase() })).toBeNull()
+    await e.ledger.transition(id, 'released', { reason: 'handler failed' })
+    const id2 = (await e.ledger.reserve(r))!
+    expect(id2).not.toBe(id)
+    await e.ledger.transition(id2, 'verified'); await e.ledger.transition(id2, 'settling', { tx: '0xabc' }); await e.ledger.transition(id2, 'settled')
+    expect(await e.ledger.reserve(r)).toBeNull()
+    expect(await e.ledger.get(id2)).toMatchObject({ id: id2, state: 'settled', tx_hash: '0xabc', payer: r.payer.toLowerCase(), amount: '1000', valid_before: 2_000_000_000 })
+    expect((await e.ledger.events(id2)).map((x) => x.state)).toEqual(['reserved', 'verified', 'settling', 'settled'])
+    expect(await e.ledger.settledTotal()).toBe(1000n)
+    expect((await e.ledger.byState(['released'])).map((x) => x.id)).toEqual([id])
+  })
+
+  test('a payment is settled (and counted) once when 10 settle it at the same moment', async () => {
+    const e = await engines[kind]({ ms: Date.now() })
+    const id = (await e.ledger.reserve(res(2)))!
+    await e.ledger.transition(id, 'settling', { tx: '0xabc' })
+    const wins = await Promise.all(Array.from({ length: 10 }, (_, i) => e.ledger.settleOnce(id, { reason: `settler ${i}` })))
+    expect(wins.filter(Boolean).length).toBe(1)
+    expect((await e.ledger.events(id)).filter((x) => x.state === 'settled').length).toBe(1)
+    await e.ledger.transition(id, 'failed') // settled is terminal
+    expect((await e.ledger.get(id))!.state).toBe('settled')
+  })
+
+  test('revenue per UTC day and service and gas, exact integers above 2^53', async () => {
+    const clock = { ms: Date.parse('2026-11-21T23:59:59.999Z') }
+    const e = await engines[kind](clock)
+    const a = (await e.ledger.reserve(res(1, 'a', '1000')))!
+    expect(await e.ledger.settleOnce(a, { tx: '0x1', gasUsed: '61234', effectiveGasPrice: '1000000007' })).toBe(true)
+    clock.ms = Date.parse('2026-11-22T00:00:00.000Z')
+    const b = (await e.ledger.reserve(res(2, 'a', '9007199254740993')))!
+    await e.ledger.settleOnce(b, { tx: '0x2', gasUsed: '50000', effectiveGasPrice: '3' })
+    const c = (await e.ledger.reserve(res(3, 'b', '7')))!
+    await e.ledger.settleOnce(c, { tx: '0x3' })
+    const d = (await e.ledger.reserve(res(4, 'b', '5')))!
+    await e.ledger.transition(d, 'failed')
+    e.stats.record('a', { calls: 2 })
+    expect(await e.ledger.settledByDay(0)).toEqual([
+      { day: '2026-11-21', slug: 'a', paid_calls: 1, revenue_atomic: '1000', gas_wei: (61234n * 1000000007n).toString() },
+      { day: '2026-11-22', slug: 'a', paid_calls: 1, revenue_atomic: '9007199254740993', gas_wei: '150000' },
+      { day: '2026-11-22', slug: 'b', paid_calls: 1, revenue_atomic: '7', gas_wei: '0' },
+    ])
+    const r = await loadStatsReport(e.stats, e.ledger, 30, 2000, new Date(clock.ms))
+    expect(r.totals).toMatchObject({ paid_calls: 3, revenue_atomic: '9007199254742000', calls: 2, gas_wei: (61234n * 1000000007n + 150000n).toString() })
+    expect(await e.ledger.averageSettlementCost(0)).toBe((61234n * 1000000007n + 150000n) / 2n)
+    expect(await e.ledger.settledTotal()).toBe(9007199254742000n)
+    await e.stats.close()
+  })
+
+  test('traffic counters are batched in memory and written on flush', async () => {
+    const clock = { ms: Date.parse('2026-11-22T10:00:00Z') }
+    const e = await engines[kind](clock)
+    for (let i = 0; i < 1000; i++) e.stats.record('slugify', { calls: 1 })
+    e.stats.record('slugify', { errors: 1, tokens: 5 })
+    e.stats.record('x-y', { demo_calls: 1 })
+    await e.stats.flush()
+    e.stats.record('slugify', { calls: 1 })
+    expect(await e.stats.rows(1)).toEqual([
+      { day: '2026-11-22', slug: 'slugify', calls: 1001, errors: 1, tokens: 5, demo_calls: 0 },
+      { day: '2026-11-22', slug: 'x-y', calls: 0, errors: 0, tokens: 0, demo_calls: 1 },
+    ])
+    await e.stats.close()
+  })
+
+  test('the daily quota holds under 20 concurrent calls, refunds, and resets at UTC midnight', async () => {
+    const clock = { ms: Date.parse('2026-11-22T23:59:59Z') }
+    const e = await engines[kind](clock)
+    const q = e.quota(5)
+    const got = await Promise.all(Array.from({ length: 20 }, () => q.consume('a')))
+    expect(got.filter((x) => x.allowed).length).toBe(5)
+    expect(await q.consume('a')).toMatchObject({ allowed: false, used: 5, remaining: 0, resetsAt: '2026-11-23T00:00:00.000Z' })
+    await q.refund('a', got.find((x) => x.allowed)!)
+    expect((await q.consume('a')).allowed).toBe(true)
+    expect((await q.consume('b')).allowed).toBe(true)
+    clock.ms = Date.parse('2026-11-23T00:00:01Z')
+    expect(await q.consume('a')).toMatchObject({ allowed: true, used: 1, remaining: 4 })
+    expect((await e.quota(0).consume('c')).allowed).toBe(false)
+  })
+
+  test('kept results: served only while the payment is settled; an identifier is claimed once per payer', async () => {
+    const clock = { ms: Date.now() }
+    const e = await engines[kind](clock)
+    const store = e.results()
+    const r1 = res(10), r2 = { ...res(11), payer: r1.payer }
+    const [id1, id2] = [(await e.ledger.reserve(r1))!, (await e.ledger.reserve(r2))!]
+    const k = (id: number, r: Reservation) => ({ paymentId: id, payer: r.payer, nonce: r.nonce, key: 'key-1', requestHash: 'h', expiresAt: Math.floor(clock.ms / 1000) + 60 })
+    const claims = await Promise.all([store.claim({ ...k(id1, r1), key: 'key-1' }), store.claim({ ...k(id2, r2), key: 'key-1' })])
+    expect(claims.filter((c) => c === null).length).toBe(1)
+    const winner = claims[0] === null ? id1 : id2
+    expect(await store.keep(k(winner, winner === id1 ? r1 : r2), '{"ok":true}')).toBe(true)
+    await e.ledger.settleOnce(winner, { tx: '0xfeed' })
+    const row = (await store.byKey(r1.payer, 'key-1'))!
+    expect(row).toMatchObject({ payment_id: winner, state: 'settled', body: '{"ok":true}', tx_hash: '0xfeed' })
+    expect(await store.byAuthorization(winner === id1 ? r1.payer : r2.payer, winner === id1 ? r1.nonce : r2.nonce)).toMatchObject({ payment_id: winner })
+    expect(await store.keep({ ...k(id2 === winner ? id1 : id2, r1), key: null }, 'x'.repeat(2000))).toBe(false) // over the single cap
+    await e.ledger.transition(winner, 'failed') // terminal 'settled' stays
+    expect((await store.byKey(r1.payer, 'key-1'))?.state).toBe('settled')
+    clock.ms += 120_000 // past expiry: deleted on read and purged
+    expect(await store.byKey(r1.payer, 'key-1')).toBeNull()
+    expect(await store.purge()).toBeGreaterThanOrEqual(0)
+  })
+})
+
+describe('postgres only', () => {
+  test('five instances booting at once migrate once (advisory lock)', async () => {
+    const url = await pg.createDatabase('migrate_race')
+    const opened = await Promise.all(Array.from({ length: 5 }, () => openPostgres({ url, poolMax: 2, statementTimeoutMs: 5000 })))
+    pools.push(...opened)
+    const [v] = await opened[0]`SELECT version FROM schema_version`
+    expect(Number(v.version)).toBe(1)
+    expect(Number((await opened[0]`SELECT COUNT(*) AS n FROM schema_version`)[0].n)).toBe(1)
+    const [t] = await opened[0]`SHOW statement_timeout`
+    expect(t.statement_timeout).toBe('5s')
+  })
+
+  test('the payer in-flight limit is read from the ledger under the payer lock (across instances)', async () => {
+    const clock = { ms: Date.now() }
+    const e = await engines.postgres(clock)
+    const l = e.ledger as PgLedger
+    const other = new PgLedger((l as unknown as { sql: SQL }).sql, 'another-instance', () => clock.ms)
+    const payer = res(20).payer
+    const a = (await l.reserve({ ...res(20), amount: '600' }))!
+    const b = (await other.reserve({ ...res(21), payer, amount: '600' }))!
+    const since = clock.ms - 1000
+    expect(await l.verifyWithin(a, payer, 600n, null, since)).toMatchObject({ outcome: 'ok', inFlight: 0n })
+    // b (another instance): a is in flight, so its balance must be read, and 1000 does not cover both
+    expect(await other.verifyWithin(b, payer, 600n, null, since)).toMatchObject({ outcome: 'recheck', inFlight: 600n })
+    expect(await other.verifyWithin(b, payer, 600n, { value: 1000n, readAtMs: clock.ms }, since)).toMatchObject({ outcome: 'short', inFlight: 600n })
+    expect((await other.get(b))!.state).toBe('reserved')
+    expect(await other.verifyWithin(b, payer, 600n, { value: 1200n, readAtMs: clock.ms }, since)).toMatchObject({ outcome: 'ok', inFlight: 600n })
+    expect((await other.get(b))).toMatchObject({ state: 'verified', instance: 'another-instance' })
+    // 20 concurrent verifications against a balance for 3: exactly 3 pass
+    const ids = await Promise.all(Array.from({ length: 20 }, (_, i) => other.reserve({ ...res(100 + i), payer: res(30).payer, amount: '100' })))
+    const out = await Promise.all(ids.map((id) => other.verifyWithin(id!, res(30).payer, 100n, { value: 300n, readAtMs: clock.ms }, since)))
+    expect(out.filter((o) => o.outcome === 'ok').length).toBe(3)
+    // a balance read before a settlement: what settled since the read (any instance) is taken off it
+    const payer2 = res(40).payer
+    const s1 = (await l.reserve({ ...res(40), amount: '700' }))!
+    const readAtMs = clock.ms
+    clock.ms += 5000
+    await l.settleOnce(s1, { tx: '0x1' })
+    const s2 = (await other.reserve({ ...res(41), payer: payer2, amount: '700' }))!
+    expect(await other.verifyWithin(s2, payer2, 700n, null, clock.ms)).toMatchObject({ outcome: 'recheck' }) // settled since
+    expect(await other.verifyWithin(s2, payer2, 700n, { value: 1000n, readAtMs }, clock.ms)).toMatchObject({ outcome: 'short' }) // 1000 - 700 settled < 700
+    expect(await other.verifyWithin(s2, payer2, 700n, { value: 300n + 700n, readAtMs: clock.ms }, clock.ms)).toMatchObject({ outcome: 'short' }) // read within SKEW_MS of the settlement: taken off too (clock skew; conservative)
+    expect(await other.verifyWithin(s2, payer2, 700n, { value: 700n, readAtMs: clock.ms + 3000 }, clock.ms)).toMatchObject({ outcome: 'ok' })
+  })
+
+  test('only one instance holds the reconciler lock at a time', async () => {
+    const e = await engines.postgres({ ms: Date.now() })
+    const l = e.ledger as PgLedger
+    let release!: () => void
+    const held = l.exclusively('agent-api:reconcile', () => new Promise<string>((r) => { release = () => r('first') }))
+    await Bun.sleep(0)
+    while (!release) await Bun.sleep(5)
+    expect(await l.exclusively('agent-api:reconcile', async () => 'second')).toBeUndefined()
+    release()
+    expect(await held).toBe('first')
+    expect(await l.exclusively('agent-api:reconcile', async () => 'third')).toBe('third')
+  })
+
+  test('an unreachable Postgres is one clear error without the password', async () => {
+    const err = await openPostgres({ url: 'postgres://user:s3cret@127.0.0.1:1/db', poolMax: 1, statementTimeoutMs: 1000 }).catch((x) => x)
+    expect(err).toBeInstanceOf(DatabaseUnavailable)
+    expect(err.message).toContain('Postgres is unreachable')
+    expect(err.message).not.toContain('s3cret')
+  })
+})
+
+test('postgres: the refusal throttle is one window shared by every instance', async () => {
+  const url = await pg.createDatabase('throttle')
+  const sql = await openPostgres({ url, poolMax: 4, statementTimeoutMs: 5000 })
+  pools.push(sql)
+  let now = 1_000_000
+  const a = new PgThrottle(sql, 3, 60_000, () => now), b = new PgThrottle(sql, 3, 60_000, () => now)
+  await a.hit('1.2.3.4'); await b.hit('1.2.3.4')
+  expect(await a.blocked('1.2.3.4')).toBe(false)
+  await Promise.all([a.hit('1.2.3.4'), b.hit('other')])
+  expect([await a.blocked('1.2.3.4'), await b.blocked('1.2.3.4'), await b.blocked('other')]).toEqual([true, true, false])
+  now += 30_000
+  expect(await b.blocked('1.2.3.4')).toBe(true)
+  expect(b.retryAfter('1.2.3.4')).toBe(30)
+  now += 30_000
+  expect(await b.blocked('1.2.3.4')).toBe(false)
+  await a.hit('1.2.3.4')
+  expect(await a.blocked('1.2.3.4')).toBe(false) // a new window
+  expect(await new PgThrottle(sql, 0).blocked('1.2.3.4')).toBe(false)
+})
