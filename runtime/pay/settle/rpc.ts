@@ -51,9 +51,10 @@ export const isRevertError = (e: unknown) => e instanceof RpcError && (e.code ==
 
 /**
  * The same caller for read-only calls, retried on transport errors and transient node errors (e.g. anvil's
- * "block out of range" under load): up to 2 more tries, 50 ms then 100 ms apart. Never for sends.
+ * "block out of range" for `latest` while it mines under load, seen to last over 150 ms): up to 4 more tries,
+ * 50, 100, 150 and 200 ms apart. Never for sends; never for a revert (the call itself is invalid).
  */
-export function withReadRetry(rpc: Rpc, tries = 3): Rpc {
+export function withReadRetry(rpc: Rpc, tries = 5): Rpc {
   return async <T>(method: string, params?: unknown[], timeoutMs?: number): Promise<T> => {
     for (let i = 1; ; i++) {
       try {
