@@ -59,9 +59,10 @@ test(`mixed traffic for ${SECONDS} s: no unexpected errors, flat memory, money r
     while (Date.now() < end) {
       const [name, call, ok] = kinds[i++ % kinds.length]
       const r = await call()
-      await r.arrayBuffer()
+      const text = await r.text()
       counts.set(`${name} ${r.status}`, (counts.get(`${name} ${r.status}`) ?? 0) + 1)
-      if (!ok.includes(r.status)) unexpected.push(`${name}: ${r.status}`)
+      // an unexpected answer names its error code and message, so a rare failure can be diagnosed from the run
+      if (!ok.includes(r.status)) unexpected.push(`${name}: ${r.status} ${text.slice(0, 300)}`)
     }
   }))
   const total = [...counts.values()].reduce((a, b) => a + b, 0)
