@@ -24,12 +24,25 @@ import { startChild } from './lib'
 
 const BLOCK_S = 2
 const BODY = JSON.stringify({ text: 'benchmark', algo: 'sha256' })
-const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN }
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN
+}
 
 export async function chainPaced(o: { smoke: boolean; keys: number; batchMs?: number }): Promise<string[]> {
   const only = process.env.CHAIN_PACED_ONLY ? Number(process.env.CHAIN_PACED_ONLY) : 0
-  const plan = (o.smoke ? [{ callers: 1, calls: 2 }, { callers: 8, seconds: 4 }] : [{ callers: 1, calls: 10 }, { callers: 32, seconds: 20 }, { callers: 128, seconds: 20 }])
-    .filter((s) => !only || s.callers === only)
+  const plan = (
+    o.smoke
+      ? [
+          { callers: 1, calls: 2 },
+          { callers: 8, seconds: 4 },
+        ]
+      : [
+          { callers: 1, calls: 10 },
+          { callers: 32, seconds: 20 },
+          { callers: 128, seconds: 20 },
+        ]
+  ).filter((s) => !only || s.callers === only)
   const chain = await startDevChain({ blockTime: BLOCK_S, payerUsdc: 100_000_000_000n })
   if (o.batchMs) await installMulticall3(chain.rpcUrl)
   const proxy = startFaultProxy(chain.rpcUrl)
@@ -37,51 +50,102 @@ export async function chainPaced(o: { smoke: boolean; keys: number; batchMs?: nu
   const dir = mkdtempSync(join(tmpdir(), 'chain-paced-'))
   const keys = Array.from({ length: o.keys }, () => generatePrivateKey())
   await Promise.all(keys.map((k) => setEthBalance(chain.rpcUrl, privateKeyToAccount(k).address, 10n ** 20n)))
-  const child = await startChild([process.execPath, 'bench/servers/app.ts'], {
-    RPC_URL: proxy.url, SETTLER_PRIVATE_KEYS: keys.join(','), ...(o.batchMs ? { BENCH_BATCH_MS: String(o.batchMs) } : {}), PAY_TO: chain.payee.address, DATABASE_PATH: process.env.CHAIN_PACED_DB ?? join(dir, 'db.sqlite'),
-  }, 60_000)
+  const child = await startChild(
+    [process.execPath, 'bench/servers/app.ts'],
+    {
+      RPC_URL: proxy.url,
+      SETTLER_PRIVATE_KEYS: keys.join(','),
+      ...(o.batchMs ? { BENCH_BATCH_MS: String(o.batchMs) } : {}),
+      PAY_TO: chain.payee.address,
+      DATABASE_PATH: process.env.CHAIN_PACED_DB ?? join(dir, 'db.sqlite'),
+    },
+    60_000,
+  )
   const base = `http://127.0.0.1:${child.port}`
   const url = `${base}/api/v1/hash-digest`
   const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY }
-  const pay = wrapFetchWithPayment(fetch, new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))))
-  const ethOf = async (a: string) => BigInt(((await (await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [a, 'latest'] }) })).json()) as { result: string }).result)
-  const settlerWei = async () => (await Promise.all(keys.map((k) => ethOf(privateKeyToAccount(k).address)))).reduce((x, y) => x + y, 0n)
-  const revenue = async () => Math.round((((await (await fetch(`${base}/stats/today`)).json()) as any).totals.revenue_usd as number) * 1e6)
-  const price = BigInt(JSON.parse(Buffer.from((await fetch(url, init)).headers.get('payment-required')!, 'base64').toString()).accepts[0].amount)
+  const pay = wrapFetchWithPayment(
+    fetch,
+    new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
+  )
+  const ethOf = async (a: string) =>
+    BigInt(
+      (
+        (await (
+          await fetch(chain.rpcUrl, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [a, 'latest'] }),
+          })
+        ).json()) as { result: string }
+      ).result,
+    )
+  const settlerWei = async () =>
+    (await Promise.all(keys.map((k) => ethOf(privateKeyToAccount(k).address)))).reduce((x, y) => x + y, 0n)
+  const revenue = async () =>
+    Math.round((((await (await fetch(`${base}/stats/today`)).json()) as any).totals.revenue_usd as number) * 1e6)
+  const price = BigInt(
+    JSON.parse(Buffer.from((await fetch(url, init)).headers.get('payment-required')!, 'base64').toString()).accepts[0]
+      .amount,
+  )
   const rows: string[] = []
   const verdicts: string[] = []
   try {
     // warm-up: first fee read, first nonce, JIT
     for (let i = 0; i < 2; i++) await (await pay(url, init)).arrayBuffer()
     for (const step of plan) {
-      const [payee0, revenue0, wei0] = [await usdcBalance(chain.rpcUrl, chain.payee.address), await revenue(), await settlerWei()]
+      const [payee0, revenue0, wei0] = [
+        await usdcBalance(chain.rpcUrl, chain.payee.address),
+        await revenue(),
+        await settlerWei(),
+      ]
       proxy.calls.clear()
       const lat: number[] = []
       const statuses = new Map<number, number>()
       const t0 = performance.now()
       const deadline = t0 + ('seconds' in step ? step.seconds! * 1000 : Infinity)
       let budget = 'calls' in step ? step.calls! : Infinity
-      await Promise.all(Array.from({ length: step.callers }, async () => {
-        while (performance.now() < deadline && budget-- > 0) {
-          const t = performance.now()
-          const r = await pay(url, init).catch(() => null)
-          await r?.arrayBuffer()
-          lat.push(performance.now() - t)
-          statuses.set(r?.status ?? 0, (statuses.get(r?.status ?? 0) ?? 0) + 1)
-        }
-      }))
+      await Promise.all(
+        Array.from({ length: step.callers }, async () => {
+          while (performance.now() < deadline && budget-- > 0) {
+            const t = performance.now()
+            const r = await pay(url, init).catch(() => null)
+            await r?.arrayBuffer()
+            lat.push(performance.now() - t)
+            statuses.set(r?.status ?? 0, (statuses.get(r?.status ?? 0) ?? 0) + 1)
+          }
+        }),
+      )
       const secs = (performance.now() - t0) / 1000
       const ok = statuses.get(200) ?? 0
       const rpcPer = proxy.total() / Math.max(1, ok)
-      const [payee1, revenue1, wei1] = [await usdcBalance(chain.rpcUrl, chain.payee.address), await revenue(), await settlerWei()]
+      const [payee1, revenue1, wei1] = [
+        await usdcBalance(chain.rpcUrl, chain.payee.address),
+        await revenue(),
+        await settlerWei(),
+      ]
       const gweiPer = Number((wei0 - wei1) / BigInt(Math.max(1, ok))) / 1e9
       const books = payee1 - payee0 === BigInt(revenue1 - revenue0) && payee1 - payee0 === BigInt(ok) * price
       const [p50, p99] = [pct(lat, 50) / 1000, pct(lat, 99) / 1000]
-      const others = [...statuses].filter(([s]) => s !== 200).map(([s, n]) => `${n}× ${s || 'error'}`).join(', ') || 'none'
-      rows.push(`| ${step.callers} | ${ok} in ${secs.toFixed(1)} s | **${(ok / secs).toFixed(1)}** | ${p50.toFixed(2)} s | ${p99.toFixed(2)} s | ${rpcPer.toFixed(2)} | ${gweiPer.toFixed(0)} | ${others} | ${books ? `yes: ${payee1 - payee0} = ${revenue1 - revenue0} = ${ok} × ${price}` : `**NO**: payee +${payee1 - payee0}, /stats +${revenue1 - revenue0}, ${ok} × ${price}`} |`)
-      if (step.callers === 1) verdicts.push(`1 caller p50 ${p50.toFixed(2)} s (target ≤ ${BLOCK_S + 0.3} s): ${p50 <= BLOCK_S + 0.3 ? 'met' : 'NOT met'}`)
-      if (step.callers >= 128) verdicts.push(`128 callers ${(ok / secs).toFixed(1)} paid/s (target ≥ 50): ${ok / secs >= 50 ? 'met' : 'NOT met'}; p99 ${p99.toFixed(2)} s (target ≤ ${BLOCK_S + 0.6} s): ${p99 <= BLOCK_S + 0.6 ? 'met' : 'NOT met'}`)
-      verdicts.push(`${step.callers} caller(s): ${rpcPer.toFixed(2)} RPC requests per paid call (target ≤ 3): ${rpcPer <= 3 ? 'met' : 'NOT met'}; every answer 200: ${others === 'none' ? 'yes' : 'NO'}; books exact: ${books ? 'yes' : 'NO'}`)
+      const others =
+        [...statuses]
+          .filter(([s]) => s !== 200)
+          .map(([s, n]) => `${n}× ${s || 'error'}`)
+          .join(', ') || 'none'
+      rows.push(
+        `| ${step.callers} | ${ok} in ${secs.toFixed(1)} s | **${(ok / secs).toFixed(1)}** | ${p50.toFixed(2)} s | ${p99.toFixed(2)} s | ${rpcPer.toFixed(2)} | ${gweiPer.toFixed(0)} | ${others} | ${books ? `yes: ${payee1 - payee0} = ${revenue1 - revenue0} = ${ok} × ${price}` : `**NO**: payee +${payee1 - payee0}, /stats +${revenue1 - revenue0}, ${ok} × ${price}`} |`,
+      )
+      if (step.callers === 1)
+        verdicts.push(
+          `1 caller p50 ${p50.toFixed(2)} s (target ≤ ${BLOCK_S + 0.3} s): ${p50 <= BLOCK_S + 0.3 ? 'met' : 'NOT met'}`,
+        )
+      if (step.callers >= 128)
+        verdicts.push(
+          `128 callers ${(ok / secs).toFixed(1)} paid/s (target ≥ 50): ${ok / secs >= 50 ? 'met' : 'NOT met'}; p99 ${p99.toFixed(2)} s (target ≤ ${BLOCK_S + 0.6} s): ${p99 <= BLOCK_S + 0.6 ? 'met' : 'NOT met'}`,
+        )
+      verdicts.push(
+        `${step.callers} caller(s): ${rpcPer.toFixed(2)} RPC requests per paid call (target ≤ 3): ${rpcPer <= 3 ? 'met' : 'NOT met'}; every answer 200: ${others === 'none' ? 'yes' : 'NO'}; books exact: ${books ? 'yes' : 'NO'}`,
+      )
     }
   } finally {
     await child.stop()
@@ -104,5 +168,10 @@ if (import.meta.main) {
   const smoke = process.argv.includes('--smoke')
   const k = process.argv.indexOf('--keys')
   const b = process.argv.indexOf('--batch')
-  for (const l of await chainPaced({ smoke, keys: k > 0 ? Number(process.argv[k + 1]) : 1, batchMs: b > 0 ? Number(process.argv[b + 1]) : undefined })) console.log(l)
+  for (const l of await chainPaced({
+    smoke,
+    keys: k > 0 ? Number(process.argv[k + 1]) : 1,
+    batchMs: b > 0 ? Number(process.argv[b + 1]) : undefined,
+  }))
+    console.log(l)
 }

@@ -5,8 +5,20 @@ import { testContext } from '../runtime/sdk'
 
 const MIX: Array<[string, Record<string, unknown>]> = [
   ['hash-digest', { text: 'The quick brown fox jumps over the lazy dog'.repeat(20), algo: 'sha256' }],
-  ['json-format', { json: JSON.stringify({ a: [1, 2, 3], b: { c: 'd' }, e: Array.from({ length: 50 }, (_, i) => i) }), indent: 2, sort_keys: true }],
-  ['csv-to-json', { csv: 'name,age,city\n' + Array.from({ length: 100 }, (_, i) => `p${i},${20 + (i % 50)},"Town, ${i}"`).join('\n') }],
+  [
+    'json-format',
+    {
+      json: JSON.stringify({ a: [1, 2, 3], b: { c: 'd' }, e: Array.from({ length: 50 }, (_, i) => i) }),
+      indent: 2,
+      sort_keys: true,
+    },
+  ],
+  [
+    'csv-to-json',
+    {
+      csv: 'name,age,city\n' + Array.from({ length: 100 }, (_, i) => `p${i},${20 + (i % 50)},"Town, ${i}"`).join('\n'),
+    },
+  ],
   ['regex-test', { pattern: '(\\w+)@(\\w+)\\.com', text: 'a@b.com c@d.com '.repeat(20), flags: 'g' }],
   ['slugify', { text: 'Héllo Wörld, this is a fairly long title for a slug' }],
 ]

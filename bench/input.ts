@@ -9,7 +9,15 @@ import { checker, prepareInputReport } from '../runtime/validate'
 const CASES: Array<[string, Record<string, unknown>]> = [
   ['percentage-calc', { op: 'Percent-Of', from: 15, to: 200, note: 'x' }],
   ['sales-tax-vat-calculator', { amount: 100, region: 'California', mode: 'add' }],
-  ['mock-data-generate', { fields: { id: 'id', n: { type: 'Integer', min: 1, max: 9 }, who: 'full name' }, count: 10, seed: 1, format: 'JSON' }],
+  [
+    'mock-data-generate',
+    {
+      fields: { id: 'id', n: { type: 'Integer', min: 1, max: 9 }, who: 'full name' },
+      count: 10,
+      seed: 1,
+      format: 'JSON',
+    },
+  ],
   ['calendar-month', { year: 2024, month: 2, first_weekday: 'Monday' }],
 ]
 
@@ -27,13 +35,15 @@ export function inputCost(n = 50_000): string[] {
     const canonical = prepareInputReport(schema, body).input as Record<string, unknown>
     const c = checker(schema)
     // Interleaved rounds, median of each: the machine is shared, so only the ratio within one run means anything.
-    const a: number[] = [], b: number[] = []
+    const a: number[] = [],
+      b: number[] = []
     for (let r = 0; r < 7; r++) {
       a.push(time(n / 7, () => void c.Check(Value.Default(schema, structuredClone(canonical)))))
       b.push(time(n / 7, () => void prepareInputReport(schema, body)))
     }
     const median = (xs: number[]) => xs.sort((x, y) => x - y)[xs.length >> 1]
-    const plain = median(a), full = median(b)
+    const plain = median(a),
+      full = median(b)
     rows.push(`| ${slug} | ${(plain * 1e3).toFixed(2)} | ${(full * 1e3).toFixed(2)} | ${(full / plain).toFixed(2)} |`)
   }
   return rows

@@ -26,19 +26,37 @@ async function headers(url: string, keys: Hex[], n: number): Promise<string[]> {
   const pr = JSON.parse(Buffer.from(r.headers.get('payment-required')!, 'base64').toString())
   const req = pr.accepts[0] as PaymentRequirements
   const now = Math.floor(Date.now() / 1000)
-  return Promise.all(Array.from({ length: n }, async (_, i) => {
-    const acct = privateKeyToAccount(keys[i % keys.length])
-    const a = { from: acct.address, to: req.payTo as Hex, value: req.amount, validAfter: '0', validBefore: String(now + 55), nonce: toHex(crypto.getRandomValues(new Uint8Array(32))) }
-    const signature = await acct.signTypedData(typedData(a, req))
-    return Buffer.from(JSON.stringify({ x402Version: 2, resource: pr.resource, accepted: req, payload: { signature, authorization: a } })).toString('base64')
-  }))
+  return Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const acct = privateKeyToAccount(keys[i % keys.length])
+      const a = {
+        from: acct.address,
+        to: req.payTo as Hex,
+        value: req.amount,
+        validAfter: '0',
+        validBefore: String(now + 55),
+        nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
+      }
+      const signature = await acct.signTypedData(typedData(a, req))
+      return Buffer.from(
+        JSON.stringify({
+          x402Version: 2,
+          resource: pr.resource,
+          accepted: req,
+          payload: { signature, authorization: a },
+        }),
+      ).toString('base64')
+    }),
+  )
 }
 
 function script(lines: string[]): string {
   const file = join(tmpdir(), `inst-${Math.random().toString(36).slice(2)}.txt`)
   writeFileSync(file, lines.join('\n'))
   const lua = `${file}.lua`
-  writeFileSync(lua, `
+  writeFileSync(
+    lua,
+    `
 local hs = {}
 for line in io.lines("${file}") do hs[#hs + 1] = line end
 local i = 0
@@ -46,13 +64,32 @@ request = function()
   i = i + 1
   return wrk.format("POST", "/api/v1/hash-digest", { ["Content-Type"] = "application/json", ["PAYMENT-SIGNATURE"] = hs[((i - 1) % #hs) + 1] }, ${JSON.stringify(BODY)})
 end
-`)
+`,
+  )
   return lua
 }
 
-interface Run { label: string; paidRps: number; p50: number; p99: number; requests: number; non2xx: number; settled: bigint; ledger: bigint | null }
+interface Run {
+  label: string
+  paidRps: number
+  p50: number
+  p99: number
+  requests: number
+  non2xx: number
+  settled: bigint
+  ledger: bigint | null
+}
 
-async function run(label: string, chain: DevChain, payers: Hex[], envs: Record<string, string>[], n: number, seconds: number, conns: number, ledgerOf: () => Promise<bigint | null>): Promise<Run> {
+async function run(
+  label: string,
+  chain: DevChain,
+  payers: Hex[],
+  envs: Record<string, string>[],
+  n: number,
+  seconds: number,
+  conns: number,
+  ledgerOf: () => Promise<bigint | null>,
+): Promise<Run> {
   const children: Child[] = []
   try {
     for (const env of envs) children.push(await startChild([process.execPath, 'bench/servers/app.ts'], env, 60_000))
@@ -60,11 +97,29 @@ async function run(label: string, chain: DevChain, payers: Hex[], envs: Record<s
     const all = await headers(urls[0], payers, n)
     const per = Math.ceil(all.length / children.length)
     const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
-    const results: WrkResult[] = await Promise.all(urls.map((u, i) => wrk(u, { seconds, connections: Math.max(1, Math.round(conns / urls.length)), script: script(all.slice(i * per, (i + 1) * per)) })))
+    const results: WrkResult[] = await Promise.all(
+      urls.map((u, i) =>
+        wrk(u, {
+          seconds,
+          connections: Math.max(1, Math.round(conns / urls.length)),
+          script: script(all.slice(i * per, (i + 1) * per)),
+        }),
+      ),
+    )
     await Bun.sleep(500)
     const settled = (await usdcBalance(chain.rpcUrl, chain.payee.address)) - before
-    const requests = results.reduce((a, r) => a + r.requests, 0), non2xx = results.reduce((a, r) => a + r.non2xx, 0)
-    return { label, paidRps: (requests - non2xx) / seconds, p50: Math.max(...results.map((r) => r.p50ms)), p99: Math.max(...results.map((r) => r.p99ms)), requests, non2xx, settled, ledger: await ledgerOf() }
+    const requests = results.reduce((a, r) => a + r.requests, 0),
+      non2xx = results.reduce((a, r) => a + r.non2xx, 0)
+    return {
+      label,
+      paidRps: (requests - non2xx) / seconds,
+      p50: Math.max(...results.map((r) => r.p50ms)),
+      p99: Math.max(...results.map((r) => r.p99ms)),
+      requests,
+      non2xx,
+      settled,
+      ledger: await ledgerOf(),
+    }
   } finally {
     await Promise.all(children.map((c) => c.stop()))
   }
@@ -83,13 +138,52 @@ export async function instancesBench(smoke: boolean): Promise<string[]> {
     const common = { RPC_URL: chain.rpcUrl, PAY_TO: chain.payee.address, LOG_LEVEL: 'silent' }
     const pgTotal = (url: string) => async () => {
       const sql = new SQL({ url, max: 1 })
-      try { return BigInt((await sql`SELECT COALESCE(SUM(amount::numeric), 0)::text AS t FROM payments WHERE state = 'settled'`)[0].t) } finally { await sql.close() }
+      try {
+        return BigInt(
+          (await sql`SELECT COALESCE(SUM(amount::numeric), 0)::text AS t FROM payments WHERE state = 'settled'`)[0].t,
+        )
+      } finally {
+        await sql.close()
+      }
     }
-    const one = await pg.createDatabase('one'), three = await pg.createDatabase('three')
+    const one = await pg.createDatabase('one'),
+      three = await pg.createDatabase('three')
     const runs = [
-      await run('1 instance, SQLite (embedded)', chain, payers, [{ ...common, DATABASE_PATH: join(tmpdir(), `inst-${Date.now()}.sqlite`), SETTLER_PRIVATE_KEY: settlers[0] }], n, seconds, conns, async () => null),
-      await run('1 instance, Postgres', chain, payers, [{ ...common, DATABASE_URL: one, INSTANCE_ID: 'a', SETTLER_PRIVATE_KEY: settlers[1] }], n, seconds, conns, pgTotal(one)),
-      await run('3 instances, one Postgres', chain, payers, [1, 2, 3].map((i) => ({ ...common, DATABASE_URL: three, INSTANCE_ID: `b${i}`, SETTLER_PRIVATE_KEY: settlers[i] })), n, seconds, conns, pgTotal(three)),
+      await run(
+        '1 instance, SQLite (embedded)',
+        chain,
+        payers,
+        [{ ...common, DATABASE_PATH: join(tmpdir(), `inst-${Date.now()}.sqlite`), SETTLER_PRIVATE_KEY: settlers[0] }],
+        n,
+        seconds,
+        conns,
+        async () => null,
+      ),
+      await run(
+        '1 instance, Postgres',
+        chain,
+        payers,
+        [{ ...common, DATABASE_URL: one, INSTANCE_ID: 'a', SETTLER_PRIVATE_KEY: settlers[1] }],
+        n,
+        seconds,
+        conns,
+        pgTotal(one),
+      ),
+      await run(
+        '3 instances, one Postgres',
+        chain,
+        payers,
+        [1, 2, 3].map((i) => ({
+          ...common,
+          DATABASE_URL: three,
+          INSTANCE_ID: `b${i}`,
+          SETTLER_PRIVATE_KEY: settlers[i],
+        })),
+        n,
+        seconds,
+        conns,
+        pgTotal(three),
+      ),
     ]
     const base = runs[1].paidRps
     return [
@@ -97,7 +191,10 @@ export async function instancesBench(smoke: boolean): Promise<string[]> {
       '',
       '| setup | paid req/s (2xx) | vs 1 instance on Postgres | p50 / p99 ms (worst instance) | requests / non-2xx | settled on chain = ledger |',
       '|---|---|---|---|---|---|',
-      ...runs.map((r) => `| ${r.label} | ${Math.round(r.paidRps)} | ${(r.paidRps / Math.max(1e-9, base)).toFixed(2)}x | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} | ${r.requests} / ${r.non2xx} | ${r.settled / 1000n} calls${r.ledger === null ? '' : r.ledger === r.settled ? ' (equal)' : ` (LEDGER ${r.ledger} ≠ CHAIN ${r.settled})`} |`),
+      ...runs.map(
+        (r) =>
+          `| ${r.label} | ${Math.round(r.paidRps)} | ${(r.paidRps / Math.max(1e-9, base)).toFixed(2)}x | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} | ${r.requests} / ${r.non2xx} | ${r.settled / 1000n} calls${r.ledger === null ? '' : r.ledger === r.settled ? ' (equal)' : ` (LEDGER ${r.ledger} ≠ CHAIN ${r.settled})`} |`,
+      ),
     ]
   } finally {
     await Promise.all([chain.stop(), pg.stop()])

@@ -11,8 +11,18 @@ export interface Child {
 }
 
 /** Starts a server process and waits for a line `PORT n` (or `Listening on http://host:n`). */
-export async function startChild(cmd: string[], env: Record<string, string | undefined> = {}, timeoutMs = 20_000, cwd?: string): Promise<Child> {
-  const proc = Bun.spawn(cmd, { cwd, stdout: 'pipe', stderr: 'inherit', env: { ...process.env, LOG_LEVEL: 'silent', ...env } })
+export async function startChild(
+  cmd: string[],
+  env: Record<string, string | undefined> = {},
+  timeoutMs = 20_000,
+  cwd?: string,
+): Promise<Child> {
+  const proc = Bun.spawn(cmd, {
+    cwd,
+    stdout: 'pipe',
+    stderr: 'inherit',
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+  })
   const lines: string[] = []
   const reader = proc.stdout.getReader()
   const decoder = new TextDecoder()
@@ -33,7 +43,13 @@ export async function startChild(cmd: string[], env: Record<string, string | und
           if (m) {
             clearTimeout(timer)
             resolve(Number(m[1]))
-            ;(async () => { for (;;) { const r = await reader.read(); if (r.done) return; lines.push(decoder.decode(r.value)) } })()
+            ;(async () => {
+              for (;;) {
+                const r = await reader.read()
+                if (r.done) return
+                lines.push(decoder.decode(r.value))
+              }
+            })()
             return
           }
         }
@@ -62,14 +78,40 @@ export interface WrkResult {
 const dir = mkdtempSync(join(tmpdir(), 'bench-'))
 
 /** Runs wrk with fixed connections for `seconds`; POST bodies and headers go through a Lua script. */
-export async function wrk(url: string, o: { seconds: number; connections: number; method?: string; body?: string; headers?: Record<string, string>; script?: string }): Promise<WrkResult> {
+export async function wrk(
+  url: string,
+  o: {
+    seconds: number
+    connections: number
+    method?: string
+    body?: string
+    headers?: Record<string, string>
+    script?: string
+  },
+): Promise<WrkResult> {
   let script = o.script
   if (!script && (o.method || o.body || o.headers)) {
     script = join(dir, `s${Math.random().toString(36).slice(2)}.lua`)
-    const hs = Object.entries(o.headers ?? {}).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`).join('\n')
-    writeFileSync(script, `wrk.method = ${JSON.stringify(o.method ?? 'GET')}\n${o.body !== undefined ? `wrk.body = ${JSON.stringify(o.body)}\n` : ''}${hs}\n`)
+    const hs = Object.entries(o.headers ?? {})
+      .map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`)
+      .join('\n')
+    writeFileSync(
+      script,
+      `wrk.method = ${JSON.stringify(o.method ?? 'GET')}\n${o.body !== undefined ? `wrk.body = ${JSON.stringify(o.body)}\n` : ''}${hs}\n`,
+    )
   }
-  const args = ['wrk', '-t', '1', '-c', String(o.connections), '-d', `${o.seconds}s`, '--latency', ...(script ? ['-s', script] : []), url]
+  const args = [
+    'wrk',
+    '-t',
+    '1',
+    '-c',
+    String(o.connections),
+    '-d',
+    `${o.seconds}s`,
+    '--latency',
+    ...(script ? ['-s', script] : []),
+    url,
+  ]
   const p = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe' })
   const out = await new Response(p.stdout).text()
   await p.exited
@@ -92,11 +134,22 @@ export function median(xs: number[]): number {
 }
 
 /** Median of `runs` wrk runs (after one warm-up run). */
-export async function measure(url: string, o: Parameters<typeof wrk>[1], runs: number, warmupSeconds: number): Promise<WrkResult> {
+export async function measure(
+  url: string,
+  o: Parameters<typeof wrk>[1],
+  runs: number,
+  warmupSeconds: number,
+): Promise<WrkResult> {
   await wrk(url, { ...o, seconds: warmupSeconds })
   const rs: WrkResult[] = []
   for (let i = 0; i < runs; i++) rs.push(await wrk(url, o))
-  return { rps: median(rs.map((r) => r.rps)), p50ms: median(rs.map((r) => r.p50ms)), p99ms: median(rs.map((r) => r.p99ms)), requests: rs.reduce((a, r) => a + r.requests, 0), non2xx: rs.reduce((a, r) => a + r.non2xx, 0) }
+  return {
+    rps: median(rs.map((r) => r.rps)),
+    p50ms: median(rs.map((r) => r.p50ms)),
+    p99ms: median(rs.map((r) => r.p99ms)),
+    requests: rs.reduce((a, r) => a + r.requests, 0),
+    non2xx: rs.reduce((a, r) => a + r.non2xx, 0),
+  }
 }
 
 /** Peak and current resident set size of a process, in MB (from /proc). */

@@ -21,16 +21,34 @@ async function headers(url: string, key: Hex, n: number): Promise<string[]> {
   const req = pr.accepts[0] as PaymentRequirements
   const acct = privateKeyToAccount(key)
   const now = Math.floor(Date.now() / 1000)
-  return Promise.all(Array.from({ length: n }, async () => {
-    const a = { from: acct.address, to: req.payTo as Hex, value: req.amount, validAfter: '0', validBefore: String(now + 55), nonce: toHex(crypto.getRandomValues(new Uint8Array(32))) }
-    const signature = await acct.signTypedData(typedData(a, req))
-    return Buffer.from(JSON.stringify({ x402Version: 2, resource: pr.resource, accepted: req, payload: { signature, authorization: a } })).toString('base64')
-  }))
+  return Promise.all(
+    Array.from({ length: n }, async () => {
+      const a = {
+        from: acct.address,
+        to: req.payTo as Hex,
+        value: req.amount,
+        validAfter: '0',
+        validBefore: String(now + 55),
+        nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
+      }
+      const signature = await acct.signTypedData(typedData(a, req))
+      return Buffer.from(
+        JSON.stringify({
+          x402Version: 2,
+          resource: pr.resource,
+          accepted: req,
+          payload: { signature, authorization: a },
+        }),
+      ).toString('base64')
+    }),
+  )
 }
 
 function luaScript(file: string): string {
   const script = join(tmpdir(), `paid-${Math.random().toString(36).slice(2)}.lua`)
-  writeFileSync(script, `
+  writeFileSync(
+    script,
+    `
 local hs = {}
 for line in io.lines("${file}") do hs[#hs + 1] = line end
 local i = 0
@@ -38,11 +56,22 @@ request = function()
   i = i + 1
   return wrk.format("POST", "/api/v1/hash-digest", { ["Content-Type"] = "application/json", ["PAYMENT-SIGNATURE"] = hs[((i - 1) % #hs) + 1] }, ${JSON.stringify(BODY)})
 end
-`)
+`,
+  )
   return script
 }
 
-async function run(label: string, cmd: string[], env: Record<string, string>, payerKey: Hex, n: number, seconds: number, conns: number, chainUrl: string, payee: string) {
+async function run(
+  label: string,
+  cmd: string[],
+  env: Record<string, string>,
+  payerKey: Hex,
+  n: number,
+  seconds: number,
+  conns: number,
+  chainUrl: string,
+  payee: string,
+) {
   const child = await startChild(cmd, env)
   try {
     const url = `http://127.0.0.1:${child.port}/api/v1/hash-digest`
@@ -67,10 +96,31 @@ export async function paidComparison(smoke: boolean): Promise<string[]> {
     const seconds = smoke ? 1 : 10
     const conns = smoke ? 4 : 16
     const common = { RPC_URL: chain.rpcUrl, PAY_TO: chain.payee.address, DATABASE_PATH: ':memory:' }
-    const ours = await run('ours', [process.execPath, 'bench/servers/app.ts'], { ...common, SETTLER_PRIVATE_KEY: chain.settler.privateKey }, chain.payer.privateKey as Hex, n, seconds, conns, chain.rpcUrl, chain.payee.address)
-    const ref = await run('reference', ['node', 'bench/servers/reference.mjs'], { ...common, SETTLER_PRIVATE_KEY: settler2 }, chain.payer.privateKey as Hex, n, seconds, conns, chain.rpcUrl, chain.payee.address)
+    const ours = await run(
+      'ours',
+      [process.execPath, 'bench/servers/app.ts'],
+      { ...common, SETTLER_PRIVATE_KEY: chain.settler.privateKey },
+      chain.payer.privateKey as Hex,
+      n,
+      seconds,
+      conns,
+      chain.rpcUrl,
+      chain.payee.address,
+    )
+    const ref = await run(
+      'reference',
+      ['node', 'bench/servers/reference.mjs'],
+      { ...common, SETTLER_PRIVATE_KEY: settler2 },
+      chain.payer.privateKey as Hex,
+      n,
+      seconds,
+      conns,
+      chain.rpcUrl,
+      chain.payee.address,
+    )
     const paidRps = (x: { r: WrkResult }) => (x.r.requests - x.r.non2xx) / seconds
-    const f = (x: { r: WrkResult; settled: number }) => `${Math.round(paidRps(x))} paid req/s (2xx), p50 ${x.r.p50ms.toFixed(1)} ms, p99 ${x.r.p99ms.toFixed(1)} ms; ${x.r.requests} requests, ${x.r.non2xx} non-2xx, ${x.settled} settled on chain`
+    const f = (x: { r: WrkResult; settled: number }) =>
+      `${Math.round(paidRps(x))} paid req/s (2xx), p50 ${x.r.p50ms.toFixed(1)} ms, p99 ${x.r.p99ms.toFixed(1)} ms; ${x.r.requests} requests, ${x.r.non2xx} non-2xx, ${x.settled} settled on chain`
     const node = Bun.spawnSync(['node', '--version']).stdout.toString().trim()
     return [
       `Pre-signed authorizations (${n} per server, each used once; any reuse would be refused), wrk ${conns} connections for ${seconds} s, one anvil node (automine) for both.`,

@@ -17,9 +17,21 @@ export function resultWriteCost(n: number): string[] {
     const ledger = new Ledger(db)
     const body = JSON.stringify({ digest: 'ab'.repeat(32), algorithm: 'sha256', encoding: 'hex' })
     const ids: number[] = []
-    let t = performance.now()
+    const t = performance.now()
     for (let i = 0; i < n * 2; i++) {
-      const id = ledger.reserve({ payer: '0x' + 'a'.repeat(40), nonce: '0x' + i.toString(16).padStart(64, '0'), slug: 'hash-digest', tier: 'flat', amount: '1000', network: 'eip155:8453', requestId: 'r', validBefore: 2e9, x402Version: 2, payload: {}, requirements: {} })!
+      const id = ledger.reserve({
+        payer: '0x' + 'a'.repeat(40),
+        nonce: '0x' + i.toString(16).padStart(64, '0'),
+        slug: 'hash-digest',
+        tier: 'flat',
+        amount: '1000',
+        network: 'eip155:8453',
+        requestId: 'r',
+        validBefore: 2e9,
+        x402Version: 2,
+        payload: {},
+        requirements: {},
+      })!
       ledger.transition(id, 'verified')
       ledger.transition(id, 'settling')
       ledger.settleOnce(id)
@@ -28,11 +40,18 @@ export function resultWriteCost(n: number): string[] {
     const ledgerMs = (performance.now() - t) / (n * 2)
     const time = (store: ResultStore, slice: number[]) => {
       const t0 = performance.now()
-      for (const id of slice) store.keep({ paymentId: id, payer: '0x' + 'a'.repeat(40), nonce: 'n' + id, key: null, requestHash: 'h', expiresAt: 2e9 }, body)
+      for (const id of slice)
+        store.keep(
+          { paymentId: id, payer: '0x' + 'a'.repeat(40), nonce: 'n' + id, key: null, requestHash: 'h', expiresAt: 2e9 },
+          body,
+        )
       store.flush()
       return (performance.now() - t0) / slice.length
     }
-    const direct = time(new ResultStore(db, { maxBodyBytes: 1 << 20, maxTotalBytes: 64 << 20, flushMs: 0 }), ids.slice(0, n))
+    const direct = time(
+      new ResultStore(db, { maxBodyBytes: 1 << 20, maxTotalBytes: 64 << 20, flushMs: 0 }),
+      ids.slice(0, n),
+    )
     // the batch timer never fires inside this synchronous loop: one flush at the end, as at high throughput
     const batched = time(new ResultStore(db, { maxBodyBytes: 1 << 20, maxTotalBytes: 64 << 20 }), ids.slice(n))
     db.close()

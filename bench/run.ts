@@ -19,25 +19,43 @@ const smoke = process.argv.includes('--smoke')
 /** `bun start` and the single binary (built into a temp dir for the measurement). */
 async function bootCommands(): Promise<Array<[string, string[]]>> {
   const out = `${(await import('node:os')).tmpdir()}/bench-x402-api-${process.pid}`
-  const b = Bun.spawnSync([process.execPath, 'build', 'runtime/index.ts', '--compile', '--outfile', out], { stdout: 'pipe', stderr: 'pipe' })
-  const cmds: Array<[string, string[]]> = [['`bun start` (runtime/index.ts, all services)', [process.execPath, 'runtime/index.ts']]]
+  const b = Bun.spawnSync([process.execPath, 'build', 'runtime/index.ts', '--compile', '--outfile', out], {
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const cmds: Array<[string, string[]]> = [
+    ['`bun start` (runtime/index.ts, all services)', [process.execPath, 'runtime/index.ts']],
+  ]
   if (b.exitCode === 0) cmds.push(['the single binary (`bun run build`)', [out]])
   return cmds
 }
-const S = smoke ? { seconds: 1, runs: 1, warmup: 1, connections: 16 } : { seconds: 5, runs: 3, warmup: 2, connections: 32 }
+const S = smoke
+  ? { seconds: 1, runs: 1, warmup: 1, connections: 16 }
+  : { seconds: 5, runs: 3, warmup: 2, connections: 32 }
 const bun = process.execPath
 const lines: string[] = []
-const out = (s = '') => { console.log(s); lines.push(s) }
+const out = (s = '') => {
+  console.log(s)
+  lines.push(s)
+}
 const fmt = (r: WrkResult) => `${Math.round(r.rps)} req/s, p50 ${r.p50ms.toFixed(2)} ms, p99 ${r.p99ms.toFixed(2)} ms`
 
 out(`# Benchmarks${smoke ? ' (smoke run: tiny counts, figures not meaningful)' : ''}`)
 out()
-out(`Machine: ${machine()}. Date: ${new Date().toISOString()}. Command: \`bun run bench\` (\`bun bench/run.ts${smoke ? ' --smoke' : ''}\`).`)
-out(`Load: wrk, 1 thread, ${S.connections} connections, ${S.seconds} s per run, median of ${S.runs} runs after a ${S.warmup} s warm-up.`)
+out(
+  `Machine: ${machine()}. Date: ${new Date().toISOString()}. Command: \`bun run bench\` (\`bun bench/run.ts${smoke ? ' --smoke' : ''}\`).`,
+)
+out(
+  `Load: wrk, 1 thread, ${S.connections} connections, ${S.seconds} s per run, median of ${S.runs} runs after a ${S.warmup} s warm-up.`,
+)
 out()
 
 const raw = await startChild([bun, 'bench/servers/raw.ts'])
-const app = await startChild([bun, 'bench/servers/app.ts'], { PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C', DATABASE_PATH: ':memory:', FACILITATOR_URL: 'http://127.0.0.1:9' })
+const app = await startChild([bun, 'bench/servers/app.ts'], {
+  PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+  DATABASE_PATH: ':memory:',
+  FACILITATOR_URL: 'http://127.0.0.1:9',
+})
 try {
   const o = { seconds: S.seconds, connections: S.connections }
   const rawGet = await measure(`http://127.0.0.1:${raw.port}/`, o, S.runs, S.warmup)
@@ -49,8 +67,12 @@ try {
   out()
   out('| figure | raw Bun.serve | this server | ratio | target |')
   out('|---|---|---|---|---|')
-  out(`| GET /health vs JSON GET | ${fmt(rawGet)} | ${fmt(health)} | **${(health.rps / rawGet.rps).toFixed(2)}x** | ≥ 0.85x |`)
-  out(`| unpaid 402 on a utility vs JSON POST | ${fmt(rawPost)} | ${fmt(challenge)} | **${(challenge.rps / rawPost.rps).toFixed(2)}x** | ≥ 0.6x |`)
+  out(
+    `| GET /health vs JSON GET | ${fmt(rawGet)} | ${fmt(health)} | **${(health.rps / rawGet.rps).toFixed(2)}x** | ≥ 0.85x |`,
+  )
+  out(
+    `| unpaid 402 on a utility vs JSON POST | ${fmt(rawPost)} | ${fmt(challenge)} | **${(challenge.rps / rawPost.rps).toFixed(2)}x** | ≥ 0.6x |`,
+  )
   out()
   out('## 7. MCP (/mcp) vs the HTTP 402')
   out()
@@ -59,14 +81,27 @@ try {
   const idle = rss(app.pid)
   out('## 5. Boot and memory')
   out()
-  out(`- Boot of the app with every service registered (in-process, from import to listening): ${app.lines.find((l) => l.startsWith('BOOT_MS'))?.split(' ')[1]} ms.`)
-  out(`- RSS after the runs above (${health.requests + challenge.requests} requests): ${idle.nowMb.toFixed(0)} MB now, ${idle.peakMb.toFixed(0)} MB peak (target ≤ 150 MB after 100k requests; the 60 s load test in docs/reliability.md shows it flat).`)
+  out(
+    `- Boot of the app with every service registered (in-process, from import to listening): ${app.lines.find((l) => l.startsWith('BOOT_MS'))?.split(' ')[1]} ms.`,
+  )
+  out(
+    `- RSS after the runs above (${health.requests + challenge.requests} requests): ${idle.nowMb.toFixed(0)} MB now, ${idle.peakMb.toFixed(0)} MB peak (target ≤ 150 MB after 100k requests; the 60 s load test in docs/reliability.md shows it flat).`,
+  )
   for (const [label, cmd] of await bootCommands()) {
     const started = performance.now()
-    const child = await startChild(cmd, { PORT: '0', HOST: '127.0.0.1', PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C', FACILITATOR_URL: 'http://127.0.0.1:9', DATABASE_PATH: ':memory:', LOG_LEVEL: 'silent' })
+    const child = await startChild(cmd, {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+      FACILITATOR_URL: 'http://127.0.0.1:9',
+      DATABASE_PATH: ':memory:',
+      LOG_LEVEL: 'silent',
+    })
     const wall = performance.now() - started
     const reported = child.lines.join(' ').match(/booted in (\d+) ms/)?.[1]
-    out(`- ${label}: booted in ${reported} ms by its own clock (${wall.toFixed(0)} ms from spawn to listening, including the runtime's own start); idle RSS ${rss(child.pid).nowMb.toFixed(0)} MB.`)
+    out(
+      `- ${label}: booted in ${reported} ms by its own clock (${wall.toFixed(0)} ms from spawn to listening, including the runtime's own start); idle RSS ${rss(child.pid).nowMb.toFixed(0)} MB.`,
+    )
     await child.stop()
   }
   out()
@@ -79,10 +114,13 @@ out('## 3. Full paid call vs the @x402/express reference')
 out()
 for (const l of await paidComparison(smoke)) out(l)
 out()
-if (!smoke) { // ~80 s of 2 s blocks: not part of the CI smoke run (run `bun bench/chain-paced.ts --smoke` for that)
-  out('## 3b. Paid calls at the chain\'s pace (2 s blocks, 25 ms RPC latency, official client)')
+if (!smoke) {
+  // ~80 s of 2 s blocks: not part of the CI smoke run (run `bun bench/chain-paced.ts --smoke` for that)
+  out("## 3b. Paid calls at the chain's pace (2 s blocks, 25 ms RPC latency, official client)")
   out()
-  out('Command: `bun bench/chain-paced.ts` (one settler key; `--keys N` for a pool). Targets: 128 callers ≥ 50 paid/s with p99 ≤ block time + 0.6 s; 1 caller p50 ≤ block time + 0.3 s; ≤ 3 RPC requests per paid call.')
+  out(
+    'Command: `bun bench/chain-paced.ts` (one settler key; `--keys N` for a pool). Targets: 128 callers ≥ 50 paid/s with p99 ≤ block time + 0.6 s; 1 caller p50 ≤ block time + 0.3 s; ≤ 3 RPC requests per paid call.',
+  )
   out()
   for (const l of await chainPaced({ smoke, keys: 1 })) out(l)
   out()
@@ -106,9 +144,17 @@ for (const l of await instancesBench(smoke)) out(l)
 out()
 out('## Notes')
 out()
-out('- The 402 challenge is about 4 KB on the wire (the `PAYMENT-REQUIRED` header carries the bazaar discovery extension with the input schema, and the body repeats the spec fields and a v1 `accepts`), against a few bytes for the raw baseline; the challenge itself is built once per resource and cached, and a utility\'s unpaid request never reads its body.')
-out('- Paid calls are bounded by the chain: only the nonce assignment is serialized (a local counter per settler key), fees come from a per-block cache, transactions are signed locally and sent raw and concurrently, and each send returns its receipt (`eth_sendRawTransactionSync`, EIP-7966) or one shared block watcher delivers receipts. The reference facilitator sends from one key without nonce management, so under concurrency many of its settlements fail (its non-2xx answers).')
-out('- Heavy libraries (mathjs, zxcvbn dictionaries, full phone metadata, sharp) load on first use, which keeps boot time and idle memory low.')
-out('- Boot: the remaining time is module evaluation, measured per import (`bun -e` timing of each module): the 113 manifests with their TypeBox schemas and the shared runtime (~180 ms), then the catalog, SQLite and routes. Handlers and their libraries load on first call. The single binary is a few tens of ms slower than `bun start` (it also evaluates its embedded bundle); it is the one figure at or slightly above the 250 ms target in some runs.')
+out(
+  "- The 402 challenge is about 4 KB on the wire (the `PAYMENT-REQUIRED` header carries the bazaar discovery extension with the input schema, and the body repeats the spec fields and a v1 `accepts`), against a few bytes for the raw baseline; the challenge itself is built once per resource and cached, and a utility's unpaid request never reads its body.",
+)
+out(
+  '- Paid calls are bounded by the chain: only the nonce assignment is serialized (a local counter per settler key), fees come from a per-block cache, transactions are signed locally and sent raw and concurrently, and each send returns its receipt (`eth_sendRawTransactionSync`, EIP-7966) or one shared block watcher delivers receipts. The reference facilitator sends from one key without nonce management, so under concurrency many of its settlements fail (its non-2xx answers).',
+)
+out(
+  '- Heavy libraries (mathjs, zxcvbn dictionaries, full phone metadata, sharp) load on first use, which keeps boot time and idle memory low.',
+)
+out(
+  '- Boot: the remaining time is module evaluation, measured per import (`bun -e` timing of each module): the 113 manifests with their TypeBox schemas and the shared runtime (~180 ms), then the catalog, SQLite and routes. Handlers and their libraries load on first call. The single binary is a few tens of ms slower than `bun start` (it also evaluates its embedded bundle); it is the one figure at or slightly above the 250 ms target in some runs.',
+)
 if (!smoke) writeFileSync('docs/benchmarks.md', lines.join('\n') + '\n')
 console.log(smoke ? '\nbench smoke run finished' : '\nwrote docs/benchmarks.md')

@@ -6,19 +6,39 @@ import { recoverSignerPureJs, typedData } from '../runtime/pay/signature'
 import type { Authorization, PaymentRequirements } from '../runtime/pay/types'
 
 export async function signatureThroughput(n: number): Promise<string[]> {
-  const req: PaymentRequirements = { scheme: 'exact', network: 'eip155:8453', amount: '1000', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C', maxTimeoutSeconds: 60, extra: { name: 'USD Coin', version: '2' } }
+  const req: PaymentRequirements = {
+    scheme: 'exact',
+    network: 'eip155:8453',
+    amount: '1000',
+    asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+    payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+    maxTimeoutSeconds: 60,
+    extra: { name: 'USD Coin', version: '2' },
+  }
   const acct = privateKeyToAccount(generatePrivateKey())
-  const samples = await Promise.all(Array.from({ length: 64 }, async () => {
-    const a: Authorization = { from: acct.address, to: req.payTo as `0x${string}`, value: '1000', validAfter: '0', validBefore: '1900000000', nonce: toHex(crypto.getRandomValues(new Uint8Array(32))) }
-    return { a, sig: await acct.signTypedData(typedData(a, req)) }
-  }))
+  const samples = await Promise.all(
+    Array.from({ length: 64 }, async () => {
+      const a: Authorization = {
+        from: acct.address,
+        to: req.payTo as `0x${string}`,
+        value: '1000',
+        validAfter: '0',
+        validBefore: '1900000000',
+        nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
+      }
+      return { a, sig: await acct.signTypedData(typedData(a, req)) }
+    }),
+  )
   const time = async (fn: (i: number) => unknown, count: number) => {
     const t = performance.now()
     for (let i = 0; i < count; i++) await fn(i)
     return count / ((performance.now() - t) / 1000)
   }
   const native = await time((i) => recoverNative(samples[i % 64].a, samples[i % 64].sig, req), n)
-  const js = await time((i) => recoverSignerPureJs(samples[i % 64].a, samples[i % 64].sig, req), Math.max(50, Math.floor(n / 5)))
+  const js = await time(
+    (i) => recoverSignerPureJs(samples[i % 64].a, samples[i % 64].sig, req),
+    Math.max(50, Math.floor(n / 5)),
+  )
   return [
     '| path | checks per second (one core) | target |',
     '|---|---|---|',

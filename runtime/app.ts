@@ -24,7 +24,11 @@ import { asServiceError } from './http/unexpected'
 import type { FacilitatorHealth } from './pay/types'
 
 export const VERSION = '1.0.0'
-const HEALTH_HEADERS = { 'content-type': 'application/json; charset=utf-8', ...PREFLIGHT_HEADERS, 'cache-control': 'no-store' }
+const HEALTH_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  ...PREFLIGHT_HEADERS,
+  'cache-control': 'no-store',
+}
 const FAVICON = ICON_SVG
 
 export interface AppDeps extends PipelineDeps {
@@ -48,7 +52,16 @@ export function createApp(deps: AppDeps) {
   const { services, config } = deps
   const bySlug = new Map(services.map((s) => [s.slug, s]))
   const started = Date.now()
-  const ping = deps.storage ? deps.storage.ping : async () => { try { deps.db.prepare('SELECT 1').get(); return true } catch { return false } }
+  const ping = deps.storage
+    ? deps.storage.ping
+    : async () => {
+        try {
+          deps.db.prepare('SELECT 1').get()
+          return true
+        } catch {
+          return false
+        }
+      }
   const dbKind = deps.storage?.kind ?? 'sqlite'
   let dbOk = true
   let dbCheckedAt = 0
@@ -57,63 +70,148 @@ export function createApp(deps: AppDeps) {
   const health = () => {
     const facilitator = deps.facilitatorHealth?.()
     const degraded = !dbOk || (facilitator !== undefined && (!facilitator.ok || !facilitator.canPay))
-    return { status: degraded ? 'degraded' : 'ok', version: VERSION, uptime_seconds: Math.round((Date.now() - started) / 1000), database: dbOk ? 'ok' : 'error', database_kind: dbKind, services: services.length, available_services: available, network: config.network, pay_to: deps.payTo, ...(facilitator ? { facilitator } : {}) }
+    return {
+      status: degraded ? 'degraded' : 'ok',
+      version: VERSION,
+      uptime_seconds: Math.round((Date.now() - started) / 1000),
+      database: dbOk ? 'ok' : 'error',
+      database_kind: dbKind,
+      services: services.length,
+      available_services: available,
+      network: config.network,
+      pay_to: deps.payTo,
+      ...(facilitator ? { facilitator } : {}),
+    }
   }
   const docs = {
     services: JSON.stringify(servicesDocument(services, config)),
     wellKnown: JSON.stringify(wellKnownDocument(services, config, deps.payTo)),
     openapi: openapiDocument(services, config, VERSION),
   }
-  const cached = (body: string) => new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8', ...PREFLIGHT_HEADERS } })
+  const cached = (body: string) =>
+    new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8', ...PREFLIGHT_HEADERS } })
   const client = (req: Request, server: { requestIP(r: Request): { address: string } | null } | null) =>
     clientAddress(server?.requestIP(req)?.address, req.headers.get('x-forwarded-for'), config.trustedProxies)
 
   const paid = new Elysia({ name: 'paid-services' })
   for (const s of services) {
-    paid.post(`/${s.slug}`, ({ request, server }) => servePaid(s, request, newRequestId(), client(request, server), deps), { parse: 'none', detail: { hide: true } })
+    paid.post(
+      `/${s.slug}`,
+      ({ request, server }) => servePaid(s, request, newRequestId(), client(request, server), deps),
+      { parse: 'none', detail: { hide: true } },
+    )
   }
 
-  return new Elysia()
-    .options('*', () => new Response(null, { status: 204, headers: PREFLIGHT_HEADERS }))
-    .onError(({ code, request, error }) => {
-      const id = newRequestId()
-      if (!URL.canParse(request.url)) return errorResponse(new ServiceError(400, 'INVALID_HOST', 'The Host header is not a valid host name or address.'), id)
-      if (code === 'NOT_FOUND') {
-        const slug = new URL(request.url).pathname.match(/^\/api\/(?:v1\/)?([^/]+)\/?$/)?.[1]
-        if (slug && bySlug.has(slug)) return errorResponse(new ServiceError(405, 'METHOD_NOT_ALLOWED', `Use POST for /api/${slug}.`, { headers: { allow: 'POST, OPTIONS' } }), id)
-        return errorResponse(new ServiceError(404, 'NOT_FOUND', `No route for ${request.method} ${new URL(request.url).pathname}. See /services.`), id)
-      }
-      if (isDatabaseError(error)) return errorResponse(new ServiceError(503, 'DATABASE_UNAVAILABLE', 'The database is unavailable right now; retry shortly.', { retryable: true, headers: { 'retry-after': '5' } }), id)
-      if (code === 'PARSE') return errorResponse(new ServiceError(400, 'INVALID_JSON', 'The body could not be parsed.'), id)
-      return errorResponse(asServiceError(error, deps.log, { request_id: id, code: String(code) }), id)
-    })
-    .use(siteRoutes)
-    .use(discoveryRoutes(services, config, deps.payTo, deps.bootedAt))
-    .use(adminRoutes({ ...deps, adminQueries: deps.storage?.admin }))
-    .use(devPayerRoutes(deps))
-    .get('/health', async () => {
-      const now = Date.now()
-      if (now - dbCheckedAt < 1000 && healthBody) return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
-      dbCheckedAt = now
-      dbOk = await ping()
-      healthBody = JSON.stringify(health())
-      return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
-    })
-    .get('/favicon.svg', () => new Response(FAVICON, { headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' } }))
-    .get('/favicon.ico', () => new Response(FAVICON, { headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' } }))
-    .get('/services', () => cached(docs.services))
-    .get('/.well-known/x402', () => cached(docs.wellKnown))
-    .get('/.well-known/x402.json', () => cached(docs.wellKnown))
-    .get('/discovery/resources', ({ request }) => json(discoveryDocument(services, config, deps.payTo, requestUrl(request).searchParams, Math.floor(deps.bootedAt / 1000))))
-    .get('/stats', async () => json(await loadStatsReport(deps.stats, deps.ledger, 30, config.ethUsd)))
-    .get('/stats/today', async () => {
-      const r = await loadStatsReport(deps.stats, deps.ledger, 1, config.ethUsd)
-      return json({ day: new Date().toISOString().slice(0, 10), totals: r.totals, services: r.services })
-    })
-    .post('/api/demo/explain', ({ request, server }) => serveDemo(bySlug.get(config.demo.service), request, newRequestId(), client(request, server), deps.quota, deps), { parse: 'none' })
-    .group('/api', (g) => g.use(paid))
-    .group('/api/v1', (g) => g.use(paid))
-    .use(mcpRoutes(deps, client, VERSION))
-    // Last, so its hooks stay off every route above; it serves our own document (not a generated one).
-    .use(openapi({ path: '/docs', specPath: '/openapi.json', documentation: docs.openapi as never, exclude: { paths: [/.*/] } }))
+  return (
+    new Elysia()
+      .options('*', () => new Response(null, { status: 204, headers: PREFLIGHT_HEADERS }))
+      .onError(({ code, request, error }) => {
+        const id = newRequestId()
+        if (!URL.canParse(request.url))
+          return errorResponse(
+            new ServiceError(400, 'INVALID_HOST', 'The Host header is not a valid host name or address.'),
+            id,
+          )
+        if (code === 'NOT_FOUND') {
+          const slug = new URL(request.url).pathname.match(/^\/api\/(?:v1\/)?([^/]+)\/?$/)?.[1]
+          if (slug && bySlug.has(slug))
+            return errorResponse(
+              new ServiceError(405, 'METHOD_NOT_ALLOWED', `Use POST for /api/${slug}.`, {
+                headers: { allow: 'POST, OPTIONS' },
+              }),
+              id,
+            )
+          return errorResponse(
+            new ServiceError(
+              404,
+              'NOT_FOUND',
+              `No route for ${request.method} ${new URL(request.url).pathname}. See /services.`,
+            ),
+            id,
+          )
+        }
+        if (isDatabaseError(error))
+          return errorResponse(
+            new ServiceError(503, 'DATABASE_UNAVAILABLE', 'The database is unavailable right now; retry shortly.', {
+              retryable: true,
+              headers: { 'retry-after': '5' },
+            }),
+            id,
+          )
+        if (code === 'PARSE')
+          return errorResponse(new ServiceError(400, 'INVALID_JSON', 'The body could not be parsed.'), id)
+        return errorResponse(asServiceError(error, deps.log, { request_id: id, code: String(code) }), id)
+      })
+      .use(siteRoutes)
+      .use(discoveryRoutes(services, config, deps.payTo, deps.bootedAt))
+      .use(adminRoutes({ ...deps, adminQueries: deps.storage?.admin }))
+      .use(devPayerRoutes(deps))
+      .get('/health', async () => {
+        const now = Date.now()
+        if (now - dbCheckedAt < 1000 && healthBody)
+          return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
+        dbCheckedAt = now
+        dbOk = await ping()
+        healthBody = JSON.stringify(health())
+        return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
+      })
+      .get(
+        '/favicon.svg',
+        () =>
+          new Response(FAVICON, {
+            headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' },
+          }),
+      )
+      .get(
+        '/favicon.ico',
+        () =>
+          new Response(FAVICON, {
+            headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' },
+          }),
+      )
+      .get('/services', () => cached(docs.services))
+      .get('/.well-known/x402', () => cached(docs.wellKnown))
+      .get('/.well-known/x402.json', () => cached(docs.wellKnown))
+      .get('/discovery/resources', ({ request }) =>
+        json(
+          discoveryDocument(
+            services,
+            config,
+            deps.payTo,
+            requestUrl(request).searchParams,
+            Math.floor(deps.bootedAt / 1000),
+          ),
+        ),
+      )
+      .get('/stats', async () => json(await loadStatsReport(deps.stats, deps.ledger, 30, config.ethUsd)))
+      .get('/stats/today', async () => {
+        const r = await loadStatsReport(deps.stats, deps.ledger, 1, config.ethUsd)
+        return json({ day: new Date().toISOString().slice(0, 10), totals: r.totals, services: r.services })
+      })
+      .post(
+        '/api/demo/explain',
+        ({ request, server }) =>
+          serveDemo(
+            bySlug.get(config.demo.service),
+            request,
+            newRequestId(),
+            client(request, server),
+            deps.quota,
+            deps,
+          ),
+        { parse: 'none' },
+      )
+      .group('/api', (g) => g.use(paid))
+      .group('/api/v1', (g) => g.use(paid))
+      .use(mcpRoutes(deps, client, VERSION))
+      // Last, so its hooks stay off every route above; it serves our own document (not a generated one).
+      .use(
+        openapi({
+          path: '/docs',
+          specPath: '/openapi.json',
+          documentation: docs.openapi as never,
+          exclude: { paths: [/.*/] },
+        }),
+      )
+  )
 }

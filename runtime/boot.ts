@@ -64,10 +64,14 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const { config, problems } = loadConfig(env)
   const payTo = config.payTo || o.payTo || ''
   if (!payTo) problems.push('PAY_TO is not set')
-  const models = modelProvider({ baseUrl: config.openai.baseUrl || undefined, apiKey: config.openai.apiKey || undefined })
+  const models = modelProvider({
+    baseUrl: config.openai.baseUrl || undefined,
+    apiKey: config.openai.apiKey || undefined,
+  })
   const { services, problems: manifestProblems } = buildCatalog(o.entries ?? generated, config, models.available)
   problems.push(...manifestProblems)
-  if (!services.some((s) => s.slug === config.demo.service)) problems.push(`demo.service '${config.demo.service}' is not a registered service`)
+  if (!services.some((s) => s.slug === config.demo.service))
+    problems.push(`demo.service '${config.demo.service}' is not a registered service`)
   if (problems.length) throw new ConfigError(problems)
 
   let storage: Storage
@@ -87,15 +91,51 @@ export async function boot(o: BootOptions): Promise<Booted> {
   await reconcile(ledger, o.facilitator, log, 0, reconcileOpts)
   await warnUnprofitablePrices(services, ledger, config.ethUsd, log)
   const everyMs = o.reconcileEveryMs ?? config.database.reconcileEveryMs
-  const timer = setInterval(() => void reconcile(ledger, o.facilitator, log, config.database.reconcileStaleMs, reconcileOpts).catch((e) => log.warn('reconcile failed', { error: String(e) })), everyMs)
+  const timer = setInterval(
+    () =>
+      void reconcile(ledger, o.facilitator, log, config.database.reconcileStaleMs, reconcileOpts).catch((e) =>
+        log.warn('reconcile failed', { error: String(e) }),
+      ),
+    everyMs,
+  )
   timer.unref?.()
   const results = new PaidResults(storage.results)
-  const purge = setInterval(() => void Promise.resolve().then(() => results.purge()).catch((e) => log.warn('paid results purge failed', { error: String(e) })), 60_000)
+  const purge = setInterval(
+    () =>
+      void Promise.resolve()
+        .then(() => results.purge())
+        .catch((e) => log.warn('paid results purge failed', { error: String(e) })),
+    60_000,
+  )
   purge.unref?.()
   await results.purge()
-  const app = createApp({ services, config, gate, stats, quota, db, storage, ledger, payTo, log, refusals, results, bootedAt: Date.now(), facilitatorHealth: () => o.facilitator.health?.(), admin: { ledger, facilitator: o.facilitator }, devPayer: usesDevChain(config) ? o.devPayer : undefined, context: createContextFactory(config, log, createVerifier(o.facilitator, config.network), models) })
+  const app = createApp({
+    services,
+    config,
+    gate,
+    stats,
+    quota,
+    db,
+    storage,
+    ledger,
+    payTo,
+    log,
+    refusals,
+    results,
+    bootedAt: Date.now(),
+    facilitatorHealth: () => o.facilitator.health?.(),
+    admin: { ledger, facilitator: o.facilitator },
+    devPayer: usesDevChain(config) ? o.devPayer : undefined,
+    context: createContextFactory(config, log, createVerifier(o.facilitator, config.network), models),
+  })
   return {
-    app, config, services, db, storage, gate, log,
+    app,
+    config,
+    services,
+    db,
+    storage,
+    gate,
+    log,
     ledger: (storage.kind === 'sqlite' ? ledger : undefined) as Ledger,
     stats: (storage.kind === 'sqlite' ? stats : undefined) as Stats,
     async close() {

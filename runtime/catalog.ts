@@ -2,7 +2,15 @@ import type { TSchema } from '@sinclair/typebox'
 import { declareDiscoveryExtension } from '@x402/extensions/bazaar'
 import type { Config } from './config'
 import type { RegistryEntry } from './registry-types'
-import { CATEGORIES, type AnyHandler, type ErrorCode, type ServiceManifest, type TierName, type TierPrice, TIERS } from './sdk'
+import {
+  CATEGORIES,
+  type AnyHandler,
+  type ErrorCode,
+  type ServiceManifest,
+  type TierName,
+  type TierPrice,
+  TIERS,
+} from './sdk'
 import { Value } from '@sinclair/typebox/value'
 import { usdToAtomic } from './pay/amount'
 import { aliasProblems, publishAliases } from './input/publish'
@@ -33,7 +41,10 @@ export function jsonSchema(schema: TSchema): Record<string, unknown> {
   return JSON.parse(JSON.stringify(schema))
 }
 
-function effectivePricing(m: ServiceManifest, o: Config['services'][string] | undefined): Partial<Record<TierName, TierPrice>> {
+function effectivePricing(
+  m: ServiceManifest,
+  o: Config['services'][string] | undefined,
+): Partial<Record<TierName, TierPrice>> {
   const out: Partial<Record<TierName, TierPrice>> = {}
   for (const [tier, p] of Object.entries(m.pricing) as [TierName, TierPrice][]) {
     const override = tier === 'flat' || m.kind === 'utility' ? o?.price_usd : o?.prices?.[tier as 'quick']
@@ -45,33 +56,49 @@ function effectivePricing(m: ServiceManifest, o: Config['services'][string] | un
 function check(e: RegistryEntry, problems: string[]): void {
   const m = e.manifest
   const at = `services/${e.folder}`
-  if (!m || typeof m !== 'object') return void problems.push(`${at}: manifest.ts must export default defineService({...})`)
+  if (!m || typeof m !== 'object')
+    return void problems.push(`${at}: manifest.ts must export default defineService({...})`)
   if (m.slug !== e.folder) problems.push(`${at}: slug '${m.slug}' must equal the folder name`)
   if (!SLUG.test(m.slug ?? '')) problems.push(`${at}: slug must be kebab-case`)
-  for (const f of ['name', 'description', 'model'] as const) if (!m[f] || typeof m[f] !== 'string') problems.push(`${at}: ${f} is required`)
-  if (!CATEGORIES.includes(m.category)) problems.push(`${at}: category '${m.category}' is not one of ${CATEGORIES.join(', ')}`)
+  for (const f of ['name', 'description', 'model'] as const)
+    if (!m[f] || typeof m[f] !== 'string') problems.push(`${at}: ${f} is required`)
+  if (!CATEGORIES.includes(m.category))
+    problems.push(`${at}: category '${m.category}' is not one of ${CATEGORIES.join(', ')}`)
   if (m.kind !== 'tiered' && m.kind !== 'utility') problems.push(`${at}: kind must be 'tiered' or 'utility'`)
   const tiers = Object.keys(m.pricing ?? {})
-  if (m.kind === 'tiered' && TIERS.some((t) => !tiers.includes(t))) problems.push(`${at}: a tiered service prices quick, standard and pro`)
-  if (m.kind === 'utility' && tiers.length !== 1) problems.push(`${at}: a utility has exactly one tier (flat, or standard for read-url)`)
+  if (m.kind === 'tiered' && TIERS.some((t) => !tiers.includes(t)))
+    problems.push(`${at}: a tiered service prices quick, standard and pro`)
+  if (m.kind === 'utility' && tiers.length !== 1)
+    problems.push(`${at}: a utility has exactly one tier (flat, or standard for read-url)`)
   for (const [tier, p] of Object.entries(m.pricing ?? {})) {
-    try { usdToAtomic(p.price_usd) } catch (err) { problems.push(`${at}: ${tier} ${(err as Error).message}`) }
-    if (!Number.isInteger(p.max_tokens) || p.max_tokens < 0) problems.push(`${at}: ${tier} max_tokens must be an integer >= 0`)
+    try {
+      usdToAtomic(p.price_usd)
+    } catch (err) {
+      problems.push(`${at}: ${tier} ${(err as Error).message}`)
+    }
+    if (!Number.isInteger(p.max_tokens) || p.max_tokens < 0)
+      problems.push(`${at}: ${tier} max_tokens must be an integer >= 0`)
   }
   if (m.input?.type !== 'object') problems.push(`${at}: input must be a t.Object schema`)
   else for (const p of aliasProblems(m.input)) problems.push(`${at}: ${p}`)
   for (const ex of m.examples ?? []) {
     // Interpreted check: compiling every schema at boot would cost more than the check itself.
     const bad = Value.Errors(m.input, ex.input).First()
-    if (bad) problems.push(`${at}: example '${ex.name}' does not match the input schema (${bad.path || '/'}: ${bad.message})`)
+    if (bad)
+      problems.push(`${at}: example '${ex.name}' does not match the input schema (${bad.path || '/'}: ${bad.message})`)
   }
 }
 
 /** Builds the catalog, collecting every manifest and override problem instead of stopping at the first. */
-export function buildCatalog(entries: RegistryEntry[], config: Config, modelAvailable: boolean): { services: CatalogService[]; problems: string[] } {
+export function buildCatalog(
+  entries: RegistryEntry[],
+  config: Config,
+  modelAvailable: boolean,
+): { services: CatalogService[]; problems: string[] } {
   const problems: string[] = []
   const known = new Set(entries.map((e) => e.folder))
-  for (const slug of Object.keys(config.services)) if (!known.has(slug)) problems.push(`registry.yaml services.${slug}: no such service`)
+  for (const slug of Object.keys(config.services))
+    if (!known.has(slug)) problems.push(`registry.yaml services.${slug}: no such service`)
   const services: CatalogService[] = []
   for (const e of entries) {
     const before = problems.length
@@ -83,13 +110,25 @@ export function buildCatalog(entries: RegistryEntry[], config: Config, modelAvai
     const pricing = effectivePricing(m, o)
     const amounts: Partial<Record<TierName, string>> = {}
     for (const [tier, p] of Object.entries(pricing) as [TierName, TierPrice][]) {
-      try { amounts[tier] = usdToAtomic(p.price_usd) } catch (err) { problems.push(`registry.yaml services.${m.slug}: ${(err as Error).message}`) }
+      try {
+        amounts[tier] = usdToAtomic(p.price_usd)
+      } catch (err) {
+        problems.push(`registry.yaml services.${m.slug}: ${(err as Error).message}`)
+      }
     }
     const needsModel = m.needs?.includes('model') ?? false
     const unavailableReason = !e.handler
-      ? { status: 501 as const, code: 'NOT_IMPLEMENTED' as const, message: `${m.slug} is registered but not built yet.` }
+      ? {
+          status: 501 as const,
+          code: 'NOT_IMPLEMENTED' as const,
+          message: `${m.slug} is registered but not built yet.`,
+        }
       : needsModel && !modelAvailable
-        ? { status: 503 as const, code: 'MODEL_NOT_CONFIGURED' as const, message: `${m.slug} needs a model provider and none is configured (OPENAI_BASE_URL / OPENAI_API_KEY).` }
+        ? {
+            status: 503 as const,
+            code: 'MODEL_NOT_CONFIGURED' as const,
+            message: `${m.slug} needs a model provider and none is configured (OPENAI_BASE_URL / OPENAI_API_KEY).`,
+          }
         : undefined
     const inputJsonSchema = jsonSchema(m.input)
     if (m.kind === 'utility') inputJsonSchema.additionalProperties = true

@@ -54,7 +54,14 @@ export interface Config {
   /** ETH price in USD (ETH_USD), for gas costs in /stats and the boot's price check; null when unset. */
   ethUsd: number | null
   /** Shared Postgres for N instances (DATABASE_URL, postgres://…); empty = the embedded SQLite at databasePath. */
-  database: { url: string; poolMax: number; statementTimeoutMs: number; instanceId: string; reconcileStaleMs: number; reconcileEveryMs: number }
+  database: {
+    url: string
+    poolMax: number
+    statementTimeoutMs: number
+    instanceId: string
+    reconcileStaleMs: number
+    reconcileEveryMs: number
+  }
 }
 
 type Env = Record<string, string | undefined>
@@ -77,7 +84,11 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
   } catch (e) {
     problems.push(`registry.yaml: ${(e as Error).message}`)
   }
-  const p = doc.provider ?? {}, s = doc.server ?? {}, pay = doc.payment ?? {}, m = doc.models ?? {}, d = doc.demo ?? {}
+  const p = doc.provider ?? {},
+    s = doc.server ?? {},
+    pay = doc.payment ?? {},
+    m = doc.models ?? {},
+    d = doc.demo ?? {}
   const num = (name: string, v: unknown, fallback: number, min = 0) => {
     const n = v === undefined || v === '' ? fallback : Number(v)
     if (!Number.isFinite(n) || n < min) problems.push(`${name} must be a number >= ${min} (got ${JSON.stringify(v)})`)
@@ -89,7 +100,8 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
   const facilitatorUrl = String(env.FACILITATOR_URL ?? pay.facilitator_url ?? '')
   const cdp = { apiKeyId: String(env.CDP_API_KEY_ID ?? ''), apiKeySecret: String(env.CDP_API_KEY_SECRET ?? '') }
   // registry.yaml ships `http://localhost:3402` as its URLs: that default follows the listen port instead.
-  const configured = (url: unknown) => (url === undefined || url === null || url === '' || url === DEFAULT_LOCAL_URL ? undefined : url)
+  const configured = (url: unknown) =>
+    url === undefined || url === null || url === '' || url === DEFAULT_LOCAL_URL ? undefined : url
   const config: Config = {
     provider: {
       name: String(p.name ?? 'Agent Utility API'),
@@ -113,16 +125,40 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     // With a CDP key and no FACILITATOR_URL, payments go through Coinbase's CDP facilitator.
     facilitatorUrl: facilitatorUrl || (cdp.apiKeyId ? CDP_FACILITATOR_URL : ''),
     facilitatorAuthHeader: String(env.FACILITATOR_AUTH_HEADER ?? ''),
-    facilitatorUrls: (facilitatorUrl || (cdp.apiKeyId ? CDP_FACILITATOR_URL : '')).split(',').map((u) => u.trim()).filter(Boolean),
-    facilitatorFailures: num('FACILITATOR_BREAKER_FAILURES', env.FACILITATOR_BREAKER_FAILURES ?? pay.facilitator_breaker_failures, 3, 1),
-    facilitatorCooldownSeconds: num('FACILITATOR_BREAKER_COOLDOWN_SECONDS', env.FACILITATOR_BREAKER_COOLDOWN_SECONDS ?? pay.facilitator_breaker_cooldown_seconds, 30, 1),
+    facilitatorUrls: (facilitatorUrl || (cdp.apiKeyId ? CDP_FACILITATOR_URL : ''))
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean),
+    facilitatorFailures: num(
+      'FACILITATOR_BREAKER_FAILURES',
+      env.FACILITATOR_BREAKER_FAILURES ?? pay.facilitator_breaker_failures,
+      3,
+      1,
+    ),
+    facilitatorCooldownSeconds: num(
+      'FACILITATOR_BREAKER_COOLDOWN_SECONDS',
+      env.FACILITATOR_BREAKER_COOLDOWN_SECONDS ?? pay.facilitator_breaker_cooldown_seconds,
+      30,
+      1,
+    ),
     cdp,
     openai: { baseUrl: String(env.OPENAI_BASE_URL ?? m.base_url ?? ''), apiKey: String(env.OPENAI_API_KEY ?? '') },
-    fetchAllowHosts: String(env.FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
-    demo: { service: String(env.DEMO_SERVICE ?? d.service ?? 'explain-code'), tier: env.DEMO_TIER ?? d.tier ?? 'quick', dailyLimit: num('demo.daily_limit', env.DEMO_DAILY_LIMIT ?? d.daily_limit, 5) },
+    fetchAllowHosts: String(env.FETCH_ALLOW_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+    demo: {
+      service: String(env.DEMO_SERVICE ?? d.service ?? 'explain-code'),
+      tier: env.DEMO_TIER ?? d.tier ?? 'quick',
+      dailyLimit: num('demo.daily_limit', env.DEMO_DAILY_LIMIT ?? d.daily_limit, 5),
+    },
     services: doc.services ?? {},
     upstreams: doc.upstreams ?? {},
-    upstreamUserAgent: String(env.UPSTREAM_USER_AGENT ?? doc.upstream_user_agent ?? `${String(p.name ?? 'Agent Utility API')}/1.0 (+${String(env.PUBLIC_URL ?? p.website ?? 'http://localhost')})`),
+    upstreamUserAgent: String(
+      env.UPSTREAM_USER_AGENT ??
+        doc.upstream_user_agent ??
+        `${String(p.name ?? 'Agent Utility API')}/1.0 (+${String(env.PUBLIC_URL ?? p.website ?? 'http://localhost')})`,
+    ),
     invalidPaymentLimit: num('INVALID_PAYMENT_LIMIT', env.INVALID_PAYMENT_LIMIT, 30),
     adminToken: String(env.ADMIN_TOKEN ?? ''),
     paidResultsMaxBytes: num('PAID_RESULTS_MAX_MB', env.PAID_RESULTS_MAX_MB, 64, 1) * 1_048_576,
@@ -136,24 +172,48 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
       reconcileEveryMs: num('RECONCILE_EVERY_MS', env.RECONCILE_EVERY_MS, 30_000, 100),
     },
   }
-  if (config.database.url && !/^postgres(ql)?:\/\/\S+$/.test(config.database.url)) problems.push('DATABASE_URL must be a postgres:// URL')
-  if (config.database.instanceId && !/^[\w.:-]{1,64}$/.test(config.database.instanceId)) problems.push('INSTANCE_ID must be 1-64 letters, digits, . _ : -')
+  if (config.database.url && !/^postgres(ql)?:\/\/\S+$/.test(config.database.url))
+    problems.push('DATABASE_URL must be a postgres:// URL')
+  if (config.database.instanceId && !/^[\w.:-]{1,64}$/.test(config.database.instanceId))
+    problems.push('INSTANCE_ID must be 1-64 letters, digits, . _ : -')
   for (const [k, v] of Object.entries(env)) {
     const hit = k.match(/^UPSTREAM_([A-Z0-9_]+)_(URL|KEY)$/)
     if (!hit || !v) continue
     const name = hit[1].toLowerCase().replace(/_/g, '-')
     config.upstreams[name] = { ...config.upstreams[name], [hit[2] === 'URL' ? 'url' : 'key']: v }
   }
-  if (!/^eip155:\d+$/.test(config.network)) problems.push(`NETWORK must be a CAIP-2 eip155 id like eip155:8453 (got ${config.network})`)
-  if (config.asset && !ADDRESS.test(config.asset)) problems.push(`payment.asset must be a 0x address (got ${config.asset})`)
+  if (!/^eip155:\d+$/.test(config.network))
+    problems.push(`NETWORK must be a CAIP-2 eip155 id like eip155:8453 (got ${config.network})`)
+  if (config.asset && !ADDRESS.test(config.asset))
+    problems.push(`payment.asset must be a 0x address (got ${config.asset})`)
   if (config.payTo && !ADDRESS.test(config.payTo)) problems.push(`PAY_TO must be a 0x address (got ${config.payTo})`)
   if (config.rpcUrl && !/^https?:\/\//.test(config.rpcUrl)) problems.push(`RPC_URL must be an http(s) URL`)
-  if (config.rpcUrl && !config.facilitatorUrl && !config.settlerPrivateKey.split(',').every((k) => /^(0x)?[0-9a-fA-F]{64}$/.test(k.trim()))) problems.push('RPC_URL needs SETTLER_PRIVATE_KEY (a 32-byte hex key) or SETTLER_PRIVATE_KEYS (comma-separated) for self-facilitation')
-  const httpUrl = (u: string) => { try { return /^https?:$/.test(new URL(u).protocol) && !/\s/.test(u) } catch { return false } }
-  for (const u of config.facilitatorUrls) if (!httpUrl(u)) problems.push(`FACILITATOR_URL must be a comma-separated list of http(s) URLs (got ${u.split('?')[0].replace(/\/\/[^@/]*@/, '//***@')})`)
-  if (Boolean(cdp.apiKeyId) !== Boolean(cdp.apiKeySecret)) problems.push('CDP_API_KEY_ID and CDP_API_KEY_SECRET go together: set both or neither')
-  if ((config.rpcUrl || config.facilitatorUrl) && !config.payTo) problems.push('PAY_TO is required when payments go to a real chain (RPC_URL or FACILITATOR_URL)')
-  if (config.adminToken && (config.adminToken.length < 24 || /\s/.test(config.adminToken))) problems.push('ADMIN_TOKEN must be at least 24 characters without spaces (e.g. `openssl rand -base64 32`)')
+  if (
+    config.rpcUrl &&
+    !config.facilitatorUrl &&
+    !config.settlerPrivateKey.split(',').every((k) => /^(0x)?[0-9a-fA-F]{64}$/.test(k.trim()))
+  )
+    problems.push(
+      'RPC_URL needs SETTLER_PRIVATE_KEY (a 32-byte hex key) or SETTLER_PRIVATE_KEYS (comma-separated) for self-facilitation',
+    )
+  const httpUrl = (u: string) => {
+    try {
+      return /^https?:$/.test(new URL(u).protocol) && !/\s/.test(u)
+    } catch {
+      return false
+    }
+  }
+  for (const u of config.facilitatorUrls)
+    if (!httpUrl(u))
+      problems.push(
+        `FACILITATOR_URL must be a comma-separated list of http(s) URLs (got ${u.split('?')[0].replace(/\/\/[^@/]*@/, '//***@')})`,
+      )
+  if (Boolean(cdp.apiKeyId) !== Boolean(cdp.apiKeySecret))
+    problems.push('CDP_API_KEY_ID and CDP_API_KEY_SECRET go together: set both or neither')
+  if ((config.rpcUrl || config.facilitatorUrl) && !config.payTo)
+    problems.push('PAY_TO is required when payments go to a real chain (RPC_URL or FACILITATOR_URL)')
+  if (config.adminToken && (config.adminToken.length < 24 || /\s/.test(config.adminToken)))
+    problems.push('ADMIN_TOKEN must be at least 24 characters without spaces (e.g. `openssl rand -base64 32`)')
   if (!isTier(config.demo.tier)) problems.push(`demo.tier must be one of ${TIERS.join(', ')}`)
   return { config, problems }
 }
@@ -166,9 +226,18 @@ export const CDP_FACILITATOR_URL = 'https://api.cdp.coinbase.com/platform/v2/x40
  * payment.network is the network in use; otherwise the network's USDC from @x402/evm's defaults. A network
  * without known defaults needs all three explicitly.
  */
-function resolveAsset(env: Env, pay: any, network: string, problems: string[]): Pick<Config, 'asset' | 'assetName' | 'assetVersion'> {
+function resolveAsset(
+  env: Env,
+  pay: any,
+  network: string,
+  problems: string[],
+): Pick<Config, 'asset' | 'assetName' | 'assetVersion'> {
   const yaml = (pay.network ?? 'eip155:8453') === network ? pay : {}
-  const explicit = { asset: env.ASSET ?? yaml.asset, name: env.ASSET_NAME ?? yaml.asset_name, version: env.ASSET_VERSION ?? yaml.asset_version }
+  const explicit = {
+    asset: env.ASSET ?? yaml.asset,
+    name: env.ASSET_NAME ?? yaml.asset_name,
+    version: env.ASSET_VERSION ?? yaml.asset_version,
+  }
   const known = /^eip155:\d+$/.test(network) ? assetDefaults(network) : undefined
   const sameToken = known && (!explicit.asset || String(explicit.asset).toLowerCase() === known.asset.toLowerCase())
   const out = {
@@ -176,7 +245,10 @@ function resolveAsset(env: Env, pay: any, network: string, problems: string[]): 
     assetName: String(explicit.name ?? (sameToken ? known.name : '')),
     assetVersion: String(explicit.version ?? (sameToken ? known.version : '')),
   }
-  if (!out.asset || !out.assetName || !out.assetVersion) problems.push(`NETWORK ${network} has no known USDC defaults for this asset: set ASSET, ASSET_NAME and ASSET_VERSION (the token's EIP-712 domain)`)
+  if (!out.asset || !out.assetName || !out.assetVersion)
+    problems.push(
+      `NETWORK ${network} has no known USDC defaults for this asset: set ASSET, ASSET_NAME and ASSET_VERSION (the token's EIP-712 domain)`,
+    )
   return out
 }
 

@@ -13,17 +13,40 @@ import { asServiceError } from './http/unexpected'
  * client per UTC day. A call is reserved against the quota, then refunded if it fails: invalid bodies,
  * unavailable models and failed calls never use it up.
  */
-export async function serveDemo(svc: CatalogService | undefined, req: Request, requestId: string, client: string, quota: QuotaStore, deps: PipelineDeps): Promise<Response> {
+export async function serveDemo(
+  svc: CatalogService | undefined,
+  req: Request,
+  requestId: string,
+  client: string,
+  quota: QuotaStore,
+  deps: PipelineDeps,
+): Promise<Response> {
   try {
     if (!svc) throw new ServiceError(503, 'DEMO_DISABLED', 'The demo service is not enabled on this server.')
     requireJson(req)
-    const input = prepareInput(svc.manifest.input, parseJson(await readBody(req, deps.config.bodyLimitBytes, deps.config.bodyTimeoutMs)))
-    if (svc.unavailableReason) throw new ServiceError(svc.unavailableReason.status, svc.unavailableReason.code, svc.unavailableReason.message)
+    const input = prepareInput(
+      svc.manifest.input,
+      parseJson(await readBody(req, deps.config.bodyLimitBytes, deps.config.bodyTimeoutMs)),
+    )
+    if (svc.unavailableReason)
+      throw new ServiceError(svc.unavailableReason.status, svc.unavailableReason.code, svc.unavailableReason.message)
     const q = await quota.consume(client)
-    const quotaHeaders = { 'x-demo-limit': String(q.limit), 'x-demo-remaining': String(q.remaining), 'x-demo-resets-at': q.resetsAt }
+    const quotaHeaders = {
+      'x-demo-limit': String(q.limit),
+      'x-demo-remaining': String(q.remaining),
+      'x-demo-resets-at': q.resetsAt,
+    }
     if (!q.allowed) {
       const retry = Math.max(1, Math.ceil((Date.parse(q.resetsAt) - Date.now()) / 1000))
-      throw new ServiceError(429, 'DEMO_QUOTA_EXCEEDED', `The free demo allows ${q.limit} calls per client per UTC day; it resets at ${q.resetsAt}. Paid calls to /api/v1/${svc.slug} are not limited.`, { headers: { 'retry-after': String(retry), ...quotaHeaders }, extra: { limit: q.limit, resets_at: q.resetsAt } })
+      throw new ServiceError(
+        429,
+        'DEMO_QUOTA_EXCEEDED',
+        `The free demo allows ${q.limit} calls per client per UTC day; it resets at ${q.resetsAt}. Paid calls to /api/v1/${svc.slug} are not limited.`,
+        {
+          headers: { 'retry-after': String(retry), ...quotaHeaders },
+          extra: { limit: q.limit, resets_at: q.resetsAt },
+        },
+      )
     }
     const tier = deps.config.demo.tier
     const abort = new AbortController()
@@ -35,9 +58,21 @@ export async function serveDemo(svc: CatalogService | undefined, req: Request, r
       throw e
     }
     deps.stats.record(svc.slug, { calls: 1, demo_calls: 1, tokens: (out as { tokens_used?: number }).tokens_used ?? 0 })
-    return json({ ...(out as object), demo: { remaining: q.remaining, limit: q.limit, resets_at: q.resetsAt } }, 200, requestId, quotaHeaders)
+    return json(
+      { ...(out as object), demo: { remaining: q.remaining, limit: q.limit, resets_at: q.resetsAt } },
+      200,
+      requestId,
+      quotaHeaders,
+    )
   } catch (e) {
-    if (isDatabaseError(e)) return errorResponse(new ServiceError(503, 'DATABASE_UNAVAILABLE', 'The demo is unavailable right now (database); retry shortly.', { retryable: true, headers: { 'retry-after': '5' } }), requestId)
+    if (isDatabaseError(e))
+      return errorResponse(
+        new ServiceError(503, 'DATABASE_UNAVAILABLE', 'The demo is unavailable right now (database); retry shortly.', {
+          retryable: true,
+          headers: { 'retry-after': '5' },
+        }),
+        requestId,
+      )
     return errorResponse(asServiceError(e, deps.log, { request_id: requestId }, 'demo failed'), requestId)
   }
 }

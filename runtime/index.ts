@@ -13,7 +13,9 @@ import type { Facilitator } from './pay/types'
 
 const DEV_PAYER_FILE = 'data/dev-payer.json'
 const log = createLogger()
-process.on('unhandledRejection', (e) => log.error('unhandled rejection (survived)', { error: String((e as Error)?.stack ?? e) }))
+process.on('unhandledRejection', (e) =>
+  log.error('unhandled rejection (survived)', { error: String((e as Error)?.stack ?? e) }),
+)
 
 async function main() {
   const { config } = loadConfig()
@@ -23,46 +25,80 @@ async function main() {
   let writeDevPayer: ((apiUrl: string) => void) | undefined
   let devPayer: { address: `0x${string}`; privateKey: Hex } | undefined
   const chainId = Number(config.network.split(':')[1])
-  if (usesDevChain(config) && config.network !== 'eip155:8453') throw new ConfigError([`NETWORK ${config.network} needs RPC_URL (+ SETTLER_PRIVATE_KEY) or FACILITATOR_URL: the embedded dev chain is Base (eip155:8453)`])
+  if (usesDevChain(config) && config.network !== 'eip155:8453')
+    throw new ConfigError([
+      `NETWORK ${config.network} needs RPC_URL (+ SETTLER_PRIVATE_KEY) or FACILITATOR_URL: the embedded dev chain is Base (eip155:8453)`,
+    ])
   if (usesDevChain(config)) {
     const { startDevChain } = await import('./chain/devchain')
     const chain = await startDevChain()
     stopChain = chain.stop
     payTo = chain.payee.address
     devPayer = chain.payer
-    facilitator = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId, pollingIntervalMs: 20, blockTimeMs: 1000 })
-    console.log([
-      '',
-      '!!! DEV CHAIN: payments go to an embedded local Base replica (anvil, chain id 8453). THEY ARE NOT REAL MONEY. !!!',
-      `    RPC ${chain.rpcUrl}   payee ${chain.payee.address}`,
-      `    demo payer (funded with test USDC): address ${chain.payer.address}`,
-      `    DEMO_PAYER_KEY=${chain.payer.privateKey}`,
-      '    Run `bun run demo` in another terminal to pay a few services with @x402/fetch,',
-      '    or pay from the try-it panel on the home page (the demo payer signs; dev chain only).',
-      '',
-    ].join('\n'))
+    facilitator = createLocalFacilitator({
+      rpcUrl: chain.rpcUrl,
+      settlerKey: chain.settler.privateKey as Hex,
+      chainId,
+      pollingIntervalMs: 20,
+      blockTimeMs: 1000,
+    })
+    console.log(
+      [
+        '',
+        '!!! DEV CHAIN: payments go to an embedded local Base replica (anvil, chain id 8453). THEY ARE NOT REAL MONEY. !!!',
+        `    RPC ${chain.rpcUrl}   payee ${chain.payee.address}`,
+        `    demo payer (funded with test USDC): address ${chain.payer.address}`,
+        `    DEMO_PAYER_KEY=${chain.payer.privateKey}`,
+        '    Run `bun run demo` in another terminal to pay a few services with @x402/fetch,',
+        '    or pay from the try-it panel on the home page (the demo payer signs; dev chain only).',
+        '',
+      ].join('\n'),
+    )
     writeDevPayer = (apiUrl) => {
       mkdirSync('data', { recursive: true })
-      writeFileSync(DEV_PAYER_FILE, JSON.stringify({ privateKey: chain.payer.privateKey, address: chain.payer.address, apiUrl, rpcUrl: chain.rpcUrl }))
+      writeFileSync(
+        DEV_PAYER_FILE,
+        JSON.stringify({
+          privateKey: chain.payer.privateKey,
+          address: chain.payer.address,
+          apiUrl,
+          rpcUrl: chain.rpcUrl,
+        }),
+      )
     }
   } else if (config.facilitatorUrl) {
     facilitator = remoteFacilitators(config, log)
   } else {
     // SETTLER_PRIVATE_KEYS (comma-separated) or SETTLER_PRIVATE_KEY: each key is its own nonce lane.
-    const settlerKeys = config.settlerPrivateKey.split(',').map((k) => k.trim()).filter(Boolean).map((k) => (k.startsWith('0x') ? k : `0x${k}`) as Hex)
+    const settlerKeys = config.settlerPrivateKey
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean)
+      .map((k) => (k.startsWith('0x') ? k : `0x${k}`) as Hex)
     facilitator = createLocalFacilitator({ rpcUrl: config.rpcUrl, settlerKeys, chainId })
   }
   // Settler boot reads (nonces, balances, fees, EIP-7966 support) before listening, so /health is true at once;
   // if the chain is down they are retried by the first paid call.
-  if ('settler' in facilitator) await (facilitator as ReturnType<typeof createLocalFacilitator>).settler.init().catch((e) => log.warn('settler boot reads failed; retried on the first paid call', { error: (e as Error).message }))
+  if ('settler' in facilitator)
+    await (facilitator as ReturnType<typeof createLocalFacilitator>).settler
+      .init()
+      .catch((e) =>
+        log.warn('settler boot reads failed; retried on the first paid call', { error: (e as Error).message }),
+      )
   const booted = await boot({ facilitator, payTo, log, devPayer }).catch(async (e) => {
     await stopChain?.()
     throw e
   })
-  const server = booted.app.listen({ port: booted.config.port, hostname: booted.config.host, maxRequestBodySize: booted.config.bodyLimitBytes + 1024 })
+  const server = booted.app.listen({
+    port: booted.config.port,
+    hostname: booted.config.host,
+    maxRequestBodySize: booted.config.bodyLimitBytes + 1024,
+  })
   const url = `http://${booted.config.host === '0.0.0.0' ? 'localhost' : booted.config.host}:${server.server!.port}`
   writeDevPayer?.(url)
-  console.log(`Listening on ${url} with ${booted.services.length} services (${booted.services.filter((s) => s.available).length} available); booted in ${Math.round(performance.now())} ms from process start`)
+  console.log(
+    `Listening on ${url} with ${booted.services.length} services (${booted.services.filter((s) => s.available).length} available); booted in ${Math.round(performance.now())} ms from process start`,
+  )
   let stopping = false
   const stop = async () => {
     if (stopping) return

@@ -9,7 +9,10 @@ export function lazy(load: () => Promise<{ default: unknown }>): AnyHandler {
   let fn: ((input: never, ctx: never) => unknown) | undefined
   let pending: Promise<void> | undefined
   return (async (input: never, ctx: never) => {
-    if (!fn) await (pending ??= load().then((m) => { fn = m.default as typeof fn }))
+    if (!fn)
+      await (pending ??= load().then((m) => {
+        fn = m.default as typeof fn
+      }))
     return fn!(input, ctx)
   }) as AnyHandler
 }

@@ -38,17 +38,29 @@ export function resolveTier(svc: CatalogService, url: URL, rawBody: string): Tie
   if (svc.manifest.kind !== 'tiered') return svc.defaultTier
   let tier: unknown = url.searchParams.get('tier')
   if (tier === null && rawBody.includes('"tier"')) {
-    try { tier = (JSON.parse(rawBody) as { tier?: unknown })?.tier } catch { /* the body is validated later */ }
+    try {
+      tier = (JSON.parse(rawBody) as { tier?: unknown })?.tier
+    } catch {
+      /* the body is validated later */
+    }
   }
   if (tier === null || tier === undefined) return 'standard'
   if (typeof tier === 'string') tier = tier.trim().toLowerCase() // enums match case-insensitively (runtime/input)
   if (!isTier(tier)) {
-    throw new ServiceError(422, 'INVALID_TIER', `tier must be one of ${TIERS.join(', ')} (got ${JSON.stringify(tier)})`, { details: [{ path: '/tier', message: 'unknown tier' }] })
+    throw new ServiceError(
+      422,
+      'INVALID_TIER',
+      `tier must be one of ${TIERS.join(', ')} (got ${JSON.stringify(tier)})`,
+      { details: [{ path: '/tier', message: 'unknown tier' }] },
+    )
   }
   return tier as TierName
 }
 
-const challengeCache = new WeakMap<CatalogService, Map<string, ReturnType<typeof challenge> & { bodyText: string; headers: Record<string, string> }>>()
+const challengeCache = new WeakMap<
+  CatalogService,
+  Map<string, ReturnType<typeof challenge> & { bodyText: string; headers: Record<string, string> }>
+>()
 
 /** The unpaid challenge of a service/tier/resource, built once (it is deterministic) and reused. */
 function cachedChallenge(svc: CatalogService, tier: TierName, resource: string, deps: PipelineDeps) {
@@ -58,7 +70,16 @@ function cachedChallenge(svc: CatalogService, tier: TierName, resource: string, 
   let c = m.get(key)
   if (!c) {
     const built = challenge(deps.config, svc, tier, deps.payTo, resource)
-    c = { ...built, bodyText: JSON.stringify(built.body), headers: { 'content-type': 'application/json; charset=utf-8', ...BASE_HEADERS, 'payment-required': built.header, 'cache-control': 'no-store' } }
+    c = {
+      ...built,
+      bodyText: JSON.stringify(built.body),
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        ...BASE_HEADERS,
+        'payment-required': built.header,
+        'cache-control': 'no-store',
+      },
+    }
     if (m.size >= 32) m.delete(m.keys().next().value!)
     m.set(key, c)
   }
@@ -66,7 +87,12 @@ function cachedChallenge(svc: CatalogService, tier: TierName, resource: string, 
 }
 
 /** Runs a handler within the service's time budget; a ServiceError passes through, anything else becomes 500. */
-export async function runHandler(svc: CatalogService, input: unknown, ctx: ServiceContext, abort: AbortController): Promise<unknown> {
+export async function runHandler(
+  svc: CatalogService,
+  input: unknown,
+  ctx: ServiceContext,
+  abort: AbortController,
+): Promise<unknown> {
   const budget = svc.manifest.timeoutMs ?? 10_000
   let timer: ReturnType<typeof setTimeout> | undefined
   const timeout = new Promise<never>((_, reject) => {
@@ -80,7 +106,14 @@ export async function runHandler(svc: CatalogService, input: unknown, ctx: Servi
     assertFinite(out)
     if (svc.manifest.kind !== 'tiered') return out
     const r = out as { result: string; model?: string; tokens_used: number }
-    return { service: svc.slug, tier: ctx.tier, result: r.result, model: r.model ?? svc.model, tokens_used: r.tokens_used, request_id: ctx.requestId }
+    return {
+      service: svc.slug,
+      tier: ctx.tier,
+      result: r.result,
+      model: r.model ?? svc.model,
+      tokens_used: r.tokens_used,
+      request_id: ctx.requestId,
+    }
   } finally {
     clearTimeout(timer)
   }
@@ -90,7 +123,12 @@ export async function runHandler(svc: CatalogService, input: unknown, ctx: Servi
 function toServiceError(e: unknown, log: Logger, requestId: string): ServiceError {
   if (isDatabaseError(e)) {
     log.error('database unavailable', { request_id: requestId, error: String((e as Error).message).slice(0, 200) })
-    return new ServiceError(503, 'PAYMENT_UNAVAILABLE', 'Payments are unavailable right now (database); nothing was charged. Retry shortly.', { retryable: true, headers: { 'retry-after': '5' } })
+    return new ServiceError(
+      503,
+      'PAYMENT_UNAVAILABLE',
+      'Payments are unavailable right now (database); nothing was charged. Retry shortly.',
+      { retryable: true, headers: { 'retry-after': '5' } },
+    )
   }
   return asServiceError(e, log, { request_id: requestId })
 }
@@ -99,11 +137,18 @@ function toServiceError(e: unknown, log: Logger, requestId: string): ServiceErro
  * One paid call, framework-free: availability -> body cap -> tier -> 402 challenge when unpaid -> body
  * validation -> payment verification and reservation -> handler -> settle only on success.
  */
-export async function servePaid(svc: CatalogService, req: Request, requestId: string, client: string, deps: PipelineDeps): Promise<Response> {
+export async function servePaid(
+  svc: CatalogService,
+  req: Request,
+  requestId: string,
+  client: string,
+  deps: PipelineDeps,
+): Promise<Response> {
   const { config, gate, stats, log } = deps
   let ticket: Ticket | undefined
   try {
-    if (svc.unavailableReason) throw new ServiceError(svc.unavailableReason.status, svc.unavailableReason.code, svc.unavailableReason.message)
+    if (svc.unavailableReason)
+      throw new ServiceError(svc.unavailableReason.status, svc.unavailableReason.code, svc.unavailableReason.message)
     const url = requestUrl(req)
     const v2 = req.headers.get('payment-signature')
     const header = v2 ?? req.headers.get('x-payment')
@@ -116,7 +161,12 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     const c = cachedChallenge(svc, tier, resource, deps)
     if (!header) return new Response(c.bodyText, { status: 402, headers: { ...c.headers, 'x-request-id': requestId } })
     if (await deps.refusals.blocked(client)) {
-      throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this client; slow down.', { headers: { 'retry-after': String(await deps.refusals.retryAfter(client)) } })
+      throw new ServiceError(
+        429,
+        'TOO_MANY_INVALID_PAYMENTS',
+        'Too many refused payments from this client; slow down.',
+        { headers: { 'retry-after': String(await deps.refusals.retryAfter(client)) } },
+      )
     }
     requireJson(req)
     const { input, ignored } = prepareInputReport(svc.manifest.input, parseJson(raw))
@@ -124,11 +174,19 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     const version = v2 ? 2 : 1
     const hash = requestHash(svc.slug, tier, raw)
     let decoded: DecodedPayment | undefined
-    try { decoded = decodePayment(header, version) } catch { /* the gate refuses it with the reason */ }
+    try {
+      decoded = decodePayment(header, version)
+    } catch {
+      /* the gate refuses it with the reason */
+    }
     const key = decoded ? paymentIdentifierOf(decoded) : null
     const refuse = (reason: string, message: string, headers: Record<string, string>) => {
       const again = challenge(config, svc, tier, deps.payTo, resource, reason)
-      return json({ ...again.body, message }, 402, requestId, { 'payment-required': again.header, 'cache-control': 'no-store', ...headers })
+      return json({ ...again.body, message }, 402, requestId, {
+        'payment-required': again.header,
+        'cache-control': 'no-store',
+        ...headers,
+      })
     }
     if (key && decoded) {
       const got = await deps.results.byIdentifier(decoded, key, c.requirements, hash)
@@ -144,7 +202,11 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
         }
         return refuse(e.reason, e.message, {})
       }
-      if (e instanceof FacilitatorUnavailable) throw new ServiceError(503, 'PAYMENT_UNAVAILABLE', e.message, { headers: { 'retry-after': '5' }, retryable: true })
+      if (e instanceof FacilitatorUnavailable)
+        throw new ServiceError(503, 'PAYMENT_UNAVAILABLE', e.message, {
+          headers: { 'retry-after': '5' },
+          retryable: true,
+        })
       throw e
     }
     if (key) {
@@ -159,7 +221,10 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     let out: unknown
     try {
       if (req.signal.aborted) throw new ClientGone()
-      out = await unlessDisconnected(runHandler(svc, input, deps.context(svc, tier, requestId, AbortSignal.any([abort.signal, req.signal])), abort), req.signal)
+      out = await unlessDisconnected(
+        runHandler(svc, input, deps.context(svc, tier, requestId, AbortSignal.any([abort.signal, req.signal])), abort),
+        req.signal,
+      )
       if (req.signal.aborted) throw new ClientGone()
     } catch (e) {
       await deps.results.discard(ticket)
@@ -168,8 +233,18 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
         abort.abort()
         await gate.release(ticket, 'client disconnected')
         ticket = undefined
-        log.info('client disconnected before the answer; payment released', { request_id: requestId, service: svc.slug })
-        return errorResponse(new ServiceError(499, 'CLIENT_CLOSED_REQUEST', 'The client disconnected before the answer was ready; nothing was charged.'), requestId)
+        log.info('client disconnected before the answer; payment released', {
+          request_id: requestId,
+          service: svc.slug,
+        })
+        return errorResponse(
+          new ServiceError(
+            499,
+            'CLIENT_CLOSED_REQUEST',
+            'The client disconnected before the answer was ready; nothing was charged.',
+          ),
+          requestId,
+        )
       }
       const err = toServiceError(e, log, requestId)
       await gate.release(ticket, `handler ${err.status} ${err.code}`)
@@ -184,22 +259,44 @@ export async function servePaid(svc: CatalogService, req: Request, requestId: st
     const t = ticket
     ticket = undefined
     const settled = await gate.settle(t)
-    const receipt = b64json({ success: settled.success, transaction: settled.transaction, network: settled.network, payer: settled.payer, ...(settled.errorReason ? { errorReason: settled.errorReason } : {}) })
+    const receipt = b64json({
+      success: settled.success,
+      transaction: settled.transaction,
+      network: settled.network,
+      payer: settled.payer,
+      ...(settled.errorReason ? { errorReason: settled.errorReason } : {}),
+    })
     const receiptHeader = t.payment.x402Version === 2 ? 'payment-response' : 'x-payment-response'
     if (settled.success) await deps.results.settled(t, receipt, settled.transaction)
     else if (!settled.pending) await deps.results.discard(t)
     if (!settled.success) {
       // A pending settlement keeps the result: the same payment sent again collects it once the transfer is confirmed.
       const later = settled.pending ? { 'retry-after': String(RETRY_PENDING_S) } : undefined
-      const message = later ? 'Settlement is not confirmed yet; send the same payment again later to collect the result.' : 'Settlement did not complete; the result is withheld.'
+      const message = later
+        ? 'Settlement is not confirmed yet; send the same payment again later to collect the result.'
+        : 'Settlement did not complete; the result is withheld.'
       return refuse(settled.errorReason ?? 'settlement_failed', message, { [receiptHeader]: receipt, ...later })
     }
-    return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...BASE_HEADERS, 'x-request-id': requestId, [receiptHeader]: receipt, 'cache-control': 'private, no-store', ...ignoredFieldsHeader(ignored) } })
+    return new Response(body, {
+      status: 200,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        ...BASE_HEADERS,
+        'x-request-id': requestId,
+        [receiptHeader]: receipt,
+        'cache-control': 'private, no-store',
+        ...ignoredFieldsHeader(ignored),
+      },
+    })
   } catch (e) {
     if (ticket) {
       const t = ticket
       await deps.results.discard(t)
-      await gate.release(t, 'request failed before settlement').catch((re) => log.error('release failed; the reconciler releases it', { request_id: requestId, error: String(re) }))
+      await gate
+        .release(t, 'request failed before settlement')
+        .catch((re) =>
+          log.error('release failed; the reconciler releases it', { request_id: requestId, error: String(re) }),
+        )
     }
     const err = toServiceError(e, log, requestId)
     if (err.status >= 500 && !svc.unavailableReason) stats.record(svc.slug, { errors: 1 })

@@ -6,4 +6,3 @@ export interface RegistryEntry {
   manifest: ServiceManifest
   handler: AnyHandler | null
 }
-

@@ -32,7 +32,9 @@ export function issues(schema: TSchema, value: unknown): FieldIssue[] {
  */
 export function prepareInputReport(schema: TSchema, body: unknown): { input: unknown; ignored: string[] } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ServiceError(422, 'INVALID_INPUT', 'The body must be a JSON object.', { details: [{ path: '/', message: 'expected a JSON object' }] })
+    throw new ServiceError(422, 'INVALID_INPUT', 'The body must be a JSON object.', {
+      details: [{ path: '/', message: 'expected a JSON object' }],
+    })
   }
   const { input: canonical, ignored } = canonicalize(schema, structuredClone(body) as Record<string, unknown>)
   const input = Value.Default(schema, canonical)
@@ -49,7 +51,9 @@ function withUnusedHint(issue: FieldIssue, ignored: string[]): FieldIssue {
   const field = issue.path.slice(1)
   if (!ignored.length || !issue.message.startsWith('is required') || field.includes('/')) return issue
   const sent = ignored.find((k) => nearest(k, [field]) === field)
-  return sent === undefined ? issue : { ...issue, message: `${issue.message} (you sent ${JSON.stringify(sent)}; did you mean ${field}?)` }
+  return sent === undefined
+    ? issue
+    : { ...issue, message: `${issue.message} (you sent ${JSON.stringify(sent)}; did you mean ${field}?)` }
 }
 
 /** prepareInputReport without the ignored-field list. */

@@ -12,7 +12,9 @@ if (config.database.url) {
   console.error('DATABASE_URL is set: the data is in Postgres. Back it up with pg_dump (see docs/deploy.md#backups).')
   process.exit(1)
 }
-const dest = process.argv[2] ?? `${config.databasePath.replace(/\.sqlite$/, '')}-backup-${new Date().toISOString().replace(/[:.]/g, '-')}.sqlite`
+const dest =
+  process.argv[2] ??
+  `${config.databasePath.replace(/\.sqlite$/, '')}-backup-${new Date().toISOString().replace(/[:.]/g, '-')}.sqlite`
 if (existsSync(dest)) {
   console.error(`${dest} exists; choose another name`)
   process.exit(1)

@@ -11,13 +11,18 @@ import { fileURLToPath } from 'node:url'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const bun = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'bun.exe' : 'bun')
 const stamp = join(root, 'node_modules', '.lock-hash')
-const lockHash = createHash('sha256').update(readFileSync(join(root, 'package-lock.json'))).digest('hex')
+const lockHash = createHash('sha256')
+  .update(readFileSync(join(root, 'package-lock.json')))
+  .digest('hex')
 
 if (!existsSync(bun) || !existsSync(stamp) || readFileSync(stamp, 'utf8') !== lockHash) {
   // `npm install` (not `npm ci`): the lockfile cannot list anvil's other-platform binaries (the registry here does
   // not serve them), which `npm ci` treats as out of sync. Versions still come from package-lock.json.
   console.error('[bootstrap] installing dependencies (first run or package-lock.json changed)...')
-  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: 'inherit' })
+  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: root,
+    stdio: 'inherit',
+  })
   if (r.status !== 0) process.exit(r.status ?? 1)
   writeFileSync(stamp, lockHash)
 }

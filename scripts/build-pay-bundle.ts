@@ -8,7 +8,12 @@ import { join } from 'node:path'
 
 const root = join(import.meta.dir, '..')
 const target = join(root, 'runtime/site/pay.bundle.js')
-const r = await Bun.build({ entrypoints: [join(root, 'runtime/site/pay-entry.ts')], target: 'browser', format: 'iife', minify: true })
+const r = await Bun.build({
+  entrypoints: [join(root, 'runtime/site/pay-entry.ts')],
+  target: 'browser',
+  format: 'iife',
+  minify: true,
+})
 if (!r.success) {
   console.error(r.logs.join('\n'))
   process.exit(1)

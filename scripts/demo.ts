@@ -10,14 +10,19 @@ import { privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 
 const file = 'data/dev-payer.json'
-const dev = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { privateKey: Hex; apiUrl: string }) : undefined
+const dev = existsSync(file)
+  ? (JSON.parse(readFileSync(file, 'utf8')) as { privateKey: Hex; apiUrl: string })
+  : undefined
 const key = (process.env.DEMO_PAYER_KEY as Hex | undefined) ?? dev?.privateKey
 const api = process.env.API_URL ?? dev?.apiUrl ?? 'http://localhost:3402'
 if (!key) {
   console.error('No payer key: start the server with the embedded dev chain (`npm start`) or set DEMO_PAYER_KEY.')
   process.exit(1)
 }
-const pay = wrapFetchWithPayment(fetch, new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(key))))
+const pay = wrapFetchWithPayment(
+  fetch,
+  new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(key))),
+)
 const calls: Array<[string, unknown]> = [
   ['/api/v1/slugify', { text: 'Hello, paid world!' }],
   ['/api/v1/hash-digest', { text: 'abc', algo: 'sha256' }],
@@ -26,7 +31,11 @@ const calls: Array<[string, unknown]> = [
 ]
 let failures = 0
 for (const [path, body] of calls) {
-  const r = await pay(api + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const r = await pay(api + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   const receipt = r.headers.get('payment-response')
   const tx = receipt ? JSON.parse(Buffer.from(receipt, 'base64').toString()).transaction : '-'
   console.log(`${r.status} POST ${path}\n    result: ${(await r.text()).slice(0, 200)}\n    tx: ${tx}`)

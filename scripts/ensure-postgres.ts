@@ -34,8 +34,11 @@ function unprivilegedUser(): { uid: number; gid: number } | null {
   if (process.getuid?.() !== 0) return null
   const id = () => spawnSync('id', ['-u', PG_USER], { encoding: 'utf8' })
   if (id().status !== 0) {
-    const made = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/bin/false', PG_USER], { encoding: 'utf8' })
-    if (made.status !== 0 && id().status !== 0) throw new Error(`cannot create the user ${PG_USER} for Postgres (it refuses to run as root): ${made.stderr}`)
+    const made = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/bin/false', PG_USER], {
+      encoding: 'utf8',
+    })
+    if (made.status !== 0 && id().status !== 0)
+      throw new Error(`cannot create the user ${PG_USER} for Postgres (it refuses to run as root): ${made.stderr}`)
   }
   const uid = Number(id().stdout.trim())
   const gid = Number(spawnSync('id', ['-g', PG_USER], { encoding: 'utf8' }).stdout.trim())
@@ -60,18 +63,42 @@ export async function startPostgres(): Promise<LocalPostgres> {
   if (user) chownSync(dir, user.uid, user.gid)
   const as = user ? { uid: user.uid, gid: user.gid } : {}
   const data = join(dir, 'data')
-  const init = spawnSync(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions'], { ...as, encoding: 'utf8', cwd: dir })
+  const init = spawnSync(
+    join(bin, 'initdb'),
+    ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions'],
+    { ...as, encoding: 'utf8', cwd: dir },
+  )
   if (init.status !== 0) {
     rmSync(dir, { recursive: true, force: true })
     throw new Error(`initdb failed: ${init.stderr || init.stdout || init.error}`)
   }
   const port = await freePort()
-  const server: ChildProcess = spawn(join(bin, 'postgres'), [
-    '-D', data, '-p', String(port), '-k', dir, '-h', '127.0.0.1',
-    '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200',
-  ], { ...as, cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] })
+  const server: ChildProcess = spawn(
+    join(bin, 'postgres'),
+    [
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-k',
+      dir,
+      '-h',
+      '127.0.0.1',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'max_connections=200',
+    ],
+    { ...as, cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
+  )
   let log = ''
-  server.stderr?.on('data', (b) => { if (log.length < 20_000) log += String(b) })
+  server.stderr?.on('data', (b) => {
+    if (log.length < 20_000) log += String(b)
+  })
   const exited = new Promise<void>((r) => server.once('exit', () => r()))
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`
   const stop = async () => {
@@ -101,11 +128,18 @@ export async function startPostgres(): Promise<LocalPostgres> {
   }
   const urlOf = (db: string) => `postgres://postgres@127.0.0.1:${port}/${db}`
   return {
-    url, port, urlOf, stop,
+    url,
+    port,
+    urlOf,
+    stop,
     async createDatabase(name: string) {
       if (!/^[a-z_][a-z0-9_]{0,40}$/.test(name)) throw new Error(`bad database name ${name}`)
       const sql = new SQL({ url, max: 1 })
-      try { await sql.unsafe(`CREATE DATABASE ${name}`) } finally { await sql.close() }
+      try {
+        await sql.unsafe(`CREATE DATABASE ${name}`)
+      } finally {
+        await sql.close()
+      }
       return urlOf(name)
     },
   }

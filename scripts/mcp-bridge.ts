@@ -28,23 +28,38 @@ export interface BridgeOptions {
   network?: string
 }
 
-type Result = Record<string, unknown> & { content?: unknown; isError?: boolean; structuredContent?: Record<string, unknown> }
+type Result = Record<string, unknown> & {
+  content?: unknown
+  isError?: boolean
+  structuredContent?: Record<string, unknown>
+}
 type Requirement = { network: string; amount: string }
 
 const paymentRequiredOf = (r: Result) => {
   const pr = r.isError ? r.structuredContent : undefined
-  return pr && typeof pr.x402Version === 'number' && Array.isArray(pr.accepts) ? (pr as { x402Version: number; accepts: Requirement[] }) : undefined
+  return pr && typeof pr.x402Version === 'number' && Array.isArray(pr.accepts)
+    ? (pr as { x402Version: number; accepts: Requirement[] })
+    : undefined
 }
-const refusal = (message: string): Result => ({ isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code: 'BRIDGE_REFUSED', message } }) }] })
+const refusal = (message: string): Result => ({
+  isError: true,
+  content: [{ type: 'text', text: JSON.stringify({ error: { code: 'BRIDGE_REFUSED', message } }) }],
+})
 
 /** The bridge server (not yet connected to stdio) and the remote client it uses. */
 export async function createBridge(o: BridgeOptions) {
   const network = o.network ?? 'eip155:8453'
-  const payer = new x402Client().register(network as `${string}:${string}`, new ExactEvmScheme(privateKeyToAccount(o.key)))
+  const payer = new x402Client().register(
+    network as `${string}:${string}`,
+    new ExactEvmScheme(privateKeyToAccount(o.key)),
+  )
   const remote = new Client({ name: 'x402-mcp-bridge', version: '1.0.0' })
   await remote.connect(new StreamableHTTPClientTransport(new URL(o.url)))
   const info = remote.getServerVersion()
-  const server = new Server({ name: `${info?.name ?? 'remote'} (x402 bridge)`, version: info?.version ?? '1.0.0' }, { capabilities: { tools: {} }, instructions: remote.getInstructions() })
+  const server = new Server(
+    { name: `${info?.name ?? 'remote'} (x402 bridge)`, version: info?.version ?? '1.0.0' },
+    { capabilities: { tools: {} }, instructions: remote.getInstructions() },
+  )
 
   server.setRequestHandler(ListToolsRequestSchema, (req) => remote.listTools(req.params))
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
@@ -56,21 +71,37 @@ export async function createBridge(o: BridgeOptions) {
     const affordable = required.accepts.filter((a) => a.network === network && BigInt(a.amount) <= o.maxAtomic)
     if (!affordable.length) {
       const cheapest = required.accepts.map((a) => BigInt(a.amount)).sort((a, b) => (a < b ? -1 : 1))[0]
-      return refusal(`${name} costs ${cheapest ?? '?'} atomic USDC, over this bridge's cap of ${o.maxAtomic} (X402_MAX_USDC); nothing was paid.`)
+      return refusal(
+        `${name} costs ${cheapest ?? '?'} atomic USDC, over this bridge's cap of ${o.maxAtomic} (X402_MAX_USDC); nothing was paid.`,
+      )
     }
     const payment = await payer.createPaymentPayload({ ...required, accepts: affordable } as never)
     return (await remote.callTool({ name, arguments: args, _meta: { 'x402/payment': payment } })) as Result
   })
-  return { server, remote, async close() { await server.close(); await remote.close() } }
+  return {
+    server,
+    remote,
+    async close() {
+      await server.close()
+      await remote.close()
+    },
+  }
 }
 
 if (import.meta.main) {
   const url = process.env.X402_MCP_URL
   const key = process.env.X402_PRIVATE_KEY
   if (!url || !key || !/^0x[0-9a-fA-F]{64}$/.test(key)) {
-    console.error('Set X402_MCP_URL (the remote /mcp URL) and X402_PRIVATE_KEY (0x + 64 hex); optional X402_MAX_USDC (default 0.10).')
+    console.error(
+      'Set X402_MCP_URL (the remote /mcp URL) and X402_PRIVATE_KEY (0x + 64 hex); optional X402_MAX_USDC (default 0.10).',
+    )
     process.exit(2)
   }
-  const bridge = await createBridge({ url, key: key as Hex, maxAtomic: BigInt(usdToAtomic(Number(process.env.X402_MAX_USDC ?? '0.1'))), network: process.env.X402_NETWORK })
+  const bridge = await createBridge({
+    url,
+    key: key as Hex,
+    maxAtomic: BigInt(usdToAtomic(Number(process.env.X402_MAX_USDC ?? '0.1'))),
+    network: process.env.X402_NETWORK,
+  })
   await bridge.server.connect(new StdioServerTransport())
 }

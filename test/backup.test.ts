@@ -10,12 +10,28 @@ test('bun run backup copies a live WAL database consistently', () => {
   const dir = mkdtempSync(join(tmpdir(), 'backup-'))
   const path = join(dir, 'live.sqlite')
   const db = openDatabase(path)
-  const id = new Ledger(db).reserve({ payer: '0x1', nonce: '0x2', slug: 's', tier: 'flat', amount: '1000', network: 'eip155:8453', requestId: 'r', validBefore: 1, x402Version: 2, payload: {}, requirements: {} })
+  const id = new Ledger(db).reserve({
+    payer: '0x1',
+    nonce: '0x2',
+    slug: 's',
+    tier: 'flat',
+    amount: '1000',
+    network: 'eip155:8453',
+    requestId: 'r',
+    validBefore: 1,
+    x402Version: 2,
+    payload: {},
+    requirements: {},
+  })
   const dest = join(dir, 'copy.sqlite')
-  const p = Bun.spawnSync([process.execPath, 'scripts/backup.ts', dest], { env: { ...process.env, DATABASE_PATH: path } })
+  const p = Bun.spawnSync([process.execPath, 'scripts/backup.ts', dest], {
+    env: { ...process.env, DATABASE_PATH: path },
+  })
   expect(p.exitCode).toBe(0)
   const copy = new Database(dest, { readonly: true })
-  expect(copy.query('SELECT id, amount, state FROM payments').all()).toEqual([{ id: id!, amount: '1000', state: 'reserved' }])
+  expect(copy.query('SELECT id, amount, state FROM payments').all()).toEqual([
+    { id: id!, amount: '1000', state: 'reserved' },
+  ])
   copy.close()
   db.close()
   rmSync(dir, { recursive: true })

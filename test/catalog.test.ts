@@ -13,7 +13,12 @@ const manifests = entries.map((e) => e.manifest)
 
 describe('slugs', () => {
   test('lower-case kebab, at most 40 characters, equal to the folder name, unique', () => {
-    const bad = entries.filter((e) => !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(e.manifest.slug) || e.manifest.slug.length > 40 || e.manifest.slug !== e.folder)
+    const bad = entries.filter(
+      (e) =>
+        !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(e.manifest.slug) ||
+        e.manifest.slug.length > 40 ||
+        e.manifest.slug !== e.folder,
+    )
     expect(bad.map((e) => e.folder)).toEqual([])
     expect(new Set(manifests.map((m) => m.slug)).size).toBe(manifests.length)
   })
@@ -41,10 +46,11 @@ describe('display names', () => {
 describe('examples look like real answers', () => {
   test('a request_id in an example output has the real form req_ + 20 hex digits', () => {
     const ids: Array<[string, unknown]> = []
-    for (const m of manifests) for (const ex of m.examples ?? []) {
-      const out = ex.output as { request_id?: unknown } | undefined
-      if (out && typeof out === 'object' && 'request_id' in out) ids.push([m.slug, out.request_id])
-    }
+    for (const m of manifests)
+      for (const ex of m.examples ?? []) {
+        const out = ex.output as { request_id?: unknown } | undefined
+        if (out && typeof out === 'object' && 'request_id' in out) ids.push([m.slug, out.request_id])
+      }
     expect(ids.length).toBeGreaterThanOrEqual(10)
     expect(ids.filter(([, id]) => typeof id !== 'string' || !/^req_[0-9a-f]{20}$/.test(id))).toEqual([])
   })
@@ -60,7 +66,8 @@ const sameAnswer = (a: unknown, b: unknown): boolean =>
     : Array.isArray(a) && Array.isArray(b)
       ? a.length === b.length && a.every((x, i) => sameAnswer(x, b[i]))
       : a && b && typeof a === 'object' && typeof b === 'object'
-        ? isDeepStrictEqual(Object.keys(a).sort(), Object.keys(b).sort()) && Object.keys(a).every((k) => sameAnswer((a as any)[k], (b as any)[k]))
+        ? isDeepStrictEqual(Object.keys(a).sort(), Object.keys(b).sort()) &&
+          Object.keys(a).every((k) => sameAnswer((a as any)[k], (b as any)[k]))
         : isDeepStrictEqual(a, b)
 
 describe('published example outputs are what the handler returns', () => {
@@ -68,7 +75,13 @@ describe('published example outputs are what the handler returns', () => {
     const wrong: string[] = []
     let checked = 0
     for (const e of entries) {
-      if (!e.handler || e.manifest.kind !== 'utility' || (e.manifest.needs ?? []).length || CLOCK_DEPENDENT_EXAMPLES.has(e.folder)) continue
+      if (
+        !e.handler ||
+        e.manifest.kind !== 'utility' ||
+        (e.manifest.needs ?? []).length ||
+        CLOCK_DEPENDENT_EXAMPLES.has(e.folder)
+      )
+        continue
       for (const ex of e.manifest.examples ?? []) {
         if (ex.output === undefined) continue
         const ctx = testContext({ service: e.folder, tier: 'flat', now: () => new Date('2026-01-01T00:00:00Z') })
@@ -83,7 +96,13 @@ describe('published example outputs are what the handler returns', () => {
 })
 
 /** Two slugs are twins when they only differ by -convert/-converter, -calc/-calculator or a plural s. */
-const stem = (slug: string) => slug.replace(/-converter$/, '-convert').replace(/-calculator$/, '-calc').split('-').map((w) => w.replace(/s$/, '')).join('-')
+const stem = (slug: string) =>
+  slug
+    .replace(/-converter$/, '-convert')
+    .replace(/-calculator$/, '-calc')
+    .split('-')
+    .map((w) => w.replace(/s$/, ''))
+    .join('-')
 /** Near-duplicates by meaning (one computes, the other asks a model; one takes text, the other a URL). */
 const SEMANTIC_TWINS: Array<[string, string]> = [
   ['keyword-frequency', 'keywords-extract'],
@@ -103,7 +122,10 @@ describe('near-duplicate services say how they differ', () => {
   test('each description names its twin and says "Differs from"', () => {
     const bad: string[] = []
     for (const [a, b] of pairs) {
-      for (const [x, y] of [[a, b], [b, a]]) {
+      for (const [x, y] of [
+        [a, b],
+        [b, a],
+      ]) {
         const d = bySlug.get(x)?.description ?? ''
         if (!d.includes(`Differs from ${y}`)) bad.push(`${x} does not say how it differs from ${y}`)
       }

@@ -35,19 +35,32 @@ const until = async (cond: () => boolean, ms = 5000): Promise<void> => {
 }
 
 const rpc = async (url: string, method: string, params: unknown[] = []): Promise<unknown> => {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
   return ((await res.json()) as { result: unknown }).result
 }
 
 describe('dev chain', () => {
   let chain: DevChain
-  beforeAll(async () => { chain = await startDevChain({ payerUsdc: 5_000_000n }) })
+  beforeAll(async () => {
+    chain = await startDevChain({ payerUsdc: 5_000_000n })
+  })
   afterAll(() => chain.stop())
 
   test("the token at Base's USDC address is Circle's: USD Coin, version 2, 6 decimals, chain 8453", async () => {
-    const pub = createPublicClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl), pollingInterval: 20 })
-    const read = (functionName: 'name' | 'version' | 'decimals' | 'symbol') => pub.readContract({ address: USDC_BASE, abi: ABI, functionName })
-    expect(await Promise.all([read('name'), read('version'), read('decimals'), read('symbol'), pub.getChainId()])).toEqual(['USD Coin', '2', 6, 'USDC', BASE_CHAIN_ID])
+    const pub = createPublicClient({
+      chain: localBase(chain.rpcUrl),
+      transport: http(chain.rpcUrl),
+      pollingInterval: 20,
+    })
+    const read = (functionName: 'name' | 'version' | 'decimals' | 'symbol') =>
+      pub.readContract({ address: USDC_BASE, abi: ABI, functionName })
+    expect(
+      await Promise.all([read('name'), read('version'), read('decimals'), read('symbol'), pub.getChainId()]),
+    ).toEqual(['USD Coin', '2', 6, 'USDC', BASE_CHAIN_ID])
     expect(chain.chainId).toBe(8453)
     expect(await usdcBalance(chain.rpcUrl, chain.payer.address)).toBe(5_000_000n)
     expect(await usdcBalance(chain.rpcUrl, chain.payee.address)).toBe(0n)
@@ -56,44 +69,105 @@ describe('dev chain', () => {
 
   test('a TransferWithAuthorization signed by the payer and settled by the settler moves exactly the value; a replay reverts', async () => {
     const payer = privateKeyToAccount(chain.payer.privateKey)
-    const settler = createWalletClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl), account: privateKeyToAccount(chain.settler.privateKey), pollingInterval: 20 })
-    const pub = createPublicClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl), pollingInterval: 20 })
+    const settler = createWalletClient({
+      chain: localBase(chain.rpcUrl),
+      transport: http(chain.rpcUrl),
+      account: privateKeyToAccount(chain.settler.privateKey),
+      pollingInterval: 20,
+    })
+    const pub = createPublicClient({
+      chain: localBase(chain.rpcUrl),
+      transport: http(chain.rpcUrl),
+      pollingInterval: 20,
+    })
     const value = 1_234_567n
     const message = {
-      from: payer.address, to: chain.payee.address, value, validAfter: 0n,
-      validBefore: BigInt(Math.floor(Date.now() / 1000) + 600), nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
+      from: payer.address,
+      to: chain.payee.address,
+      value,
+      validAfter: 0n,
+      validBefore: BigInt(Math.floor(Date.now() / 1000) + 600),
+      nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
     }
     const signature = await payer.signTypedData({
       domain: { name: 'USD Coin', version: '2', chainId: 8453, verifyingContract: USDC_BASE },
-      types: { TransferWithAuthorization: [
-        { name: 'from', type: 'address' }, { name: 'to', type: 'address' }, { name: 'value', type: 'uint256' },
-        { name: 'validAfter', type: 'uint256' }, { name: 'validBefore', type: 'uint256' }, { name: 'nonce', type: 'bytes32' },
-      ] },
+      types: {
+        TransferWithAuthorization: [
+          { name: 'from', type: 'address' },
+          { name: 'to', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'validAfter', type: 'uint256' },
+          { name: 'validBefore', type: 'uint256' },
+          { name: 'nonce', type: 'bytes32' },
+        ],
+      },
       primaryType: 'TransferWithAuthorization',
       message,
     })
     const { v, r, s } = parseSignature(signature)
-    const args = [message.from, message.to, message.value, message.validAfter, message.validBefore, message.nonce, Number(v), r, s] as const
-    const [payerBefore, payeeBefore] = [await usdcBalance(chain.rpcUrl, payer.address), await usdcBalance(chain.rpcUrl, chain.payee.address)]
+    const args = [
+      message.from,
+      message.to,
+      message.value,
+      message.validAfter,
+      message.validBefore,
+      message.nonce,
+      Number(v),
+      r,
+      s,
+    ] as const
+    const [payerBefore, payeeBefore] = [
+      await usdcBalance(chain.rpcUrl, payer.address),
+      await usdcBalance(chain.rpcUrl, chain.payee.address),
+    ]
 
-    const hash = await settler.writeContract({ address: USDC_BASE, abi: ABI, functionName: 'transferWithAuthorization', args })
+    const hash = await settler.writeContract({
+      address: USDC_BASE,
+      abi: ABI,
+      functionName: 'transferWithAuthorization',
+      args,
+    })
     const receipt = await pub.waitForTransactionReceipt({ hash })
     expect(receipt.status).toBe('success')
     expect(receipt.from.toLowerCase()).toBe(chain.settler.address.toLowerCase())
     expect(await usdcBalance(chain.rpcUrl, payer.address)).toBe(payerBefore - value)
     expect(await usdcBalance(chain.rpcUrl, chain.payee.address)).toBe(payeeBefore + value)
-    expect(await pub.readContract({ address: USDC_BASE, abi: ABI, functionName: 'authorizationState', args: [payer.address, message.nonce] })).toBe(true)
+    expect(
+      await pub.readContract({
+        address: USDC_BASE,
+        abi: ABI,
+        functionName: 'authorizationState',
+        args: [payer.address, message.nonce],
+      }),
+    ).toBe(true)
 
     // replay: rejected in simulation, and a forced transaction is mined as reverted without moving funds
-    await expect(pub.simulateContract({ address: USDC_BASE, abi: ABI, functionName: 'transferWithAuthorization', args, account: settler.account })).rejects.toThrow(/authorization is used or canceled/)
-    const replay = await settler.writeContract({ address: USDC_BASE, abi: ABI, functionName: 'transferWithAuthorization', args, gas: 200_000n })
+    await expect(
+      pub.simulateContract({
+        address: USDC_BASE,
+        abi: ABI,
+        functionName: 'transferWithAuthorization',
+        args,
+        account: settler.account,
+      }),
+    ).rejects.toThrow(/authorization is used or canceled/)
+    const replay = await settler.writeContract({
+      address: USDC_BASE,
+      abi: ABI,
+      functionName: 'transferWithAuthorization',
+      args,
+      gas: 200_000n,
+    })
     expect((await pub.waitForTransactionReceipt({ hash: replay })).status).toBe('reverted')
     expect(await usdcBalance(chain.rpcUrl, payer.address)).toBe(payerBefore - value)
     expect(await usdcBalance(chain.rpcUrl, chain.payee.address)).toBe(payeeBefore + value)
   })
 
   test('fundPayer funds extra payers, also concurrently', async () => {
-    const [a, b] = [privateKeyToAccount(generatePrivateKey()).address, privateKeyToAccount(generatePrivateKey()).address]
+    const [a, b] = [
+      privateKeyToAccount(generatePrivateKey()).address,
+      privateKeyToAccount(generatePrivateKey()).address,
+    ]
     await Promise.all([fundPayer(chain, a, 7n), fundPayer(chain, b, 9n), fundPayer(chain, a, 1n)])
     expect([await usdcBalance(chain.rpcUrl, a), await usdcBalance(chain.rpcUrl, b)]).toEqual([8n, 9n])
   })
@@ -118,11 +192,14 @@ test('stop() leaves no process and no temp dir, is idempotent, and a node restar
   expect([alive(b.pid), existsSync(b.home)]).toEqual([false, false])
 })
 
-test('a busy port fails fast with anvil\'s own error', async () => {
+test("a busy port fails fast with anvil's own error", async () => {
   const a = await startAnvil()
   try {
     const t0 = performance.now()
-    const err = await startAnvil({ port: a.port }).then(() => null, (e: Error) => e)
+    const err = await startAnvil({ port: a.port }).then(
+      () => null,
+      (e: Error) => e,
+    )
     expect(err?.message).toMatch(/anvil exited .*Address already in use/)
     expect(performance.now() - t0).toBeLessThan(5000) // not the 10 s start timeout
   } finally {

@@ -22,7 +22,10 @@ test('pending is a 402 settlement_pending with Retry-After; conflicts and lost b
   expect(p.status).toBe(402)
   expect(p.headers.get('retry-after')).toBe('7')
   expect(((await p.json()) as { reason: string }).reason).toBe('settlement_pending')
-  for (const [kind, code] of [['conflict', 'PAYMENT_IDENTIFIER_CONFLICT'], ['gone', 'RESULT_NOT_KEPT']] as const) {
+  for (const [kind, code] of [
+    ['conflict', 'PAYMENT_IDENTIFIER_CONFLICT'],
+    ['gone', 'RESULT_NOT_KEPT'],
+  ] as const) {
     const r = collectedResponse({ kind }, 'req_4', 2, refuse)
     expect(r.status).toBe(409)
     const j = (await r.json()) as { error: { code: string; message: string }; request_id: string }

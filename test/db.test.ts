@@ -46,8 +46,18 @@ describe('sqlite', () => {
     const db = openDatabase(':memory:')
     let now = new Date('2026-11-22T23:59:59Z')
     const q = new DailyQuota(db, 2, () => now)
-    expect([q.consume('a').allowed, q.consume('a').allowed, q.consume('a').allowed, q.consume('b').allowed]).toEqual([true, true, false, true])
-    expect(q.consume('a')).toMatchObject({ allowed: false, used: 2, remaining: 0, resetsAt: '2026-11-23T00:00:00.000Z' })
+    expect([q.consume('a').allowed, q.consume('a').allowed, q.consume('a').allowed, q.consume('b').allowed]).toEqual([
+      true,
+      true,
+      false,
+      true,
+    ])
+    expect(q.consume('a')).toMatchObject({
+      allowed: false,
+      used: 2,
+      remaining: 0,
+      resetsAt: '2026-11-23T00:00:00.000Z',
+    })
     now = new Date('2026-11-23T00:00:01Z')
     expect(q.consume('a').allowed).toBe(true)
   })
@@ -55,14 +65,28 @@ describe('sqlite', () => {
   test('the ledger reserves an authorization once until it is released', () => {
     const db = openDatabase(':memory:')
     const l = new Ledger(db)
-    const r = { payer: '0xAbC0000000000000000000000000000000000001', nonce: '0x' + '11'.repeat(32), slug: 's', tier: 'flat', amount: '1000', network: 'eip155:8453', requestId: 'r', validBefore: 1, x402Version: 2, payload: {}, requirements: {} }
+    const r = {
+      payer: '0xAbC0000000000000000000000000000000000001',
+      nonce: '0x' + '11'.repeat(32),
+      slug: 's',
+      tier: 'flat',
+      amount: '1000',
+      network: 'eip155:8453',
+      requestId: 'r',
+      validBefore: 1,
+      x402Version: 2,
+      payload: {},
+      requirements: {},
+    }
     const id = l.reserve(r)!
     expect(id).toBeGreaterThan(0)
     expect(l.reserve({ ...r, payer: r.payer.toLowerCase() })).toBeNull()
     l.transition(id, 'released', { reason: 'handler failed' })
     const id2 = l.reserve(r)!
     expect(id2).not.toBe(id)
-    l.transition(id2, 'verified'); l.transition(id2, 'settling', { tx: '0xabc' }); l.transition(id2, 'settled')
+    l.transition(id2, 'verified')
+    l.transition(id2, 'settling', { tx: '0xabc' })
+    l.transition(id2, 'settled')
     expect(l.reserve(r)).toBeNull()
     expect(l.get(id2)).toMatchObject({ state: 'settled', tx_hash: '0xabc' })
     expect(l.events(id2).map((e) => e.state)).toEqual(['reserved', 'verified', 'settling', 'settled'])
@@ -72,7 +96,19 @@ describe('sqlite', () => {
 
 test('a payment is settled (and counted) once, whoever gets there first', () => {
   const l = new Ledger(openDatabase(':memory:'))
-  const id = l.reserve({ payer: '0x1', nonce: '0x2', slug: 's', tier: 'flat', amount: '1000', network: 'eip155:8453', requestId: 'r', validBefore: 1, x402Version: 2, payload: {}, requirements: {} })!
+  const id = l.reserve({
+    payer: '0x1',
+    nonce: '0x2',
+    slug: 's',
+    tier: 'flat',
+    amount: '1000',
+    network: 'eip155:8453',
+    requestId: 'r',
+    validBefore: 1,
+    x402Version: 2,
+    payload: {},
+    requirements: {},
+  })!
   l.transition(id, 'settling', { tx: '0xabc' })
   expect(l.settleOnce(id, { reason: 'reconciler' })).toBe(true)
   expect(l.settleOnce(id, { tx: '0xabc' })).toBe(false)
@@ -80,7 +116,19 @@ test('a payment is settled (and counted) once, whoever gets there first', () => 
 })
 
 describe('revenue from the ledger', () => {
-  const res = (n: number, slug = 's', amount = '1000') => ({ payer: '0x' + n.toString(16).padStart(40, '0'), nonce: '0x' + n.toString(16).padStart(64, '0'), slug, tier: 'flat', amount, network: 'eip155:8453', requestId: 'r', validBefore: 1, x402Version: 2, payload: {}, requirements: {} })
+  const res = (n: number, slug = 's', amount = '1000') => ({
+    payer: '0x' + n.toString(16).padStart(40, '0'),
+    nonce: '0x' + n.toString(16).padStart(64, '0'),
+    slug,
+    tier: 'flat',
+    amount,
+    network: 'eip155:8453',
+    requestId: 'r',
+    validBefore: 1,
+    x402Version: 2,
+    payload: {},
+    requirements: {},
+  })
 
   test('paid calls, revenue and gas per UTC day of settlement and per service, exact integers', () => {
     const db = openDatabase(':memory:')
@@ -99,16 +147,37 @@ describe('revenue from the ledger', () => {
     l.transition(d, 'failed') // never counted
     stats.record('a', { calls: 2 })
     expect(l.settledByDay(0)).toEqual([
-      { day: '2026-11-21', slug: 'a', paid_calls: 1, revenue_atomic: '1000', gas_wei: (61234n * 1000000007n).toString() },
+      {
+        day: '2026-11-21',
+        slug: 'a',
+        paid_calls: 1,
+        revenue_atomic: '1000',
+        gas_wei: (61234n * 1000000007n).toString(),
+      },
       { day: '2026-11-22', slug: 'a', paid_calls: 1, revenue_atomic: '9007199254740993', gas_wei: '150000' },
       { day: '2026-11-22', slug: 'b', paid_calls: 1, revenue_atomic: '7', gas_wei: '0' },
     ])
     const r = statsReport(stats, l, 30, 2000, new Date(now))
-    expect(r.totals).toMatchObject({ paid_calls: 3, revenue_atomic: '9007199254742000', calls: 2, gas_wei: (61234n * 1000000007n + 150000n).toString() })
-    expect(r.totals.gas_usd).toBeCloseTo(Number(61234n * 1000000007n + 150000n) / 1e18 * 2000, 9)
-    expect(r.days.map((x) => [x.day, x.paid_calls, x.revenue_atomic])).toEqual([['2026-11-21', 1, '1000'], ['2026-11-22', 2, '9007199254741000']])
-    expect(r.services.map((x) => [x.slug, x.paid_calls, x.revenue_atomic, x.gas_wei])).toEqual([['a', 2, '9007199254741993', (61234n * 1000000007n + 150000n).toString()], ['b', 1, '7', '0']])
-    expect(statsReport(stats, l, 1, null, new Date(now)).totals).toMatchObject({ paid_calls: 2, revenue_atomic: '9007199254741000', gas_usd: null })
+    expect(r.totals).toMatchObject({
+      paid_calls: 3,
+      revenue_atomic: '9007199254742000',
+      calls: 2,
+      gas_wei: (61234n * 1000000007n + 150000n).toString(),
+    })
+    expect(r.totals.gas_usd).toBeCloseTo((Number(61234n * 1000000007n + 150000n) / 1e18) * 2000, 9)
+    expect(r.days.map((x) => [x.day, x.paid_calls, x.revenue_atomic])).toEqual([
+      ['2026-11-21', 1, '1000'],
+      ['2026-11-22', 2, '9007199254741000'],
+    ])
+    expect(r.services.map((x) => [x.slug, x.paid_calls, x.revenue_atomic, x.gas_wei])).toEqual([
+      ['a', 2, '9007199254741993', (61234n * 1000000007n + 150000n).toString()],
+      ['b', 1, '7', '0'],
+    ])
+    expect(statsReport(stats, l, 1, null, new Date(now)).totals).toMatchObject({
+      paid_calls: 2,
+      revenue_atomic: '9007199254741000',
+      gas_usd: null,
+    })
     expect(l.averageSettlementCost(0)).toBe((61234n * 1000000007n + 150000n) / 2n)
     stats.close()
   })
@@ -119,16 +188,25 @@ describe('revenue from the ledger', () => {
     const old = new Database(path, { create: true })
     // the version-1 schema, as a database of the previous release has it
     const v1 = openDatabase(':memory:')
-    const ddl = (v1.query(`SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'payments_settled' AND name NOT LIKE 'paid_results%'`).all() as { sql: string }[]).map((x) => x.sql)
+    const ddl = (
+      v1
+        .query(
+          `SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'payments_settled' AND name NOT LIKE 'paid_results%'`,
+        )
+        .all() as { sql: string }[]
+    ).map((x) => x.sql)
     v1.close()
-    for (const sql of ddl) old.exec(sql.replace(/,\s*settled_at INTEGER|,\s*gas_used INTEGER|,\s*gas_price INTEGER/g, ''))
+    for (const sql of ddl)
+      old.exec(sql.replace(/,\s*settled_at INTEGER|,\s*gas_used INTEGER|,\s*gas_price INTEGER/g, ''))
     old.exec(`INSERT INTO payments (payer, nonce, slug, tier, amount, network, state, request_id, valid_before, x402_version, payload, requirements, created_at, updated_at)
               VALUES ('0x1', '0x1', 'a', 'flat', '4200', 'eip155:8453', 'settled', 'r', 1, 2, '{}', '{}', 1, ${Date.parse('2026-11-22T10:00:00Z')});
               PRAGMA user_version = 1;`)
     old.close()
     const db = openDatabase(path)
     expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: 3 })
-    expect(new Ledger(db).settledByDay(0)).toEqual([{ day: '2026-11-22', slug: 'a', paid_calls: 1, revenue_atomic: '4200', gas_wei: '0' }])
+    expect(new Ledger(db).settledByDay(0)).toEqual([
+      { day: '2026-11-22', slug: 'a', paid_calls: 1, revenue_atomic: '4200', gas_wei: '0' },
+    ])
     db.close()
     rmSync(dir, { recursive: true })
   })

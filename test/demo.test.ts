@@ -4,7 +4,9 @@ import { withEcho } from './support/extra-service'
 
 describe('free demo quota', () => {
   let s: TestServer
-  beforeAll(async () => { s = await startServer({ entries: withEcho(), env: { DEMO_SERVICE: 'test-echo' } }) })
+  beforeAll(async () => {
+    s = await startServer({ entries: withEcho(), env: { DEMO_SERVICE: 'test-echo' } })
+  })
   afterAll(() => s.stop())
 
   test('20 concurrent calls from one client give exactly 5 successes, then 429 with Retry-After', async () => {
@@ -43,13 +45,26 @@ describe('free demo quota', () => {
 
 describe('trusted proxy', () => {
   let s: TestServer
-  beforeAll(async () => { s = await startServer({ entries: withEcho(), env: { DEMO_SERVICE: 'test-echo', TRUSTED_PROXIES: '1', DEMO_DAILY_LIMIT: '1' } }) })
+  beforeAll(async () => {
+    s = await startServer({
+      entries: withEcho(),
+      env: { DEMO_SERVICE: 'test-echo', TRUSTED_PROXIES: '1', DEMO_DAILY_LIMIT: '1' },
+    })
+  })
   afterAll(() => s.stop())
   test('with one trusted proxy, the right-most X-Forwarded-For entry is the client', async () => {
-    expect((await post(s.url + '/api/demo/explain', { code: 'a' }, { 'x-forwarded-for': '198.51.100.1' })).status).toBe(200)
-    expect((await post(s.url + '/api/demo/explain', { code: 'a' }, { 'x-forwarded-for': '198.51.100.1' })).status).toBe(429)
+    expect((await post(s.url + '/api/demo/explain', { code: 'a' }, { 'x-forwarded-for': '198.51.100.1' })).status).toBe(
+      200,
+    )
+    expect((await post(s.url + '/api/demo/explain', { code: 'a' }, { 'x-forwarded-for': '198.51.100.1' })).status).toBe(
+      429,
+    )
     // a forged left-most hop does not change who the proxy saw
-    expect((await post(s.url + '/api/demo/explain', { code: 'a' }, { 'x-forwarded-for': '10.9.9.9, 198.51.100.1' })).status).toBe(429)
-    expect((await post(s.url + '/api/demo/explain', { code: 'a' }, { 'x-forwarded-for': '198.51.100.2' })).status).toBe(200)
+    expect(
+      (await post(s.url + '/api/demo/explain', { code: 'a' }, { 'x-forwarded-for': '10.9.9.9, 198.51.100.1' })).status,
+    ).toBe(429)
+    expect((await post(s.url + '/api/demo/explain', { code: 'a' }, { 'x-forwarded-for': '198.51.100.2' })).status).toBe(
+      200,
+    )
   })
 })

@@ -4,7 +4,9 @@ import { checkEndpointSchema, discoverOriginSchema } from '@agentcash/discovery'
 import { startServer, type TestServer } from './support/server'
 
 let s: TestServer
-beforeAll(async () => { s = await startServer() })
+beforeAll(async () => {
+  s = await startServer()
+})
 afterAll(() => s.stop())
 
 test('discovery finds every paid route once, under /api/v1, with no error-severity warning', async () => {
@@ -25,10 +27,20 @@ test('an endpoint check reports it as x402-paid at its price with its schemas', 
   expect(c.found).toBe(true)
   expect((c.warnings ?? []).filter((w: any) => w.severity === 'error')).toEqual([])
   const a = c.advisories.find((x: any) => x.method === 'POST')
-  expect(a).toMatchObject({ source: 'probe', authMode: 'paid', paymentOptions: [{ protocol: 'x402', version: 2, network: 'eip155:8453', amount: '1000', scheme: 'exact', maxTimeoutSeconds: 60 }] })
+  expect(a).toMatchObject({
+    source: 'probe',
+    authMode: 'paid',
+    paymentOptions: [
+      { protocol: 'x402', version: 2, network: 'eip155:8453', amount: '1000', scheme: 'exact', maxTimeoutSeconds: 60 },
+    ],
+  })
   expect(a.inputSchema.properties.text.type).toBe('string')
   const fromSpec = (await checkEndpointSchema({ url: s.url + '/api/v1/slugify' })) as any
-  expect(fromSpec.advisories.find((x: any) => x.method === 'POST')).toMatchObject({ authMode: 'paid', estimatedPrice: '0.001000 USD', protocols: ['x402'] })
+  expect(fromSpec.advisories.find((x: any) => x.method === 'POST')).toMatchObject({
+    authMode: 'paid',
+    estimatedPrice: '0.001000 USD',
+    protocols: ['x402'],
+  })
 })
 
 test('`discovery discover` (the CLI sellers run) prints only the route-count advisory', async () => {

@@ -16,7 +16,10 @@ beforeAll(async () => {
   s = await startServer({ entries: withEcho(), facilitator, env: { BODY_LIMIT_BYTES: '4096' } })
   a = await startApp({ entries: withEcho(), facilitator, env: { BODY_LIMIT_BYTES: '4096' } })
 })
-afterAll(async () => { await s.stop(); await a.stop() })
+afterAll(async () => {
+  await s.stop()
+  await a.stop()
+})
 
 const shape = (b: any) => {
   expect(typeof b.error.code).toBe('string')
@@ -28,7 +31,9 @@ describe('one error shape, clear 4xx for client mistakes', () => {
   test('404 for unknown paths', async () => {
     const r = await a.fetch('/api/v1/no-such-service', { method: 'POST' })
     expect(r.status).toBe(404)
-    const b = await r.json(); shape(b); expect(b.error.code).toBe('NOT_FOUND')
+    const b = await r.json()
+    shape(b)
+    expect(b.error.code).toBe('NOT_FOUND')
   })
   test('405 for GET on a paid route', async () => {
     const r = await a.fetch('/api/v1/slugify')
@@ -39,16 +44,32 @@ describe('one error shape, clear 4xx for client mistakes', () => {
     const big = JSON.stringify({ text: 'x'.repeat(10_000) })
     const r = await post(s.url + '/api/v1/slugify', big)
     expect(r.status).toBe(413)
-    const b = await r.json(); shape(b); expect(b.error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', limit_bytes: 4096 })
-    const stream = new ReadableStream({ start(c) { for (let i = 0; i < 10; i++) c.enqueue(new TextEncoder().encode('x'.repeat(1000))); c.close() } })
+    const b = await r.json()
+    shape(b)
+    expect(b.error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', limit_bytes: 4096 })
+    const stream = new ReadableStream({
+      start(c) {
+        for (let i = 0; i < 10; i++) c.enqueue(new TextEncoder().encode('x'.repeat(1000)))
+        c.close()
+      },
+    })
     // a streamed body is only read on a paid attempt (an unpaid one gets the 402 without reading it)
-    const r2 = await fetch(s.url + '/api/v1/slugify', { method: 'POST', body: stream, headers: { 'content-type': 'application/json', ...JUNK } })
+    const r2 = await fetch(s.url + '/api/v1/slugify', {
+      method: 'POST',
+      body: stream,
+      headers: { 'content-type': 'application/json', ...JUNK },
+    })
     expect(r2.status).toBe(413)
   })
   test('415 for a non-JSON body on a paid attempt', async () => {
-    const r = await a.post('/api/v1/slugify', 'text=hi', { 'content-type': 'application/x-www-form-urlencoded', ...JUNK })
+    const r = await a.post('/api/v1/slugify', 'text=hi', {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...JUNK,
+    })
     expect(r.status).toBe(415)
-    const b = await r.json(); shape(b); expect(b.error.code).toBe('UNSUPPORTED_MEDIA_TYPE')
+    const b = await r.json()
+    shape(b)
+    expect(b.error.code).toBe('UNSUPPORTED_MEDIA_TYPE')
   })
   test('400 for malformed JSON', async () => {
     const r = await a.post('/api/v1/slugify', '{"text": ', JUNK)
@@ -58,7 +79,8 @@ describe('one error shape, clear 4xx for client mistakes', () => {
   test('422 names the failing fields, without dumping the schema', async () => {
     const r = await a.post('/api/v1/test-echo', { language: 5 }, JUNK)
     expect(r.status).toBe(422)
-    const b = await r.json(); shape(b)
+    const b = await r.json()
+    shape(b)
     expect(b.error.code).toBe('INVALID_INPUT')
     const paths = b.error.details.map((d: any) => d.path)
     expect(paths).toContain('/code')
@@ -85,7 +107,13 @@ describe('one error shape, clear 4xx for client mistakes', () => {
     }
   })
   test('a malformed payment header is a 402 with a reason, never a 500', async () => {
-    for (const bad of ['%%%notbase64', 'bm90IGpzb24=', Buffer.from('[]').toString('base64'), Buffer.from(JSON.stringify({ x402Version: 2, accepted: { scheme: 'upto' }, payload: {} })).toString('base64'), Buffer.from(JSON.stringify({ x402Version: 7 })).toString('base64')]) {
+    for (const bad of [
+      '%%%notbase64',
+      'bm90IGpzb24=',
+      Buffer.from('[]').toString('base64'),
+      Buffer.from(JSON.stringify({ x402Version: 2, accepted: { scheme: 'upto' }, payload: {} })).toString('base64'),
+      Buffer.from(JSON.stringify({ x402Version: 7 })).toString('base64'),
+    ]) {
       const r = await a.post('/api/v1/test-echo', { code: 'hi' }, { 'payment-signature': bad })
       expect(r.status).toBe(402)
       const b = await r.json()
@@ -105,15 +133,40 @@ describe('one error shape, clear 4xx for client mistakes', () => {
 describe('abuse', () => {
   test('refusals that cost verification work are throttled per client; cheap refusals cost nothing and are not counted', async () => {
     let calls = 0
-    const f = { kind: 'remote' as const, async verify() { calls++; return { isValid: false, invalidReason: 'invalid_exact_evm_insufficient_balance' } }, async settle(): Promise<never> { throw new Error('never settles') }, async status() { return 'unknown' as const } }
+    const f = {
+      kind: 'remote' as const,
+      async verify() {
+        calls++
+        return { isValid: false, invalidReason: 'invalid_exact_evm_insufficient_balance' }
+      },
+      async settle(): Promise<never> {
+        throw new Error('never settles')
+      },
+      async status() {
+        return 'unknown' as const
+      },
+    }
     const t = await startServer({ entries: withEcho(), facilitator: f, env: { INVALID_PAYMENT_LIMIT: '3' } })
     try {
       // malformed headers are refused locally: never counted, never reach the facilitator
-      for (let i = 0; i < 6; i++) expect((await post(t.url + '/api/v1/test-echo', { code: 'x' }, { 'payment-signature': 'e30=' })).status).toBe(402)
+      for (let i = 0; i < 6; i++)
+        expect((await post(t.url + '/api/v1/test-echo', { code: 'x' }, { 'payment-signature': 'e30=' })).status).toBe(
+          402,
+        )
       expect(calls).toBe(0)
-      const req = decodeB64Json((await post(t.url + '/api/v1/test-echo', {})).headers.get('payment-required')).accepts[0]
+      const req = decodeB64Json((await post(t.url + '/api/v1/test-echo', {})).headers.get('payment-required'))
+        .accepts[0]
       const codes: number[] = []
-      for (let i = 0; i < 5; i++) codes.push((await post(t.url + '/api/v1/test-echo', { code: 'x' }, { 'payment-signature': await signPayment({ key: generatePrivateKey(), requirements: req }) })).status)
+      for (let i = 0; i < 5; i++)
+        codes.push(
+          (
+            await post(
+              t.url + '/api/v1/test-echo',
+              { code: 'x' },
+              { 'payment-signature': await signPayment({ key: generatePrivateKey(), requirements: req }) },
+            )
+          ).status,
+        )
       expect(codes).toEqual([402, 402, 402, 429, 429])
       expect(calls).toBe(3)
       const r = await post(t.url + '/api/v1/test-echo', { code: 'x' }, { 'payment-signature': 'e30=' })
@@ -132,12 +185,25 @@ describe('slow clients', () => {
     const t = await startServer({ entries: withEcho(), env: { BODY_TIMEOUT_MS: '300' } })
     try {
       let ctl!: ReadableStreamDefaultController<Uint8Array>
-      const body = new ReadableStream<Uint8Array>({ start(c) { ctl = c; c.enqueue(new TextEncoder().encode('{"code":')) } })
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          ctl = c
+          c.enqueue(new TextEncoder().encode('{"code":'))
+        },
+      })
       const started = Date.now()
-      const r = await fetch(t.url + '/api/v1/test-echo', { method: 'POST', body, headers: { 'content-type': 'application/json', 'payment-signature': 'e30=' } })
+      const r = await fetch(t.url + '/api/v1/test-echo', {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', 'payment-signature': 'e30=' },
+      })
       expect(r.status).toBe(408)
       expect(Date.now() - started).toBeLessThan(5000)
-      try { ctl.close() } catch { /* the server already hung up */ }
+      try {
+        ctl.close()
+      } catch {
+        /* the server already hung up */
+      }
     } finally {
       await t.stop()
     }

@@ -20,7 +20,11 @@ test('assertFinite returns the answer unchanged or throws 422 RESULT_OUT_OF_RANG
     err = e
   }
   expect(err).toBeInstanceOf(ServiceError)
-  expect(err).toMatchObject({ status: 422, code: 'RESULT_OUT_OF_RANGE', details: [{ path: '/schedule/1/balance', message: 'not a finite number' }] })
+  expect(err).toMatchObject({
+    status: 422,
+    code: 'RESULT_OUT_OF_RANGE',
+    details: [{ path: '/schedule/1/balance', message: 'not a finite number' }],
+  })
 })
 
 test('a body number beyond the double range is the same check on input: 422 INVALID_INPUT with its path', async () => {
@@ -31,5 +35,9 @@ test('a body number beyond the double range is the same check on input: 422 INVA
   } catch (e) {
     err = e
   }
-  expect(err).toMatchObject({ status: 422, code: 'INVALID_INPUT', details: [{ path: '/a/b/1', message: 'number out of range' }] })
+  expect(err).toMatchObject({
+    status: 422,
+    code: 'INVALID_INPUT',
+    details: [{ path: '/a/b/1', message: 'number out of range' }],
+  })
 })

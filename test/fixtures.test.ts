@@ -24,9 +24,14 @@ for (const entry of withFixtures) {
       const run = await servers.run(entry, f)
       if (run.error !== undefined) {
         if (!f.expectError || !(run.error instanceof ServiceError)) throw run.error
-        expect({ status: run.error.status, code: f.expectError.code ? (run.error.code as string) : undefined }).toEqual({ status: f.expectError.status, code: f.expectError.code })
+        expect({ status: run.error.status, code: f.expectError.code ? (run.error.code as string) : undefined }).toEqual(
+          { status: f.expectError.status, code: f.expectError.code },
+        )
       } else {
-        if (f.expectError) throw new Error(`expected error ${JSON.stringify(f.expectError)}, got ${JSON.stringify(run.out).slice(0, 300)}`)
+        if (f.expectError)
+          throw new Error(
+            `expected error ${JSON.stringify(f.expectError)}, got ${JSON.stringify(run.out).slice(0, 300)}`,
+          )
         expect(schemaProblems(entry, tier, run.out)).toEqual([])
         if (f.expect !== undefined) matchSubset(run.out, f.expect, f.tolerance ?? 0)
       }
@@ -45,9 +50,12 @@ test('model, web and live-data services each have at least one fixture that exer
   for (const e of withFixtures) {
     const fx = loadFixtures(e.folder)
     const needs = e.manifest.needs ?? []
-    if (needs.includes('model') && !fx.some((f) => f.model && !f.expectError)) missing.push(`${e.folder}: no successful fixture with scripted model replies`)
-    if ((e.manifest.upstreams ?? []).length && !fx.some((f) => f.upstream && !f.expectError)) missing.push(`${e.folder}: no successful fixture with a scripted upstream`)
-    if (needs.includes('fetch') && !fx.some((f) => f.web && !f.expectError)) missing.push(`${e.folder}: no successful fixture with a loopback web page`)
+    if (needs.includes('model') && !fx.some((f) => f.model && !f.expectError))
+      missing.push(`${e.folder}: no successful fixture with scripted model replies`)
+    if ((e.manifest.upstreams ?? []).length && !fx.some((f) => f.upstream && !f.expectError))
+      missing.push(`${e.folder}: no successful fixture with a scripted upstream`)
+    if (needs.includes('fetch') && !fx.some((f) => f.web && !f.expectError))
+      missing.push(`${e.folder}: no successful fixture with a loopback web page`)
   }
   expect(missing).toEqual([])
 })

@@ -8,7 +8,19 @@ import { Ledger } from '../runtime/db/ledger'
 
 test('a transition after settled changes nothing, and settleOnce stays once', () => {
   const ledger = new Ledger(openDatabase(':memory:'))
-  const id = ledger.reserve({ payer: '0x' + 'a'.repeat(40), nonce: '0x' + '1'.repeat(64), slug: 's', tier: 'flat', amount: '5', network: 'eip155:8453', requestId: 'r', validBefore: 2e9, x402Version: 2, payload: {}, requirements: {} })!
+  const id = ledger.reserve({
+    payer: '0x' + 'a'.repeat(40),
+    nonce: '0x' + '1'.repeat(64),
+    slug: 's',
+    tier: 'flat',
+    amount: '5',
+    network: 'eip155:8453',
+    requestId: 'r',
+    validBefore: 2e9,
+    x402Version: 2,
+    payload: {},
+    requirements: {},
+  })!
   ledger.transition(id, 'verified')
   ledger.transition(id, 'settling')
   expect(ledger.settleOnce(id, { reason: 'confirmed by reconciliation' })).toBe(true)

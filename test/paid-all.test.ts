@@ -16,8 +16,17 @@ let chain: DevChain
 let s: TestServer
 beforeAll(async () => {
   chain = await startDevChain({ payerUsdc: 10_000_000_000n })
-  const facilitator = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 })
-  s = await startServer({ facilitator, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' } })
+  const facilitator = createLocalFacilitator({
+    rpcUrl: chain.rpcUrl,
+    settlerKey: chain.settler.privateKey as Hex,
+    chainId: 8453,
+    pollingIntervalMs: 20,
+  })
+  s = await startServer({
+    facilitator,
+    payTo: chain.payee.address,
+    env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' },
+  })
 })
 afterAll(async () => {
   await s?.stop()
@@ -33,12 +42,18 @@ test(`${paidable.length} utilities answer their examples through the paid route`
   for (const e of paidable) {
     const path = `/api/v1/${e.folder}`
     const req = decodeB64Json((await post(s.url + path, {})).headers.get('payment-required')).accepts[0]
-    const r = await post(s.url + path, e.manifest.examples[0].input, { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) })
+    const r = await post(s.url + path, e.manifest.examples[0].input, {
+      'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }),
+    })
     const body = await r.json()
-    if (r.status !== 200) { failures.push(`${e.folder}: ${r.status} ${JSON.stringify(body).slice(0, 160)}`); continue }
+    if (r.status !== 200) {
+      failures.push(`${e.folder}: ${r.status} ${JSON.stringify(body).slice(0, 160)}`)
+      continue
+    }
     const bad = issues(e.manifest.output, body)
     if (bad.length) failures.push(`${e.folder}: output ${bad[0].path} ${bad[0].message}`)
-    if (!decodeB64Json(r.headers.get('payment-response'))?.success) failures.push(`${e.folder}: settlement not confirmed`)
+    if (!decodeB64Json(r.headers.get('payment-response'))?.success)
+      failures.push(`${e.folder}: settlement not confirmed`)
     expected += BigInt(req.amount)
   }
   expect(failures).toEqual([])

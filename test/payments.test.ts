@@ -35,25 +35,53 @@ function countingFacilitator(inner: Facilitator): Facilitator {
 beforeAll(async () => {
   chain = await startDevChain()
   proxy = startFaultProxy(chain.rpcUrl)
-  const facilitator = countingFacilitator(createLocalFacilitator({ rpcUrl: proxy.url, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 }))
-  s = await startServer({ entries: withEcho(), facilitator, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' } })
+  const facilitator = countingFacilitator(
+    createLocalFacilitator({
+      rpcUrl: proxy.url,
+      settlerKey: chain.settler.privateKey as Hex,
+      chainId: 8453,
+      pollingIntervalMs: 20,
+    }),
+  )
+  s = await startServer({
+    entries: withEcho(),
+    facilitator,
+    payTo: chain.payee.address,
+    env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' },
+  })
 })
 afterAll(async () => {
   await s?.stop()
   proxy?.stop()
   await chain?.stop()
 })
-beforeEach(() => { counted.verify = 0; counted.settle = 0; proxy.calls.clear() })
+beforeEach(() => {
+  counted.verify = 0
+  counted.settle = 0
+  proxy.calls.clear()
+})
 
-const balances = async () => ({ payer: await usdcBalance(chain.rpcUrl, chain.payer.address), payee: await usdcBalance(chain.rpcUrl, chain.payee.address) })
-const requirementsOf = async (path: string) => decodeB64Json((await post(s.url + path, {})).headers.get('payment-required')).accepts[0]
-const v2Client = (key: Hex) => wrapFetchWithPayment(fetch, new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(key))))
-const jsonInit = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+const balances = async () => ({
+  payer: await usdcBalance(chain.rpcUrl, chain.payer.address),
+  payee: await usdcBalance(chain.rpcUrl, chain.payee.address),
+})
+const requirementsOf = async (path: string) =>
+  decodeB64Json((await post(s.url + path, {})).headers.get('payment-required')).accepts[0]
+const v2Client = (key: Hex) =>
+  wrapFetchWithPayment(fetch, new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(key))))
+const jsonInit = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+})
 
 describe('official clients pay on a real chain', () => {
   test('@x402/fetch v2 pays a utility: exact balances move and PAYMENT-RESPONSE decodes', async () => {
     const before = await balances()
-    const r = await v2Client(chain.payer.privateKey as Hex)(s.url + '/api/v1/slugify', jsonInit({ text: 'Paid, on chain!' }))
+    const r = await v2Client(chain.payer.privateKey as Hex)(
+      s.url + '/api/v1/slugify',
+      jsonInit({ text: 'Paid, on chain!' }),
+    )
     expect(r.status).toBe(200)
     expect(await r.json()).toEqual({ slug: 'paid-on-chain', length: 13 })
     const receipt = decodeB64Json(r.headers.get('payment-response'))
@@ -70,8 +98,15 @@ describe('official clients pay on a real chain', () => {
 
   test('legacy x402-fetch 1.x pays from the 402 body and gets X-PAYMENT-RESPONSE', async () => {
     const before = await balances()
-    const wallet = createWalletClient({ account: privateKeyToAccount(chain.payer.privateKey as Hex), chain: base, transport: http(chain.rpcUrl) })
-    const r = await wrapFetchV1(fetch, wallet as never)(s.url + '/api/slugify', jsonInit({ text: 'v1 client' }) as never)
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(chain.payer.privateKey as Hex),
+      chain: base,
+      transport: http(chain.rpcUrl),
+    })
+    const r = await wrapFetchV1(fetch, wallet as never)(
+      s.url + '/api/slugify',
+      jsonInit({ text: 'v1 client' }) as never,
+    )
     expect(r.status).toBe(200)
     expect(decodeB64Json(r.headers.get('x-payment-response'))).toMatchObject({ success: true, network: 'eip155:8453' })
     expect(before.payer - (await balances()).payer).toBe(1000n)
@@ -97,7 +132,11 @@ describe('one authorization, one use', () => {
     const before = await balances()
     const req = await requirementsOf('/api/v1/test-echo')
     const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req })
-    const rs = await Promise.all(Array.from({ length: 20 }, (_, i) => post(s.url + '/api/v1/test-echo', { code: `copy ${i}` }, { 'payment-signature': header })))
+    const rs = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        post(s.url + '/api/v1/test-echo', { code: `copy ${i}` }, { 'payment-signature': header }),
+      ),
+    )
     expect(rs.map((r) => r.status).sort()).toEqual([200, ...Array(19).fill(402)])
     expect(counted.settle).toBe(1)
     const after = await balances()
@@ -108,27 +147,91 @@ describe('one authorization, one use', () => {
 
 describe('attacks are refused with a reason, no funds moved, no result', () => {
   const cases: Array<[string, (req: any, key: Hex) => Promise<string>, string, boolean]> = [
-    ['underpay', (req, key) => signPayment({ key, requirements: req, value: '4199' }), 'invalid_exact_evm_payload_authorization_value_mismatch', true],
-    ['wrong payTo', (req, key) => signPayment({ key, requirements: req, to: privateKeyToAccount(generatePrivateKey()).address }), 'invalid_exact_evm_recipient_mismatch', true],
-    ['wrong asset', (req, key) => signPayment({ key, requirements: req, accepted: { ...req, asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e' } }), 'no_matching_requirements', true],
-    ['wrong network', (req, key) => signPayment({ key, requirements: req, accepted: { ...req, network: 'eip155:84532' } }), 'invalid_network', true],
-    ['expired', (req, key) => signPayment({ key, requirements: req, validBefore: Math.floor(Date.now() / 1000) - 1 }), 'invalid_exact_evm_payload_authorization_valid_before', true],
-    ['not yet valid', (req, key) => signPayment({ key, requirements: req, validAfter: Math.floor(Date.now() / 1000) + 300 }), 'invalid_exact_evm_payload_authorization_valid_after', true],
-    ['too far in the future', (req, key) => signPayment({ key, requirements: req, validBefore: Math.floor(Date.now() / 1000) + 3600 }), 'invalid_exact_evm_payload_authorization_valid_before', true],
-    ['signed by another key', async (req) => {
-      const h = JSON.parse(Buffer.from(await signPayment({ key: generatePrivateKey(), requirements: req }), 'base64').toString())
-      h.payload.authorization.from = chain.payer.address
-      return Buffer.from(JSON.stringify(h)).toString('base64')
-    }, 'invalid_exact_evm_signature', true],
-    ['value tampered after signing', (req, key) => signPayment({ key, requirements: req, value: '1', tamper: { value: req.amount } }), 'invalid_exact_evm_signature', true],
-    ['altered accepted echo', (req, key) => signPayment({ key, requirements: req, accepted: { ...req, amount: '1' } }), 'no_matching_requirements', true],
-    ['v2 payload in the v1 header', async (req, key) => signPayment({ key, requirements: req }), 'invalid_x402_version', true],
+    [
+      'underpay',
+      (req, key) => signPayment({ key, requirements: req, value: '4199' }),
+      'invalid_exact_evm_payload_authorization_value_mismatch',
+      true,
+    ],
+    [
+      'wrong payTo',
+      (req, key) => signPayment({ key, requirements: req, to: privateKeyToAccount(generatePrivateKey()).address }),
+      'invalid_exact_evm_recipient_mismatch',
+      true,
+    ],
+    [
+      'wrong asset',
+      (req, key) =>
+        signPayment({
+          key,
+          requirements: req,
+          accepted: { ...req, asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e' },
+        }),
+      'no_matching_requirements',
+      true,
+    ],
+    [
+      'wrong network',
+      (req, key) => signPayment({ key, requirements: req, accepted: { ...req, network: 'eip155:84532' } }),
+      'invalid_network',
+      true,
+    ],
+    [
+      'expired',
+      (req, key) => signPayment({ key, requirements: req, validBefore: Math.floor(Date.now() / 1000) - 1 }),
+      'invalid_exact_evm_payload_authorization_valid_before',
+      true,
+    ],
+    [
+      'not yet valid',
+      (req, key) => signPayment({ key, requirements: req, validAfter: Math.floor(Date.now() / 1000) + 300 }),
+      'invalid_exact_evm_payload_authorization_valid_after',
+      true,
+    ],
+    [
+      'too far in the future',
+      (req, key) => signPayment({ key, requirements: req, validBefore: Math.floor(Date.now() / 1000) + 3600 }),
+      'invalid_exact_evm_payload_authorization_valid_before',
+      true,
+    ],
+    [
+      'signed by another key',
+      async (req) => {
+        const h = JSON.parse(
+          Buffer.from(await signPayment({ key: generatePrivateKey(), requirements: req }), 'base64').toString(),
+        )
+        h.payload.authorization.from = chain.payer.address
+        return Buffer.from(JSON.stringify(h)).toString('base64')
+      },
+      'invalid_exact_evm_signature',
+      true,
+    ],
+    [
+      'value tampered after signing',
+      (req, key) => signPayment({ key, requirements: req, value: '1', tamper: { value: req.amount } }),
+      'invalid_exact_evm_signature',
+      true,
+    ],
+    [
+      'altered accepted echo',
+      (req, key) => signPayment({ key, requirements: req, accepted: { ...req, amount: '1' } }),
+      'no_matching_requirements',
+      true,
+    ],
+    [
+      'v2 payload in the v1 header',
+      async (req, key) => signPayment({ key, requirements: req }),
+      'invalid_x402_version',
+      true,
+    ],
   ]
   test.each(cases)('%s', async (name, make, reason, noChain) => {
     const req = await requirementsOf('/api/v1/test-echo')
     const before = await balances()
     const header = await make(req, chain.payer.privateKey as Hex)
-    const h: Record<string, string> = name.includes('v1 header') ? { 'x-payment': header } : { 'payment-signature': header }
+    const h: Record<string, string> = name.includes('v1 header')
+      ? { 'x-payment': header }
+      : { 'payment-signature': header }
     const r = await post(s.url + '/api/v1/test-echo', { code: 'secret result' }, h)
     expect(r.status).toBe(402)
     const body = (await r.json()) as any
@@ -145,7 +248,11 @@ describe('attacks are refused with a reason, no funds moved, no result', () => {
   test('an empty balance is caught by the on-chain simulation, before the handler', async () => {
     const poor = generatePrivateKey()
     const req = await requirementsOf('/api/v1/test-echo')
-    const r = await post(s.url + '/api/v1/test-echo', { code: 'free lunch' }, { 'payment-signature': await signPayment({ key: poor, requirements: req }) })
+    const r = await post(
+      s.url + '/api/v1/test-echo',
+      { code: 'free lunch' },
+      { 'payment-signature': await signPayment({ key: poor, requirements: req }) },
+    )
     expect(r.status).toBe(402)
     expect(((await r.json()) as any).reason).toBe('invalid_exact_evm_insufficient_balance')
     expect(counted).toEqual({ verify: 1, settle: 0 })
@@ -193,7 +300,10 @@ describe('money safety', () => {
 
 describe('secrets', () => {
   test('the settler key never appears in logs or responses; signatures are truncated in logs', async () => {
-    const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: await requirementsOf('/api/v1/test-echo') })
+    const header = await signPayment({
+      key: chain.payer.privateKey as Hex,
+      requirements: await requirementsOf('/api/v1/test-echo'),
+    })
     const r = await post(s.url + '/api/v1/test-echo', { code: 'log me' }, { 'payment-signature': header })
     expect(r.status).toBe(200)
     const signature = JSON.parse(Buffer.from(header, 'base64').toString()).payload.signature as string
@@ -203,12 +313,14 @@ describe('secrets', () => {
     expect(logs.includes(key)).toBe(false)
     expect(logs.includes(signature)).toBe(false)
     expect(logs.includes(signature.slice(0, 10))).toBe(true)
-    for (const path of ['/health', '/services', '/.well-known/x402', '/openapi.json', '/stats']) expect((await (await fetch(s.url + path)).text()).includes(key)).toBe(false)
+    for (const path of ['/health', '/services', '/.well-known/x402', '/openapi.json', '/stats'])
+      expect((await (await fetch(s.url + path)).text()).includes(key)).toBe(false)
   })
 })
 
 describe('POST /api/v1/verify (facilitator /verify contract, paid)', () => {
-  const payFor = async (path: string, body: unknown) => v2Client(chain.payer.privateKey as Hex)(s.url + path, jsonInit(body))
+  const payFor = async (path: string, body: unknown) =>
+    v2Client(chain.payer.privateKey as Hex)(s.url + path, jsonInit(body))
   test('a valid payment for another resource is reported valid and stays unused', async () => {
     const req = await requirementsOf('/api/v1/test-echo')
     const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req })
@@ -221,12 +333,30 @@ describe('POST /api/v1/verify (facilitator /verify contract, paid)', () => {
   })
   test('an expired or underfunded payment is reported invalid with the reason', async () => {
     const req = await requirementsOf('/api/v1/test-echo')
-    const expired = JSON.parse(Buffer.from(await signPayment({ key: chain.payer.privateKey as Hex, requirements: req, validBefore: Math.floor(Date.now() / 1000) - 5 }), 'base64').toString())
+    const expired = JSON.parse(
+      Buffer.from(
+        await signPayment({
+          key: chain.payer.privateKey as Hex,
+          requirements: req,
+          validBefore: Math.floor(Date.now() / 1000) - 5,
+        }),
+        'base64',
+      ).toString(),
+    )
     const r = await payFor('/api/v1/verify', { x402Version: 2, paymentPayload: expired, paymentRequirements: req })
-    expect(await r.json()).toEqual({ isValid: false, invalidReason: 'invalid_exact_evm_payload_authorization_valid_before', payer: chain.payer.address })
-    const poor = JSON.parse(Buffer.from(await signPayment({ key: generatePrivateKey(), requirements: req }), 'base64').toString())
+    expect(await r.json()).toEqual({
+      isValid: false,
+      invalidReason: 'invalid_exact_evm_payload_authorization_valid_before',
+      payer: chain.payer.address,
+    })
+    const poor = JSON.parse(
+      Buffer.from(await signPayment({ key: generatePrivateKey(), requirements: req }), 'base64').toString(),
+    )
     const r2 = await payFor('/api/v1/verify', { x402Version: 2, paymentPayload: poor, paymentRequirements: req })
-    expect(((await r2.json()) as any)).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_insufficient_balance' })
+    expect((await r2.json()) as any).toMatchObject({
+      isValid: false,
+      invalidReason: 'invalid_exact_evm_insufficient_balance',
+    })
   })
   test('requirements on another network are a 422 and are not charged', async () => {
     const before = await balances()

@@ -27,14 +27,36 @@ afterAll(async () => {
 })
 
 test('a settlement whose receipt is late is pending, withheld, and reconciled after a restart', async () => {
-  const slow = createLocalFacilitator({ rpcUrl: proxy.url, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20, receiptTimeoutMs: 300 })
-  const s = await startServer({ entries: withEcho(), facilitator: slow, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address } })
+  const slow = createLocalFacilitator({
+    rpcUrl: proxy.url,
+    settlerKey: chain.settler.privateKey as Hex,
+    chainId: 8453,
+    pollingIntervalMs: 20,
+    receiptTimeoutMs: 300,
+  })
+  const s = await startServer({
+    entries: withEcho(),
+    facilitator: slow,
+    payTo: chain.payee.address,
+    env: { PAY_TO: chain.payee.address },
+  })
   const dbPath = s.booted.config.databasePath
   const req = decodeB64Json((await post(s.url + '/api/v1/test-echo', {})).headers.get('payment-required')).accepts[0]
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   // the node mines the transaction at once; its answers (the receipt) reach us late
-  for (const m of ['eth_sendRawTransactionSync', 'eth_sendRawTransaction', 'eth_getBlockByNumber', 'eth_getBlockReceipts', 'eth_getTransactionReceipt']) proxy.delayOut.set(m, 1500)
-  const r = await post(s.url + '/api/v1/test-echo', { code: 'late receipt' }, { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) })
+  for (const m of [
+    'eth_sendRawTransactionSync',
+    'eth_sendRawTransaction',
+    'eth_getBlockByNumber',
+    'eth_getBlockReceipts',
+    'eth_getTransactionReceipt',
+  ])
+    proxy.delayOut.set(m, 1500)
+  const r = await post(
+    s.url + '/api/v1/test-echo',
+    { code: 'late receipt' },
+    { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) },
+  )
   proxy.delayOut.clear()
   expect(r.status).toBe(402)
   expect(JSON.stringify(await r.json())).not.toContain('LATE RECEIPT')
@@ -53,7 +75,12 @@ test('a settlement whose receipt is late is pending, withheld, and reconciled af
   const again = await boot({
     env: { PATH: process.env.PATH, DATABASE_PATH: dbPath, PAY_TO: chain.payee.address },
     entries: withEcho(),
-    facilitator: createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 }),
+    facilitator: createLocalFacilitator({
+      rpcUrl: chain.rpcUrl,
+      settlerKey: chain.settler.privateKey as Hex,
+      chainId: 8453,
+      pollingIntervalMs: 20,
+    }),
     log: createLogger('silent'),
     reconcileEveryMs: 3_600_000,
   })
@@ -63,32 +90,70 @@ test('a settlement whose receipt is late is pending, withheld, and reconciled af
   expect(paid()).toMatchObject({ paid_calls: 1, revenue_atomic: '4200' })
   // reconciling again changes nothing: counted once
   const { reconcile } = await import('../runtime/pay/reconcile')
-  await reconcile(again.ledger, createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453 }), again.log, 0)
+  await reconcile(
+    again.ledger,
+    createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453 }),
+    again.log,
+    0,
+  )
   expect(paid()).toMatchObject({ paid_calls: 1, revenue_atomic: '4200' })
   await again.close()
   again.db.close()
 })
 
 test('a reconciliation that races an in-flight settlement never counts the revenue twice', async () => {
-  const slow = createLocalFacilitator({ rpcUrl: proxy.url, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20, receiptTimeoutMs: 5000 })
-  const s = await startServer({ entries: withEcho(), facilitator: slow, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address } })
+  const slow = createLocalFacilitator({
+    rpcUrl: proxy.url,
+    settlerKey: chain.settler.privateKey as Hex,
+    chainId: 8453,
+    pollingIntervalMs: 20,
+    receiptTimeoutMs: 5000,
+  })
+  const s = await startServer({
+    entries: withEcho(),
+    facilitator: slow,
+    payTo: chain.payee.address,
+    env: { PAY_TO: chain.payee.address },
+  })
   try {
     const req = decodeB64Json((await post(s.url + '/api/v1/test-echo', {})).headers.get('payment-required')).accepts[0]
     proxy.calls.clear()
-    for (const m of ['eth_sendRawTransactionSync', 'eth_sendRawTransaction', 'eth_getBlockByNumber', 'eth_getBlockReceipts', 'eth_getTransactionReceipt']) proxy.delayOut.set(m, 1500)
-    const inflight = post(s.url + '/api/v1/test-echo', { code: 'race' }, { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) })
-    while (!(proxy.calls.get('eth_sendRawTransactionSync') ?? 0) && !(proxy.calls.get('eth_sendRawTransaction') ?? 0)) await Bun.sleep(5)
+    for (const m of [
+      'eth_sendRawTransactionSync',
+      'eth_sendRawTransaction',
+      'eth_getBlockByNumber',
+      'eth_getBlockReceipts',
+      'eth_getTransactionReceipt',
+    ])
+      proxy.delayOut.set(m, 1500)
+    const inflight = post(
+      s.url + '/api/v1/test-echo',
+      { code: 'race' },
+      { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) },
+    )
+    while (!(proxy.calls.get('eth_sendRawTransactionSync') ?? 0) && !(proxy.calls.get('eth_sendRawTransaction') ?? 0))
+      await Bun.sleep(5)
     await Bun.sleep(100) // forwarded: the node mines it at once (automine); only its answer is late
     // the request is now waiting for its (delayed) receipt; the reconciler reads the chain directly and wins the race
     const { reconcile } = await import('../runtime/pay/reconcile')
-    const direct = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453 })
+    const direct = createLocalFacilitator({
+      rpcUrl: chain.rpcUrl,
+      settlerKey: chain.settler.privateKey as Hex,
+      chainId: 8453,
+    })
     const r1 = await reconcile(s.booted.ledger, direct, s.booted.log, 0)
     proxy.delayOut.clear()
     const r = await inflight
     expect(r.status).toBe(200)
     expect(r1.settled).toBe(1)
-    expect(s.booted.ledger.settledByDay(0).find((x) => x.slug === 'test-echo')).toMatchObject({ paid_calls: 1, revenue_atomic: '4200' })
-    expect(((await (await fetch(s.url + '/stats/today')).json()) as any).totals).toMatchObject({ paid_calls: 1, revenue_atomic: '4200' })
+    expect(s.booted.ledger.settledByDay(0).find((x) => x.slug === 'test-echo')).toMatchObject({
+      paid_calls: 1,
+      revenue_atomic: '4200',
+    })
+    expect(((await (await fetch(s.url + '/stats/today')).json()) as any).totals).toMatchObject({
+      paid_calls: 1,
+      revenue_atomic: '4200',
+    })
   } finally {
     await s.stop()
   }

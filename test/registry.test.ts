@@ -27,20 +27,29 @@ describe('generated registry index', () => {
   })
   test('services never import the framework or the database', () => {
     const glob = new Bun.Glob('services/**/*.ts')
-    const bad = [...glob.scanSync(root)].filter((f) => /from ['"](elysia|bun:sqlite|.*runtime\/(?!sdk)[^'"]*)['"]/.test(readFileSync(join(root, f), 'utf8')))
+    const bad = [...glob.scanSync(root)].filter((f) =>
+      /from ['"](elysia|bun:sqlite|.*runtime\/(?!sdk)[^'"]*)['"]/.test(readFileSync(join(root, f), 'utf8')),
+    )
     expect(bad).toEqual([])
   })
 })
 
 describe('boot validation lists every problem at once', () => {
   test('bad config and bad manifests are all reported', () => {
-    const { config, problems } = loadConfig({ PAY_TO: 'nope', NETWORK: 'base', RPC_URL: 'ftp://x' }, 'services: { no-such: { enabled: false } }')
+    const { config, problems } = loadConfig(
+      { PAY_TO: 'nope', NETWORK: 'base', RPC_URL: 'ftp://x' },
+      'services: { no-such: { enabled: false } }',
+    )
     expect(problems.length).toBeGreaterThanOrEqual(3)
     expect(problems.join('\n')).toContain('PAY_TO')
     expect(problems.join('\n')).toContain('NETWORK')
     const broken = [
       { ...echoEntry, folder: 'wrong-folder' },
-      { ...echoEntry, folder: 'x2', manifest: { ...echoEntry.manifest, slug: 'x2', pricing: { flat: { price_usd: 0.0000001, max_tokens: 0 } } } },
+      {
+        ...echoEntry,
+        folder: 'x2',
+        manifest: { ...echoEntry.manifest, slug: 'x2', pricing: { flat: { price_usd: 0.0000001, max_tokens: 0 } } },
+      },
     ]
     const { problems: mp } = buildCatalog([...entries, ...broken], config, false)
     const text = mp.join('\n')
@@ -49,7 +58,10 @@ describe('boot validation lists every problem at once', () => {
     expect(text).toContain('more than 6 decimals')
   })
   test('operator overrides change prices and disable services', () => {
-    const { config } = loadConfig({}, 'services: { slugify: { price_usd: 0.002 }, lorem-ipsum: { enabled: false }, explain-code: { prices: { pro: 0.2 }, model: op-model } }')
+    const { config } = loadConfig(
+      {},
+      'services: { slugify: { price_usd: 0.002 }, lorem-ipsum: { enabled: false }, explain-code: { prices: { pro: 0.2 }, model: op-model } }',
+    )
     const { services, problems } = buildCatalog(entries, config, true)
     expect(problems).toEqual([])
     expect(services.find((s) => s.slug === 'slugify')!.amounts.flat).toBe('2000')

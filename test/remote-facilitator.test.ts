@@ -17,7 +17,11 @@ let s: TestServer
 beforeAll(async () => {
   chain = await startDevChain()
   fac = startOfficialFacilitator(chain.rpcUrl, chain.settler.privateKey as Hex)
-  s = await startServer({ facilitator: createRemoteFacilitator({ url: fac.url, authHeader: 'Bearer test-token' }), payTo: chain.payee.address, env: { PAY_TO: chain.payee.address } })
+  s = await startServer({
+    facilitator: createRemoteFacilitator({ url: fac.url, authHeader: 'Bearer test-token' }),
+    payTo: chain.payee.address,
+    env: { PAY_TO: chain.payee.address },
+  })
 })
 afterAll(async () => {
   await s?.stop()
@@ -27,8 +31,15 @@ afterAll(async () => {
 
 test('the official client pays through the official facilitator: verified, settled on chain, receipt returned', async () => {
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
-  const pay = wrapFetchWithPayment(fetch, new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))))
-  const r = await pay(s.url + '/api/v1/slugify', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'Remote facilitator' }) })
+  const pay = wrapFetchWithPayment(
+    fetch,
+    new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
+  )
+  const r = await pay(s.url + '/api/v1/slugify', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text: 'Remote facilitator' }),
+  })
   expect(r.status).toBe(200)
   expect(await r.json()).toEqual({ slug: 'remote-facilitator', length: 18 })
   const receipt = decodeB64Json(r.headers.get('payment-response'))
@@ -55,11 +66,19 @@ test('a forged payment never reaches the facilitator; a replay is refused locall
 })
 
 test('facilitator unreachable: 503, nothing served, nothing moved', async () => {
-  const dead = await startServer({ facilitator: createRemoteFacilitator({ url: 'http://127.0.0.1:9', verifyTimeoutMs: 2000 }), payTo: chain.payee.address, env: { PAY_TO: chain.payee.address } })
+  const dead = await startServer({
+    facilitator: createRemoteFacilitator({ url: 'http://127.0.0.1:9', verifyTimeoutMs: 2000 }),
+    payTo: chain.payee.address,
+    env: { PAY_TO: chain.payee.address },
+  })
   try {
     const req = decodeB64Json((await post(dead.url + '/api/v1/slugify', {})).headers.get('payment-required')).accepts[0]
     const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
-    const r = await post(dead.url + '/api/v1/slugify', { text: 'no facilitator' }, { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) })
+    const r = await post(
+      dead.url + '/api/v1/slugify',
+      { text: 'no facilitator' },
+      { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) },
+    )
     expect(r.status).toBe(503)
     expect(JSON.stringify(await r.json())).not.toContain('no-facilitator')
     expect(await usdcBalance(chain.rpcUrl, chain.payee.address)).toBe(before)

@@ -27,13 +27,26 @@ let seq = 0
 function payment(state: 'verified' | 'settled' | 'pending' | 'failed' | 'released' = 'settled') {
   const nonce = '0x' + (++seq).toString(16).padStart(64, '0')
   const payer = '0x000000000000000000000000000000000000a11c'
-  const id = ledger.reserve({ payer, nonce, slug: 's', tier: 'flat', amount: '1', network: 'eip155:8453', requestId: 'r', validBefore: now + 60, x402Version: 2, payload: {}, requirements: {} })!
+  const id = ledger.reserve({
+    payer,
+    nonce,
+    slug: 's',
+    tier: 'flat',
+    amount: '1',
+    network: 'eip155:8453',
+    requestId: 'r',
+    validBefore: now + 60,
+    x402Version: 2,
+    payload: {},
+    requirements: {},
+  })!
   if (state === 'settled') ledger.settleOnce(id)
   else ledger.transition(id, state)
   return { paymentId: id, payer, nonce, key: null as string | null, requestHash: 'h' + seq, expiresAt: now + 660 }
 }
 
-const store = (maxBodyBytes = 1000, maxTotalBytes = 10_000) => new ResultStore(db, { maxBodyBytes, maxTotalBytes }, nowS)
+const store = (maxBodyBytes = 1000, maxTotalBytes = 10_000) =>
+  new ResultStore(db, { maxBodyBytes, maxTotalBytes }, nowS)
 
 test('a body over the single cap is not kept; with an identifier the claim stays (never paid twice)', () => {
   const s = store(100)
@@ -93,7 +106,12 @@ test('an identifier is claimed once per payer', () => {
   const a = { ...payment('verified'), key: 'pay_same_identifier_x' }
   const b = { ...payment('verified'), key: 'pay_same_identifier_x' }
   expect(s.claim(a)).toBeNull()
-  expect(s.claim(b)).toMatchObject({ payment_id: a.paymentId, request_hash: a.requestHash, body: null, state: 'verified' })
+  expect(s.claim(b)).toMatchObject({
+    payment_id: a.paymentId,
+    request_hash: a.requestHash,
+    body: null,
+    state: 'verified',
+  })
   // keeping the winner's body fills its claim row
   expect(s.keep(a, '{"ok":true}')).toBe(true)
   expect(s.byKey(a.payer, a.key)).toMatchObject({ payment_id: a.paymentId, body: '{"ok":true}' })
@@ -107,14 +125,31 @@ test('the receipt is written only when it differs from the one rebuilt from the 
   const results = new PaidResults(s, nowS)
   const tx = '0x' + 'ab'.repeat(32)
   const from = '0x000000000000000000000000000000000000A11c'
-  const ticket = (id: number) => ({ id, payer: from, slug: 's', requirements: { network: 'eip155:8453' }, payment: { payload: { authorization: { from } } } }) as unknown as Ticket
+  const ticket = (id: number) =>
+    ({
+      id,
+      payer: from,
+      slug: 's',
+      requirements: { network: 'eip155:8453' },
+      payment: { payload: { authorization: { from } } },
+    }) as unknown as Ticket
   const same = payment()
   s.keep(same, '{}')
-  results.settled(ticket(same.paymentId), b64json({ success: true, transaction: tx, network: 'eip155:8453', payer: from }), tx)
+  results.settled(
+    ticket(same.paymentId),
+    b64json({ success: true, transaction: tx, network: 'eip155:8453', payer: from }),
+    tx,
+  )
   expect(s.byAuthorization(same.payer, same.nonce)?.receipt).toBeNull()
   const differs = payment()
   s.keep(differs, '{}')
-  const remote = b64json({ success: true, transaction: tx, network: 'eip155:8453', payer: from.toLowerCase(), extra: 1 })
+  const remote = b64json({
+    success: true,
+    transaction: tx,
+    network: 'eip155:8453',
+    payer: from.toLowerCase(),
+    extra: 1,
+  })
   results.settled(ticket(differs.paymentId), remote, tx)
   expect(s.byAuthorization(differs.payer, differs.nonce)?.receipt).toBe(remote)
 })

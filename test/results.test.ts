@@ -6,7 +6,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
-import { appendPaymentIdentifierToExtensions, generatePaymentId, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier'
+import {
+  appendPaymentIdentifierToExtensions,
+  generatePaymentId,
+  PAYMENT_IDENTIFIER,
+} from '@x402/extensions/payment-identifier'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../runtime/chain/devchain'
@@ -28,20 +32,39 @@ const counted = { settle: 0 }
 const svc = countingServices()
 
 function counting(inner: Facilitator): Facilitator {
-  return { kind: inner.kind, verify: (p, r) => inner.verify(p, r), settle: (p, r, cb) => (counted.settle++, inner.settle(p, r, cb)), status: (tx, p, r) => inner.status(tx, p, r) }
+  return {
+    kind: inner.kind,
+    verify: (p, r) => inner.verify(p, r),
+    settle: (p, r, cb) => (counted.settle++, inner.settle(p, r, cb)),
+    status: (tx, p, r) => inner.status(tx, p, r),
+  }
 }
 
 /** A server paid to its own fresh address, so its payee delta is its own revenue. */
 async function serverFor(facilitator: Facilitator) {
   const to = privateKeyToAccount(generatePrivateKey()).address
-  const server = await startServer({ entries: [...withEcho(), ...svc.entries], facilitator, payTo: to, env: { PAY_TO: to, INVALID_PAYMENT_LIMIT: '0' } })
+  const server = await startServer({
+    entries: [...withEcho(), ...svc.entries],
+    facilitator,
+    payTo: to,
+    env: { PAY_TO: to, INVALID_PAYMENT_LIMIT: '0' },
+  })
   return { server, payTo: to }
 }
 
 beforeAll(async () => {
   chain = await startDevChain()
   proxy = startFaultProxy(chain.rpcUrl)
-  const made = await serverFor(counting(createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 })))
+  const made = await serverFor(
+    counting(
+      createLocalFacilitator({
+        rpcUrl: chain.rpcUrl,
+        settlerKey: chain.settler.privateKey as Hex,
+        chainId: 8453,
+        pollingIntervalMs: 20,
+      }),
+    ),
+  )
   s = made.server
   payee = made.payTo
 })
@@ -50,10 +73,13 @@ afterAll(async () => {
   proxy?.stop()
   await chain?.stop()
 })
-beforeEach(() => { counted.settle = 0 })
+beforeEach(() => {
+  counted.settle = 0
+})
 
 const key = () => chain.payer.privateKey as Hex
-const requirementsOf = async (server: TestServer, path: string) => decodeB64Json((await post(server.url + path, {})).headers.get('payment-required')).accepts[0]
+const requirementsOf = async (server: TestServer, path: string) =>
+  decodeB64Json((await post(server.url + path, {})).headers.get('payment-required')).accepts[0]
 const payeeBalance = (addr = payee) => usdcBalance(chain.rpcUrl, addr)
 
 /** /stats revenue = ledger settled total = payee's on-chain balance (it started at 0), exactly. */
@@ -66,10 +92,17 @@ async function expectBooksBalance(server = s, addr = payee) {
 
 function paidClient(id?: string) {
   const client = new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(key())))
-  if (id) client.onBeforePaymentCreation(async ({ paymentRequired }) => { appendPaymentIdentifierToExtensions((paymentRequired.extensions ??= {}), id) })
+  if (id)
+    client.onBeforePaymentCreation(async ({ paymentRequired }) => {
+      appendPaymentIdentifierToExtensions((paymentRequired.extensions ??= {}), id)
+    })
   return wrapFetchWithPayment(fetch, client)
 }
-const jsonInit = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+const jsonInit = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+})
 
 /** A hand-signed v2 payment header, optionally carrying a payment identifier in its extensions. */
 async function signed(requirements: unknown, id?: string): Promise<string> {
@@ -96,7 +129,9 @@ describe('the identical payment for the identical request collects the kept resu
     expect(again.headers.get('payment-response')).toBe(receipt)
     expect(again.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'))
     // the receipt was rebuilt from the ledger, identical to the first: no extra write on the paid path
-    expect(s.booted.db.query('SELECT receipt FROM paid_results ORDER BY payment_id DESC LIMIT 1').get()).toEqual({ receipt: null })
+    expect(s.booted.db.query('SELECT receipt FROM paid_results ORDER BY payment_id DESC LIMIT 1').get()).toEqual({
+      receipt: null,
+    })
     expect(svc.state.runs.count).toBe(runs + 1)
     expect(counted.settle).toBe(1)
     expect((await payeeBalance()) - before).toBe(3100n)
@@ -104,7 +139,11 @@ describe('the identical payment for the identical request collects the kept resu
   })
 
   test('v1 X-PAYMENT resent: the same X-PAYMENT-RESPONSE', async () => {
-    const header = await signPayment({ key: key(), requirements: await requirementsOf(s, '/api/test-count'), version: 1 })
+    const header = await signPayment({
+      key: key(),
+      requirements: await requirementsOf(s, '/api/test-count'),
+      version: 1,
+    })
     const first = await post(s.url + '/api/test-count', { code: 'legacy' }, { 'x-payment': header })
     expect(first.status).toBe(200)
     const again = await post(s.url + '/api/test-count', { code: 'legacy' }, { 'x-payment': header })
@@ -117,19 +156,43 @@ describe('the identical payment for the identical request collects the kept resu
 
   test('resent after its authorization expired (within the grace): still collected, not settled again', async () => {
     const validBefore = Math.floor(Date.now() / 1000) + 15
-    const header = await signPayment({ key: key(), requirements: await requirementsOf(s, '/api/v1/test-count'), validBefore })
+    const header = await signPayment({
+      key: key(),
+      requirements: await requirementsOf(s, '/api/v1/test-count'),
+      validBefore,
+    })
     const first = await post(s.url + '/api/v1/test-count', { code: 'expiring' }, { 'payment-signature': header })
     expect(first.status).toBe(200)
     // wait (for the clock, not for the server) until the local checks call this authorization expired
     while (Math.floor(Date.now() / 1000) + 6 <= validBefore) await Bun.sleep(100)
-    const fresh = await signPayment({ key: key(), requirements: await requirementsOf(s, '/api/v1/test-count'), validBefore })
+    const fresh = await signPayment({
+      key: key(),
+      requirements: await requirementsOf(s, '/api/v1/test-count'),
+      validBefore,
+    })
     const refused = await post(s.url + '/api/v1/test-count', { code: 'expiring' }, { 'payment-signature': fresh })
-    expect(((await refused.json()) as { reason: string }).reason).toBe('invalid_exact_evm_payload_authorization_valid_before')
+    expect(((await refused.json()) as { reason: string }).reason).toBe(
+      'invalid_exact_evm_payload_authorization_valid_before',
+    )
     // past the local checks, a copy with another key's signature over the same fields gets nothing
     const p = JSON.parse(Buffer.from(header, 'base64').toString())
-    const other = JSON.parse(Buffer.from(await signPayment({ key: generatePrivateKey(), requirements: await requirementsOf(s, '/api/v1/test-count'), validBefore, nonce: p.payload.authorization.nonce }), 'base64').toString())
+    const other = JSON.parse(
+      Buffer.from(
+        await signPayment({
+          key: generatePrivateKey(),
+          requirements: await requirementsOf(s, '/api/v1/test-count'),
+          validBefore,
+          nonce: p.payload.authorization.nonce,
+        }),
+        'base64',
+      ).toString(),
+    )
     p.payload.signature = other.payload.signature
-    const forged = await post(s.url + '/api/v1/test-count', { code: 'expiring' }, { 'payment-signature': Buffer.from(JSON.stringify(p)).toString('base64') })
+    const forged = await post(
+      s.url + '/api/v1/test-count',
+      { code: 'expiring' },
+      { 'payment-signature': Buffer.from(JSON.stringify(p)).toString('base64') },
+    )
     expect(forged.status).toBe(402)
     expect(JSON.stringify(await forged.json())).not.toContain('EXPIRING')
     const again = await post(s.url + '/api/v1/test-count', { code: 'expiring' }, { 'payment-signature': header })
@@ -141,9 +204,15 @@ describe('the identical payment for the identical request collects the kept resu
 
   test('the same authorization for a different request stays refused', async () => {
     const header = await signed(await requirementsOf(s, '/api/v1/test-count'))
-    expect((await post(s.url + '/api/v1/test-count', { code: 'one' }, { 'payment-signature': header })).status).toBe(200)
+    expect((await post(s.url + '/api/v1/test-count', { code: 'one' }, { 'payment-signature': header })).status).toBe(
+      200,
+    )
     const before = await payeeBalance()
-    for (const [path, body] of [['/api/v1/test-count', { code: 'two' }], ['/api/v1/test-count', { code: 'one', language: 'js' }], ['/api/v1/test-count', ' {"code":"one"}']] as const) {
+    for (const [path, body] of [
+      ['/api/v1/test-count', { code: 'two' }],
+      ['/api/v1/test-count', { code: 'one', language: 'js' }],
+      ['/api/v1/test-count', ' {"code":"one"}'],
+    ] as const) {
       const r = await post(s.url + path, body, { 'payment-signature': header })
       expect(r.status).toBe(402)
       const j = (await r.json()) as { reason: string }
@@ -158,12 +227,28 @@ describe('the identical payment for the identical request collects the kept resu
   test('a payment signed by someone else with the same payer and nonce does not collect', async () => {
     const req = await requirementsOf(s, '/api/v1/test-count')
     const header = await signed(req)
-    expect((await post(s.url + '/api/v1/test-count', { code: 'mine' }, { 'payment-signature': header })).status).toBe(200)
+    expect((await post(s.url + '/api/v1/test-count', { code: 'mine' }, { 'payment-signature': header })).status).toBe(
+      200,
+    )
     const p = JSON.parse(Buffer.from(header, 'base64').toString())
     // a forged signature over the same authorization (another key): the kept result is not handed out
-    const forged = JSON.parse(Buffer.from(await signPayment({ key: generatePrivateKey(), requirements: req, nonce: p.payload.authorization.nonce, validBefore: Number(p.payload.authorization.validBefore) }), 'base64').toString())
+    const forged = JSON.parse(
+      Buffer.from(
+        await signPayment({
+          key: generatePrivateKey(),
+          requirements: req,
+          nonce: p.payload.authorization.nonce,
+          validBefore: Number(p.payload.authorization.validBefore),
+        }),
+        'base64',
+      ).toString(),
+    )
     p.payload.signature = forged.payload.signature
-    const r = await post(s.url + '/api/v1/test-count', { code: 'mine' }, { 'payment-signature': Buffer.from(JSON.stringify(p)).toString('base64') })
+    const r = await post(
+      s.url + '/api/v1/test-count',
+      { code: 'mine' },
+      { 'payment-signature': Buffer.from(JSON.stringify(p)).toString('base64') },
+    )
     expect(r.status).toBe(402)
     expect(JSON.stringify(await r.json())).not.toContain('MINE')
     expect(counted.settle).toBe(1)
@@ -176,14 +261,21 @@ describe('a pending settlement', () => {
     // its own settler key: two facilitators never share a nonce lane
     const settlerKey = generatePrivateKey()
     await setEthBalance(chain.rpcUrl, privateKeyToAccount(settlerKey).address, 10n ** 18n)
-    const slow = createLocalFacilitator({ rpcUrl: proxy.url, settlerKey, chainId: 8453, pollingIntervalMs: 20, receiptTimeoutMs: 300 })
+    const slow = createLocalFacilitator({
+      rpcUrl: proxy.url,
+      settlerKey,
+      chainId: 8453,
+      pollingIntervalMs: 20,
+      receiptTimeoutMs: 300,
+    })
     const { server, payTo } = await serverFor(counting(slow))
     try {
       const req = await requirementsOf(server, '/api/v1/test-count')
       const id = generatePaymentId()
       const header = await signed(req, id)
       // the send reaches the node late (after the 300 ms receipt wait): the settlement is pending with its hash
-      for (const m of ['eth_sendRawTransactionSync', 'eth_sendRawTransaction', 'eth_getTransactionReceipt']) proxy.delayIn.set(m, 3000)
+      for (const m of ['eth_sendRawTransactionSync', 'eth_sendRawTransaction', 'eth_getTransactionReceipt'])
+        proxy.delayIn.set(m, 3000)
       const first = await post(server.url + '/api/v1/test-count', { code: 'late' }, { 'payment-signature': header })
       expect(first.status).toBe(402)
       expect(Number(first.headers.get('retry-after'))).toBeGreaterThan(0)
@@ -199,7 +291,11 @@ describe('a pending settlement', () => {
       expect(decodeB64Json(waiting.headers.get('payment-required')).error).toBe('settlement_pending')
       expect(JSON.stringify(w)).not.toContain('LATE')
       // the same payment identifier with a NEW authorization: also told to wait, and that authorization is not used
-      const byId = await post(server.url + '/api/v1/test-count', { code: 'late' }, { 'payment-signature': await signed(req, id) })
+      const byId = await post(
+        server.url + '/api/v1/test-count',
+        { code: 'late' },
+        { 'payment-signature': await signed(req, id) },
+      )
       expect(byId.status).toBe(402)
       expect(((await byId.json()) as { reason: string }).reason).toBe('settlement_pending')
       expect(byId.headers.get('retry-after')).not.toBeNull()
@@ -214,8 +310,17 @@ describe('a pending settlement', () => {
       const collected = await post(server.url + '/api/v1/test-count', { code: 'late' }, { 'payment-signature': header })
       expect(collected.status).toBe(200)
       expect(((await collected.json()) as { echo: string }).echo).toBe('LATE')
-      expect(decodeB64Json(collected.headers.get('payment-response'))).toEqual({ success: true, transaction: tx, network: 'eip155:8453', payer: chain.payer.address })
-      const collectedById = await post(server.url + '/api/v1/test-count', { code: 'late' }, { 'payment-signature': await signed(req, id) })
+      expect(decodeB64Json(collected.headers.get('payment-response'))).toEqual({
+        success: true,
+        transaction: tx,
+        network: 'eip155:8453',
+        payer: chain.payer.address,
+      })
+      const collectedById = await post(
+        server.url + '/api/v1/test-count',
+        { code: 'late' },
+        { 'payment-signature': await signed(req, id) },
+      )
       expect(collectedById.status).toBe(200)
       expect(collectedById.headers.get('payment-response')).toBe(collected.headers.get('payment-response'))
       expect(counted.settle).toBe(1)
@@ -274,13 +379,20 @@ describe('payment-identifier extension', () => {
     const req = await requirementsOf(s, '/api/v1/test-count')
     const id = generatePaymentId()
     const [a, b] = await Promise.all([signed(req, id), signed(req, id)])
-    const rs = await Promise.all([a, b].map((h) => post(s.url + '/api/v1/test-count', { code: 'race' }, { 'payment-signature': h })))
+    const rs = await Promise.all(
+      [a, b].map((h) => post(s.url + '/api/v1/test-count', { code: 'race' }, { 'payment-signature': h })),
+    )
     const statuses = rs.map((r) => r.status)
     expect(statuses).toContain(200)
-    for (const r of rs) if (r.status !== 200) expect(((await r.json()) as { reason: string }).reason).toBe('settlement_pending')
+    for (const r of rs)
+      if (r.status !== 200) expect(((await r.json()) as { reason: string }).reason).toBe('settlement_pending')
     expect(counted.settle).toBe(1)
     // whichever lost collects the result afterwards
-    const again = await post(s.url + '/api/v1/test-count', { code: 'race' }, { 'payment-signature': await signed(req, id) })
+    const again = await post(
+      s.url + '/api/v1/test-count',
+      { code: 'race' },
+      { 'payment-signature': await signed(req, id) },
+    )
     expect(again.status).toBe(200)
     expect(counted.settle).toBe(1)
     expect((await payeeBalance()) - before).toBe(3100n)
@@ -292,7 +404,11 @@ describe('payment-identifier extension', () => {
     const rows = () => (s.booted.db.query('SELECT COUNT(*) AS n FROM payments').get() as { n: number }).n
     const before = rows()
     for (const bad of ['short', 'has spaces in it, sixteen+', 'x'.repeat(129)]) {
-      const r = await post(s.url + '/api/v1/test-count', { code: 'bad id' }, { 'payment-signature': await signed(req, bad) })
+      const r = await post(
+        s.url + '/api/v1/test-count',
+        { code: 'bad id' },
+        { 'payment-signature': await signed(req, bad) },
+      )
       expect(r.status).toBe(400)
       expect(((await r.json()) as { error: { code: string } }).error.code).toBe('INVALID_PAYMENT_IDENTIFIER')
     }
@@ -310,10 +426,15 @@ describe('a caller that disconnects before its answer', () => {
     const url = new URL(s.url)
     const body = JSON.stringify({ code: 'gone' })
     const sock = await Bun.connect({ hostname: url.hostname, port: Number(url.port), socket: { data() {} } })
-    sock.write(`POST /api/v1/test-slow HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\npayment-signature: ${header}\r\n\r\n${body}`)
+    sock.write(
+      `POST /api/v1/test-slow HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\npayment-signature: ${header}\r\n\r\n${body}`,
+    )
     await svc.state.started
     sock.end()
-    const row = () => s.booted.db.query(`SELECT id, state, reason FROM payments WHERE nonce = ? ORDER BY id DESC LIMIT 1`).get(nonce) as { id: number; state: string; reason: string }
+    const row = () =>
+      s.booted.db
+        .query(`SELECT id, state, reason FROM payments WHERE nonce = ? ORDER BY id DESC LIMIT 1`)
+        .get(nonce) as { id: number; state: string; reason: string }
     const deadline = Date.now() + 20_000
     while (row().state !== 'released' && Date.now() < deadline) await Bun.sleep(10)
     expect(row()).toMatchObject({ state: 'released', reason: 'client disconnected' })

@@ -5,11 +5,26 @@ import { authorizationDigest, nativeRecovery, recoverNative } from '../runtime/p
 import { recoverSignerPureJs, typedData } from '../runtime/pay/signature'
 import type { Authorization, PaymentRequirements } from '../runtime/pay/types'
 
-const req: PaymentRequirements = { scheme: 'exact', network: 'eip155:8453', amount: '1000', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C', maxTimeoutSeconds: 60, extra: { name: 'USD Coin', version: '2' } }
+const req: PaymentRequirements = {
+  scheme: 'exact',
+  network: 'eip155:8453',
+  amount: '1000',
+  asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+  maxTimeoutSeconds: 60,
+  extra: { name: 'USD Coin', version: '2' },
+}
 
 async function vector(i: number) {
   const acct = privateKeyToAccount(generatePrivateKey())
-  const a: Authorization = { from: acct.address, to: req.payTo as `0x${string}`, value: String(1000 + i * 7919), validAfter: String(i), validBefore: String(1_900_000_000 + i), nonce: toHex(crypto.getRandomValues(new Uint8Array(32))) }
+  const a: Authorization = {
+    from: acct.address,
+    to: req.payTo as `0x${string}`,
+    value: String(1000 + i * 7919),
+    validAfter: String(i),
+    validBefore: String(1_900_000_000 + i),
+    nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
+  }
   const r = { ...req, amount: a.value }
   const signature = await acct.signTypedData(typedData(a, r))
   return { acct, a, r, signature }

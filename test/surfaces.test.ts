@@ -9,14 +9,18 @@ import { withEcho } from './support/extra-service'
  * (test/data/spec-services.json) so the suite needs nothing beside the clone; independent of the manifests.
  */
 function specPrices(): Map<string, Record<string, number>> {
-  const { services } = JSON.parse(readFileSync(join(import.meta.dir, 'data', 'spec-services.json'), 'utf8')) as { services: Array<{ slug: string; prices: Record<string, number> }> }
+  const { services } = JSON.parse(readFileSync(join(import.meta.dir, 'data', 'spec-services.json'), 'utf8')) as {
+    services: Array<{ slug: string; prices: Record<string, number> }>
+  }
   const out = new Map(services.map((x) => [x.slug, x.prices]))
   out.set('ical-generate', { flat: 0.003 })
   return out
 }
 
 let s: TestServer
-beforeAll(async () => { s = await startApp({ entries: withEcho() }) })
+beforeAll(async () => {
+  s = await startApp({ entries: withEcho() })
+})
 afterAll(() => s.stop())
 
 const getJson = async (path: string) => (await s.fetch(path)).json() as Promise<any>
@@ -30,11 +34,25 @@ describe('every spec slug is registered at its exact price', () => {
     const wrong: string[] = []
     for (const [slug, prices] of expected) {
       const got = bySlug.get(slug)
-      if (!got) { wrong.push(`${slug}: missing`); continue }
-      for (const [tier, price] of Object.entries(prices)) if (got.pricing[tier]?.price_usd !== price) wrong.push(`${slug}.${tier}: ${got.pricing[tier]?.price_usd} != ${price}`)
+      if (!got) {
+        wrong.push(`${slug}: missing`)
+        continue
+      }
+      for (const [tier, price] of Object.entries(prices))
+        if (got.pricing[tier]?.price_usd !== price)
+          wrong.push(`${slug}.${tier}: ${got.pricing[tier]?.price_usd} != ${price}`)
     }
     expect(wrong).toEqual([])
-    for (const extra of ['regex-from-text', 'cron-from-text', 'commit-message', 'explain-regex', 'summarize-url', 'eli5', 'verify']) expect(bySlug.has(extra)).toBe(true)
+    for (const extra of [
+      'regex-from-text',
+      'cron-from-text',
+      'commit-message',
+      'explain-regex',
+      'summarize-url',
+      'eli5',
+      'verify',
+    ])
+      expect(bySlug.has(extra)).toBe(true)
   })
 })
 
@@ -57,7 +75,9 @@ describe('all surfaces agree on every slug, path and price', () => {
       expect(w.payment).toEqual({ scheme: 'exact', payTo: wk.payTo, asset: wk.asset, network: 'eip155:8453' })
       const d = items.find((i: any) => i.resource.endsWith(`/api/v1/${svc.slug}`))
       const tiers = Object.keys(svc.pricing)
-      expect(d.accepts.map((a: any) => a.amount)).toEqual(tiers.map((t) => String(Math.round(svc.pricing[t].price_usd * 1e6))))
+      expect(d.accepts.map((a: any) => a.amount)).toEqual(
+        tiers.map((t) => String(Math.round(svc.pricing[t].price_usd * 1e6))),
+      )
       // OpenAPI documents each operation once, under /api/v1 (the /api alias is described in info.description).
       expect(openapi.paths[`/api/${svc.slug}`]).toBeUndefined()
       const op = openapi.paths[`/api/v1/${svc.slug}`].post
@@ -65,7 +85,8 @@ describe('all surfaces agree on every slug, path and price', () => {
       expect(op.responses['402']).toBeDefined()
       const price = op['x-payment-info'].price
       if (tiers.length === 1) expect(Number(price.amount)).toBe(svc.pricing[tiers[0]].price_usd)
-      else expect([Number(price.min), Number(price.max)]).toEqual([svc.pricing.quick.price_usd, svc.pricing.pro.price_usd])
+      else
+        expect([Number(price.min), Number(price.max)]).toEqual([svc.pricing.quick.price_usd, svc.pricing.pro.price_usd])
       expect(svc.endpoints.map((e: any) => e.path).sort()).toEqual([`/api/${svc.slug}`, `/api/v1/${svc.slug}`].sort())
     }
   })
@@ -92,12 +113,24 @@ describe('all surfaces agree on every slug, path and price', () => {
 
 describe('adding a folder publishes a service everywhere', () => {
   test('an extra registered service shows in every surface and answers 402', async () => {
-    expect((await getJson('/services')).services.some((x: any) => x.slug === 'test-echo' && x.pricing.flat.price_usd === 0.0042)).toBe(true)
-    expect((await getJson('/.well-known/x402')).resources.some((x: any) => x.endpoint === '/api/v1/test-echo')).toBe(true)
+    expect(
+      (await getJson('/services')).services.some(
+        (x: any) => x.slug === 'test-echo' && x.pricing.flat.price_usd === 0.0042,
+      ),
+    ).toBe(true)
+    expect((await getJson('/.well-known/x402')).resources.some((x: any) => x.endpoint === '/api/v1/test-echo')).toBe(
+      true,
+    )
     const all = await getJson('/discovery/resources?limit=100&offset=100')
-    expect(all.items.some((x: any) => x.resource.endsWith('/api/v1/test-echo') && x.accepts[0].amount === '4200')).toBe(true)
+    expect(all.items.some((x: any) => x.resource.endsWith('/api/v1/test-echo') && x.accepts[0].amount === '4200')).toBe(
+      true,
+    )
     const openapi = await getJson('/openapi.json')
-    expect(openapi.paths['/api/v1/test-echo'].post['x-payment-info'].price).toEqual({ mode: 'fixed', currency: 'USD', amount: '0.004200' })
+    expect(openapi.paths['/api/v1/test-echo'].post['x-payment-info'].price).toEqual({
+      mode: 'fixed',
+      currency: 'USD',
+      amount: '0.004200',
+    })
     const r = await s.post('/api/test-echo', {})
     expect(r.status).toBe(402)
     expect(decodeB64Json(r.headers.get('payment-required')).accepts[0].amount).toBe('4200')
@@ -115,19 +148,46 @@ describe('the 402 challenge', () => {
     expect(pr).toMatchObject({
       x402Version: 2,
       resource: { url: 'http://localhost:3402/api/v1/slugify', mimeType: 'application/json' },
-      accepts: [{ scheme: 'exact', network: 'eip155:8453', amount: '1000', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C', maxTimeoutSeconds: 60, extra: { name: 'USD Coin', version: '2' } }],
+      accepts: [
+        {
+          scheme: 'exact',
+          network: 'eip155:8453',
+          amount: '1000',
+          asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+          payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+          maxTimeoutSeconds: 60,
+          extra: { name: 'USD Coin', version: '2' },
+        },
+      ],
     })
     expect(pr.extensions.bazaar.info.input).toMatchObject({ type: 'http', method: 'POST', bodyType: 'json' })
     expect(pr.extensions.bazaar.schema.$schema).toContain('2020-12')
     const body = (await r.json()) as any
-    expect(body).toMatchObject({ error: 'Payment Required', price: '0.001', currency: 'USDC', network: 'eip155:8453', wallet: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C', paymentMethods: ['x402'], x402: { x402Version: 2, scheme: 'exact', mimeType: 'application/json' }, x402Version: 1 })
-    expect(body.accepts[0]).toMatchObject({ scheme: 'exact', network: 'base', maxAmountRequired: '1000', resource: 'http://localhost:3402/api/v1/slugify', mimeType: 'application/json', payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C' })
+    expect(body).toMatchObject({
+      error: 'Payment Required',
+      price: '0.001',
+      currency: 'USDC',
+      network: 'eip155:8453',
+      wallet: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+      paymentMethods: ['x402'],
+      x402: { x402Version: 2, scheme: 'exact', mimeType: 'application/json' },
+      x402Version: 1,
+    })
+    expect(body.accepts[0]).toMatchObject({
+      scheme: 'exact',
+      network: 'base',
+      maxAmountRequired: '1000',
+      resource: 'http://localhost:3402/api/v1/slugify',
+      mimeType: 'application/json',
+      payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+    })
   })
 
   test('preflight allows the payment headers', async () => {
     const r = await s.fetch('/api/v1/slugify', { method: 'OPTIONS' })
     expect(r.status).toBe(204)
-    for (const h of ['PAYMENT-SIGNATURE', 'X-PAYMENT', 'Access-Control-Expose-Headers', 'Content-Type']) expect(r.headers.get('access-control-allow-headers')).toContain(h)
+    for (const h of ['PAYMENT-SIGNATURE', 'X-PAYMENT', 'Access-Control-Expose-Headers', 'Content-Type'])
+      expect(r.headers.get('access-control-allow-headers')).toContain(h)
   })
 
   test('amounts are exact integers for sub-cent and multi-dollar prices', async () => {
@@ -136,7 +196,13 @@ describe('the 402 challenge', () => {
     const mcp = services.find((x) => x.slug === 'mcp-blueprint')
     if (mcp.available) expect(decodeB64Json(r.headers.get('payment-required')).accepts[0].amount).toBe('3000000')
     const { usdToAtomic } = await import('../runtime/pay/amount')
-    expect([usdToAtomic(0.005), usdToAtomic(0.0042), usdToAtomic(2.5), usdToAtomic(0.1), usdToAtomic(0.3)]).toEqual(['5000', '4200', '2500000', '100000', '300000'])
+    expect([usdToAtomic(0.005), usdToAtomic(0.0042), usdToAtomic(2.5), usdToAtomic(0.1), usdToAtomic(0.3)]).toEqual([
+      '5000',
+      '4200',
+      '2500000',
+      '100000',
+      '300000',
+    ])
     expect(() => usdToAtomic(0.0000001)).toThrow()
   })
 })

@@ -6,8 +6,20 @@ import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { createLogger } from '../../runtime/log'
 
 const facilitator = process.env.RPC_URL
-  ? createLocalFacilitator({ rpcUrl: process.env.RPC_URL, settlerKeys: (process.env.SETTLER_PRIVATE_KEYS || process.env.SETTLER_PRIVATE_KEY!).split(',') as Hex[], chainId: 8453, batch: process.env.BENCH_BATCH_MS ? { windowMs: Number(process.env.BENCH_BATCH_MS) } : undefined })
-  : { kind: 'remote' as const, verify: async () => ({ isValid: false, invalidReason: 'bench' }), settle: async () => { throw new Error('bench') }, status: async () => 'unknown' as const }
+  ? createLocalFacilitator({
+      rpcUrl: process.env.RPC_URL,
+      settlerKeys: (process.env.SETTLER_PRIVATE_KEYS || process.env.SETTLER_PRIVATE_KEY!).split(',') as Hex[],
+      chainId: 8453,
+      batch: process.env.BENCH_BATCH_MS ? { windowMs: Number(process.env.BENCH_BATCH_MS) } : undefined,
+    })
+  : {
+      kind: 'remote' as const,
+      verify: async () => ({ isValid: false, invalidReason: 'bench' }),
+      settle: async () => {
+        throw new Error('bench')
+      },
+      status: async () => 'unknown' as const,
+    }
 const t0 = performance.now()
 const b = await boot({ facilitator, log: createLogger('silent'), env: { ...process.env, INVALID_PAYMENT_LIMIT: '0' } })
 const server = b.app.listen({ port: 0, hostname: '127.0.0.1' })

@@ -20,7 +20,10 @@ let last = null
 
 async function api(path, init) {
   const res = await fetch(path, { credentials: 'same-origin', ...init })
-  if (res.status === 401) { location.href = '/admin'; throw new Error('signed out') }
+  if (res.status === 401) {
+    location.href = '/admin'
+    throw new Error('signed out')
+  }
   const body = await res.json().catch(() => ({}))
   if (!res.ok) throw new Error(body.error ? `${body.error.code}: ${body.error.message}` : `HTTP ${res.status}`)
   return body
@@ -28,13 +31,62 @@ async function api(path, init) {
 
 function table(cols, rows, empty = 'Nothing yet.') {
   if (!rows.length) return el('p', { class: 'muted small' }, empty)
-  return el('table', {}, el('thead', {}, el('tr', {}, cols.map((c) => el('th', { scope: 'col', class: c.num ? 'num' : null }, c.label)))),
-    el('tbody', {}, rows.map((r) => el('tr', { 'data-id': r.id ?? null }, cols.map((c) => el('td', { class: c.num ? 'num' : c.cls ?? null }, c.get(r)))))))
+  return el(
+    'table',
+    {},
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        cols.map((c) => el('th', { scope: 'col', class: c.num ? 'num' : null }, c.label)),
+      ),
+    ),
+    el(
+      'tbody',
+      {},
+      rows.map((r) =>
+        el(
+          'tr',
+          { 'data-id': r.id ?? null },
+          cols.map((c) => el('td', { class: c.num ? 'num' : (c.cls ?? null) }, c.get(r))),
+        ),
+      ),
+    ),
+  )
 }
-const txCell = (p) => (p.tx_hash ? (p.explorer_url ? el('a', { href: p.explorer_url, target: '_blank', rel: 'noopener noreferrer', class: 'mono tx', title: p.tx_hash }, short(p.tx_hash)) : el('span', { class: 'mono tx', title: `${p.tx_hash} (local dev chain: no explorer)` }, short(p.tx_hash))) : '—')
-const gasCell = (p) => (p.gas_used ? `${Number(p.gas_used).toLocaleString()} gas${p.gas_cost_wei ? ` · ${eth(p.gas_cost_wei).toFixed(8)} ETH` : ''}` : '—')
+const txCell = (p) =>
+  p.tx_hash
+    ? p.explorer_url
+      ? el(
+          'a',
+          { href: p.explorer_url, target: '_blank', rel: 'noopener noreferrer', class: 'mono tx', title: p.tx_hash },
+          short(p.tx_hash),
+        )
+      : el('span', { class: 'mono tx', title: `${p.tx_hash} (local dev chain: no explorer)` }, short(p.tx_hash))
+    : '—'
+const gasCell = (p) =>
+  p.gas_used
+    ? `${Number(p.gas_used).toLocaleString()} gas${p.gas_cost_wei ? ` · ${eth(p.gas_cost_wei).toFixed(8)} ETH` : ''}`
+    : '—'
 const PAYMENT_COLS = [
-  { label: 'id', get: (p) => el('button', { type: 'button', class: 'link', 'data-payment': p.id, 'aria-label': `Show the history of payment ${p.id}`, onclick: () => showPayment(p.id) }, p.id), num: true },
+  {
+    label: 'id',
+    get: (p) =>
+      el(
+        'button',
+        {
+          type: 'button',
+          class: 'link',
+          'data-payment': p.id,
+          'aria-label': `Show the history of payment ${p.id}`,
+          onclick: () => showPayment(p.id),
+        },
+        p.id,
+      ),
+    num: true,
+  },
   { label: 'state', get: (p) => el('span', { class: `state ${p.state}` }, p.state) },
   { label: 'service', get: (p) => p.slug },
   { label: 'tier', get: (p) => p.tier },
@@ -49,99 +101,248 @@ const PAYMENT_COLS = [
 
 // ---- charts (inline SVG) -------------------------------------------------
 const NS = 'http://www.w3.org/2000/svg'
-const svg = (tag, attrs, text) => { const n = document.createElementNS(NS, tag); for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v); if (text !== undefined) n.textContent = text; return n }
+const svg = (tag, attrs, text) => {
+  const n = document.createElementNS(NS, tag)
+  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v)
+  if (text !== undefined) n.textContent = text
+  return n
+}
 function bars(target, rows, series) {
-  const W = 640, H = 220, pad = 30
+  const W = 640,
+    H = 220,
+    pad = 30
   const node = $(target)
   node.setAttribute('viewBox', `0 0 ${W} ${H}`)
   node.replaceChildren()
   const max = Math.max(1e-12, ...rows.flatMap((r) => series.map((s) => r[s.key])))
   const bw = Math.min(40, (W - pad * 2) / Math.max(1, rows.length) / series.length)
-  rows.forEach((r, i) => series.forEach((s, j) => {
-    const h = ((H - pad * 2) * r[s.key]) / max
-    const rect = svg('rect', { x: pad + (i * series.length + j) * bw, y: H - pad - h, width: Math.max(1, bw - 1.5), height: h, fill: s.color, 'data-series': s.key, 'data-value': r[s.key] })
-    rect.append(svg('title', {}, `${r.label}: ${s.label} ${usd(r[s.key])}`))
-    node.append(rect)
-  }))
+  rows.forEach((r, i) =>
+    series.forEach((s, j) => {
+      const h = ((H - pad * 2) * r[s.key]) / max
+      const rect = svg('rect', {
+        x: pad + (i * series.length + j) * bw,
+        y: H - pad - h,
+        width: Math.max(1, bw - 1.5),
+        height: h,
+        fill: s.color,
+        'data-series': s.key,
+        'data-value': r[s.key],
+      })
+      rect.append(svg('title', {}, `${r.label}: ${s.label} ${usd(r[s.key])}`))
+      node.append(rect)
+    }),
+  )
   node.append(svg('line', { x1: pad, y1: H - pad, x2: W - pad, y2: H - pad, stroke: '#94a3b8' }))
   node.append(svg('text', { x: pad, y: 14, 'font-size': 12, fill: '#5b6474' }, `max ${usd(max)}`))
   if (rows.length) {
     node.append(svg('text', { x: pad, y: H - 8, 'font-size': 11, fill: '#5b6474' }, rows[0].label))
-    if (rows.length > 1) node.append(svg('text', { x: W - pad, y: H - 8, 'font-size': 11, fill: '#5b6474', 'text-anchor': 'end' }, rows[rows.length - 1].label))
+    if (rows.length > 1)
+      node.append(
+        svg(
+          'text',
+          { x: W - pad, y: H - 8, 'font-size': 11, fill: '#5b6474', 'text-anchor': 'end' },
+          rows[rows.length - 1].label,
+        ),
+      )
   }
-  series.forEach((s, j) => node.append(svg('text', { x: W - pad - 170 + j * 90, y: 14, 'font-size': 11, fill: s.color }, `■ ${s.label}`)))
+  series.forEach((s, j) =>
+    node.append(svg('text', { x: W - pad - 170 + j * 90, y: 14, 'font-size': 11, fill: s.color }, `■ ${s.label}`)),
+  )
 }
 
 function renderMoney(o) {
   const ethUsd = Number($('#eth-usd').value) || 0
   const byDay = new Map(o.money.days.map((d) => [d.day, d]))
-  const days = Array.from({ length: o.window_days }, (_, i) => new Date(Date.now() - (o.window_days - 1 - i) * 86400000).toISOString().slice(0, 10))
-  const series = [{ key: 'revenue', label: 'revenue', color: '#16a34a' }, { key: 'gas', label: 'gas', color: '#dc2626' }]
-  bars('#chart-money-days', days.map((day) => ({ label: day, revenue: byDay.get(day)?.revenue_usd ?? 0, gas: eth(byDay.get(day)?.gas_wei) * ethUsd })), series)
-  bars('#chart-money-services', o.money.services.slice(0, 12).map((s) => ({ label: s.slug, revenue: s.revenue_usd, gas: eth(s.gas_wei) * ethUsd })), series)
-  $('#money-table').replaceChildren(table([
-    { label: 'service', get: (s) => s.slug },
-    { label: 'settled', get: (s) => s.settled, num: true },
-    { label: 'revenue', get: (s) => usd(s.revenue_usd), num: true },
-    { label: 'gas (ETH)', get: (s) => eth(s.gas_wei).toFixed(8), num: true },
-    { label: 'gas (USD)', get: (s) => usd(eth(s.gas_wei) * ethUsd), num: true },
-    { label: 'avg gas used', get: (s) => (s.avg_gas_used === null ? '—' : s.avg_gas_used.toLocaleString()), num: true },
-    { label: 'margin', get: (s) => usd(s.revenue_usd - eth(s.gas_wei) * ethUsd), num: true },
-  ], o.money.services, 'No settled payments in the last 30 days.'))
+  const days = Array.from({ length: o.window_days }, (_, i) =>
+    new Date(Date.now() - (o.window_days - 1 - i) * 86400000).toISOString().slice(0, 10),
+  )
+  const series = [
+    { key: 'revenue', label: 'revenue', color: '#16a34a' },
+    { key: 'gas', label: 'gas', color: '#dc2626' },
+  ]
+  bars(
+    '#chart-money-days',
+    days.map((day) => ({
+      label: day,
+      revenue: byDay.get(day)?.revenue_usd ?? 0,
+      gas: eth(byDay.get(day)?.gas_wei) * ethUsd,
+    })),
+    series,
+  )
+  bars(
+    '#chart-money-services',
+    o.money.services.slice(0, 12).map((s) => ({ label: s.slug, revenue: s.revenue_usd, gas: eth(s.gas_wei) * ethUsd })),
+    series,
+  )
+  $('#money-table').replaceChildren(
+    table(
+      [
+        { label: 'service', get: (s) => s.slug },
+        { label: 'settled', get: (s) => s.settled, num: true },
+        { label: 'revenue', get: (s) => usd(s.revenue_usd), num: true },
+        { label: 'gas (ETH)', get: (s) => eth(s.gas_wei).toFixed(8), num: true },
+        { label: 'gas (USD)', get: (s) => usd(eth(s.gas_wei) * ethUsd), num: true },
+        {
+          label: 'avg gas used',
+          get: (s) => (s.avg_gas_used === null ? '—' : s.avg_gas_used.toLocaleString()),
+          num: true,
+        },
+        { label: 'margin', get: (s) => usd(s.revenue_usd - eth(s.gas_wei) * ethUsd), num: true },
+      ],
+      o.money.services,
+      'No settled payments in the last 30 days.',
+    ),
+  )
 }
 
 function renderOverview(o) {
   last = o
-  $('#where').textContent = `${o.network}${o.dev_chain ? ' · embedded dev chain (not real money; no explorer)' : ''} · pay to ${o.pay_to}`
+  $('#where').textContent =
+    `${o.network}${o.dev_chain ? ' · embedded dev chain (not real money; no explorer)' : ''} · pay to ${o.pay_to}`
   const h = o.facilitator.health
   const states = o.payment_states
   const tiles = [
-    ['Facilitator', `${o.facilitator.kind ?? '—'} · ${h ? (h.ok ? 'reachable' : 'unreachable') : 'no health report'}`, h && !h.ok],
+    [
+      'Facilitator',
+      `${o.facilitator.kind ?? '—'} · ${h ? (h.ok ? 'reachable' : 'unreachable') : 'no health report'}`,
+      h && !h.ok,
+    ],
     ['Can pay for settlements', h ? (h.canPay ? 'yes' : 'NO') : 'unknown', h && !h.canPay],
-    ['Payee USDC balance', o.payee_balance_atomic === null ? 'unknown' : usd(Number(o.payee_balance_atomic) / 1e6), false],
+    [
+      'Payee USDC balance',
+      o.payee_balance_atomic === null ? 'unknown' : usd(Number(o.payee_balance_atomic) / 1e6),
+      false,
+    ],
     ['Settled', states.settled ?? 0, false],
     ['Pending / settling', (states.pending ?? 0) + (states.settling ?? 0), (states.pending ?? 0) > 0],
     ['Failed', states.failed ?? 0, (states.failed ?? 0) > 0],
     ['Released (not charged)', states.released ?? 0, false],
   ]
-  $('#health').replaceChildren(...tiles.map(([k, v, bad]) => el('div', { class: bad ? 'bad' : null }, el('span', { class: 'muted small' }, k), el('b', { 'data-stat': k }, v))))
-  $('#settlers').replaceChildren(h && h.detail ? el('p', { class: 'small' }, h.detail) : '', h && h.settlers ? table([
-    { label: 'settler', get: (s) => el('span', { class: 'mono' }, s.address) },
-    { label: 'ETH', get: (s) => eth(s.balance_wei).toFixed(6), num: true },
-    { label: 'settlements left', get: (s) => s.settlements_left, num: true },
-    { label: 'in flight', get: (s) => s.in_flight, num: true },
-  ], h.settlers) : el('p', { class: 'muted small' }, 'The payment backend does not report settler balances.'))
+  $('#health').replaceChildren(
+    ...tiles.map(([k, v, bad]) =>
+      el('div', { class: bad ? 'bad' : null }, el('span', { class: 'muted small' }, k), el('b', { 'data-stat': k }, v)),
+    ),
+  )
+  $('#settlers').replaceChildren(
+    h?.detail ? el('p', { class: 'small' }, h.detail) : '',
+    h?.settlers
+      ? table(
+          [
+            { label: 'settler', get: (s) => el('span', { class: 'mono' }, s.address) },
+            { label: 'ETH', get: (s) => eth(s.balance_wei).toFixed(6), num: true },
+            { label: 'settlements left', get: (s) => s.settlements_left, num: true },
+            { label: 'in flight', get: (s) => s.in_flight, num: true },
+          ],
+          h.settlers,
+        )
+      : el('p', { class: 'muted small' }, 'The payment backend does not report settler balances.'),
+  )
   $('#unsettled').replaceChildren(table(PAYMENT_COLS, o.unsettled, 'No pending or failed settlements.'))
   renderMoney(o)
-  $('#errors-by-code').replaceChildren(table([{ label: 'service', get: (r) => r.slug }, { label: 'code', get: (r) => el('code', {}, r.code) }, { label: 'status', get: (r) => r.status, num: true }, { label: 'count', get: (r) => r.count, num: true }], o.errors.by_code, 'No error answers since the server started.'))
-  $('#errors-codes').replaceChildren(table([{ label: 'service', get: (r) => r.slug }, { label: 'code', get: (r) => el('code', {}, r.code) }, { label: 'status', get: (r) => r.status ?? '', num: true }, { label: 'count', get: (r) => r.count, num: true }], o.errors.paid_failures_by_code, 'No paid call failed in the last 30 days.'))
-  $('#errors-services').replaceChildren(table([{ label: 'service', get: (r) => r.slug }, { label: 'errors', get: (r) => r.errors, num: true }, { label: 'calls', get: (r) => r.calls, num: true }], o.errors.per_service, 'No errors in the last 30 days.'))
+  $('#errors-by-code').replaceChildren(
+    table(
+      [
+        { label: 'service', get: (r) => r.slug },
+        { label: 'code', get: (r) => el('code', {}, r.code) },
+        { label: 'status', get: (r) => r.status, num: true },
+        { label: 'count', get: (r) => r.count, num: true },
+      ],
+      o.errors.by_code,
+      'No error answers since the server started.',
+    ),
+  )
+  $('#errors-codes').replaceChildren(
+    table(
+      [
+        { label: 'service', get: (r) => r.slug },
+        { label: 'code', get: (r) => el('code', {}, r.code) },
+        { label: 'status', get: (r) => r.status ?? '', num: true },
+        { label: 'count', get: (r) => r.count, num: true },
+      ],
+      o.errors.paid_failures_by_code,
+      'No paid call failed in the last 30 days.',
+    ),
+  )
+  $('#errors-services').replaceChildren(
+    table(
+      [
+        { label: 'service', get: (r) => r.slug },
+        { label: 'errors', get: (r) => r.errors, num: true },
+        { label: 'calls', get: (r) => r.calls, num: true },
+      ],
+      o.errors.per_service,
+      'No errors in the last 30 days.',
+    ),
+  )
   const d = o.demo
-  $('#demo').replaceChildren(el('p', {}, `${d.service}: ${d.today.calls} free call${d.today.calls === 1 ? '' : 's'} today by ${d.today.clients} client${d.today.clients === 1 ? '' : 's'}; limit ${d.daily_limit} per client per day.`),
-    table([{ label: 'day', get: (r) => r.day }, { label: 'clients', get: (r) => r.clients, num: true }, { label: 'calls', get: (r) => r.calls, num: true }], d.days.slice(-7).reverse(), 'No demo calls in the last 30 days.'))
-  $('#tokens').replaceChildren(table([{ label: 'service', get: (r) => r.slug }, { label: 'tokens', get: (r) => r.tokens.toLocaleString(), num: true }, { label: 'calls', get: (r) => r.calls, num: true }], o.tokens, 'No model tokens used in the last 30 days.'))
-  $('#upstreams').replaceChildren(table([
-    { label: 'upstream', get: (u) => u.name },
-    { label: 'requests', get: (u) => u.requests, num: true },
-    { label: 'cache hits', get: (u) => u.cache_hits, num: true },
-    { label: 'hit rate', get: (u) => (u.hit_rate === null ? '—' : `${Math.round(u.hit_rate * 100)}%`), num: true },
-    { label: 'failures', get: (u) => u.failures, num: true },
-    { label: 'last error', get: (u) => (u.last_error ? `${when(u.last_error.at)} ${u.last_error.message}` : '—'), cls: 'reason' },
-  ], o.upstreams, 'No upstream called since the server started.'))
+  $('#demo').replaceChildren(
+    el(
+      'p',
+      {},
+      `${d.service}: ${d.today.calls} free call${d.today.calls === 1 ? '' : 's'} today by ${d.today.clients} client${d.today.clients === 1 ? '' : 's'}; limit ${d.daily_limit} per client per day.`,
+    ),
+    table(
+      [
+        { label: 'day', get: (r) => r.day },
+        { label: 'clients', get: (r) => r.clients, num: true },
+        { label: 'calls', get: (r) => r.calls, num: true },
+      ],
+      d.days.slice(-7).reverse(),
+      'No demo calls in the last 30 days.',
+    ),
+  )
+  $('#tokens').replaceChildren(
+    table(
+      [
+        { label: 'service', get: (r) => r.slug },
+        { label: 'tokens', get: (r) => r.tokens.toLocaleString(), num: true },
+        { label: 'calls', get: (r) => r.calls, num: true },
+      ],
+      o.tokens,
+      'No model tokens used in the last 30 days.',
+    ),
+  )
+  $('#upstreams').replaceChildren(
+    table(
+      [
+        { label: 'upstream', get: (u) => u.name },
+        { label: 'requests', get: (u) => u.requests, num: true },
+        { label: 'cache hits', get: (u) => u.cache_hits, num: true },
+        { label: 'hit rate', get: (u) => (u.hit_rate === null ? '—' : `${Math.round(u.hit_rate * 100)}%`), num: true },
+        { label: 'failures', get: (u) => u.failures, num: true },
+        {
+          label: 'last error',
+          get: (u) => (u.last_error ? `${when(u.last_error.at)} ${u.last_error.message}` : '—'),
+          cls: 'reason',
+        },
+      ],
+      o.upstreams,
+      'No upstream called since the server started.',
+    ),
+  )
 }
 
 async function showPayment(id) {
   const box = $('#payment-detail')
   try {
     const r = await api(`/admin/api/payments/${id}`)
-    box.replaceChildren(el('h3', {}, `Payment ${id}: ${r.payment.slug} (${r.payment.state})`), table([
-      { label: 'at (UTC)', get: (e) => when(e.at) },
-      { label: 'state', get: (e) => el('span', { class: `state ${e.state}` }, e.state) },
-      { label: 'detail', get: (e) => e.detail || '', cls: 'reason' },
-    ], r.events))
+    box.replaceChildren(
+      el('h3', {}, `Payment ${id}: ${r.payment.slug} (${r.payment.state})`),
+      table(
+        [
+          { label: 'at (UTC)', get: (e) => when(e.at) },
+          { label: 'state', get: (e) => el('span', { class: `state ${e.state}` }, e.state) },
+          { label: 'detail', get: (e) => e.detail || '', cls: 'reason' },
+        ],
+        r.events,
+      ),
+    )
     box.hidden = false
     box.focus()
-  } catch (e) { box.replaceChildren(el('p', { class: 'error', role: 'alert' }, e.message)); box.hidden = false }
+  } catch (e) {
+    box.replaceChildren(el('p', { class: 'error', role: 'alert' }, e.message))
+    box.hidden = false
+  }
 }
 
 async function loadPayments() {
@@ -151,7 +352,9 @@ async function loadPayments() {
   try {
     const r = await api(`/admin/api/payments?${p}`)
     $('#payment-list').replaceChildren(table(PAYMENT_COLS, r.payments, 'No payments match.'))
-  } catch (e) { $('#payment-list').replaceChildren(el('p', { class: 'error', role: 'alert' }, e.message)) }
+  } catch (e) {
+    $('#payment-list').replaceChildren(el('p', { class: 'error', role: 'alert' }, e.message))
+  }
 }
 
 async function refresh() {
@@ -159,16 +362,26 @@ async function refresh() {
     renderOverview(await api('/admin/api/overview'))
     await loadPayments()
     $('#updated').textContent = `Updated ${new Date().toLocaleTimeString()} · refreshes every 15 s`
-  } catch (e) { $('#updated').textContent = `Could not load: ${e.message}` }
+  } catch (e) {
+    $('#updated').textContent = `Could not load: ${e.message}`
+  }
   document.body.dataset.ready = 'true'
 }
 
-for (const s of ['reserved', 'verified', 'settling', 'pending', 'settled', 'failed', 'released']) $('#f-state').append(el('option', { value: s }, s))
-$('#payment-filters').addEventListener('submit', (e) => { e.preventDefault(); loadPayments() })
+for (const s of ['reserved', 'verified', 'settling', 'pending', 'settled', 'failed', 'released'])
+  $('#f-state').append(el('option', { value: s }, s))
+$('#payment-filters').addEventListener('submit', (e) => {
+  e.preventDefault()
+  loadPayments()
+})
 $('#eth-usd').value = localStorage.getItem(ETH_KEY) || $('#eth-usd').value
-$('#eth-usd').addEventListener('input', () => { localStorage.setItem(ETH_KEY, $('#eth-usd').value); if (last) renderMoney(last) })
+$('#eth-usd').addEventListener('input', () => {
+  localStorage.setItem(ETH_KEY, $('#eth-usd').value)
+  if (last) renderMoney(last)
+})
 $('#reconcile').addEventListener('click', async () => {
-  const b = $('#reconcile'), out = $('#reconcile-out')
+  const b = $('#reconcile'),
+    out = $('#reconcile-out')
   b.disabled = true
   out.textContent = 'Reconciling…'
   try {
@@ -176,7 +389,9 @@ $('#reconcile').addEventListener('click', async () => {
     out.textContent = `Done: ${r.settled} settled, ${r.failed} failed, ${r.released} released, ${r.unknown} still unknown.`
     out.dataset.done = 'true'
     await refresh()
-  } catch (e) { out.textContent = `Reconcile failed: ${e.message}` }
+  } catch (e) {
+    out.textContent = `Reconcile failed: ${e.message}`
+  }
   b.disabled = false
 })
 refresh()

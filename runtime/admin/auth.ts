@@ -20,7 +20,10 @@ export function tokenMatches(presented: string | null | undefined, token: string
  */
 export class Sessions {
   private byHash = new Map<string, number>()
-  constructor(private ttlMs = SESSION_TTL_MS, private now = () => Date.now()) {}
+  constructor(
+    private ttlMs = SESSION_TTL_MS,
+    private now = () => Date.now(),
+  ) {}
 
   create(): { id: string; maxAgeSeconds: number } {
     const id = randomBytes(32).toString('base64url')
@@ -59,7 +62,9 @@ export function readCookie(header: string | null, name: string): string | null {
 /** True when the request arrived over https (directly, or through a trusted proxy that says so). */
 export function isHttps(req: Request, trustedProxies: number): boolean {
   if (new URL(req.url).protocol === 'https:') return true
-  return trustedProxies > 0 && (req.headers.get('x-forwarded-proto') ?? '').split(',')[0].trim().toLowerCase() === 'https'
+  return (
+    trustedProxies > 0 && (req.headers.get('x-forwarded-proto') ?? '').split(',')[0].trim().toLowerCase() === 'https'
+  )
 }
 
 export function sessionCookie(id: string, maxAgeSeconds: number, secure: boolean): string {
@@ -82,7 +87,11 @@ export function sameOrigin(req: Request, allowedOrigins: string[], cookieAuth: b
   if (!origin) return !cookieAuth
   const host = req.headers.get('host')
   let o: URL
-  try { o = new URL(origin) } catch { return false }
+  try {
+    o = new URL(origin)
+  } catch {
+    return false
+  }
   if (host && o.host === host) return true
   return allowedOrigins.includes(o.origin)
 }

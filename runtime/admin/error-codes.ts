@@ -17,7 +17,9 @@ export class ErrorCodes {
   }
 
   rows(): Array<{ slug: string; code: string; status: number; count: number }> {
-    return [...this.bySlug].flatMap(([slug, m]) => [...m].map(([code, r]) => ({ slug, code, ...r }))).sort((a, b) => b.count - a.count || a.slug.localeCompare(b.slug))
+    return [...this.bySlug]
+      .flatMap(([slug, m]) => [...m].map(([code, r]) => ({ slug, code, ...r })))
+      .sort((a, b) => b.count - a.count || a.slug.localeCompare(b.slug))
   }
 }
 
@@ -32,8 +34,11 @@ export function observeAnswer(counter: ErrorCodes, known: Set<string>, request: 
   const slug = new URL(request.url).pathname.match(API_PATH)?.[1]
   if (!slug || !known.has(slug)) return
   const status = response.status
-  response.clone().json().then(
-    (b: any) => counter.record(slug, status, status === 402 ? 'PAYMENT_REFUSED' : String(b?.error?.code ?? 'OTHER')),
-    () => counter.record(slug, status, 'OTHER'),
-  )
+  response
+    .clone()
+    .json()
+    .then(
+      (b: any) => counter.record(slug, status, status === 402 ? 'PAYMENT_REFUSED' : String(b?.error?.code ?? 'OTHER')),
+      () => counter.record(slug, status, 'OTHER'),
+    )
 }

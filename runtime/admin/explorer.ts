@@ -9,4 +9,5 @@ export function explorerBase(network: string, devChain: boolean): string | null 
   return devChain ? null : (EXPLORERS[network] ?? null)
 }
 
-export const txUrl = (base: string | null, tx: string | null) => (base && tx && /^0x[0-9a-fA-F]{64}$/.test(tx) ? `${base}/tx/${tx}` : null)
+export const txUrl = (base: string | null, tx: string | null) =>
+  base && tx && /^0x[0-9a-fA-F]{64}$/.test(tx) ? `${base}/tx/${tx}` : null

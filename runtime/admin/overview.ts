@@ -33,21 +33,34 @@ export async function overview(d: OverviewDeps) {
   if (d.facilitator?.balance && /^0x[0-9a-fA-F]{40}$/.test(d.payTo)) {
     // A slow or failing chain read must not hold the console: 2 s, then "unknown".
     payeeBalance = await Promise.race([
-      d.facilitator.balance(d.payTo as `0x${string}`, d.asset).then((b) => b.toString(), () => null),
+      d.facilitator.balance(d.payTo as `0x${string}`, d.asset).then(
+        (b) => b.toString(),
+        () => null,
+      ),
       new Promise<null>((r) => setTimeout(() => r(null), 2000)),
     ])
   }
   const rows = await d.stats.rows(WINDOW_DAYS)
   // Paid calls come from the ledger's settled rows (the stats counters keep traffic only).
   const settledBySlug = new Map((await d.queries.money(WINDOW_DAYS)).services.map((m) => [m.slug, m.settled]))
-  const perService = new Map<string, { slug: string; calls: number; paid_calls: number; errors: number; tokens: number; demo_calls: number }>()
+  const perService = new Map<
+    string,
+    { slug: string; calls: number; paid_calls: number; errors: number; tokens: number; demo_calls: number }
+  >()
   for (const r of rows) {
     const s = perService.get(r.slug) ?? { slug: r.slug, calls: 0, paid_calls: 0, errors: 0, tokens: 0, demo_calls: 0 }
-    s.calls += r.calls; s.paid_calls = settledBySlug.get(r.slug) ?? 0; s.errors += r.errors; s.tokens += r.tokens; s.demo_calls += r.demo_calls
+    s.calls += r.calls
+    s.paid_calls = settledBySlug.get(r.slug) ?? 0
+    s.errors += r.errors
+    s.tokens += r.tokens
+    s.demo_calls += r.demo_calls
     perService.set(r.slug, s)
   }
   const services = [...perService.values()]
-  const unsettled = (await d.queries.unsettledPayments()).map((p) => ({ ...p, explorer_url: txUrl(explorer, p.tx_hash) }))
+  const unsettled = (await d.queries.unsettledPayments()).map((p) => ({
+    ...p,
+    explorer_url: txUrl(explorer, p.tx_hash),
+  }))
   const today = new Date().toISOString().slice(0, 10)
   const demo = await d.queries.demoQuota(WINDOW_DAYS)
   return {
@@ -63,11 +76,22 @@ export async function overview(d: OverviewDeps) {
     money: await d.queries.money(WINDOW_DAYS),
     errors: {
       by_code: d.errorCodes,
-      per_service: services.filter((s) => s.errors > 0).sort((a, b) => b.errors - a.errors).map((s) => ({ slug: s.slug, errors: s.errors, calls: s.calls })),
+      per_service: services
+        .filter((s) => s.errors > 0)
+        .sort((a, b) => b.errors - a.errors)
+        .map((s) => ({ slug: s.slug, errors: s.errors, calls: s.calls })),
       paid_failures_by_code: await d.queries.paidFailures(WINDOW_DAYS),
     },
-    demo: { service: d.demoService, daily_limit: d.demoLimit, today: demo.find((x) => x.day === today) ?? { day: today, clients: 0, calls: 0 }, days: demo },
+    demo: {
+      service: d.demoService,
+      daily_limit: d.demoLimit,
+      today: demo.find((x) => x.day === today) ?? { day: today, clients: 0, calls: 0 },
+      days: demo,
+    },
     upstreams: upstreamHealth(),
-    tokens: services.filter((s) => s.tokens > 0).sort((a, b) => b.tokens - a.tokens).map((s) => ({ slug: s.slug, tokens: s.tokens, calls: s.calls })),
+    tokens: services
+      .filter((s) => s.tokens > 0)
+      .sort((a, b) => b.tokens - a.tokens)
+      .map((s) => ({ slug: s.slug, tokens: s.tokens, calls: s.calls })),
   }
 }

@@ -10,7 +10,17 @@ import { newRequestId } from '../http/respond'
 import { reconcile } from '../pay/reconcile'
 import type { Facilitator } from '../pay/types'
 import type { ErrorCode, Logger } from '../sdk'
-import { clearedCookie, isHttps, readCookie, sameOrigin, SESSION_COOKIE, sessionCookie, Sessions, signInThrottle, tokenMatches } from './auth'
+import {
+  clearedCookie,
+  isHttps,
+  readCookie,
+  sameOrigin,
+  SESSION_COOKIE,
+  sessionCookie,
+  Sessions,
+  signInThrottle,
+  tokenMatches,
+} from './auth'
 import { explorerBase, txUrl } from './explorer'
 import { overview } from './overview'
 import { ErrorCodes, observeAnswer } from './error-codes'
@@ -41,22 +51,37 @@ const ADMIN_HEADERS: Record<string, string> = {
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'same-origin', // not no-referrer: with it Chromium sends `Origin: null` on same-origin POSTs
-  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
 }
 
 const send = (body: string, status: number, type: string, extra: Record<string, string> = {}) =>
   new Response(body, { status, headers: { 'content-type': `${type}; charset=utf-8`, ...ADMIN_HEADERS, ...extra } })
-const sendJson = (body: unknown, status = 200, extra: Record<string, string> = {}) => send(JSON.stringify(body), status, 'application/json', extra)
-const fail = (status: number, code: ErrorCode, message: string, details?: unknown, extra: Record<string, string> = {}) => {
+const sendJson = (body: unknown, status = 200, extra: Record<string, string> = {}) =>
+  send(JSON.stringify(body), status, 'application/json', extra)
+const fail = (
+  status: number,
+  code: ErrorCode,
+  message: string,
+  details?: unknown,
+  extra: Record<string, string> = {},
+) => {
   const id = newRequestId()
-  return sendJson({ error: { code, message, ...(details !== undefined ? { details } : {}) }, request_id: id }, status, { 'x-request-id': id, ...extra })
+  return sendJson({ error: { code, message, ...(details !== undefined ? { details } : {}) }, request_id: id }, status, {
+    'x-request-id': id,
+    ...extra,
+  })
 }
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/
 const PAYMENT_PARAMS = new Set(['limit', 'state', 'slug'])
 
 /** Validates ?limit=&state=&slug= (422 listing every bad parameter). */
-export function paymentQuery(params: URLSearchParams): { ok: true; limit: number; state?: string; slug?: string } | { ok: false; details: Array<{ path: string; message: string }> } {
+export function paymentQuery(
+  params: URLSearchParams,
+):
+  | { ok: true; limit: number; state?: string; slug?: string }
+  | { ok: false; details: Array<{ path: string; message: string }> } {
   const details: Array<{ path: string; message: string }> = []
   for (const k of new Set(params.keys())) {
     if (!PAYMENT_PARAMS.has(k)) details.push({ path: `/${k}`, message: 'unknown parameter (use limit, state, slug)' })
@@ -66,9 +91,11 @@ export function paymentQuery(params: URLSearchParams): { ok: true; limit: number
   const limit = rawLimit === null ? 50 : /^\d{1,4}$/.test(rawLimit) ? Number(rawLimit) : NaN
   if (!(limit >= 1 && limit <= 500)) details.push({ path: '/limit', message: 'must be an integer from 1 to 500' })
   const state = params.get('state') ?? undefined
-  if (state !== undefined && !(PAYMENT_STATES as readonly string[]).includes(state)) details.push({ path: '/state', message: `must be one of ${PAYMENT_STATES.join(', ')}` })
+  if (state !== undefined && !(PAYMENT_STATES as readonly string[]).includes(state))
+    details.push({ path: '/state', message: `must be one of ${PAYMENT_STATES.join(', ')}` })
   const slug = params.get('slug') ?? undefined
-  if (slug !== undefined && !SLUG.test(slug)) details.push({ path: '/slug', message: 'must be a service slug (lower-case letters, digits, hyphens)' })
+  if (slug !== undefined && !SLUG.test(slug))
+    details.push({ path: '/slug', message: 'must be a service slug (lower-case letters, digits, hyphens)' })
   return details.length ? { ok: false, details } : { ok: true, limit, state, slug }
 }
 
@@ -89,9 +116,19 @@ export function adminRoutes(deps: AdminDeps) {
   const known = new Set((deps.services ?? []).map((s) => s.slug))
   const devChain = usesDevChain(config)
   const explorer = explorerBase(config.network, devChain)
-  const origins = [config.provider.website, config.provider.apiBase].flatMap((u) => { try { return [new URL(u).origin] } catch { return [] } })
-  const client = (req: Request, server: Srv) => clientAddress(server?.requestIP(req)?.address, req.headers.get('x-forwarded-for'), config.trustedProxies)
-  const throttled = (who: string) => fail(429, 'TOO_MANY_ATTEMPTS', 'Too many failed sign-ins from this client; wait and try again.', undefined, { 'retry-after': String(throttle.retryAfter(who)) })
+  const origins = [config.provider.website, config.provider.apiBase].flatMap((u) => {
+    try {
+      return [new URL(u).origin]
+    } catch {
+      return []
+    }
+  })
+  const client = (req: Request, server: Srv) =>
+    clientAddress(server?.requestIP(req)?.address, req.headers.get('x-forwarded-for'), config.trustedProxies)
+  const throttled = (who: string) =>
+    fail(429, 'TOO_MANY_ATTEMPTS', 'Too many failed sign-ins from this client; wait and try again.', undefined, {
+      'retry-after': String(throttle.retryAfter(who)),
+    })
 
   /** null when the request is authenticated; otherwise the refusal to send. */
   const authenticate = (req: Request, server: Srv): { refusal: Response | null; cookie: boolean } => {
@@ -103,79 +140,137 @@ export function adminRoutes(deps: AdminDeps) {
       if (m && tokenMatches(m[1], token)) return { refusal: null, cookie: false }
       throttle.hit(who)
       deps.log.warn('admin: bad bearer token', { client: who })
-      return { refusal: fail(401, 'UNAUTHORIZED', 'The bearer token is not valid.', undefined, { 'www-authenticate': 'Bearer realm="admin"' }), cookie: false }
+      return {
+        refusal: fail(401, 'UNAUTHORIZED', 'The bearer token is not valid.', undefined, {
+          'www-authenticate': 'Bearer realm="admin"',
+        }),
+        cookie: false,
+      }
     }
     if (sessions.valid(readCookie(req.headers.get('cookie'), SESSION_COOKIE))) return { refusal: null, cookie: true }
-    return { refusal: fail(401, 'UNAUTHORIZED', 'Sign in at /admin or send Authorization: Bearer <ADMIN_TOKEN>.', undefined, { 'www-authenticate': 'Bearer realm="admin"' }), cookie: false }
+    return {
+      refusal: fail(401, 'UNAUTHORIZED', 'Sign in at /admin or send Authorization: Bearer <ADMIN_TOKEN>.', undefined, {
+        'www-authenticate': 'Bearer realm="admin"',
+      }),
+      cookie: false,
+    }
   }
   const csrf = (req: Request, cookie: boolean) =>
-    sameOrigin(req, origins, cookie) ? null : fail(403, 'CROSS_ORIGIN', 'This action must come from the console page itself (same origin).')
+    sameOrigin(req, origins, cookie)
+      ? null
+      : fail(403, 'CROSS_ORIGIN', 'This action must come from the console page itself (same origin).')
 
-  return plugin
-    // Counts error answers by code for the console (global: it sees the /api routes registered after this plugin).
-    .mapResponse({ as: 'global' }, ({ request, responseValue }) => { observeAnswer(errorCodes, known, request, responseValue) })
-    .get('/admin', ({ request }) => {
-      const signedIn = sessions.valid(readCookie(request.headers.get('cookie'), SESSION_COOKIE))
-      return send(signedIn ? (consoleHtml as unknown as string) : signInPage(), 200, 'text/html')
-    })
-    .get('/admin/admin.css', () => send(consoleCss as unknown as string, 200, 'text/css'))
-    .get('/admin/admin.js', () => send(consoleJs as unknown as string, 200, 'text/javascript'))
-    .post('/admin/login', async ({ request, server }) => {
-      const who = client(request, server)
-      const secure = isHttps(request, config.trustedProxies)
-      if (!sameOrigin(request, origins, true)) return send(signInPage('This form must be sent from this site.'), 403, 'text/html')
-      if (throttle.blocked(who)) return send(signInPage('Too many failed attempts. Wait a few minutes.'), 429, 'text/html', { 'retry-after': String(throttle.retryAfter(who)) })
-      let presented: string | null = null
-      try {
-        presented = new URLSearchParams(await readBody(request, 4096, 10_000)).get('token')
-      } catch {
-        return send(signInPage('The form could not be read.'), 400, 'text/html')
-      }
-      if (!tokenMatches(presented, token)) {
-        throttle.hit(who)
-        deps.log.warn('admin: failed sign-in', { client: who })
-        return send(signInPage('That token is not right.'), 401, 'text/html')
-      }
-      const s = sessions.create()
-      deps.log.info('admin: signed in', { client: who })
-      return send('', 303, 'text/plain', { location: '/admin', 'set-cookie': sessionCookie(s.id, s.maxAgeSeconds, secure) })
-    }, { parse: 'none' })
-    .post('/admin/logout', ({ request }) => {
-      if (!sameOrigin(request, origins, true)) return send(signInPage('This form must be sent from this site.'), 403, 'text/html')
-      sessions.revoke(readCookie(request.headers.get('cookie'), SESSION_COOKIE))
-      return send('', 303, 'text/plain', { location: '/admin', 'set-cookie': clearedCookie(isHttps(request, config.trustedProxies)) })
-    }, { parse: 'none' })
-    .get('/admin/api/payments', async ({ request, server }) => {
-      const a = authenticate(request, server)
-      if (a.refusal) return a.refusal
-      const q = paymentQuery(new URL(request.url).searchParams)
-      if (!q.ok) return fail(422, 'INVALID_QUERY', 'Some query parameters are not valid.', q.details)
-      const payments = (await queries.payments(q)).map((p) => ({ ...p, explorer_url: txUrl(explorer, p.tx_hash) }))
-      return sendJson({ count: payments.length, explorer, payments })
-    })
-    .get('/admin/api/payments/:id', async ({ request, server, params }) => {
-      const a = authenticate(request, server)
-      if (a.refusal) return a.refusal
-      const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : NaN
-      if (!Number.isSafeInteger(id)) return fail(422, 'INVALID_QUERY', 'The payment id must be a positive integer.', [{ path: '/id', message: 'not an integer' }])
-      const row = await queries.payment(id)
-      if (!row) return fail(404, 'NOT_FOUND', `No payment ${id}.`)
-      return sendJson({ payment: { ...row, explorer_url: txUrl(explorer, row.tx_hash) }, events: await queries.events(id) })
-    })
-    .get('/admin/api/overview', async ({ request, server }) => {
-      const a = authenticate(request, server)
-      if (a.refusal) return a.refusal
-      return sendJson(await overview({ queries, stats: deps.stats, facilitator: deps.admin?.facilitator, network: config.network, asset: config.asset, payTo: deps.payTo, devChain, demoLimit: config.demo.dailyLimit, demoService: config.demo.service, errorCodes: errorCodes.rows() }))
-    })
-    .post('/admin/api/reconcile', async ({ request, server }) => {
-      const a = authenticate(request, server)
-      if (a.refusal) return a.refusal
-      const refused = csrf(request, a.cookie)
-      if (refused) return refused
-      if (!deps.admin) return fail(503, 'NOT_AVAILABLE', 'No ledger is attached to this server.')
-      const result = await reconcile(deps.admin.ledger, deps.admin.facilitator, deps.log)
-      deps.log.info('admin: reconcile now', result)
-      return sendJson({ reconciled: result, payment_states: await queries.stateCounts() })
-    }, { parse: 'none' })
-    .all('/admin/*', () => fail(404, 'NOT_FOUND', 'No such console route.'))
+  return (
+    plugin
+      // Counts error answers by code for the console (global: it sees the /api routes registered after this plugin).
+      .mapResponse({ as: 'global' }, ({ request, responseValue }) => {
+        observeAnswer(errorCodes, known, request, responseValue)
+      })
+      .get('/admin', ({ request }) => {
+        const signedIn = sessions.valid(readCookie(request.headers.get('cookie'), SESSION_COOKIE))
+        return send(signedIn ? (consoleHtml as unknown as string) : signInPage(), 200, 'text/html')
+      })
+      .get('/admin/admin.css', () => send(consoleCss as unknown as string, 200, 'text/css'))
+      .get('/admin/admin.js', () => send(consoleJs as unknown as string, 200, 'text/javascript'))
+      .post(
+        '/admin/login',
+        async ({ request, server }) => {
+          const who = client(request, server)
+          const secure = isHttps(request, config.trustedProxies)
+          if (!sameOrigin(request, origins, true))
+            return send(signInPage('This form must be sent from this site.'), 403, 'text/html')
+          if (throttle.blocked(who))
+            return send(signInPage('Too many failed attempts. Wait a few minutes.'), 429, 'text/html', {
+              'retry-after': String(throttle.retryAfter(who)),
+            })
+          let presented: string | null = null
+          try {
+            presented = new URLSearchParams(await readBody(request, 4096, 10_000)).get('token')
+          } catch {
+            return send(signInPage('The form could not be read.'), 400, 'text/html')
+          }
+          if (!tokenMatches(presented, token)) {
+            throttle.hit(who)
+            deps.log.warn('admin: failed sign-in', { client: who })
+            return send(signInPage('That token is not right.'), 401, 'text/html')
+          }
+          const s = sessions.create()
+          deps.log.info('admin: signed in', { client: who })
+          return send('', 303, 'text/plain', {
+            location: '/admin',
+            'set-cookie': sessionCookie(s.id, s.maxAgeSeconds, secure),
+          })
+        },
+        { parse: 'none' },
+      )
+      .post(
+        '/admin/logout',
+        ({ request }) => {
+          if (!sameOrigin(request, origins, true))
+            return send(signInPage('This form must be sent from this site.'), 403, 'text/html')
+          sessions.revoke(readCookie(request.headers.get('cookie'), SESSION_COOKIE))
+          return send('', 303, 'text/plain', {
+            location: '/admin',
+            'set-cookie': clearedCookie(isHttps(request, config.trustedProxies)),
+          })
+        },
+        { parse: 'none' },
+      )
+      .get('/admin/api/payments', async ({ request, server }) => {
+        const a = authenticate(request, server)
+        if (a.refusal) return a.refusal
+        const q = paymentQuery(new URL(request.url).searchParams)
+        if (!q.ok) return fail(422, 'INVALID_QUERY', 'Some query parameters are not valid.', q.details)
+        const payments = (await queries.payments(q)).map((p) => ({ ...p, explorer_url: txUrl(explorer, p.tx_hash) }))
+        return sendJson({ count: payments.length, explorer, payments })
+      })
+      .get('/admin/api/payments/:id', async ({ request, server, params }) => {
+        const a = authenticate(request, server)
+        if (a.refusal) return a.refusal
+        const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : NaN
+        if (!Number.isSafeInteger(id))
+          return fail(422, 'INVALID_QUERY', 'The payment id must be a positive integer.', [
+            { path: '/id', message: 'not an integer' },
+          ])
+        const row = await queries.payment(id)
+        if (!row) return fail(404, 'NOT_FOUND', `No payment ${id}.`)
+        return sendJson({
+          payment: { ...row, explorer_url: txUrl(explorer, row.tx_hash) },
+          events: await queries.events(id),
+        })
+      })
+      .get('/admin/api/overview', async ({ request, server }) => {
+        const a = authenticate(request, server)
+        if (a.refusal) return a.refusal
+        return sendJson(
+          await overview({
+            queries,
+            stats: deps.stats,
+            facilitator: deps.admin?.facilitator,
+            network: config.network,
+            asset: config.asset,
+            payTo: deps.payTo,
+            devChain,
+            demoLimit: config.demo.dailyLimit,
+            demoService: config.demo.service,
+            errorCodes: errorCodes.rows(),
+          }),
+        )
+      })
+      .post(
+        '/admin/api/reconcile',
+        async ({ request, server }) => {
+          const a = authenticate(request, server)
+          if (a.refusal) return a.refusal
+          const refused = csrf(request, a.cookie)
+          if (refused) return refused
+          if (!deps.admin) return fail(503, 'NOT_AVAILABLE', 'No ledger is attached to this server.')
+          const result = await reconcile(deps.admin.ledger, deps.admin.facilitator, deps.log)
+          deps.log.info('admin: reconcile now', result)
+          return sendJson({ reconciled: result, payment_states: await queries.stateCounts() })
+        },
+        { parse: 'none' },
+      )
+      .all('/admin/*', () => fail(404, 'NOT_FOUND', 'No such console route.'))
+  )
 }

@@ -1,4 +1,4 @@
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /** The sign-in form (no data of any kind): posts the token once, gets a session cookie back. */
 export function signInPage(message = ''): string {
@@ -19,7 +19,7 @@ export function signInPage(message = ''): string {
     <label for="token">Admin token</label>
     <input id="token" name="token" type="password" autocomplete="current-password" required minlength="24" autofocus>
     <button type="submit">Sign in</button>
-    ${message ? `<p class="error" role="alert" id="signin-error">${escape(message)}</p>` : ''}
+    ${message ? `<p class="error" role="alert" id="signin-error">${escapeHtml(message)}</p>` : ''}
   </form>
   <p class="muted small">The token is the server's <code>ADMIN_TOKEN</code>. Signing in sets a session cookie for this console only.</p>
 </main>

@@ -43,18 +43,24 @@ export function anvilBinary(): string {
   const candidates: string[] = []
   try {
     candidates.push(createRequire(import.meta.url).resolve(`${pkg}/bin/anvil`))
-  } catch { /* not resolvable from here (e.g. inside a compiled binary): try the working directory */ }
+  } catch {
+    /* not resolvable from here (e.g. inside a compiled binary): try the working directory */
+  }
   candidates.push(join(process.cwd(), 'node_modules', pkg, 'bin', 'anvil'))
   const found = candidates.find((p) => existsSync(p))
-  if (!found) throw new Error(`anvil binary not found: install the npm package ${pkg} (optional dependency of @foundry-rs/anvil; do not omit optional deps) or set ANVIL_PATH`)
+  if (!found)
+    throw new Error(
+      `anvil binary not found: install the npm package ${pkg} (optional dependency of @foundry-rs/anvil; do not omit optional deps) or set ANVIL_PATH`,
+    )
   return found
 }
 
 // The shell starts anvil in the background, reports its pid, and kills it as soon as its own stdin (a pipe from us)
 // reaches EOF: on stop(), and also when our process dies, even by SIGKILL. If anvil exits first, the shell exits too
 // with anvil's status, so an early failure (port in use, bad flag) is seen at once.
-const WATCHDOG = '"$0" "$@" & p=$!; exec 3<&0; echo "anvil-pid $p" >&2; '
-  + '{ read -r _ <&3; kill $p 2>/dev/null; } & w=$!; wait $p; s=$?; kill $w 2>/dev/null; exit $s'
+const WATCHDOG =
+  '"$0" "$@" & p=$!; exec 3<&0; echo "anvil-pid $p" >&2; ' +
+  '{ read -r _ <&3; kill $p 2>/dev/null; } & w=$!; wait $p; s=$?; kill $w 2>/dev/null; exit $s'
 
 /**
  * Starts anvil as a local Base replica: `--host 127.0.0.1 --chain-id 8453 --prune-history` (no state files), HOME in
@@ -66,7 +72,10 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
   const home = mkdtempSync(join(tmpdir(), 'anvil-home-'))
   const args = ['--host', '127.0.0.1', '--port', String(opts.port ?? 0), '--chain-id', '8453', '--prune-history']
   if (opts.blockTime !== undefined) args.push('--block-time', String(opts.blockTime))
-  const proc = spawn('/bin/sh', ['-c', WATCHDOG, bin, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, HOME: home } })
+  const proc = spawn('/bin/sh', ['-c', WATCHDOG, bin, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, HOME: home },
+  })
   proc.stdin!.on('error', () => {}) // EPIPE when anvil already died: nothing to do
   const exited = new Promise<number | null>((resolve) => {
     proc.once('exit', (code) => resolve(code))
@@ -74,8 +83,13 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
   })
   const cleanup = async () => {
     proc.stdin!.end()
-    const killer = setTimeout(() => { // a wedged node: kill both anvil and the shell
-      try { if (pid) process.kill(pid, 'SIGKILL') } catch { /* already gone */ }
+    const killer = setTimeout(() => {
+      // a wedged node: kill both anvil and the shell
+      try {
+        if (pid) process.kill(pid, 'SIGKILL')
+      } catch {
+        /* already gone */
+      }
       proc.kill('SIGKILL')
     }, 5000)
     await exited
@@ -88,7 +102,10 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
   let port = 0
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => done(new Error(`anvil did not start within ${START_TIMEOUT_MS / 1000} s: ${stderr.trim()}`)), START_TIMEOUT_MS)
+      const timer = setTimeout(
+        () => done(new Error(`anvil did not start within ${START_TIMEOUT_MS / 1000} s: ${stderr.trim()}`)),
+        START_TIMEOUT_MS,
+      )
       let settled = false
       const done = (err?: Error) => {
         if (settled) return
@@ -111,7 +128,11 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
         if (port && pid) done()
       })
       proc.once('error', (e) => done(new Error(`cannot spawn anvil (${bin}): ${e.message}`)))
-      void exited.then((code) => done(new Error(`anvil exited (code ${code}) before listening: ${stderr.replace(/anvil-pid \d+\n?/, '').trim()}`)))
+      void exited.then((code) =>
+        done(
+          new Error(`anvil exited (code ${code}) before listening: ${stderr.replace(/anvil-pid \d+\n?/, '').trim()}`),
+        ),
+      )
     })
   } catch (e) {
     await cleanup()

@@ -42,7 +42,10 @@ export interface DevChainOptions {
 
 const ETH = 10n ** 18n
 
-const account = (privateKey: Hex = generatePrivateKey()): DevAccount => ({ privateKey, address: privateKeyToAccount(privateKey).address })
+const account = (privateKey: Hex = generatePrivateKey()): DevAccount => ({
+  privateKey,
+  address: privateKeyToAccount(privateKey).address,
+})
 
 /**
  * Starts a real local Base replica for the dev server and the tests: anvil with chain id 8453, Circle's FiatTokenV2_2
@@ -54,9 +57,22 @@ export async function startDevChain(opts: DevChainOptions = {}): Promise<DevChai
   try {
     const k = opts.keys ?? {}
     const [admin, settler, payer, payee] = [account(k.admin), account(k.settler), account(k.payer), account(k.payee)]
-    await Promise.all([setEthBalance(anvil.url, admin.address, 10n * ETH), setEthBalance(anvil.url, settler.address, 100n * ETH)])
+    await Promise.all([
+      setEthBalance(anvil.url, admin.address, 10n * ETH),
+      setEthBalance(anvil.url, settler.address, 100n * ETH),
+    ])
     await installUsdc(anvil.url, admin.privateKey, [{ to: payer.address, amount: opts.payerUsdc ?? 1_000_000_000n }])
-    return { rpcUrl: anvil.url, chainId: BASE_CHAIN_ID, usdc: USDC_BASE, admin, settler, payer, payee, anvil, stop: () => anvil.stop() }
+    return {
+      rpcUrl: anvil.url,
+      chainId: BASE_CHAIN_ID,
+      usdc: USDC_BASE,
+      admin,
+      settler,
+      payer,
+      payee,
+      anvil,
+      stop: () => anvil.stop(),
+    }
   } catch (e) {
     await anvil.stop()
     throw e
@@ -64,6 +80,10 @@ export async function startDevChain(opts: DevChainOptions = {}): Promise<DevChai
 }
 
 /** Mints `atomic` USDC to another payer on a dev chain (tests use fresh payers). Safe to call concurrently. */
-export async function fundPayer(chain: Pick<DevChain, 'rpcUrl' | 'admin'>, address: Address, atomic: bigint): Promise<void> {
+export async function fundPayer(
+  chain: Pick<DevChain, 'rpcUrl' | 'admin'>,
+  address: Address,
+  atomic: bigint,
+): Promise<void> {
   await mintUsdc(chain.rpcUrl, chain.admin.privateKey, address, atomic)
 }

@@ -41,10 +41,12 @@ const big = (v: unknown): bigint | null => {
 }
 
 /** The settlement time of a row: `settled_at` when the column exists, else the last update of a settled row. */
-const settledMs = (r: Row): number | null => (typeof r.settled_at === 'number' ? r.settled_at : r.state === 'settled' ? (r.updated_at as number) : null)
+const settledMs = (r: Row): number | null =>
+  typeof r.settled_at === 'number' ? r.settled_at : r.state === 'settled' ? (r.updated_at as number) : null
 
 export function toPayment(r: Row): AdminPayment {
-  const gasUsed = big(r.gas_used), gasPrice = big(r.gas_price)
+  const gasUsed = big(r.gas_used),
+    gasPrice = big(r.gas_price)
   return {
     id: r.id as number,
     state: String(r.state),
@@ -66,8 +68,21 @@ export function toPayment(r: Row): AdminPayment {
   }
 }
 
-export interface DayMoney { day: string; revenue_atomic: string; revenue_usd: number; gas_wei: string; settled: number }
-export interface ServiceMoney { slug: string; revenue_atomic: string; revenue_usd: number; gas_wei: string; settled: number; avg_gas_used: number | null }
+export interface DayMoney {
+  day: string
+  revenue_atomic: string
+  revenue_usd: number
+  gas_wei: string
+  settled: number
+}
+export interface ServiceMoney {
+  slug: string
+  revenue_atomic: string
+  revenue_usd: number
+  gas_wei: string
+  settled: number
+  avg_gas_used: number | null
+}
 
 export class AdminQueries {
   private list
@@ -79,17 +94,44 @@ export class AdminQueries {
   private eventsQ
   private countsQ
 
-  constructor(private db: Database, private now = () => new Date()) {
+  constructor(
+    db: Database,
+    private now = () => new Date(),
+  ) {
     // Only the columns the console shows: never payload/requirements (they hold the payer's signature).
     const cols = new Set((db.query(`PRAGMA table_info(payments)`).all() as Array<{ name: string }>).map((c) => c.name))
     const optional = ['settled_at', 'gas_used', 'gas_price'].filter((c) => cols.has(c))
-    const select = ['id', 'state', 'slug', 'tier', 'amount', 'payer', 'network', 'tx_hash', 'reason', 'request_id', 'created_at', 'updated_at', ...optional].join(', ')
-    this.list = db.prepare(`SELECT ${select} FROM payments WHERE ($state IS NULL OR state = $state) AND ($slug IS NULL OR slug = $slug) ORDER BY id DESC LIMIT $limit`)
+    const select = [
+      'id',
+      'state',
+      'slug',
+      'tier',
+      'amount',
+      'payer',
+      'network',
+      'tx_hash',
+      'reason',
+      'request_id',
+      'created_at',
+      'updated_at',
+      ...optional,
+    ].join(', ')
+    this.list = db.prepare(
+      `SELECT ${select} FROM payments WHERE ($state IS NULL OR state = $state) AND ($slug IS NULL OR slug = $slug) ORDER BY id DESC LIMIT $limit`,
+    )
     this.one = db.prepare(`SELECT ${select} FROM payments WHERE id = ?`)
-    this.unsettled = db.prepare(`SELECT ${select} FROM payments WHERE state IN ('settling', 'pending', 'failed') ORDER BY id DESC LIMIT 200`)
-    this.settledSince = db.prepare(`SELECT ${select} FROM payments WHERE state = 'settled' AND updated_at >= ? ORDER BY id`)
-    this.released = db.prepare(`SELECT slug, reason, COUNT(*) AS n FROM payments WHERE state = 'released' AND updated_at >= ? GROUP BY slug, reason`)
-    this.quotaQ = db.prepare(`SELECT day, COUNT(*) AS clients, SUM(count) AS calls FROM demo_quota WHERE day >= ? GROUP BY day ORDER BY day`)
+    this.unsettled = db.prepare(
+      `SELECT ${select} FROM payments WHERE state IN ('settling', 'pending', 'failed') ORDER BY id DESC LIMIT 200`,
+    )
+    this.settledSince = db.prepare(
+      `SELECT ${select} FROM payments WHERE state = 'settled' AND updated_at >= ? ORDER BY id`,
+    )
+    this.released = db.prepare(
+      `SELECT slug, reason, COUNT(*) AS n FROM payments WHERE state = 'released' AND updated_at >= ? GROUP BY slug, reason`,
+    )
+    this.quotaQ = db.prepare(
+      `SELECT day, COUNT(*) AS clients, SUM(count) AS calls FROM demo_quota WHERE day >= ? GROUP BY day ORDER BY day`,
+    )
     this.eventsQ = db.prepare(`SELECT state, detail, at FROM payment_events WHERE payment_id = ? ORDER BY rowid`)
     this.countsQ = db.prepare(`SELECT state, COUNT(*) AS n FROM payments GROUP BY state`)
   }
@@ -116,7 +158,11 @@ export class AdminQueries {
 
   /** The transitions of one payment, oldest first. */
   events(id: number): Array<{ state: string; detail: string | null; at: string }> {
-    return (this.eventsQ.all(id) as Row[]).map((e) => ({ state: String(e.state), detail: str(e.detail), at: iso(e.at)! }))
+    return (this.eventsQ.all(id) as Row[]).map((e) => ({
+      state: String(e.state),
+      detail: str(e.detail),
+      at: iso(e.at)!,
+    }))
   }
 
   /** Settled revenue and settlement gas per UTC day and per service over the last `days` days (from the ledger). */
@@ -129,7 +175,13 @@ export class AdminQueries {
    * with the reason `handler <status> <CODE>`. Unpaid failures are only counted in stats_daily.errors.
    */
   paidFailures(days: number): Array<{ slug: string; code: string; status: number | null; count: number }> {
-    return failuresFrom(this.released.all(this.now().getTime() - days * 86_400_000) as Array<{ slug: string; reason: string | null; n: number }>)
+    return failuresFrom(
+      this.released.all(this.now().getTime() - days * 86_400_000) as Array<{
+        slug: string
+        reason: string | null
+        n: number
+      }>,
+    )
   }
 
   /** Demo quota use per day: distinct clients and calls taken. */
@@ -147,23 +199,45 @@ export function moneyFrom(rows: Row[], days: number, now: Date): { days: DayMone
   for (const r of rows) {
     const day = utcDay(new Date(settledMs(r)!))
     if (day < first) continue
-    const used = big(r.gas_used), price = big(r.gas_price)
+    const used = big(r.gas_used),
+      price = big(r.gas_price)
     const gas = used !== null && price !== null ? used * price : 0n
     const d = byDay.get(day) ?? { rev: 0n, gas: 0n, n: 0 }
-    d.rev += BigInt(String(r.amount)); d.gas += gas; d.n++
+    d.rev += BigInt(String(r.amount))
+    d.gas += gas
+    d.n++
     byDay.set(day, d)
     const slug = String(r.slug)
     const s = bySlug.get(slug) ?? { rev: 0n, gas: 0n, n: 0, gasUsed: 0n, withGas: 0 }
-    s.rev += BigInt(String(r.amount)); s.gas += gas; s.n++
-    if (used !== null) { s.gasUsed += used; s.withGas++ }
+    s.rev += BigInt(String(r.amount))
+    s.gas += gas
+    s.n++
+    if (used !== null) {
+      s.gasUsed += used
+      s.withGas++
+    }
     bySlug.set(slug, s)
   }
   return {
-    days: [...byDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, d]) => ({ day, revenue_atomic: d.rev.toString(), revenue_usd: Number(d.rev) / 1e6, gas_wei: d.gas.toString(), settled: d.n })),
-    services: [...bySlug].sort(([, a], [, b]) => (b.rev > a.rev ? 1 : b.rev < a.rev ? -1 : 0)).map(([slug, s]) => ({
-      slug, revenue_atomic: s.rev.toString(), revenue_usd: Number(s.rev) / 1e6, gas_wei: s.gas.toString(), settled: s.n,
-      avg_gas_used: s.withGas ? Number(s.gasUsed / BigInt(s.withGas)) : null,
-    })),
+    days: [...byDay]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([day, d]) => ({
+        day,
+        revenue_atomic: d.rev.toString(),
+        revenue_usd: Number(d.rev) / 1e6,
+        gas_wei: d.gas.toString(),
+        settled: d.n,
+      })),
+    services: [...bySlug]
+      .sort(([, a], [, b]) => (b.rev > a.rev ? 1 : b.rev < a.rev ? -1 : 0))
+      .map(([slug, s]) => ({
+        slug,
+        revenue_atomic: s.rev.toString(),
+        revenue_usd: Number(s.rev) / 1e6,
+        gas_wei: s.gas.toString(),
+        settled: s.n,
+        avg_gas_used: s.withGas ? Number(s.gasUsed / BigInt(s.withGas)) : null,
+      })),
   }
 }
 
@@ -171,7 +245,9 @@ export function moneyFrom(rows: Row[], days: number, now: Date): { days: DayMone
  * Failed paid calls by error code per service, from released rows grouped by (slug, reason): a paid call whose
  * handler failed is released with the reason `handler <status> <CODE>`.
  */
-export function failuresFrom(rows: Array<{ slug: string; reason: string | null; n: number }>): Array<{ slug: string; code: string; status: number | null; count: number }> {
+export function failuresFrom(
+  rows: Array<{ slug: string; reason: string | null; n: number }>,
+): Array<{ slug: string; code: string; status: number | null; count: number }> {
   const out = new Map<string, { slug: string; code: string; status: number | null; count: number }>()
   for (const r of rows) {
     const m = (r.reason ?? '').match(/^handler (\d{3}) ([A-Z0-9_]+)/)

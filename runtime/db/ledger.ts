@@ -52,8 +52,10 @@ export interface SettledRow {
 const MAX_INT64 = (1n << 63n) - 1n
 /** A decimal string that fits an SQLite integer and whose product with the other factor still fits, or null. */
 function gasFigures(g: SettlementGas): { used: bigint; price: bigint } | null {
-  if (!g.gasUsed || !g.effectiveGasPrice || !/^\d{1,19}$/.test(g.gasUsed) || !/^\d{1,19}$/.test(g.effectiveGasPrice)) return null
-  const used = BigInt(g.gasUsed), price = BigInt(g.effectiveGasPrice)
+  if (!g.gasUsed || !g.effectiveGasPrice || !/^\d{1,19}$/.test(g.gasUsed) || !/^\d{1,19}$/.test(g.effectiveGasPrice))
+    return null
+  const used = BigInt(g.gasUsed),
+    price = BigInt(g.effectiveGasPrice)
   return used * price <= MAX_INT64 ? { used, price } : null
 }
 
@@ -82,13 +84,18 @@ export class Ledger {
   private settledQ
   private costQ
 
-  constructor(private db: Database, private now = () => Date.now()) {
+  constructor(
+    private db: Database,
+    private now = () => Date.now(),
+  ) {
     this.insert = db.prepare(
       `INSERT OR IGNORE INTO payments (payer, nonce, slug, tier, amount, network, state, request_id, valid_before, x402_version, payload, requirements, created_at, updated_at)
        VALUES ($payer, $nonce, $slug, $tier, $amount, $network, 'reserved', $requestId, $validBefore, $x402Version, $payload, $requirements, $now, $now)`,
     )
     // `settled` is terminal: a late transition (e.g. the tx-hash callback after a reconciliation) never reopens it.
-    this.update = db.prepare(`UPDATE payments SET state = $state, tx_hash = COALESCE($tx, tx_hash), reason = COALESCE($reason, reason), updated_at = $now WHERE id = $id AND state <> 'settled'`)
+    this.update = db.prepare(
+      `UPDATE payments SET state = $state, tx_hash = COALESCE($tx, tx_hash), reason = COALESCE($reason, reason), updated_at = $now WHERE id = $id AND state <> 'settled'`,
+    )
     this.event = db.prepare(`INSERT INTO payment_events (payment_id, state, detail, at) VALUES (?, ?, ?, ?)`)
     this.byId = db.prepare(`SELECT * FROM payments WHERE id = ?`)
     this.settleQ = db.prepare(
@@ -116,9 +123,18 @@ export class Ledger {
   reserve(r: Reservation): number | null {
     return this.db.transaction(() => {
       const res = this.insert.run({
-        payer: r.payer.toLowerCase(), nonce: r.nonce.toLowerCase(), slug: r.slug, tier: r.tier, amount: r.amount, network: r.network,
-        requestId: r.requestId, validBefore: r.validBefore, x402Version: r.x402Version,
-        payload: JSON.stringify(r.payload), requirements: JSON.stringify(r.requirements), now: this.now(),
+        payer: r.payer.toLowerCase(),
+        nonce: r.nonce.toLowerCase(),
+        slug: r.slug,
+        tier: r.tier,
+        amount: r.amount,
+        network: r.network,
+        requestId: r.requestId,
+        validBefore: r.validBefore,
+        x402Version: r.x402Version,
+        payload: JSON.stringify(r.payload),
+        requirements: JSON.stringify(r.requirements),
+        now: this.now(),
       })
       if (res.changes !== 1) return null
       const id = Number(res.lastInsertRowid)
@@ -130,7 +146,11 @@ export class Ledger {
   /** Moves a payment to `state`, recording the transition. */
   transition(id: number, state: PaymentState, detail: { tx?: string; reason?: string } = {}): void {
     this.db.transaction(() => {
-      if (this.update.run({ id, state, tx: detail.tx ?? null, reason: detail.reason ?? null, now: this.now() }).changes !== 1) return
+      if (
+        this.update.run({ id, state, tx: detail.tx ?? null, reason: detail.reason ?? null, now: this.now() })
+          .changes !== 1
+      )
+        return
       this.event.run(id, state, detail.reason ?? detail.tx ?? null, this.now())
     })()
   }
@@ -143,7 +163,14 @@ export class Ledger {
   settleOnce(id: number, detail: { tx?: string; reason?: string } & SettlementGas = {}): boolean {
     const gas = gasFigures(detail)
     return this.db.transaction(() => {
-      const r = this.settleQ.run({ id, tx: detail.tx ?? null, reason: detail.reason ?? null, now: this.now(), gasUsed: gas?.used ?? null, gasPrice: gas?.price ?? null })
+      const r = this.settleQ.run({
+        id,
+        tx: detail.tx ?? null,
+        reason: detail.reason ?? null,
+        now: this.now(),
+        gasUsed: gas?.used ?? null,
+        gasPrice: gas?.price ?? null,
+      })
       if (r.changes !== 1) return false
       this.event.run(id, 'settled', detail.reason ?? detail.tx ?? null, this.now())
       return true
@@ -176,6 +203,8 @@ export class Ledger {
   }
 
   events(id: number): Array<{ state: string; detail: string | null }> {
-    return this.db.query(`SELECT state, detail FROM payment_events WHERE payment_id = ? ORDER BY rowid`).all(id) as never
+    return this.db
+      .query(`SELECT state, detail FROM payment_events WHERE payment_id = ? ORDER BY rowid`)
+      .all(id) as never
   }
 }

@@ -37,13 +37,18 @@ export interface Storage {
 }
 
 /** This process's id on a shared database: INSTANCE_ID, else host and pid (a restarted process is a new instance). */
-export const instanceIdOf = (config: Config) => config.database.instanceId || `${hostname().slice(0, 40)}-${process.pid}`
+export const instanceIdOf = (config: Config) =>
+  config.database.instanceId || `${hostname().slice(0, 40)}-${process.pid}`
 
 /** Opens the configured storage: Postgres when DATABASE_URL is set (throws DatabaseUnavailable), else SQLite. */
 export async function openStorage(config: Config): Promise<Storage> {
   const limits = { maxBodyBytes: 1_048_576, maxTotalBytes: config.paidResultsMaxBytes }
   if (config.database.url) {
-    const sql = await openPostgres({ url: config.database.url, poolMax: config.database.poolMax, statementTimeoutMs: config.database.statementTimeoutMs })
+    const sql = await openPostgres({
+      url: config.database.url,
+      poolMax: config.database.poolMax,
+      statementTimeoutMs: config.database.statementTimeoutMs,
+    })
     const stats = new PgStats(sql)
     return {
       kind: 'postgres',
@@ -53,7 +58,11 @@ export async function openStorage(config: Config): Promise<Storage> {
       results: new PgResultStore(sql, limits),
       refusals: new PgThrottle(sql, config.invalidPaymentLimit),
       admin: new PgAdminQueries(sql),
-      ping: () => withTimeout(sql`SELECT 1`, 2000).then(() => true, () => false),
+      ping: () =>
+        withTimeout(sql`SELECT 1`, 2000).then(
+          () => true,
+          () => false,
+        ),
       async close() {
         await stats.close()
         await sql.close({ timeout: 5 })
@@ -73,7 +82,14 @@ export async function openStorage(config: Config): Promise<Storage> {
     refusals: new Throttle(config.invalidPaymentLimit),
     admin: new AdminQueries(db),
     sqlite: db,
-    ping: async () => { try { ping.get(); return true } catch { return false } },
+    ping: async () => {
+      try {
+        ping.get()
+        return true
+      } catch {
+        return false
+      }
+    },
     async close() {
       results.close()
       stats.close()

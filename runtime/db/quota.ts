@@ -18,7 +18,11 @@ export class DailyQuota {
   private peek
   private giveBack
 
-  constructor(db: Database, private limit: number, private now = () => new Date()) {
+  constructor(
+    db: Database,
+    private limit: number,
+    private now = () => new Date(),
+  ) {
     this.take = db.prepare(
       `INSERT INTO demo_quota (day, client, count) VALUES (?1, ?2, 1)
        ON CONFLICT (day, client) DO UPDATE SET count = count + 1 WHERE count < ?3
@@ -34,7 +38,14 @@ export class DailyQuota {
     const day = utcDay(now)
     const row = this.limit > 0 ? (this.take.get(day, client, this.limit) as { count: number } | null) : null
     const used = row ? row.count : ((this.peek.get(day, client) as { count: number } | null)?.count ?? this.limit)
-    return { allowed: !!row, used, limit: this.limit, remaining: Math.max(0, this.limit - used), resetsAt: nextUtcMidnight(now), day }
+    return {
+      allowed: !!row,
+      used,
+      limit: this.limit,
+      remaining: Math.max(0, this.limit - used),
+      resetsAt: nextUtcMidnight(now),
+      day,
+    }
   }
 
   /** Gives back a call reserved by `consume` that did not succeed (a failed call never uses up the quota). */

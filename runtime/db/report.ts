@@ -19,11 +19,24 @@ export interface DayStats {
   gas_usd: number | null
 }
 
-interface Line { calls: number; errors: number; tokens: number; demo_calls: number; paid_calls: number; revenue: bigint; gas: bigint }
+interface Line {
+  calls: number
+  errors: number
+  tokens: number
+  demo_calls: number
+  paid_calls: number
+  revenue: bigint
+  gas: bigint
+}
 const empty = (): Line => ({ calls: 0, errors: 0, tokens: 0, demo_calls: 0, paid_calls: 0, revenue: 0n, gas: 0n })
 const add = (a: Line, b: Line) => {
-  a.calls += b.calls; a.errors += b.errors; a.tokens += b.tokens; a.demo_calls += b.demo_calls
-  a.paid_calls += b.paid_calls; a.revenue += b.revenue; a.gas += b.gas
+  a.calls += b.calls
+  a.errors += b.errors
+  a.tokens += b.tokens
+  a.demo_calls += b.demo_calls
+  a.paid_calls += b.paid_calls
+  a.revenue += b.revenue
+  a.gas += b.gas
 }
 
 /** Wei to USD at `ethUsd` (rounded to 1e-9 USD), or null without a rate. */
@@ -34,8 +47,15 @@ export function weiToUsd(wei: bigint, ethUsd: number | null): number | null {
 
 function finish(l: Line, ethUsd: number | null): DayStats {
   return {
-    calls: l.calls, paid_calls: l.paid_calls, revenue_usd: Number(l.revenue) / 1e6, revenue_atomic: l.revenue.toString(),
-    errors: l.errors, tokens: l.tokens, demo_calls: l.demo_calls, gas_wei: l.gas.toString(), gas_usd: weiToUsd(l.gas, ethUsd),
+    calls: l.calls,
+    paid_calls: l.paid_calls,
+    revenue_usd: Number(l.revenue) / 1e6,
+    revenue_atomic: l.revenue.toString(),
+    errors: l.errors,
+    tokens: l.tokens,
+    demo_calls: l.demo_calls,
+    gas_wei: l.gas.toString(),
+    gas_usd: weiToUsd(l.gas, ethUsd),
   }
 }
 
@@ -50,9 +70,18 @@ export function statsReport(stats: Stats, ledger: Ledger, days: number, ethUsd: 
 }
 
 /** `statsReport` from any storage engine (SQLite or Postgres). */
-export async function loadStatsReport(stats: StatsStore, ledger: LedgerStore, days: number, ethUsd: number | null, now = new Date()) {
+export async function loadStatsReport(
+  stats: StatsStore,
+  ledger: LedgerStore,
+  days: number,
+  ethUsd: number | null,
+  now = new Date(),
+) {
   const sinceDay = utcDay(new Date(now.getTime() - (days - 1) * 86_400_000))
-  const [traffic, settled] = await Promise.all([stats.rows(days), ledger.settledByDay(Date.parse(`${sinceDay}T00:00:00Z`))])
+  const [traffic, settled] = await Promise.all([
+    stats.rows(days),
+    ledger.settledByDay(Date.parse(`${sinceDay}T00:00:00Z`)),
+  ])
   return buildReport(traffic, settled, days, ethUsd, now)
 }
 

@@ -58,9 +58,15 @@ export class ResultStore {
   private buffer = new Map<number, { k: KeepInput; body: string | null; receipt: string | null }>()
   private timer: ReturnType<typeof setTimeout> | undefined
 
-  constructor(private db: Database, private limits: ResultLimits, private nowS = () => Math.floor(Date.now() / 1000)) {
+  constructor(
+    private db: Database,
+    private limits: ResultLimits,
+    private nowS = () => Math.floor(Date.now() / 1000),
+  ) {
     this.q = {
-      byAuth: db.prepare(`${JOINED} WHERE r.payer = ? AND r.nonce = ? AND p.state NOT IN ${DEAD} ORDER BY r.payment_id DESC LIMIT 1`),
+      byAuth: db.prepare(
+        `${JOINED} WHERE r.payer = ? AND r.nonce = ? AND p.state NOT IN ${DEAD} ORDER BY r.payment_id DESC LIMIT 1`,
+      ),
       byKey: db.prepare(`${JOINED} WHERE r.payer = ? AND r.payment_key = ?`),
       insert: db.prepare(
         `INSERT INTO paid_results (payment_id, payer, nonce, payment_key, request_hash, expires_at, created_at, size, body)
@@ -104,7 +110,11 @@ export class ResultStore {
     if (ms <= 0) return this.flush()
     if (this.timer) return
     this.timer = setTimeout(() => {
-      try { this.flush() } catch { /* results of this batch are lost; payments are unaffected */ }
+      try {
+        this.flush()
+      } catch {
+        /* results of this batch are lost; payments are unaffected */
+      }
     }, ms)
     this.timer.unref?.()
   }
@@ -168,8 +178,15 @@ export class ResultStore {
 
   private write(k: KeepInput, body: string | null): void {
     this.q.insert.run({
-      id: k.paymentId, payer: k.payer.toLowerCase(), nonce: k.nonce.toLowerCase(), key: k.key, hash: k.requestHash,
-      expires: k.expiresAt, now: this.nowS(), size: body === null ? 0 : Buffer.byteLength(body), body,
+      id: k.paymentId,
+      payer: k.payer.toLowerCase(),
+      nonce: k.nonce.toLowerCase(),
+      key: k.key,
+      hash: k.requestHash,
+      expires: k.expiresAt,
+      now: this.nowS(),
+      size: body === null ? 0 : Buffer.byteLength(body),
+      body,
     })
   }
 
@@ -208,7 +225,11 @@ export class ResultStore {
     this.flush()
     const n = this.db.transaction(() => {
       const expired = this.db.prepare(`DELETE FROM paid_results WHERE expires_at < ?`).run(this.nowS()).changes
-      const dead = this.db.prepare(`DELETE FROM paid_results WHERE payment_id IN (SELECT r.payment_id FROM paid_results r JOIN payments p ON p.id = r.payment_id WHERE p.state IN ${DEAD})`).run().changes
+      const dead = this.db
+        .prepare(
+          `DELETE FROM paid_results WHERE payment_id IN (SELECT r.payment_id FROM paid_results r JOIN payments p ON p.id = r.payment_id WHERE p.state IN ${DEAD})`,
+        )
+        .run().changes
       return expired + dead
     })()
     this.total = this.sumSizes()

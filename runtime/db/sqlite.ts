@@ -60,7 +60,8 @@ export function openDatabase(path: string): Database {
 
 function migrate(db: Database): void {
   const current = (db.query('PRAGMA user_version').get() as { user_version: number }).user_version
-  if (current > MIGRATIONS.length) throw new Error(`database schema version ${current} is newer than this build (${MIGRATIONS.length})`)
+  if (current > MIGRATIONS.length)
+    throw new Error(`database schema version ${current} is newer than this build (${MIGRATIONS.length})`)
   for (let v = current; v < MIGRATIONS.length; v++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[v])

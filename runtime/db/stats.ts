@@ -15,7 +15,11 @@ export class Stats {
   private timer: ReturnType<typeof setInterval>
   private upsert
 
-  constructor(private db: Database, flushMs = 1000, private now = () => new Date()) {
+  constructor(
+    private db: Database,
+    flushMs = 1000,
+    private now = () => new Date(),
+  ) {
     this.upsert = db.prepare(
       `INSERT INTO stats_daily (day, slug, ${COUNTERS.join(', ')}) VALUES ($day, $slug, ${COUNTERS.map((c) => '$' + c).join(', ')})
        ON CONFLICT (day, slug) DO UPDATE SET ${COUNTERS.map((c) => `${c} = ${c} + excluded.${c}`).join(', ')}`,
@@ -49,7 +53,9 @@ export class Stats {
   rows(days = 30): Array<{ day: string; slug: string } & Record<Counter, number>> {
     this.flush()
     const since = utcDay(new Date(this.now().getTime() - (days - 1) * 86_400_000))
-    return this.db.query(`SELECT day, slug, ${COUNTERS.join(', ')} FROM stats_daily WHERE day >= ? ORDER BY day, slug`).all(since) as never
+    return this.db
+      .query(`SELECT day, slug, ${COUNTERS.join(', ')} FROM stats_daily WHERE day >= ? ORDER BY day, slug`)
+      .all(since) as never
   }
 
   close(): void {

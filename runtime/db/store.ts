@@ -45,7 +45,13 @@ export interface SharedPayerLedger {
    * since `sinceMs` (then the verification's own balance check still stands), else 'recheck' (read the balance and
    * call again). 'short': the balance does not cover it.
    */
-  verifyWithin(id: number, payer: string, amount: bigint, balance: { value: bigint; readAtMs: number } | null, sinceMs: number): Promise<{ outcome: 'ok' | 'short' | 'recheck'; inFlight: bigint; spent: bigint }>
+  verifyWithin(
+    id: number,
+    payer: string,
+    amount: bigint,
+    balance: { value: bigint; readAtMs: number } | null,
+    sinceMs: number,
+  ): Promise<{ outcome: 'ok' | 'short' | 'recheck'; inFlight: bigint; spent: bigint }>
 }
 
 export interface StatsStore {

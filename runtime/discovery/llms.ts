@@ -11,7 +11,9 @@ export function oneLine(description: string, max = 160): string {
 
 const price = (s: CatalogService) => {
   const tiers = Object.keys(s.pricing) as TierName[]
-  return tiers.length === 1 ? `$${s.pricing[tiers[0]]!.price_usd}` : tiers.map((t) => `${t} $${s.pricing[t]!.price_usd}`).join(' / ')
+  return tiers.length === 1
+    ? `$${s.pricing[tiers[0]]!.price_usd}`
+    : tiers.map((t) => `${t} $${s.pricing[t]!.price_usd}`).join(' / ')
 }
 
 /**
@@ -51,7 +53,10 @@ export function llmsTxt(services: CatalogService[], cfg: Config): string {
     const inCat = services.filter((s) => s.manifest.category === category)
     if (!inCat.length) continue
     out.push('', `## ${category}`, '')
-    for (const s of inCat) out.push(`- [${s.manifest.name}](${base}/api/v1/${s.slug}): ${price(s)}. ${oneLine(s.manifest.description)}${s.available ? '' : ' (currently unavailable)'}`)
+    for (const s of inCat)
+      out.push(
+        `- [${s.manifest.name}](${base}/api/v1/${s.slug}): ${price(s)}. ${oneLine(s.manifest.description)}${s.available ? '' : ' (currently unavailable)'}`,
+      )
   }
   return `${out.join('\n')}\n`
 }

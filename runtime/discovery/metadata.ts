@@ -38,7 +38,8 @@ export function serviceNameOf(cfg: Config): string {
 export const tagsOf = (category: Category): string[] => (CATEGORY_TAGS[category] ?? [category]).slice(0, 5)
 
 /** The icon URL: ICON_URL / provider.icon_url when set, else the icon this server serves at /icon.svg. */
-export const iconUrlOf = (cfg: Config): string => cfg.provider.iconUrl || `${cfg.provider.website.replace(/\/+$/, '')}/icon.svg`
+export const iconUrlOf = (cfg: Config): string =>
+  cfg.provider.iconUrl || `${cfg.provider.website.replace(/\/+$/, '')}/icon.svg`
 
 export interface ServiceMetadata {
   serviceName: string
@@ -47,4 +48,8 @@ export interface ServiceMetadata {
 }
 
 /** The three bazaar fields for one service (tags from its category). */
-export const metadataOf = (cfg: Config, s: CatalogService): ServiceMetadata => ({ serviceName: serviceNameOf(cfg), tags: tagsOf(s.manifest.category), iconUrl: iconUrlOf(cfg) })
+export const metadataOf = (cfg: Config, s: CatalogService): ServiceMetadata => ({
+  serviceName: serviceNameOf(cfg),
+  tags: tagsOf(s.manifest.category),
+  iconUrl: iconUrlOf(cfg),
+})

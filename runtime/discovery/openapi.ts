@@ -7,14 +7,28 @@ const errorSchema = {
   type: 'object',
   required: ['error', 'request_id'],
   properties: {
-    error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' }, details: {} } },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'string' }, message: { type: 'string' }, details: {} },
+    },
     request_id: { type: 'string' },
   },
 }
 
 /** Documented on every paid 200 (runtime/input/ignored-header.ts). */
-const IGNORED_FIELDS_HEADER = { 'X-Ignored-Fields': { description: 'Top-level body fields the service did not use, comma-separated (absent when every field was used).', schema: { type: 'string' } } }
-const free = (summary: string, tag = 'Public') => ({ tags: [tag], summary, security: [], responses: { 200: { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } } })
+const IGNORED_FIELDS_HEADER = {
+  'X-Ignored-Fields': {
+    description: 'Top-level body fields the service did not use, comma-separated (absent when every field was used).',
+    schema: { type: 'string' },
+  },
+}
+const free = (summary: string, tag = 'Public') => ({
+  tags: [tag],
+  summary,
+  security: [],
+  responses: { 200: { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } },
+})
 
 /** The OpenAPI 3.1 document: every paid operation has x-payment-info and a documented 402. */
 export function openapiDocument(services: CatalogService[], cfg: Config, version: string) {
@@ -23,23 +37,69 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
     '/services': { get: free('List services and pricing') },
     '/stats': { get: free('Usage statistics (last 30 days)') },
     '/stats/today': { get: free('Usage statistics for the current UTC day') },
-    '/discovery/resources': { get: free('x402 Bazaar discovery list (limit, offset; filters type, tags, network, scheme, payTo, extensions)') },
+    '/discovery/resources': {
+      get: free('x402 Bazaar discovery list (limit, offset; filters type, tags, network, scheme, payTo, extensions)'),
+    },
     '/discovery/search': { get: free('Search services by name, description and tags (query, limit, cursor)') },
     '/.well-known/x402': { get: free('Payment discovery manifest (also at /.well-known/x402.json)') },
-    '/llms.txt': { get: { tags: ['Public'], summary: 'Agent guide: what the API is, how to pay with x402, every service with its price', security: [], responses: { 200: { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
+    '/llms.txt': {
+      get: {
+        tags: ['Public'],
+        summary: 'Agent guide: what the API is, how to pay with x402, every service with its price',
+        security: [],
+        responses: { 200: { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } } },
+      },
+    },
     '/api/demo/explain': {
       post: {
-        tags: ['Demo'], summary: 'Free code explanation (explain-code, quick tier), 5 calls per client per UTC day', security: [],
-        requestBody: { required: true, content: { 'application/json': { schema: services.find((s) => s.slug === 'explain-code')?.inputJsonSchema ?? { type: 'object' } } } },
-        responses: { 200: { description: 'ServiceResponse' }, 422: { description: 'Validation error', content: { 'application/json': { schema: errorSchema } } }, 429: { description: 'Daily quota used; see Retry-After' } },
+        tags: ['Demo'],
+        summary: 'Free code explanation (explain-code, quick tier), 5 calls per client per UTC day',
+        security: [],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: services.find((s) => s.slug === 'explain-code')?.inputJsonSchema ?? { type: 'object' },
+            },
+          },
+        },
+        responses: {
+          200: { description: 'ServiceResponse' },
+          422: { description: 'Validation error', content: { 'application/json': { schema: errorSchema } } },
+          429: { description: 'Daily quota used; see Retry-After' },
+        },
       },
     },
     '/mcp': {
       post: {
-        tags: ['MCP'], summary: 'MCP Streamable HTTP endpoint (stateless): every service as a tool, paid per call with the x402 MCP transport', security: [],
-        description: 'JSON-RPC 2.0 (initialize, tools/list, tools/call). A paid tool called without payment returns isError with the x402 v2 PaymentRequired in structuredContent; repeat the call with the PaymentPayload in params._meta["x402/payment"]; the SettleResponse comes back in result._meta["x402/payment-response"]. Free tools: search_services, describe_service and the daily-limited demo.',
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['jsonrpc', 'method'], properties: { jsonrpc: { const: '2.0' }, id: {}, method: { type: 'string' }, params: { type: 'object' } } } } } },
-        responses: { 200: { description: 'JSON-RPC response' }, 400: { description: 'JSON-RPC parse error' }, 406: { description: 'Accept must list application/json and text/event-stream' } },
+        tags: ['MCP'],
+        summary:
+          'MCP Streamable HTTP endpoint (stateless): every service as a tool, paid per call with the x402 MCP transport',
+        security: [],
+        description:
+          'JSON-RPC 2.0 (initialize, tools/list, tools/call). A paid tool called without payment returns isError with the x402 v2 PaymentRequired in structuredContent; repeat the call with the PaymentPayload in params._meta["x402/payment"]; the SettleResponse comes back in result._meta["x402/payment-response"]. Free tools: search_services, describe_service and the daily-limited demo.',
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['jsonrpc', 'method'],
+                properties: {
+                  jsonrpc: { const: '2.0' },
+                  id: {},
+                  method: { type: 'string' },
+                  params: { type: 'object' },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          200: { description: 'JSON-RPC response' },
+          400: { description: 'JSON-RPC parse error' },
+          406: { description: 'Accept must list application/json and text/event-stream' },
+        },
       },
     },
   }
@@ -52,16 +112,50 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
       operationId: s.slug.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase()),
       summary: s.manifest.name,
       description: `${s.manifest.description}\n\nPrice: ${tiers.map((t, i) => `${t} $${amounts[i]}`).join(', ')} (USDC on ${cfg.network}). Model: ${s.model}.${s.available ? '' : ` Currently unavailable: ${s.unavailableReason?.message}`}`,
-      ...(s.manifest.kind === 'tiered' ? { parameters: [{ name: 'tier', in: 'query', required: false, schema: { type: 'string', enum: [...TIERS], default: 'standard' } }] } : {}),
-      requestBody: { required: true, content: { 'application/json': { schema: s.inputJsonSchema, ...(s.manifest.examples[0] ? { example: s.manifest.examples[0].input } : {}) } } },
+      ...(s.manifest.kind === 'tiered'
+        ? {
+            parameters: [
+              {
+                name: 'tier',
+                in: 'query',
+                required: false,
+                schema: { type: 'string', enum: [...TIERS], default: 'standard' },
+              },
+            ],
+          }
+        : {}),
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: s.inputJsonSchema,
+            ...(s.manifest.examples[0] ? { example: s.manifest.examples[0].input } : {}),
+          },
+        },
+      },
       responses: {
-        200: { description: 'Result (settled payment; PAYMENT-RESPONSE header)', headers: IGNORED_FIELDS_HEADER, content: { 'application/json': { schema: s.outputJsonSchema } } },
-        402: { description: 'Payment Required: PAYMENT-REQUIRED header (base64 x402 v2 PaymentRequired) and a JSON body' },
-        409: { description: 'The payment-identifier was already used for a different request (nothing charged)', content: { 'application/json': { schema: errorSchema } } },
-        422: { description: 'Invalid input (nothing charged)', content: { 'application/json': { schema: errorSchema } } },
+        200: {
+          description: 'Result (settled payment; PAYMENT-RESPONSE header)',
+          headers: IGNORED_FIELDS_HEADER,
+          content: { 'application/json': { schema: s.outputJsonSchema } },
+        },
+        402: {
+          description: 'Payment Required: PAYMENT-REQUIRED header (base64 x402 v2 PaymentRequired) and a JSON body',
+        },
+        409: {
+          description: 'The payment-identifier was already used for a different request (nothing charged)',
+          content: { 'application/json': { schema: errorSchema } },
+        },
+        422: {
+          description: 'Invalid input (nothing charged)',
+          content: { 'application/json': { schema: errorSchema } },
+        },
       },
       'x-payment-info': {
-        price: tiers.length === 1 ? { mode: 'fixed', currency: 'USD', amount: amounts[0] } : { mode: 'dynamic', currency: 'USD', min: amounts[0], max: amounts[amounts.length - 1] },
+        price:
+          tiers.length === 1
+            ? { mode: 'fixed', currency: 'USD', amount: amounts[0] }
+            : { mode: 'dynamic', currency: 'USD', min: amounts[0], max: amounts[amounts.length - 1] },
         protocols: [{ x402: { network: cfg.network, asset: cfg.asset, scheme: 'exact' } }],
       },
     }

@@ -12,8 +12,24 @@ export function discoveryRoutes(services: CatalogService[], config: Config, payT
   const llms = llmsTxt(services, config)
   const index = buildSearchIndex(services)
   return new Elysia({ name: 'discovery-routes' })
-    .get('/llms.txt', () => new Response(llms, { headers: { 'content-type': 'text/plain; charset=utf-8', ...PREFLIGHT_HEADERS, 'cache-control': 'public, max-age=300' } }))
-    .get('/icon.svg', () => new Response(ICON_SVG, { headers: { 'content-type': 'image/svg+xml', ...PREFLIGHT_HEADERS, 'cache-control': 'public, max-age=86400' } }))
+    .get(
+      '/llms.txt',
+      () =>
+        new Response(llms, {
+          headers: {
+            'content-type': 'text/plain; charset=utf-8',
+            ...PREFLIGHT_HEADERS,
+            'cache-control': 'public, max-age=300',
+          },
+        }),
+    )
+    .get(
+      '/icon.svg',
+      () =>
+        new Response(ICON_SVG, {
+          headers: { 'content-type': 'image/svg+xml', ...PREFLIGHT_HEADERS, 'cache-control': 'public, max-age=86400' },
+        }),
+    )
     .get('/discovery/search', ({ request }) => {
       try {
         return json(searchDocument(index, services, config, payTo, new URL(request.url).searchParams, bootedAt))

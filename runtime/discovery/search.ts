@@ -10,12 +10,19 @@ export const SEARCH_MAX_TERMS = 16
 export const SEARCH_DEFAULT_LIMIT = 10
 export const SEARCH_MAX_LIMIT = 50
 
-const words = (text: string) => text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
 
 /** Field weights: a hit in the slug or name counts most, then tags/category, then the description. */
 const WEIGHTS = { slug: 8, name: 6, tag: 4, description: 2 } as const
 
-interface Indexed { s: CatalogService; fields: Array<{ weight: number; words: Set<string> }> }
+interface Indexed {
+  s: CatalogService
+  fields: Array<{ weight: number; words: Set<string> }>
+}
 
 /** Per-service word sets, built once per catalog. */
 export function buildSearchIndex(services: CatalogService[]): Indexed[] {
@@ -41,7 +48,12 @@ function score(x: Indexed, terms: string[], phrase: string): number {
     let best = 0
     for (const f of x.fields) {
       if (f.words.has(t)) best = Math.max(best, f.weight)
-      else if (t.length >= 3 && best < f.weight / 2) for (const w of f.words) if (w.startsWith(t)) { best = f.weight / 2; break }
+      else if (t.length >= 3 && best < f.weight / 2)
+        for (const w of f.words)
+          if (w.startsWith(t)) {
+            best = f.weight / 2
+            break
+          }
     }
     if (!best) return 0
     total += best
@@ -57,9 +69,23 @@ const fingerprint = (q: string) => {
 }
 const encodeCursor = (offset: number, key: string) => Buffer.from(`${offset}:${fingerprint(key)}`).toString('base64url')
 function decodeCursor(cursor: string, key: string): number {
-  const m = /^(\d{1,6}):([a-z0-9]{1,8})$/.exec(cursor.length <= 64 ? Buffer.from(cursor, 'base64url').toString('utf8') : '')
-  if (!m) throw new ServiceError(422, 'INVALID_CURSOR', 'cursor is not one this server issued; pass the pagination.cursor of the previous page unchanged', { details: [{ path: '/cursor', message: 'malformed' }] })
-  if (m[2] !== fingerprint(key)) throw new ServiceError(422, 'INVALID_CURSOR', 'cursor belongs to another query; repeat the same query and filters with it', { details: [{ path: '/cursor', message: 'query mismatch' }] })
+  const m = /^(\d{1,6}):([a-z0-9]{1,8})$/.exec(
+    cursor.length <= 64 ? Buffer.from(cursor, 'base64url').toString('utf8') : '',
+  )
+  if (!m)
+    throw new ServiceError(
+      422,
+      'INVALID_CURSOR',
+      'cursor is not one this server issued; pass the pagination.cursor of the previous page unchanged',
+      { details: [{ path: '/cursor', message: 'malformed' }] },
+    )
+  if (m[2] !== fingerprint(key))
+    throw new ServiceError(
+      422,
+      'INVALID_CURSOR',
+      'cursor belongs to another query; repeat the same query and filters with it',
+      { details: [{ path: '/cursor', message: 'query mismatch' }] },
+    )
   return Number(m[1])
 }
 
@@ -68,19 +94,50 @@ function decodeCursor(cursor: string, key: string): number {
  * over slug, name, tags and description, in the Bazaar SearchDiscoveryResourcesResponse shape with cursor
  * pagination. Bad parameters throw a 422 ServiceError.
  */
-export function searchDocument(index: Indexed[], services: CatalogService[], cfg: Config, payTo: string, params: URLSearchParams, bootedAt: number) {
+export function searchDocument(
+  index: Indexed[],
+  services: CatalogService[],
+  cfg: Config,
+  payTo: string,
+  params: URLSearchParams,
+  bootedAt: number,
+) {
   const raw = params.get('query') ?? params.get('q')
   const query = (raw ?? '').trim()
-  if (!query) throw new ServiceError(422, 'INVALID_QUERY', 'query is required: words to look for in service names, descriptions and tags', { details: [{ path: '/query', message: 'required' }] })
-  if (query.length > SEARCH_MAX_QUERY) throw new ServiceError(422, 'INVALID_QUERY', `query is longer than ${SEARCH_MAX_QUERY} characters`, { details: [{ path: '/query', message: 'too long' }] })
+  if (!query)
+    throw new ServiceError(
+      422,
+      'INVALID_QUERY',
+      'query is required: words to look for in service names, descriptions and tags',
+      { details: [{ path: '/query', message: 'required' }] },
+    )
+  if (query.length > SEARCH_MAX_QUERY)
+    throw new ServiceError(422, 'INVALID_QUERY', `query is longer than ${SEARCH_MAX_QUERY} characters`, {
+      details: [{ path: '/query', message: 'too long' }],
+    })
   const terms = [...new Set(words(query))]
-  if (!terms.length) throw new ServiceError(422, 'INVALID_QUERY', 'query has no letters or digits to search for', { details: [{ path: '/query', message: 'no words' }] })
-  if (terms.length > SEARCH_MAX_TERMS) throw new ServiceError(422, 'INVALID_QUERY', `query has more than ${SEARCH_MAX_TERMS} words`, { details: [{ path: '/query', message: 'too many words' }] })
+  if (!terms.length)
+    throw new ServiceError(422, 'INVALID_QUERY', 'query has no letters or digits to search for', {
+      details: [{ path: '/query', message: 'no words' }],
+    })
+  if (terms.length > SEARCH_MAX_TERMS)
+    throw new ServiceError(422, 'INVALID_QUERY', `query has more than ${SEARCH_MAX_TERMS} words`, {
+      details: [{ path: '/query', message: 'too many words' }],
+    })
   const limitText = params.get('limit')
-  if (limitText !== null && !/^\d{1,4}$/.test(limitText)) throw new ServiceError(422, 'INVALID_LIMIT', `limit must be an integer from 1 to ${SEARCH_MAX_LIMIT}`, { details: [{ path: '/limit', message: 'not an integer' }] })
+  if (limitText !== null && !/^\d{1,4}$/.test(limitText))
+    throw new ServiceError(422, 'INVALID_LIMIT', `limit must be an integer from 1 to ${SEARCH_MAX_LIMIT}`, {
+      details: [{ path: '/limit', message: 'not an integer' }],
+    })
   const limit = limitText === null ? SEARCH_DEFAULT_LIMIT : Number(limitText)
-  if (limit < 1 || limit > SEARCH_MAX_LIMIT) throw new ServiceError(422, 'INVALID_LIMIT', `limit must be an integer from 1 to ${SEARCH_MAX_LIMIT}`, { details: [{ path: '/limit', message: 'out of range' }] })
-  const key = [terms.join(' '), ...['type', 'tags', 'network', 'scheme', 'payTo', 'extensions'].map((k) => params.get(k) ?? '')].join('\n')
+  if (limit < 1 || limit > SEARCH_MAX_LIMIT)
+    throw new ServiceError(422, 'INVALID_LIMIT', `limit must be an integer from 1 to ${SEARCH_MAX_LIMIT}`, {
+      details: [{ path: '/limit', message: 'out of range' }],
+    })
+  const key = [
+    terms.join(' '),
+    ...['type', 'tags', 'network', 'scheme', 'payTo', 'extensions'].map((k) => params.get(k) ?? ''),
+  ].join('\n')
   const cursor = params.get('cursor')
   const offset = cursor ? decodeCursor(cursor, key) : 0
 

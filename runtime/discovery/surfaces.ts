@@ -13,7 +13,16 @@ export function publishedInputSchema(s: CatalogService): Record<string, unknown>
   const props = (s.inputJsonSchema.properties ?? {}) as Record<string, Record<string, unknown>>
   const required = new Set((s.inputJsonSchema.required ?? []) as string[])
   return Object.fromEntries(
-    Object.entries(props).map(([k, p]) => [k, { type: p.anyOf ? 'string' : p.type, description: p.description ?? '', required: required.has(k), ...(p.default !== undefined ? { default: p.default } : {}), ...(p.anyOf ? { enum: (p.anyOf as { const: string }[]).map((x) => x.const) } : {}) }]),
+    Object.entries(props).map(([k, p]) => [
+      k,
+      {
+        type: p.anyOf ? 'string' : p.type,
+        description: p.description ?? '',
+        required: required.has(k),
+        ...(p.default !== undefined ? { default: p.default } : {}),
+        ...(p.anyOf ? { enum: (p.anyOf as { const: string }[]).map((x) => x.const) } : {}),
+      },
+    ]),
   )
 }
 
@@ -55,7 +64,12 @@ export function wellKnownDocument(services: CatalogService[], cfg: Config, payTo
     asset: cfg.asset,
     payTo,
     // Every service is also an MCP tool (name = slug), paid with the x402 MCP transport.
-    mcp: { endpoint: '/mcp', url: `${cfg.provider.apiBase}/mcp`, transport: 'streamable-http', payment: 'x402 v2 MCP transport: PaymentPayload in _meta["x402/payment"]' },
+    mcp: {
+      endpoint: '/mcp',
+      url: `${cfg.provider.apiBase}/mcp`,
+      transport: 'streamable-http',
+      payment: 'x402 v2 MCP transport: PaymentPayload in _meta["x402/payment"]',
+    },
     resources: services.map((s) => ({
       endpoint: `/api/v1/${s.slug}`,
       method: 'POST',
@@ -90,7 +104,11 @@ export function discoveryItem(s: CatalogService, cfg: Config, payTo: string, las
       pricing: s.pricing,
       input: { type: 'http', method: 'POST', bodyType: 'json', schema: s.inputJsonSchema },
       output: { type: 'json', schema: s.outputJsonSchema },
-      ...(s.manifest.kind === 'tiered' ? { tiers: `choose with ?tier=${TIERS.join('|')} (default standard); accepts[] lists one entry per tier in that order` } : {}),
+      ...(s.manifest.kind === 'tiered'
+        ? {
+            tiers: `choose with ?tier=${TIERS.join('|')} (default standard); accepts[] lists one entry per tier in that order`,
+          }
+        : {}),
     },
   }
 }
@@ -99,14 +117,28 @@ export function discoveryItem(s: CatalogService, cfg: Config, payTo: string, las
  * The Bazaar list filters (type, tags, network, scheme, payTo, extensions) over the catalog. `tags` is a
  * comma-separated list: a service matches when it carries any of them. Unknown values match nothing.
  */
-export function filterServices(services: CatalogService[], cfg: Config, payTo: string, query: URLSearchParams): CatalogService[] {
+export function filterServices(
+  services: CatalogService[],
+  cfg: Config,
+  payTo: string,
+  query: URLSearchParams,
+): CatalogService[] {
   const type = query.get('type')
   const network = query.get('network')
   const scheme = query.get('scheme')
   const to = query.get('payTo')
   const ext = query.get('extensions')
-  const tags = (query.get('tags') ?? '').split(',').map((t) => t.trim().toLowerCase()).filter(Boolean)
-  if ((type && type !== 'http') || (network && network !== cfg.network) || (scheme && scheme !== 'exact') || (to && to.toLowerCase() !== payTo.toLowerCase())) return []
+  const tags = (query.get('tags') ?? '')
+    .split(',')
+    .map((t) => t.trim().toLowerCase())
+    .filter(Boolean)
+  if (
+    (type && type !== 'http') ||
+    (network && network !== cfg.network) ||
+    (scheme && scheme !== 'exact') ||
+    (to && to.toLowerCase() !== payTo.toLowerCase())
+  )
+    return []
   if (ext && !ext.split(',').every((e) => e.trim() === 'bazaar')) return []
   return tags.length ? services.filter((s) => tagsOf(s.manifest.category).some((t) => tags.includes(t))) : services
 }
@@ -115,7 +147,13 @@ export function filterServices(services: CatalogService[], cfg: Config, payTo: s
 const iso = (t: number) => new Date(t < 1e12 ? t * 1000 : t).toISOString()
 
 /** GET /discovery/resources: the x402 Bazaar list shape, filtered, paginated with limit (1-100, default 20) and offset. */
-export function discoveryDocument(services: CatalogService[], cfg: Config, payTo: string, query: URLSearchParams, bootedAt: number) {
+export function discoveryDocument(
+  services: CatalogService[],
+  cfg: Config,
+  payTo: string,
+  query: URLSearchParams,
+  bootedAt: number,
+) {
   const num = (v: string | null, d: number, min: number, max: number) => {
     const n = v === null ? d : Number.parseInt(v, 10)
     return Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : d

@@ -1,7 +1,10 @@
 import { ServiceError } from '../sdk/errors'
 import { nonFinitePath } from '../sdk/finite'
 
-const tooLarge = (limit: number) => new ServiceError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than the limit of ${limit} bytes.`, { extra: { limit_bytes: limit } })
+const tooLarge = (limit: number) =>
+  new ServiceError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than the limit of ${limit} bytes.`, {
+    extra: { limit_bytes: limit },
+  })
 
 /**
  * A failed body read is the client's doing, never an internal error: Bun cuts a streamed body past the server's
@@ -22,7 +25,10 @@ export function refuseDeclaredOversize(req: Request, limit: number): void {
 async function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ServiceError(408, 'REQUEST_TIMEOUT', `The body did not arrive within ${ms} ms.`)), ms)
+    timer = setTimeout(
+      () => reject(new ServiceError(408, 'REQUEST_TIMEOUT', `The body did not arrive within ${ms} ms.`)),
+      ms,
+    )
   })
   try {
     return await Promise.race([work, deadline])
@@ -44,7 +50,13 @@ export async function readBody(req: Request, limit: number, deadlineMs = 15_000)
   if (!req.body) return ''
   if (req.headers.has('content-length') && !req.headers.has('transfer-encoding')) {
     // Announced length within the limit: one native read.
-    const text = await withDeadline(req.text().catch((e) => { throw readFailed(e, limit) }), deadlineMs, () => {})
+    const text = await withDeadline(
+      req.text().catch((e) => {
+        throw readFailed(e, limit)
+      }),
+      deadlineMs,
+      () => {},
+    )
     if (Buffer.byteLength(text) > limit) throw tooLarge(limit)
     return text
   }
@@ -53,7 +65,9 @@ export async function readBody(req: Request, limit: number, deadlineMs = 15_000)
   let size = 0
   const drain = async (): Promise<string> => {
     for (;;) {
-      const { done, value } = await reader.read().catch((e) => { throw readFailed(e, limit) })
+      const { done, value } = await reader.read().catch((e) => {
+        throw readFailed(e, limit)
+      })
       if (done) return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks))
       size += value.byteLength
       if (size > limit) throw tooLarge(limit)
@@ -74,7 +88,8 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (inString) {
-      if (c === 92) i++ // backslash: skip the escaped character
+      if (c === 92)
+        i++ // backslash: skip the escaped character
       else if (c === 34) inString = false
     } else if (c === 34) inString = true
     else if (c === 91 || c === 123) {
@@ -98,9 +113,17 @@ function hasMoreOpenersThan(text: string, max: number): boolean {
  * (deep documents overflow the stack of later copies and walks).
  */
 export function parseJson(text: string): unknown {
-  if (text.trim() === '') throw new ServiceError(422, 'INVALID_INPUT', 'The body is empty; send a JSON object.', { details: [{ path: '/', message: 'required' }] })
+  if (text.trim() === '')
+    throw new ServiceError(422, 'INVALID_INPUT', 'The body is empty; send a JSON object.', {
+      details: [{ path: '/', message: 'required' }],
+    })
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-    throw new ServiceError(422, 'INVALID_INPUT', `The body nests arrays/objects more than ${MAX_JSON_DEPTH} levels deep.`, { details: [{ path: '/', message: `nesting deeper than ${MAX_JSON_DEPTH}` }] })
+    throw new ServiceError(
+      422,
+      'INVALID_INPUT',
+      `The body nests arrays/objects more than ${MAX_JSON_DEPTH} levels deep.`,
+      { details: [{ path: '/', message: `nesting deeper than ${MAX_JSON_DEPTH}` }] },
+    )
   }
   let value: unknown
   try {
@@ -117,11 +140,18 @@ export function parseJson(text: string): unknown {
 export function requireJson(req: Request): void {
   const type = (req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
   if (type !== 'application/json' && !type.endsWith('+json')) {
-    throw new ServiceError(415, 'UNSUPPORTED_MEDIA_TYPE', `Send the body as application/json (got ${type || 'no Content-Type'}).`)
+    throw new ServiceError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Send the body as application/json (got ${type || 'no Content-Type'}).`,
+    )
   }
 }
 
 function assertFiniteInput(v: unknown): void {
   const path = nonFinitePath(v)
-  if (path !== null) throw new ServiceError(422, 'INVALID_INPUT', `${path}: number out of range (beyond ±1.8e308)`, { details: [{ path, message: 'number out of range' }] })
+  if (path !== null)
+    throw new ServiceError(422, 'INVALID_INPUT', `${path}: number out of range (beyond ±1.8e308)`, {
+      details: [{ path, message: 'number out of range' }],
+    })
 }

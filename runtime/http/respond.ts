@@ -1,4 +1,4 @@
-import { ServiceError } from '../sdk/errors'
+import type { ServiceError } from '../sdk/errors'
 
 /** Headers every response carries (CORS for browser agents, no MIME sniffing). */
 export const BASE_HEADERS: Record<string, string> = {
@@ -18,20 +18,30 @@ export const PREFLIGHT_HEADERS: Record<string, string> = {
 export function json(body: unknown, status = 200, requestId?: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...BASE_HEADERS, ...(requestId ? { 'x-request-id': requestId } : {}), ...headers },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      ...BASE_HEADERS,
+      ...(requestId ? { 'x-request-id': requestId } : {}),
+      ...headers,
+    },
   })
 }
 
 /** The one error shape: `{ error: { code, message, details?, ...extra }, request_id }`. */
 export function errorBody(e: ServiceError, requestId: string) {
-  return { error: { code: e.code, message: e.message, ...(e.details !== undefined ? { details: e.details } : {}), ...e.extra }, request_id: requestId }
+  return {
+    error: { code: e.code, message: e.message, ...(e.details !== undefined ? { details: e.details } : {}), ...e.extra },
+    request_id: requestId,
+  }
 }
 
 export function errorResponse(e: ServiceError, requestId: string): Response {
   return json(errorBody(e, requestId), e.status, requestId, e.headers)
 }
 
-const BOOT_PREFIX = Array.from(crypto.getRandomValues(new Uint8Array(6)), (x) => x.toString(16).padStart(2, '0')).join('')
+const BOOT_PREFIX = Array.from(crypto.getRandomValues(new Uint8Array(6)), (x) => x.toString(16).padStart(2, '0')).join(
+  '',
+)
 let sequence = 0
 
 /** A unique request id: `req_` + a random per-process prefix (12 hex) + a counter (8 hex). */

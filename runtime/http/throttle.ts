@@ -5,7 +5,12 @@
 export class Throttle {
   private windows = new Map<string, { start: number; count: number }>()
 
-  constructor(private limit: number, private windowMs = 60_000, private maxKeys = 10_000, private now = () => Date.now()) {}
+  constructor(
+    private limit: number,
+    private windowMs = 60_000,
+    private maxKeys = 10_000,
+    private now = () => Date.now(),
+  ) {}
 
   /** True when `key` has used up its allowance in the current window (never when the limit is 0). */
   blocked(key: string): boolean {

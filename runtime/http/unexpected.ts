@@ -5,7 +5,12 @@ import { ServiceError, type Logger } from '../sdk'
  * once (stack and `fields`, never sent) and becomes a 500 INTERNAL that says nothing was charged. Used by the paid
  * pipeline, the demo, the app's error hook, the MCP bridge and the dev payer.
  */
-export function asServiceError(e: unknown, log: Logger, fields: Record<string, unknown> = {}, what = 'unhandled error'): ServiceError {
+export function asServiceError(
+  e: unknown,
+  log: Logger,
+  fields: Record<string, unknown> = {},
+  what = 'unhandled error',
+): ServiceError {
   if (e instanceof ServiceError) return e
   log.error(what, { ...fields, error: String((e as Error)?.stack ?? e) })
   return new ServiceError(500, 'INTERNAL', 'An internal error occurred; nothing was charged.', { cause: e })

@@ -8,14 +8,20 @@ export const MAX_ENUM_CHARS = 80
 
 /** The comparison key of an enum value. */
 export function enumKey(s: string): string {
-  return s.normalize('NFKC').trim().toLowerCase().replace(/[\s_-]+/g, '_')
+  return s
+    .normalize('NFKC')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '_')
 }
 
 /** Optimal-string-alignment (restricted Damerau-Levenshtein) distance; O(a·b), callers pass short strings. */
 export function editDistance(a: string, b: string): number {
-  const m = a.length, n = b.length
+  const m = a.length,
+    n = b.length
   if (!m || !n) return m + n
-  let prev2: number[] = [], prev = Array.from({ length: n + 1 }, (_, j) => j)
+  let prev2: number[] = [],
+    prev = Array.from({ length: n + 1 }, (_, j) => j)
   for (let i = 1; i <= m; i++) {
     const cur = [i]
     for (let j = 1; j <= n; j++) {
@@ -38,11 +44,16 @@ export function nearest(got: string, allowed: readonly string[]): string | undef
   if (got.length > MAX_ENUM_CHARS) return undefined
   const g = enumKey(got)
   if (!g) return undefined
-  let best: string | undefined, bestD = Infinity
+  let best: string | undefined,
+    bestD = Infinity
   for (const a of allowed) {
     const k = enumKey(a)
     let d = editDistance(g, k)
-    if (d > Math.max(2, Math.floor(Math.max(g.length, k.length) / 3)) && !(g.length >= 3 && (k.includes(g) || g.includes(k)))) continue
+    if (
+      d > Math.max(2, Math.floor(Math.max(g.length, k.length) / 3)) &&
+      !(g.length >= 3 && (k.includes(g) || g.includes(k)))
+    )
+      continue
     if (k.includes(g) || g.includes(k)) d = Math.min(d, Math.abs(k.length - g.length))
     if (d < bestD) (best = a), (bestD = d)
   }

@@ -16,12 +16,23 @@ const show = (v: unknown): string => {
   const s = JSON.stringify(v) ?? String(v)
   return s.length > 40 ? `${s.slice(0, 37)}...` : s
 }
-const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`)
+const kindOf = (v: unknown) =>
+  v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`
 
 /** "between 1 and 12", "at least 0", "greater than 0 and at most 1", or '' without bounds. */
 export function rangeText(s: Schema): string {
-  const lo = s.exclusiveMinimum !== undefined ? `greater than ${s.exclusiveMinimum}` : s.minimum !== undefined ? `at least ${s.minimum}` : ''
-  const hi = s.exclusiveMaximum !== undefined ? `less than ${s.exclusiveMaximum}` : s.maximum !== undefined ? `at most ${s.maximum}` : ''
+  const lo =
+    s.exclusiveMinimum !== undefined
+      ? `greater than ${s.exclusiveMinimum}`
+      : s.minimum !== undefined
+        ? `at least ${s.minimum}`
+        : ''
+  const hi =
+    s.exclusiveMaximum !== undefined
+      ? `less than ${s.exclusiveMaximum}`
+      : s.maximum !== undefined
+        ? `at most ${s.maximum}`
+        : ''
   if (s.minimum !== undefined && s.maximum !== undefined) return `between ${s.minimum} and ${s.maximum}`
   return [lo, hi].filter(Boolean).join(' and ')
 }
@@ -29,8 +40,10 @@ export function rangeText(s: Schema): string {
 /** A short noun phrase for what a schema accepts. */
 export function describe(s: Schema): string {
   const lits = literalsOf(s)
-  if (lits.length && !(Array.isArray(s.anyOf) && (s.anyOf as Schema[]).some((b) => !literalsOf(b).length))) return `one of ${listed(lits)}`
-  if (Array.isArray(s.anyOf) && (s.anyOf as Schema[]).every((b) => b.const !== undefined)) return `one of ${(s.anyOf as Schema[]).map((b) => JSON.stringify(b.const)).join(', ')}`
+  if (lits.length && !(Array.isArray(s.anyOf) && (s.anyOf as Schema[]).some((b) => !literalsOf(b).length)))
+    return `one of ${listed(lits)}`
+  if (Array.isArray(s.anyOf) && (s.anyOf as Schema[]).every((b) => b.const !== undefined))
+    return `one of ${(s.anyOf as Schema[]).map((b) => JSON.stringify(b.const)).join(', ')}`
   if (Array.isArray(s.anyOf)) {
     const parts = (s.anyOf as Schema[]).filter((b) => !literalsOf(b).length).map(describe)
     if (lits.length) parts.unshift(`one of ${listed(lits)}`)
@@ -39,18 +52,28 @@ export function describe(s: Schema): string {
   if (s.const !== undefined) return JSON.stringify(s.const)
   const range = rangeText(s)
   switch (s.type) {
-    case 'integer': return `an integer${range ? ` ${range}` : ''}`
-    case 'number': return `a number${range ? ` ${range}` : ''}`
-    case 'string': return s.maxLength !== undefined ? `a string of at most ${s.maxLength} characters` : 'a string'
-    case 'boolean': return 'true or false'
-    case 'array': return 'an array'
-    case 'object': return 'an object'
-    case 'null': return 'null'
+    case 'integer':
+      return `an integer${range ? ` ${range}` : ''}`
+    case 'number':
+      return `a number${range ? ` ${range}` : ''}`
+    case 'string':
+      return s.maxLength !== undefined ? `a string of at most ${s.maxLength} characters` : 'a string'
+    case 'boolean':
+      return 'true or false'
+    case 'array':
+      return 'an array'
+    case 'object':
+      return 'an object'
+    case 'null':
+      return 'null'
   }
   return 'a valid value'
 }
 
-const listed = (values: string[]) => (values.length > MAX_LISTED ? `${values.slice(0, MAX_LISTED).join(', ')}, ... (${values.length} values)` : values.join(', '))
+const listed = (values: string[]) =>
+  values.length > MAX_LISTED
+    ? `${values.slice(0, MAX_LISTED).join(', ')}, ... (${values.length} values)`
+    : values.join(', ')
 
 /** Value aliases per field name; the field being reported is the last segment of its path ("did you mean"). */
 type ValueAliases = Record<string, Record<string, string>>
@@ -91,25 +114,53 @@ function one(e: ValueError, va: ValueAliases): FieldIssue[] {
   const path = e.path || '/'
   const T = ValueErrorType
   switch (e.type) {
-    case T.Union: return fromUnion(e, va)
-    case T.Literal: return [{ path, message: enumMessage(literalsOf(s), e.value, [], e.path, va) }]
-    case T.ObjectRequiredProperty: return [{ path, message: `is required: ${describe(s)}` }]
-    case T.NumberMinimum: case T.NumberMaximum: case T.NumberExclusiveMinimum: case T.NumberExclusiveMaximum:
-    case T.IntegerMinimum: case T.IntegerMaximum: case T.IntegerExclusiveMinimum: case T.IntegerExclusiveMaximum:
+    case T.Union:
+      return fromUnion(e, va)
+    case T.Literal:
+      return [{ path, message: enumMessage(literalsOf(s), e.value, [], e.path, va) }]
+    case T.ObjectRequiredProperty:
+      return [{ path, message: `is required: ${describe(s)}` }]
+    case T.NumberMinimum:
+    case T.NumberMaximum:
+    case T.NumberExclusiveMinimum:
+    case T.NumberExclusiveMaximum:
+    case T.IntegerMinimum:
+    case T.IntegerMaximum:
+    case T.IntegerExclusiveMinimum:
+    case T.IntegerExclusiveMaximum:
       return [{ path, message: `must be ${rangeText(s)} (got ${show(e.value)})` }]
-    case T.Number: case T.Integer: case T.String: case T.Boolean: case T.Array: case T.Object: case T.Null:
+    case T.Number:
+    case T.Integer:
+    case T.String:
+    case T.Boolean:
+    case T.Array:
+    case T.Object:
+    case T.Null:
       return [{ path, message: `must be ${describe(s)} (got ${kindOf(e.value)})` }]
-    case T.StringPattern: case T.StringFormat: {
+    case T.StringPattern:
+    case T.StringFormat: {
       const what = e.type === T.StringPattern ? `the pattern ${s.pattern}` : `the format ${s.format}`
-      const hint = typeof s.description === 'string' && s.description.length <= 160 ? ` (${s.description.replace(/\.$/, '')})` : ''
+      const hint =
+        typeof s.description === 'string' && s.description.length <= 160 ? ` (${s.description.replace(/\.$/, '')})` : ''
       return [{ path, message: `must match ${what}${hint} (got ${show(e.value)})` }]
     }
-    case T.StringMaxLength: return [{ path, message: `must be at most ${s.maxLength} character${s.maxLength === 1 ? '' : 's'} (got ${(e.value as string).length})` }]
-    case T.StringMinLength: return [{ path, message: s.minLength === 1 ? 'must not be empty' : `must be at least ${s.minLength} characters` }]
-    case T.ArrayMaxItems: return [{ path, message: `must have at most ${s.maxItems} items (got ${(e.value as unknown[]).length})` }]
-    case T.ArrayMinItems: return [{ path, message: `must have at least ${s.minItems} item${s.minItems === 1 ? '' : 's'}` }]
-    case T.ObjectMaxProperties: return [{ path, message: `must have at most ${s.maxProperties} fields` }]
-    case T.ObjectMinProperties: return [{ path, message: `must have at least ${s.minProperties} field${s.minProperties === 1 ? '' : 's'}` }]
+    case T.StringMaxLength:
+      return [
+        {
+          path,
+          message: `must be at most ${s.maxLength} character${s.maxLength === 1 ? '' : 's'} (got ${(e.value as string).length})`,
+        },
+      ]
+    case T.StringMinLength:
+      return [{ path, message: s.minLength === 1 ? 'must not be empty' : `must be at least ${s.minLength} characters` }]
+    case T.ArrayMaxItems:
+      return [{ path, message: `must have at most ${s.maxItems} items (got ${(e.value as unknown[]).length})` }]
+    case T.ArrayMinItems:
+      return [{ path, message: `must have at least ${s.minItems} item${s.minItems === 1 ? '' : 's'}` }]
+    case T.ObjectMaxProperties:
+      return [{ path, message: `must have at most ${s.maxProperties} fields` }]
+    case T.ObjectMinProperties:
+      return [{ path, message: `must have at least ${s.minProperties} field${s.minProperties === 1 ? '' : 's'}` }]
   }
   return [{ path, message: e.message }]
 }

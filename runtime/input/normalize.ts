@@ -56,7 +56,8 @@ function enumFix(literals: string[], aliases: Record<string, string> | undefined
   }
   // Punctuation-only literals (delimiters such as "," or "\t", bullet markers) match exactly, never loosely.
   for (const l of literals) if (WORDY.test(l)) add(enumKey(l), l)
-  for (const [alias, canonical] of Object.entries(aliases ?? {})) if (!map.has(enumKey(alias))) map.set(enumKey(alias), canonical)
+  for (const [alias, canonical] of Object.entries(aliases ?? {}))
+    if (!map.has(enumKey(alias))) map.set(enumKey(alias), canonical)
   const exact = new Set(literals)
   return (v) => {
     if (typeof v !== 'string' || exact.has(v) || v.length > MAX_ENUM_CHARS || !WORDY.test(v)) return v
@@ -76,7 +77,12 @@ interface Where {
   depth: number
 }
 
-const child = (w: Where, prop: string | undefined, segment: string): Where => ({ ...w, prop, path: w.path ? `${w.path}${segment.startsWith('[') ? '' : '.'}${segment}` : segment, depth: w.depth + 1 })
+const child = (w: Where, prop: string | undefined, segment: string): Where => ({
+  ...w,
+  prop,
+  path: w.path ? `${w.path}${segment.startsWith('[') ? '' : '.'}${segment}` : segment,
+  depth: w.depth + 1,
+})
 
 /** Splits the manifest's field aliases into nested ones by object path ("debts[].rate" -> "debts[]": { rate }). */
 export function nestedFieldAliases(fields: Record<string, string> = {}): Map<string, Record<string, string>> {
@@ -94,7 +100,10 @@ function compile(schema: Schema, w: Where): Fix | null {
   if (w.depth > MAX_DEPTH || !isObj(schema)) return null
   const own = enumFix(literalsOf(schema), w.prop ? w.values?.[w.prop] : undefined)
   if (Array.isArray(schema.anyOf)) {
-    const branches = (schema.anyOf as Schema[]).filter((b) => !literalsOf(b).length).map((b) => compile(b, { ...w, depth: w.depth + 1 })).filter((f): f is Fix => !!f)
+    const branches = (schema.anyOf as Schema[])
+      .filter((b) => !literalsOf(b).length)
+      .map((b) => compile(b, { ...w, depth: w.depth + 1 }))
+      .filter((f): f is Fix => !!f)
     if (!own && !branches.length) return null
     return (v) => {
       if (typeof v === 'string') return own ? own(v) : v
@@ -124,7 +133,9 @@ function compile(schema: Schema, w: Where): Fix | null {
     }
   }
   if (isObj(schema.patternProperties)) {
-    const inner = Object.values(schema.patternProperties as Record<string, Schema>).map((s) => compile(s, child(w, w.prop, '*'))).find(Boolean)
+    const inner = Object.values(schema.patternProperties as Record<string, Schema>)
+      .map((s) => compile(s, child(w, w.prop, '*')))
+      .find(Boolean)
     if (!inner) return null
     return (v) => {
       if (isObj(v)) for (const k of Object.keys(v)) put(v, k, inner(v[k]))
@@ -144,7 +155,12 @@ function planOf(schema: TSchema): Plan {
   if (!p) {
     const aliases = aliasesOf(schema)
     p = {
-      fix: compile(schema as Schema, { values: aliases.values, nested: nestedFieldAliases(aliases.fields), path: '', depth: 0 }),
+      fix: compile(schema as Schema, {
+        values: aliases.values,
+        nested: nestedFieldAliases(aliases.fields),
+        path: '',
+        depth: 0,
+      }),
       known: new Set(Object.keys(((schema as Schema).properties as object) ?? {})),
       fieldAliases: new Map(Object.entries(aliases.fields ?? {}).filter(([k]) => !k.includes('.'))),
     }
@@ -158,7 +174,10 @@ function planOf(schema: TSchema): Plan {
  * fields that were not used: neither declared nor an applied alias. An alias whose canonical field was also sent
  * is not applied (the canonical field wins) and is reported as ignored.
  */
-export function canonicalize(schema: TSchema, body: Record<string, unknown>): { input: Record<string, unknown>; ignored: string[] } {
+export function canonicalize(
+  schema: TSchema,
+  body: Record<string, unknown>,
+): { input: Record<string, unknown>; ignored: string[] } {
   const plan = planOf(schema)
   const ignored: string[] = []
   for (const key of Object.keys(body)) {

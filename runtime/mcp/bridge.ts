@@ -26,15 +26,41 @@ const jsonRequest = (path: string, args: unknown, origin: CallOrigin, headers: R
  * POST /api/v1/<slug>, `_meta["x402/payment"]` (a PaymentPayload object) becomes the PAYMENT-SIGNATURE header.
  * Validation before payment, the replay lock, settle-only-on-success and the refusal throttle all apply unchanged.
  */
-export async function callPaidTool(svc: CatalogService, args: unknown, meta: Record<string, unknown> | undefined, origin: CallOrigin, deps: PipelineDeps): Promise<ToolResult> {
+export async function callPaidTool(
+  svc: CatalogService,
+  args: unknown,
+  meta: Record<string, unknown> | undefined,
+  origin: CallOrigin,
+  deps: PipelineDeps,
+): Promise<ToolResult> {
   const payment = meta?.[PAYMENT_META]
-  const headers: Record<string, string> = payment === undefined || payment === null ? {} : { 'payment-signature': b64json(payment) }
-  const res = await servePaid(svc, jsonRequest(`/api/v1/${svc.slug}`, args, origin, headers), newRequestId(), origin.client, deps)
+  const headers: Record<string, string> =
+    payment === undefined || payment === null ? {} : { 'payment-signature': b64json(payment) }
+  const res = await servePaid(
+    svc,
+    jsonRequest(`/api/v1/${svc.slug}`, args, origin, headers),
+    newRequestId(),
+    origin.client,
+    deps,
+  )
   return toToolResult(res)
 }
 
 /** The free demo tool: the same code path and daily quota as POST /api/demo/explain. */
-export async function callDemoTool(svc: CatalogService, args: unknown, origin: CallOrigin, quota: QuotaStore, deps: PipelineDeps): Promise<ToolResult> {
-  const res = await serveDemo(svc, jsonRequest('/api/demo/explain', args, origin), newRequestId(), origin.client, quota, deps)
+export async function callDemoTool(
+  svc: CatalogService,
+  args: unknown,
+  origin: CallOrigin,
+  quota: QuotaStore,
+  deps: PipelineDeps,
+): Promise<ToolResult> {
+  const res = await serveDemo(
+    svc,
+    jsonRequest('/api/demo/explain', args, origin),
+    newRequestId(),
+    origin.client,
+    quota,
+    deps,
+  )
   return toToolResult(res)
 }

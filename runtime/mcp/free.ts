@@ -31,7 +31,11 @@ export function createFreeTools(services: CatalogService[], config: Config) {
         const s = bySlug.get(slug.trim().toLowerCase())
         if (!s) {
           const near = search(slug.replace(/[-_]/g, ' '), 3).results.map((r) => r.slug)
-          throw new ServiceError(404, 'NOT_FOUND', `No service '${slug}'.${near.length ? ` Did you mean: ${near.join(', ')}?` : ''} Use search_services to find one.`)
+          throw new ServiceError(
+            404,
+            'NOT_FOUND',
+            `No service '${slug}'.${near.length ? ` Did you mean: ${near.join(', ')}?` : ''} Use search_services to find one.`,
+          )
         }
         const example = s.manifest.examples[0]
         return objectResult({
@@ -50,7 +54,15 @@ export function createFreeTools(services: CatalogService[], config: Config) {
           payment: { protocol: 'x402', x402Version: 2, scheme: 'exact', network: config.network, asset: config.asset },
           input_schema: s.inputJsonSchema,
           output_schema: s.outputJsonSchema,
-          ...(example ? { example: { name: example.name, arguments: example.input, ...(example.output !== undefined ? { result: example.output } : {}) } } : {}),
+          ...(example
+            ? {
+                example: {
+                  name: example.name,
+                  arguments: example.input,
+                  ...(example.output !== undefined ? { result: example.output } : {}),
+                },
+              }
+            : {}),
           http: { method: 'POST', url: `${config.provider.apiBase}/api/v1/${s.slug}` },
         })
       } catch (e) {

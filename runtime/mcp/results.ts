@@ -43,7 +43,11 @@ export function objectResult(value: unknown, isError = false, meta?: Record<stri
 export async function toToolResult(res: Response): Promise<ToolResult> {
   const text = await res.text()
   let body: unknown
-  try { body = JSON.parse(text) } catch { body = undefined }
+  try {
+    body = JSON.parse(text)
+  } catch {
+    body = undefined
+  }
   const receipt = decodeHeader(res.headers.get('payment-response'))
   if (res.status === 200) {
     return {
@@ -56,7 +60,10 @@ export async function toToolResult(res: Response): Promise<ToolResult> {
     const required = decodeHeader(res.headers.get('payment-required'))
     if (required) {
       const message = isRecord(body) && typeof body.message === 'string' ? body.message : undefined
-      const error = typeof required.error === 'string' ? required.error : 'Payment required: sign one of `accepts` and repeat the call with the PaymentPayload in _meta["x402/payment"].'
+      const error =
+        typeof required.error === 'string'
+          ? required.error
+          : 'Payment required: sign one of `accepts` and repeat the call with the PaymentPayload in _meta["x402/payment"].'
       const core = { x402Version: required.x402Version, error, resource: required.resource, accepts: required.accepts }
       const paymentRequired: Record<string, unknown> = {
         ...required,
@@ -69,10 +76,21 @@ export async function toToolResult(res: Response): Promise<ToolResult> {
         [ERROR_KEY]: { code: 402, message: message ?? error, data: core },
       }
       // `_meta["x402/error"]` is where Cloudflare's agents x402 client looks.
-      return objectResult(paymentRequired, true, { [ERROR_KEY]: core, ...(receipt ? { [PAYMENT_RESPONSE_META]: receipt } : {}) })
+      return objectResult(paymentRequired, true, {
+        [ERROR_KEY]: core,
+        ...(receipt ? { [PAYMENT_RESPONSE_META]: receipt } : {}),
+      })
     }
   }
   const retryAfter = res.headers.get('retry-after')
   if (isRecord(body)) return objectResult(body, true, retryAfter ? { 'retry-after': Number(retryAfter) } : undefined)
-  return objectResult({ error: { code: 'INTERNAL' satisfies ErrorCode, message: `Unexpected answer (HTTP ${res.status}); nothing was charged.` } }, true)
+  return objectResult(
+    {
+      error: {
+        code: 'INTERNAL' satisfies ErrorCode,
+        message: `Unexpected answer (HTTP ${res.status}); nothing was charged.`,
+      },
+    },
+    true,
+  )
 }

@@ -21,7 +21,8 @@ export interface McpDeps extends PipelineDeps {
 
 type ServerLike = { requestIP(r: Request): { address: string } | null } | null
 
-const INSTRUCTIONS = 'Every tool named after a service (kebab-case) is paid per call with x402 v2 (scheme exact, USDC on Base). ' +
+const INSTRUCTIONS =
+  'Every tool named after a service (kebab-case) is paid per call with x402 v2 (scheme exact, USDC on Base). ' +
   'Call it without payment to get isError with the PaymentRequired in structuredContent, sign one of its `accepts`, and repeat the same call with the PaymentPayload in _meta["x402/payment"]; ' +
   'the receipt comes back in _meta["x402/payment-response"]. Invalid arguments and failed calls are never charged. ' +
   'Free tools: search_services (find a service by words), describe_service (schema, prices, example), and a daily-limited demo.'
@@ -30,13 +31,17 @@ const MCP_HEADERS = { ...BASE_HEADERS, 'access-control-expose-headers': 'Mcp-Ses
 const PREFLIGHT = {
   ...MCP_HEADERS,
   'access-control-allow-methods': 'POST, GET, DELETE, OPTIONS',
-  'access-control-allow-headers': 'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-Id',
+  'access-control-allow-headers':
+    'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-Id',
   'access-control-max-age': '600',
 }
 
 /** A JSON-RPC error answer outside any MCP session (bad HTTP method, unreadable body). */
 const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'content-type': 'application/json', ...MCP_HEADERS, ...headers } })
+  new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+    status,
+    headers: { 'content-type': 'application/json', ...MCP_HEADERS, ...headers },
+  })
 
 /**
  * POST /mcp: the MCP Streamable HTTP endpoint, stateless (a fresh SDK server and transport per request, JSON
@@ -52,7 +57,12 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
   const freeHandlers = createFreeTools(services, config)
   const bodyLimit = config.bodyLimitBytes + 64 * 1024
 
-  async function callTool(name: string, args: unknown, meta: Record<string, unknown> | undefined, origin: CallOrigin): Promise<ToolResult> {
+  async function callTool(
+    name: string,
+    args: unknown,
+    meta: Record<string, unknown> | undefined,
+    origin: CallOrigin,
+  ): Promise<ToolResult> {
     if (name === FREE_TOOLS.search) return freeHandlers.search(args)
     if (name === FREE_TOOLS.describe) return freeHandlers.describe(args)
     if (demo && name === demoToolName(demo.slug)) return callDemoTool(demo, args, origin, deps.quota, deps)
@@ -69,17 +79,29 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
       const err = e instanceof ServiceError ? e : new ServiceError(400, 'INVALID_JSON', 'The body could not be read.')
       return rpcError(err.status === 422 ? 400 : err.status, -32700, err.message)
     }
-    const server = new Server({ name: config.provider.name, version }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS })
+    const server = new Server(
+      { name: config.provider.name, version },
+      { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    )
     server.setRequestHandler(ListToolsRequestSchema, () => listed)
     server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
       try {
-        return await callTool(req.params.name, req.params.arguments, req.params._meta as Record<string, unknown> | undefined, { client, signal: AbortSignal.any([request.signal, extra.signal]) })
+        return await callTool(
+          req.params.name,
+          req.params.arguments,
+          req.params._meta as Record<string, unknown> | undefined,
+          { client, signal: AbortSignal.any([request.signal, extra.signal]) },
+        )
       } catch (e) {
         if (e instanceof McpError) throw e
         return errorResult(asServiceError(e, deps.log, { tool: req.params.name }, 'mcp tool call failed'))
       }
     })
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: bodyLimit })
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize: bodyLimit,
+    })
     try {
       await server.connect(transport)
       const res = await transport.handleRequest(request, { parsedBody })
@@ -92,10 +114,16 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
     }
   }
 
-  const notAllowed = () => rpcError(405, -32000, 'Method not allowed: this MCP server is stateless; send JSON-RPC with POST /mcp.', { allow: 'POST, OPTIONS' })
+  const notAllowed = () =>
+    rpcError(405, -32000, 'Method not allowed: this MCP server is stateless; send JSON-RPC with POST /mcp.', {
+      allow: 'POST, OPTIONS',
+    })
   return new Elysia({ name: 'mcp' })
     .options('/mcp', () => new Response(null, { status: 204, headers: PREFLIGHT }))
-    .post('/mcp', ({ request, server }) => handle(request, clientOf(request, server)), { parse: 'none', detail: { hide: true } })
+    .post('/mcp', ({ request, server }) => handle(request, clientOf(request, server)), {
+      parse: 'none',
+      detail: { hide: true },
+    })
     .get('/mcp', notAllowed, { detail: { hide: true } })
     .delete('/mcp', notAllowed, { detail: { hide: true } })
 }

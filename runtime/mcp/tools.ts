@@ -46,18 +46,35 @@ export function paidTool(s: CatalogService, network: string): ToolDef {
     description: `${s.manifest.description}\n\nPrice: ${priceLine(s)} (x402 v2, scheme exact, USDC on ${network}). Unpaid calls return isError with the PaymentRequired; failed calls are never charged.${status}`,
     inputSchema: s.inputJsonSchema,
     ...(outputSchema ? { outputSchema } : {}),
-    annotations: { title: s.manifest.name, openWorldHint: Boolean(s.manifest.needs?.some((n) => n === 'fetch' || n === 'upstream')) },
+    annotations: {
+      title: s.manifest.name,
+      openWorldHint: Boolean(s.manifest.needs?.some((n) => n === 'fetch' || n === 'upstream')),
+    },
   }
 }
 
-export const searchInput = t.Object({
-  query: t.String({ minLength: 1, maxLength: 200, description: 'Words describing what you need, e.g. "convert yaml to json" or "weather".' }),
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: 25, default: 8, description: 'Most results to return.' })),
-}, { additionalProperties: false })
+export const searchInput = t.Object(
+  {
+    query: t.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Words describing what you need, e.g. "convert yaml to json" or "weather".',
+    }),
+    limit: t.Optional(t.Integer({ minimum: 1, maximum: 25, default: 8, description: 'Most results to return.' })),
+  },
+  { additionalProperties: false },
+)
 
-export const describeInput = t.Object({
-  slug: t.String({ minLength: 1, maxLength: 100, description: 'The service slug (also its tool name), e.g. "slugify".' }),
-}, { additionalProperties: false })
+export const describeInput = t.Object(
+  {
+    slug: t.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'The service slug (also its tool name), e.g. "slugify".',
+    }),
+  },
+  { additionalProperties: false },
+)
 
 /** The demo runs at the operator's demo tier, so its tool does not offer `tier`. */
 function withoutTier(schema: Record<string, unknown>): Record<string, unknown> {
@@ -71,14 +88,16 @@ export function freeTools(demo: CatalogService | undefined, demoLimit: number): 
     {
       name: FREE_TOOLS.search,
       title: 'Search services',
-      description: 'Free. Finds paid services (tools) by words, best match first, with slug, price and a one-line description. Use it instead of reading every tool definition.',
+      description:
+        'Free. Finds paid services (tools) by words, best match first, with slug, price and a one-line description. Use it instead of reading every tool definition.',
       inputSchema: jsonSchema(searchInput),
       annotations: { title: 'Search services', readOnlyHint: true, openWorldHint: false },
     },
     {
       name: FREE_TOOLS.describe,
       title: 'Describe a service',
-      description: 'Free. The full definition of one service: prices per tier, input and output JSON Schema, and an example call.',
+      description:
+        'Free. The full definition of one service: prices per tier, input and output JSON Schema, and an example call.',
       inputSchema: jsonSchema(describeInput),
       annotations: { title: 'Describe a service', readOnlyHint: true, openWorldHint: false },
     },

@@ -31,14 +31,19 @@ type Msg = OpenAI.Chat.Completions.ChatCompletionMessageParam
 /** Maps anything the provider call throws to a 502/504 ServiceError. */
 export function providerError(e: unknown, timeoutMs: number): ServiceError {
   if (e instanceof ServiceError) return e
-  if (e instanceof APIConnectionTimeoutError) return upstreamError('model', `the model provider did not answer within ${timeoutMs} ms`, { timeout: true })
-  if (e instanceof APIUserAbortError) return upstreamError('model', 'the model call was cancelled when the request time budget ran out', { timeout: true })
+  if (e instanceof APIConnectionTimeoutError)
+    return upstreamError('model', `the model provider did not answer within ${timeoutMs} ms`, { timeout: true })
+  if (e instanceof APIUserAbortError)
+    return upstreamError('model', 'the model call was cancelled when the request time budget ran out', {
+      timeout: true,
+    })
   if (e instanceof APIConnectionError) return upstreamError('model', 'the model provider could not be reached')
   if (e instanceof APIError && typeof e.status === 'number') {
     const retryable = e.status === 408 || e.status === 429 || e.status >= 500
     return upstreamError('model', `the model provider answered HTTP ${e.status}`, { retryable })
   }
-  if ((e as Error)?.name === 'AbortError' || (e as Error)?.name === 'TimeoutError') return upstreamError('model', 'the model call was cancelled', { timeout: true })
+  if ((e as Error)?.name === 'AbortError' || (e as Error)?.name === 'TimeoutError')
+    return upstreamError('model', 'the model call was cancelled', { timeout: true })
   return upstreamError('model', 'the model provider call failed')
 }
 
@@ -69,9 +74,13 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
       max_tokens: req.maxTokens || opts.defaultMaxTokens || 1024,
     }
     if (req.jsonSchema) {
-      body.response_format = jsonMode === 'json_schema'
-        ? { type: 'json_schema', json_schema: { name: 'answer', schema: JSON.parse(JSON.stringify(req.jsonSchema)), strict: false } }
-        : { type: 'json_object' }
+      body.response_format =
+        jsonMode === 'json_schema'
+          ? {
+              type: 'json_schema',
+              json_schema: { name: 'answer', schema: JSON.parse(JSON.stringify(req.jsonSchema)), strict: false },
+            }
+          : { type: 'json_object' }
     }
     try {
       return await client!.chat.completions.create(body, { signal: req.signal, timeout: timeoutMs })
@@ -106,13 +115,23 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
       const choice = res.choices?.[0]
       const text = typeof choice?.message?.content === 'string' ? choice.message.content : ''
       if (!req.jsonSchema) {
-        if (!text.trim()) throw upstreamError('model', choice?.message?.refusal ? 'the model refused to answer' : 'the model returned an empty answer')
+        if (!text.trim())
+          throw upstreamError(
+            'model',
+            choice?.message?.refusal ? 'the model refused to answer' : 'the model returned an empty answer',
+          )
         return { text, model, tokensUsed }
       }
       const checked = checkJson(text, req.jsonSchema, req.validate)
       if (checked.ok) return { text, json: checked.value, model, tokensUsed }
-      if (attempt === 1) throw upstreamError('model', `the model returned an invalid structured answer twice (${checked.reason})`, { retryable: true })
-      messages.push({ role: 'assistant', content: text.slice(0, 20_000) }, { role: 'user', content: retryText(checked.reason) })
+      if (attempt === 1)
+        throw upstreamError('model', `the model returned an invalid structured answer twice (${checked.reason})`, {
+          retryable: true,
+        })
+      messages.push(
+        { role: 'assistant', content: text.slice(0, 20_000) },
+        { role: 'user', content: retryText(checked.reason) },
+      )
     }
     throw upstreamError('model', 'unreachable')
   }

@@ -28,7 +28,11 @@ export type Checked = { ok: true; value: unknown } | { ok: false; reason: string
  * Parses `text` as JSON and validates it against `schema`, then runs the optional extra check.
  * @example checkJson('{"a":1}', { type: 'object', required: ['a'] }) // { ok: true, value: { a: 1 } }
  */
-export function checkJson(text: string, schema: Record<string, unknown>, extra?: (v: unknown) => string | undefined): Checked {
+export function checkJson(
+  text: string,
+  schema: Record<string, unknown>,
+  extra?: (v: unknown) => string | undefined,
+): Checked {
   let value: unknown
   try {
     value = JSON.parse(stripFence(text))

@@ -22,7 +22,10 @@ export function wrapData(user: string): string {
 
 /** The JSON instruction added to the system prompt when a schema is requested (works with json_object mode too). */
 export function jsonRule(schema: Record<string, unknown>): string {
-  return 'Answer with one JSON object only (no prose, no Markdown fence) that matches this JSON Schema:\n' + JSON.stringify(schema)
+  return (
+    'Answer with one JSON object only (no prose, no Markdown fence) that matches this JSON Schema:\n' +
+    JSON.stringify(schema)
+  )
 }
 
 export function systemText(req: ModelRequest): string {
@@ -39,7 +42,10 @@ export function userContent(req: ModelRequest): string | Part[] {
   if (!req.images?.length) return text
   const parts: Part[] = [{ type: 'text', text }]
   for (const img of req.images) {
-    parts.push({ type: 'image_url', image_url: { url: `data:${img.mediaType};base64,${Buffer.from(img.data).toString('base64')}` } })
+    parts.push({
+      type: 'image_url',
+      image_url: { url: `data:${img.mediaType};base64,${Buffer.from(img.data).toString('base64')}` },
+    })
   }
   return parts
 }

@@ -51,7 +51,10 @@ export interface CreateSafeFetchOptions {
   lookup?: (host: string) => Promise<string[]>
   userAgent?: string
   /** Transport (default global fetch). Tests inject a recorder to see the pinned connection. */
-  fetchImpl?: (url: string, init: RequestInit & { tls?: { serverName?: string; ca?: string | string[] } }) => Promise<Response>
+  fetchImpl?: (
+    url: string,
+    init: RequestInit & { tls?: { serverName?: string; ca?: string | string[] } },
+  ) => Promise<Response>
   /** Extra CA certificates (PEM) for https targets; tests only. */
   ca?: string | string[]
 }
@@ -79,7 +82,8 @@ export function addressRefusal(addr: string): string | undefined {
     return undefined
   }
   const range = (ip as ipaddr.IPv4).range()
-  if (range !== 'unicast') return `${raw} is in a non-public IPv4 range (${range === 'linkLocal' && raw === '169.254.169.254' ? 'cloud metadata endpoint' : range})`
+  if (range !== 'unicast')
+    return `${raw} is in a non-public IPv4 range (${range === 'linkLocal' && raw === '169.254.169.254' ? 'cloud metadata endpoint' : range})`
   return undefined
 }
 
@@ -87,14 +91,22 @@ function refused(url: string, reason: string): ServiceError {
   return new ServiceError(422, 'URL_NOT_ALLOWED', `URL not allowed: ${reason}`, { details: { url, reason } })
 }
 
-const defaultLookup = async (host: string): Promise<string[]> => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address)
+const defaultLookup = async (host: string): Promise<string[]> =>
+  (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address)
 
 /** Parses `text/html; charset=utf-8` into its parts. */
 export function parseContentType(v: string | null): { type: string; charset?: string } {
   if (!v) return { type: '' }
   const [type, ...params] = v.split(';')
   const cs = params.map((p) => p.trim()).find((p) => /^charset=/i.test(p))
-  return { type: type.trim().toLowerCase(), charset: cs?.slice(8).trim().replace(/^["']|["']$/g, '').toLowerCase() }
+  return {
+    type: type.trim().toLowerCase(),
+    charset: cs
+      ?.slice(8)
+      .trim()
+      .replace(/^["']|["']$/g, '')
+      .toLowerCase(),
+  }
 }
 
 /** Decodes a body: charset from the header, else a `<meta charset>` / XML declaration in the first 2 KiB, else UTF-8. */
@@ -102,7 +114,8 @@ export function decodeBody(body: Uint8Array, contentType: string | null): string
   let charset = parseContentType(contentType).charset
   if (!charset) {
     const head = new TextDecoder('latin1').decode(body.subarray(0, 2048))
-    charset = (/<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(head) ?? /<\?xml[^>]+encoding\s*=\s*["']([\w-]+)/i.exec(head))?.[1]?.toLowerCase()
+    charset = (/<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(head) ??
+      /<\?xml[^>]+encoding\s*=\s*["']([\w-]+)/i.exec(head))?.[1]?.toLowerCase()
   }
   try {
     return new TextDecoder(charset || 'utf-8').decode(body)
@@ -136,19 +149,22 @@ export function createSafeFetch(opts: CreateSafeFetchOptions = {}): SafeFetch {
     } catch {
       throw refused(raw, 'not an absolute URL')
     }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw refused(raw, `scheme ${u.protocol} is not allowed (http and https only)`)
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      throw refused(raw, `scheme ${u.protocol} is not allowed (http and https only)`)
     if (u.username || u.password) throw refused(raw, 'credentials in the URL are not allowed')
     const { host, port } = hostKey(u)
     if (!host) throw refused(raw, 'no host')
     const allowlisted = isAllowlisted(u)
     const p = Number(port)
-    if (!allowlisted && p !== 80 && p !== 443 && p < 1024) throw refused(raw, `port ${p} is not allowed (80, 443 or 1024-65535)`)
+    if (!allowlisted && p !== 80 && p !== 443 && p < 1024)
+      throw refused(raw, `port ${p} is not allowed (80, 443 or 1024-65535)`)
     if (ipaddr.isValid(host) && (host.includes(':') || ipaddr.IPv4.isValidFourPartDecimal(host))) {
       const why = allowlisted ? undefined : addressRefusal(host)
       if (why) throw refused(raw, why)
       return { url: u, address: host }
     }
-    if (!allowlisted && (host === 'localhost' || host.endsWith('.localhost'))) throw refused(raw, `${host} is a loopback name`)
+    if (!allowlisted && (host === 'localhost' || host.endsWith('.localhost')))
+      throw refused(raw, `${host} is a loopback name`)
     let addresses: string[]
     try {
       addresses = await Promise.race([
@@ -188,7 +204,9 @@ export function createSafeFetch(opts: CreateSafeFetchOptions = {}): SafeFetch {
         pinned.hash = ''
         const headers: Record<string, string> = {
           'user-agent': userAgent,
-          accept: o.accept?.length ? [...o.accept.map((a) => (a.endsWith('/') ? `${a}*` : a)), '*/*;q=0.1'].join(', ') : '*/*',
+          accept: o.accept?.length
+            ? [...o.accept.map((a) => (a.endsWith('/') ? `${a}*` : a)), '*/*;q=0.1'].join(', ')
+            : '*/*',
           ...Object.fromEntries(Object.entries(o.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
           host: url.host,
         }
@@ -200,7 +218,9 @@ export function createSafeFetch(opts: CreateSafeFetchOptions = {}): SafeFetch {
             headers,
             redirect: 'manual',
             signal: ctl.signal,
-            ...(url.protocol === 'https:' ? { tls: { ...(isIpHost ? {} : { serverName: url.hostname }), ...(opts.ca ? { ca: opts.ca } : {}) } } : {}),
+            ...(url.protocol === 'https:'
+              ? { tls: { ...(isIpHost ? {} : { serverName: url.hostname }), ...(opts.ca ? { ca: opts.ca } : {}) } }
+              : {}),
           })
         } catch (e) {
           if (ctl.signal.aborted) throw ctl.signal.reason
@@ -208,7 +228,8 @@ export function createSafeFetch(opts: CreateSafeFetchOptions = {}): SafeFetch {
         }
         if (REDIRECTS.has(res.status) && res.headers.get('location')) {
           await res.body?.cancel().catch(() => {})
-          if (hop >= maxRedirects) throw upstreamError('target', `more than ${maxRedirects} redirects`, { retryable: false })
+          if (hop >= maxRedirects)
+            throw upstreamError('target', `more than ${maxRedirects} redirects`, { retryable: false })
           try {
             current = new URL(res.headers.get('location')!, url).href
           } catch {
@@ -218,9 +239,20 @@ export function createSafeFetch(opts: CreateSafeFetchOptions = {}): SafeFetch {
         }
         const ctHeader = res.headers.get('content-type')
         const { type } = parseContentType(ctHeader)
-        if (o.accept?.length && res.status >= 200 && res.status < 300 && method === 'GET' && !o.accept.some((a) => type.startsWith(a.toLowerCase()))) {
+        if (
+          o.accept?.length &&
+          res.status >= 200 &&
+          res.status < 300 &&
+          method === 'GET' &&
+          !o.accept.some((a) => type.startsWith(a.toLowerCase()))
+        ) {
           await res.body?.cancel().catch(() => {})
-          throw new ServiceError(415, 'UNSUPPORTED_MEDIA_TYPE', `the URL returned ${type || 'no content type'}; expected ${o.accept.join(', ')}`, { details: { url: url.href, content_type: type } })
+          throw new ServiceError(
+            415,
+            'UNSUPPORTED_MEDIA_TYPE',
+            `the URL returned ${type || 'no content type'}; expected ${o.accept.join(', ')}`,
+            { details: { url: url.href, content_type: type } },
+          )
         }
         const body = method === 'HEAD' ? new Uint8Array() : await readCapped(res, maxBytes, url.href, ctl.signal)
         return {
@@ -243,7 +275,9 @@ export function createSafeFetch(opts: CreateSafeFetchOptions = {}): SafeFetch {
 }
 
 function tooLarge(url: string, maxBytes: number): ServiceError {
-  return new ServiceError(422, 'RESPONSE_TOO_LARGE', `the response is larger than ${maxBytes} bytes`, { details: { url, max_bytes: maxBytes } })
+  return new ServiceError(422, 'RESPONSE_TOO_LARGE', `the response is larger than ${maxBytes} bytes`, {
+    details: { url, max_bytes: maxBytes },
+  })
 }
 
 async function readCapped(res: Response, maxBytes: number, url: string, signal: AbortSignal): Promise<Uint8Array> {

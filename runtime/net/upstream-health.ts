@@ -23,12 +23,25 @@ function entry(name: string): UpstreamHealth {
 }
 
 export const upstreamEvent = {
-  hit(name: string): void { entry(name).cache_hits++ },
-  ok(name: string): void { const e = entry(name); e.requests++; e.last_ok_at = new Date().toISOString() },
-  fail(name: string, message: string): void { const e = entry(name); e.requests++; e.failures++; e.last_error = { message: message.slice(0, 300), at: new Date().toISOString() } },
+  hit(name: string): void {
+    entry(name).cache_hits++
+  },
+  ok(name: string): void {
+    const e = entry(name)
+    e.requests++
+    e.last_ok_at = new Date().toISOString()
+  },
+  fail(name: string, message: string): void {
+    const e = entry(name)
+    e.requests++
+    e.failures++
+    e.last_error = { message: message.slice(0, 300), at: new Date().toISOString() }
+  },
 }
 
 /** A snapshot of every upstream seen since the process started, with its cache hit rate. */
 export function upstreamHealth(): Array<UpstreamHealth & { hit_rate: number | null }> {
-  return [...table.values()].map((e) => ({ ...e, hit_rate: e.requests + e.cache_hits ? e.cache_hits / (e.requests + e.cache_hits) : null })).sort((a, b) => a.name.localeCompare(b.name))
+  return [...table.values()]
+    .map((e) => ({ ...e, hit_rate: e.requests + e.cache_hits ? e.cache_hits / (e.requests + e.cache_hits) : null }))
+    .sort((a, b) => a.name.localeCompare(b.name))
 }

@@ -81,7 +81,11 @@ export class TtlLru<V> {
 
 const PLACEHOLDER = /\{([a-z_]+)\}/g
 
-export function createUpstreams(config: Record<string, UpstreamConfig>, fetchImpl: typeof fetch = fetch, opts: CreateUpstreamsOptions = {}): (name: string) => Upstream {
+export function createUpstreams(
+  config: Record<string, UpstreamConfig>,
+  fetchImpl: typeof fetch = fetch,
+  opts: CreateUpstreamsOptions = {},
+): (name: string) => Upstream {
   const cache = new TtlLru<Answer>(opts.maxEntries ?? 1000, opts.clock ?? Date.now)
   const inflight = new Map<string, Promise<Answer>>()
   const userAgent = opts.userAgent ?? DEFAULT_UPSTREAM_USER_AGENT
@@ -101,7 +105,8 @@ export function createUpstreams(config: Record<string, UpstreamConfig>, fetchImp
         res = await fetchImpl(url, { headers, signal: ctl.signal })
         text = await res.text()
       } catch (e) {
-        if (ctl.signal.aborted) throw upstreamError(name, `${name} did not answer within ${timeoutMs} ms`, { timeout: true })
+        if (ctl.signal.aborted)
+          throw upstreamError(name, `${name} did not answer within ${timeoutMs} ms`, { timeout: true })
         throw upstreamError(name, `${name} is unreachable: ${(e as Error).message ?? e}`)
       } finally {
         clearTimeout(timer)
@@ -110,10 +115,15 @@ export function createUpstreams(config: Record<string, UpstreamConfig>, fetchImp
       if (!ok) {
         const retryable = res.status >= 500 || res.status === 429 || res.status === 408
         const detail = text.slice(0, 200).replace(/\s+/g, ' ').trim()
-        const err = upstreamError(name, `${name} answered HTTP ${res.status}${detail ? `: ${detail}` : ''}`, { retryable })
+        const err = upstreamError(name, `${name} answered HTTP ${res.status}${detail ? `: ${detail}` : ''}`, {
+          retryable,
+        })
         const retryAfter = res.headers.get('retry-after')
         if (res.status === 429 && retryAfter && /^\d{1,5}$/.test(retryAfter.trim())) {
-          throw new ServiceError(err.status, err.code, err.message, { headers: { 'Retry-After': retryAfter.trim() }, extra: err.extra })
+          throw new ServiceError(err.status, err.code, err.message, {
+            headers: { 'Retry-After': retryAfter.trim() },
+            extra: err.extra,
+          })
         }
         throw err
       }
@@ -121,7 +131,10 @@ export function createUpstreams(config: Record<string, UpstreamConfig>, fetchImp
       try {
         return { status: res.status, data: JSON.parse(text) }
       } catch {
-        throw upstreamError(name, `${name} answered HTTP ${res.status} with a body that is not JSON: ${text.slice(0, 80).replace(/\s+/g, ' ')}`)
+        throw upstreamError(
+          name,
+          `${name} answered HTTP ${res.status} with a body that is not JSON: ${text.slice(0, 80).replace(/\s+/g, ' ')}`,
+        )
       }
     }
 
@@ -130,17 +143,28 @@ export function createUpstreams(config: Record<string, UpstreamConfig>, fetchImp
       baseUrl: base,
       key: cfg.key,
       attribution: attributionOf(name, base),
-      async getJson<T = unknown>(path: string, query: Record<string, string | number | boolean | undefined> = {}, o: { ttlMs?: number; headers?: Record<string, string>; allowStatus?: number[] } = {}) {
+      async getJson<T = unknown>(
+        path: string,
+        query: Record<string, string | number | boolean | undefined> = {},
+        o: { ttlMs?: number; headers?: Record<string, string>; allowStatus?: number[] } = {},
+      ) {
         const q = { ...query }
         const filled = base.replace(PLACEHOLDER, (_, k: string) => {
           const v = q[k]
           delete q[k]
-          if (v === undefined || !/^[a-z0-9-]{1,32}$/.test(String(v))) throw new ServiceError(422, 'INVALID_INPUT', `${k}: must be 1-32 lower-case letters, digits or hyphens`, { details: [{ path: `/${k}`, message: 'invalid' }] })
+          if (v === undefined || !/^[a-z0-9-]{1,32}$/.test(String(v)))
+            throw new ServiceError(422, 'INVALID_INPUT', `${k}: must be 1-32 lower-case letters, digits or hyphens`, {
+              details: [{ path: `/${k}`, message: 'invalid' }],
+            })
           return String(v)
         })
         const url = new URL(filled + (path.startsWith('/') ? path : `/${path}`))
         for (const [k, v] of Object.entries(q)) if (v !== undefined) url.searchParams.set(k, String(v))
-        const headers: Record<string, string> = { 'user-agent': userAgent, accept: 'application/json', ...(o.headers ?? {}) }
+        const headers: Record<string, string> = {
+          'user-agent': userAgent,
+          accept: 'application/json',
+          ...(o.headers ?? {}),
+        }
         if (cfg.key) {
           if (cfg.keyHeader) headers[cfg.keyHeader] = cfg.key
           else if (cfg.keyParam) url.searchParams.set(cfg.keyParam, cfg.key)
@@ -148,18 +172,21 @@ export function createUpstreams(config: Record<string, UpstreamConfig>, fetchImp
         const allowStatus = o.allowStatus ?? []
         const cacheKey = `${name} ${url.href} ${JSON.stringify(Object.entries(o.headers ?? {}).sort())} ${allowStatus.join(',')}`
         const hit = cache.get(cacheKey)
-        if (hit) return upstreamEvent.hit(name), hit as { status: number; data: T }
+        if (hit) return (upstreamEvent.hit(name), hit as { status: number; data: T })
         let p = inflight.get(cacheKey)
         if (!p) {
           p = request(url.href, headers, allowStatus)
-            .then((answer) => {
-              upstreamEvent.ok(name)
-              cache.set(cacheKey, answer, o.ttlMs ?? 0)
-              return answer
-            }, (e: Error) => {
-              upstreamEvent.fail(name, e.message)
-              throw e
-            })
+            .then(
+              (answer) => {
+                upstreamEvent.ok(name)
+                cache.set(cacheKey, answer, o.ttlMs ?? 0)
+                return answer
+              },
+              (e: Error) => {
+                upstreamEvent.fail(name, e.message)
+                throw e
+              },
+            )
             .finally(() => inflight.delete(cacheKey))
           inflight.set(cacheKey, p)
         }
@@ -172,7 +199,11 @@ export function createUpstreams(config: Record<string, UpstreamConfig>, fetchImp
     const existing = clients.get(name)
     if (existing) return existing
     const cfg = config[name]
-    if (!cfg?.url) throw new ServiceError(503, 'NOT_CONFIGURED', `upstream ${name} is not configured`, { retryable: false, extra: { upstream: name } })
+    if (!cfg?.url)
+      throw new ServiceError(503, 'NOT_CONFIGURED', `upstream ${name} is not configured`, {
+        retryable: false,
+        extra: { upstream: name },
+      })
     const client = build(name, cfg)
     clients.set(name, client)
     return client
@@ -184,5 +215,10 @@ function attributionOf(name: string, base: string): Attribution {
   const known = (UPSTREAM_DEFAULTS as Record<string, { attribution: Attribution }>)[name]
   if (known) return known.attribution
   const host = URL.canParse(base) ? new URL(base).host : name
-  return { source: host, url: base, license: 'as published by the operator of this upstream', terms: 'configured by the operator of this server' }
+  return {
+    source: host,
+    url: base,
+    license: 'as published by the operator of this upstream',
+    terms: 'configured by the operator of this server',
+  }
 }

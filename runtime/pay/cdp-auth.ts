@@ -26,7 +26,13 @@ export function createCdpAuth(apiKeyId: string, apiKeySecret: string): RequestAu
   return async (method, url) => {
     generate ??= (await import('@coinbase/cdp-sdk/auth')).generateJwt
     const u = new URL(url)
-    const jwt = await generate({ apiKeyId, apiKeySecret: secret, requestMethod: method, requestHost: u.host, requestPath: u.pathname })
+    const jwt = await generate({
+      apiKeyId,
+      apiKeySecret: secret,
+      requestMethod: method,
+      requestHost: u.host,
+      requestPath: u.pathname,
+    })
     return `Bearer ${jwt}`
   }
 }

@@ -6,7 +6,6 @@ import { metadataOf } from '../discovery/metadata'
 import { PAYMENT_IDENTIFIER_DECLARATION } from './payment-id'
 import { v1NetworkOf } from './networks'
 
-
 /**
  * Our requirements for one service and tier: deterministic, so the client's echo can be compared exactly.
  * Only x402 v2 PaymentRequirements fields (no v1 mimeType/resource/description: those live in `resource`).
@@ -47,7 +46,14 @@ export const b64json = (v: unknown) => Buffer.from(JSON.stringify(v), 'utf8').to
  * The 402 challenge: `PAYMENT-REQUIRED` header (v2 PaymentRequired with the bazaar extension) and a body with
  * the spec §2.4 fields plus a v1 `accepts` array. `reason` says why an attempted payment was refused.
  */
-export function challenge(cfg: Config, svc: CatalogService, tier: TierName, payTo: string, resource: string, reason?: string) {
+export function challenge(
+  cfg: Config,
+  svc: CatalogService,
+  tier: TierName,
+  payTo: string,
+  resource: string,
+  reason?: string,
+) {
   const req = requirementsFor(cfg, svc, tier, payTo)
   const description = `${svc.manifest.name}: ${svc.manifest.description}`.slice(0, 500)
   const paymentRequired = {

@@ -11,7 +11,13 @@ const RECENT_MS = 7 * 86_400_000
  * the recent settlements: each paid call of it loses money. Needs ETH_USD and settlements with known gas.
  * Returns the slugs warned about.
  */
-export async function warnUnprofitablePrices(services: CatalogService[], ledger: LedgerStore, ethUsd: number | null, log: Logger, now = Date.now()): Promise<string[]> {
+export async function warnUnprofitablePrices(
+  services: CatalogService[],
+  ledger: LedgerStore,
+  ethUsd: number | null,
+  log: Logger,
+  now = Date.now(),
+): Promise<string[]> {
   if (ethUsd === null) return []
   const wei = await ledger.averageSettlementCost(now - RECENT_MS)
   const costUsd = wei === null ? null : weiToUsd(wei, ethUsd)
@@ -23,7 +29,12 @@ export async function warnUnprofitablePrices(services: CatalogService[], ledger:
     const cheapest = Math.min(...prices)
     if (cheapest < costUsd) {
       losing.push(s.slug)
-      log.warn('service price is below the average settlement cost', { slug: s.slug, price_usd: cheapest, settlement_cost_usd: costUsd, average_gas_wei: wei!.toString() })
+      log.warn('service price is below the average settlement cost', {
+        slug: s.slug,
+        price_usd: cheapest,
+        settlement_cost_usd: costUsd,
+        average_gas_wei: wei!.toString(),
+      })
     }
   }
   return losing

@@ -6,7 +6,11 @@ import { REASON, type PaymentReason } from './reasons'
  * facilitator's own string passed through.
  */
 export class PaymentRefused extends Error {
-  constructor(readonly reason: PaymentReason | (string & {}), message?: string, readonly status = 402) {
+  constructor(
+    readonly reason: PaymentReason | (string & {}),
+    message?: string,
+    readonly status = 402,
+  ) {
     super(message ?? reason)
   }
 }
@@ -19,10 +23,15 @@ const MAX_HEADER = 16_384
 function exactPayload(p: unknown): ExactPayload {
   const o = p as ExactPayload
   const a = o?.authorization
-  if (!o || typeof o.signature !== 'string' || !/^0x[0-9a-fA-F]+$/.test(o.signature) || !a) throw new PaymentRefused(REASON.invalidPayload, 'payload must have signature and authorization')
-  if (!HEX(20).test(a.from ?? '') || !HEX(20).test(a.to ?? '')) throw new PaymentRefused(REASON.invalidPayload, 'authorization.from and .to must be addresses')
-  for (const k of ['value', 'validAfter', 'validBefore'] as const) if (typeof a[k] !== 'string' || !UINT.test(a[k])) throw new PaymentRefused(REASON.invalidPayload, `authorization.${k} must be an unsigned integer string`)
-  if (!HEX(32).test(a.nonce ?? '')) throw new PaymentRefused(REASON.invalidPayload, 'authorization.nonce must be 32 bytes of hex')
+  if (!o || typeof o.signature !== 'string' || !/^0x[0-9a-fA-F]+$/.test(o.signature) || !a)
+    throw new PaymentRefused(REASON.invalidPayload, 'payload must have signature and authorization')
+  if (!HEX(20).test(a.from ?? '') || !HEX(20).test(a.to ?? ''))
+    throw new PaymentRefused(REASON.invalidPayload, 'authorization.from and .to must be addresses')
+  for (const k of ['value', 'validAfter', 'validBefore'] as const)
+    if (typeof a[k] !== 'string' || !UINT.test(a[k]))
+      throw new PaymentRefused(REASON.invalidPayload, `authorization.${k} must be an unsigned integer string`)
+  if (!HEX(32).test(a.nonce ?? ''))
+    throw new PaymentRefused(REASON.invalidPayload, 'authorization.nonce must be 32 bytes of hex')
   return o
 }
 
@@ -33,21 +42,37 @@ function exactPayload(p: unknown): ExactPayload {
 export function decodePayment(header: string, expectVersion: 1 | 2): DecodedPayment {
   const text = header.trim()
   if (text.length > MAX_HEADER) throw new PaymentRefused(REASON.invalidPayload, 'payment header too large')
-  if (!B64.test(text) || text.length % 4 !== 0) throw new PaymentRefused(REASON.invalidPayload, 'payment header is not standard base64')
+  if (!B64.test(text) || text.length % 4 !== 0)
+    throw new PaymentRefused(REASON.invalidPayload, 'payment header is not standard base64')
   let raw: Record<string, unknown>
   try {
     raw = JSON.parse(Buffer.from(text, 'base64').toString('utf8'))
   } catch {
     throw new PaymentRefused(REASON.invalidPayload, 'payment header is not base64 of JSON')
   }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new PaymentRefused(REASON.invalidPayload, 'payment header must hold a JSON object')
-  if (raw.x402Version !== expectVersion) throw new PaymentRefused('invalid_x402_version', `x402Version must be ${expectVersion} in ${expectVersion === 2 ? 'PAYMENT-SIGNATURE' : 'X-PAYMENT'}`)
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new PaymentRefused(REASON.invalidPayload, 'payment header must hold a JSON object')
+  if (raw.x402Version !== expectVersion)
+    throw new PaymentRefused(
+      'invalid_x402_version',
+      `x402Version must be ${expectVersion} in ${expectVersion === 2 ? 'PAYMENT-SIGNATURE' : 'X-PAYMENT'}`,
+    )
   if (expectVersion === 2) {
     const accepted = raw.accepted as Record<string, unknown> | undefined
-    if (!accepted || typeof accepted !== 'object') throw new PaymentRefused(REASON.invalidPayload, 'accepted is required')
-    if (accepted.scheme !== 'exact') throw new PaymentRefused(REASON.unsupportedScheme, `scheme ${String(accepted.scheme)} is not supported`)
-    return { x402Version: 2, accepted, scheme: 'exact', network: String(accepted.network), payload: exactPayload(raw.payload), raw }
+    if (!accepted || typeof accepted !== 'object')
+      throw new PaymentRefused(REASON.invalidPayload, 'accepted is required')
+    if (accepted.scheme !== 'exact')
+      throw new PaymentRefused(REASON.unsupportedScheme, `scheme ${String(accepted.scheme)} is not supported`)
+    return {
+      x402Version: 2,
+      accepted,
+      scheme: 'exact',
+      network: String(accepted.network),
+      payload: exactPayload(raw.payload),
+      raw,
+    }
   }
-  if (raw.scheme !== 'exact') throw new PaymentRefused(REASON.unsupportedScheme, `scheme ${String(raw.scheme)} is not supported`)
+  if (raw.scheme !== 'exact')
+    throw new PaymentRefused(REASON.unsupportedScheme, `scheme ${String(raw.scheme)} is not supported`)
   return { x402Version: 1, scheme: 'exact', network: String(raw.network), payload: exactPayload(raw.payload), raw }
 }

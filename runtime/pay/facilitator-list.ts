@@ -15,7 +15,11 @@ export interface BreakerOptions {
   status?: Facilitator['status']
 }
 
-interface State { failures: number; openUntil: number; lastError?: string }
+interface State {
+  failures: number
+  openUntil: number
+  lastError?: string
+}
 
 export type BreakerState = 'closed' | 'open' | 'half-open'
 
@@ -27,7 +31,14 @@ export type BreakerState = 'closed' | 'open' | 'half-open'
  * facilitator may have broadcast it: it throws, the gate keeps the payment pending and the reconciler decides.
  * A "no" (isValid/success false) is an answer, not a failure, and is never retried elsewhere.
  */
-export function createFacilitatorList(members: Remote[], o: BreakerOptions): Facilitator & { members: Remote[]; supported(): Promise<Array<{ url: string; kinds?: SupportedKinds['kinds']; error?: string }>>; states(): Array<{ url: string; state: BreakerState; consecutive_failures: number }> } {
+export function createFacilitatorList(
+  members: Remote[],
+  o: BreakerOptions,
+): Facilitator & {
+  members: Remote[]
+  supported(): Promise<Array<{ url: string; kinds?: SupportedKinds['kinds']; error?: string }>>
+  states(): Array<{ url: string; state: BreakerState; consecutive_failures: number }>
+} {
   if (!members.length) throw new Error('createFacilitatorList needs at least one facilitator')
   const now = o.now ?? Date.now
   const state = new Map<Remote, State>(members.map((m) => [m, { failures: 0, openUntil: 0 }]))
@@ -49,10 +60,19 @@ export function createFacilitatorList(members: Remote[], o: BreakerOptions): Fac
     s.lastError = (e as Error).message.slice(0, 200)
     if (s.failures >= o.failures) {
       s.openUntil = now() + o.cooldownMs
-      o.log?.warn('facilitator breaker open', { facilitator: m.url, failures: s.failures, cooldown_ms: o.cooldownMs, error: s.lastError })
+      o.log?.warn('facilitator breaker open', {
+        facilitator: m.url,
+        failures: s.failures,
+        cooldown_ms: o.cooldownMs,
+        error: s.lastError,
+      })
     }
   }
-  async function attempt<T>(op: string, fn: (m: Remote) => Promise<T>, mayFailOver: (e: unknown) => boolean): Promise<T> {
+  async function attempt<T>(
+    op: string,
+    fn: (m: Remote) => Promise<T>,
+    mayFailOver: (e: unknown) => boolean,
+  ): Promise<T> {
     const candidates = members.filter((m) => stateOf(m) !== 'open')
     if (!candidates.length) throw new NotAccepted(`every facilitator is failing (breakers open); ${op} not attempted`)
     let last: unknown
@@ -65,7 +85,12 @@ export function createFacilitatorList(members: Remote[], o: BreakerOptions): Fac
         failed(m, e)
         last = e
         if (!mayFailOver(e)) throw e
-        if (i < candidates.length - 1) o.log?.warn('facilitator failed; trying the next one', { op, facilitator: m.url, error: (e as Error).message })
+        if (i < candidates.length - 1)
+          o.log?.warn('facilitator failed; trying the next one', {
+            op,
+            facilitator: m.url,
+            error: (e as Error).message,
+          })
       }
     }
     throw last
@@ -73,8 +98,18 @@ export function createFacilitatorList(members: Remote[], o: BreakerOptions): Fac
   return {
     kind: 'remote',
     members,
-    verify: (p, req): Promise<VerifyResult> => attempt('verify', (m) => m.verify(p, req), () => true),
-    settle: (p, req, onSubmitted): Promise<SettleResult> => attempt('settle', (m) => m.settle(p, req, onSubmitted), (e) => e instanceof NotAccepted),
+    verify: (p, req): Promise<VerifyResult> =>
+      attempt(
+        'verify',
+        (m) => m.verify(p, req),
+        () => true,
+      ),
+    settle: (p, req, onSubmitted): Promise<SettleResult> =>
+      attempt(
+        'settle',
+        (m) => m.settle(p, req, onSubmitted),
+        (e) => e instanceof NotAccepted,
+      ),
     async status(tx, p, req) {
       if (o.status) return o.status(tx, p, req)
       for (const m of members) {
@@ -85,20 +120,41 @@ export function createFacilitatorList(members: Remote[], o: BreakerOptions): Fac
     },
     async supported() {
       // Asks every facilitator (a health signal: the answers feed the breakers too).
-      return Promise.all(members.map((m) => m.supported().then(
-        (r) => { succeeded(m); return { url: m.url, kinds: r.kinds } },
-        (e) => { failed(m, e); return { url: m.url, error: (e as Error).message } },
-      )))
+      return Promise.all(
+        members.map((m) =>
+          m.supported().then(
+            (r) => {
+              succeeded(m)
+              return { url: m.url, kinds: r.kinds }
+            },
+            (e) => {
+              failed(m, e)
+              return { url: m.url, error: (e as Error).message }
+            },
+          ),
+        ),
+      )
     },
     states: () => members.map((m) => ({ url: m.url, state: stateOf(m), consecutive_failures: state.get(m)!.failures })),
     health(): FacilitatorHealth {
       const facilitators = members.map((m) => {
         const s = state.get(m)!
         const st = stateOf(m)
-        return { url: m.url, state: st, consecutive_failures: s.failures, ...(st === 'open' ? { retry_in_seconds: Math.ceil((s.openUntil - now()) / 1000) } : {}), ...(s.lastError ? { last_error: s.lastError } : {}) }
+        return {
+          url: m.url,
+          state: st,
+          consecutive_failures: s.failures,
+          ...(st === 'open' ? { retry_in_seconds: Math.ceil((s.openUntil - now()) / 1000) } : {}),
+          ...(s.lastError ? { last_error: s.lastError } : {}),
+        }
       })
       const usable = facilitators.some((f) => f.state !== 'open')
-      return { ok: usable, canPay: usable, ...(usable ? {} : { detail: 'every facilitator is failing; paid calls are refused until one recovers' }), facilitators }
+      return {
+        ok: usable,
+        canPay: usable,
+        ...(usable ? {} : { detail: 'every facilitator is failing; paid calls are refused until one recovers' }),
+        facilitators,
+      }
     },
   }
 }

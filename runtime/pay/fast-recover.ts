@@ -19,8 +19,14 @@ export const nativeRecovery = native !== null
 const enc = new TextEncoder()
 const k = (b: Uint8Array) => keccak_256(b)
 const hex = (h: string) => Uint8Array.from(Buffer.from(h.startsWith('0x') ? h.slice(2) : h, 'hex'))
-const DOMAIN_TYPEHASH = k(enc.encode('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)'))
-const TWA_TYPEHASH = k(enc.encode('TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)'))
+const DOMAIN_TYPEHASH = k(
+  enc.encode('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)'),
+)
+const TWA_TYPEHASH = k(
+  enc.encode(
+    'TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)',
+  ),
+)
 
 function word(v: bigint | Uint8Array, out: Uint8Array, at: number): void {
   if (v instanceof Uint8Array) {

@@ -49,7 +49,10 @@ export class PaymentGate {
 
   /** Counts a costly refusal against the client and, when its signature was proven, against the payer. */
   private count(client: string, payer: string | null): void {
-    const hit = (key: string) => void Promise.resolve(this.refusals?.hit(key)).catch((e) => this.log.warn('refusal throttle unavailable', { error: (e as Error).message }))
+    const hit = (key: string) =>
+      void Promise.resolve(this.refusals?.hit(key)).catch((e) =>
+        this.log.warn('refusal throttle unavailable', { error: (e as Error).message }),
+      )
     if (client) hit(client)
     if (payer) hit(`payer:${payer.toLowerCase()}`)
   }
@@ -58,30 +61,59 @@ export class PaymentGate {
    * Throws PaymentRefused (402), FacilitatorUnavailable (503) or a 429 ServiceError (payer throttled). Never runs
    * the handler. `client` is the caller's address for the refusal throttle.
    */
-  async authorize(header: string, version: 1 | 2, req: PaymentRequirements, slug: string, tier: string, requestId: string, client = ''): Promise<Ticket> {
+  async authorize(
+    header: string,
+    version: 1 | 2,
+    req: PaymentRequirements,
+    slug: string,
+    tier: string,
+    requestId: string,
+    client = '',
+  ): Promise<Ticket> {
     const payment = decodePayment(header, version)
     const { signatureChecked } = await cheapChecks(payment, req, this.nowS(), this.facilitator.hasCode)
     const a = payment.payload.authorization
     const payerKey = `payer:${a.from.toLowerCase()}`
     if (this.refusals && (await this.refusals.blocked(payerKey))) {
-      throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this payer; slow down.', { headers: { 'retry-after': String(await this.refusals.retryAfter(payerKey)) } })
+      throw new ServiceError(
+        429,
+        'TOO_MANY_INVALID_PAYMENTS',
+        'Too many refused payments from this payer; slow down.',
+        { headers: { 'retry-after': String(await this.refusals.retryAfter(payerKey)) } },
+      )
     }
     const cooling = this.guard.coolingFor(a.from)
     if (cooling > 0) {
-      throw new PaymentRefused(REASON.payerCoolingDown, `A settlement for ${a.from} failed after its payment had verified (funds moved, or a wallet that only validates in simulation); payments from it are refused for another ${Math.ceil(cooling / 1000)} s.`)
+      throw new PaymentRefused(
+        REASON.payerCoolingDown,
+        `A settlement for ${a.from} failed after its payment had verified (funds moved, or a wallet that only validates in simulation); payments from it are refused for another ${Math.ceil(cooling / 1000)} s.`,
+      )
     }
     let id: number | null
     try {
       id = await this.ledger.reserve({
-        payer: a.from, nonce: a.nonce, slug, tier, amount: req.amount, network: req.network, requestId,
-        validBefore: Number(a.validBefore), x402Version: payment.x402Version, payload: payment.raw, requirements: req,
+        payer: a.from,
+        nonce: a.nonce,
+        slug,
+        tier,
+        amount: req.amount,
+        network: req.network,
+        requestId,
+        validBefore: Number(a.validBefore),
+        x402Version: payment.x402Version,
+        payload: payment.raw,
+        requirements: req,
       })
     } catch (e) {
       // The ledger is unreachable: fail closed before any verification (nothing reserved, nothing charged).
       this.log.error('payment ledger unavailable', { request_id: requestId, error: (e as Error).message })
       throw new FacilitatorUnavailable('payments are unavailable (ledger database); nothing was charged')
     }
-    if (id === null) throw new PaymentRefused(REASON.authorizationAlreadyUsed, 'this payment authorization was already used (or is in use); sign a new one')
+    if (id === null)
+      throw new PaymentRefused(
+        REASON.authorizationAlreadyUsed,
+        'this payment authorization was already used (or is in use); sign a new one',
+      )
     const mark = this.guard.mark()
     const verifyStartedMs = Date.now()
     let verdict
@@ -102,7 +134,9 @@ export class PaymentGate {
       if (this.sharedHold) await this.sharedHold.hold(id, a.from, BigInt(req.amount), req.asset, verifyStartedMs)
       held = this.sharedHold ? 0n : await this.holdBalance(a.from, BigInt(req.amount), req.asset, mark)
     } catch (e) {
-      await this.ledger.transition(id, 'released', { reason: e instanceof PaymentRefused ? e.reason : 'balance unavailable' })
+      await this.ledger.transition(id, 'released', {
+        reason: e instanceof PaymentRefused ? e.reason : 'balance unavailable',
+      })
       if (e instanceof PaymentRefused) {
         this.count(client, a.from)
         throw e
@@ -111,7 +145,12 @@ export class PaymentGate {
       throw new FacilitatorUnavailable('payment verification is unavailable; nothing was charged')
     }
     if (!this.sharedHold) await this.ledger.transition(id, 'verified')
-    this.log.info('payment verified', { request_id: requestId, payer: a.from, nonce: short(a.nonce), signature: short(payment.payload.signature) })
+    this.log.info('payment verified', {
+      request_id: requestId,
+      payer: a.from,
+      nonce: short(a.nonce),
+      signature: short(payment.payload.signature),
+    })
     return { id, payment, requirements: req, payer: a.from, slug, client, held }
   }
 
@@ -127,7 +166,8 @@ export class PaymentGate {
       const inFlight = this.guard.inFlight(payer)
       if ((inFlight > 0n || this.guard.changedSince(payer, mark)) && this.facilitator.balance) {
         let balance = this.guard.cachedBalance(payer)
-        if (balance === undefined) this.guard.rememberBalance(payer, (balance = await this.facilitator.balance(payer as `0x${string}`, asset)))
+        if (balance === undefined)
+          this.guard.rememberBalance(payer, (balance = await this.facilitator.balance(payer as `0x${string}`, asset)))
         let held = inFlight
         // A settlement of this payer in progress may already show in the balance while its amount is still held
         // (counted twice): wait for those to finish, then judge on a fresh read. Bounded: a few rounds at most.
@@ -139,7 +179,10 @@ export class PaymentGate {
           held = this.guard.inFlight(payer)
         }
         if (balance - held < amount) {
-          throw new PaymentRefused(REASON.insufficientBalance, `the payer's balance (${balance}) minus its payments in flight (${held}) does not cover ${amount}`)
+          throw new PaymentRefused(
+            REASON.insufficientBalance,
+            `the payer's balance (${balance}) minus its payments in flight (${held}) does not cover ${amount}`,
+          )
         }
       }
       this.guard.hold(payer, amount)
@@ -167,7 +210,12 @@ export class PaymentGate {
   /** Settles after a successful handler. A result is served only when this returns success. */
   async settle(t: Ticket): Promise<SettleResult> {
     let done!: () => void
-    this.guard.trackSettlement(t.payer, new Promise<void>((r) => { done = r }))
+    this.guard.trackSettlement(
+      t.payer,
+      new Promise<void>((r) => {
+        done = r
+      }),
+    )
     try {
       return await this.settleTracked(t)
     } finally {
@@ -179,7 +227,14 @@ export class PaymentGate {
     await this.ledger.transition(t.id, 'settling')
     let result: SettleResult
     try {
-      result = await this.facilitator.settle(t.payment, t.requirements, (tx) => void Promise.resolve(this.ledger.transition(t.id, 'settling', { tx })).catch((e) => this.log.warn('recording the transaction hash failed', { payment_id: t.id, error: (e as Error).message })))
+      result = await this.facilitator.settle(
+        t.payment,
+        t.requirements,
+        (tx) =>
+          void Promise.resolve(this.ledger.transition(t.id, 'settling', { tx })).catch((e) =>
+            this.log.warn('recording the transaction hash failed', { payment_id: t.id, error: (e as Error).message }),
+          ),
+      )
     } catch (e) {
       // Unknown outcome (e.g. transport failure mid-call): keep it pending; the reconciler decides from the chain.
       await this.ledger.transition(t.id, 'pending', { reason: (e as Error).message.slice(0, 200) })
@@ -187,7 +242,14 @@ export class PaymentGate {
       this.guard.forgetBalance(t.payer)
       this.sharedHold?.forget(t.payer)
       this.unholdAfterExpiry(t)
-      return { success: false, transaction: '', network: t.requirements.network, payer: t.payer, errorReason: REASON.settlementPending, pending: true }
+      return {
+        success: false,
+        transaction: '',
+        network: t.requirements.network,
+        payer: t.payer,
+        errorReason: REASON.settlementPending,
+        pending: true,
+      }
     }
     if (result.success) this.guard.spent(t.payer, BigInt(t.requirements.amount))
     else {
@@ -198,7 +260,11 @@ export class PaymentGate {
     else this.unhold(t)
     result = { ...result, payer: result.payer ?? t.payer }
     if (result.success) {
-      await this.ledger.settleOnce(t.id, { tx: result.transaction, gasUsed: result.gasUsed, effectiveGasPrice: result.effectiveGasPrice })
+      await this.ledger.settleOnce(t.id, {
+        tx: result.transaction,
+        gasUsed: result.gasUsed,
+        effectiveGasPrice: result.effectiveGasPrice,
+      })
     } else if (result.pending) {
       await this.ledger.transition(t.id, 'pending', { tx: result.transaction || undefined, reason: result.errorReason })
     } else {
@@ -206,7 +272,12 @@ export class PaymentGate {
       // The payment verified, then did not settle: the handler ran for free. Cool the payer down and count it.
       const ms = this.guard.strike(t.payer)
       this.count(t.client, t.payer)
-      this.log.warn('settlement failed after verification; payer cooling down', { payment_id: t.id, payer: t.payer, reason: result.errorReason, cooldown_s: Math.round(ms / 1000) })
+      this.log.warn('settlement failed after verification; payer cooling down', {
+        payment_id: t.id,
+        payer: t.payer,
+        reason: result.errorReason,
+        cooldown_s: Math.round(ms / 1000),
+      })
     }
     return result
   }

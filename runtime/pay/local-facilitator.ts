@@ -9,7 +9,14 @@ import { createRpc, hexToBig, RpcError, withReadRetry, type Rpc } from './settle
 import { Settler } from './settle/settler'
 import { SettlementBatcher } from './settle/batch'
 import { MULTICALL3 } from '../chain/multicall'
-import type { DecodedPayment, Facilitator, FacilitatorHealth, PaymentRequirements, SettleResult, VerifyResult } from './types'
+import type {
+  DecodedPayment,
+  Facilitator,
+  FacilitatorHealth,
+  PaymentRequirements,
+  SettleResult,
+  VerifyResult,
+} from './types'
 
 export interface LocalFacilitatorOptions {
   rpcUrl: string
@@ -46,7 +53,11 @@ function revertOf(e: unknown): string | null {
   if (!(e instanceof RpcError)) return null
   let reason = ''
   if (e.data?.startsWith('0x08c379a0')) {
-    try { reason = decodeAbiParameters([{ type: 'string' }], `0x${e.data.slice(10)}`)[0] } catch { /* not an Error(string) */ }
+    try {
+      reason = decodeAbiParameters([{ type: 'string' }], `0x${e.data.slice(10)}`)[0]
+    } catch {
+      /* not an Error(string) */
+    }
   }
   if (reason || e.code === 3 || /revert/i.test(e.message)) return `${e.message} ${reason}`
   return null
@@ -55,11 +66,22 @@ function revertOf(e: unknown): string | null {
 /** Call arguments: the (v, r, s) variant for 65-byte signatures, the bytes variant otherwise (contract wallets). */
 function calldata(p: DecodedPayment): Hex {
   const a = p.payload.authorization
-  const base = [getAddress(a.from), getAddress(a.to), BigInt(a.value), BigInt(a.validAfter), BigInt(a.validBefore), a.nonce] as const
+  const base = [
+    getAddress(a.from),
+    getAddress(a.to),
+    BigInt(a.value),
+    BigInt(a.validAfter),
+    BigInt(a.validBefore),
+    a.nonce,
+  ] as const
   const sig = p.payload.signature
   if ((sig.length - 2) / 2 === 65) {
     const { r, s, v, yParity } = parseSignature(sig)
-    return encodeFunctionData({ abi: EIP3009_ABI, functionName: 'transferWithAuthorization', args: [...base, Number(v ?? BigInt(27 + yParity!)), r, s] })
+    return encodeFunctionData({
+      abi: EIP3009_ABI,
+      functionName: 'transferWithAuthorization',
+      args: [...base, Number(v ?? BigInt(27 + yParity!)), r, s],
+    })
   }
   return encodeFunctionData({ abi: EIP3009_ABI, functionName: 'transferWithAuthorization', args: [...base, sig] })
 }
@@ -75,21 +97,63 @@ export function createLocalFacilitator(o: LocalFacilitatorOptions): Facilitator 
   const raw: Rpc = createRpc(o.rpcUrl, o.rpcTimeoutMs ?? 10_000)
   const rpc = withReadRetry(raw) // reads only: the settler sends through `raw`
   const blockTimeMs = o.blockTimeMs ?? 2000
-  const settler = new Settler(raw, { chainId: o.chainId, keys, blockTimeMs, pollMs: o.pollingIntervalMs ?? Math.max(20, blockTimeMs / 8), stuckBlocks: o.stuckBlocks ?? 3 })
-  const batcher = o.batch ? new SettlementBatcher(settler, { windowMs: o.batch.windowMs, max: o.batch.max ?? 50, multicall: o.batch.multicall ?? MULTICALL3, perCallGas: TRANSFER_WITH_AUTHORIZATION_GAS }) : null
+  const settler = new Settler(raw, {
+    chainId: o.chainId,
+    keys,
+    blockTimeMs,
+    pollMs: o.pollingIntervalMs ?? Math.max(20, blockTimeMs / 8),
+    stuckBlocks: o.stuckBlocks ?? 3,
+  })
+  const batcher = o.batch
+    ? new SettlementBatcher(settler, {
+        windowMs: o.batch.windowMs,
+        max: o.batch.max ?? 50,
+        multicall: o.batch.multicall ?? MULTICALL3,
+        perCallGas: TRANSFER_WITH_AUTHORIZATION_GAS,
+      })
+    : null
   const codeCache = new Map<string, { has: boolean; at: number }>()
   let reachable = true
   let lastError: string | undefined
-  const refresh = () => settler.readBalances().then(() => { reachable = true }, (e) => { reachable = false; lastError = (e as Error).message })
-  void settler.init().then(() => { reachable = true }, (e) => { reachable = false; lastError = (e as Error).message })
+  const refresh = () =>
+    settler.readBalances().then(
+      () => {
+        reachable = true
+      },
+      (e) => {
+        reachable = false
+        lastError = (e as Error).message
+      },
+    )
+  void settler.init().then(
+    () => {
+      reachable = true
+    },
+    (e) => {
+      reachable = false
+      lastError = (e as Error).message
+    },
+  )
   const timer = setInterval(() => void refresh(), o.balanceEveryMs ?? 60_000)
   timer.unref?.()
   const health = (): FacilitatorHealth => settlerHealth(settler, TRANSFER_WITH_AUTHORIZATION_GAS, reachable, lastError)
   /** The payer is an EOA whose 65-byte signature was recovered locally (hasCode never said otherwise). */
-  const eoaPath = (p: DecodedPayment) => (p.payload.signature.length - 2) / 2 === 65 && !codeCache.get(p.payload.authorization.from.toLowerCase())?.has
-  const fail = (req: PaymentRequirements, payer: string, errorReason: string, tx = ''): SettleResult => ({ success: false, transaction: tx, network: req.network, payer, errorReason })
+  const eoaPath = (p: DecodedPayment) =>
+    (p.payload.signature.length - 2) / 2 === 65 && !codeCache.get(p.payload.authorization.from.toLowerCase())?.has
+  const fail = (req: PaymentRequirements, payer: string, errorReason: string, tx = ''): SettleResult => ({
+    success: false,
+    transaction: tx,
+    network: req.network,
+    payer,
+    errorReason,
+  })
   const paid = (req: PaymentRequirements, payer: string, tx: string, r: RawReceipt): SettleResult => ({
-    success: true, transaction: tx, network: req.network, payer, gasUsed: hexToBig(r.gasUsed).toString(), effectiveGasPrice: hexToBig(r.effectiveGasPrice).toString(),
+    success: true,
+    transaction: tx,
+    network: req.network,
+    payer,
+    gasUsed: hexToBig(r.gasUsed).toString(),
+    effectiveGasPrice: hexToBig(r.effectiveGasPrice).toString(),
   })
 
   return {
@@ -103,7 +167,10 @@ export function createLocalFacilitator(o: LocalFacilitatorOptions): Facilitator 
       // Before any verification RPC: with no settler able to pay gas the gate answers 503 and nothing is verified.
       if (!health().canPay) throw new Error('no settler key can pay for gas')
       try {
-        await rpc('eth_call', [{ from: settler.lanes[0].address, to: getAddress(req.asset), data: calldata(p) }, 'latest'])
+        await rpc('eth_call', [
+          { from: settler.lanes[0].address, to: getAddress(req.asset), data: calldata(p) },
+          'latest',
+        ])
         return { isValid: true, payer }
       } catch (e) {
         const reason = revertOf(e)
@@ -119,7 +186,10 @@ export function createLocalFacilitator(o: LocalFacilitatorOptions): Facilitator 
       let gas = TRANSFER_WITH_AUTHORIZATION_GAS
       if (!eoaPath(p)) {
         try {
-          gas = (hexToBig(await rpc<string>('eth_estimateGas', [{ from: settler.lanes[0].address, to: asset, data }])) * ESTIMATE_MARGIN_PCT) / 100n
+          gas =
+            (hexToBig(await rpc<string>('eth_estimateGas', [{ from: settler.lanes[0].address, to: asset, data }])) *
+              ESTIMATE_MARGIN_PCT) /
+            100n
         } catch (e) {
           const reason = revertOf(e)
           if (reason === null) throw e
@@ -128,14 +198,25 @@ export function createLocalFacilitator(o: LocalFacilitatorOptions): Facilitator 
         }
       }
       let first: string | undefined
-      const onHash = (h: string) => { if (!first) { first = h; onSubmitted(h) } }
+      const onHash = (h: string) => {
+        if (!first) {
+          first = h
+          onSubmitted(h)
+        }
+      }
       // EOA settlements may share a batch transaction; `share` is how many settlements its gas is split over.
       let share = 1n
-      const sent = batcher && gas === TRANSFER_WITH_AUTHORIZATION_GAS
-        ? batcher.add(asset, data, onHash).then(({ receipt, size }) => { share = BigInt(size); return receipt })
-        : settler.submit(asset, data, gas, onHash)
+      const sent =
+        batcher && gas === TRANSFER_WITH_AUTHORIZATION_GAS
+          ? batcher.add(asset, data, onHash).then(({ receipt, size }) => {
+              share = BigInt(size)
+              return receipt
+            })
+          : settler.submit(asset, data, gas, onHash)
       let timer: ReturnType<typeof setTimeout> | undefined
-      const timeout = new Promise<'timeout'>((r) => { timer = setTimeout(() => r('timeout'), o.receiptTimeoutMs ?? 30_000) })
+      const timeout = new Promise<'timeout'>((r) => {
+        timer = setTimeout(() => r('timeout'), o.receiptTimeoutMs ?? 30_000)
+      })
       let r: RawReceipt | 'timeout'
       try {
         r = await Promise.race([sent, timeout])
@@ -149,15 +230,28 @@ export function createLocalFacilitator(o: LocalFacilitatorOptions): Facilitator 
         clearTimeout(timer)
       }
       if (r === 'timeout') return { ...fail(req, payer, REASON.settlementPending, first ?? ''), pending: true }
-      if (paysUs(r, asset, a)) return { ...paid(req, payer, r.transactionHash, r), gasUsed: (hexToBig(r.gasUsed) / share).toString() }
+      if (paysUs(r, asset, a))
+        return { ...paid(req, payer, r.transactionHash, r), gasUsed: (hexToBig(r.gasUsed) / share).toString() }
       // Reverted (or paid someone else): was this exact authorization already used to pay us (front-running)?
       const front = await frontRun(p, req, r, share).catch(() => null)
       if (front) return front
-      return { ...fail(req, payer, succeeded(r) ? REASON.transferEventMismatch : REASON.transactionFailed, r.transactionHash), gasUsed: (hexToBig(r.gasUsed) / share).toString(), effectiveGasPrice: hexToBig(r.effectiveGasPrice).toString() }
+      return {
+        ...fail(req, payer, succeeded(r) ? REASON.transferEventMismatch : REASON.transactionFailed, r.transactionHash),
+        gasUsed: (hexToBig(r.gasUsed) / share).toString(),
+        effectiveGasPrice: hexToBig(r.effectiveGasPrice).toString(),
+      }
     },
     status: (tx, p, req) => chainStatus(rpc, tx, p.payload.authorization, req.asset, o.logLookbackBlocks ?? 10_000),
     async balance(payer, asset) {
-      return hexToBig(await rpc<string>('eth_call', [{ to: getAddress(asset), data: encodeFunctionData({ abi: EIP3009_ABI, functionName: 'balanceOf', args: [getAddress(payer)] }) }, 'latest']))
+      return hexToBig(
+        await rpc<string>('eth_call', [
+          {
+            to: getAddress(asset),
+            data: encodeFunctionData({ abi: EIP3009_ABI, functionName: 'balanceOf', args: [getAddress(payer)] }),
+          },
+          'latest',
+        ]),
+      )
     },
     async hasCode(address) {
       const k = address.toLowerCase()
@@ -176,11 +270,24 @@ export function createLocalFacilitator(o: LocalFacilitatorOptions): Facilitator 
   }
 
   /** Success naming the transaction that used this exact authorization to pay us, if there is one. */
-  async function frontRun(p: DecodedPayment, req: PaymentRequirements, ours?: RawReceipt, share = 1n): Promise<SettleResult | null> {
+  async function frontRun(
+    p: DecodedPayment,
+    req: PaymentRequirements,
+    ours?: RawReceipt,
+    share = 1n,
+  ): Promise<SettleResult | null> {
     const found = await findUse(rpc, req.asset, p.payload.authorization, FRONT_RUN_LOOKBACK)
     if (!found?.paid) return null
     const r = await rpc<RawReceipt>('eth_getTransactionReceipt', [found.tx])
-    return { ...paid(req, p.payload.authorization.from, found.tx, r), ...(ours ? { gasUsed: (hexToBig(ours.gasUsed) / share).toString(), effectiveGasPrice: hexToBig(ours.effectiveGasPrice).toString() } : { gasUsed: '0', effectiveGasPrice: '0' }) }
+    return {
+      ...paid(req, p.payload.authorization.from, found.tx, r),
+      ...(ours
+        ? {
+            gasUsed: (hexToBig(ours.gasUsed) / share).toString(),
+            effectiveGasPrice: hexToBig(ours.effectiveGasPrice).toString(),
+          }
+        : { gasUsed: '0', effectiveGasPrice: '0' }),
+    }
   }
 }
 

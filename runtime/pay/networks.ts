@@ -3,7 +3,8 @@ export const V1_NETWORKS: Readonly<Record<string, string>> = { 'eip155:8453': 'b
 /** The v1 name of a CAIP-2 network (itself when it has none). */
 export const v1NetworkOf = (network: string): string => V1_NETWORKS[network] ?? network
 /** The CAIP-2 network of a v1 name, or undefined for a name this server does not know. */
-export const networkOfV1 = (name: string): string | undefined => Object.keys(V1_NETWORKS).find((k) => V1_NETWORKS[k] === name)
+export const networkOfV1 = (name: string): string | undefined =>
+  Object.keys(V1_NETWORKS).find((k) => V1_NETWORKS[k] === name)
 
 /** The payment asset of a network: token address and its EIP-712 domain (what EIP-3009 signatures commit to). */
 export interface AssetDefaults {

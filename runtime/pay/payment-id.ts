@@ -20,11 +20,16 @@ export const PAYMENT_IDENTIFIER_DECLARATION = { [PAYMENT_IDENTIFIER]: declarePay
  */
 export function paymentIdentifierOf(p: DecodedPayment): string | null {
   if (p.x402Version !== 2) return null
-  const sent = (p.raw.extensions as Record<string, { info?: { id?: unknown } }> | undefined)?.[PAYMENT_IDENTIFIER]?.info?.id
+  const sent = (p.raw.extensions as Record<string, { info?: { id?: unknown } }> | undefined)?.[PAYMENT_IDENTIFIER]?.info
+    ?.id
   const id = extractPaymentIdentifier(p.raw as unknown as PaymentPayload, false)
   if (id === null && sent === undefined) return null
   if (id === null || !isValidPaymentId(id)) {
-    throw new ServiceError(400, 'INVALID_PAYMENT_IDENTIFIER', `extensions["${PAYMENT_IDENTIFIER}"].info.id must be ${PAYMENT_ID_MIN_LENGTH}-${PAYMENT_ID_MAX_LENGTH} characters of letters, digits, '-' and '_'`)
+    throw new ServiceError(
+      400,
+      'INVALID_PAYMENT_IDENTIFIER',
+      `extensions["${PAYMENT_IDENTIFIER}"].info.id must be ${PAYMENT_ID_MIN_LENGTH}-${PAYMENT_ID_MAX_LENGTH} characters of letters, digits, '-' and '_'`,
+    )
   }
   return id
 }

@@ -16,19 +16,36 @@ type Outcome = { settled: number; failed: number; released: number; unknown: num
  * until `othersStaleMs` passed since their last change (that instance died), and only one instance reconciles at a
  * time (`ledger.exclusively`; the others skip the round).
  */
-export interface SharedReconcile { instanceId?: string; othersStaleMs?: number }
+export interface SharedReconcile {
+  instanceId?: string
+  othersStaleMs?: number
+}
 
-export async function reconcile(ledger: LedgerStore, facilitator: Facilitator, log: Logger, staleMs = 10 * 60_000, shared: SharedReconcile = {}): Promise<Outcome> {
+export async function reconcile(
+  ledger: LedgerStore,
+  facilitator: Facilitator,
+  log: Logger,
+  staleMs = 10 * 60_000,
+  shared: SharedReconcile = {},
+): Promise<Outcome> {
   const run = () => reconcileRows(ledger, facilitator, log, staleMs, shared)
   if (!ledger.exclusively) return run()
   return (await ledger.exclusively('agent-api:reconcile', run)) ?? { settled: 0, failed: 0, released: 0, unknown: 0 }
 }
 
-async function reconcileRows(ledger: LedgerStore, facilitator: Facilitator, log: Logger, staleMs: number, shared: SharedReconcile): Promise<Outcome> {
+async function reconcileRows(
+  ledger: LedgerStore,
+  facilitator: Facilitator,
+  log: Logger,
+  staleMs: number,
+  shared: SharedReconcile,
+): Promise<Outcome> {
   const out = { settled: 0, failed: 0, released: 0, unknown: 0 }
   const now = Date.now()
   const staleAfter = (row: { instance?: string }) =>
-    row.instance && shared.instanceId && row.instance !== shared.instanceId ? (shared.othersStaleMs ?? staleMs) : staleMs
+    row.instance && shared.instanceId && row.instance !== shared.instanceId
+      ? (shared.othersStaleMs ?? staleMs)
+      : staleMs
   for (const row of await ledger.byState(['reserved', 'verified'])) {
     if (now - row.updated_at < staleAfter(row)) continue
     await ledger.transition(row.id, 'released', { reason: 'request ended before settlement (reconciled)' })

@@ -27,7 +27,15 @@ export interface SupportedKinds {
  */
 export class NotAccepted extends Error {}
 
-const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ConnectionRefused', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'FailedToOpenSocket'])
+const NOT_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'ConnectionRefused',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'FailedToOpenSocket',
+])
 const REFUSED_STATUS = new Set([401, 403, 429, 503])
 
 /** The URL without credentials or query (for logs and /health). */
@@ -45,7 +53,9 @@ export const safeUrl = (url: string) => {
  * (v1-shaped for v1 payloads). Transport failures throw (NotAccepted when the request surely never landed), so
  * the gate answers 503 and serves nothing.
  */
-export function createRemoteFacilitator(o: RemoteFacilitatorOptions): Facilitator & { url: string; supported(): Promise<SupportedKinds> } {
+export function createRemoteFacilitator(
+  o: RemoteFacilitatorOptions,
+): Facilitator & { url: string; supported(): Promise<SupportedKinds> } {
   const f = o.fetch ?? fetch
   const base = new URL(o.url)
   const basePath = base.pathname.replace(/\/+$/, '')
@@ -55,18 +65,30 @@ export function createRemoteFacilitator(o: RemoteFacilitatorOptions): Facilitato
   const body = (p: DecodedPayment, req: PaymentRequirements) => ({
     x402Version: p.x402Version,
     paymentPayload: p.raw,
-    paymentRequirements: p.x402Version === 2 ? req : { ...toV1(req, String(req.extra.resource ?? o.url), String(req.extra.description ?? '')), network: v1NetworkOf(req.network) },
+    paymentRequirements:
+      p.x402Version === 2
+        ? req
+        : {
+            ...toV1(req, String(req.extra.resource ?? o.url), String(req.extra.description ?? '')),
+            network: v1NetworkOf(req.network),
+          },
   })
   async function call<T>(method: 'GET' | 'POST', path: string, payload: unknown, timeoutMs: number): Promise<T> {
     const url = urlOf(path)
     let authorization = o.authHeader
     // A request we could not sign was never sent: nothing to fear from sending it elsewhere.
-    if (o.auth) authorization = await o.auth(method, url).catch((e) => { throw new NotAccepted(`could not authenticate to facilitator ${name}: ${(e as Error).message.slice(0, 120)}`) })
+    if (o.auth)
+      authorization = await o.auth(method, url).catch((e) => {
+        throw new NotAccepted(`could not authenticate to facilitator ${name}: ${(e as Error).message.slice(0, 120)}`)
+      })
     let res: Response
     try {
       res = await f(url, {
         method,
-        headers: { ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...(authorization ? { authorization } : {}) },
+        headers: {
+          ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(authorization ? { authorization } : {}),
+        },
         body: payload === undefined ? undefined : JSON.stringify(payload),
         signal: AbortSignal.timeout(timeoutMs),
       })
@@ -77,9 +99,14 @@ export function createRemoteFacilitator(o: RemoteFacilitatorOptions): Facilitato
     }
     const text = await res.text()
     let json: unknown
-    try { json = JSON.parse(text) } catch { json = undefined }
+    try {
+      json = JSON.parse(text)
+    } catch {
+      json = undefined
+    }
     const answered = json && typeof json === 'object' && ('isValid' in json || 'success' in json || 'kinds' in json)
-    if (!res.ok && REFUSED_STATUS.has(res.status) && !answered) throw new NotAccepted(`facilitator ${name}${path} refused the request (${res.status})`)
+    if (!res.ok && REFUSED_STATUS.has(res.status) && !answered)
+      throw new NotAccepted(`facilitator ${name}${path} refused the request (${res.status})`)
     if (json === undefined) throw new Error(`facilitator ${name}${path} answered ${res.status} with non-JSON`)
     if (!res.ok && !answered) throw new Error(`facilitator ${name}${path} answered ${res.status}`)
     return json as T

@@ -10,16 +10,28 @@ import { createRemoteFacilitator } from './remote-facilitator'
  * request authenticated with a fresh CDP JWT when CDP_API_KEY_ID/SECRET are set (else FACILITATOR_AUTH_HEADER).
  * With RPC_URL too, reconciliation reads settlement status from the chain. Checks each facilitator's /supported in the background and warns when it does not list our network.
  */
-export function remoteFacilitators(config: Config, log: Logger, timeouts: { verifyTimeoutMs?: number; settleTimeoutMs?: number } = {}) {
+export function remoteFacilitators(
+  config: Config,
+  log: Logger,
+  timeouts: { verifyTimeoutMs?: number; settleTimeoutMs?: number } = {},
+) {
   const auth = config.cdp.apiKeyId ? createCdpAuth(config.cdp.apiKeyId, config.cdp.apiKeySecret) : undefined
-  const members = config.facilitatorUrls.map((url) => createRemoteFacilitator({ url, auth, authHeader: config.facilitatorAuthHeader || undefined, ...timeouts }))
+  const members = config.facilitatorUrls.map((url) =>
+    createRemoteFacilitator({ url, auth, authHeader: config.facilitatorAuthHeader || undefined, ...timeouts }),
+  )
   // With RPC_URL as well, pending settlements (e.g. a timed-out /settle) are resolved from the chain.
   const status = config.rpcUrl ? createChainStatus(config.rpcUrl) : undefined
-  const list = createFacilitatorList(members, { failures: config.facilitatorFailures, cooldownMs: config.facilitatorCooldownSeconds * 1000, log, status })
+  const list = createFacilitatorList(members, {
+    failures: config.facilitatorFailures,
+    cooldownMs: config.facilitatorCooldownSeconds * 1000,
+    log,
+    status,
+  })
   void list.supported().then((all) => {
     for (const s of all) {
       if (s.error) log.warn('facilitator /supported failed', { facilitator: s.url, error: s.error })
-      else if (!s.kinds?.some((k) => k.x402Version === 2 && k.scheme === 'exact' && k.network === config.network)) log.warn('facilitator does not list this network', { facilitator: s.url, network: config.network })
+      else if (!s.kinds?.some((k) => k.x402Version === 2 && k.scheme === 'exact' && k.network === config.network))
+        log.warn('facilitator does not list this network', { facilitator: s.url, network: config.network })
     }
   })
   return list

@@ -24,7 +24,8 @@ export type Collected =
   | { kind: 'gone' }
 
 /** A successful settlement's PAYMENT-RESPONSE value, fields in the pipeline's order. */
-const successReceipt = (transaction: string, network: string, payer: string) => b64json({ success: true, transaction, network, payer })
+const successReceipt = (transaction: string, network: string, payer: string) =>
+  b64json({ success: true, transaction, network, payer })
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex')
 
@@ -47,7 +48,8 @@ async function holdsAuthorization(p: DecodedPayment, row: StoredResult, req: Pay
     return false
   }
   const a = p.payload.authorization
-  if (!AUTH_FIELDS.every((f) => String(a[f]).toLowerCase() === String(stored?.authorization?.[f]).toLowerCase())) return false
+  if (!AUTH_FIELDS.every((f) => String(a[f]).toLowerCase() === String(stored?.authorization?.[f]).toLowerCase()))
+    return false
   if (p.payload.signature.toLowerCase() === stored.signature?.toLowerCase()) return true
   if ((p.payload.signature.length - 2) / 2 !== 65) return false
   try {
@@ -63,7 +65,10 @@ async function holdsAuthorization(p: DecodedPayment, row: StoredResult, req: Pay
  * and receipt instead of a second settlement. Framework-free; the pipeline turns outcomes into responses.
  */
 export class PaidResults {
-  constructor(private store: ResultStoreLike, private nowS = () => Math.floor(Date.now() / 1000)) {}
+  constructor(
+    private store: ResultStoreLike,
+    private nowS = () => Math.floor(Date.now() / 1000),
+  ) {}
 
   private outcome(row: StoredResult): Collected | null {
     switch (row.state) {
@@ -90,7 +95,9 @@ export class PaidResults {
     let payer = row.payer
     try {
       payer = (JSON.parse(row.payload) as { payload: ExactPayload }).payload.authorization.from
-    } catch { /* the ledger's lower-case copy */ }
+    } catch {
+      /* the ledger's lower-case copy */
+    }
     return successReceipt(row.tx_hash ?? '', row.network, payer)
   }
 
@@ -99,7 +106,12 @@ export class PaidResults {
    * The presented payment must pass every local check (fresh, ours, signed by the payer); when it cannot be
    * checked locally (a contract-wallet signature), null: the gate verifies it and `claim` decides.
    */
-  async byIdentifier(p: DecodedPayment, key: string, req: PaymentRequirements, hash: string): Promise<Collected | null> {
+  async byIdentifier(
+    p: DecodedPayment,
+    key: string,
+    req: PaymentRequirements,
+    hash: string,
+  ): Promise<Collected | null> {
     const row = await this.store.byKey(p.payload.authorization.from, key)
     if (!row) return null
     try {
@@ -124,7 +136,14 @@ export class PaidResults {
 
   private input(t: Ticket, key: string | null, hash: string) {
     const a = t.payment.payload.authorization
-    return { paymentId: t.id, payer: a.from, nonce: a.nonce, key, requestHash: hash, expiresAt: Number(a.validBefore) + RESULT_GRACE_S }
+    return {
+      paymentId: t.id,
+      payer: a.from,
+      nonce: a.nonce,
+      key,
+      requestHash: hash,
+      expiresAt: Number(a.validBefore) + RESULT_GRACE_S,
+    }
   }
 
   /** Claims a payment identifier for a verified payment; an outcome when another payment already holds it. */
@@ -147,7 +166,11 @@ export class PaidResults {
   async settled(t: Ticket, receipt: string, transaction: string): Promise<void> {
     // Usually the receipt is exactly the one rebuilt from the ledger: then it costs no write on the paid path.
     if (receipt === successReceipt(transaction, t.requirements.network, t.payment.payload.authorization.from)) return
-    try { await this.store.setReceipt(t.id, receipt) } catch { /* rebuilt from the ledger on collection */ }
+    try {
+      await this.store.setReceipt(t.id, receipt)
+    } catch {
+      /* rebuilt from the ledger on collection */
+    }
   }
 
   /**
@@ -155,7 +178,11 @@ export class PaidResults {
    * a row left behind is never served (its payment is not settled) and is purged.
    */
   async discard(t: Ticket): Promise<void> {
-    try { await this.store.discard(t.id) } catch { /* purged later */ }
+    try {
+      await this.store.discard(t.id)
+    } catch {
+      /* purged later */
+    }
   }
 
   purge(): Promise<number> | number {

@@ -16,7 +16,14 @@ import type { Facilitator } from './types'
 export class SharedHold {
   private balances = new Map<string, { value: bigint; readAtMs: number }>()
 
-  constructor(private shared: SharedPayerLedger, private ledger: LedgerStore, private facilitator: Facilitator, private ttlMs = 2_000, private maxPayers = 10_000, private now = () => Date.now()) {}
+  constructor(
+    private shared: SharedPayerLedger,
+    private ledger: LedgerStore,
+    private facilitator: Facilitator,
+    private ttlMs = 2_000,
+    private maxPayers = 10_000,
+    private now = () => Date.now(),
+  ) {}
 
   /** Moves reservation `id` to verified, or throws PaymentRefused (insufficient balance). `sinceMs`: when its verification began. */
   async hold(id: number, payer: string, amount: bigint, asset: string, sinceMs: number): Promise<void> {
@@ -30,7 +37,8 @@ export class SharedHold {
       }
       const key = payer.toLowerCase()
       const cached = this.balances.get(key)
-      if (cached && this.now() - cached.readAtMs <= this.ttlMs) r = await this.shared.verifyWithin(id, payer, amount, cached, since)
+      if (cached && this.now() - cached.readAtMs <= this.ttlMs)
+        r = await this.shared.verifyWithin(id, payer, amount, cached, since)
       for (let attempt = 0; (!cached || r.outcome !== 'ok') && attempt < 2; attempt++) {
         if (attempt === 1) {
           if (r.inFlight === 0n && r.spent === 0n) break // nothing moving: the refusal stands
@@ -43,7 +51,11 @@ export class SharedHold {
         if (r.outcome === 'ok') break
       }
     }
-    if (r.outcome !== 'ok') throw new PaymentRefused(REASON.insufficientBalance, `the payer's balance minus its payments in flight (${r.inFlight}) does not cover ${amount}`)
+    if (r.outcome !== 'ok')
+      throw new PaymentRefused(
+        REASON.insufficientBalance,
+        `the payer's balance minus its payments in flight (${r.inFlight}) does not cover ${amount}`,
+      )
   }
 
   /** The outcome of a transfer is unknown or failed: read the balance again next time. */

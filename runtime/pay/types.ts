@@ -64,7 +64,13 @@ export interface FacilitatorHealth {
   detail?: string
   settlers?: Array<{ address: string; balance_wei: string; settlements_left: number; in_flight: number }>
   /** Remote facilitators in the order tried, with their circuit-breaker state. */
-  facilitators?: Array<{ url: string; state: 'closed' | 'open' | 'half-open'; consecutive_failures: number; retry_in_seconds?: number; last_error?: string }>
+  facilitators?: Array<{
+    url: string
+    state: 'closed' | 'open' | 'half-open'
+    consecutive_failures: number
+    retry_in_seconds?: number
+    last_error?: string
+  }>
 }
 
 /** Verifies and settles payments against OUR requirements, on a chain or through a facilitator. */

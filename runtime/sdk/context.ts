@@ -52,7 +52,11 @@ export interface Upstream {
    * GET `baseUrl + path` with `query`, parse JSON, cache for `ttlMs` (identical concurrent calls share one request).
    * Non-2xx, timeouts and unparsable bodies throw a 502/504 ServiceError with `upstream` and `retryable`.
    */
-  getJson<T = unknown>(path: string, query?: Record<string, string | number | boolean | undefined>, opts?: { ttlMs?: number; headers?: Record<string, string>; allowStatus?: number[] }): Promise<{ status: number; data: T }>
+  getJson<T = unknown>(
+    path: string,
+    query?: Record<string, string | number | boolean | undefined>,
+    opts?: { ttlMs?: number; headers?: Record<string, string>; allowStatus?: number[] },
+  ): Promise<{ status: number; data: T }>
 }
 
 /** One chat completion request. `user` is always sent as delimited data in the user message. */
@@ -95,7 +99,11 @@ export interface Logger {
 
 /** The x402 facilitator `/verify` contract, run against this server's chain (nothing is reserved or settled). */
 export interface PaymentVerifier {
-  verify(req: { x402Version: number; paymentPayload: Record<string, unknown>; paymentRequirements: Record<string, unknown> }): Promise<{ isValid: boolean; invalidReason?: string; payer?: string }>
+  verify(req: {
+    x402Version: number
+    paymentPayload: Record<string, unknown>
+    paymentRequirements: Record<string, unknown>
+  }): Promise<{ isValid: boolean; invalidReason?: string; payer?: string }>
 }
 
 /** What a handler receives besides its validated input. Built by the runtime; faked in tests with `testContext()`. */

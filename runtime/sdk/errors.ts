@@ -62,14 +62,23 @@ export class ServiceError extends Error {
  */
 export function invalid(field: string, message: string): ServiceError {
   const path = field.startsWith('/') ? field : `/${field.replace(/\./g, '/')}`
-  return new ServiceError(422, 'INVALID_INPUT', `${field}: ${message}`, { details: [{ path, message }] satisfies FieldIssue[] })
+  return new ServiceError(422, 'INVALID_INPUT', `${field}: ${message}`, {
+    details: [{ path, message }] satisfies FieldIssue[],
+  })
 }
 
 /**
  * A 502/504 for a failed upstream (live data, web fetch, model). Never settled.
  * @example throw upstreamError('open-meteo', 'timed out after 5000 ms', { timeout: true })
  */
-export function upstreamError(upstream: string, message: string, opts: { timeout?: boolean; retryable?: boolean; status?: number } = {}): ServiceError {
+export function upstreamError(
+  upstream: string,
+  message: string,
+  opts: { timeout?: boolean; retryable?: boolean; status?: number } = {},
+): ServiceError {
   const status = opts.status ?? (opts.timeout ? 504 : 502)
-  return new ServiceError(status, opts.timeout ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR', message, { retryable: opts.retryable ?? true, extra: { upstream } })
+  return new ServiceError(status, opts.timeout ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR', message, {
+    retryable: opts.retryable ?? true,
+    extra: { upstream },
+  })
 }

@@ -42,9 +42,14 @@ function pathOf(v: unknown, path: string, depth: number): string | null {
 export function assertFinite<T>(out: T): T {
   const where = nonFinitePath(out)
   if (where !== null) {
-    throw new ServiceError(422, 'RESULT_OUT_OF_RANGE', `The result is outside the range of double-precision numbers (at ${where}); use smaller inputs.`, {
-      details: [{ path: where, message: 'not a finite number' }],
-    })
+    throw new ServiceError(
+      422,
+      'RESULT_OUT_OF_RANGE',
+      `The result is outside the range of double-precision numbers (at ${where}); use smaller inputs.`,
+      {
+        details: [{ path: where, message: 'not a finite number' }],
+      },
+    )
   }
   return out
 }

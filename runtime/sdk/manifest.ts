@@ -18,8 +18,21 @@ export interface TierPrice {
 }
 
 export const CATEGORIES = [
-  'analysis', 'web', 'text', 'encoding', 'data', 'datetime', 'validation', 'network',
-  'math', 'finance', 'crypto', 'live-data', 'language', 'media', 'payments',
+  'analysis',
+  'web',
+  'text',
+  'encoding',
+  'data',
+  'datetime',
+  'validation',
+  'network',
+  'math',
+  'finance',
+  'crypto',
+  'live-data',
+  'language',
+  'media',
+  'payments',
 ] as const
 export type Category = (typeof CATEGORIES)[number]
 
@@ -108,6 +121,9 @@ export function defineService<I extends TSchema, O extends TSchema>(m: ServiceMa
  * @example
  * export default handlerFor(manifest, ({ text }) => ({ slug: slugify(text) }))
  */
-export function handlerFor<M extends ServiceManifest>(_manifest: M, fn: (input: Static<M['input']>, ctx: ServiceContext) => Static<M['output']> | Promise<Static<M['output']>>): Handler<M> {
+export function handlerFor<M extends ServiceManifest>(
+  _manifest: M,
+  fn: (input: Static<M['input']>, ctx: ServiceContext) => Static<M['output']> | Promise<Static<M['output']>>,
+): Handler<M> {
   return fn
 }

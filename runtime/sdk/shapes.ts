@@ -11,7 +11,12 @@ export const serviceRequest = (codeDescription = 'The content to process.') =>
       code: t.String({ minLength: 1, maxLength: MAX_CODE_CHARS, description: codeDescription }),
       language: t.Optional(t.String({ maxLength: 64, description: 'Language hint. Auto-detected when omitted.' })),
       context: t.Optional(t.String({ maxLength: 20_000, description: 'Extra context or instructions.' })),
-      tier: t.Optional(t.Union(TIERS.map((x) => t.Literal(x)), { default: 'standard', description: `${TIERS.join(', ')}. Also accepted as ?tier=.` })),
+      tier: t.Optional(
+        t.Union(
+          TIERS.map((x) => t.Literal(x)),
+          { default: 'standard', description: `${TIERS.join(', ')}. Also accepted as ?tier=.` },
+        ),
+      ),
     },
     { additionalProperties: true },
   )
@@ -22,7 +27,17 @@ export const serviceRequest = (codeDescription = 'The content to process.') =>
  * @example aliases: serviceRequestAliases({ transcript: 'code' })
  */
 export function serviceRequestAliases(more: Record<string, 'code' | 'context' | 'language'> = {}): InputAliases {
-  return { fields: { text: 'code', content: 'code', input: 'code', source: 'code', lang: 'language', instructions: 'context', ...more } }
+  return {
+    fields: {
+      text: 'code',
+      content: 'code',
+      input: 'code',
+      source: 'code',
+      lang: 'language',
+      instructions: 'context',
+      ...more,
+    },
+  }
 }
 
 /** Spec §2.2 ServiceResponse: the 200 body of tiered services. */
@@ -33,11 +48,17 @@ export const serviceResponse = () =>
     result: t.String({ description: 'The generated analysis or text.' }),
     model: t.String({ description: 'Identifier of the model used.' }),
     tokens_used: t.Integer({ description: 'Total tokens consumed, as reported by the provider.' }),
-    request_id: t.String({ description: 'Unique request identifier: req_ followed by 20 hex digits (also in the X-Request-Id header).' }),
+    request_id: t.String({
+      description: 'Unique request identifier: req_ followed by 20 hex digits (also in the X-Request-Id header).',
+    }),
   })
 
 /** `{ quick, standard, pro }` from three `[price_usd, max_tokens]` pairs (spec §4.3). */
-export function tieredPricing(quick: [number, number], standard: [number, number], pro: [number, number]): Record<Tier, TierPrice> {
+export function tieredPricing(
+  quick: [number, number],
+  standard: [number, number],
+  pro: [number, number],
+): Record<Tier, TierPrice> {
   const p = ([price_usd, max_tokens]: [number, number]) => ({ price_usd, max_tokens })
   return { quick: p(quick), standard: p(standard), pro: p(pro) }
 }

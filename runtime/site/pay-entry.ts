@@ -12,24 +12,43 @@ import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { createWalletClient, custom, type EIP1193Provider } from 'viem'
 import { base, baseSepolia } from 'viem/chains'
 
-export interface WalletInfo { uuid: string; name: string; icon: string; rdns: string }
-export interface FoundWallet { info: WalletInfo; provider: EIP1193Provider }
-type TypedData = { domain: Record<string, unknown>; types: Record<string, unknown>; primaryType: string; message: Record<string, unknown> }
-export interface Signer { address: `0x${string}`; signTypedData(m: TypedData): Promise<`0x${string}`> }
+export interface WalletInfo {
+  uuid: string
+  name: string
+  icon: string
+  rdns: string
+}
+export interface FoundWallet {
+  info: WalletInfo
+  provider: EIP1193Provider
+}
+type TypedData = {
+  domain: Record<string, unknown>
+  types: Record<string, unknown>
+  primaryType: string
+  message: Record<string, unknown>
+}
+export interface Signer {
+  address: `0x${string}`
+  signTypedData(m: TypedData): Promise<`0x${string}`>
+}
 
 /** EIP-6963: asks injected wallets to announce themselves and collects the answers for `waitMs`. */
 export function wallets(waitMs = 400): Promise<FoundWallet[]> {
   const found = new Map<string, FoundWallet>()
   const onAnnounce = (e: Event) => {
     const d = (e as CustomEvent<FoundWallet>).detail
-    if (d?.info?.uuid && d.provider && typeof d.provider.request === 'function') found.set(d.info.uuid, { info: d.info, provider: d.provider })
+    if (d?.info?.uuid && d.provider && typeof d.provider.request === 'function')
+      found.set(d.info.uuid, { info: d.info, provider: d.provider })
   }
   window.addEventListener('eip6963:announceProvider', onAnnounce)
   window.dispatchEvent(new Event('eip6963:requestProvider'))
-  return new Promise((resolve) => setTimeout(() => {
-    window.removeEventListener('eip6963:announceProvider', onAnnounce)
-    resolve([...found.values()])
-  }, waitMs))
+  return new Promise((resolve) =>
+    setTimeout(() => {
+      window.removeEventListener('eip6963:announceProvider', onAnnounce)
+      resolve([...found.values()])
+    }, waitMs),
+  )
 }
 
 /** The visitor's wallet as an x402 signer: asks for an account and for the payment network, signs in the wallet. */
@@ -53,11 +72,19 @@ export async function walletSigner(provider: EIP1193Provider, chainId: number): 
 
 /** True when an error (or one it wraps) carries the EIP-1193 / EIP-3085 error `code`. */
 function hasCode(e: unknown, code: number): boolean {
-  for (let x = e as { code?: number; cause?: unknown } | undefined, i = 0; x && i < 8; x = x.cause as typeof x, i++) if (x.code === code) return true
+  for (let x = e as { code?: number; cause?: unknown } | undefined, i = 0; x && i < 8; x = x.cause as typeof x, i++)
+    if (x.code === code) return true
   return false
 }
 
-const jsonSafe = (v: unknown): unknown => (typeof v === 'bigint' ? v.toString() : Array.isArray(v) ? v.map(jsonSafe) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonSafe(x)])) : v)
+const jsonSafe = (v: unknown): unknown =>
+  typeof v === 'bigint'
+    ? v.toString()
+    : Array.isArray(v)
+      ? v.map(jsonSafe)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonSafe(x)]))
+        : v
 
 /** The dev chain's demo payer: the server holds its key and signs only transfers to this server's payee. */
 export async function devSigner(): Promise<Signer> {
@@ -67,7 +94,11 @@ export async function devSigner(): Promise<Signer> {
   return {
     address,
     async signTypedData(m) {
-      const r = await fetch('/api/dev-payer/sign', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(jsonSafe(m)) })
+      const r = await fetch('/api/dev-payer/sign', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(jsonSafe(m)),
+      })
       const body = (await r.json().catch(() => ({}))) as { signature?: `0x${string}`; error?: { message: string } }
       if (!r.ok || !body.signature) throw new Error(body.error?.message ?? `The demo payer refused (HTTP ${r.status}).`)
       return body.signature
@@ -75,14 +106,25 @@ export async function devSigner(): Promise<Signer> {
   }
 }
 
-export interface Paid { status: number; body: unknown; receipt: { success: boolean; transaction: string; network: string; payer?: string; errorReason?: string } | null }
+export interface Paid {
+  status: number
+  body: unknown
+  receipt: { success: boolean; transaction: string; network: string; payer?: string; errorReason?: string } | null
+}
 
 /** Sends the request; on 402 the official client signs with `signer` and repeats it with PAYMENT-SIGNATURE. */
 export async function pay(signer: Signer, network: string, url: string, init: RequestInit): Promise<Paid> {
-  const paying = wrapFetchWithPayment(fetch, new x402Client().register(network as `${string}:${string}`, new ExactEvmScheme(signer)))
+  const paying = wrapFetchWithPayment(
+    fetch,
+    new x402Client().register(network as `${string}:${string}`, new ExactEvmScheme(signer)),
+  )
   const res = await paying(url, init)
   const header = res.headers.get('payment-response')
-  return { status: res.status, body: await res.json().catch(() => null), receipt: header ? (decodePaymentResponseHeader(header) as Paid['receipt']) : null }
+  return {
+    status: res.status,
+    body: await res.json().catch(() => null),
+    receipt: header ? (decodePaymentResponseHeader(header) as Paid['receipt']) : null,
+  }
 }
 
 ;(window as unknown as { x402Pay: unknown }).x402Pay = { wallets, walletSigner, devSigner, pay }

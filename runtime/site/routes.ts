@@ -5,7 +5,13 @@ import js from './site.js' with { type: 'text' }
 import payJs from './pay.bundle.js' with { type: 'text' }
 
 const asset = (body: string, type: string) => () =>
-  new Response(body, { headers: { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' } })
+  new Response(body, {
+    headers: {
+      'content-type': `${type}; charset=utf-8`,
+      'cache-control': 'public, max-age=300',
+      'x-content-type-options': 'nosniff',
+    },
+  })
 
 /** The catalog and dashboard page at `/` (embedded as text, so it ships inside the single binary). */
 export const siteRoutes = new Elysia({ name: 'site' })

@@ -18,31 +18,76 @@ let services = []
 const minPrice = (s) => Math.min(...Object.values(s.pricing).map((p) => p.price_usd))
 function fieldsOf(s) {
   const schema = s.input_schema || {}
-  if (s.kind === 'tiered') return Object.entries(schema).map(([name, f]) => ({ name, type: f.type, required: f.required, default: f.default, description: f.description, enum: f.enum }))
+  if (s.kind === 'tiered')
+    return Object.entries(schema).map(([name, f]) => ({
+      name,
+      type: f.type,
+      required: f.required,
+      default: f.default,
+      description: f.description,
+      enum: f.enum,
+    }))
   const req = new Set(schema.required || [])
-  return Object.entries(schema.properties || {}).map(([name, f]) => ({ name, type: f.type || (f.anyOf ? 'string' : 'any'), required: req.has(name), default: f.default, description: f.description || '', enum: f.anyOf ? f.anyOf.map((x) => x.const).filter((x) => x !== undefined) : f.enum }))
+  return Object.entries(schema.properties || {}).map(([name, f]) => ({
+    name,
+    type: f.type || (f.anyOf ? 'string' : 'any'),
+    required: req.has(name),
+    default: f.default,
+    description: f.description || '',
+    enum: f.anyOf ? f.anyOf.map((x) => x.const).filter((x) => x !== undefined) : f.enum,
+  }))
 }
 function exampleOf(s) {
-  const ex = (s.examples && s.examples[0] && s.examples[0].input) || Object.fromEntries(fieldsOf(s).filter((f) => f.required).map((f) => [f.name, f.default ?? (f.type === 'number' || f.type === 'integer' ? 1 : 'text')]))
+  const ex =
+    s.examples?.[0]?.input ||
+    Object.fromEntries(
+      fieldsOf(s)
+        .filter((f) => f.required)
+        .map((f) => [f.name, f.default ?? (f.type === 'number' || f.type === 'integer' ? 1 : 'text')]),
+    )
   return JSON.stringify(ex)
 }
 function card(s) {
-  const tiers = Object.entries(s.pricing).map(([t, p]) => el('span', { class: 'tag' }, `${t} ${usd(p.price_usd)}${p.max_tokens ? ` · ${p.max_tokens} tok` : ''}`))
-  const fields = el('table', {}, el('tr', {}, el('th', {}, 'field'), el('th', {}, 'type'), el('th', {}, 'default'), el('th', {}, 'description')),
-    fieldsOf(s).map((f) => el('tr', {}, el('td', {}, f.name + (f.required ? ' *' : '')), el('td', {}, f.enum && f.enum.length ? f.enum.join(' | ') : f.type), el('td', {}, f.default === undefined ? '' : JSON.stringify(f.default)), el('td', {}, f.description))))
+  const tiers = Object.entries(s.pricing).map(([t, p]) =>
+    el('span', { class: 'tag' }, `${t} ${usd(p.price_usd)}${p.max_tokens ? ` · ${p.max_tokens} tok` : ''}`),
+  )
+  const fields = el(
+    'table',
+    {},
+    el('tr', {}, el('th', {}, 'field'), el('th', {}, 'type'), el('th', {}, 'default'), el('th', {}, 'description')),
+    fieldsOf(s).map((f) =>
+      el(
+        'tr',
+        {},
+        el('td', {}, f.name + (f.required ? ' *' : '')),
+        el('td', {}, f.enum?.length ? f.enum.join(' | ') : f.type),
+        el('td', {}, f.default === undefined ? '' : JSON.stringify(f.default)),
+        el('td', {}, f.description),
+      ),
+    ),
+  )
   const body = exampleOf(s)
   const curl = `curl -i -X POST ${location.origin}/api/v1/${s.slug} \\\n  -H 'content-type: application/json' \\\n  -d '${body}'`
   const ts = `import { wrapFetchWithPayment, x402Client } from '@x402/fetch'\nimport { ExactEvmScheme } from '@x402/evm/exact/client'\nimport { privateKeyToAccount } from 'viem/accounts'\n\nconst pay = wrapFetchWithPayment(fetch, new x402Client()\n  .register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(process.env.KEY))))\nconst res = await pay('${location.origin}/api/v1/${s.slug}', {\n  method: 'POST', headers: { 'content-type': 'application/json' },\n  body: JSON.stringify(${body}),\n})\nconsole.log(await res.json())`
-  return el('article', { class: 'card', 'data-slug': s.slug },
+  return el(
+    'article',
+    { class: 'card', 'data-slug': s.slug },
     el('h3', {}, s.name),
-    el('div', { class: 'meta' }, el('span', { class: 'tag' }, s.category), s.available ? null : el('span', { class: 'tag off' }, 'unavailable'), ` model: ${s.model}`),
+    el(
+      'div',
+      { class: 'meta' },
+      el('span', { class: 'tag' }, s.category),
+      s.available ? null : el('span', { class: 'tag off' }, 'unavailable'),
+      ` model: ${s.model}`,
+    ),
     el('p', {}, s.description),
     el('div', {}, tiers),
     el('div', { class: 'meta' }, s.endpoints.map((e) => `${e.method} ${e.path}`).join('  ·  ')),
     el('details', {}, el('summary', {}, 'Input fields'), fields),
     el('details', {}, el('summary', {}, 'Example: curl'), el('pre', {}, curl)),
     el('details', {}, el('summary', {}, 'Example: TypeScript with @x402/fetch'), el('pre', {}, ts)),
-    el('div', {}, el('button', { type: 'button', onclick: () => openTry(s) }, 'Try it')))
+    el('div', {}, el('button', { type: 'button', onclick: () => openTry(s) }, 'Try it')),
+  )
 }
 function readFilters() {
   const p = new URLSearchParams(location.search)
@@ -51,13 +96,20 @@ function readFilters() {
   $('#max').value = p.get('max') || ''
 }
 function render() {
-  const q = $('#q').value.trim().toLowerCase(), cat = $('#cat').value, max = Number($('#max').value || Infinity)
+  const q = $('#q').value.trim().toLowerCase(),
+    cat = $('#cat').value,
+    max = Number($('#max').value || Infinity)
   const p = new URLSearchParams()
   if (q) p.set('q', q)
   if (cat) p.set('cat', cat)
   if ($('#max').value) p.set('max', $('#max').value)
   history.replaceState(null, '', p.toString() ? `?${p}` : location.pathname)
-  const shown = services.filter((s) => (!q || `${s.slug} ${s.name} ${s.description}`.toLowerCase().includes(q)) && (!cat || s.category === cat) && minPrice(s) <= max)
+  const shown = services.filter(
+    (s) =>
+      (!q || `${s.slug} ${s.name} ${s.description}`.toLowerCase().includes(q)) &&
+      (!cat || s.category === cat) &&
+      minPrice(s) <= max,
+  )
   $('#list').replaceChildren(...shown.map(card))
   $('#count').textContent = `${shown.length} of ${services.length} services`
 }
@@ -66,23 +118,54 @@ function render() {
 function input(f) {
   const id = `f-${f.name}`
   let control
-  if (f.enum && f.enum.length) control = el('select', { id, name: f.name }, f.required ? null : el('option', { value: '' }, '(default)'), f.enum.map((v) => el('option', { value: v }, v)))
-  else if (f.type === 'boolean') control = el('select', { id, name: f.name }, el('option', { value: '' }, '(default)'), el('option', { value: 'true' }, 'true'), el('option', { value: 'false' }, 'false'))
-  else if (f.type === 'number' || f.type === 'integer') control = el('input', { id, name: f.name, type: 'number', step: 'any' })
+  if (f.enum?.length)
+    control = el(
+      'select',
+      { id, name: f.name },
+      f.required ? null : el('option', { value: '' }, '(default)'),
+      f.enum.map((v) => el('option', { value: v }, v)),
+    )
+  else if (f.type === 'boolean')
+    control = el(
+      'select',
+      { id, name: f.name },
+      el('option', { value: '' }, '(default)'),
+      el('option', { value: 'true' }, 'true'),
+      el('option', { value: 'false' }, 'false'),
+    )
+  else if (f.type === 'number' || f.type === 'integer')
+    control = el('input', { id, name: f.name, type: 'number', step: 'any' })
   else if (f.type === 'string') control = el('textarea', { id, name: f.name, rows: 2 })
   else control = el('textarea', { id, name: f.name, rows: 3, placeholder: 'JSON' })
   control.dataset.type = f.type
-  if (f.default !== undefined && control.tagName !== 'SELECT') control.value = typeof f.default === 'string' ? f.default : JSON.stringify(f.default)
+  if (f.default !== undefined && control.tagName !== 'SELECT')
+    control.value = typeof f.default === 'string' ? f.default : JSON.stringify(f.default)
   return el('label', { for: id }, `${f.name}${f.required ? ' *' : ''} (${f.type})`, control)
 }
 function openTry(s) {
   const ex = JSON.parse(exampleOf(s))
   $('#try-h').textContent = `Try ${s.name}`
-  $('#try-desc').textContent = `POST /api/v1/${s.slug} — ${Object.entries(s.pricing).map(([t, p]) => `${t} ${usd(p.price_usd)}`).join(', ')}`
+  $('#try-desc').textContent = `POST /api/v1/${s.slug} — ${Object.entries(s.pricing)
+    .map(([t, p]) => `${t} ${usd(p.price_usd)}`)
+    .join(', ')}`
   const form = $('#try-form')
-  form.replaceChildren(...[...fieldsOf(s).filter((f) => f.name !== 'tier').map(input), s.kind === 'tiered' ? input({ name: 'tier', type: 'string', enum: ['quick', 'standard', 'pro'] }) : null, el('button', { type: 'submit' }, 'Send')].filter(Boolean))
-  for (const [k, v] of Object.entries(ex)) { const c = form.elements[k]; if (c) c.value = typeof v === 'string' ? v : JSON.stringify(v) }
-  form.onsubmit = (e) => { e.preventDefault(); send(s, form) }
+  form.replaceChildren(
+    ...[
+      ...fieldsOf(s)
+        .filter((f) => f.name !== 'tier')
+        .map(input),
+      s.kind === 'tiered' ? input({ name: 'tier', type: 'string', enum: ['quick', 'standard', 'pro'] }) : null,
+      el('button', { type: 'submit' }, 'Send'),
+    ].filter(Boolean),
+  )
+  for (const [k, v] of Object.entries(ex)) {
+    const c = form.elements[k]
+    if (c) c.value = typeof v === 'string' ? v : JSON.stringify(v)
+  }
+  form.onsubmit = (e) => {
+    e.preventDefault()
+    send(s, form)
+  }
   $('#try-result').replaceChildren()
   $('#try').showModal()
 }
@@ -91,28 +174,69 @@ function bodyOf(form) {
   for (const c of form.querySelectorAll('[name]')) {
     if (c.value === '') continue
     const t = c.dataset.type
-    body[c.name] = t === 'number' || t === 'integer' ? Number(c.value) : t === 'boolean' ? c.value === 'true' : t === 'string' ? c.value : (() => { try { return JSON.parse(c.value) } catch { return c.value } })()
+    body[c.name] =
+      t === 'number' || t === 'integer'
+        ? Number(c.value)
+        : t === 'boolean'
+          ? c.value === 'true'
+          : t === 'string'
+            ? c.value
+            : (() => {
+                try {
+                  return JSON.parse(c.value)
+                } catch {
+                  return c.value
+                }
+              })()
   }
   return body
 }
 async function send(s, form) {
   const body = bodyOf(form)
-  const res = await fetch(`/api/v1/${s.slug}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const res = await fetch(`/api/v1/${s.slug}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   const out = $('#try-result')
   const header = res.headers.get('payment-required')
   if (res.status === 402 && header) {
-    const pr = b64json(header), a = pr.accepts[0]
-    out.replaceChildren(el('h3', {}, '402 Payment Required — the decoded challenge'), el('dl', { class: 'challenge' },
-      el('dt', {}, 'Amount'), el('dd', { 'data-field': 'amount' }, `${usd(Number(a.amount) / 1e6)} USD = ${a.amount} atomic units (USDC, 6 decimals)`),
-      el('dt', {}, 'Network'), el('dd', { 'data-field': 'network' }, a.network),
-      el('dt', {}, 'Asset'), el('dd', { 'data-field': 'asset' }, `${a.asset} (${a.extra?.name} v${a.extra?.version})`),
-      el('dt', {}, 'Pay to'), el('dd', { 'data-field': 'payTo' }, a.payTo),
-      el('dt', {}, 'Scheme / timeout'), el('dd', { 'data-field': 'timeout' }, `${a.scheme}, ${a.maxTimeoutSeconds} s`),
-      el('dt', {}, 'Resource'), el('dd', {}, pr.resource.url)),
-      el('p', { class: 'muted small' }, 'Sign this with an x402 client (for example @x402/fetch) and repeat the request with a PAYMENT-SIGNATURE header, or pay right here:'),
-      await payBox(s, form, a))
+    const pr = b64json(header),
+      a = pr.accepts[0]
+    out.replaceChildren(
+      el('h3', {}, '402 Payment Required — the decoded challenge'),
+      el(
+        'dl',
+        { class: 'challenge' },
+        el('dt', {}, 'Amount'),
+        el(
+          'dd',
+          { 'data-field': 'amount' },
+          `${usd(Number(a.amount) / 1e6)} USD = ${a.amount} atomic units (USDC, 6 decimals)`,
+        ),
+        el('dt', {}, 'Network'),
+        el('dd', { 'data-field': 'network' }, a.network),
+        el('dt', {}, 'Asset'),
+        el('dd', { 'data-field': 'asset' }, `${a.asset} (${a.extra?.name} v${a.extra?.version})`),
+        el('dt', {}, 'Pay to'),
+        el('dd', { 'data-field': 'payTo' }, a.payTo),
+        el('dt', {}, 'Scheme / timeout'),
+        el('dd', { 'data-field': 'timeout' }, `${a.scheme}, ${a.maxTimeoutSeconds} s`),
+        el('dt', {}, 'Resource'),
+        el('dd', {}, pr.resource.url),
+      ),
+      el(
+        'p',
+        { class: 'muted small' },
+        'Sign this with an x402 client (for example @x402/fetch) and repeat the request with a PAYMENT-SIGNATURE header, or pay right here:',
+      ),
+      await payBox(s, form, a),
+    )
   } else {
-    out.replaceChildren(el('h3', {}, `HTTP ${res.status}`), el('pre', {}, JSON.stringify(await res.json().catch(() => null), null, 2)))
+    out.replaceChildren(
+      el('h3', {}, `HTTP ${res.status}`),
+      el('pre', {}, JSON.stringify(await res.json().catch(() => null), null, 2)),
+    )
   }
 }
 
@@ -122,11 +246,25 @@ async function send(s, form) {
 let devPayer
 let payLib
 const EXPLORERS = { 'eip155:8453': 'https://basescan.org', 'eip155:84532': 'https://sepolia.basescan.org' }
-const loadPay = () => (payLib ??= new Promise((resolve, reject) => {
-  document.head.append(el('script', { src: '/pay.js', onload: () => resolve(window.x402Pay), onerror: () => { payLib = undefined; reject(new Error('Could not load /pay.js')) } }))
-}))
+const loadPay = () =>
+  (payLib ??= new Promise((resolve, reject) => {
+    document.head.append(
+      el('script', {
+        src: '/pay.js',
+        onload: () => resolve(window.x402Pay),
+        onerror: () => {
+          payLib = undefined
+          reject(new Error('Could not load /pay.js'))
+        },
+      }),
+    )
+  }))
 async function findDevPayer() {
-  if (devPayer === undefined) devPayer = await fetch('/api/dev-payer').then((r) => (r.ok ? r.json() : null), () => null)
+  if (devPayer === undefined)
+    devPayer = await fetch('/api/dev-payer').then(
+      (r) => (r.ok ? r.json() : null),
+      () => null,
+    )
   return devPayer
 }
 async function payBox(s, form, a) {
@@ -138,7 +276,11 @@ async function payBox(s, form, a) {
     try {
       const lib = await loadPay()
       const signer = await makeSigner(lib)
-      const paid = await lib.pay(signer, a.network, `/api/v1/${s.slug}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(bodyOf(form)) })
+      const paid = await lib.pay(signer, a.network, `/api/v1/${s.slug}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(bodyOf(form)),
+      })
       showPaid(out, paid, a, dev)
     } catch (e) {
       out.replaceChildren(el('p', { class: 'error', role: 'alert' }, `Payment did not go through: ${e.message || e}`))
@@ -149,7 +291,17 @@ async function payBox(s, form, a) {
   if (dev) {
     const b = el('button', { type: 'button', id: 'pay-dev' }, `Pay ${price} with the demo payer`)
     b.addEventListener('click', () => run(b, (lib) => lib.devSigner()))
-    return el('div', { class: 'pay' }, b, el('p', { class: 'muted small' }, `Embedded dev chain: the demo payer ${dev.address} holds test USDC, not real money.`), out)
+    return el(
+      'div',
+      { class: 'pay' },
+      b,
+      el(
+        'p',
+        { class: 'muted small' },
+        `Embedded dev chain: the demo payer ${dev.address} holds test USDC, not real money.`,
+      ),
+      out,
+    )
   }
   const wallets = el('div', { class: 'wallets' })
   const b = el('button', { type: 'button', id: 'pay-wallet' }, `Pay ${price} with my browser wallet`)
@@ -158,30 +310,78 @@ async function payBox(s, form, a) {
     try {
       const lib = await loadPay()
       const found = await lib.wallets()
-      if (!found.length) wallets.replaceChildren(el('p', { class: 'muted small' }, 'No browser wallet found. Install one that supports EIP-6963 (most do), or use an x402 client.'))
-      else wallets.replaceChildren(el('p', { class: 'small' }, 'Choose a wallet:'), ...found.map((w) => {
-        const wb = el('button', { type: 'button', class: 'secondary', 'data-wallet': w.info.rdns }, w.info.icon && /^data:image\//.test(w.info.icon) ? el('img', { src: w.info.icon, alt: '', width: 18, height: 18 }) : null, ` ${w.info.name}`)
-        wb.addEventListener('click', () => run(wb, (l) => l.walletSigner(w.provider, Number(a.network.split(':')[1]))))
-        return wb
-      }))
-    } catch (e) { wallets.replaceChildren(el('p', { class: 'error' }, e.message)) }
+      if (!found.length)
+        wallets.replaceChildren(
+          el(
+            'p',
+            { class: 'muted small' },
+            'No browser wallet found. Install one that supports EIP-6963 (most do), or use an x402 client.',
+          ),
+        )
+      else
+        wallets.replaceChildren(
+          el('p', { class: 'small' }, 'Choose a wallet:'),
+          ...found.map((w) => {
+            const wb = el(
+              'button',
+              { type: 'button', class: 'secondary', 'data-wallet': w.info.rdns },
+              w.info.icon && /^data:image\//.test(w.info.icon)
+                ? el('img', { src: w.info.icon, alt: '', width: 18, height: 18 })
+                : null,
+              ` ${w.info.name}`,
+            )
+            wb.addEventListener('click', () =>
+              run(wb, (l) => l.walletSigner(w.provider, Number(a.network.split(':')[1]))),
+            )
+            return wb
+          }),
+        )
+    } catch (e) {
+      wallets.replaceChildren(el('p', { class: 'error' }, e.message))
+    }
     b.disabled = false
   })
-  return el('div', { class: 'pay' }, b, wallets, el('p', { class: 'muted small' }, 'Your wallet signs a USDC transfer authorization; the key never leaves it.'), out)
+  return el(
+    'div',
+    { class: 'pay' },
+    b,
+    wallets,
+    el('p', { class: 'muted small' }, 'Your wallet signs a USDC transfer authorization; the key never leaves it.'),
+    out,
+  )
 }
 function showPaid(out, paid, a, dev) {
   const r = paid.receipt
   const base = dev ? null : EXPLORERS[a.network]
-  const tx = r && r.transaction
+  const tx = r?.transaction
   out.dataset.status = String(paid.status)
-  out.replaceChildren(el('h3', {}, paid.status === 200 ? 'Paid — HTTP 200' : `HTTP ${paid.status}`),
+  out.replaceChildren(
+    el('h3', {}, paid.status === 200 ? 'Paid — HTTP 200' : `HTTP ${paid.status}`),
     el('pre', { id: 'pay-body' }, JSON.stringify(paid.body, null, 2)),
-    r ? el('dl', { class: 'challenge receipt' },
-      el('dt', {}, 'Settled'), el('dd', { 'data-field': 'success' }, r.success ? `yes, ${usd(Number(a.amount) / 1e6)} USDC` : `no${r.errorReason ? `: ${r.errorReason}` : ''}`),
-      el('dt', {}, 'Transaction'), el('dd', { 'data-field': 'tx' }, tx ? (base ? el('a', { href: `${base}/tx/${tx}`, target: '_blank', rel: 'noopener' }, tx) : tx) : '—'),
-      base || !tx ? null : el('dd', { class: 'muted small' }, 'Local dev chain: this hash has no public explorer.'),
-      el('dt', {}, 'Payer'), el('dd', { 'data-field': 'payer' }, r.payer || '—'),
-      el('dt', {}, 'Network'), el('dd', {}, r.network)) : el('p', { class: 'muted small' }, 'No payment receipt came back (nothing was charged).'))
+    r
+      ? el(
+          'dl',
+          { class: 'challenge receipt' },
+          el('dt', {}, 'Settled'),
+          el(
+            'dd',
+            { 'data-field': 'success' },
+            r.success ? `yes, ${usd(Number(a.amount) / 1e6)} USDC` : `no${r.errorReason ? `: ${r.errorReason}` : ''}`,
+          ),
+          el('dt', {}, 'Transaction'),
+          el(
+            'dd',
+            { 'data-field': 'tx' },
+            tx ? (base ? el('a', { href: `${base}/tx/${tx}`, target: '_blank', rel: 'noopener' }, tx) : tx) : '—',
+          ),
+          base || !tx ? null : el('dd', { class: 'muted small' }, 'Local dev chain: this hash has no public explorer.'),
+          el('dt', {}, 'Payer'),
+          el('dd', { 'data-field': 'payer' }, r.payer || '—'),
+          el('dt', {}, 'Network'),
+          el('dd', {}, r.network),
+        )
+      : el('p', { class: 'muted small' }, 'No payment receipt came back (nothing was charged).'),
+  )
 }
 
 // ---- demo ----------------------------------------------------------------
@@ -189,53 +389,112 @@ $('#demo-form').addEventListener('submit', async (e) => {
   e.preventDefault()
   const out = $('#demo-out')
   out.textContent = 'Asking…'
-  const res = await fetch('/api/demo/explain', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: $('#demo-code').value }) })
+  const res = await fetch('/api/demo/explain', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ code: $('#demo-code').value }),
+  })
   const j = await res.json().catch(() => ({}))
-  if (res.ok) out.textContent = `${j.result}\n\n— ${j.model}, ${j.tokens_used} tokens. Free calls left today: ${j.demo.remaining} of ${j.demo.limit} (resets ${j.demo.resets_at}).`
-  else out.textContent = `HTTP ${res.status}: ${j.error ? j.error.message : ''}${res.headers.get('retry-after') ? `\nTry again in ${res.headers.get('retry-after')} s.` : ''}`
+  if (res.ok)
+    out.textContent = `${j.result}\n\n— ${j.model}, ${j.tokens_used} tokens. Free calls left today: ${j.demo.remaining} of ${j.demo.limit} (resets ${j.demo.resets_at}).`
+  else
+    out.textContent = `HTTP ${res.status}: ${j.error ? j.error.message : ''}${res.headers.get('retry-after') ? `\nTry again in ${res.headers.get('retry-after')} s.` : ''}`
   out.dataset.status = String(res.status)
 })
 
 // ---- live stats ----------------------------------------------------------
 const NS = 'http://www.w3.org/2000/svg'
-const svg = (tag, attrs) => { const n = document.createElementNS(NS, tag); for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v); return n }
+const svg = (tag, attrs) => {
+  const n = document.createElementNS(NS, tag)
+  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v)
+  return n
+}
 function bars(target, rows, series) {
-  const W = 600, H = 200, pad = 28
+  const W = 600,
+    H = 200,
+    pad = 28
   const node = $(target)
   node.setAttribute('viewBox', `0 0 ${W} ${H}`)
   node.replaceChildren()
   const max = Math.max(1e-9, ...rows.flatMap((r) => series.map((s) => r[s.key])))
   const bw = (W - pad * 2) / Math.max(1, rows.length) / series.length
-  rows.forEach((r, i) => series.forEach((s, j) => {
-    const h = ((H - pad * 2) * r[s.key]) / max
-    const rect = svg('rect', { x: pad + (i * series.length + j) * bw, y: H - pad - h, width: Math.max(1, bw - 2), height: h, fill: s.color, 'data-value': r[s.key] })
-    rect.append(svg('title', {}))
-    rect.lastChild.textContent = `${r.label}: ${s.label} ${r[s.key]}`
-    node.append(rect)
-  }))
+  rows.forEach((r, i) =>
+    series.forEach((s, j) => {
+      const h = ((H - pad * 2) * r[s.key]) / max
+      const rect = svg('rect', {
+        x: pad + (i * series.length + j) * bw,
+        y: H - pad - h,
+        width: Math.max(1, bw - 2),
+        height: h,
+        fill: s.color,
+        'data-value': r[s.key],
+      })
+      rect.append(svg('title', {}))
+      rect.lastChild.textContent = `${r.label}: ${s.label} ${r[s.key]}`
+      node.append(rect)
+    }),
+  )
   node.append(svg('line', { x1: pad, y1: H - pad, x2: W - pad, y2: H - pad, stroke: '#94a3b8' }))
-  const t = svg('text', { x: pad, y: 14, 'font-size': 12, fill: '#5b6474' }); t.textContent = `max ${Math.round(max * 1e6) / 1e6}`; node.append(t)
+  const t = svg('text', { x: pad, y: 14, 'font-size': 12, fill: '#5b6474' })
+  t.textContent = `max ${Math.round(max * 1e6) / 1e6}`
+  node.append(t)
   if (rows.length) {
-    const a = svg('text', { x: pad, y: H - 8, 'font-size': 11, fill: '#5b6474' }); a.textContent = rows[0].label; node.append(a)
-    const b = svg('text', { x: W - pad, y: H - 8, 'font-size': 11, fill: '#5b6474', 'text-anchor': 'end' }); b.textContent = rows[rows.length - 1].label; node.append(b)
+    const a = svg('text', { x: pad, y: H - 8, 'font-size': 11, fill: '#5b6474' })
+    a.textContent = rows[0].label
+    node.append(a)
+    const b = svg('text', { x: W - pad, y: H - 8, 'font-size': 11, fill: '#5b6474', 'text-anchor': 'end' })
+    b.textContent = rows[rows.length - 1].label
+    node.append(b)
   }
-  series.forEach((s, j) => { const l = svg('text', { x: W - pad - 140 + j * 70, y: 14, 'font-size': 11, fill: s.color }); l.textContent = `■ ${s.label}`; node.append(l) })
+  series.forEach((s, j) => {
+    const l = svg('text', { x: W - pad - 140 + j * 70, y: 14, 'font-size': 11, fill: s.color })
+    l.textContent = `■ ${s.label}`
+    node.append(l)
+  })
 }
 async function refreshStats() {
   try {
-    const [all, today] = await Promise.all([fetch('/stats').then((r) => r.json()), fetch('/stats/today').then((r) => r.json())])
+    const [all, today] = await Promise.all([
+      fetch('/stats').then((r) => r.json()),
+      fetch('/stats/today').then((r) => r.json()),
+    ])
     const t = today.totals
-    $('#totals').replaceChildren(...[['Calls today', t.calls], ['Paid calls today', t.paid_calls], ['Revenue today', usd(t.revenue_usd)], ['Demo calls today', t.demo_calls], ['Calls (30 d)', all.totals.calls], ['Revenue (30 d)', usd(all.totals.revenue_usd)]]
-      .map(([k, v]) => el('div', {}, el('span', { class: 'muted small' }, k), el('b', { 'data-stat': k }, v))))
+    $('#totals').replaceChildren(
+      ...[
+        ['Calls today', t.calls],
+        ['Paid calls today', t.paid_calls],
+        ['Revenue today', usd(t.revenue_usd)],
+        ['Demo calls today', t.demo_calls],
+        ['Calls (30 d)', all.totals.calls],
+        ['Revenue (30 d)', usd(all.totals.revenue_usd)],
+      ].map(([k, v]) => el('div', {}, el('span', { class: 'muted small' }, k), el('b', { 'data-stat': k }, v))),
+    )
     const byDay = new Map(all.days.map((d) => [d.day, d]))
-    const days = Array.from({ length: 30 }, (_, i) => new Date(Date.now() - (29 - i) * 86400000).toISOString().slice(0, 10))
-    bars('#chart-days', days.map((day) => ({ label: day, calls: byDay.get(day)?.calls ?? 0, paid: byDay.get(day)?.paid_calls ?? 0 })), [{ key: 'calls', label: 'calls', color: '#0052ff' }, { key: 'paid', label: 'paid', color: '#16a34a' }])
-    const top = all.services.slice().sort((a, b) => b.revenue_usd - a.revenue_usd || b.calls - a.calls).slice(0, 12)
-    bars('#chart-services', top.map((s) => ({ label: s.slug, revenue: s.revenue_usd })), [{ key: 'revenue', label: 'USD', color: '#16a34a' }])
+    const days = Array.from({ length: 30 }, (_, i) =>
+      new Date(Date.now() - (29 - i) * 86400000).toISOString().slice(0, 10),
+    )
+    bars(
+      '#chart-days',
+      days.map((day) => ({ label: day, calls: byDay.get(day)?.calls ?? 0, paid: byDay.get(day)?.paid_calls ?? 0 })),
+      [
+        { key: 'calls', label: 'calls', color: '#0052ff' },
+        { key: 'paid', label: 'paid', color: '#16a34a' },
+      ],
+    )
+    const top = all.services
+      .slice()
+      .sort((a, b) => b.revenue_usd - a.revenue_usd || b.calls - a.calls)
+      .slice(0, 12)
+    bars(
+      '#chart-services',
+      top.map((s) => ({ label: s.slug, revenue: s.revenue_usd })),
+      [{ key: 'revenue', label: 'USD', color: '#16a34a' }],
+    )
     $('#stats-updated').textContent = `Updated ${new Date().toLocaleTimeString()} · refreshes every 10 s`
-  } catch { $('#stats-updated').textContent = 'Stats unavailable right now.' }
+  } catch {
+    $('#stats-updated').textContent = 'Stats unavailable right now.'
+  }
 }
-
 // ---- boot ----------------------------------------------------------------
 ;(async () => {
   const doc = await fetch('/services').then((r) => r.json())

@@ -3,7 +3,16 @@
  * per tier (its `prompts.ts`); the tier changes the token budget and the depth asked for, never the model.
  * User content is sent only as data in the user message (the model client wraps it).
  */
-import { handlerFor, ServiceError, type ModelRequest, type ServiceContext, type ServiceManifest, type Static, type Tier, type TSchema } from '../../runtime/sdk'
+import {
+  handlerFor,
+  ServiceError,
+  type ModelRequest,
+  type ServiceContext,
+  type ServiceManifest,
+  type Static,
+  type Tier,
+  type TSchema,
+} from '../../runtime/sdk'
 import { dataBlock } from './model-utility'
 
 export type TierPrompts = Record<Tier, string>
@@ -33,22 +42,35 @@ export interface AnalysisOptions<J = unknown> {
   structured?: { schema: TSchema; validate?: (json: J) => string | undefined; render: (json: J, tier: Tier) => string }
 }
 
-export const tierOf = (ctx: ServiceContext): Tier => (ctx.tier === 'quick' || ctx.tier === 'pro' ? ctx.tier : 'standard')
+export const tierOf = (ctx: ServiceContext): Tier =>
+  ctx.tier === 'quick' || ctx.tier === 'pro' ? ctx.tier : 'standard'
 
 /** The input cap of a tier in characters. */
 export const inputLimit = (ctx: ServiceContext): number => Math.max(ctx.maxTokens, 1000) * CHARS_PER_BUDGET_TOKEN
 
 /** 413 naming the limit when `chars` exceeds the tier's cap. */
-export function checkBudget(ctx: ServiceContext, chars: number, what = 'code and context together', path = '/code'): void {
+export function checkBudget(
+  ctx: ServiceContext,
+  chars: number,
+  what = 'code and context together',
+  path = '/code',
+): void {
   const limit = inputLimit(ctx)
   if (chars > limit) {
     const message = `${what} may hold at most ${limit} characters on the ${tierOf(ctx)} tier (got ${chars}); use a higher tier or split the input`
-    throw new ServiceError(413, 'INPUT_TOO_LARGE', message, { details: [{ path, message: `at most ${limit} characters` }], extra: { limit_chars: limit } })
+    throw new ServiceError(413, 'INPUT_TOO_LARGE', message, {
+      details: [{ path, message: `at most ${limit} characters` }],
+      extra: { limit_chars: limit },
+    })
   }
 }
 
 /** The default data block: language hint, context, then the content. */
-export function defaultPrepare(input: AnalysisInput, ctx: ServiceContext, labels: AnalysisOptions['labels'] = {}): Prepared {
+export function defaultPrepare(
+  input: AnalysisInput,
+  ctx: ServiceContext,
+  labels: AnalysisOptions['labels'] = {},
+): Prepared {
   checkBudget(ctx, input.code.length + (input.context?.length ?? 0))
   return {
     user: dataBlock([
@@ -67,11 +89,23 @@ export function tieredAnalysis<M extends ServiceManifest, J = unknown>(manifest:
   return handlerFor(manifest, async (raw: Static<M['input']>, ctx: ServiceContext) => {
     const input = raw as unknown as AnalysisInput
     const tier = tierOf(ctx)
-    const prepared = opts.prepare ? await opts.prepare(input, ctx, inputLimit(ctx)) : defaultPrepare(input, ctx, opts.labels)
-    const req: ModelRequest = { system: opts.prompts[tier], user: prepared.user, images: prepared.images, maxTokens: ctx.maxTokens, signal: ctx.signal }
+    const prepared = opts.prepare
+      ? await opts.prepare(input, ctx, inputLimit(ctx))
+      : defaultPrepare(input, ctx, opts.labels)
+    const req: ModelRequest = {
+      system: opts.prompts[tier],
+      user: prepared.user,
+      images: prepared.images,
+      maxTokens: ctx.maxTokens,
+      signal: ctx.signal,
+    }
     if (opts.structured) {
       const s = opts.structured
-      const r = await ctx.model.complete({ ...req, jsonSchema: s.schema as Record<string, unknown>, validate: s.validate ? (v) => s.validate!(v as J) : undefined })
+      const r = await ctx.model.complete({
+        ...req,
+        jsonSchema: s.schema as Record<string, unknown>,
+        validate: s.validate ? (v) => s.validate!(v as J) : undefined,
+      })
       return { result: s.render(r.json as J, tier), model: r.model, tokens_used: r.tokensUsed } as Static<M['output']>
     }
     const r = await ctx.model.complete(req)

@@ -19,7 +19,13 @@ export const re2Engine = Object.assign(
 )
 
 export function newAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true, ownProperties: true, code: { regExp: re2Engine } })
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: false,
+    validateFormats: true,
+    ownProperties: true,
+    code: { regExp: re2Engine },
+  })
   addFormats(ajv)
   return ajv
 }

@@ -6,7 +6,7 @@
  * written `""`).
  */
 import Papa from 'papaparse'
-import { ServiceError, invalid, t } from '../../runtime/sdk'
+import { ServiceError, invalid } from '../../runtime/sdk'
 import { lineCol, setOwn, type TextError } from './data-format-json'
 
 export const DELIMITERS = [',', '\t', ';', '|'] as const
@@ -39,7 +39,15 @@ export function readCsv(text: string, delimiter: Delimiter | 'auto' = 'auto'): C
   let error: { at: number; message: string } | undefined
   let tooMany = false
   // Guess the delimiter on a preview that skips blank lines (a trailing newline would defeat the guess).
-  const found = delimiter === 'auto' ? Papa.parse<string[]>(src, { delimiter: '', delimitersToGuess: [...DELIMITERS], skipEmptyLines: true, preview: 10 }).meta.delimiter : delimiter
+  const found =
+    delimiter === 'auto'
+      ? Papa.parse<string[]>(src, {
+          delimiter: '',
+          delimitersToGuess: [...DELIMITERS],
+          skipEmptyLines: true,
+          preview: 10,
+        }).meta.delimiter
+      : delimiter
   const used: Delimiter = DELIMITERS.includes(found as Delimiter) ? (found as Delimiter) : ','
   Papa.parse<string[]>(src, {
     delimiter: used,
@@ -53,12 +61,21 @@ export function readCsv(text: string, delimiter: Delimiter | 'auto' = 'auto'): C
       for (const e of r.errors) {
         if (e.type !== 'Quotes' || error) continue
         const at = Math.max(0, (e.index ?? s) - 1)
-        error = { at, message: e.code === 'MissingQuotes' ? 'quoted field is not closed' : 'a closing quote must be followed by the delimiter or a line break' }
+        error = {
+          at,
+          message:
+            e.code === 'MissingQuotes'
+              ? 'quoted field is not closed'
+              : 'a closing quote must be followed by the delimiter or a line break',
+        }
       }
       if (error) return parser.abort()
       // Only a blank line is skipped; a line `""` is a record with one empty field.
       if (r.data.length === 1 && r.data[0] === '' && s >= r.meta.cursor) return
-      if (rows.length >= MAX_ROWS) { tooMany = true; return parser.abort() }
+      if (rows.length >= MAX_ROWS) {
+        tooMany = true
+        return parser.abort()
+      }
       rows.push(r.data)
       starts.push(s)
     },
@@ -89,7 +106,9 @@ export function parseCsv(text: string, field: string, delimiter: Delimiter | 'au
   const r = readCsv(text, delimiter)
   if (!r.ok) {
     const msg = `line ${r.error.line}, column ${r.error.column}: ${r.error.message}`
-    throw new ServiceError(422, 'INVALID_INPUT', `${field}: invalid CSV: ${msg}`, { details: [{ path: `/${field}`, message: msg, line: r.error.line, column: r.error.column }] })
+    throw new ServiceError(422, 'INVALID_INPUT', `${field}: invalid CSV: ${msg}`, {
+      details: [{ path: `/${field}`, message: msg, line: r.error.line, column: r.error.column }],
+    })
   }
   return r.table
 }
@@ -133,7 +152,10 @@ export function typedCell(s: string): string | number | boolean | null {
 }
 
 /** Row objects from a table with a header row: missing fields are null, surplus fields go to `_extra`. */
-export function recordsOf(table: CsvTable, typed: boolean): { columns: string[]; records: Record<string, unknown>[]; ragged: number[] } {
+export function recordsOf(
+  table: CsvTable,
+  typed: boolean,
+): { columns: string[]; records: Record<string, unknown>[]; ragged: number[] } {
   const [head = [], ...body] = table.rows
   const columns = headerNames(head)
   const ragged: number[] = []
@@ -141,7 +163,12 @@ export function recordsOf(table: CsvTable, typed: boolean): { columns: string[];
     if (row.length !== columns.length) ragged.push(i + 1)
     const o: Record<string, unknown> = {}
     columns.forEach((c, j) => setOwn(o, c, j < row.length ? (typed ? typedCell(row[j]) : row[j]) : null))
-    if (row.length > columns.length) setOwn(o, '_extra', row.slice(columns.length).map((v) => (typed ? typedCell(v) : v)))
+    if (row.length > columns.length)
+      setOwn(
+        o,
+        '_extra',
+        row.slice(columns.length).map((v) => (typed ? typedCell(v) : v)),
+      )
     return o
   })
   return { columns, records, ragged }
@@ -160,12 +187,20 @@ const FORMULA = /^[=+\-@\t\r]/
 /** One CSV field, quoted only when needed (Python csv QUOTE_MINIMAL). */
 export function csvField(s: string, delimiter: string, guardFormulas = false): string {
   const v = guardFormulas && FORMULA.test(s) ? `'${s}` : s
-  return v.includes(delimiter) || v.includes('"') || v.includes('\n') || v.includes('\r') ? `"${v.replace(/"/g, '""')}"` : v
+  return v.includes(delimiter) || v.includes('"') || v.includes('\n') || v.includes('\r')
+    ? `"${v.replace(/"/g, '""')}"`
+    : v
 }
 
 /** CSV text, every row ended by `newline` (as Python's csv.writer does). */
 export function writeCsv(rows: string[][], delimiter: string, newline = '\r\n', guardFormulas = false): string {
-  return rows.map((r) => (r.length === 1 && r[0] === '' ? '""' : r.map((f) => csvField(f, delimiter, guardFormulas)).join(delimiter)) + newline).join('')
+  return rows
+    .map(
+      (r) =>
+        (r.length === 1 && r[0] === '' ? '""' : r.map((f) => csvField(f, delimiter, guardFormulas)).join(delimiter)) +
+        newline,
+    )
+    .join('')
 }
 
 /** Union of the keys of several objects, in first-seen order. */

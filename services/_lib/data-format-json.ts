@@ -35,12 +35,19 @@ export function lineCol(text: string, offset: number): { line: number; column: n
   const nl = before.lastIndexOf('\n')
   let line = 1
   for (let i = before.indexOf('\n'); i !== -1; i = before.indexOf('\n', i + 1)) line++
-  const cps = (s: string) => { let n = 0; for (const _ of s) n++; return n }
+  const cps = (s: string) => {
+    let n = 0
+    for (const _ of s) n++
+    return n
+  }
   return { line, column: cps(before.slice(nl + 1)) + 1, position: cps(before) }
 }
 
 class Fail {
-  constructor(readonly msg: string, readonly at: number) {}
+  constructor(
+    readonly msg: string,
+    readonly at: number,
+  ) {}
 }
 
 const WS = new Set([' ', '\t', '\n', '\r'])
@@ -49,7 +56,10 @@ const ESC: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f
 
 class Reader {
   duplicates = 0
-  constructor(readonly s: string, readonly maxDepth: number) {}
+  constructor(
+    readonly s: string,
+    readonly maxDepth: number,
+  ) {}
 
   ws(i: number): number {
     while (i < this.s.length && WS.has(this.s[i])) i++
@@ -127,7 +137,13 @@ class Reader {
       i = this.ws(i + 1)
       const [val, afterVal] = this.need(i, depth)
       const at = seen.get(key.v)
-      if (at === undefined) { seen.set(key.v, entries.length); entries.push([key.v, val]) } else { entries[at][1] = val; this.duplicates++ }
+      if (at === undefined) {
+        seen.set(key.v, entries.length)
+        entries.push([key.v, val])
+      } else {
+        entries[at][1] = val
+        this.duplicates++
+      }
       i = this.ws(afterVal)
       const c = s[i]
       i++
@@ -176,7 +192,10 @@ export function readJson(text: string, maxDepth = MAX_DEPTH): JsonParse | { ok: 
     return { ok: true, node, duplicates: r.duplicates }
   } catch (e) {
     if (!(e instanceof Fail)) throw e
-    return { ok: false, error: { message: e.msg, ...lineCol(text, e.at), ...(e.msg.startsWith('Nesting deeper') ? { limit: true } : {}) } }
+    return {
+      ok: false,
+      error: { message: e.msg, ...lineCol(text, e.at), ...(e.msg.startsWith('Nesting deeper') ? { limit: true } : {}) },
+    }
   }
 }
 
@@ -187,7 +206,9 @@ export const describeError = (e: TextError) => `${e.message}: line ${e.line} col
 export function parseJsonTree(text: string, field: string, maxDepth = MAX_DEPTH): JsonParse {
   const r = readJson(text, maxDepth)
   if (!r.ok) {
-    throw new ServiceError(422, 'INVALID_INPUT', `${field}: invalid JSON: ${describeError(r.error)}`, { details: [{ path: `/${field}`, message: describeError(r.error), line: r.error.line, column: r.error.column }] })
+    throw new ServiceError(422, 'INVALID_INPUT', `${field}: invalid JSON: ${describeError(r.error)}`, {
+      details: [{ path: `/${field}`, message: describeError(r.error), line: r.error.line, column: r.error.column }],
+    })
   }
   return r
 }
@@ -208,10 +229,14 @@ export function toNumber(raw: string, field: string): number {
 /** The tree as plain JS values (numbers as doubles). */
 export function toJs(node: JNode, field: string): unknown {
   switch (node.k) {
-    case 'str': return node.v
-    case 'lit': return node.v
-    case 'num': return toNumber(node.raw, field)
-    case 'arr': return node.items.map((n) => toJs(n, field))
+    case 'str':
+      return node.v
+    case 'lit':
+      return node.v
+    case 'num':
+      return toNumber(node.raw, field)
+    case 'arr':
+      return node.items.map((n) => toJs(n, field))
     case 'obj': {
       const o: Record<string, unknown> = {}
       for (const [k, v] of node.entries) setOwn(o, k, toJs(v, field))
@@ -245,14 +270,28 @@ export function writeJson(node: JNode, indent: number | null, sortKeys: boolean)
   const out: string[] = []
   const walk = (n: JNode, level: number): void => {
     switch (n.k) {
-      case 'str': out.push(JSON.stringify(n.v)); return
-      case 'num': out.push(n.raw); return
-      case 'lit': out.push(String(n.v)); return
+      case 'str':
+        out.push(JSON.stringify(n.v))
+        return
+      case 'num':
+        out.push(n.raw)
+        return
+      case 'lit':
+        out.push(String(n.v))
+        return
     }
     const open = n.k === 'obj' ? '{' : '['
     const close = n.k === 'obj' ? '}' : ']'
-    const list = n.k === 'obj' ? (sortKeys ? [...n.entries].sort((a, b) => byCodePoint(a[0], b[0])) : n.entries) : n.items.map((v) => [null, v] as const)
-    if (list.length === 0) { out.push(open + close); return }
+    const list =
+      n.k === 'obj'
+        ? sortKeys
+          ? [...n.entries].sort((a, b) => byCodePoint(a[0], b[0]))
+          : n.entries
+        : n.items.map((v) => [null, v] as const)
+    if (list.length === 0) {
+      out.push(open + close)
+      return
+    }
     const inner = indent === null ? '' : '\n' + ' '.repeat(indent * (level + 1))
     const outer = indent === null ? '' : '\n' + ' '.repeat(indent * level)
     out.push(open)
@@ -277,7 +316,17 @@ export function treeDepth(n: JNode): number {
 
 /** JSON type name of a tree node. */
 export const nodeType = (n: JNode): 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null' =>
-  n.k === 'obj' ? 'object' : n.k === 'arr' ? 'array' : n.k === 'str' ? 'string' : n.k === 'num' ? 'number' : n.v === null ? 'null' : 'boolean'
+  n.k === 'obj'
+    ? 'object'
+    : n.k === 'arr'
+      ? 'array'
+      : n.k === 'str'
+        ? 'string'
+        : n.k === 'num'
+          ? 'number'
+          : n.v === null
+            ? 'null'
+            : 'boolean'
 
 /**
  * Checks a plain JS value (such as a parsed request body) for nesting deeper than `maxDepth` and for numbers
@@ -289,12 +338,14 @@ export function assertDepth(value: unknown, field: string, maxDepth = MAX_DEPTH)
   const stack: Array<[unknown, number]> = [[value, 0]]
   while (stack.length) {
     const [v, d] = stack.pop()!
-    if (typeof v === 'number' && !Number.isFinite(v)) throw invalid(field, 'holds a number out of the range of a 64-bit float')
+    if (typeof v === 'number' && !Number.isFinite(v))
+      throw invalid(field, 'holds a number out of the range of a 64-bit float')
     if (v === null || typeof v !== 'object') continue
     const depth = d + 1
     if (depth > maxDepth) throw invalid(field, `nesting is deeper than ${maxDepth} levels`)
     if (depth > deepest) deepest = depth
-    for (const c of Array.isArray(v) ? v : Object.values(v)) if (c !== null && (typeof c === 'object' || typeof c === 'number')) stack.push([c, depth])
+    for (const c of Array.isArray(v) ? v : Object.values(v))
+      if (c !== null && (typeof c === 'object' || typeof c === 'number')) stack.push([c, depth])
   }
   return deepest
 }

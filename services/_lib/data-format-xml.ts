@@ -25,7 +25,12 @@ export function decodeEntities(s: string): string {
 /** First well-formedness problem of an XML document, or null. */
 export function xmlError(text: string): TextError | null {
   const decl = /<!ENTITY/i.exec(text)
-  if (decl) return { message: 'entity declarations are not accepted (entities are never expanded)', ...lineCol(text, decl.index), limit: true }
+  if (decl)
+    return {
+      message: 'entity declarations are not accepted (entities are never expanded)',
+      ...lineCol(text, decl.index),
+      limit: true,
+    }
   const r = XMLValidator.validate(text, { allowBooleanAttributes: false })
   if (r === true) {
     let depth = 0
@@ -34,12 +39,18 @@ export function xmlError(text: string): TextError | null {
     // Tag nesting, skipping comments, CDATA, declarations and processing instructions.
     for (const m of text.matchAll(/<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<[!?][^>]*>|<(\/?)[^>]*?(\/?)>/g)) {
       if (m[0].startsWith('<!') || m[0].startsWith('<?')) continue
-      if (depth === 0 && !m[1] && ++roots > 1) return { message: 'a document has one root element; found another one', ...lineCol(text, m.index!) }
+      if (depth === 0 && !m[1] && ++roots > 1)
+        return { message: 'a document has one root element; found another one', ...lineCol(text, m.index!) }
       if (m[1]) depth--
       else if (!m[2]) {
         depth++
         if (depth > deepest) deepest = depth
-        if (depth > MAX_DEPTH) return { message: `elements are nested deeper than ${MAX_DEPTH} levels`, ...lineCol(text, m.index!), limit: true }
+        if (depth > MAX_DEPTH)
+          return {
+            message: `elements are nested deeper than ${MAX_DEPTH} levels`,
+            ...lineCol(text, m.index!),
+            limit: true,
+          }
       }
     }
     return null
@@ -53,7 +64,9 @@ export function assertXml(text: string, field: string): void {
   const e = xmlError(text)
   if (e) {
     const msg = `line ${e.line}, column ${e.column}: ${e.message}`
-    throw new ServiceError(422, 'INVALID_INPUT', `${field}: invalid XML: ${msg}`, { details: [{ path: `/${field}`, message: msg, line: e.line, column: e.column }] })
+    throw new ServiceError(422, 'INVALID_INPUT', `${field}: invalid XML: ${msg}`, {
+      details: [{ path: `/${field}`, message: msg, line: e.line, column: e.column }],
+    })
   }
 }
 
@@ -101,8 +114,10 @@ function checkNames(v: unknown, field: string, path: string, depth: number): voi
   if (v === null || typeof v !== 'object') return
   for (const [k, x] of Object.entries(v)) {
     const name = k.startsWith('@') ? k.slice(1) : k
-    if (k !== '#text' && !NAME.test(name)) throw invalid(field, `key ${JSON.stringify(k)} at ${path || '$'} is not a valid XML name`)
-    if (k.startsWith('@') && x !== null && typeof x === 'object') throw invalid(field, `attribute ${JSON.stringify(k)} at ${path || '$'} must be a string, number or boolean`)
+    if (k !== '#text' && !NAME.test(name))
+      throw invalid(field, `key ${JSON.stringify(k)} at ${path || '$'} is not a valid XML name`)
+    if (k.startsWith('@') && x !== null && typeof x === 'object')
+      throw invalid(field, `attribute ${JSON.stringify(k)} at ${path || '$'} must be a string, number or boolean`)
     checkNames(x, field, `${path}.${k}`, depth + 1)
   }
 }
@@ -112,9 +127,17 @@ function checkNames(v: unknown, field: string, path: string, depth: number): voi
  * element; anything else is wrapped in `root` (an array becomes repeated `item` elements). Arrays become repeated
  * elements, null an empty element, an empty array nothing.
  */
-export function jsonToXml(value: unknown, field: string, opts: { root: string; indent: number; declaration: boolean }): string {
+export function jsonToXml(
+  value: unknown,
+  field: string,
+  opts: { root: string; indent: number; declaration: boolean },
+): string {
   const keys = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : []
-  const single = keys.length === 1 && !keys[0].startsWith('@') && keys[0] !== '#text' && !Array.isArray((value as Record<string, unknown>)[keys[0]])
+  const single =
+    keys.length === 1 &&
+    !keys[0].startsWith('@') &&
+    keys[0] !== '#text' &&
+    !Array.isArray((value as Record<string, unknown>)[keys[0]])
   const doc = single ? value : { [opts.root]: Array.isArray(value) ? { item: value } : value }
   checkNames(doc, field, '', 0)
   const builder = new XMLBuilder({
@@ -132,8 +155,22 @@ export function jsonToXml(value: unknown, field: string, opts: { root: string; i
 
 /** A pretty-printed copy of a well-formed document, keeping order, comments, CDATA and entities as written. */
 export function normalizeXml(text: string): string {
-  const common = { preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '@', commentPropName: '#comment', cdataPropName: '#cdata', processEntities: false, htmlEntities: false }
-  const tree = new XMLParser({ ...common, parseTagValue: false, parseAttributeValue: false, trimValues: true, maxNestedTags: MAX_DEPTH }).parse(text)
+  const common = {
+    preserveOrder: true,
+    ignoreAttributes: false,
+    attributeNamePrefix: '@',
+    commentPropName: '#comment',
+    cdataPropName: '#cdata',
+    processEntities: false,
+    htmlEntities: false,
+  }
+  const tree = new XMLParser({
+    ...common,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: true,
+    maxNestedTags: MAX_DEPTH,
+  }).parse(text)
   return String(new XMLBuilder({ ...common, format: true, indentBy: '  ', suppressEmptyNode: true }).build(tree))
     .replace(/(<!\[CDATA\[[\s\S]*?\]\]>)\n[ ]*<\//g, '$1</') // the builder breaks the line after a lone CDATA child
     .replace(/^\n+/, '')

@@ -29,16 +29,26 @@ function prescan(text: string): TextError | null {
     if (c === '"' || c === "'") {
       const close = c === '"' ? /(?:[^"\\]|\\[\s\S])*"/y : /(?:[^']|'')*'/y
       close.lastIndex = i + 1
-      if (close.exec(text)) { i = close.lastIndex - 1; prev = c; continue }
+      if (close.exec(text)) {
+        i = close.lastIndex - 1
+        prev = c
+        continue
+      }
     }
-    if (c === '#' && /\s/.test(prev)) { const nl = text.indexOf('\n', i); i = nl < 0 ? text.length : nl - 1; continue }
+    if (c === '#' && /\s/.test(prev)) {
+      const nl = text.indexOf('\n', i)
+      i = nl < 0 ? text.length : nl - 1
+      continue
+    }
     if ((c === '[' || c === '{') && (depth > 0 || /[\n\-:?,[{]/.test(prev))) {
-      if (++depth > PRESCAN_DEPTH) return { message: `nesting is deeper than ${PRESCAN_DEPTH} levels`, ...lineCol(text, i), limit: true }
+      if (++depth > PRESCAN_DEPTH)
+        return { message: `nesting is deeper than ${PRESCAN_DEPTH} levels`, ...lineCol(text, i), limit: true }
     } else if ((c === ']' || c === '}') && depth > 0) depth--
     if (!/[ \t]/.test(c)) prev = c
   }
   for (const m of text.matchAll(/^(?:[ \t]*[-?:](?=[ \t]|$))+/gm)) {
-    if (m[0].replace(/\s/g, '').length > PRESCAN_DEPTH) return { message: `nesting is deeper than ${PRESCAN_DEPTH} levels`, ...lineCol(text, m.index!), limit: true }
+    if (m[0].replace(/\s/g, '').length > PRESCAN_DEPTH)
+      return { message: `nesting is deeper than ${PRESCAN_DEPTH} levels`, ...lineCol(text, m.index!), limit: true }
   }
   return null
 }
@@ -65,19 +75,35 @@ function parseStream(text: string, maxDepth: number): { docs: YAML.Document.Pars
   if (pre) return { error: pre }
   let docs: YAML.Document.Parsed[]
   try {
-    const parsed = YAML.parseAllDocuments(text, { uniqueKeys: true, prettyErrors: true, logLevel: 'silent', intAsBigInt: true })
+    const parsed = YAML.parseAllDocuments(text, {
+      uniqueKeys: true,
+      prettyErrors: true,
+      logLevel: 'silent',
+      intAsBigInt: true,
+    })
     docs = (Array.isArray(parsed) ? parsed : [parsed]) as YAML.Document.Parsed[]
   } catch (e) {
-    if (e instanceof RangeError) return { error: { message: 'nesting is too deep', line: 1, column: 1, position: 0, limit: true } }
+    if (e instanceof RangeError)
+      return { error: { message: 'nesting is too deep', line: 1, column: 1, position: 0, limit: true } }
     throw e
   }
   for (const d of docs) {
     const e = d.errors[0]
     if (e) {
       const at = e.linePos?.[0] ?? { line: 1, col: 1 }
-      return { error: { message: e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, ''), line: at.line, column: at.col, position: e.pos[0] } }
+      return {
+        error: {
+          message: e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, ''),
+          line: at.line,
+          column: at.col,
+          position: e.pos[0],
+        },
+      }
     }
-    if (astDepth(d.contents) > maxDepth) return { error: { message: `nesting is deeper than ${maxDepth} levels`, ...lineCol(text, d.range[0]), limit: true } }
+    if (astDepth(d.contents) > maxDepth)
+      return {
+        error: { message: `nesting is deeper than ${maxDepth} levels`, ...lineCol(text, d.range[0]), limit: true },
+      }
   }
   return { docs }
 }
@@ -85,12 +111,18 @@ function parseStream(text: string, maxDepth: number): { docs: YAML.Document.Pars
 type Read = { ok: true; value: unknown; node: JNode } | { ok: false; error: TextError }
 
 /** Key text of a non-string YAML key (`1`, `true`, `[a, b]` → JSON text). */
-const keyText = (k: unknown): string => (typeof k === 'string' ? k : k instanceof Map ? JSON.stringify(Object.fromEntries(k)) : JSON.stringify(k) ?? String(k))
+const keyText = (k: unknown): string =>
+  typeof k === 'string'
+    ? k
+    : k instanceof Map
+      ? JSON.stringify(Object.fromEntries(k))
+      : (JSON.stringify(k) ?? String(k))
 
 /** Converts yaml's toJS({ mapAsMap }) output to a JSON tree in document order; `bad` reports what JSON cannot hold. */
 function plain(v: unknown, depth: number, bad: (msg: string, limit?: boolean) => never): JNode {
   if (v === null || v === undefined) return { k: 'lit', v: null }
-  if (typeof v === 'number') return Number.isFinite(v) ? { k: 'num', raw: JSON.stringify(v) } : bad(`${v} cannot be represented in JSON`)
+  if (typeof v === 'number')
+    return Number.isFinite(v) ? { k: 'num', raw: JSON.stringify(v) } : bad(`${v} cannot be represented in JSON`)
   if (typeof v === 'bigint') return { k: 'num', raw: v.toString() }
   if (typeof v === 'string') return { k: 'str', v }
   if (typeof v === 'boolean') return { k: 'lit', v }
@@ -105,7 +137,10 @@ function plain(v: unknown, depth: number, bad: (msg: string, limit?: boolean) =>
     const key = keyText(k)
     const node = plain(x, depth + 1, bad)
     const i = at.get(key)
-    if (i === undefined) { at.set(key, out.length); out.push([key, node]) } else out[i][1] = node
+    if (i === undefined) {
+      at.set(key, out.length)
+      out.push([key, node])
+    } else out[i][1] = node
   }
   return { k: 'obj', entries: out }
 }
@@ -118,24 +153,47 @@ export function readYaml(text: string): Read {
   if (docs.length > 1) {
     const at = docs[1].range[0]
     const line = text.slice(0, at).split('\n').length
-    return { ok: false, error: { message: `the stream holds ${docs.length} documents; send one`, line, column: 1, position: at } }
+    return {
+      ok: false,
+      error: { message: `the stream holds ${docs.length} documents; send one`, line, column: 1, position: at },
+    }
   }
-  const fail = (message: string, limit = false): never => { throw new Fail(message, limit) }
+  const fail = (message: string, limit = false): never => {
+    throw new Fail(message, limit)
+  }
   try {
-    const node = docs.length ? plain(docs[0].toJS({ maxAliasCount: MAX_ALIASES, mapAsMap: true }), 0, fail) : ({ k: 'lit', v: null } as JNode)
+    const node = docs.length
+      ? plain(docs[0].toJS({ maxAliasCount: MAX_ALIASES, mapAsMap: true }), 0, fail)
+      : ({ k: 'lit', v: null } as JNode)
     const value = toJs(node, 'input')
-    if ((JSON.stringify(value)?.length ?? 0) > MAX_EXPANDED) fail(`the document expands to more than ${MAX_EXPANDED} characters of JSON`, true)
+    if ((JSON.stringify(value)?.length ?? 0) > MAX_EXPANDED)
+      fail(`the document expands to more than ${MAX_EXPANDED} characters of JSON`, true)
     return { ok: true, value, node }
   } catch (e) {
-    if (e instanceof Fail) return { ok: false, error: { message: e.message, line: 1, column: 1, position: 0, limit: e.limit } }
-    if (e instanceof RangeError) return { ok: false, error: { message: 'nesting is too deep', line: 1, column: 1, position: 0, limit: true } }
-    if (e instanceof ReferenceError || (e instanceof Error && /alias/i.test(e.message))) return { ok: false, error: { message: /excessive/i.test(e.message) ? `${e.message} (at most ${MAX_ALIASES} aliases)` : e.message, line: 1, column: 1, position: 0, limit: /excessive/i.test(e.message) } }
+    if (e instanceof Fail)
+      return { ok: false, error: { message: e.message, line: 1, column: 1, position: 0, limit: e.limit } }
+    if (e instanceof RangeError)
+      return { ok: false, error: { message: 'nesting is too deep', line: 1, column: 1, position: 0, limit: true } }
+    if (e instanceof ReferenceError || (e instanceof Error && /alias/i.test(e.message)))
+      return {
+        ok: false,
+        error: {
+          message: /excessive/i.test(e.message) ? `${e.message} (at most ${MAX_ALIASES} aliases)` : e.message,
+          line: 1,
+          column: 1,
+          position: 0,
+          limit: /excessive/i.test(e.message),
+        },
+      }
     throw e
   }
 }
 
 class Fail extends Error {
-  constructor(message: string, readonly limit: boolean) {
+  constructor(
+    message: string,
+    readonly limit: boolean,
+  ) {
     super(message)
   }
 }
@@ -145,29 +203,42 @@ export function parseYaml(text: string, field: string): { value: unknown; node: 
   const r = readYaml(text)
   if (!r.ok) {
     const msg = `line ${r.error.line}, column ${r.error.column}: ${r.error.message}`
-    throw new ServiceError(422, 'INVALID_INPUT', `${field}: invalid YAML: ${msg}`, { details: [{ path: `/${field}`, message: msg, line: r.error.line, column: r.error.column }] })
+    throw new ServiceError(422, 'INVALID_INPUT', `${field}: invalid YAML: ${msg}`, {
+      details: [{ path: `/${field}`, message: msg, line: r.error.line, column: r.error.column }],
+    })
   }
   return { value: r.value, node: r.node }
 }
 
 /** Strings a YAML 1.1 reader (PyYAML, older tools) would take for booleans or null: always quoted on output. */
-const YAML11_WORDS = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|true|True|TRUE|false|False|FALSE|null|Null|NULL|~)$/
+const YAML11_WORDS =
+  /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|true|True|TRUE|false|False|FALSE|null|Null|NULL|~)$/
 
 /** The tree as JS values with objects as Maps (so member order survives, integer-like keys included). */
 function asMaps(n: JNode): unknown {
   switch (n.k) {
-    case 'lit': return n.v
-    case 'str': return YAML11_WORDS.test(n.v) ? Object.assign(new YAML.Scalar(n.v), { type: YAML.Scalar.QUOTE_DOUBLE }) : n.v
-    case 'num': return /^-?\d+$/.test(n.raw) ? BigInt(n.raw) : Number(n.raw)
-    case 'arr': return n.items.map(asMaps)
-    case 'obj': return new Map(n.entries.map(([k, v]) => [k, asMaps(v)]))
+    case 'lit':
+      return n.v
+    case 'str':
+      return YAML11_WORDS.test(n.v) ? Object.assign(new YAML.Scalar(n.v), { type: YAML.Scalar.QUOTE_DOUBLE }) : n.v
+    case 'num':
+      return /^-?\d+$/.test(n.raw) ? BigInt(n.raw) : Number(n.raw)
+    case 'arr':
+      return n.items.map(asMaps)
+    case 'obj':
+      return new Map(n.entries.map(([k, v]) => [k, asMaps(v)]))
   }
 }
 
 /** Block-style YAML 1.2 text (no line folding; strings quoted only when needed; member order kept). */
 export function writeYaml(node: JNode, indent = 2, sortKeys = false): string {
   try {
-    return YAML.stringify(asMaps(node), { indent, sortMapEntries: sortKeys, lineWidth: 0, aliasDuplicateObjects: false })
+    return YAML.stringify(asMaps(node), {
+      indent,
+      sortMapEntries: sortKeys,
+      lineWidth: 0,
+      aliasDuplicateObjects: false,
+    })
   } catch (e) {
     throw invalid('input', `cannot be written as YAML: ${(e as Error).message}`)
   }
@@ -178,16 +249,25 @@ export function writeYaml(node: JNode, indent = 2, sortKeys = false): string {
  * aliases make it invalid; aliases expanded past the cap are a limit. The normalized copy is yaml's own
  * re-serialization (comments kept, aliases not expanded).
  */
-export function checkYaml(text: string): { ok: true; normalized: string; documents: number } | { ok: false; error: TextError } {
+export function checkYaml(
+  text: string,
+): { ok: true; normalized: string; documents: number } | { ok: false; error: TextError } {
   const parsed = parseStream(text, CHECK_DEPTH)
   if ('error' in parsed) return { ok: false, error: parsed.error }
   const { docs } = parsed
   try {
     for (const d of docs) d.toJS({ maxAliasCount: MAX_ALIASES })
-    const normalized = docs.length <= 1 ? (docs[0]?.toString({ lineWidth: 0, flowCollectionPadding: false }) ?? '') : docs.map((d) => d.toString({ lineWidth: 0, flowCollectionPadding: false })).map((s) => (/^(?:%|---)/.test(s) ? s : `---\n${s}`)).join('')
+    const normalized =
+      docs.length <= 1
+        ? (docs[0]?.toString({ lineWidth: 0, flowCollectionPadding: false }) ?? '')
+        : docs
+            .map((d) => d.toString({ lineWidth: 0, flowCollectionPadding: false }))
+            .map((s) => (/^(?:%|---)/.test(s) ? s : `---\n${s}`))
+            .join('')
     return { ok: true, normalized, documents: docs.length }
   } catch (e) {
-    if (e instanceof RangeError) return { ok: false, error: { message: 'nesting is too deep', line: 1, column: 1, position: 0, limit: true } }
+    if (e instanceof RangeError)
+      return { ok: false, error: { message: 'nesting is too deep', line: 1, column: 1, position: 0, limit: true } }
     const msg = (e as Error).message
     return { ok: false, error: { message: msg, line: 1, column: 1, position: 0, limit: /excessive/i.test(msg) } }
   }

@@ -2,14 +2,16 @@ import { invalid } from '../../runtime/sdk'
 
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']
 export const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
-export const daysInMonth = (y: number, m: number) => [31, isLeap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
+export const daysInMonth = (y: number, m: number) =>
+  [31, isLeap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
 
 /** Parses YYYY-MM-DD strictly (real calendar dates only) into a UTC Date. */
 export function parseDate(field: string, s: string): { y: number; m: number; d: number; date: Date } {
   const mt = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s)
   if (!mt) throw invalid(field, 'must be a date YYYY-MM-DD')
   const [y, m, d] = [Number(mt[1]), Number(mt[2]), Number(mt[3])]
-  if (y < 1 || m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) throw invalid(field, `${s} is not a real calendar date`)
+  if (y < 1 || m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m))
+    throw invalid(field, `${s} is not a real calendar date`)
   const date = new Date(Date.UTC(2000, m - 1, d))
   date.setUTCFullYear(y)
   return { y, m, d, date }

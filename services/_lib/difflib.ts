@@ -14,7 +14,9 @@ export function matchingBlocks<T>(a: T[], b: T[]): Array<[number, number, number
     for (const [x, idx] of [...b2j]) if (idx.length > ntest) b2j.delete(x)
   }
   const longest = (alo: number, ahi: number, blo: number, bhi: number): [number, number, number] => {
-    let besti = alo, bestj = blo, bestsize = 0
+    let besti = alo,
+      bestj = blo,
+      bestsize = 0
     let j2len = new Map<number, number>()
     for (let i = alo; i < ahi; i++) {
       const next = new Map<number, number>()
@@ -23,12 +25,20 @@ export function matchingBlocks<T>(a: T[], b: T[]): Array<[number, number, number
         if (j >= bhi) break
         const k = (j2len.get(j - 1) ?? 0) + 1
         next.set(j, k)
-        if (k > bestsize) { besti = i - k + 1; bestj = j - k + 1; bestsize = k }
+        if (k > bestsize) {
+          besti = i - k + 1
+          bestj = j - k + 1
+          bestsize = k
+        }
       }
       j2len = next
     }
     // isjunk is None, so nothing is junk: extend over equal neighbours (popular elements included), as difflib does
-    while (besti > alo && bestj > blo && a[besti - 1] === b[bestj - 1]) { besti--; bestj--; bestsize++ }
+    while (besti > alo && bestj > blo && a[besti - 1] === b[bestj - 1]) {
+      besti--
+      bestj--
+      bestsize++
+    }
     while (besti + bestsize < ahi && bestj + bestsize < bhi && a[besti + bestsize] === b[bestj + bestsize]) bestsize++
     return [besti, bestj, bestsize]
   }
@@ -66,7 +76,8 @@ export function opcodes<T>(a: T[], b: T[]): Opcode[] {
   }
   merged.push([a.length, b.length, 0])
   const out: Opcode[] = []
-  let i = 0, j = 0
+  let i = 0,
+    j = 0
   for (const [ai, bj, size] of merged) {
     const tag = i < ai && j < bj ? 'replace' : i < ai ? 'delete' : j < bj ? 'insert' : ''
     if (tag) out.push([tag, i, ai, j, bj])
@@ -81,9 +92,18 @@ export function opcodes<T>(a: T[], b: T[]): Opcode[] {
 export function groupedOpcodes<T>(a: T[], b: T[], n: number): Opcode[][] {
   const codes = opcodes(a, b)
   if (!codes.length) codes.push(['equal', 0, 1, 0, 1])
-  const first = codes[0], last = codes[codes.length - 1]
-  if (first[0] === 'equal') codes[0] = ['equal', Math.max(first[1], first[2] - n), first[2], Math.max(first[3], first[4] - n), first[4]]
-  if (last[0] === 'equal') codes[codes.length - 1] = ['equal', last[1], Math.min(last[2], last[1] + n), last[3], Math.min(last[4], last[3] + n)]
+  const first = codes[0],
+    last = codes[codes.length - 1]
+  if (first[0] === 'equal')
+    codes[0] = ['equal', Math.max(first[1], first[2] - n), first[2], Math.max(first[3], first[4] - n), first[4]]
+  if (last[0] === 'equal')
+    codes[codes.length - 1] = [
+      'equal',
+      last[1],
+      Math.min(last[2], last[1] + n),
+      last[3],
+      Math.min(last[4], last[3] + n),
+    ]
   const groups: Opcode[][] = []
   let group: Opcode[] = []
   for (let [tag, i1, i2, j1, j2] of codes) {

@@ -31,24 +31,48 @@ export function sniffImage(b: Uint8Array): string | undefined {
   if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return 'image/png'
   if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg'
   if (b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38) return 'image/gif'
-  if (b[0] === 0x52 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x46 && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50) return 'image/webp'
+  if (
+    b[0] === 0x52 &&
+    b[1] === 0x49 &&
+    b[2] === 0x46 &&
+    b[3] === 0x46 &&
+    b[8] === 0x57 &&
+    b[9] === 0x45 &&
+    b[10] === 0x42 &&
+    b[11] === 0x50
+  )
+    return 'image/webp'
   return undefined
 }
 
 /** Fetches an image (PNG, JPEG, GIF or WebP, at most 5 MiB). */
-export async function fetchImage(ctx: ServiceContext, url: string, field = 'code'): Promise<{ mediaType: string; data: Uint8Array; url: string }> {
+export async function fetchImage(
+  ctx: ServiceContext,
+  url: string,
+  field = 'code',
+): Promise<{ mediaType: string; data: Uint8Array; url: string }> {
   const page = await ctx.fetch(checkUrl(field, url), { accept: ['image/'], maxBytes: MAX_IMAGE_BYTES })
   const mediaType = sniffImage(page.body)
-  if (!mediaType) throw new ServiceError(415, 'UNSUPPORTED_MEDIA_TYPE', `the URL did not return a PNG, JPEG, GIF or WebP image (got ${page.contentType || 'unknown type'})`)
+  if (!mediaType)
+    throw new ServiceError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      `the URL did not return a PNG, JPEG, GIF or WebP image (got ${page.contentType || 'unknown type'})`,
+    )
   return { mediaType, data: page.body, url: page.url }
 }
 
 /** Readable text of an HTML page: Readability's article when it finds one, else the body text. */
 export function htmlToText(html: string): { title: string; text: string } {
   // Block boundaries become line breaks (textContent would glue "Title" and "Text" together).
-  const spaced = html.replace(/<(\/?(?:p|div|h[1-6]|li|br|tr|td|th|section|article|header|footer|blockquote|pre|table|ul|ol|dd|dt)\b[^>]*)>/gi, '\n<$1>')
+  const spaced = html.replace(
+    /<(\/?(?:p|div|h[1-6]|li|br|tr|td|th|section|article|header|footer|blockquote|pre|table|ul|ol|dd|dt)\b[^>]*)>/gi,
+    '\n<$1>',
+  )
   // linkedom needs the <html> element (a bare fragment would become the root and lose its text).
-  const { document } = parseHTML(/<html[\s>]/i.test(spaced) ? spaced : `<!doctype html><html><body>${spaced}</body></html>`)
+  const { document } = parseHTML(
+    /<html[\s>]/i.test(spaced) ? spaced : `<!doctype html><html><body>${spaced}</body></html>`,
+  )
   for (const el of document.querySelectorAll('script,style,noscript,template,svg')) el.remove()
   const title = (document.querySelector('title')?.textContent ?? '').trim()
   let text = ''
@@ -63,19 +87,35 @@ export function htmlToText(html: string): { title: string; text: string } {
   return { title, text: tidy(text) }
 }
 
-const tidy = (s: string) => s.replace(/[ \t\u00a0]+/g, ' ').replace(/\s*\n\s*(\n\s*)+/g, '\n\n').trim()
+const tidy = (s: string) =>
+  s
+    .replace(/[ \t\u00a0]+/g, ' ')
+    .replace(/\s*\n\s*(\n\s*)+/g, '\n\n')
+    .trim()
 
 const DOC_TYPES = ['application/pdf', 'text/', 'application/xhtml+xml', 'application/json', 'application/xml']
 
 /** Fetches a document (PDF, HTML, plain text, JSON or XML, at most 10 MiB) and returns its text. */
-export async function fetchDocument(ctx: ServiceContext, url: string, field = 'code'): Promise<{ url: string; contentType: string; title: string; text: string }> {
+export async function fetchDocument(
+  ctx: ServiceContext,
+  url: string,
+  field = 'code',
+): Promise<{ url: string; contentType: string; title: string; text: string }> {
   const page = await ctx.fetch(checkUrl(field, url), { accept: DOC_TYPES, maxBytes: MAX_DOCUMENT_BYTES })
   const ct = page.contentType
-  const isPdf = ct === 'application/pdf' || (page.body[0] === 0x25 && page.body[1] === 0x50 && page.body[2] === 0x44 && page.body[3] === 0x46)
+  const isPdf =
+    ct === 'application/pdf' ||
+    (page.body[0] === 0x25 && page.body[1] === 0x50 && page.body[2] === 0x44 && page.body[3] === 0x46)
   if (isPdf) return { url: page.url, contentType: 'application/pdf', title: '', text: await pdfText(page.body) }
-  if (!DOC_TYPES.some((p) => ct.startsWith(p))) throw new ServiceError(415, 'UNSUPPORTED_MEDIA_TYPE', `unsupported document type ${ct || 'unknown'}; send a PDF, HTML or text URL`)
+  if (!DOC_TYPES.some((p) => ct.startsWith(p)))
+    throw new ServiceError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      `unsupported document type ${ct || 'unknown'}; send a PDF, HTML or text URL`,
+    )
   const raw = page.text()
-  if (ct === 'text/html' || ct === 'application/xhtml+xml') return { url: page.url, contentType: ct, ...htmlToText(raw) }
+  if (ct === 'text/html' || ct === 'application/xhtml+xml')
+    return { url: page.url, contentType: ct, ...htmlToText(raw) }
   return { url: page.url, contentType: ct, title: '', text: raw.trim() }
 }
 
@@ -86,6 +126,10 @@ export async function pdfText(bytes: Uint8Array): Promise<string> {
     const { text } = await extractText(pdf, { mergePages: false })
     return tidy((text as string[]).join('\n\n'))
   } catch (e) {
-    throw new ServiceError(422, 'UNREADABLE_DOCUMENT', `the PDF could not be read (${(e as Error).message.slice(0, 100)})`)
+    throw new ServiceError(
+      422,
+      'UNREADABLE_DOCUMENT',
+      `the PDF could not be read (${(e as Error).message.slice(0, 100)})`,
+    )
   }
 }

@@ -13,7 +13,8 @@ export const roundingField = () =>
   t.Optional(
     t.Union([t.Literal('exact'), t.Literal('down'), t.Literal('half_up')], {
       default: 'exact',
-      description: 'What to do when the amount is finer than 1 base unit (e.g. 0.5 wei): "exact" (default) refuses with a 422; "down" truncates toward zero; "half_up" rounds half away from zero. The output says whether rounding happened.',
+      description:
+        'What to do when the amount is finer than 1 base unit (e.g. 0.5 wei): "exact" (default) refuses with a 422; "down" truncates toward zero; "half_up" rounds half away from zero. The output says whether rounding happened.',
     }),
   )
 
@@ -32,7 +33,11 @@ export function parseDec(field: string, raw: string): Dec {
   const hex = HEX_RE.exec(s)
   if (hex) return { digits: (hex[1] === '-' ? -1n : 1n) * BigInt('0x' + hex[2]), scale: 0 }
   const m = DEC_RE.exec(s)
-  if (!m) throw invalid(field, `"${raw.slice(0, 80)}" is not a decimal number (digits with an optional "." and exponent, or 0x-hex; no commas or spaces)`)
+  if (!m)
+    throw invalid(
+      field,
+      `"${raw.slice(0, 80)}" is not a decimal number (digits with an optional "." and exponent, or 0x-hex; no commas or spaces)`,
+    )
   const [whole, frac = ''] = m[2].split('.')
   const exp = m[3] ? Number(m[3]) : 0
   if (Math.abs(exp) > 200) throw invalid(field, 'exponent out of range (|e| ≤ 200)')
@@ -50,7 +55,13 @@ export function parseDec(field: string, raw: string): Dec {
  * Rescales a decimal to an integer count of 10^(−targetScale) units. Throws a 422 when the value has more decimal
  * places than that and `rounding` is "exact".
  */
-export function toUnits(field: string, d: Dec, targetScale: number, rounding: Rounding, unitLabel: string): { units: bigint; rounded: boolean } {
+export function toUnits(
+  field: string,
+  d: Dec,
+  targetScale: number,
+  rounding: Rounding,
+  unitLabel: string,
+): { units: bigint; rounded: boolean } {
   const shift = targetScale - d.scale
   if (shift >= 0) return { units: d.digits * 10n ** BigInt(shift), rounded: false }
   const div = 10n ** BigInt(-shift)
@@ -58,7 +69,10 @@ export function toUnits(field: string, d: Dec, targetScale: number, rounding: Ro
   const r = d.digits % div
   if (r === 0n) return { units: q, rounded: false }
   if (rounding === 'exact') {
-    throw invalid(field, `has more decimal places than 1 ${unitLabel} allows (at most ${targetScale} after the point in this unit); send fewer decimals or set rounding to "down" or "half_up"`)
+    throw invalid(
+      field,
+      `has more decimal places than 1 ${unitLabel} allows (at most ${targetScale} after the point in this unit); send fewer decimals or set rounding to "down" or "half_up"`,
+    )
   }
   if (rounding === 'down') return { units: q, rounded: true }
   const twice = (r < 0n ? -r : r) * 2n

@@ -23,14 +23,29 @@ export const rateUnitField = (fields: string) =>
 
 /** Other spellings of the rate_unit values; every manifest with a rate_unit spreads this into `aliases.values`. */
 export const RATE_UNIT_ALIASES: Record<string, Record<string, string>> = {
-  rate_unit: { fraction: 'decimal', fractional: 'decimal', ratio: 'decimal', pct: 'percent', percentage: 'percent', '%': 'percent', percents: 'percent' },
+  rate_unit: {
+    fraction: 'decimal',
+    fractional: 'decimal',
+    ratio: 'decimal',
+    pct: 'percent',
+    percentage: 'percent',
+    '%': 'percent',
+    percents: 'percent',
+  },
 }
 
 /**
  * Reads a rate in the request's unit, returns it as a decimal, and checks it lies in [min, max] (decimals).
  * The error message suggests the other unit when the value looks like a percent sent as a decimal.
  */
-export function readRate(field: string, value: number | undefined, unit: RateUnit | undefined, min: number, max: number, opts: { openMin?: boolean; fallback?: number } = {}): number {
+export function readRate(
+  field: string,
+  value: number | undefined,
+  unit: RateUnit | undefined,
+  min: number,
+  max: number,
+  opts: { openMin?: boolean; fallback?: number } = {},
+): number {
   if (value === undefined || value === null) {
     if (opts.fallback !== undefined) return opts.fallback
     throw invalid(field, 'is required')
@@ -40,7 +55,10 @@ export function readRate(field: string, value: number | undefined, unit: RateUni
   const tooLow = opts.openMin ? dec <= min : dec < min
   if (tooLow || dec > max) {
     const range = `${opts.openMin ? '(' : '['}${pct(min)} %, ${pct(max)} %]`
-    const hint = unit !== 'percent' && dec > max && value / 100 <= max ? ` Rates are decimals by default (0.065 = 6.5 %); send ${value / 100} or set rate_unit: "percent".` : ''
+    const hint =
+      unit !== 'percent' && dec > max && value / 100 <= max
+        ? ` Rates are decimals by default (0.065 = 6.5 %); send ${value / 100} or set rate_unit: "percent".`
+        : ''
     throw invalid(field, `${value}${unit === 'percent' ? ' %' : ''} is outside the allowed range ${range}.${hint}`)
   }
   return dec
@@ -64,11 +82,20 @@ export const cents = (x: number) => roundTo(x, 2)
 export const clean = (x: number) => (Number.isFinite(x) ? Number(x.toPrecision(12)) : x)
 
 /** Requires a finite number within bounds. */
-export function need(field: string, value: number | undefined, min: number, max: number, opts: { openMin?: boolean; openMax?: boolean } = {}): number {
+export function need(
+  field: string,
+  value: number | undefined,
+  min: number,
+  max: number,
+  opts: { openMin?: boolean; openMax?: boolean } = {},
+): number {
   if (value === undefined || value === null) throw invalid(field, 'is required')
   if (!Number.isFinite(value)) throw invalid(field, 'must be a finite number')
   if ((opts.openMin ? value <= min : value < min) || (opts.openMax ? value >= max : value > max)) {
-    throw invalid(field, `${value} is outside the allowed range ${opts.openMin ? '(' : '['}${min}, ${max}${opts.openMax ? ')' : ']'}`)
+    throw invalid(
+      field,
+      `${value} is outside the allowed range ${opts.openMin ? '(' : '['}${min}, ${max}${opts.openMax ? ')' : ']'}`,
+    )
   }
   return value
 }
@@ -77,10 +104,21 @@ export function need(field: string, value: number | undefined, min: number, max:
 
 const A = [3.1611237438705656, 113.864154151050156, 377.485237685302021, 3209.37758913846947, 0.185777706184603153]
 const B = [23.6012909523441209, 244.024637934444173, 1282.61652607737228, 2844.23683343917062]
-const C = [0.564188496988670089, 8.88314979438837594, 66.1191906371416295, 298.635138197400131, 881.95222124176909, 1712.04761263407058, 2051.07837782607147, 1230.33935479799725, 2.15311535474403846e-8]
-const D = [15.7449261107098347, 117.693950891312499, 537.181101862009858, 1621.38957456669019, 3290.79923573345963, 4362.61909014324716, 3439.36767414372164, 1230.33935480374942]
-const P = [0.305326634961232344, 0.360344899949804439, 0.125781726111229246, 0.0160837851487422766, 6.58749161529837803e-4, 0.0163153871373020978]
-const Q = [2.56852019228982242, 1.87295284992346725, 0.527905102951428412, 0.0605183413124413191, 0.00233520497626869185]
+const C = [
+  0.564188496988670089, 8.88314979438837594, 66.1191906371416295, 298.635138197400131, 881.95222124176909,
+  1712.04761263407058, 2051.07837782607147, 1230.33935479799725, 2.15311535474403846e-8,
+]
+const D = [
+  15.7449261107098347, 117.693950891312499, 537.181101862009858, 1621.38957456669019, 3290.79923573345963,
+  4362.61909014324716, 3439.36767414372164, 1230.33935480374942,
+]
+const P = [
+  0.305326634961232344, 0.360344899949804439, 0.125781726111229246, 0.0160837851487422766, 6.58749161529837803e-4,
+  0.0163153871373020978,
+]
+const Q = [
+  2.56852019228982242, 1.87295284992346725, 0.527905102951428412, 0.0605183413124413191, 0.00233520497626869185,
+]
 const SQRPI = 0.56418958354775628695
 
 /** Complementary error function, Cody (1969) / CALERF, relative error about 1e-16. */
@@ -139,7 +177,12 @@ export const normPdf = (x: number) => Math.exp(-0.5 * x * x) / Math.sqrt(2 * Mat
  * inside the bracket) safeguarded by bisection; at most `maxIter` iterations, so it always stops.
  * Returns null when the bracket does not change sign.
  */
-export function findRoot(f: (x: number) => number, lo: number, hi: number, opts: { df?: (x: number) => number; guess?: number; tol?: number; maxIter?: number } = {}): number | null {
+export function findRoot(
+  f: (x: number) => number,
+  lo: number,
+  hi: number,
+  opts: { df?: (x: number) => number; guess?: number; tol?: number; maxIter?: number } = {},
+): number | null {
   const tol = opts.tol ?? 1e-13
   let flo = f(lo)
   let fhi = f(hi)
@@ -180,7 +223,20 @@ export function addMonths(y: number, m: number, d: number, k: number): string {
   const total = y * 12 + (m - 1) + k
   const ny = Math.floor(total / 12)
   const nm = (total % 12) + 1
-  const dim = [31, (ny % 4 === 0 && ny % 100 !== 0) || ny % 400 === 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][nm - 1]
+  const dim = [
+    31,
+    (ny % 4 === 0 && ny % 100 !== 0) || ny % 400 === 0 ? 29 : 28,
+    31,
+    30,
+    31,
+    30,
+    31,
+    31,
+    30,
+    31,
+    30,
+    31,
+  ][nm - 1]
   return `${String(ny).padStart(4, '0')}-${String(nm).padStart(2, '0')}-${String(Math.min(d, dim)).padStart(2, '0')}`
 }
 
@@ -196,4 +252,3 @@ export function signChanges(xs: number[]): number {
   }
   return n
 }
-

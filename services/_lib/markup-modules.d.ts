@@ -48,7 +48,11 @@ declare module 'sanitize-html' {
       nonTextTags?: string[]
       selfClosing?: string[]
       exclusiveFilter?: (frame: Frame) => boolean
-      transformTags?: Record<string, string | ((tagName: string, attribs: Record<string, string>) => { tagName: string; attribs: Record<string, string> })>
+      transformTags?: Record<
+        string,
+        | string
+        | ((tagName: string, attribs: Record<string, string>) => { tagName: string; attribs: Record<string, string> })
+      >
       enforceHtmlBoundary?: boolean
       parseStyleAttributes?: boolean
     }

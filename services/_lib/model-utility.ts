@@ -34,7 +34,10 @@ export interface AskOptions<S extends TSchema> {
  * One structured model call.
  * @example const { value, model, tokens_used } = await askJson(ctx, { system, user, schema: Answer, maxTokens: 1024 })
  */
-export async function askJson<S extends TSchema>(ctx: ServiceContext, o: AskOptions<S>): Promise<{ value: Static<S>; model: string; tokens_used: number }> {
+export async function askJson<S extends TSchema>(
+  ctx: ServiceContext,
+  o: AskOptions<S>,
+): Promise<{ value: Static<S>; model: string; tokens_used: number }> {
   const r = await ctx.model.complete({
     system: o.system,
     user: o.user,

@@ -6,12 +6,11 @@
 import { Readability } from '@mozilla/readability'
 import { parseHTML } from 'linkedom'
 import TurndownService from 'turndown'
-import { invalid, t, upstreamError, type FetchedPage, type ServiceContext } from '../../runtime/sdk'
+import { invalid, upstreamError, type FetchedPage, type ServiceContext } from '../../runtime/sdk'
 
 export const HTML_TYPES = ['text/html', 'application/xhtml+xml']
 import { MAX_URL_CHARS } from './fields'
 export { MAX_URL_CHARS, urlField } from './fields'
-
 
 /** A required absolute http(s) URL, as its WHATWG href. */
 export function requireUrl(field: string, s: string | undefined): string {
@@ -24,7 +23,8 @@ export function requireUrl(field: string, s: string | undefined): string {
   } catch {
     throw invalid(field, 'must be an absolute http or https URL')
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw invalid(field, `scheme ${u.protocol} is not supported (http and https only)`)
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw invalid(field, `scheme ${u.protocol} is not supported (http and https only)`)
   return u.href
 }
 
@@ -32,23 +32,32 @@ export function requireUrl(field: string, s: string | undefined): string {
  * Fetches a page and insists on a 2xx answer: a 4xx/5xx from the target is a 502 naming the status (retryable for
  * 5xx, 429 and 408), never a 200 describing the error page.
  */
-export async function fetchOk(ctx: ServiceContext, url: string, o: { accept?: string[]; maxBytes?: number; timeoutMs?: number } = {}): Promise<FetchedPage> {
+export async function fetchOk(
+  ctx: ServiceContext,
+  url: string,
+  o: { accept?: string[]; maxBytes?: number; timeoutMs?: number } = {},
+): Promise<FetchedPage> {
   const page = await ctx.fetch(url, { accept: o.accept, maxBytes: o.maxBytes, timeoutMs: o.timeoutMs })
   if (page.status < 200 || page.status >= 300) {
-    throw upstreamError('target', `the page answered HTTP ${page.status}`, { retryable: page.status >= 500 || page.status === 429 || page.status === 408 })
+    throw upstreamError('target', `the page answered HTTP ${page.status}`, {
+      retryable: page.status >= 500 || page.status === 429 || page.status === 408,
+    })
   }
   return page
 }
 
 /** A linkedom document for an HTML string (a bare fragment gets an <html> wrapper so it keeps its text). */
 export function htmlDocument(html: string): Document {
-  const { document } = parseHTML(/<html[\s>]/i.test(html) ? html : `<!doctype html><html><head></head><body>${html}</body></html>`)
+  const { document } = parseHTML(
+    /<html[\s>]/i.test(html) ? html : `<!doctype html><html><head></head><body>${html}</body></html>`,
+  )
   return document as unknown as Document
 }
 
 export const collapse = (s: string | null | undefined): string => (s ?? '').replace(/\s+/g, ' ').trim()
 
-const PARAGRAPHS = /<(\/?(?:p|div|h[1-6]|section|article|header|footer|blockquote|pre|table|ul|ol|dl|figure|figcaption|hr)\b[^>]*)>/gi
+const PARAGRAPHS =
+  /<(\/?(?:p|div|h[1-6]|section|article|header|footer|blockquote|pre|table|ul|ol|dl|figure|figcaption|hr)\b[^>]*)>/gi
 const LINES = /<(\/?(?:li|br|tr|dd|dt)\b[^>]*)>/gi
 const CELLS = /<((?:td|th)\b[^>]*)>/gi
 
@@ -87,7 +96,8 @@ export interface Article {
 /** Readability's default `charThreshold`. */
 export const READABILITY_MIN_CHARS = 500
 
-const NOISE = 'script,style,noscript,template,svg,iframe,form,nav,header,footer,aside,[role=navigation],[aria-hidden=true]'
+const NOISE =
+  'script,style,noscript,template,svg,iframe,form,nav,header,footer,aside,[role=navigation],[aria-hidden=true]'
 
 /**
  * Main content of an HTML page with Mozilla Readability (the Firefox Reader View algorithm) over linkedom.
@@ -97,7 +107,10 @@ const NOISE = 'script,style,noscript,template,svg,iframe,form,nav,header,footer,
 export function extractArticle(html: string, url: string): Article {
   const doc = htmlDocument(html)
   // Relative links and images become absolute before anything is cut out.
-  for (const [sel, attr] of [['a[href]', 'href'], ['img[src]', 'src']] as const) {
+  for (const [sel, attr] of [
+    ['a[href]', 'href'],
+    ['img[src]', 'src'],
+  ] as const) {
     for (const el of Array.from(doc.querySelectorAll(sel))) {
       const v = el.getAttribute(attr) ?? ''
       if (/^\s*(javascript|vbscript|data):/i.test(v)) el.removeAttribute(attr)
@@ -153,9 +166,19 @@ export function extractArticle(html: string, url: string): Article {
 
 /** Markdown of article HTML (turndown: ATX headings, fenced code, `-` bullets). */
 export function toMarkdown(html: string): string {
-  const td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_', strongDelimiter: '**', hr: '---' })
+  const td = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '_',
+    strongDelimiter: '**',
+    hr: '---',
+  })
   td.remove(['script', 'style', 'noscript', 'iframe'] as unknown as string[])
-  return td.turndown(html).replace(/\n{3,}/g, '\n\n').trim()
+  return td
+    .turndown(html)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()
 }
 
 const WORDS = new Intl.Segmenter('en', { granularity: 'word' })

@@ -2,7 +2,17 @@ import { handlerFor, ServiceError } from '../../runtime/sdk'
 import { coords, malformed, num, openMeteo, TEN_MINUTES } from '../_lib/live-data'
 import manifest from './manifest'
 
-const VARS = ['us_aqi', 'european_aqi', 'pm2_5', 'pm10', 'ozone', 'nitrogen_dioxide', 'sulphur_dioxide', 'carbon_monoxide', 'uv_index']
+const VARS = [
+  'us_aqi',
+  'european_aqi',
+  'pm2_5',
+  'pm10',
+  'ozone',
+  'nitrogen_dioxide',
+  'sulphur_dioxide',
+  'carbon_monoxide',
+  'uv_index',
+]
 
 /** US EPA AQI band (breakpoints 50/100/150/200/300). */
 export function usCategory(aqi: number | null) {
@@ -36,12 +46,21 @@ interface AirQuality {
 
 export default handlerFor(manifest, async ({ lat, lon }, ctx) => {
   const c = coords(lat, lon)
-  const d = await openMeteo<AirQuality>(ctx.upstream('open-meteo-air-quality'), '/air-quality', { latitude: c.lat, longitude: c.lon, current: VARS.join(','), timezone: 'auto' }, TEN_MINUTES)
+  const d = await openMeteo<AirQuality>(
+    ctx.upstream('open-meteo-air-quality'),
+    '/air-quality',
+    { latitude: c.lat, longitude: c.lon, current: VARS.join(','), timezone: 'auto' },
+    TEN_MINUTES,
+  )
   const cur = d.current
-  if (!cur || typeof cur.time !== 'string' || typeof d.latitude !== 'number') throw malformed('open-meteo-air-quality', 'current values')
+  if (!cur || typeof cur.time !== 'string' || typeof d.latitude !== 'number')
+    throw malformed('open-meteo-air-quality', 'current values')
   const v = Object.fromEntries(VARS.map((k) => [k, num(cur[k])])) as Record<string, number | null>
-  if (VARS.every((k) => v[k] === null)) throw new ServiceError(404, 'NOT_FOUND', `no air-quality data for ${c.lat}, ${c.lon}`)
-  const units = Object.fromEntries(VARS.filter((k) => typeof d.current_units?.[k] === 'string').map((k) => [k, d.current_units![k]]))
+  if (VARS.every((k) => v[k] === null))
+    throw new ServiceError(404, 'NOT_FOUND', `no air-quality data for ${c.lat}, ${c.lon}`)
+  const units = Object.fromEntries(
+    VARS.filter((k) => typeof d.current_units?.[k] === 'string').map((k) => [k, d.current_units![k]]),
+  )
   return {
     latitude: d.latitude,
     longitude: d.longitude,

@@ -10,7 +10,11 @@ export default tieredAnalysis(manifest, {
     checkBudget(ctx, input.context?.length ?? 0, 'context', '/context')
     const image = await fetchImage(ctx, input.code)
     return {
-      user: dataBlock([['Image', `attached (${image.mediaType}, ${image.data.byteLength} bytes)`], ['Language of the answer', input.language], ['Question or focus', input.context]]),
+      user: dataBlock([
+        ['Image', `attached (${image.mediaType}, ${image.data.byteLength} bytes)`],
+        ['Language of the answer', input.language],
+        ['Question or focus', input.context],
+      ]),
       images: [{ mediaType: image.mediaType, data: image.data }],
     }
   },

@@ -17,17 +17,50 @@ export default defineService({
   input: t.Object(
     {
       rate: t.Number({ description: 'The rate to convert (decimal, 0 … 1000 %; or percent with rate_unit).' }),
-      direction: t.Optional(t.Union([t.Literal('apr_to_apy'), t.Literal('apy_to_apr')], { default: 'apr_to_apy', description: '"apr_to_apy" (default): rate is an APR; "apy_to_apr": rate is an APY.' })),
-      compounds_per_year: t.Optional(t.Integer({ minimum: 1, maximum: 31_536_000, default: 12, description: 'Compounding periods per year: 1, 2, 4, 12 (default), 52, 365, 8760 (hourly) … up to 31,536,000 (every second). Ignored when continuous is true.' })),
-      continuous: t.Optional(t.Boolean({ default: false, description: 'Continuous compounding instead of compounds_per_year.' })),
-      principal: t.Optional(t.Number({ minimum: 0, maximum: 1e15, description: 'Optional amount to project over one year.' })),
+      direction: t.Optional(
+        t.Union([t.Literal('apr_to_apy'), t.Literal('apy_to_apr')], {
+          default: 'apr_to_apy',
+          description: '"apr_to_apy" (default): rate is an APR; "apy_to_apr": rate is an APY.',
+        }),
+      ),
+      compounds_per_year: t.Optional(
+        t.Integer({
+          minimum: 1,
+          maximum: 31_536_000,
+          default: 12,
+          description:
+            'Compounding periods per year: 1, 2, 4, 12 (default), 52, 365, 8760 (hourly) … up to 31,536,000 (every second). Ignored when continuous is true.',
+        }),
+      ),
+      continuous: t.Optional(
+        t.Boolean({ default: false, description: 'Continuous compounding instead of compounds_per_year.' }),
+      ),
+      principal: t.Optional(
+        t.Number({ minimum: 0, maximum: 1e15, description: 'Optional amount to project over one year.' }),
+      ),
       rate_unit: rateUnitField('rate'),
     },
     { additionalProperties: true },
   ),
   aliases: {
-    fields: { mode: 'direction', convert: 'direction', compounding: 'compounds_per_year', periods: 'compounds_per_year', periods_per_year: 'compounds_per_year' },
-    values: { ...RATE_UNIT_ALIASES, direction: { to_apy: 'apr_to_apy', to_apr: 'apy_to_apr', apr_apy: 'apr_to_apy', apy_apr: 'apy_to_apr', 'apr->apy': 'apr_to_apy', 'apy->apr': 'apy_to_apr' } },
+    fields: {
+      mode: 'direction',
+      convert: 'direction',
+      compounding: 'compounds_per_year',
+      periods: 'compounds_per_year',
+      periods_per_year: 'compounds_per_year',
+    },
+    values: {
+      ...RATE_UNIT_ALIASES,
+      direction: {
+        to_apy: 'apr_to_apy',
+        to_apr: 'apy_to_apr',
+        apr_apy: 'apr_to_apy',
+        apy_apr: 'apy_to_apr',
+        'apr->apy': 'apr_to_apy',
+        'apy->apr': 'apy_to_apr',
+      },
+    },
   },
   output: t.Object({
     direction: t.String({ description: 'apr_to_apy or apy_to_apr.' }),
@@ -48,8 +81,18 @@ export default defineService({
       name: '12 % APR compounded monthly',
       input: { rate: 0.12, direction: 'apr_to_apy', compounds_per_year: 12, principal: 1000 },
       output: {
-        direction: 'apr_to_apy', apr: 0.12, apy: 0.126825030132, apr_pct: 12, apy_pct: 12.6825030132, compounding: 'discrete', compounds_per_year: 12, periodic_rate: 0.01,
-        principal: 1000, interest_one_year: 126.825030132, balance_one_year: 1126.82503013, formula: 'APY = (1 + APR/m)^m − 1',
+        direction: 'apr_to_apy',
+        apr: 0.12,
+        apy: 0.126825030132,
+        apr_pct: 12,
+        apy_pct: 12.6825030132,
+        compounding: 'discrete',
+        compounds_per_year: 12,
+        periodic_rate: 0.01,
+        principal: 1000,
+        interest_one_year: 126.825030132,
+        balance_one_year: 1126.82503013,
+        formula: 'APY = (1 + APR/m)^m − 1',
       },
     },
   ],

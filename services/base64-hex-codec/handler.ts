@@ -8,10 +8,12 @@ function decode(input: string, alphabet: string): Buffer {
   const s = alphabet === 'percent' ? input : input.replace(/\s+/g, '')
   switch (alphabet) {
     case 'base64':
-      if (!B64.test(s) || s.length % 4 === 1 || (s.includes('=') && s.length % 4 !== 0)) throw invalid('input', 'is not valid base64 (RFC 4648 §4)')
+      if (!B64.test(s) || s.length % 4 === 1 || (s.includes('=') && s.length % 4 !== 0))
+        throw invalid('input', 'is not valid base64 (RFC 4648 §4)')
       return Buffer.from(s, 'base64')
     case 'base64url':
-      if (!B64URL.test(s) || s.replace(/=+$/, '').length % 4 === 1) throw invalid('input', 'is not valid base64url (RFC 4648 §5)')
+      if (!B64URL.test(s) || s.replace(/=+$/, '').length % 4 === 1)
+        throw invalid('input', 'is not valid base64url (RFC 4648 §5)')
       return Buffer.from(s.replace(/=+$/, ''), 'base64url')
     case 'hex':
       if (!/^([0-9a-fA-F]{2})*$/.test(s)) throw invalid('input', 'is not valid hex (pairs of 0-9a-f)')
@@ -24,9 +26,15 @@ function decode(input: string, alphabet: string): Buffer {
 /** RFC 3986 percent-decoding to raw bytes, like Python's urllib.parse.unquote_to_bytes ('+' stays '+'). */
 function percentDecode(input: string): Buffer {
   const bad = /%(?![0-9A-Fa-f]{2})/.exec(input)
-  if (bad) throw invalid('input', `has a malformed percent escape at offset ${bad.index} (% must be followed by two hex digits)`)
+  if (bad)
+    throw invalid(
+      'input',
+      `has a malformed percent escape at offset ${bad.index} (% must be followed by two hex digits)`,
+    )
   // '%' and hex digits are ASCII, so they survive the UTF-8 -> latin1 byte view unchanged
-  const bytes = Buffer.from(input, 'utf8').toString('latin1').replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+  const bytes = Buffer.from(input, 'utf8')
+    .toString('latin1')
+    .replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
   return Buffer.from(bytes, 'latin1')
 }
 
@@ -34,7 +42,10 @@ function encode(raw: Buffer, alphabet: string): string {
   if (alphabet === 'base64') return raw.toString('base64')
   if (alphabet === 'base64url') return raw.toString('base64url')
   if (alphabet === 'hex') return raw.toString('hex')
-  return encodeURIComponent(raw.toString('utf8')).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())
+  return encodeURIComponent(raw.toString('utf8')).replace(
+    /[!'()*]/g,
+    (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase(),
+  )
 }
 
 export default handlerFor(manifest, ({ input, op = 'encode', alphabet = 'base64' }) => {

@@ -17,13 +17,55 @@ export default defineService({
     {
       spot: t.Number({ exclusiveMinimum: 0, maximum: 1e12, description: 'Underlying price S (> 0).' }),
       strike: t.Number({ exclusiveMinimum: 0, maximum: 1e12, description: 'Strike price K (> 0).' }),
-      days_to_expiry: t.Optional(t.Number({ exclusiveMinimum: 0, maximum: 36_500, description: 'Calendar days to expiry; T = days/365. Required unless years_to_expiry is given.' })),
-      years_to_expiry: t.Optional(t.Number({ exclusiveMinimum: 0, maximum: 100, description: 'Time to expiry in years; overrides days_to_expiry (e.g. 0.5, or 20/52 for Hull\'s 20-week example).' })),
-      rate: t.Optional(t.Number({ default: 0, description: 'Risk-free rate r, continuously compounded, per year (decimal: 0.05 = 5 %; or 5 with rate_unit "percent"). Range −50 % … 100 %. Default 0.' })),
-      volatility: t.Optional(t.Number({ description: 'Volatility σ per year (decimal: 0.2 = 20 %; or 20 with rate_unit "percent"), in (0, 1000 %]. Required unless market_price is given.' })),
-      dividend_yield: t.Optional(t.Number({ default: 0, description: 'Continuous dividend yield q per year (decimal: 0.01 = 1 %; or 1 with rate_unit "percent"), −50 % … 100 %. Default 0.' })),
-      type: t.Optional(t.Union([t.Literal('call'), t.Literal('put')], { default: 'call', description: 'Option type: "call" (default) or "put". Greeks are for this type.' })),
-      market_price: t.Optional(t.Number({ exclusiveMinimum: 0, maximum: 1e12, description: 'Observed option price; triggers the implied-volatility solve. Without volatility, price and Greeks are given at the implied volatility.' })),
+      days_to_expiry: t.Optional(
+        t.Number({
+          exclusiveMinimum: 0,
+          maximum: 36_500,
+          description: 'Calendar days to expiry; T = days/365. Required unless years_to_expiry is given.',
+        }),
+      ),
+      years_to_expiry: t.Optional(
+        t.Number({
+          exclusiveMinimum: 0,
+          maximum: 100,
+          description:
+            "Time to expiry in years; overrides days_to_expiry (e.g. 0.5, or 20/52 for Hull's 20-week example).",
+        }),
+      ),
+      rate: t.Optional(
+        t.Number({
+          default: 0,
+          description:
+            'Risk-free rate r, continuously compounded, per year (decimal: 0.05 = 5 %; or 5 with rate_unit "percent"). Range −50 % … 100 %. Default 0.',
+        }),
+      ),
+      volatility: t.Optional(
+        t.Number({
+          description:
+            'Volatility σ per year (decimal: 0.2 = 20 %; or 20 with rate_unit "percent"), in (0, 1000 %]. Required unless market_price is given.',
+        }),
+      ),
+      dividend_yield: t.Optional(
+        t.Number({
+          default: 0,
+          description:
+            'Continuous dividend yield q per year (decimal: 0.01 = 1 %; or 1 with rate_unit "percent"), −50 % … 100 %. Default 0.',
+        }),
+      ),
+      type: t.Optional(
+        t.Union([t.Literal('call'), t.Literal('put')], {
+          default: 'call',
+          description: 'Option type: "call" (default) or "put". Greeks are for this type.',
+        }),
+      ),
+      market_price: t.Optional(
+        t.Number({
+          exclusiveMinimum: 0,
+          maximum: 1e12,
+          description:
+            'Observed option price; triggers the implied-volatility solve. Without volatility, price and Greeks are given at the implied volatility.',
+        }),
+      ),
       rate_unit: rateUnitField('rate, volatility and dividend_yield'),
     },
     { additionalProperties: true },
@@ -49,12 +91,18 @@ export default defineService({
       },
       { description: 'Greeks of the chosen option type.' },
     ),
-    implied_volatility: t.Union([t.Number(), t.Null()], { description: 'Implied volatility (decimal) solved from market_price; null without market_price.' }),
+    implied_volatility: t.Union([t.Number(), t.Null()], {
+      description: 'Implied volatility (decimal) solved from market_price; null without market_price.',
+    }),
     implied_volatility_pct: t.Union([t.Number(), t.Null()], { description: 'Implied volatility in percent.' }),
     inputs_used: t.Object(
       {
-        spot: n('S.'), strike: n('K.'), time_to_expiry_years: n('T in years.'), rate: n('r (decimal, continuous).'),
-        volatility: n('σ used for price and Greeks (decimal): the given volatility, else the implied one.'), dividend_yield: n('q (decimal).'),
+        spot: n('S.'),
+        strike: n('K.'),
+        time_to_expiry_years: n('T in years.'),
+        rate: n('r (decimal, continuous).'),
+        volatility: n('σ used for price and Greeks (decimal): the given volatility, else the implied one.'),
+        dividend_yield: n('q (decimal).'),
       },
       { description: 'Normalised inputs (decimals).' },
     ),
@@ -65,11 +113,27 @@ export default defineService({
       name: 'Hull Example 15.6 call',
       input: { spot: 42, strike: 40, years_to_expiry: 0.5, rate: 0.1, volatility: 0.2, type: 'call' },
       output: {
-        type: 'call', price: 4.759422, call_price: 4.759422, put_price: 0.808600, d1: 0.769262, d2: 0.627841,
-        greeks: { delta: 0.779131, gamma: 0.049963, vega: 8.813415, vega_per_pct: 0.088134, theta_per_year: -4.559092, theta_per_day: -0.012491, rho: 13.982045, rho_per_pct: 0.13982 },
-        implied_volatility: null, implied_volatility_pct: null,
+        type: 'call',
+        price: 4.759422,
+        call_price: 4.759422,
+        put_price: 0.8086,
+        d1: 0.769262,
+        d2: 0.627841,
+        greeks: {
+          delta: 0.779131,
+          gamma: 0.049963,
+          vega: 8.813415,
+          vega_per_pct: 0.088134,
+          theta_per_year: -4.559092,
+          theta_per_day: -0.012491,
+          rho: 13.982045,
+          rho_per_pct: 0.13982,
+        },
+        implied_volatility: null,
+        implied_volatility_pct: null,
         inputs_used: { spot: 42, strike: 40, time_to_expiry_years: 0.5, rate: 0.1, volatility: 0.2, dividend_yield: 0 },
-        conventions: 'European option, Black-Scholes-Merton with continuous rate and dividend yield. T = days_to_expiry/365. vega and rho per 1.00 (100 %); *_per_pct per 1 point. theta per year and per calendar day (/365).',
+        conventions:
+          'European option, Black-Scholes-Merton with continuous rate and dividend yield. T = days_to_expiry/365. vega and rho per 1.00 (100 %); *_per_pct per 1 point. theta per year and per calendar day (/365).',
       },
     },
   ],

@@ -1,7 +1,14 @@
 import { handlerFor } from '../../runtime/sdk'
 import manifest from './manifest'
 
-const ALIASES: Record<string, string> = { snake_case: 'snake', camelCase: 'camel', PascalCase: 'pascal', 'kebab-case': 'kebab', CONSTANT: 'constant', CONSTANT_CASE: 'constant' }
+const ALIASES: Record<string, string> = {
+  snake_case: 'snake',
+  camelCase: 'camel',
+  PascalCase: 'pascal',
+  'kebab-case': 'kebab',
+  CONSTANT: 'constant',
+  CONSTANT_CASE: 'constant',
+}
 
 /** Splits identifiers and phrases into words: separators, lower→Upper and ACRONYMWord boundaries. */
 export function splitWords(text: string): string[] {

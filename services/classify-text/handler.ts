@@ -16,12 +16,31 @@ export default handlerFor(manifest, async ({ text, labels }, ctx) => {
   const Answer = t.Object({
     label: Label,
     confidence: t.Number({ minimum: 0, maximum: 1 }),
-    scores: t.Array(t.Object({ label: Label, confidence: t.Number({ minimum: 0, maximum: 1 }) }), { maxItems: list.length }),
+    scores: t.Array(t.Object({ label: Label, confidence: t.Number({ minimum: 0, maximum: 1 }) }), {
+      maxItems: list.length,
+    }),
     reason: t.String(),
   })
-  const r = await askJson(ctx, { system: SYSTEM, user: dataBlock([['Candidate labels (one per line)', list.join('\n')], ['Text', text]]), schema: Answer, maxTokens: 1024 })
+  const r = await askJson(ctx, {
+    system: SYSTEM,
+    user: dataBlock([
+      ['Candidate labels (one per line)', list.join('\n')],
+      ['Text', text],
+    ]),
+    schema: Answer,
+    maxTokens: 1024,
+  })
   const given = new Map(r.value.scores.map((s) => [s.label as string, s.confidence]))
   given.set(r.value.label, r.value.confidence)
-  const scores = list.map((label) => ({ label, confidence: given.get(label) ?? 0 })).sort((a, b) => b.confidence - a.confidence)
-  return { label: r.value.label, confidence: r.value.confidence, scores, reason: r.value.reason.trim(), model: r.model, tokens_used: r.tokens_used }
+  const scores = list
+    .map((label) => ({ label, confidence: given.get(label) ?? 0 }))
+    .sort((a, b) => b.confidence - a.confidence)
+  return {
+    label: r.value.label,
+    confidence: r.value.confidence,
+    scores,
+    reason: r.value.reason.trim(),
+    model: r.model,
+    tokens_used: r.tokens_used,
+  }
 })

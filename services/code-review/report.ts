@@ -25,14 +25,43 @@ const rank = (s: string) => SEVERITIES.indexOf(s as (typeof SEVERITIES)[number])
 
 /** Markdown `result`: score line, severity counts, findings sorted by severity, notes. */
 export function renderReview(r: Review, tier: Tier): string {
-  const findings = [...r.findings].sort((a, b) => rank(a.severity) - rank(b.severity)).slice(0, tier === 'quick' ? 5 : undefined)
+  const findings = [...r.findings]
+    .sort((a, b) => rank(a.severity) - rank(b.severity))
+    .slice(0, tier === 'quick' ? 5 : undefined)
   const counts = SEVERITIES.map((s) => `${s} ${findings.filter((f) => f.severity === s).length}`).join(' · ')
-  const out = ['# Code review', '', `**Quality score: ${r.score}/10**`, '', r.summary.trim(), '', `Findings: ${counts}`, '', '## Findings']
+  const out = [
+    '# Code review',
+    '',
+    `**Quality score: ${r.score}/10**`,
+    '',
+    r.summary.trim(),
+    '',
+    `Findings: ${counts}`,
+    '',
+    '## Findings',
+  ]
   if (!findings.length) out.push('', 'No findings.')
   findings.forEach((f, i) => {
-    out.push('', `${i + 1}. **[${f.severity}]** ${f.title.trim()}${f.location.trim() ? ` (${f.location.trim()})` : ''}`, '', `   ${f.description.trim()}`, '', `   **Fix:** ${f.suggestion.trim()}`)
+    out.push(
+      '',
+      `${i + 1}. **[${f.severity}]** ${f.title.trim()}${f.location.trim() ? ` (${f.location.trim()})` : ''}`,
+      '',
+      `   ${f.description.trim()}`,
+      '',
+      `   **Fix:** ${f.suggestion.trim()}`,
+    )
   })
-  out.push('', '## Security notes', '', ...(r.security_notes.length ? r.security_notes.map((n) => `- ${n.trim()}`) : ['- None.']))
-  out.push('', '## Performance notes', '', ...(r.performance_notes.length ? r.performance_notes.map((n) => `- ${n.trim()}`) : ['- None.']))
+  out.push(
+    '',
+    '## Security notes',
+    '',
+    ...(r.security_notes.length ? r.security_notes.map((n) => `- ${n.trim()}`) : ['- None.']),
+  )
+  out.push(
+    '',
+    '## Performance notes',
+    '',
+    ...(r.performance_notes.length ? r.performance_notes.map((n) => `- ${n.trim()}`) : ['- None.']),
+  )
   return out.join('\n')
 }

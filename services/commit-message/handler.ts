@@ -3,7 +3,9 @@ import { askJson, dataBlock } from '../_lib/model-utility'
 import manifest, { TYPES } from './manifest'
 
 const SYSTEM =
-  'You write Conventional Commits 1.0 messages for diffs. Choose the type from: ' + TYPES.join(', ') + '. scope: a short ' +
+  'You write Conventional Commits 1.0 messages for diffs. Choose the type from: ' +
+  TYPES.join(', ') +
+  '. scope: a short ' +
   'lowercase noun for the area changed, or null. subject: imperative mood, lowercase start, no final period, at most 72 ' +
   'characters. body: what changed and why, wrapped at 72 columns, or empty for trivial changes. breaking: true only when the ' +
   'change breaks a public interface, with breaking_note describing the break (else empty).'
@@ -18,12 +20,29 @@ const Answer = t.Object({
 })
 
 export default handlerFor(manifest, async ({ diff, context }, ctx) => {
-  const r = await askJson(ctx, { system: SYSTEM, user: dataBlock([['Context', context], ['Diff', diff]]), schema: Answer, maxTokens: 1024 })
+  const r = await askJson(ctx, {
+    system: SYSTEM,
+    user: dataBlock([
+      ['Context', context],
+      ['Diff', diff],
+    ]),
+    schema: Answer,
+    maxTokens: 1024,
+  })
   const a = r.value
   const subject = a.subject.trim().replace(/\.$/, '')
   const header = `${a.type}${a.scope ? `(${a.scope})` : ''}${a.breaking ? '!' : ''}: ${subject}`
   const body = a.body.trim()
   const footer = a.breaking && a.breaking_note.trim() ? `BREAKING CHANGE: ${a.breaking_note.trim()}` : ''
   const message = [header, body, footer].filter(Boolean).join('\n\n')
-  return { message, type: a.type, scope: a.scope, subject, body, breaking: a.breaking, model: r.model, tokens_used: r.tokens_used }
+  return {
+    message,
+    type: a.type,
+    scope: a.scope,
+    subject,
+    body,
+    breaking: a.breaking,
+    model: r.model,
+    tokens_used: r.tokens_used,
+  }
 })

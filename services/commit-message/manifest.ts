@@ -1,7 +1,19 @@
 import { defineService, flat, t } from '../../runtime/sdk'
 import { modelFields } from '../_lib/model-utility'
 
-export const TYPES = ['feat', 'fix', 'docs', 'style', 'refactor', 'perf', 'test', 'build', 'ci', 'chore', 'revert'] as const
+export const TYPES = [
+  'feat',
+  'fix',
+  'docs',
+  'style',
+  'refactor',
+  'perf',
+  'test',
+  'build',
+  'ci',
+  'chore',
+  'revert',
+] as const
 
 /** Model: gpt-4.1-mini. */
 export default defineService({
@@ -38,11 +50,19 @@ export default defineService({
   examples: [
     {
       name: 'Bug fix',
-      input: { diff: "--- a/src/date.ts\n+++ b/src/date.ts\n@@ -1 +1 @@\n-const days = ms / 86400\n+const days = ms / 86_400_000" },
+      input: {
+        diff: '--- a/src/date.ts\n+++ b/src/date.ts\n@@ -1 +1 @@\n-const days = ms / 86400\n+const days = ms / 86_400_000',
+      },
       output: {
-        message: 'fix(date): convert milliseconds to days correctly\n\nDivide by the number of milliseconds in a day instead of seconds.',
-        type: 'fix', scope: 'date', subject: 'convert milliseconds to days correctly', body: 'Divide by the number of milliseconds in a day instead of seconds.', breaking: false,
-        model: 'gpt-4.1-mini', tokens_used: 210,
+        message:
+          'fix(date): convert milliseconds to days correctly\n\nDivide by the number of milliseconds in a day instead of seconds.',
+        type: 'fix',
+        scope: 'date',
+        subject: 'convert milliseconds to days correctly',
+        body: 'Divide by the number of milliseconds in a day instead of seconds.',
+        breaking: false,
+        model: 'gpt-4.1-mini',
+        tokens_used: 210,
       },
     },
   ],

@@ -15,12 +15,37 @@ export default defineService({
   model: 'none',
   input: t.Object(
     {
-      principal: t.Optional(t.Number({ minimum: 0, maximum: 1e12, default: 0, description: 'Starting balance (≥ 0). Default 0.' })),
-      annual_rate: t.Number({ description: 'Nominal annual interest rate (decimal, −99 % … 100 %; or percent with rate_unit).' }),
+      principal: t.Optional(
+        t.Number({ minimum: 0, maximum: 1e12, default: 0, description: 'Starting balance (≥ 0). Default 0.' }),
+      ),
+      annual_rate: t.Number({
+        description: 'Nominal annual interest rate (decimal, −99 % … 100 %; or percent with rate_unit).',
+      }),
       years: t.Number({ exclusiveMinimum: 0, maximum: 100, description: 'Horizon in years (≤ 100).' }),
-      compounds_per_year: t.Optional(t.Integer({ minimum: 1, maximum: 365, default: 12, description: 'Compounding periods per year: 1 annual, 4 quarterly, 12 monthly (default), 52 weekly, 365 daily.' })),
-      contribution: t.Optional(t.Number({ minimum: 0, maximum: 1e12, default: 0, description: 'Amount added every compounding period (e.g. monthly with compounds_per_year 12). Default 0.' })),
-      contribution_timing: t.Optional(t.Union([t.Literal('end'), t.Literal('start')], { default: 'end', description: 'Contributions at the "end" (default, ordinary annuity) or "start" (annuity due) of each period.' })),
+      compounds_per_year: t.Optional(
+        t.Integer({
+          minimum: 1,
+          maximum: 365,
+          default: 12,
+          description:
+            'Compounding periods per year: 1 annual, 4 quarterly, 12 monthly (default), 52 weekly, 365 daily.',
+        }),
+      ),
+      contribution: t.Optional(
+        t.Number({
+          minimum: 0,
+          maximum: 1e12,
+          default: 0,
+          description: 'Amount added every compounding period (e.g. monthly with compounds_per_year 12). Default 0.',
+        }),
+      ),
+      contribution_timing: t.Optional(
+        t.Union([t.Literal('end'), t.Literal('start')], {
+          default: 'end',
+          description:
+            'Contributions at the "end" (default, ordinary annuity) or "start" (annuity due) of each period.',
+        }),
+      ),
       rate_unit: rateUnitField('annual_rate'),
     },
     { additionalProperties: true },
@@ -49,11 +74,20 @@ export default defineService({
       name: 'Wikipedia: $1,500 at 4.3 % quarterly for 6 years',
       input: { principal: 1500, annual_rate: 0.043, years: 6, compounds_per_year: 4 },
       output: {
-        final_balance: 1938.84, total_contributed: 1500, total_interest: 438.84, periods: 24, periodic_rate: 0.01075, effective_annual_rate: 0.0436983575422, effective_annual_rate_pct: 4.36983575422,
+        final_balance: 1938.84,
+        total_contributed: 1500,
+        total_interest: 438.84,
+        periods: 24,
+        periodic_rate: 0.01075,
+        effective_annual_rate: 0.0436983575422,
+        effective_annual_rate_pct: 4.36983575422,
         curve: [
-          { year: 0, balance: 1500, contributed: 1500, interest: 0 }, { year: 1, balance: 1565.55, contributed: 1500, interest: 65.55 },
-          { year: 2, balance: 1633.96, contributed: 1500, interest: 133.96 }, { year: 3, balance: 1705.36, contributed: 1500, interest: 205.36 },
-          { year: 4, balance: 1779.88, contributed: 1500, interest: 279.88 }, { year: 5, balance: 1857.66, contributed: 1500, interest: 357.66 },
+          { year: 0, balance: 1500, contributed: 1500, interest: 0 },
+          { year: 1, balance: 1565.55, contributed: 1500, interest: 65.55 },
+          { year: 2, balance: 1633.96, contributed: 1500, interest: 133.96 },
+          { year: 3, balance: 1705.36, contributed: 1500, interest: 205.36 },
+          { year: 4, balance: 1779.88, contributed: 1500, interest: 279.88 },
+          { year: 5, balance: 1857.66, contributed: 1500, interest: 357.66 },
           { year: 6, balance: 1938.84, contributed: 1500, interest: 438.84 },
         ],
       },

@@ -46,7 +46,12 @@ export default handlerFor(manifest, async ({ text, timezone = 'UTC', count = 5 }
   const next_runs = it.take(count).map((d) => d.toISOString()!)
   const [minute, hour, day_of_month, month, day_of_week] = parts as [string, string, string, string, string]
   return {
-    expression: parts.join(' '), fields: { minute, hour, day_of_month, month, day_of_week }, explanation: r.value.explanation.trim(),
-    timezone, next_runs, model: r.model, tokens_used: r.tokens_used,
+    expression: parts.join(' '),
+    fields: { minute, hour, day_of_month, month, day_of_week },
+    explanation: r.value.explanation.trim(),
+    timezone,
+    next_runs,
+    model: r.model,
+    tokens_used: r.tokens_used,
   }
 })

@@ -18,16 +18,30 @@ export default defineService({
   timeoutMs: 30_000,
   input: t.Object(
     {
-      text: t.String({ minLength: 1, maxLength: 500, description: 'The schedule in plain language, e.g. "every weekday at 9am".' }),
-      timezone: t.Optional(t.String({ minLength: 1, maxLength: 64, default: 'UTC', description: 'IANA time zone for next run times.' })),
-      count: t.Optional(t.Integer({ minimum: 1, maximum: 20, default: 5, description: 'How many next run times to list.' })),
+      text: t.String({
+        minLength: 1,
+        maxLength: 500,
+        description: 'The schedule in plain language, e.g. "every weekday at 9am".',
+      }),
+      timezone: t.Optional(
+        t.String({ minLength: 1, maxLength: 64, default: 'UTC', description: 'IANA time zone for next run times.' }),
+      ),
+      count: t.Optional(
+        t.Integer({ minimum: 1, maximum: 20, default: 5, description: 'How many next run times to list.' }),
+      ),
     },
     { additionalProperties: true },
   ),
   aliases: { fields: { description: 'text', schedule: 'text', tz: 'timezone', n: 'count' } },
   output: t.Object({
     expression: t.String(),
-    fields: t.Object({ minute: t.String(), hour: t.String(), day_of_month: t.String(), month: t.String(), day_of_week: t.String() }),
+    fields: t.Object({
+      minute: t.String(),
+      hour: t.String(),
+      day_of_month: t.String(),
+      month: t.String(),
+      day_of_week: t.String(),
+    }),
     explanation: t.String({ description: 'What the expression means, and any approximation made.' }),
     timezone: t.String(),
     next_runs: t.Array(t.String({ description: 'ISO-8601 UTC instants.' })),
@@ -38,9 +52,13 @@ export default defineService({
       name: 'Weekdays at 9',
       input: { text: 'every weekday at 9am', timezone: 'UTC', count: 2 },
       output: {
-        expression: '0 9 * * 1-5', fields: { minute: '0', hour: '9', day_of_month: '*', month: '*', day_of_week: '1-5' },
-        explanation: 'At 09:00, Monday through Friday.', timezone: 'UTC', next_runs: ['2024-01-01T09:00:00.000Z', '2024-01-02T09:00:00.000Z'],
-        model: 'gpt-4.1-mini', tokens_used: 150,
+        expression: '0 9 * * 1-5',
+        fields: { minute: '0', hour: '9', day_of_month: '*', month: '*', day_of_week: '1-5' },
+        explanation: 'At 09:00, Monday through Friday.',
+        timezone: 'UTC',
+        next_runs: ['2024-01-01T09:00:00.000Z', '2024-01-02T09:00:00.000Z'],
+        model: 'gpt-4.1-mini',
+        tokens_used: 150,
       },
     },
   ],

@@ -17,10 +17,31 @@ export default defineService({
   input: t.Object(
     {
       entry_price: t.Number({ exclusiveMinimum: 0, maximum: 1e12, description: 'Average entry price (> 0).' }),
-      leverage: t.Number({ minimum: 1, maximum: 1000, description: 'Leverage, 1 to 1000 (initial margin rate = 1/leverage).' }),
-      side: t.Optional(t.Union([t.Literal('long'), t.Literal('short')], { default: 'long', description: '"long" (default) or "short".' })),
-      maintenance_margin_rate: t.Optional(t.Number({ description: 'Maintenance margin rate (decimal; or percent with rate_unit). 0.005 (0.5 %) when omitted. Must be below 1/leverage.' })),
-      size: t.Optional(t.Number({ exclusiveMinimum: 0, maximum: 1e15, description: 'Optional position size in units of the base asset (e.g. 0.5 BTC); adds notional, margins and the loss at liquidation.' })),
+      leverage: t.Number({
+        minimum: 1,
+        maximum: 1000,
+        description: 'Leverage, 1 to 1000 (initial margin rate = 1/leverage).',
+      }),
+      side: t.Optional(
+        t.Union([t.Literal('long'), t.Literal('short')], {
+          default: 'long',
+          description: '"long" (default) or "short".',
+        }),
+      ),
+      maintenance_margin_rate: t.Optional(
+        t.Number({
+          description:
+            'Maintenance margin rate (decimal; or percent with rate_unit). 0.005 (0.5 %) when omitted. Must be below 1/leverage.',
+        }),
+      ),
+      size: t.Optional(
+        t.Number({
+          exclusiveMinimum: 0,
+          maximum: 1e15,
+          description:
+            'Optional position size in units of the base asset (e.g. 0.5 BTC); adds notional, margins and the loss at liquidation.',
+        }),
+      ),
       rate_unit: rateUnitField('maintenance_margin_rate'),
     },
     { additionalProperties: true },
@@ -29,7 +50,9 @@ export default defineService({
   output: t.Object({
     side: t.String({ description: 'long or short.' }),
     liquidation_price: num('Liquidation price, maintenance margin on entry notional (primary formula).'),
-    liquidation_price_mark_based: num('Variant with maintenance margin on mark notional (Binance-style, no maintenance amount).'),
+    liquidation_price_mark_based: num(
+      'Variant with maintenance margin on mark notional (Binance-style, no maintenance amount).',
+    ),
     distance_pct: num('Adverse price move from entry to liquidation_price, in percent.'),
     initial_margin_rate: num('1/leverage (decimal).'),
     maintenance_margin_rate: num('Maintenance margin rate used (decimal).'),
@@ -44,8 +67,17 @@ export default defineService({
       name: '10x long BTC',
       input: { entry_price: 50000, leverage: 10, side: 'long', maintenance_margin_rate: 0.005, size: 0.1 },
       output: {
-        side: 'long', liquidation_price: 45250, liquidation_price_mark_based: 45226.130653, distance_pct: 9.5, initial_margin_rate: 0.1, maintenance_margin_rate: 0.005,
-        notional: 5000, initial_margin: 500, maintenance_margin: 25, loss_at_liquidation: 475, formula: 'long: entry × (1 − 1/leverage + mmr)',
+        side: 'long',
+        liquidation_price: 45250,
+        liquidation_price_mark_based: 45226.130653,
+        distance_pct: 9.5,
+        initial_margin_rate: 0.1,
+        maintenance_margin_rate: 0.005,
+        notional: 5000,
+        initial_margin: 500,
+        maintenance_margin: 25,
+        loss_at_liquidation: 475,
+        formula: 'long: entry × (1 − 1/leverage + mmr)',
       },
     },
   ],

@@ -4,8 +4,23 @@ import manifest from './manifest'
 
 const MINUTE = 60 * 1000
 
-function splitList(field: string, raw: string | undefined, fallback: string, max: number, pattern: RegExp, what: string): string[] {
-  const items = [...new Set(String(raw ?? fallback).toLowerCase().split(',').map((s) => s.trim()).filter(Boolean))]
+function splitList(
+  field: string,
+  raw: string | undefined,
+  fallback: string,
+  max: number,
+  pattern: RegExp,
+  what: string,
+): string[] {
+  const items = [
+    ...new Set(
+      String(raw ?? fallback)
+        .toLowerCase()
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ]
   if (!items.length) throw invalid(field, `is required: ${what}`)
   if (items.length > max) throw invalid(field, `at most ${max} values`)
   const bad = items.find((s) => !pattern.test(s))
@@ -14,7 +29,14 @@ function splitList(field: string, raw: string | undefined, fallback: string, max
 }
 
 export default handlerFor(manifest, async ({ ids, vs }, ctx) => {
-  const coins = splitList('ids', ids, '', 25, /^[a-z0-9][a-z0-9._-]{0,99}$/, 'a CoinGecko coin id (lower-case letters, digits, hyphens, e.g. bitcoin)')
+  const coins = splitList(
+    'ids',
+    ids,
+    '',
+    25,
+    /^[a-z0-9][a-z0-9._-]{0,99}$/,
+    'a CoinGecko coin id (lower-case letters, digits, hyphens, e.g. bitcoin)',
+  )
   const quotes = splitList('vs', vs, 'usd', 10, /^[a-z0-9]{2,10}$/, 'a quote currency code (e.g. usd, eur, btc)')
   const { data } = await ctx.upstream('coingecko').getJson<Record<string, Record<string, number | null>>>(
     '/simple/price',
@@ -30,7 +52,15 @@ export default handlerFor(manifest, async ({ ids, vs }, ctx) => {
     { ttlMs: MINUTE },
   )
   if (!data || typeof data !== 'object' || Array.isArray(data)) throw malformed('coingecko', 'a price object')
-  const prices: Array<{ id: string; vs: string; price: number; market_cap: number | null; volume_24h: number | null; change_24h_percent: number | null; last_updated: string | null }> = []
+  const prices: Array<{
+    id: string
+    vs: string
+    price: number
+    market_cap: number | null
+    volume_24h: number | null
+    change_24h_percent: number | null
+    last_updated: string | null
+  }> = []
   const missing: string[] = []
   for (const id of coins) {
     const row = data[id]
@@ -56,6 +86,12 @@ export default handlerFor(manifest, async ({ ids, vs }, ctx) => {
       })
     }
   }
-  if (!prices.length) throw new ServiceError(404, 'NOT_FOUND', `CoinGecko has no price for ${coins.join(', ')} in ${quotes.join(', ')} (ids are CoinGecko ids such as bitcoin, not tickers such as BTC)`, { details: { missing } })
+  if (!prices.length)
+    throw new ServiceError(
+      404,
+      'NOT_FOUND',
+      `CoinGecko has no price for ${coins.join(', ')} in ${quotes.join(', ')} (ids are CoinGecko ids such as bitcoin, not tickers such as BTC)`,
+      { details: { missing } },
+    )
   return { vs: quotes, count: prices.length, prices, missing, attribution: ctx.upstream('coingecko').attribution }
 })

@@ -17,8 +17,20 @@ export default defineService({
   upstreams: ['coingecko'],
   input: t.Object(
     {
-      ids: t.String({ minLength: 1, maxLength: 1000, description: 'Comma-separated CoinGecko coin ids (at most 25), e.g. "bitcoin,ethereum". Ids, not ticker symbols.' }),
-      vs: t.Optional(t.String({ minLength: 1, maxLength: 200, default: 'usd', description: 'Comma-separated quote currencies (at most 10), e.g. "usd,eur". Default usd.' })),
+      ids: t.String({
+        minLength: 1,
+        maxLength: 1000,
+        description:
+          'Comma-separated CoinGecko coin ids (at most 25), e.g. "bitcoin,ethereum". Ids, not ticker symbols.',
+      }),
+      vs: t.Optional(
+        t.String({
+          minLength: 1,
+          maxLength: 200,
+          default: 'usd',
+          description: 'Comma-separated quote currencies (at most 10), e.g. "usd,eur". Default usd.',
+        }),
+      ),
     },
     { additionalProperties: true },
   ),
@@ -34,10 +46,14 @@ export default defineService({
         market_cap: n('Market capitalisation in the quote currency.'),
         volume_24h: n('24-hour trading volume in the quote currency.'),
         change_24h_percent: n('Price change over 24 hours, percent.'),
-        last_updated: t.Union([t.String(), t.Null()], { description: 'When CoinGecko last updated the price, ISO 8601 UTC.' }),
+        last_updated: t.Union([t.String(), t.Null()], {
+          description: 'When CoinGecko last updated the price, ISO 8601 UTC.',
+        }),
       }),
     ),
-    missing: t.Array(t.String(), { description: 'Requested "id" or "id/vs" pairs with no price (unknown id or currency).' }),
+    missing: t.Array(t.String(), {
+      description: 'Requested "id" or "id/vs" pairs with no price (unknown id or currency).',
+    }),
     attribution: attributionSchema(),
   }),
   examples: [
@@ -45,10 +61,26 @@ export default defineService({
       name: 'Bitcoin in USD',
       input: { ids: 'bitcoin', vs: 'usd' },
       output: {
-        vs: ['usd'], count: 1,
-        prices: [{ id: 'bitcoin', vs: 'usd', price: 67187.3358, market_cap: 1317802988326.25, volume_24h: 31260929299.52, change_24h_percent: 3.6378, last_updated: '2024-05-02T14:00:00.000Z' }],
+        vs: ['usd'],
+        count: 1,
+        prices: [
+          {
+            id: 'bitcoin',
+            vs: 'usd',
+            price: 67187.3358,
+            market_cap: 1317802988326.25,
+            volume_24h: 31260929299.52,
+            change_24h_percent: 3.6378,
+            last_updated: '2024-05-02T14:00:00.000Z',
+          },
+        ],
         missing: [],
-        attribution: { source: 'CoinGecko', url: 'https://www.coingecko.com/en/api_terms', license: 'CoinGecko API terms', terms: 'attribution "Data provided by CoinGecko" required; free tier rate-limited' },
+        attribution: {
+          source: 'CoinGecko',
+          url: 'https://www.coingecko.com/en/api_terms',
+          license: 'CoinGecko API terms',
+          terms: 'attribution "Data provided by CoinGecko" required; free tier rate-limited',
+        },
       },
     },
   ],

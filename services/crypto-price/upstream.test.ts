@@ -13,8 +13,21 @@ describe('crypto-price', () => {
     const out = await cryptoPrice({ ids: 'ethereum, bitcoin', vs: 'usd,eur' }, ctx())
     conforms('crypto-price', out)
     expect(out.count).toBe(4)
-    expect(out.prices[2]).toEqual({ id: 'bitcoin', vs: 'usd', price: 67187.33589365664, market_cap: 1317802988326.2493, volume_24h: 31260929299.52484, change_24h_percent: 3.637278946773539, last_updated: '2024-05-02T14:00:00.000Z' })
-    expect(out.prices.map((p) => `${p.id}/${p.vs}`)).toEqual(['ethereum/usd', 'ethereum/eur', 'bitcoin/usd', 'bitcoin/eur'])
+    expect(out.prices[2]).toEqual({
+      id: 'bitcoin',
+      vs: 'usd',
+      price: 67187.33589365664,
+      market_cap: 1317802988326.2493,
+      volume_24h: 31260929299.52484,
+      change_24h_percent: 3.637278946773539,
+      last_updated: '2024-05-02T14:00:00.000Z',
+    })
+    expect(out.prices.map((p) => `${p.id}/${p.vs}`)).toEqual([
+      'ethereum/usd',
+      'ethereum/eur',
+      'bitcoin/usd',
+      'bitcoin/eur',
+    ])
     expect(out.attribution.source).toBe('CoinGecko')
   })
   test('unknown ids are listed; only unknown ids (CoinGecko {}): 404', async () => {
@@ -32,5 +45,6 @@ describe('crypto-price', () => {
     await cryptoPrice({ ids: 'ethereum,bitcoin', vs: 'eur' }, c)
     expect(up.hits('/cg/') - before).toBe(1)
   })
-  test('upstream failure forms', () => failureForms('cg', 'coingecko', () => cryptoPrice({ ids: 'bitcoin', vs: 'gbp' }, ctx())))
+  test('upstream failure forms', () =>
+    failureForms('cg', 'coingecko', () => cryptoPrice({ ids: 'bitcoin', vs: 'gbp' }, ctx())))
 })

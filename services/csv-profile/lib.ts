@@ -2,7 +2,8 @@
 const INT = /^-?(?:0|[1-9]\d*)$/
 const NUM = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?$/
 const BOOL = /^(?:true|false)$/i
-const DATE = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/
+const DATE =
+  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/
 
 export type ColumnType = 'integer' | 'number' | 'boolean' | 'date' | 'string' | 'empty'
 
@@ -45,4 +46,8 @@ export function counts(values: string[]): Map<string, number> {
   return m
 }
 
-export const charLength = (s: string): number => { let n = 0; for (const _ of s) n++; return n }
+export const charLength = (s: string): number => {
+  let n = 0
+  for (const _ of s) n++
+  return n
+}

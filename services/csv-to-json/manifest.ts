@@ -20,32 +20,83 @@ export default defineService({
   model: 'none',
   input: t.Object(
     {
-      csv: t.String({ minLength: 1, maxLength: 1_000_000, description: 'The CSV or TSV text (at most 1,000,000 characters).' }),
+      csv: t.String({
+        minLength: 1,
+        maxLength: 1_000_000,
+        description: 'The CSV or TSV text (at most 1,000,000 characters).',
+      }),
       delimiter: t.Optional(delimiterSchema()),
-      header: t.Optional(t.Boolean({ default: true, description: 'First row is a header: rows become objects (default true). False: rows are arrays.' })),
-      dynamic_typing: t.Optional(t.Boolean({ default: false, description: 'Convert numbers, true/false and empty fields (default false: every value is text).' })),
+      header: t.Optional(
+        t.Boolean({
+          default: true,
+          description: 'First row is a header: rows become objects (default true). False: rows are arrays.',
+        }),
+      ),
+      dynamic_typing: t.Optional(
+        t.Boolean({
+          default: false,
+          description: 'Convert numbers, true/false and empty fields (default false: every value is text).',
+        }),
+      ),
     },
     { additionalProperties: true },
   ),
-  aliases: { fields: { input: 'csv', text: 'csv', data: 'csv', tsv: 'csv', has_header: 'header', headers: 'header', typed: 'dynamic_typing', parse_numbers: 'dynamic_typing' } },
+  aliases: {
+    fields: {
+      input: 'csv',
+      text: 'csv',
+      data: 'csv',
+      tsv: 'csv',
+      has_header: 'header',
+      headers: 'header',
+      typed: 'dynamic_typing',
+      parse_numbers: 'dynamic_typing',
+    },
+  },
   output: t.Object({
-    rows: t.Array(t.Union([t.Record(t.String(), t.Union([cell, t.Array(cell)])), t.Array(cell)]), { description: 'One object per data row (header true) or one array per row (header false).' }),
-    columns: t.Union([t.Array(t.String()), t.Null()], { description: 'Column names in header order (null when header is false).' }),
+    rows: t.Array(t.Union([t.Record(t.String(), t.Union([cell, t.Array(cell)])), t.Array(cell)]), {
+      description: 'One object per data row (header true) or one array per row (header false).',
+    }),
+    columns: t.Union([t.Array(t.String()), t.Null()], {
+      description: 'Column names in header order (null when header is false).',
+    }),
     row_count: t.Integer({ description: 'Rows returned (the header row is not counted).' }),
     column_count: t.Integer({ description: 'Columns in the header, or the widest row when header is false.' }),
     delimiter: t.String({ description: 'Delimiter used: "," "\\t" ";" or "|".' }),
-    warnings: t.Array(t.String(), { description: 'Rows whose field count differs from the header (at most 20 listed).' }),
+    warnings: t.Array(t.String(), {
+      description: 'Rows whose field count differs from the header (at most 20 listed).',
+    }),
   }),
   examples: [
     {
       name: 'CSV with a quoted field',
       input: { csv: 'name,city\r\nAda,London\r\n"Lovelace, A.",Paris\r\n' },
-      output: { rows: [{ name: 'Ada', city: 'London' }, { name: 'Lovelace, A.', city: 'Paris' }], columns: ['name', 'city'], row_count: 2, column_count: 2, delimiter: ',', warnings: [] },
+      output: {
+        rows: [
+          { name: 'Ada', city: 'London' },
+          { name: 'Lovelace, A.', city: 'Paris' },
+        ],
+        columns: ['name', 'city'],
+        row_count: 2,
+        column_count: 2,
+        delimiter: ',',
+        warnings: [],
+      },
     },
     {
       name: 'TSV with typing',
       input: { csv: 'id\tscore\tok\n1\t9.5\ttrue\n2\t\tfalse\n', dynamic_typing: true },
-      output: { rows: [{ id: 1, score: 9.5, ok: true }, { id: 2, score: null, ok: false }], columns: ['id', 'score', 'ok'], row_count: 2, column_count: 3, delimiter: '\t', warnings: [] },
+      output: {
+        rows: [
+          { id: 1, score: 9.5, ok: true },
+          { id: 2, score: null, ok: false },
+        ],
+        columns: ['id', 'score', 'ok'],
+        row_count: 2,
+        column_count: 3,
+        delimiter: '\t',
+        warnings: [],
+      },
     },
   ],
 })

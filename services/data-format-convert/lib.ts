@@ -4,7 +4,10 @@ import { cellText, parseCsv, recordsOf, writeCsv } from '../_lib/data-format-csv
 import { describeError, fromJs, parseJsonTree, readJson, toJs, writeJson, type JNode } from '../_lib/data-format-json'
 
 export type Format = 'csv' | 'tsv' | 'json' | 'ndjson'
-export interface Table { columns: string[]; rows: Array<Map<string, unknown>> }
+export interface Table {
+  columns: string[]
+  rows: Array<Map<string, unknown>>
+}
 
 export const MAX_RECORDS = 100_000
 
@@ -13,7 +16,10 @@ function fromObjects(nodes: JNode[], what: (i: number) => string): Table {
   const rows = nodes.map((n, i) => {
     if (n.k !== 'obj') throw invalid('input', `${what(i)} is not a JSON object`)
     const m = new Map<string, unknown>()
-    for (const [k, v] of n.entries) { columns.add(k); m.set(k, toJs(v, 'input')) }
+    for (const [k, v] of n.entries) {
+      columns.add(k)
+      m.set(k, toJs(v, 'input'))
+    }
     return m
   })
   return { columns: [...columns], rows }
@@ -33,7 +39,10 @@ export function read(text: string, format: Format, typed: boolean): Table {
     if (table.rows.length === 0) throw invalid('input', 'has no header row')
     const { columns, records } = recordsOf(table, typed)
     if (records.some((r) => Object.hasOwn(r, '_extra'))) columns.push('_extra')
-    return { columns, rows: records.map((r) => new Map(columns.filter((c) => Object.hasOwn(r, c)).map((c) => [c, r[c]]))) }
+    return {
+      columns,
+      rows: records.map((r) => new Map(columns.filter((c) => Object.hasOwn(r, c)).map((c) => [c, r[c]]))),
+    }
   }
   if (format === 'json') {
     const { node } = parseJsonTree(text, 'input')
@@ -48,19 +57,28 @@ export function read(text: string, format: Format, typed: boolean): Table {
     const r = readJson(line)
     if (!r.ok) {
       const msg = `line ${i + 1}: ${describeError({ ...r.error, line: i + 1 })}`
-      throw new ServiceError(422, 'INVALID_INPUT', `input: invalid NDJSON: ${msg}`, { details: [{ path: '/input', message: msg, line: i + 1, column: r.error.column }] })
+      throw new ServiceError(422, 'INVALID_INPUT', `input: invalid NDJSON: ${msg}`, {
+        details: [{ path: '/input', message: msg, line: i + 1, column: r.error.column }],
+      })
     }
     nodes.push(r.node)
   })
   if (nodes.length > MAX_RECORDS) throw invalid('input', `more than ${MAX_RECORDS} records`)
-  const lineOf = lines.map((l, i) => [l, i + 1] as const).filter(([l]) => l.trim() !== '').map(([, n]) => n)
+  const lineOf = lines
+    .map((l, i) => [l, i + 1] as const)
+    .filter(([l]) => l.trim() !== '')
+    .map(([, n]) => n)
   return fromObjects(nodes, (i) => `line ${lineOf[i]}`)
 }
 
-const rowNode = (t: Table, r: Map<string, unknown>): JNode => ({ k: 'obj', entries: t.columns.filter((c) => r.has(c)).map((c) => [c, fromJs(r.get(c))]) })
+const rowNode = (t: Table, r: Map<string, unknown>): JNode => ({
+  k: 'obj',
+  entries: t.columns.filter((c) => r.has(c)).map((c) => [c, fromJs(r.get(c))]),
+})
 
 export function write(t: Table, format: Format, opts: { indent: number; newline: string }): string {
-  if (format === 'json') return writeJson({ k: 'arr', items: t.rows.map((r) => rowNode(t, r)) }, opts.indent || null, false)
+  if (format === 'json')
+    return writeJson({ k: 'arr', items: t.rows.map((r) => rowNode(t, r)) }, opts.indent || null, false)
   if (format === 'ndjson') return t.rows.map((r) => writeJson(rowNode(t, r), null, false) + '\n').join('')
   const body = t.rows.map((r) => t.columns.map((c) => cellText(r.get(c))))
   return writeCsv([t.columns, ...body], format === 'tsv' ? '\t' : ',', opts.newline)

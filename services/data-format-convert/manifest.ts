@@ -1,6 +1,9 @@
 import { defineService, flat, t } from '../../runtime/sdk'
 
-const fmt = (d: string) => t.Union([t.Literal('csv'), t.Literal('tsv'), t.Literal('json'), t.Literal('ndjson'), t.Literal('jsonl')], { description: d })
+const fmt = (d: string) =>
+  t.Union([t.Literal('csv'), t.Literal('tsv'), t.Literal('json'), t.Literal('ndjson'), t.Literal('jsonl')], {
+    description: d,
+  })
 
 export default defineService({
   slug: 'data-format-convert',
@@ -19,19 +22,55 @@ export default defineService({
   input: t.Object(
     {
       input: t.String({ minLength: 1, maxLength: 1_000_000, description: 'The data (at most 1,000,000 characters).' }),
-      from: t.Optional(t.Union([t.Literal('auto'), t.Literal('csv'), t.Literal('tsv'), t.Literal('json'), t.Literal('ndjson'), t.Literal('jsonl')], { default: 'auto', description: 'Source format: auto (default), csv, tsv, json, ndjson or jsonl (same as ndjson).' })),
+      from: t.Optional(
+        t.Union(
+          [
+            t.Literal('auto'),
+            t.Literal('csv'),
+            t.Literal('tsv'),
+            t.Literal('json'),
+            t.Literal('ndjson'),
+            t.Literal('jsonl'),
+          ],
+          {
+            default: 'auto',
+            description: 'Source format: auto (default), csv, tsv, json, ndjson or jsonl (same as ndjson).',
+          },
+        ),
+      ),
       to: t.Optional(fmt('Target format: csv, tsv, json, ndjson or jsonl.')),
-      dynamic_typing: t.Optional(t.Boolean({ default: false, description: 'CSV/TSV input: convert numbers, true/false and empty fields (default false).' })),
-      indent: t.Optional(t.Integer({ minimum: 0, maximum: 8, default: 2, description: 'JSON output indentation, 0-8 (default 2; 0 = one line).' })),
-      newline: t.Optional(t.Union([t.Literal('crlf'), t.Literal('lf')], { default: 'crlf', description: 'CSV/TSV output row terminator (default crlf, RFC 4180).' })),
+      dynamic_typing: t.Optional(
+        t.Boolean({
+          default: false,
+          description: 'CSV/TSV input: convert numbers, true/false and empty fields (default false).',
+        }),
+      ),
+      indent: t.Optional(
+        t.Integer({
+          minimum: 0,
+          maximum: 8,
+          default: 2,
+          description: 'JSON output indentation, 0-8 (default 2; 0 = one line).',
+        }),
+      ),
+      newline: t.Optional(
+        t.Union([t.Literal('crlf'), t.Literal('lf')], {
+          default: 'crlf',
+          description: 'CSV/TSV output row terminator (default crlf, RFC 4180).',
+        }),
+      ),
     },
     { additionalProperties: true },
   ),
   aliases: { fields: { data: 'input', text: 'input' } },
   output: t.Object({
     output: t.String({ description: 'The converted text.' }),
-    from: t.Union([t.Literal('csv'), t.Literal('tsv'), t.Literal('json'), t.Literal('ndjson')], { description: 'Source format used (jsonl reported as ndjson).' }),
-    to: t.Union([t.Literal('csv'), t.Literal('tsv'), t.Literal('json'), t.Literal('ndjson')], { description: 'Target format (jsonl reported as ndjson).' }),
+    from: t.Union([t.Literal('csv'), t.Literal('tsv'), t.Literal('json'), t.Literal('ndjson')], {
+      description: 'Source format used (jsonl reported as ndjson).',
+    }),
+    to: t.Union([t.Literal('csv'), t.Literal('tsv'), t.Literal('json'), t.Literal('ndjson')], {
+      description: 'Target format (jsonl reported as ndjson).',
+    }),
     records: t.Integer({ description: 'Records converted.' }),
     columns: t.Array(t.String(), { description: 'Columns, in order.' }),
   }),
@@ -39,12 +78,24 @@ export default defineService({
     {
       name: 'CSV to NDJSON',
       input: { input: 'id,name\n1,Ada\n2,"Lovelace, A."\n', to: 'ndjson', dynamic_typing: true },
-      output: { output: '{"id":1,"name":"Ada"}\n{"id":2,"name":"Lovelace, A."}\n', from: 'csv', to: 'ndjson', records: 2, columns: ['id', 'name'] },
+      output: {
+        output: '{"id":1,"name":"Ada"}\n{"id":2,"name":"Lovelace, A."}\n',
+        from: 'csv',
+        to: 'ndjson',
+        records: 2,
+        columns: ['id', 'name'],
+      },
     },
     {
       name: 'JSON to CSV',
       input: { input: '[{"id":1,"tags":["a","b"]},{"id":2,"note":"x"}]', to: 'csv' },
-      output: { output: 'id,tags,note\r\n1,"[""a"",""b""]",\r\n2,,x\r\n', from: 'json', to: 'csv', records: 2, columns: ['id', 'tags', 'note'] },
+      output: {
+        output: 'id,tags,note\r\n1,"[""a"",""b""]",\r\n2,,x\r\n',
+        from: 'json',
+        to: 'csv',
+        records: 2,
+        columns: ['id', 'tags', 'note'],
+      },
     },
   ],
 })

@@ -3,7 +3,20 @@ import { checkCsv, checkJson, checkXml, checkYamlText, type Verdict } from './li
 import manifest from './manifest'
 
 export default handlerFor(manifest, ({ input, format, delimiter = 'auto' }) => {
-  const v: Verdict = format === 'json' ? checkJson(input) : format === 'csv' ? checkCsv(input, delimiter) : format === 'xml' ? checkXml(input) : checkYamlText(input)
+  const v: Verdict =
+    format === 'json'
+      ? checkJson(input)
+      : format === 'csv'
+        ? checkCsv(input, delimiter)
+        : format === 'xml'
+          ? checkXml(input)
+          : checkYamlText(input)
   if (v.valid) return { valid: true, format, error: null, normalized: v.normalized, stats: v.stats }
-  return { valid: false, format, error: { message: v.error.message, line: v.error.line, column: v.error.column }, normalized: null, stats: {} }
+  return {
+    valid: false,
+    format,
+    error: { message: v.error.message, line: v.error.line, column: v.error.column },
+    normalized: null,
+    stats: {},
+  }
 })

@@ -8,7 +8,14 @@ import { checkYaml } from '../_lib/data-format-yaml'
 /** Deepest JSON nesting checked (deeper documents are refused, not judged). */
 export const JSON_DEPTH = 512
 
-export interface Stats { top_level_type?: string; depth?: number; rows?: number; columns?: number; root?: string; documents?: number }
+export interface Stats {
+  top_level_type?: string
+  depth?: number
+  rows?: number
+  columns?: number
+  root?: string
+  documents?: number
+}
 export type Verdict = { valid: true; normalized: string; stats: Stats } | { valid: false; error: TextError }
 
 /** A limit of this service is a 422, never a verdict on the document. */
@@ -20,7 +27,11 @@ function judge(e: TextError): Verdict {
 export function checkJson(text: string): Verdict {
   const r = readJson(text, JSON_DEPTH)
   if (!r.ok) return judge(r.error)
-  return { valid: true, normalized: writeJson(r.node, 2, false), stats: { top_level_type: nodeType(r.node), depth: treeDepth(r.node) } }
+  return {
+    valid: true,
+    normalized: writeJson(r.node, 2, false),
+    stats: { top_level_type: nodeType(r.node), depth: treeDepth(r.node) },
+  }
 }
 
 export function checkCsv(text: string, delimiter: Delimiter | 'auto'): Verdict {
@@ -29,8 +40,21 @@ export function checkCsv(text: string, delimiter: Delimiter | 'auto'): Verdict {
   const { rows, lines } = r.table
   const width = rows[0]?.length ?? 0
   const bad = rows.findIndex((row) => row.length !== width)
-  if (bad > 0) return { valid: false, error: { message: `record ${bad + 1} has ${rows[bad].length} fields; the first record has ${width} (RFC 4180 §2.4)`, line: lines[bad], column: 1, position: -1 } }
-  return { valid: true, normalized: writeCsv(rows, r.table.delimiter, '\r\n'), stats: { rows: rows.length, columns: width } }
+  if (bad > 0)
+    return {
+      valid: false,
+      error: {
+        message: `record ${bad + 1} has ${rows[bad].length} fields; the first record has ${width} (RFC 4180 §2.4)`,
+        line: lines[bad],
+        column: 1,
+        position: -1,
+      },
+    }
+  return {
+    valid: true,
+    normalized: writeCsv(rows, r.table.delimiter, '\r\n'),
+    stats: { rows: rows.length, columns: width },
+  }
 }
 
 export function checkXml(text: string): Verdict {

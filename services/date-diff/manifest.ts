@@ -3,7 +3,8 @@ import { defineService, flat, t } from '../../runtime/sdk'
 export default defineService({
   slug: 'date-diff',
   name: 'Date difference',
-  description: 'Elapsed time from `start` to `end` (ISO-8601 dates or date-times; without an offset, UTC): total days, hours, minutes and seconds (fractional, negative when end is before start), whole weeks, a calendar breakdown in years/months/days, and business days — Monday to Friday dates in [start, end), i.e. start counted, end not (the numpy.busday_count convention), without holidays.',
+  description:
+    'Elapsed time from `start` to `end` (ISO-8601 dates or date-times; without an offset, UTC): total days, hours, minutes and seconds (fractional, negative when end is before start), whole weeks, a calendar breakdown in years/months/days, and business days — Monday to Friday dates in [start, end), i.e. start counted, end not (the numpy.busday_count convention), without holidays.',
   category: 'datetime',
   kind: 'utility',
   method: 'POST',
@@ -31,7 +32,24 @@ export default defineService({
       },
       { description: 'Calendar difference in years/months/days, all with the sign of the whole span.' },
     ),
-    business_days: t.Integer({ description: 'Monday-Friday dates in [start, end): start counted, end not; no holidays; negative when end < start.' }),
+    business_days: t.Integer({
+      description:
+        'Monday-Friday dates in [start, end): start counted, end not; no holidays; negative when end < start.',
+    }),
   }),
-  examples: [{ name: 'One week', input: { start: '2024-01-01', end: '2024-01-08' }, output: { days: 7, hours: 168, minutes: 10080, seconds: 604800, weeks: 1, calendar: { years: 0, months: 0, days: 7 }, business_days: 5 } }],
+  examples: [
+    {
+      name: 'One week',
+      input: { start: '2024-01-01', end: '2024-01-08' },
+      output: {
+        days: 7,
+        hours: 168,
+        minutes: 10080,
+        seconds: 604800,
+        weeks: 1,
+        calendar: { years: 0, months: 0, days: 7 },
+        business_days: 5,
+      },
+    },
+  ],
 })

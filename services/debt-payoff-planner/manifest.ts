@@ -3,8 +3,12 @@ import { RATE_UNIT_ALIASES, rateUnitField } from '../_lib/finance'
 
 const money = (description: string) => t.Number({ description })
 const summary = t.Object({
-  months: t.Union([t.Integer(), t.Null()], { description: 'Months to pay everything off (null if not within 1200 months).' }),
-  total_interest: t.Union([t.Number(), t.Null()], { description: 'Total interest paid (null if not within 1200 months).' }),
+  months: t.Union([t.Integer(), t.Null()], {
+    description: 'Months to pay everything off (null if not within 1200 months).',
+  }),
+  total_interest: t.Union([t.Number(), t.Null()], {
+    description: 'Total interest paid (null if not within 1200 months).',
+  }),
 })
 
 export default defineService({
@@ -22,25 +26,58 @@ export default defineService({
       debts: t.Array(
         t.Object(
           {
-            name: t.Optional(t.String({ minLength: 1, maxLength: 100, description: 'Label, unique in the list (default "Debt 1", "Debt 2", …).' })),
+            name: t.Optional(
+              t.String({
+                minLength: 1,
+                maxLength: 100,
+                description: 'Label, unique in the list (default "Debt 1", "Debt 2", …).',
+              }),
+            ),
             balance: t.Number({ exclusiveMinimum: 0, maximum: 1e12, description: 'Current balance (> 0).' }),
-            apr: t.Number({ description: 'Annual percentage rate, compounded monthly (decimal 0 … 1; or percent with rate_unit).' }),
+            apr: t.Number({
+              description: 'Annual percentage rate, compounded monthly (decimal 0 … 1; or percent with rate_unit).',
+            }),
             min_payment: t.Number({ minimum: 0, maximum: 1e12, description: 'Minimum monthly payment (≥ 0).' }),
           },
           { additionalProperties: true },
         ),
         { minItems: 1, maxItems: 50, description: '1 to 50 debts.' },
       ),
-      extra_payment: t.Optional(t.Number({ minimum: 0, maximum: 1e12, default: 0, description: 'Monthly amount on top of the minimums (default 0).' })),
-      strategy: t.Optional(t.Union([t.Literal('avalanche'), t.Literal('snowball')], { default: 'avalanche', description: '"avalanche" (default): highest APR first; "snowball": smallest balance first.' })),
-      rate_unit: rateUnitField('the debts\' apr values'),
+      extra_payment: t.Optional(
+        t.Number({
+          minimum: 0,
+          maximum: 1e12,
+          default: 0,
+          description: 'Monthly amount on top of the minimums (default 0).',
+        }),
+      ),
+      strategy: t.Optional(
+        t.Union([t.Literal('avalanche'), t.Literal('snowball')], {
+          default: 'avalanche',
+          description: '"avalanche" (default): highest APR first; "snowball": smallest balance first.',
+        }),
+      ),
+      rate_unit: rateUnitField("the debts' apr values"),
     },
     { additionalProperties: true },
   ),
   aliases: {
     fields: {
-      loans: 'debts', accounts: 'debts', extra: 'extra_payment', extra_monthly: 'extra_payment', method: 'strategy',
-      'debts[].rate': 'apr', 'debts[].interest_rate': 'apr', 'debts[].interest': 'apr', 'debts[].minimum_payment': 'min_payment', 'debts[].minimum': 'min_payment', 'debts[].min': 'min_payment', 'debts[].payment': 'min_payment', 'debts[].amount': 'balance', 'debts[].principal': 'balance', 'debts[].label': 'name',
+      loans: 'debts',
+      accounts: 'debts',
+      extra: 'extra_payment',
+      extra_monthly: 'extra_payment',
+      method: 'strategy',
+      'debts[].rate': 'apr',
+      'debts[].interest_rate': 'apr',
+      'debts[].interest': 'apr',
+      'debts[].minimum_payment': 'min_payment',
+      'debts[].minimum': 'min_payment',
+      'debts[].min': 'min_payment',
+      'debts[].payment': 'min_payment',
+      'debts[].amount': 'balance',
+      'debts[].principal': 'balance',
+      'debts[].label': 'name',
     },
     values: RATE_UNIT_ALIASES,
   },
@@ -74,15 +111,33 @@ export default defineService({
       }),
       { description: 'Every month until payoff (at most 1200).' },
     ),
-    comparison: t.Object({ avalanche: summary, snowball: summary }, { description: 'Both strategies with the same budget.' }),
+    comparison: t.Object(
+      { avalanche: summary, snowball: summary },
+      { description: 'Both strategies with the same budget.' },
+    ),
   }),
   examples: [
     {
       name: 'Single card',
       input: { debts: [{ name: 'Card', balance: 1000, apr: 0.12, min_payment: 500 }] },
       output: {
-        strategy: 'avalanche', monthly_budget: 500, months_to_payoff: 3, total_interest: 15.25, total_paid: 1015.25, payoff_order: ['Card'],
-        debts: [{ name: 'Card', starting_balance: 1000, apr: 0.12, min_payment: 500, payoff_month: 3, interest_paid: 15.25, total_paid: 1015.25 }],
+        strategy: 'avalanche',
+        monthly_budget: 500,
+        months_to_payoff: 3,
+        total_interest: 15.25,
+        total_paid: 1015.25,
+        payoff_order: ['Card'],
+        debts: [
+          {
+            name: 'Card',
+            starting_balance: 1000,
+            apr: 0.12,
+            min_payment: 500,
+            payoff_month: 3,
+            interest_paid: 15.25,
+            total_paid: 1015.25,
+          },
+        ],
         schedule: [
           { month: 1, payment: 500, interest: 10, principal: 490, remaining_balance: 510, paid_off: [] },
           { month: 2, payment: 500, interest: 5.1, principal: 494.9, remaining_balance: 15.1, paid_off: [] },

@@ -17,12 +17,26 @@ export default defineService({
   upstreams: ['doh'],
   input: t.Object(
     {
-      name: t.String({ minLength: 1, maxLength: 253, description: 'Domain name, e.g. example.com or _dmarc.example.com (at most 253 characters).' }),
-      type: t.Optional(t.Union(RECORD_TYPES.map((x) => t.Literal(x)), { default: 'A', description: 'Record type: A (default), AAAA, MX, TXT, NS, CNAME, SOA or CAA. Lower case is accepted.' })),
+      name: t.String({
+        minLength: 1,
+        maxLength: 253,
+        description: 'Domain name, e.g. example.com or _dmarc.example.com (at most 253 characters).',
+      }),
+      type: t.Optional(
+        t.Union(
+          RECORD_TYPES.map((x) => t.Literal(x)),
+          {
+            default: 'A',
+            description: 'Record type: A (default), AAAA, MX, TXT, NS, CNAME, SOA or CAA. Lower case is accepted.',
+          },
+        ),
+      ),
     },
     { additionalProperties: true },
   ),
-  aliases: { fields: { domain: 'name', host: 'name', hostname: 'name', record_type: 'type', rrtype: 'type', record: 'type' } },
+  aliases: {
+    fields: { domain: 'name', host: 'name', hostname: 'name', record_type: 'type', rrtype: 'type', record: 'type' },
+  },
   output: t.Object({
     name: t.String({ description: 'Name queried (punycode, no trailing dot).' }),
     type: t.Union(RECORD_TYPES.map((x) => t.Literal(x))),
@@ -36,7 +50,10 @@ export default defineService({
         type: t.String({ description: 'Record type; a CNAME chain shows CNAME records before the answers.' }),
         ttl: t.Integer(),
         data: t.String({ description: 'Record data as the resolver gives it (presentation format).' }),
-        value: t.String({ description: 'Normalised: address, host name without trailing dot, TXT text unquoted and joined, MX exchange.' }),
+        value: t.String({
+          description:
+            'Normalised: address, host name without trailing dot, TXT text unquoted and joined, MX exchange.',
+        }),
         priority: t.Union([t.Integer(), t.Null()], { description: 'MX preference; null for other types.' }),
       }),
     ),
@@ -48,10 +65,20 @@ export default defineService({
       name: 'MX records',
       input: { name: 'example.com', type: 'MX' },
       output: {
-        name: 'example.com', type: 'MX', status: 'NOERROR', authenticated_data: true, ttl: 3600, count: 1,
+        name: 'example.com',
+        type: 'MX',
+        status: 'NOERROR',
+        authenticated_data: true,
+        ttl: 3600,
+        count: 1,
         records: [{ name: 'example.com', type: 'MX', ttl: 3600, data: '0 .', value: '', priority: 0 }],
         resolver: 'cloudflare-dns.com',
-        attribution: { source: 'Cloudflare 1.1.1.1 DNS over HTTPS', url: 'https://developers.cloudflare.com/1.1.1.1/privacy/public-dns-resolver/', license: 'DNS data (public)', terms: 'public resolver, no key' },
+        attribution: {
+          source: 'Cloudflare 1.1.1.1 DNS over HTTPS',
+          url: 'https://developers.cloudflare.com/1.1.1.1/privacy/public-dns-resolver/',
+          license: 'DNS data (public)',
+          terms: 'public resolver, no key',
+        },
       },
     },
   ],

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'bun:test'
 import handler, { txtValue } from './handler'
 import manifest from './manifest'
 import { ctxWith, serviceError, typed, upstreamFailure } from '../../test/net/support'
-import { conforms, recordedUpstreams, doh } from '../../test/support/live-data-recorded'
+import { conforms, recordedUpstreams } from '../../test/support/live-data-recorded'
 
 const dnsLookup = typed(manifest, handler)
 const { up, ctx, failureForms, upstreams } = recordedUpstreams()
@@ -13,10 +13,30 @@ describe('dns-lookup', () => {
     const out = await dnsLookup({ name: 'Example.COM.', type: 'MX' }, ctx())
     conforms('dns-lookup', out)
     expect(out.records).toEqual([
-      { name: 'example.com', type: 'MX', ttl: 3600, data: '10 mx1.example.com.', value: 'mx1.example.com', priority: 10 },
-      { name: 'example.com', type: 'MX', ttl: 3600, data: '20 mx2.example.com.', value: 'mx2.example.com', priority: 20 },
+      {
+        name: 'example.com',
+        type: 'MX',
+        ttl: 3600,
+        data: '10 mx1.example.com.',
+        value: 'mx1.example.com',
+        priority: 10,
+      },
+      {
+        name: 'example.com',
+        type: 'MX',
+        ttl: 3600,
+        data: '20 mx2.example.com.',
+        value: 'mx2.example.com',
+        priority: 20,
+      },
     ])
-    expect(out).toMatchObject({ name: 'example.com', type: 'MX', status: 'NOERROR', ttl: 3600, resolver: `127.0.0.1:${up.port}` })
+    expect(out).toMatchObject({
+      name: 'example.com',
+      type: 'MX',
+      status: 'NOERROR',
+      ttl: 3600,
+      resolver: `127.0.0.1:${up.port}`,
+    })
   })
   test('TXT strings unquoted and joined; smallest TTL', async () => {
     const out = await dnsLookup({ name: 'example.com', type: 'txt' as 'TXT' }, ctx())
@@ -26,7 +46,10 @@ describe('dns-lookup', () => {
   })
   test('CNAME chain and AD flag', async () => {
     const out = await dnsLookup({ name: 'www.example.com' }, ctx())
-    expect(out.records.map((r) => [r.type, r.value])).toEqual([['CNAME', 'example.com'], ['A', '93.184.215.14']])
+    expect(out.records.map((r) => [r.type, r.value])).toEqual([
+      ['CNAME', 'example.com'],
+      ['A', '93.184.215.14'],
+    ])
     expect(out.authenticated_data).toBe(true)
   })
   test('internationalised names go out as punycode', async () => {
@@ -46,11 +69,14 @@ describe('dns-lookup', () => {
     const u = upstreams()
     const before = up.hits('/doh/')
     const at = (iso: string) => ctxWith({ upstream: u, now: iso })
-    await Promise.all(Array.from({ length: 10 }, () => dnsLookup({ name: 'example.com', type: 'MX' }, at('2030-01-01T00:00:00Z'))))
+    await Promise.all(
+      Array.from({ length: 10 }, () => dnsLookup({ name: 'example.com', type: 'MX' }, at('2030-01-01T00:00:00Z'))),
+    )
     for (let i = 0; i < 10; i++) await dnsLookup({ name: 'example.com', type: 'MX' }, at('2030-01-01T00:59:59Z'))
     expect(up.hits('/doh/') - before).toBe(1)
     await dnsLookup({ name: 'example.com', type: 'MX' }, at('2030-01-01T01:00:01Z'))
     expect(up.hits('/doh/') - before).toBe(2)
   })
-  test('upstream failure forms', () => failureForms('doh', 'doh', () => dnsLookup({ name: 'fail.example', type: 'NS' }, ctx())))
+  test('upstream failure forms', () =>
+    failureForms('doh', 'doh', () => dnsLookup({ name: 'fail.example', type: 'NS' }, ctx())))
 })

@@ -11,5 +11,10 @@ const Answer = t.Object({ explanation: t.String({ minLength: 1 }), analogy: t.St
 
 export default handlerFor(manifest, async ({ text }, ctx) => {
   const r = await askJson(ctx, { system: SYSTEM, user: text, schema: Answer, maxTokens: 600 })
-  return { explanation: r.value.explanation.trim(), analogy: r.value.analogy.trim(), model: r.model, tokens_used: r.tokens_used }
+  return {
+    explanation: r.value.explanation.trim(),
+    analogy: r.value.analogy.trim(),
+    model: r.model,
+    tokens_used: r.tokens_used,
+  }
 })

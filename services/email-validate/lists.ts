@@ -22,7 +22,9 @@ export const FREE = new Set(
   `gmail.com googlemail.com outlook.com hotmail.com hotmail.co.uk hotmail.fr live.com msn.com yahoo.com yahoo.co.uk yahoo.fr
   yahoo.co.jp ymail.com rocketmail.com aol.com icloud.com me.com mac.com proton.me protonmail.com pm.me gmx.com gmx.de gmx.net
   web.de mail.com zoho.com yandex.com yandex.ru mail.ru inbox.ru list.ru bk.ru qq.com 163.com 126.com sina.com naver.com
-  daum.net fastmail.com tutanota.com tuta.io hey.com laposte.net orange.fr free.fr libero.it seznam.cz o2.pl wp.pl`.split(/\s+/),
+  daum.net fastmail.com tutanota.com tuta.io hey.com laposte.net orange.fr free.fr libero.it seznam.cz o2.pl wp.pl`.split(
+    /\s+/,
+  ),
 )
 
 /**

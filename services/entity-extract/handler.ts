@@ -2,12 +2,17 @@ import { handlerFor } from '../../runtime/sdk'
 import { DATE, EMAIL, findAll, HASHTAG, IPV4, MENTION, MONEY, PHONE, urlSpans } from '../_lib/patterns'
 import manifest from './manifest'
 
-interface Span { value: string; start: number; end: number }
+interface Span {
+  value: string
+  start: number
+  end: number
+}
 
 /** Whether `at` falls inside one of `spans` (sorted, non-overlapping): binary search. */
 function within(spans: Span[]) {
   return (at: number) => {
-    let lo = 0, hi = spans.length - 1
+    let lo = 0,
+      hi = spans.length - 1
     while (lo <= hi) {
       const mid = (lo + hi) >> 1
       if (spans[mid].end <= at) lo = mid + 1

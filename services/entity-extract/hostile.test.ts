@@ -11,6 +11,9 @@ test('linear on hostile inputs', async () => {
     const t = performance.now()
     const run = await svc.run({ name: 'hostile', input: { text } })
     if (run.error) throw run.error
-    expect({ input: text.slice(0, 12), slow: performance.now() - t > 2000 }).toEqual({ input: text.slice(0, 12), slow: false })
+    expect({ input: text.slice(0, 12), slow: performance.now() - t > 2000 }).toEqual({
+      input: text.slice(0, 12),
+      slow: false,
+    })
   }
 }, 120_000)

@@ -2,7 +2,18 @@ import { defineService, flat, t } from '../../runtime/sdk'
 import { roundingField } from '../_lib/finance-units'
 
 const unit = (description: string) =>
-  t.Union([t.Literal('wei'), t.Literal('kwei'), t.Literal('mwei'), t.Literal('gwei'), t.Literal('szabo'), t.Literal('finney'), t.Literal('ether')], { description })
+  t.Union(
+    [
+      t.Literal('wei'),
+      t.Literal('kwei'),
+      t.Literal('mwei'),
+      t.Literal('gwei'),
+      t.Literal('szabo'),
+      t.Literal('finney'),
+      t.Literal('ether'),
+    ],
+    { description },
+  )
 
 const units = t.Object(
   {
@@ -29,7 +40,12 @@ export default defineService({
   model: 'none',
   input: t.Object(
     {
-      value: t.String({ minLength: 1, maxLength: 100, description: 'Amount as a decimal string, e.g. "0.1", "21000", "1.5e-3", or a 0x-hex integer. Negative amounts are allowed.' }),
+      value: t.String({
+        minLength: 1,
+        maxLength: 100,
+        description:
+          'Amount as a decimal string, e.g. "0.1", "21000", "1.5e-3", or a 0x-hex integer. Negative amounts are allowed.',
+      }),
       from: unit('Unit of `value`: wei, kwei, mwei, gwei, szabo, finney or ether.'),
       to: unit('Target unit: wei, kwei, mwei, gwei, szabo, finney or ether.'),
       rounding: roundingField(),
@@ -50,8 +66,21 @@ export default defineService({
       name: '0.1 ether to wei',
       input: { value: '0.1', from: 'ether', to: 'wei' },
       output: {
-        value: '0.1', from: 'ether', to: 'wei', result: '100000000000000000', wei: '100000000000000000', rounded: false,
-        units: { wei: '100000000000000000', kwei: '100000000000000', mwei: '100000000000', gwei: '100000000', szabo: '100000', finney: '100', ether: '0.1' },
+        value: '0.1',
+        from: 'ether',
+        to: 'wei',
+        result: '100000000000000000',
+        wei: '100000000000000000',
+        rounded: false,
+        units: {
+          wei: '100000000000000000',
+          kwei: '100000000000000',
+          mwei: '100000000000',
+          gwei: '100000000',
+          szabo: '100000',
+          finney: '100',
+          ether: '0.1',
+        },
       },
     },
   ],

@@ -21,9 +21,21 @@ export default handlerFor(manifest, async ({ pattern, flags = '', flavor = 'java
     try {
       new RegExp(pattern, flags)
     } catch (e) {
-      throw invalid('pattern', `does not compile as a JavaScript regular expression: ${(e as Error).message.slice(0, 200)}`)
+      throw invalid(
+        'pattern',
+        `does not compile as a JavaScript regular expression: ${(e as Error).message.slice(0, 200)}`,
+      )
     }
   }
-  const r = await askJson(ctx, { system: SYSTEM, user: dataBlock([['Flavor', flavor], ['Flags', flags], ['Pattern', pattern]]), schema: Answer, maxTokens: 2048 })
+  const r = await askJson(ctx, {
+    system: SYSTEM,
+    user: dataBlock([
+      ['Flavor', flavor],
+      ['Flags', flags],
+      ['Pattern', pattern],
+    ]),
+    schema: Answer,
+    maxTokens: 2048,
+  })
   return { ...r.value, model: r.model, tokens_used: r.tokens_used }
 })

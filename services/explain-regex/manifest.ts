@@ -20,11 +20,35 @@ export default defineService({
     {
       pattern: t.String({ minLength: 1, maxLength: 2_000, description: 'The regular expression, without slashes.' }),
       flags: t.Optional(t.String({ maxLength: 8, pattern: '^[dgimsuvy]*$', default: '' })),
-      flavor: t.Optional(t.Union(['javascript', 'pcre', 'python', 're2', 'posix'].map((x) => t.Literal(x)), { default: 'javascript' })),
+      flavor: t.Optional(
+        t.Union(
+          ['javascript', 'pcre', 'python', 're2', 'posix'].map((x) => t.Literal(x)),
+          { default: 'javascript' },
+        ),
+      ),
     },
     { additionalProperties: true },
   ),
-  aliases: { fields: { regex: 'pattern', dialect: 'flavor', engine: 'flavor', language: 'flavor' }, values: { flavor: { js: 'javascript', ecmascript: 'javascript', typescript: 'javascript', pcre2: 'pcre', php: 'pcre', perl: 'pcre', python3: 'python', py: 'python', go: 're2', golang: 're2', rust: 're2', posix_ere: 'posix', grep: 'posix' } } },
+  aliases: {
+    fields: { regex: 'pattern', dialect: 'flavor', engine: 'flavor', language: 'flavor' },
+    values: {
+      flavor: {
+        js: 'javascript',
+        ecmascript: 'javascript',
+        typescript: 'javascript',
+        pcre2: 'pcre',
+        php: 'pcre',
+        perl: 'pcre',
+        python3: 'python',
+        py: 'python',
+        go: 're2',
+        golang: 're2',
+        rust: 're2',
+        posix_ere: 'posix',
+        grep: 'posix',
+      },
+    },
+  },
   output: t.Object({
     summary: t.String(),
     parts: t.Array(t.Object({ token: t.String(), meaning: t.String() })),
@@ -39,8 +63,18 @@ export default defineService({
       input: { pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
       output: {
         summary: 'A whole string of the form YYYY-MM-DD (digits only; the ranges are not checked).',
-        parts: [{ token: '^', meaning: 'start of the string' }, { token: '\\d{4}', meaning: 'four digits' }, { token: '-', meaning: 'a hyphen' }, { token: '\\d{2}', meaning: 'two digits' }, { token: '$', meaning: 'end of the string' }],
-        matches: ['2024-01-31'], non_matches: ['2024-1-31'], warnings: ['Accepts impossible dates such as 2024-99-99.'], model: 'gpt-4.1-mini', tokens_used: 240,
+        parts: [
+          { token: '^', meaning: 'start of the string' },
+          { token: '\\d{4}', meaning: 'four digits' },
+          { token: '-', meaning: 'a hyphen' },
+          { token: '\\d{2}', meaning: 'two digits' },
+          { token: '$', meaning: 'end of the string' },
+        ],
+        matches: ['2024-01-31'],
+        non_matches: ['2024-1-31'],
+        warnings: ['Accepts impossible dates such as 2024-99-99.'],
+        model: 'gpt-4.1-mini',
+        tokens_used: 240,
       },
     },
   ],

@@ -9,7 +9,13 @@ export default tieredAnalysis(manifest, {
   async prepare(input, ctx) {
     checkBudget(ctx, input.code.length + (input.context?.length ?? 0))
     if (!isHttpUrl(input.code)) {
-      return { user: dataBlock([['Language hint', input.language], ['What to extract', input.context], ['Document text', input.code]]) }
+      return {
+        user: dataBlock([
+          ['Language hint', input.language],
+          ['What to extract', input.context],
+          ['Document text', input.code],
+        ]),
+      }
     }
     const doc = await fetchDocument(ctx, input.code)
     checkBudget(ctx, doc.text.length + (input.context?.length ?? 0), 'the fetched document text plus context')

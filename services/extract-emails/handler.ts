@@ -1,4 +1,10 @@
-import { findPhoneNumbersInText, isSupportedCountry, parsePhoneNumberFromString, type CountryCode, type PhoneNumber } from 'libphonenumber-js/max'
+import {
+  findPhoneNumbersInText,
+  isSupportedCountry,
+  parsePhoneNumberFromString,
+  type CountryCode,
+  type PhoneNumber,
+} from 'libphonenumber-js/max'
 import { handlerFor, invalid } from '../../runtime/sdk'
 import { fetchOk, HTML_TYPES, htmlDocument, htmlToPlain, requireUrl } from '../_lib/web-page'
 import manifest from './manifest'
@@ -11,7 +17,10 @@ const EMAIL = /[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0
 const FILE_TLD = /\.(png|jpe?g|gif|webp|svg|css|js|avif|ico|bmp|tiff?)$/i
 
 function normalEmail(s: string): string | undefined {
-  const v = s.trim().replace(/^[._%+-]+/, '').replace(/\.+$/, '')
+  const v = s
+    .trim()
+    .replace(/^[._%+-]+/, '')
+    .replace(/\.+$/, '')
   const at = v.lastIndexOf('@')
   if (at < 1) return undefined
   const local = v.slice(0, at)
@@ -41,7 +50,18 @@ export function findContacts(html: string, defaultCountry?: CountryCode, include
     hit.count++
     emails.set(k, hit)
   }
-  const phones = new Map<string, { number: string; e164: string | null; international: string | null; country: string | null; type: string | null; valid: boolean; sources: Set<Source> }>()
+  const phones = new Map<
+    string,
+    {
+      number: string
+      e164: string | null
+      international: string | null
+      country: string | null
+      type: string | null
+      valid: boolean
+      sources: Set<Source>
+    }
+  >()
   const addPhone = (raw: string, parsed: PhoneNumber | undefined, src: Source) => {
     const key = parsed?.number ?? `raw:${raw.replace(/[^\d+]/g, '')}`
     const hit = phones.get(key) ?? {
@@ -96,7 +116,9 @@ export function findContacts(html: string, defaultCountry?: CountryCode, include
     }
   }
   return {
-    emails: [...emails.values()].slice(0, MAX_EMAILS).map((e) => ({ email: e.email, sources: [...e.sources], count: e.count })),
+    emails: [...emails.values()]
+      .slice(0, MAX_EMAILS)
+      .map((e) => ({ email: e.email, sources: [...e.sources], count: e.count })),
     phones: [...phones.values()].slice(0, MAX_PHONES).map((p) => ({ ...p, sources: [...p.sources] })),
   }
 }
@@ -104,9 +126,16 @@ export function findContacts(html: string, defaultCountry?: CountryCode, include
 export default handlerFor(manifest, async ({ url, include_phones = true, default_country }, ctx) => {
   const target = requireUrl('url', url)
   const country = default_country?.toUpperCase()
-  if (country !== undefined && !isSupportedCountry(country)) throw invalid('default_country', `'${default_country}' is not a country libphonenumber knows (ISO 3166-1 alpha-2, e.g. US, GB, DE)`)
+  if (country !== undefined && !isSupportedCountry(country))
+    throw invalid(
+      'default_country',
+      `'${default_country}' is not a country libphonenumber knows (ISO 3166-1 alpha-2, e.g. US, GB, DE)`,
+    )
   const page = await fetchOk(ctx, target, { accept: [...HTML_TYPES, 'text/plain'], maxBytes: 3 * 1024 * 1024 })
-  const html = page.contentType === 'text/plain' ? `<pre>${page.text().replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</pre>` : page.text()
+  const html =
+    page.contentType === 'text/plain'
+      ? `<pre>${page.text().replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</pre>`
+      : page.text()
   const { emails, phones } = findContacts(html, country as CountryCode | undefined, include_phones)
   return { url: target, final_url: page.url, email_count: emails.length, phone_count: phones.length, emails, phones }
 })

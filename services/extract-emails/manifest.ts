@@ -19,7 +19,13 @@ export default defineService({
     {
       url: urlField('The public http(s) URL of the page (at most 2048 characters).'),
       include_phones: t.Optional(t.Boolean({ default: true, description: 'Also look for phone numbers.' })),
-      default_country: t.Optional(t.String({ pattern: '^[A-Za-z]{2}$', maxLength: 2, description: 'ISO 3166-1 alpha-2 country for numbers written without +country code (e.g. US, GB).' })),
+      default_country: t.Optional(
+        t.String({
+          pattern: '^[A-Za-z]{2}$',
+          maxLength: 2,
+          description: 'ISO 3166-1 alpha-2 country for numbers written without +country code (e.g. US, GB).',
+        }),
+      ),
     },
     { additionalProperties: true },
   ),
@@ -42,7 +48,9 @@ export default defineService({
         e164: t.Union([t.String(), t.Null()], { description: 'E.164 form; null for a tel: link that does not parse.' }),
         international: t.Union([t.String(), t.Null()], { description: 'International format, e.g. +1 650 253 0000.' }),
         country: t.Union([t.String(), t.Null()], { description: 'ISO 3166-1 alpha-2 region of the number.' }),
-        type: t.Union([t.String(), t.Null()], { description: 'libphonenumber type: MOBILE, FIXED_LINE, FIXED_LINE_OR_MOBILE, TOLL_FREE, VOIP, ...' }),
+        type: t.Union([t.String(), t.Null()], {
+          description: 'libphonenumber type: MOBILE, FIXED_LINE, FIXED_LINE_OR_MOBILE, TOLL_FREE, VOIP, ...',
+        }),
         valid: t.Boolean({ description: 'Valid for its region per libphonenumber metadata.' }),
         sources: t.Array(source, { description: 'tel or text.' }),
       }),
@@ -53,9 +61,22 @@ export default defineService({
       name: 'Contact page',
       input: { url: 'https://example.com/contact' },
       output: {
-        url: 'https://example.com/contact', final_url: 'https://example.com/contact', email_count: 1, phone_count: 1,
+        url: 'https://example.com/contact',
+        final_url: 'https://example.com/contact',
+        email_count: 1,
+        phone_count: 1,
         emails: [{ email: 'press@example.com', sources: ['mailto', 'text'], count: 2 }],
-        phones: [{ number: '+1 (650) 253-0000', e164: '+16502530000', international: '+1 650 253 0000', country: 'US', type: 'FIXED_LINE_OR_MOBILE', valid: true, sources: ['text'] }],
+        phones: [
+          {
+            number: '+1 (650) 253-0000',
+            e164: '+16502530000',
+            international: '+1 650 253 0000',
+            country: 'US',
+            type: 'FIXED_LINE_OR_MOBILE',
+            valid: true,
+            sources: ['text'],
+          },
+        ],
       },
     },
   ],

@@ -4,7 +4,13 @@ import manifest from './manifest'
 
 const bareHost = (h: string) => h.toLowerCase().replace(/^www\./, '')
 
-export interface Link { url: string; text: string; rel: string[]; external: boolean; nofollow: boolean }
+export interface Link {
+  url: string
+  text: string
+  rel: string[]
+  external: boolean
+  nofollow: boolean
+}
 
 export function pageLinks(html: string, finalUrl: string): Link[] {
   const doc = htmlDocument(html)
@@ -33,13 +39,24 @@ export function pageLinks(html: string, finalUrl: string): Link[] {
     u.hash = ''
     const key = u.href
     const rel = (a.getAttribute('rel') ?? '').toLowerCase().split(/\s+/).filter(Boolean)
-    const text = (collapse(a.textContent) || collapse(a.querySelector('img[alt]')?.getAttribute('alt')) || collapse(a.getAttribute('title')) || collapse(a.getAttribute('aria-label'))).slice(0, 300)
+    const text = (
+      collapse(a.textContent) ||
+      collapse(a.querySelector('img[alt]')?.getAttribute('alt')) ||
+      collapse(a.getAttribute('title')) ||
+      collapse(a.getAttribute('aria-label'))
+    ).slice(0, 300)
     const prev = seen.get(key)
     if (prev) {
       if (!prev.text && text) prev.text = text
       continue
     }
-    seen.set(key, { url: key, text, rel, external: bareHost(u.hostname) !== pageHost, nofollow: rel.includes('nofollow') })
+    seen.set(key, {
+      url: key,
+      text,
+      rel,
+      external: bareHost(u.hostname) !== pageHost,
+      nofollow: rel.includes('nofollow'),
+    })
   }
   return [...seen.values()]
 }
@@ -51,5 +68,15 @@ export default handlerFor(manifest, async ({ url, external_only = false, max_lin
   const external = all.filter((l) => l.external).length
   const kept = external_only ? all.filter((l) => l.external) : all
   const links = kept.slice(0, max_links)
-  return { url: target, final_url: page.url, external_only, total: kept.length, count: links.length, truncated: kept.length > links.length, internal_count: all.length - external, external_count: external, links }
+  return {
+    url: target,
+    final_url: page.url,
+    external_only,
+    total: kept.length,
+    count: links.length,
+    truncated: kept.length > links.length,
+    internal_count: all.length - external,
+    external_count: external,
+    links,
+  }
 })

@@ -17,7 +17,14 @@ export default defineService({
     {
       url: urlField('The public http(s) URL of the page (at most 2048 characters).'),
       external_only: t.Optional(t.Boolean({ default: false, description: 'Only links to other hosts.' })),
-      max_links: t.Optional(t.Integer({ minimum: 1, maximum: 2000, default: 500, description: 'At most this many links are returned (1-2000, default 500).' })),
+      max_links: t.Optional(
+        t.Integer({
+          minimum: 1,
+          maximum: 2000,
+          default: 500,
+          description: 'At most this many links are returned (1-2000, default 500).',
+        }),
+      ),
     },
     { additionalProperties: true },
   ),
@@ -34,7 +41,10 @@ export default defineService({
     links: t.Array(
       t.Object({
         url: t.String({ description: 'Absolute URL without fragment.' }),
-        text: t.String({ description: 'Anchor text (whitespace collapsed, at most 300 characters; the img alt or title when the anchor has no text).' }),
+        text: t.String({
+          description:
+            'Anchor text (whitespace collapsed, at most 300 characters; the img alt or title when the anchor has no text).',
+        }),
         rel: t.Array(t.String(), { description: 'rel tokens, e.g. nofollow, noopener, ugc, sponsored.' }),
         external: t.Boolean({ description: 'Host differs from the page host (a leading www. ignored).' }),
         nofollow: t.Boolean(),
@@ -46,8 +56,23 @@ export default defineService({
       name: 'External links only',
       input: { url: 'https://example.com/', external_only: true },
       output: {
-        url: 'https://example.com/', final_url: 'https://example.com/', external_only: true, total: 1, count: 1, truncated: false, internal_count: 3, external_count: 1,
-        links: [{ url: 'https://www.iana.org/domains/example', text: 'More information...', rel: [], external: true, nofollow: false }],
+        url: 'https://example.com/',
+        final_url: 'https://example.com/',
+        external_only: true,
+        total: 1,
+        count: 1,
+        truncated: false,
+        internal_count: 3,
+        external_count: 1,
+        links: [
+          {
+            url: 'https://www.iana.org/domains/example',
+            text: 'More information...',
+            rel: [],
+            external: true,
+            nofollow: false,
+          },
+        ],
       },
     },
   ],

@@ -24,7 +24,13 @@ describe('extract-links', () => {
       `${site.url}/privacy`,
     ])
     expect(out).toMatchObject({ total: 8, count: 8, truncated: false, internal_count: 5, external_count: 3 })
-    expect(out.links[2]).toEqual({ url: 'https://twitter.com/example', text: 'Twitter', rel: ['nofollow', 'noopener'], external: true, nofollow: true })
+    expect(out.links[2]).toEqual({
+      url: 'https://twitter.com/example',
+      text: 'Twitter',
+      rel: ['nofollow', 'noopener'],
+      external: true,
+      nofollow: true,
+    })
   })
   test('external_only and max_links', async () => {
     const out = await extractLinks({ url: `${site.url}/post`, external_only: true, max_links: 2 }, ctx())

@@ -19,24 +19,44 @@ export default defineService({
   timeoutMs: 30_000,
   input: t.Object(
     {
-      text: t.String({ minLength: 1, maxLength: 20_000, description: 'The text to extract from (at most 20,000 characters).' }),
-      fields: t.Union([t.String({ minLength: 1, maxLength: 4_000 }), t.Array(t.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 50 })], {
-        description: 'Field names: comma-separated string or array; `name: hint` adds a type or format hint.',
+      text: t.String({
+        minLength: 1,
+        maxLength: 20_000,
+        description: 'The text to extract from (at most 20,000 characters).',
       }),
+      fields: t.Union(
+        [
+          t.String({ minLength: 1, maxLength: 4_000 }),
+          t.Array(t.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 50 }),
+        ],
+        {
+          description: 'Field names: comma-separated string or array; `name: hint` adds a type or format hint.',
+        },
+      ),
     },
     { additionalProperties: true },
   ),
   aliases: { fields: { input: 'text', schema: 'fields', keys: 'fields' } },
   output: t.Object({
-    data: t.Record(t.String(), t.Union([t.String(), t.Number(), t.Boolean(), t.Null(), t.Array(t.String())]), { description: 'Exactly the requested fields.' }),
+    data: t.Record(t.String(), t.Union([t.String(), t.Number(), t.Boolean(), t.Null(), t.Array(t.String())]), {
+      description: 'Exactly the requested fields.',
+    }),
     missing: t.Array(t.String(), { description: 'Requested fields the text does not state (null in data).' }),
     ...modelFields,
   }),
   examples: [
     {
       name: 'Contact details',
-      input: { text: 'Hi, I am Jane Roe from Acme. Call me on +1 415 555 0100.', fields: 'name, company, phone, email' },
-      output: { data: { name: 'Jane Roe', company: 'Acme', phone: '+1 415 555 0100', email: null }, missing: ['email'], model: 'gpt-4.1-mini', tokens_used: 231 },
+      input: {
+        text: 'Hi, I am Jane Roe from Acme. Call me on +1 415 555 0100.',
+        fields: 'name, company, phone, email',
+      },
+      output: {
+        data: { name: 'Jane Roe', company: 'Acme', phone: '+1 415 555 0100', email: null },
+        missing: ['email'],
+        model: 'gpt-4.1-mini',
+        tokens_used: 231,
+      },
     },
   ],
 })

@@ -33,7 +33,16 @@ export function isTargetWorkingDay(day: number): boolean {
   return day !== easter - 2 * DAY && day !== easter + DAY
 }
 
-const berlinParts = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+const berlinParts = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'Europe/Berlin',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+})
 
 /** Offset of Europe/Berlin from UTC at an instant, in ms (+1 h CET, +2 h CEST). */
 function berlinOffset(at: number): number {

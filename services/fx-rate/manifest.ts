@@ -19,7 +19,14 @@ export default defineService({
     {
       from: code('ISO 4217 code of the source currency, e.g. USD.'),
       to: code('ISO 4217 code of the target currency, e.g. EUR.'),
-      amount: t.Optional(t.Number({ exclusiveMinimum: 0, maximum: 1e15, default: 1, description: 'Amount in the source currency (default 1).' })),
+      amount: t.Optional(
+        t.Number({
+          exclusiveMinimum: 0,
+          maximum: 1e15,
+          default: 1,
+          description: 'Amount in the source currency (default 1).',
+        }),
+      ),
     },
     { additionalProperties: true },
   ),
@@ -32,7 +39,10 @@ export default defineService({
     inverse_rate: t.Number({ description: 'Units of `from` per 1 `to` (15 significant digits).' }),
     result: t.Number({ description: 'amount × rate (15 significant digits).' }),
     date: t.String({ description: 'ECB reference date of the rate (YYYY-MM-DD).' }),
-    next_update: t.String({ description: 'When the next ECB publication is expected (16:00 Frankfurt time on the next TARGET working day), ISO 8601 UTC.' }),
+    next_update: t.String({
+      description:
+        'When the next ECB publication is expected (16:00 Frankfurt time on the next TARGET working day), ISO 8601 UTC.',
+    }),
     attribution: attributionSchema(),
   }),
   examples: [
@@ -40,8 +50,20 @@ export default defineService({
       name: '100 USD in EUR',
       input: { from: 'USD', to: 'EUR', amount: 100 },
       output: {
-        from: 'USD', to: 'EUR', amount: 100, rate: 0.92, inverse_rate: 1.08695652173913, result: 92, date: '2024-05-02', next_update: '2024-05-03T14:00:00.000Z',
-        attribution: { source: 'European Central Bank euro reference rates, via Frankfurter (frankfurter.dev)', url: 'https://www.ecb.europa.eu/stats/policy_and_exchange_rates/euro_reference_exchange_rates/html/index.en.html', license: 'ECB statistics, free reuse with source acknowledged', terms: 'reference rates for information only, not transaction rates' },
+        from: 'USD',
+        to: 'EUR',
+        amount: 100,
+        rate: 0.92,
+        inverse_rate: 1.08695652173913,
+        result: 92,
+        date: '2024-05-02',
+        next_update: '2024-05-03T14:00:00.000Z',
+        attribution: {
+          source: 'European Central Bank euro reference rates, via Frankfurter (frankfurter.dev)',
+          url: 'https://www.ecb.europa.eu/stats/policy_and_exchange_rates/euro_reference_exchange_rates/html/index.en.html',
+          license: 'ECB statistics, free reuse with source acknowledged',
+          terms: 'reference rates for information only, not transaction rates',
+        },
       },
     },
   ],

@@ -13,7 +13,15 @@ describe('fx-rate', () => {
   test('conversion arithmetic: 100 USD → EUR at 0.93336 = 93.336', async () => {
     const out = await fxRate({ from: 'usd', to: 'EUR', amount: 100 }, ctx())
     conforms('fx-rate', out)
-    expect(out).toMatchObject({ from: 'USD', to: 'EUR', amount: 100, rate: 0.93336, result: 93.336, inverse_rate: 1.07139796005828, date: '2024-05-02' })
+    expect(out).toMatchObject({
+      from: 'USD',
+      to: 'EUR',
+      amount: 100,
+      rate: 0.93336,
+      result: 93.336,
+      inverse_rate: 1.07139796005828,
+      date: '2024-05-02',
+    })
     expect(out.attribution.source).toContain('European Central Bank')
   })
   test('float noise removed: 0.1 EUR → JPY at 166.23 = 16.623', async () => {
@@ -50,5 +58,6 @@ describe('fx-rate', () => {
     await fxRate({ from: 'EUR', to: 'USD' }, c)
     expect(up.hits('/fx/latest') - before).toBe(1)
   })
-  test('upstream failure forms', () => failureForms('fx', 'frankfurter', () => fxRate({ from: 'GBP', to: 'EUR' }, ctx())))
+  test('upstream failure forms', () =>
+    failureForms('fx', 'frankfurter', () => fxRate({ from: 'GBP', to: 'EUR' }, ctx())))
 })

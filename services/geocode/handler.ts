@@ -5,7 +5,21 @@ import manifest from './manifest'
 const DAY = 24 * 60 * 60 * 1000
 const s = (v: unknown) => (typeof v === 'string' && v ? v : null)
 
-interface Place { id: number; name: string; latitude: number; longitude: number; elevation?: number; feature_code?: string; country_code?: string; country?: string; admin1?: string; admin2?: string; timezone?: string; population?: number; postcodes?: string[] }
+interface Place {
+  id: number
+  name: string
+  latitude: number
+  longitude: number
+  elevation?: number
+  feature_code?: string
+  country_code?: string
+  country?: string
+  admin1?: string
+  admin2?: string
+  timezone?: string
+  population?: number
+  postcodes?: string[]
+}
 
 export default handlerFor(manifest, async ({ q, count = 5, country_code, language = 'en' }, ctx) => {
   const query = (q ?? '').replace(/\s+/g, ' ').trim()
@@ -16,7 +30,12 @@ export default handlerFor(manifest, async ({ q, count = 5, country_code, languag
     { name: query, count, language: language.toLowerCase(), format: 'json', countryCode: country_code?.toUpperCase() },
     DAY,
   )
-  if (d.results === undefined) throw new ServiceError(404, 'NOT_FOUND', `no place matches '${query}'${country_code ? ` in ${country_code.toUpperCase()}` : ''}`)
+  if (d.results === undefined)
+    throw new ServiceError(
+      404,
+      'NOT_FOUND',
+      `no place matches '${query}'${country_code ? ` in ${country_code.toUpperCase()}` : ''}`,
+    )
   if (!Array.isArray(d.results)) throw malformed('open-meteo-geocoding', 'a results list')
   const results = d.results
     .filter((p) => p && typeof p.latitude === 'number' && typeof p.longitude === 'number' && typeof p.name === 'string')

@@ -17,10 +17,29 @@ export default defineService({
   upstreams: ['open-meteo-geocoding'],
   input: t.Object(
     {
-      q: t.String({ minLength: 2, maxLength: 200, description: 'Place name, e.g. "Berlin" or "Springfield" (2-200 characters). Postal codes also match.' }),
-      count: t.Optional(t.Integer({ minimum: 1, maximum: 20, default: 5, description: 'Matches returned at most (1-20, default 5).' })),
-      country_code: t.Optional(t.String({ pattern: '^[A-Za-z]{2}$', maxLength: 2, description: 'ISO 3166-1 alpha-2 code to restrict the search, e.g. US.' })),
-      language: t.Optional(t.String({ pattern: '^[A-Za-z]{2}$', maxLength: 2, default: 'en', description: 'Language of the names (ISO 639-1, default en).' })),
+      q: t.String({
+        minLength: 2,
+        maxLength: 200,
+        description: 'Place name, e.g. "Berlin" or "Springfield" (2-200 characters). Postal codes also match.',
+      }),
+      count: t.Optional(
+        t.Integer({ minimum: 1, maximum: 20, default: 5, description: 'Matches returned at most (1-20, default 5).' }),
+      ),
+      country_code: t.Optional(
+        t.String({
+          pattern: '^[A-Za-z]{2}$',
+          maxLength: 2,
+          description: 'ISO 3166-1 alpha-2 code to restrict the search, e.g. US.',
+        }),
+      ),
+      language: t.Optional(
+        t.String({
+          pattern: '^[A-Za-z]{2}$',
+          maxLength: 2,
+          default: 'en',
+          description: 'Language of the names (ISO 639-1, default en).',
+        }),
+      ),
     },
     { additionalProperties: true },
   ),
@@ -52,9 +71,31 @@ export default defineService({
       name: 'Berlin',
       input: { q: 'Berlin', count: 1 },
       output: {
-        query: 'Berlin', count: 1,
-        results: [{ id: 2950159, name: 'Berlin', latitude: 52.52437, longitude: 13.41053, country: 'Germany', country_code: 'DE', admin1: 'State of Berlin', admin2: null, timezone: 'Europe/Berlin', population: 3426354, elevation: 74, feature_code: 'PPLC', postcodes: ['10967', '13347'] }],
-        attribution: { source: 'Open-Meteo.com geocoding API (GeoNames data)', url: 'https://open-meteo.com/en/terms', license: 'CC BY 4.0', terms: 'free tier non-commercial; commercial use needs an Open-Meteo API plan' },
+        query: 'Berlin',
+        count: 1,
+        results: [
+          {
+            id: 2950159,
+            name: 'Berlin',
+            latitude: 52.52437,
+            longitude: 13.41053,
+            country: 'Germany',
+            country_code: 'DE',
+            admin1: 'State of Berlin',
+            admin2: null,
+            timezone: 'Europe/Berlin',
+            population: 3426354,
+            elevation: 74,
+            feature_code: 'PPLC',
+            postcodes: ['10967', '13347'],
+          },
+        ],
+        attribution: {
+          source: 'Open-Meteo.com geocoding API (GeoNames data)',
+          url: 'https://open-meteo.com/en/terms',
+          license: 'CC BY 4.0',
+          terms: 'free tier non-commercial; commercial use needs an Open-Meteo API plan',
+        },
       },
     },
   ],

@@ -13,7 +13,21 @@ describe('geocode', () => {
     const out = await geocode({ q: 'Berlin', count: 2 }, ctx())
     conforms('geocode', out)
     expect(out.count).toBe(2)
-    expect(out.results[0]).toEqual({ id: 2950159, name: 'Berlin', latitude: 52.52437, longitude: 13.41053, country: 'Germany', country_code: 'DE', admin1: 'State of Berlin', admin2: null, timezone: 'Europe/Berlin', population: 3426354, elevation: 74, feature_code: 'PPLC', postcodes: ['10967', '13347'] })
+    expect(out.results[0]).toEqual({
+      id: 2950159,
+      name: 'Berlin',
+      latitude: 52.52437,
+      longitude: 13.41053,
+      country: 'Germany',
+      country_code: 'DE',
+      admin1: 'State of Berlin',
+      admin2: null,
+      timezone: 'Europe/Berlin',
+      population: 3426354,
+      elevation: 74,
+      feature_code: 'PPLC',
+      postcodes: ['10967', '13347'],
+    })
     expect(out.results[1]).toMatchObject({ country_code: 'US', admin2: 'Coos' })
   })
   test('no `results` key (Open-Meteo\'s "no match"): 404 NOT_FOUND', async () => {

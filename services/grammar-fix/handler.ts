@@ -8,10 +8,19 @@ const SYSTEM =
   'one entry per change in "changes" (the original fragment, the corrected fragment, a short reason). If nothing needs fixing, ' +
   'return the text unchanged and an empty list.'
 
-const Answer = t.Object({ corrected: t.String(), changes: t.Array(t.Object({ original: t.String(), corrected: t.String(), reason: t.String() }), { maxItems: 500 }) })
+const Answer = t.Object({
+  corrected: t.String(),
+  changes: t.Array(t.Object({ original: t.String(), corrected: t.String(), reason: t.String() }), { maxItems: 500 }),
+})
 
 export default handlerFor(manifest, async ({ text }, ctx) => {
   const r = await askJson(ctx, { system: SYSTEM, user: text, schema: Answer, maxTokens: 8192 })
   const changes = r.value.changes.filter((c) => c.original !== c.corrected)
-  return { corrected: r.value.corrected, changes, change_count: changes.length, model: r.model, tokens_used: r.tokens_used }
+  return {
+    corrected: r.value.corrected,
+    changes,
+    change_count: changes.length,
+    model: r.model,
+    tokens_used: r.tokens_used,
+  }
 })

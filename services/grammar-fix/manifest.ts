@@ -15,7 +15,12 @@ export default defineService({
   model: 'gpt-4.1-mini',
   needs: ['model'],
   timeoutMs: 45_000,
-  input: t.Object({ text: t.String({ minLength: 1, maxLength: 12_000, description: 'Text to correct (at most 12,000 characters).' }) }, { additionalProperties: true }),
+  input: t.Object(
+    {
+      text: t.String({ minLength: 1, maxLength: 12_000, description: 'Text to correct (at most 12,000 characters).' }),
+    },
+    { additionalProperties: true },
+  ),
   aliases: { fields: { input: 'text', content: 'text' } },
   output: t.Object({
     corrected: t.String(),
@@ -29,8 +34,14 @@ export default defineService({
       input: { text: 'Their going to the libary tomorow.' },
       output: {
         corrected: "They're going to the library tomorrow.",
-        changes: [{ original: 'Their', corrected: "They're", reason: 'contraction of "they are"' }, { original: 'libary', corrected: 'library', reason: 'spelling' }, { original: 'tomorow', corrected: 'tomorrow', reason: 'spelling' }],
-        change_count: 3, model: 'gpt-4.1-mini', tokens_used: 201,
+        changes: [
+          { original: 'Their', corrected: "They're", reason: 'contraction of "they are"' },
+          { original: 'libary', corrected: 'library', reason: 'spelling' },
+          { original: 'tomorow', corrected: 'tomorrow', reason: 'spelling' },
+        ],
+        change_count: 3,
+        model: 'gpt-4.1-mini',
+        tokens_used: 201,
       },
     },
   ],

@@ -22,7 +22,13 @@ interface Hit {
   created_at_i?: number
   _tags?: string[]
 }
-interface Result { hits?: Hit[]; nbHits?: number; page?: number; nbPages?: number; hitsPerPage?: number }
+interface Result {
+  hits?: Hit[]
+  nbHits?: number
+  page?: number
+  nbPages?: number
+  hitsPerPage?: number
+}
 
 const int = (v: unknown) => {
   const n = num(v)
@@ -35,7 +41,13 @@ export default handlerFor(manifest, async ({ query, tags, sort = 'relevance', hi
   const tg = String(tags ?? '').trim()
   if (!q && !tg) throw invalid('query', 'give a query, tags, or both')
   if (tg && !/^[A-Za-z0-9_,()-]+$/.test(tg)) throw invalid('tags', 'may contain only letters, digits, _ , ( ) and -')
-  const { data } = await ctx.upstream('hn-algolia').getJson<Result>(sort === 'date' ? '/search_by_date' : '/search', { query: q, tags: tg || undefined, hitsPerPage: hits_per_page, page }, { ttlMs: TTL })
+  const { data } = await ctx
+    .upstream('hn-algolia')
+    .getJson<Result>(
+      sort === 'date' ? '/search_by_date' : '/search',
+      { query: q, tags: tg || undefined, hitsPerPage: hits_per_page, page },
+      { ttlMs: TTL },
+    )
   if (!data || !Array.isArray(data.hits)) throw malformed('hn-algolia', 'a hits list')
   const hits = data.hits
     .filter((h) => h && typeof h.objectID === 'string')
@@ -44,7 +56,12 @@ export default handlerFor(manifest, async ({ query, tags, sort = 'relevance', hi
       const type: (typeof TYPES)[number] | 'unknown' = TYPES.find((t) => tagList.includes(t)) ?? 'unknown'
       const rawText = h.story_text ?? h.comment_text ?? null
       const text = rawText ? cap(htmlToPlain(rawText), 2000) : null
-      const created = typeof h.created_at === 'string' ? h.created_at : typeof h.created_at_i === 'number' ? new Date(h.created_at_i * 1000).toISOString() : ''
+      const created =
+        typeof h.created_at === 'string'
+          ? h.created_at
+          : typeof h.created_at_i === 'number'
+            ? new Date(h.created_at_i * 1000).toISOString()
+            : ''
       return {
         id: h.objectID!,
         type,
@@ -61,7 +78,12 @@ export default handlerFor(manifest, async ({ query, tags, sort = 'relevance', hi
         tags: tagList,
       }
     })
-  if (!hits.length) throw new ServiceError(404, 'NOT_FOUND', `no Hacker News items match${q ? ` '${q}'` : ''}${tg ? ` with tags ${tg}` : ''}${page ? ` on page ${page}` : ''}`)
+  if (!hits.length)
+    throw new ServiceError(
+      404,
+      'NOT_FOUND',
+      `no Hacker News items match${q ? ` '${q}'` : ''}${tg ? ` with tags ${tg}` : ''}${page ? ` on page ${page}` : ''}`,
+    )
   return {
     query: q,
     tags: tg || null,

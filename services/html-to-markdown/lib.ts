@@ -1,9 +1,17 @@
-import TurndownService from 'turndown'
+import type TurndownService from 'turndown'
 
-type El = { nodeName: string; parentNode: El | null; children: ArrayLike<El>; getAttribute(n: string): string | null; previousElementSibling: El | null; querySelector(s: string): El | null }
+type El = {
+  nodeName: string
+  parentNode: El | null
+  children: ArrayLike<El>
+  getAttribute(n: string): string | null
+  previousElementSibling: El | null
+  querySelector(s: string): El | null
+}
 
 /** Elements removed with their content before conversion (active or non-textual content). */
-export const REMOVED = 'script,style,noscript,template,iframe,frame,frameset,object,embed,applet,canvas,svg,link,meta,base,head'
+export const REMOVED =
+  'script,style,noscript,template,iframe,frame,frameset,object,embed,applet,canvas,svg,link,meta,base,head'
 
 /** Deepest element nesting accepted (turndown converts recursively). */
 export const MAX_DEPTH = 500
@@ -52,9 +60,15 @@ export function addGfmRules(td: TurndownService): TurndownService {
       return row + '\n| ' + cells.map(align).join(' | ') + ' |'
     },
   })
-  td.addRule('table', { filter: 'table', replacement: (content) => '\n\n' + content.replace(/\n{2,}/g, '\n').trim() + '\n\n' })
+  td.addRule('table', {
+    filter: 'table',
+    replacement: (content) => '\n\n' + content.replace(/\n{2,}/g, '\n').trim() + '\n\n',
+  })
   td.addRule('tableSection', { filter: ['thead', 'tbody', 'tfoot'], replacement: (content) => content })
-  td.addRule('strikethrough', { filter: ['del', 's', 'strike'], replacement: (content) => (content.trim() ? `~~${content}~~` : '') })
+  td.addRule('strikethrough', {
+    filter: ['del', 's', 'strike'],
+    replacement: (content) => (content.trim() ? `~~${content}~~` : ''),
+  })
   td.addRule('taskCheckbox', {
     filter: (node: El) => node.nodeName === 'INPUT' && (node.getAttribute('type') ?? '').toLowerCase() === 'checkbox',
     replacement: (_c, node: El) => (node.getAttribute('checked') !== null ? '[x]' : '[ ]'),

@@ -12,12 +12,40 @@ export default defineService({
   model: 'none',
   input: t.Object(
     {
-      html: t.String({ maxLength: 500_000, description: 'The HTML (a full document or a fragment; at most 500,000 characters).' }),
-      heading_style: t.Optional(t.Union([t.Literal('atx'), t.Literal('setext')], { default: 'atx', description: '"atx" (# Heading, default) or "setext" (underlined with === / --- for levels 1-2).' })),
-      bullet_marker: t.Optional(t.Union([t.Literal('-'), t.Literal('*'), t.Literal('+')], { default: '-', description: 'Marker for unordered list items. Default "-".' })),
-      code_block_style: t.Optional(t.Union([t.Literal('fenced'), t.Literal('indented')], { default: 'fenced', description: '"fenced" (``` with the language from class="language-x", default) or "indented" (4 spaces).' })),
-      link_style: t.Optional(t.Union([t.Literal('inlined'), t.Literal('referenced')], { default: 'inlined', description: '"inlined" ([text](url), default) or "referenced" ([text][1] with the URLs listed at the end).' })),
-      base_url: t.Optional(t.String({ maxLength: 2000, description: 'Absolute http(s) URL against which relative link and image URLs are resolved. Not fetched.' })),
+      html: t.String({
+        maxLength: 500_000,
+        description: 'The HTML (a full document or a fragment; at most 500,000 characters).',
+      }),
+      heading_style: t.Optional(
+        t.Union([t.Literal('atx'), t.Literal('setext')], {
+          default: 'atx',
+          description: '"atx" (# Heading, default) or "setext" (underlined with === / --- for levels 1-2).',
+        }),
+      ),
+      bullet_marker: t.Optional(
+        t.Union([t.Literal('-'), t.Literal('*'), t.Literal('+')], {
+          default: '-',
+          description: 'Marker for unordered list items. Default "-".',
+        }),
+      ),
+      code_block_style: t.Optional(
+        t.Union([t.Literal('fenced'), t.Literal('indented')], {
+          default: 'fenced',
+          description: '"fenced" (``` with the language from class="language-x", default) or "indented" (4 spaces).',
+        }),
+      ),
+      link_style: t.Optional(
+        t.Union([t.Literal('inlined'), t.Literal('referenced')], {
+          default: 'inlined',
+          description: '"inlined" ([text](url), default) or "referenced" ([text][1] with the URLs listed at the end).',
+        }),
+      ),
+      base_url: t.Optional(
+        t.String({
+          maxLength: 2000,
+          description: 'Absolute http(s) URL against which relative link and image URLs are resolved. Not fetched.',
+        }),
+      ),
     },
     { additionalProperties: true },
   ),
@@ -25,13 +53,23 @@ export default defineService({
   output: t.Object({
     markdown: t.String({ description: 'The Markdown (leading blank lines and trailing whitespace removed).' }),
     length: t.Integer({ description: 'Length of markdown in characters (UTF-16 code units).' }),
-    title: t.Union([t.String(), t.Null()], { description: 'Text of the document <title>, or null when there is none.' }),
+    title: t.Union([t.String(), t.Null()], {
+      description: 'Text of the document <title>, or null when there is none.',
+    }),
   }),
   examples: [
     {
       name: 'Article fragment',
-      input: { html: '<h1>Release notes</h1><p>Version <strong>2.0</strong> is out. See <a href="/changelog">the changelog</a>.</p><ul><li>Faster</li><li>Smaller</li></ul><script>track()</script>', base_url: 'https://example.com/blog/' },
-      output: { markdown: '# Release notes\n\nVersion **2.0** is out. See [the changelog](https://example.com/changelog).\n\n-   Faster\n-   Smaller', length: 116, title: null },
+      input: {
+        html: '<h1>Release notes</h1><p>Version <strong>2.0</strong> is out. See <a href="/changelog">the changelog</a>.</p><ul><li>Faster</li><li>Smaller</li></ul><script>track()</script>',
+        base_url: 'https://example.com/blog/',
+      },
+      output: {
+        markdown:
+          '# Release notes\n\nVersion **2.0** is out. See [the changelog](https://example.com/changelog).\n\n-   Faster\n-   Smaller',
+        length: 116,
+        title: null,
+      },
     },
   ],
 })

@@ -4,7 +4,12 @@ import manifest from './manifest'
 
 export default handlerFor(manifest, (input) => {
   if (input.iban === undefined && input.bic === undefined) {
-    throw new ServiceError(422, 'INVALID_INPUT', 'Give an iban, a bic, or both.', { details: [{ path: '/iban', message: 'iban or bic required' }, { path: '/bic', message: 'iban or bic required' }] })
+    throw new ServiceError(422, 'INVALID_INPUT', 'Give an iban, a bic, or both.', {
+      details: [
+        { path: '/iban', message: 'iban or bic required' },
+        { path: '/bic', message: 'iban or bic required' },
+      ],
+    })
   }
   const iban = input.iban !== undefined ? checkIban(input.iban) : null
   const bic = input.bic !== undefined ? checkBic(input.bic) : null

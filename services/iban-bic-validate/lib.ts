@@ -21,7 +21,8 @@ const IBAN_MESSAGES: Record<string, string> = {
 const BIC_MESSAGES: Record<string, string> = {
   NoBICProvided: 'no BIC given',
   NoBICCountry: 'characters 5-6 are not an ISO 3166 country code',
-  WrongBICFormat: 'must be 4 letters (bank), 2 letters (country), 2 letters/digits (location) and optionally 3 letters/digits (branch): 8 or 11 characters',
+  WrongBICFormat:
+    'must be 4 letters (bank), 2 letters (country), 2 letters/digits (location) and optionally 3 letters/digits (branch): 8 or 11 characters',
 }
 const err = (table: Record<string, string>) => (code: string) => ({ code, message: table[code] ?? code })
 
@@ -35,10 +36,21 @@ export function checkIban(input: string) {
   const parts = alnum ? ib.extractIBAN(e) : null
   const expected = alnum ? String(98 - mod97(`${country}00${e.slice(4)}`)).padStart(2, '0') : null
   return {
-    input, electronic: e, printed: ib.friendlyFormatIBAN(e) ?? e, valid: res.valid, country: iban ? country : null, expected_length: iban?.chars ?? null, length: e.length,
-    check_digits: e.slice(2, 4), expected_check_digits: expected, mod97_ok: alnum && mod97(e) === 1, bban: e.slice(4),
-    bank_identifier: (res.valid && parts?.bankIdentifier) || null, branch_identifier: (res.valid && parts?.branchIdentifier) || null,
-    sepa: iban ? iban.SEPA ?? false : null, errors: res.errorCodes.map((c) => ib.ValidationErrorsIBAN[c]).map(err(IBAN_MESSAGES)),
+    input,
+    electronic: e,
+    printed: ib.friendlyFormatIBAN(e) ?? e,
+    valid: res.valid,
+    country: iban ? country : null,
+    expected_length: iban?.chars ?? null,
+    length: e.length,
+    check_digits: e.slice(2, 4),
+    expected_check_digits: expected,
+    mod97_ok: alnum && mod97(e) === 1,
+    bban: e.slice(4),
+    bank_identifier: (res.valid && parts?.bankIdentifier) || null,
+    branch_identifier: (res.valid && parts?.branchIdentifier) || null,
+    sepa: iban ? (iban.SEPA ?? false) : null,
+    errors: res.errorCodes.map((c) => ib.ValidationErrorsIBAN[c]).map(err(IBAN_MESSAGES)),
   }
 }
 
@@ -46,10 +58,19 @@ export function checkBic(input: string) {
   const b = input.replace(/\s+/g, '').toUpperCase()
   const codes: string[] = []
   if (!/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(b)) codes.push('WrongBICFormat')
-  if (b.length >= 6 && ib.validateBIC(b).errorCodes.includes(ib.ValidationErrorsBIC.NoBICCountry)) codes.push('NoBICCountry')
+  if (b.length >= 6 && ib.validateBIC(b).errorCodes.includes(ib.ValidationErrorsBIC.NoBICCountry))
+    codes.push('NoBICCountry')
   const branch = b.length === 11 ? b.slice(8) : null
   return {
-    input, normalized: b, valid: codes.length === 0, bank_code: b.slice(0, 4), country: b.slice(4, 6), location: b.slice(6, 8), branch,
-    primary_office: branch === null || branch === 'XXX', test_bic: b.length >= 8 && b[7] === '0', errors: codes.map(err(BIC_MESSAGES)),
+    input,
+    normalized: b,
+    valid: codes.length === 0,
+    bank_code: b.slice(0, 4),
+    country: b.slice(4, 6),
+    location: b.slice(6, 8),
+    branch,
+    primary_office: branch === null || branch === 'XXX',
+    test_bic: b.length >= 8 && b[7] === '0',
+    errors: codes.map(err(BIC_MESSAGES)),
   }
 }

@@ -20,7 +20,12 @@ export default handlerFor(manifest, async ({ image_b64, angle = 0, flip = 'none'
     sharp = await loadSharp()
   } catch (e) {
     loading = undefined
-    throw new ServiceError(503, 'IMAGE_ENGINE_UNAVAILABLE', `The image engine (sharp/libvips) cannot load here: ${reason(e)}`, { retryable: false })
+    throw new ServiceError(
+      503,
+      'IMAGE_ENGINE_UNAVAILABLE',
+      `The image engine (sharp/libvips) cannot load here: ${reason(e)}`,
+      { retryable: false },
+    )
   }
   const opts = { limitInputPixels: MAX_PIXELS, failOn: 'error' as const, pages: 1 }
   let meta: Metadata
@@ -31,7 +36,8 @@ export default handlerFor(manifest, async ({ image_b64, angle = 0, flip = 'none'
   }
   if (!meta.width || !meta.height) throw invalid('image_b64', 'has no dimensions')
   const pageHeight = meta.pageHeight ?? meta.height
-  if (meta.width * pageHeight > MAX_PIXELS) throw invalid('image_b64', `has ${meta.width}×${pageHeight} pixels; the limit is ${MAX_PIXELS}`)
+  if (meta.width * pageHeight > MAX_PIXELS)
+    throw invalid('image_b64', `has ${meta.width}×${pageHeight} pixels; the limit is ${MAX_PIXELS}`)
   const turn = (((angle % 360) + 360) % 360) as 0 | 90 | 180 | 270
   let raw: { data: Buffer; info: OutputInfo }
   try {
@@ -45,9 +51,20 @@ export default handlerFor(manifest, async ({ image_b64, angle = 0, flip = 'none'
   }
   const { width, height, channels } = raw.info
   // The mirror is done here on the rotated pixels: within one sharp pipeline flip/flop would run before the rotation.
-  mirror(raw.data, width, height, channels, flip === 'horizontal' || flip === 'both', flip === 'vertical' || flip === 'both')
+  mirror(
+    raw.data,
+    width,
+    height,
+    channels,
+    flip === 'horizontal' || flip === 'both',
+    flip === 'vertical' || flip === 'both',
+  )
   const png = await sharp(raw.data, { raw: { width, height, channels } }).png({ compressionLevel: 6 }).toBuffer()
-  if (png.length > MAX_OUTPUT_BYTES) throw invalid('image_b64', `the PNG would be ${png.length} bytes; the limit is ${MAX_OUTPUT_BYTES} (send a smaller image)`)
+  if (png.length > MAX_OUTPUT_BYTES)
+    throw invalid(
+      'image_b64',
+      `the PNG would be ${png.length} bytes; the limit is ${MAX_OUTPUT_BYTES} (send a smaller image)`,
+    )
   return {
     image_b64: png.toString('base64'),
     content_type: 'image/png' as const,
@@ -58,6 +75,12 @@ export default handlerFor(manifest, async ({ image_b64, angle = 0, flip = 'none'
     pixels_sha256: rgbaSha256(raw.data, channels),
     angle: turn,
     flip,
-    input: { format, width: meta.width, height: pageHeight, bytes: bytes.length, exif_orientation: meta.orientation ?? null },
+    input: {
+      format,
+      width: meta.width,
+      height: pageHeight,
+      bytes: bytes.length,
+      exif_orientation: meta.orientation ?? null,
+    },
   }
 })

@@ -12,7 +12,8 @@ export function rgbaSha256(data: Uint8Array, channels: number): string {
   const n = data.length / channels
   const out = new Uint8Array(n * 4)
   for (let i = 0; i < n; i++) {
-    const s = i * channels, d = i * 4
+    const s = i * channels,
+      d = i * 4
     if (channels <= 2) {
       out[d] = out[d + 1] = out[d + 2] = data[s]
       out[d + 3] = channels === 2 ? data[s + 1] : 255
@@ -27,7 +28,14 @@ export function rgbaSha256(data: Uint8Array, channels: number): string {
 }
 
 /** Mirrors packed 8-bit pixels in place: horizontal = left-right, vertical = top-bottom. */
-export function mirror(data: Uint8Array, width: number, height: number, channels: number, horizontal: boolean, vertical: boolean): void {
+export function mirror(
+  data: Uint8Array,
+  width: number,
+  height: number,
+  channels: number,
+  horizontal: boolean,
+  vertical: boolean,
+): void {
   const row = width * channels
   if (horizontal) {
     const tmp = new Uint8Array(channels)

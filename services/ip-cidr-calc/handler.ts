@@ -46,8 +46,19 @@ export default handlerFor(manifest, ({ cidr, contains }) => {
   }
   const s = (n: bigint) => compressed(fromBig(n, v))
   return {
-    version: v, network: s(net), prefix, cidr: `${s(net)}/${prefix}`, netmask: s(mask), hostmask: s(host), broadcast: v === 4 ? s(last) : null, last_address: s(last),
-    total_addresses: total.toString(), usable_hosts: (lastHost - first + 1n).toString(), first_host: s(first), last_host: s(lastHost),
-    host_bits_set: (bigOf(addr) & host) !== 0n, contains: inside,
+    version: v,
+    network: s(net),
+    prefix,
+    cidr: `${s(net)}/${prefix}`,
+    netmask: s(mask),
+    hostmask: s(host),
+    broadcast: v === 4 ? s(last) : null,
+    last_address: s(last),
+    total_addresses: total.toString(),
+    usable_hosts: (lastHost - first + 1n).toString(),
+    first_host: s(first),
+    last_host: s(lastHost),
+    host_bits_set: (bigOf(addr) & host) !== 0n,
+    contains: inside,
   }
 })

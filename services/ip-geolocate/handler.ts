@@ -34,7 +34,17 @@ export default handlerFor(manifest, async ({ ip }, ctx) => {
   const addr = parseIp('ip', String(ip ?? ''))
   const f = flags(addr)
   if (!f.is_global || f.is_multicast) {
-    const why = f.is_loopback ? 'loopback' : f.is_link_local ? 'link-local' : f.is_unspecified ? 'unspecified' : f.is_multicast ? 'multicast' : f.is_private ? 'private or reserved' : 'shared (CGNAT)'
+    const why = f.is_loopback
+      ? 'loopback'
+      : f.is_link_local
+        ? 'link-local'
+        : f.is_unspecified
+          ? 'unspecified'
+          : f.is_multicast
+            ? 'multicast'
+            : f.is_private
+              ? 'private or reserved'
+              : 'shared (CGNAT)'
     throw invalid('ip', `${compressed(addr)} is a ${why} address; only public addresses have a location`)
   }
   const text = compressed(addr)
@@ -43,7 +53,10 @@ export default handlerFor(manifest, async ({ ip }, ctx) => {
   if (data.success === false) {
     const msg = String(data.message ?? 'lookup failed')
     if (/invalid ip|reserved range|private|bogon/i.test(msg)) throw invalid('ip', `ipwho.is refused ${text}: ${msg}`)
-    throw new ServiceError(502, 'UPSTREAM_ERROR', `ipwho.is: ${msg}`, { retryable: /limit|too many|rate/i.test(msg), extra: { upstream: 'ipwhois' } })
+    throw new ServiceError(502, 'UPSTREAM_ERROR', `ipwho.is: ${msg}`, {
+      retryable: /limit|too many|rate/i.test(msg),
+      extra: { upstream: 'ipwhois' },
+    })
   }
   if (data.success !== true) throw malformed('ipwhois', 'success: true')
   const tz = data.timezone
@@ -65,8 +78,22 @@ export default handlerFor(manifest, async ({ ip }, ctx) => {
     calling_code: s(data.calling_code),
     capital: s(data.capital),
     flag_emoji: s(data.flag?.emoji),
-    timezone: tz && typeof tz.id === 'string' ? { id: tz.id, abbr: s(tz.abbr), utc: s(tz.utc), offset: num(tz.offset) === null ? null : Math.trunc(tz.offset!), is_dst: b(tz.is_dst) } : null,
-    connection: { asn: asn === null ? null : Math.trunc(asn), org: s(data.connection?.org), isp: s(data.connection?.isp), domain: s(data.connection?.domain) },
+    timezone:
+      tz && typeof tz.id === 'string'
+        ? {
+            id: tz.id,
+            abbr: s(tz.abbr),
+            utc: s(tz.utc),
+            offset: num(tz.offset) === null ? null : Math.trunc(tz.offset!),
+            is_dst: b(tz.is_dst),
+          }
+        : null,
+    connection: {
+      asn: asn === null ? null : Math.trunc(asn),
+      org: s(data.connection?.org),
+      isp: s(data.connection?.isp),
+      domain: s(data.connection?.domain),
+    },
     attribution: ctx.upstream('ipwhois').attribution,
   }
 })

@@ -11,7 +11,15 @@ export default handlerFor(manifest, ({ ip }) => {
   const n = bigOf(a)
   const sixToFour = !v4 && n >> 112n === 0x2002n ? v6.toByteArray().slice(2, 6).join('.') : null
   return {
-    ip: ip.trim(), version: (v4 ? 4 : 6) as 4 | 6, compressed: compressed(a), exploded: exploded(a), integer: n.toString(),
-    range: a.range(), ...flags(a), reverse_pointer: reversePointer(a), ipv4_mapped: mapped, sixtofour: sixToFour,
+    ip: ip.trim(),
+    version: (v4 ? 4 : 6) as 4 | 6,
+    compressed: compressed(a),
+    exploded: exploded(a),
+    integer: n.toString(),
+    range: a.range(),
+    ...flags(a),
+    reverse_pointer: reversePointer(a),
+    ipv4_mapped: mapped,
+    sixtofour: sixToFour,
   }
 })

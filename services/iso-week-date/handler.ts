@@ -13,8 +13,16 @@ export default handlerFor(manifest, ({ date }) => {
   return {
     date,
     iso_week_date: `${String(weekYear).padStart(4, '0')}-W${String(week).padStart(2, '0')}-${wd}`,
-    week_year: weekYear, week, weekday: wd, weekday_name: WEEKDAYS[wd - 1],
-    ordinal_day: ordinal, ordinal_date: `${String(y).padStart(4, '0')}-${String(ordinal).padStart(3, '0')}`,
-    quarter: Math.ceil(m / 3), days_in_year: days, days_remaining: days - ordinal, weeks_in_week_year: weeksInYear(weekYear), leap_year: isLeap(y),
+    week_year: weekYear,
+    week,
+    weekday: wd,
+    weekday_name: WEEKDAYS[wd - 1],
+    ordinal_day: ordinal,
+    ordinal_date: `${String(y).padStart(4, '0')}-${String(ordinal).padStart(3, '0')}`,
+    quarter: Math.ceil(m / 3),
+    days_in_year: days,
+    days_remaining: days - ordinal,
+    weeks_in_week_year: weeksInYear(weekYear),
+    leap_year: isLeap(y),
   }
 })

@@ -18,18 +18,29 @@ const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof
 /** Canonical JSON (keys sorted) for equality tests. */
 export function canon(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`
-  if (isObj(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canon(v[k])}`).join(',')}}`
+  if (isObj(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canon(v[k])}`)
+      .join(',')}}`
   return JSON.stringify(v) ?? 'null'
 }
 
-export function diff(a: unknown, b: unknown, path: string, ops: Op[], budget: Budget = { cells: MAX_TOTAL_CELLS }): void {
+export function diff(
+  a: unknown,
+  b: unknown,
+  path: string,
+  ops: Op[],
+  budget: Budget = { cells: MAX_TOTAL_CELLS },
+): void {
   if (a === b) return
   if (isObj(a) && isObj(b)) {
     for (const k of Object.keys(a)) {
       if (!Object.hasOwn(b, k)) ops.push({ op: 'remove', path: `${path}/${pointerToken(k)}` })
       else diff(a[k], b[k], `${path}/${pointerToken(k)}`, ops, budget)
     }
-    for (const k of Object.keys(b)) if (!Object.hasOwn(a, k)) ops.push({ op: 'add', path: `${path}/${pointerToken(k)}`, value: b[k] })
+    for (const k of Object.keys(b))
+      if (!Object.hasOwn(a, k)) ops.push({ op: 'add', path: `${path}/${pointerToken(k)}`, value: b[k] })
     return
   }
   if (Array.isArray(a) && Array.isArray(b)) return diffArray(a, b, path, ops, budget)
@@ -44,7 +55,8 @@ function script(ka: string[], kb: string[], budget: Budget): Edit[] {
   if (n * m > MAX_LCS_CELLS || n * m > budget.cells) {
     // Too large for LCS: position by position, then the surplus.
     const out: Edit[] = []
-    for (let i = 0; i < Math.min(n, m); i++) out.push(...(ka[i] === kb[i] ? (['keep'] as Edit[]) : (['del', 'ins'] as Edit[])))
+    for (let i = 0; i < Math.min(n, m); i++)
+      out.push(...(ka[i] === kb[i] ? (['keep'] as Edit[]) : (['del', 'ins'] as Edit[])))
     for (let i = m; i < n; i++) out.push('del')
     for (let i = n; i < m; i++) out.push('ins')
     return out
@@ -52,12 +64,24 @@ function script(ka: string[], kb: string[], budget: Budget): Edit[] {
   budget.cells -= n * m
   const w = m + 1
   const L = new Uint32Array((n + 1) * w)
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) L[i * w + j] = ka[i] === kb[j] ? L[(i + 1) * w + j + 1] + 1 : Math.max(L[(i + 1) * w + j], L[i * w + j + 1])
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      L[i * w + j] = ka[i] === kb[j] ? L[(i + 1) * w + j + 1] + 1 : Math.max(L[(i + 1) * w + j], L[i * w + j + 1])
   const out: Edit[] = []
   let i = 0
   let j = 0
   while (i < n && j < m) {
-    if (ka[i] === kb[j]) { out.push('keep'); i++; j++ } else if (L[(i + 1) * w + j] >= L[i * w + j + 1]) { out.push('del'); i++ } else { out.push('ins'); j++ }
+    if (ka[i] === kb[j]) {
+      out.push('keep')
+      i++
+      j++
+    } else if (L[(i + 1) * w + j] >= L[i * w + j + 1]) {
+      out.push('del')
+      i++
+    } else {
+      out.push('ins')
+      j++
+    }
   }
   while (i++ < n) out.push('del')
   while (j++ < m) out.push('ins')
@@ -76,10 +100,20 @@ function diffArray(a: unknown[], b: unknown[], path: string, ops: Op[], budget: 
   let ai = p
   let bi = p
   for (let e = 0; e < edits.length; ) {
-    if (edits[e] === 'keep') { idx++; ai++; bi++; e++; continue }
+    if (edits[e] === 'keep') {
+      idx++
+      ai++
+      bi++
+      e++
+      continue
+    }
     let dels = 0
     let ins = 0
-    while (e < edits.length && edits[e] !== 'keep') { if (edits[e] === 'del') dels++; else ins++; e++ }
+    while (e < edits.length && edits[e] !== 'keep') {
+      if (edits[e] === 'del') dels++
+      else ins++
+      e++
+    }
     const pairs = Math.min(dels, ins)
     for (let k = 0; k < pairs; k++) diff(a[ai + k], b[bi + k], `${path}/${idx++}`, ops, budget)
     for (let k = pairs; k < dels; k++) ops.push({ op: 'remove', path: `${path}/${idx}` })

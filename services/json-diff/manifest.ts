@@ -19,12 +19,16 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
-  aliases: { fields: { old: 'a', new: 'b', before: 'a', after: 'b', left: 'a', right: 'b', original: 'a', modified: 'b' } },
+  aliases: {
+    fields: { old: 'a', new: 'b', before: 'a', after: 'b', left: 'a', right: 'b', original: 'a', modified: 'b' },
+  },
   output: t.Object({
     equal: t.Boolean({ description: 'True when a and b are the same JSON value.' }),
     patch: t.Array(
       t.Object({
-        op: t.Union([t.Literal('add'), t.Literal('remove'), t.Literal('replace')], { description: 'RFC 6902 operation.' }),
+        op: t.Union([t.Literal('add'), t.Literal('remove'), t.Literal('replace')], {
+          description: 'RFC 6902 operation.',
+        }),
         path: t.String({ description: 'JSON Pointer (RFC 6901) of the target; "" is the whole document.' }),
         value: t.Optional(t.Unknown({ description: 'New value (add and replace).' })),
       }),
@@ -37,7 +41,10 @@ export default defineService({
   examples: [
     {
       name: 'Object and array changes',
-      input: { a: { name: 'app', tags: ['a', 'c'], debug: true }, b: { name: 'app2', tags: ['a', 'b', 'c'], port: 80 } },
+      input: {
+        a: { name: 'app', tags: ['a', 'c'], debug: true },
+        b: { name: 'app2', tags: ['a', 'b', 'c'], port: 80 },
+      },
       output: {
         equal: false,
         patch: [

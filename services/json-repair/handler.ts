@@ -23,16 +23,37 @@ function tryParse(s: string): { ok: true; value: unknown } | { ok: false } {
 
 export default handlerFor(manifest, async ({ json }, ctx) => {
   const direct = tryParse(json)
-  if (direct.ok) return { repaired: json, value: direct.value, method: 'unchanged' as const, changed: false, model: 'none', tokens_used: 0 }
+  if (direct.ok)
+    return {
+      repaired: json,
+      value: direct.value,
+      method: 'unchanged' as const,
+      changed: false,
+      model: 'none',
+      tokens_used: 0,
+    }
   try {
     const repaired = jsonrepair(json)
     const parsed = tryParse(repaired)
-    if (parsed.ok) return { repaired, value: parsed.value, method: 'deterministic' as const, changed: true, model: 'none', tokens_used: 0 }
+    if (parsed.ok)
+      return {
+        repaired,
+        value: parsed.value,
+        method: 'deterministic' as const,
+        changed: true,
+        model: 'none',
+        tokens_used: 0,
+      }
   } catch {
     /* fall through to the model */
   }
   if (json.length > MODEL_MAX_CHARS) {
-    throw new ServiceError(413, 'INPUT_TOO_LARGE', `the deterministic repair failed and the model path accepts at most ${MODEL_MAX_CHARS} characters (got ${json.length})`, { details: [{ path: '/json', message: `at most ${MODEL_MAX_CHARS} characters for model repair` }] })
+    throw new ServiceError(
+      413,
+      'INPUT_TOO_LARGE',
+      `the deterministic repair failed and the model path accepts at most ${MODEL_MAX_CHARS} characters (got ${json.length})`,
+      { details: [{ path: '/json', message: `at most ${MODEL_MAX_CHARS} characters for model repair` }] },
+    )
   }
   const r = await askJson(ctx, {
     system: SYSTEM,
@@ -41,5 +62,12 @@ export default handlerFor(manifest, async ({ json }, ctx) => {
     maxTokens: 8192,
     validate: (a) => (a.value === undefined ? 'value is missing' : undefined),
   })
-  return { repaired: JSON.stringify(r.value.value), value: r.value.value, method: 'model' as const, changed: true, model: r.model, tokens_used: r.tokens_used }
+  return {
+    repaired: JSON.stringify(r.value.value),
+    value: r.value.value,
+    method: 'model' as const,
+    changed: true,
+    model: r.model,
+    tokens_used: r.tokens_used,
+  }
 })

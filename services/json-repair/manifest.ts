@@ -18,14 +18,22 @@ export default defineService({
   needs: ['model'],
   timeoutMs: 30_000,
   input: t.Object(
-    { json: t.String({ minLength: 1, maxLength: 200_000, description: 'The broken JSON text (at most 200,000 characters).' }) },
+    {
+      json: t.String({
+        minLength: 1,
+        maxLength: 200_000,
+        description: 'The broken JSON text (at most 200,000 characters).',
+      }),
+    },
     { additionalProperties: true },
   ),
   aliases: { fields: { input: 'json', text: 'json' } },
   output: t.Object({
     repaired: t.String({ description: 'The repaired JSON text.' }),
     value: t.Unknown({ description: 'The repaired JSON, parsed.' }),
-    method: t.Union([t.Literal('unchanged'), t.Literal('deterministic'), t.Literal('model')], { description: 'unchanged: the input was already valid JSON.' }),
+    method: t.Union([t.Literal('unchanged'), t.Literal('deterministic'), t.Literal('model')], {
+      description: 'unchanged: the input was already valid JSON.',
+    }),
     changed: t.Boolean(),
     ...modelFields,
   }),
@@ -33,7 +41,14 @@ export default defineService({
     {
       name: 'Python-style dict, trailing comma',
       input: { json: "{'name': 'Ada', active: True, tags: ['x',],}" },
-      output: { repaired: '{"name": "Ada", "active": true, "tags": ["x"]}', value: { name: 'Ada', active: true, tags: ['x'] }, method: 'deterministic', changed: true, model: 'none', tokens_used: 0 },
+      output: {
+        repaired: '{"name": "Ada", "active": true, "tags": ["x"]}',
+        value: { name: 'Ada', active: true, tags: ['x'] },
+        method: 'deterministic',
+        changed: true,
+        model: 'none',
+        tokens_used: 0,
+      },
     },
   ],
 })

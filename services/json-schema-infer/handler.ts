@@ -12,6 +12,9 @@ export default handlerFor(manifest, ({ samples, detect_formats = true, additiona
   const schema: Record<string, unknown> = { $schema: SCHEMA_URI, ...(title ? { title } : {}), ...body }
   const validate = newAjv().compile(schema)
   const valid = samples.every((s) => validate(s))
-  if (!valid) throw new ServiceError(500, 'INFERENCE_FAILED', 'The inferred schema does not accept every sample.', { details: validate.errors })
+  if (!valid)
+    throw new ServiceError(500, 'INFERENCE_FAILED', 'The inferred schema does not accept every sample.', {
+      details: validate.errors,
+    })
   return { schema, sample_count: samples.length, samples_valid: valid }
 })

@@ -16,7 +16,10 @@ interface Acc {
 const acc = (): Acc => ({ types: new Set(), objects: 0, props: new Map() })
 
 export function fold(a: Acc, v: unknown, detectFormats: boolean): void {
-  if (v === null) { a.types.add('null'); return }
+  if (v === null) {
+    a.types.add('null')
+    return
+  }
   if (Array.isArray(v)) {
     a.types.add('array')
     a.items ??= acc()
@@ -44,8 +47,12 @@ export function fold(a: Acc, v: unknown, detectFormats: boolean): void {
       }
       return
     }
-    case 'number': a.types.add(Number.isInteger(v) ? 'integer' : 'number'); return
-    case 'boolean': a.types.add('boolean'); return
+    case 'number':
+      a.types.add(Number.isInteger(v) ? 'integer' : 'number')
+      return
+    case 'boolean':
+      a.types.add('boolean')
+      return
   }
 }
 
@@ -57,14 +64,19 @@ export function emit(a: Acc, closed: boolean): Record<string, unknown> {
     const props: Record<string, unknown> = {}
     const required: string[] = []
     for (const [k, p] of a.props) {
-      Object.defineProperty(props, k, { value: emit(p.acc, closed), enumerable: true, writable: true, configurable: true })
+      Object.defineProperty(props, k, {
+        value: emit(p.acc, closed),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
       if (p.seen === a.objects) required.push(k)
     }
     if (a.props.size) s.properties = props
     if (required.length) s.required = required
     if (closed) s.additionalProperties = false
   }
-  if (a.items && a.items.types.size) s.items = emit(a.items, closed)
+  if (a.items?.types.size) s.items = emit(a.items, closed)
   const format = a.formats && FORMATS.find((f) => a.formats!.has(f))
   if (format) s.format = format
   return s

@@ -3,12 +3,15 @@ import { MAX_COLUMNS, cellText, keyUnion, writeCsv } from '../_lib/data-format-c
 import { assertDepth } from '../_lib/data-format-json'
 import manifest from './manifest'
 
-export default handlerFor(manifest, ({ rows, columns, delimiter = ',', header = true, newline = 'crlf', escape_formulas = false }) => {
-  assertDepth(rows, 'rows')
-  const cols = columns ?? keyUnion(rows)
-  if (cols.length > MAX_COLUMNS) throw invalid('rows', `the rows have more than ${MAX_COLUMNS} distinct keys`)
-  if (new Set(cols).size !== cols.length) throw invalid('columns', 'names a column twice')
-  const body = rows.map((r) => cols.map((c) => cellText(Object.hasOwn(r, c) ? r[c] : null)))
-  const csv = writeCsv(header ? [cols, ...body] : body, delimiter, newline === 'lf' ? '\n' : '\r\n', escape_formulas)
-  return { csv, columns: cols, row_count: body.length, column_count: cols.length }
-})
+export default handlerFor(
+  manifest,
+  ({ rows, columns, delimiter = ',', header = true, newline = 'crlf', escape_formulas = false }) => {
+    assertDepth(rows, 'rows')
+    const cols = columns ?? keyUnion(rows)
+    if (cols.length > MAX_COLUMNS) throw invalid('rows', `the rows have more than ${MAX_COLUMNS} distinct keys`)
+    if (new Set(cols).size !== cols.length) throw invalid('columns', 'names a column twice')
+    const body = rows.map((r) => cols.map((c) => cellText(Object.hasOwn(r, c) ? r[c] : null)))
+    const csv = writeCsv(header ? [cols, ...body] : body, delimiter, newline === 'lf' ? '\n' : '\r\n', escape_formulas)
+    return { csv, columns: cols, row_count: body.length, column_count: cols.length }
+  },
+)

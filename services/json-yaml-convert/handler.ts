@@ -7,9 +7,12 @@ export default handlerFor(manifest, ({ input, from = 'auto', to, indent = 2, com
   let source: 'json' | 'yaml' = from === 'auto' ? 'yaml' : from
   let node: JNode
   const asJson = from === 'auto' ? readJson(input) : undefined
-  if (asJson?.ok) { source = 'json'; node = asJson.node }
-  else node = source === 'json' ? parseJsonTree(input, 'input').node : parseYaml(input, 'input').node
+  if (asJson?.ok) {
+    source = 'json'
+    node = asJson.node
+  } else node = source === 'json' ? parseJsonTree(input, 'input').node : parseYaml(input, 'input').node
   const target = to ?? (source === 'json' ? 'yaml' : 'json')
-  const output = target === 'yaml' ? writeYaml(node, indent, sort_keys) : writeJson(node, compact ? null : indent, sort_keys)
+  const output =
+    target === 'yaml' ? writeYaml(node, indent, sort_keys) : writeJson(node, compact ? null : indent, sort_keys)
   return { output, from: source, to: target, top_level_type: nodeType(node) }
 })

@@ -15,24 +15,36 @@ export function parsePath(src: string, field: string): Step[] {
   const steps: Step[] = []
   let i = 0
   const s = src.trim()
-  const fail = (msg: string): never => { throw invalid(field, `${msg} at character ${i + 1} of ${JSON.stringify(s.slice(0, 200))}`) }
+  const fail = (msg: string): never => {
+    throw invalid(field, `${msg} at character ${i + 1} of ${JSON.stringify(s.slice(0, 200))}`)
+  }
   if (s[0] === '$') i = 1
   else {
     const m = NAME.exec(s)
-    if (m) { steps.push({ k: 'name', v: m[0], desc: false }); i = m[0].length }
-    else if (s[0] === '*') { steps.push({ k: 'wild', desc: false }); i = 1 }
-    else if (s[0] !== '[') fail('expected $, a name or [')
+    if (m) {
+      steps.push({ k: 'name', v: m[0], desc: false })
+      i = m[0].length
+    } else if (s[0] === '*') {
+      steps.push({ k: 'wild', desc: false })
+      i = 1
+    } else if (s[0] !== '[') fail('expected $, a name or [')
   }
   while (i < s.length) {
     let desc = false
-    if (s.startsWith('..', i)) { desc = true; i += 2 } else if (s[i] === '.') i++
+    if (s.startsWith('..', i)) {
+      desc = true
+      i += 2
+    } else if (s[i] === '.') i++
     else if (s[i] !== '[') fail('expected . or [')
     if (s[i] === '[') {
       const close = (q: string) => {
         let j = i + 2
         let v = ''
         while (j < s.length && s[j] !== q) {
-          if (s[j] === '\\' && j + 1 < s.length) { v += s[j + 1]; j += 2 } else v += s[j++]
+          if (s[j] === '\\' && j + 1 < s.length) {
+            v += s[j + 1]
+            j += 2
+          } else v += s[j++]
         }
         if (s[j] !== q || s[j + 1] !== ']') fail('unclosed quoted name')
         i = j + 2
@@ -45,8 +57,10 @@ export function parsePath(src: string, field: string): Step[] {
         steps.push(m![1] === '*' ? { k: 'wild', desc } : { k: 'index', v: Number(m![1]), desc })
         i += m![0].length
       }
-    } else if (s[i] === '*') { steps.push({ k: 'wild', desc }); i++ }
-    else {
+    } else if (s[i] === '*') {
+      steps.push({ k: 'wild', desc })
+      i++
+    } else {
       const m = NAME.exec(s.slice(i))
       if (!m) fail('expected a name')
       steps.push({ k: 'name', v: m![0], desc })
@@ -61,7 +75,8 @@ type Node = { path: string; value: unknown }
 function children(n: Node): Node[] {
   const v = n.value
   if (Array.isArray(v)) return v.map((x, i) => ({ path: n.path + pathStep(i), value: x }))
-  if (v !== null && typeof v === 'object') return Object.entries(v).map(([k, x]) => ({ path: n.path + pathStep(k), value: x }))
+  if (v !== null && typeof v === 'object')
+    return Object.entries(v).map(([k, x]) => ({ path: n.path + pathStep(k), value: x }))
   return []
 }
 
@@ -73,7 +88,8 @@ function select(n: Node, sel: Sel): Node[] {
     const at = idx < 0 ? v.length + idx : idx
     return Number.isInteger(at) && at >= 0 && at < v.length ? [{ path: n.path + pathStep(at), value: v[at] }] : []
   }
-  if (sel.k === 'name' && v !== null && typeof v === 'object' && Object.hasOwn(v, sel.v)) return [{ path: n.path + pathStep(sel.v), value: (v as Record<string, unknown>)[sel.v] }]
+  if (sel.k === 'name' && v !== null && typeof v === 'object' && Object.hasOwn(v, sel.v))
+    return [{ path: n.path + pathStep(sel.v), value: (v as Record<string, unknown>)[sel.v] }]
   return []
 }
 
@@ -81,7 +97,12 @@ function select(n: Node, sel: Sel): Node[] {
 export const MAX_VISITS = 1_000_000
 
 /** Matches of a path, in document order; stops at `limit` (then `truncated`); 422 past MAX_VISITS. */
-export function evaluate(data: unknown, steps: Step[], limit: number, field: string): { nodes: Node[]; truncated: boolean } {
+export function evaluate(
+  data: unknown,
+  steps: Step[],
+  limit: number,
+  field: string,
+): { nodes: Node[]; truncated: boolean } {
   let nodes: Node[] = [{ path: '$', value: data }]
   let truncated = false
   let visits = 0
@@ -89,8 +110,13 @@ export function evaluate(data: unknown, steps: Step[], limit: number, field: str
     const next: Node[] = []
     const visit = (n: Node) => {
       if (++visits > MAX_VISITS) throw invalid(field, `visits more than ${MAX_VISITS} nodes; use a more specific path`)
-      if (next.length >= limit) { truncated = true; return }
-      for (const m of select(n, st)) if (next.length < limit) next.push(m); else truncated = true
+      if (next.length >= limit) {
+        truncated = true
+        return
+      }
+      for (const m of select(n, st))
+        if (next.length < limit) next.push(m)
+        else truncated = true
       if (st.desc) for (const c of children(n)) visit(c)
     }
     for (const n of nodes) visit(n)

@@ -16,7 +16,11 @@ export default defineService({
   input: t.Object(
     {
       data: t.Unknown({ description: 'The JSON document (any JSON value, nested at most 64 levels).' }),
-      paths: t.Array(t.String({ minLength: 1, maxLength: 1_000 }), { minItems: 1, maxItems: 100, description: 'Paths to extract, e.g. "a.b[0].c", "$.store.book[*].author", "$[\'key with spaces\']" (1-100).' }),
+      paths: t.Array(t.String({ minLength: 1, maxLength: 1_000 }), {
+        minItems: 1,
+        maxItems: 100,
+        description: 'Paths to extract, e.g. "a.b[0].c", "$.store.book[*].author", "$[\'key with spaces\']" (1-100).',
+      }),
     },
     { additionalProperties: true },
   ),
@@ -39,11 +43,30 @@ export default defineService({
   examples: [
     {
       name: 'Dot, index and missing paths',
-      input: { data: { user: { name: 'Ada', langs: ['en', 'fr'] } }, paths: ['user.name', '$.user.langs[-1]', 'user.email'] },
+      input: {
+        data: { user: { name: 'Ada', langs: ['en', 'fr'] } },
+        paths: ['user.name', '$.user.langs[-1]', 'user.email'],
+      },
       output: {
         results: [
-          { path: 'user.name', found: true, count: 1, value: 'Ada', values: ['Ada'], matches: ['$.user.name'], truncated: false },
-          { path: '$.user.langs[-1]', found: true, count: 1, value: 'fr', values: ['fr'], matches: ['$.user.langs[1]'], truncated: false },
+          {
+            path: 'user.name',
+            found: true,
+            count: 1,
+            value: 'Ada',
+            values: ['Ada'],
+            matches: ['$.user.name'],
+            truncated: false,
+          },
+          {
+            path: '$.user.langs[-1]',
+            found: true,
+            count: 1,
+            value: 'fr',
+            values: ['fr'],
+            matches: ['$.user.langs[1]'],
+            truncated: false,
+          },
           { path: 'user.email', found: false, count: 0, value: null, values: [], matches: [], truncated: false },
         ],
         found_count: 2,

@@ -9,7 +9,8 @@ export default handlerFor(manifest, ({ schema, instance, max_errors = 100 }) => 
   if (instance === undefined) throw invalid('instance', 'is required (any JSON value, null included)')
   assertDepth(schema, 'schema')
   assertDepth(instance, 'instance')
-  if (JSON.stringify(schema).length > MAX_SCHEMA_CHARS) throw invalid('schema', `is larger than ${MAX_SCHEMA_CHARS} characters of JSON`)
+  if (JSON.stringify(schema).length > MAX_SCHEMA_CHARS)
+    throw invalid('schema', `is larger than ${MAX_SCHEMA_CHARS} characters of JSON`)
   const draft = draftOf(schema)
   let validate
   try {
@@ -21,9 +22,15 @@ export default handlerFor(manifest, ({ schema, instance, max_errors = 100 }) => 
   try {
     valid = validate(instance) as boolean
   } catch (e) {
-    if (e instanceof RangeError) throw invalid('schema', 'its $ref recursion never consumes the instance (infinite loop)')
+    if (e instanceof RangeError)
+      throw invalid('schema', 'its $ref recursion never consumes the instance (infinite loop)')
     throw e
   }
   const errors = valid ? [] : (validate.errors ?? [])
-  return { valid, draft, error_count: errors.length, errors: errors.slice(0, max_errors).map((e) => shapeError(e, instance)) }
+  return {
+    valid,
+    draft,
+    error_count: errors.length,
+    errors: errors.slice(0, max_errors).map((e) => shapeError(e, instance)),
+  }
 })

@@ -20,7 +20,13 @@ export function draftOf(schema: unknown): Draft {
 
 export function ajvFor(draft: Draft) {
   if (draft === '2020-12') return newAjv()
-  const opts = { allErrors: true, strict: false, validateFormats: true, ownProperties: true, code: { regExp: re2Engine } } as const
+  const opts = {
+    allErrors: true,
+    strict: false,
+    validateFormats: true,
+    ownProperties: true,
+    code: { regExp: re2Engine },
+  } as const
   const ajv = draft === '2019-09' ? new Ajv2019(opts) : new Ajv(opts)
   if (draft === 'draft-06') ajv.addMetaSchema(draft06)
   addFormats(ajv)
@@ -29,13 +35,20 @@ export function ajvFor(draft: Draft) {
 
 /** JSONPath of a JSON Pointer, using the instance to tell array indexes from object keys. */
 export function jsonPath(pointer: string, instance: unknown, extra?: string): string {
-  const parts = pointer === '' ? [] : pointer.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+  const parts =
+    pointer === ''
+      ? []
+      : pointer
+          .slice(1)
+          .split('/')
+          .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
   if (extra !== undefined) parts.push(extra)
   let out = '$'
   let cur: unknown = instance
   for (const p of parts) {
     out += pathStep(Array.isArray(cur) && /^\d+$/.test(p) ? Number(p) : p)
-    cur = cur !== null && typeof cur === 'object' && Object.hasOwn(cur, p) ? (cur as Record<string, unknown>)[p] : undefined
+    cur =
+      cur !== null && typeof cur === 'object' && Object.hasOwn(cur, p) ? (cur as Record<string, unknown>)[p] : undefined
   }
   return out
 }
@@ -43,7 +56,8 @@ export function jsonPath(pointer: string, instance: unknown, extra?: string): st
 /** The property an error is about, when the keyword names one. */
 function named(e: ErrorObject): string | undefined {
   const p = e.params as Record<string, unknown>
-  for (const k of ['missingProperty', 'additionalProperty', 'unevaluatedProperty']) if (typeof p[k] === 'string') return p[k] as string
+  for (const k of ['missingProperty', 'additionalProperty', 'unevaluatedProperty'])
+    if (typeof p[k] === 'string') return p[k] as string
   return undefined
 }
 

@@ -14,16 +14,24 @@ export default defineService({
   model: 'none',
   input: t.Object(
     {
-      schema: t.Union([t.Record(t.String(), t.Unknown()), t.Boolean()], { description: 'The JSON Schema: an object or a boolean schema (at most 200,000 characters as JSON, 64 levels).' }),
-      instance: t.Unknown({ description: 'The JSON value to validate: object, array, string, number, boolean or null (64 levels at most).' }),
-      max_errors: t.Optional(t.Integer({ minimum: 1, maximum: 1_000, default: 100, description: 'Most errors returned (default 100).' })),
+      schema: t.Union([t.Record(t.String(), t.Unknown()), t.Boolean()], {
+        description: 'The JSON Schema: an object or a boolean schema (at most 200,000 characters as JSON, 64 levels).',
+      }),
+      instance: t.Unknown({
+        description: 'The JSON value to validate: object, array, string, number, boolean or null (64 levels at most).',
+      }),
+      max_errors: t.Optional(
+        t.Integer({ minimum: 1, maximum: 1_000, default: 100, description: 'Most errors returned (default 100).' }),
+      ),
     },
     { additionalProperties: true },
   ),
   aliases: { fields: { data: 'instance', document: 'instance', json: 'instance' } },
   output: t.Object({
     valid: t.Boolean({ description: 'True when the instance satisfies the schema.' }),
-    draft: t.Union([t.Literal('2020-12'), t.Literal('2019-09'), t.Literal('draft-07'), t.Literal('draft-06')], { description: 'Draft used.' }),
+    draft: t.Union([t.Literal('2020-12'), t.Literal('2019-09'), t.Literal('draft-07'), t.Literal('draft-06')], {
+      description: 'Draft used.',
+    }),
     error_count: t.Integer({ description: 'Errors found (may exceed the number listed).' }),
     errors: t.Array(
       t.Object({
@@ -32,21 +40,44 @@ export default defineService({
         keyword: t.String({ description: 'Failed keyword (the error code), e.g. type, required, minimum, format.' }),
         message: t.String({ description: 'Human-readable message.' }),
         schema_path: t.String({ description: 'JSON Pointer fragment into the schema, e.g. #/properties/age/minimum.' }),
-        params: t.Record(t.String(), t.Unknown(), { description: 'Keyword parameters from ajv, e.g. {"limit": 0, "comparison": ">="}.' }),
+        params: t.Record(t.String(), t.Unknown(), {
+          description: 'Keyword parameters from ajv, e.g. {"limit": 0, "comparison": ">="}.',
+        }),
       }),
     ),
   }),
   examples: [
     {
       name: 'Two errors',
-      input: { schema: { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 0 } }, required: ['name'] }, instance: { age: -1 } },
+      input: {
+        schema: {
+          type: 'object',
+          properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 0 } },
+          required: ['name'],
+        },
+        instance: { age: -1 },
+      },
       output: {
         valid: false,
         draft: '2020-12',
         error_count: 2,
         errors: [
-          { path: '$.name', instance_path: '', keyword: 'required', message: "must have required property 'name'", schema_path: '#/required', params: { missingProperty: 'name' } },
-          { path: '$.age', instance_path: '/age', keyword: 'minimum', message: 'must be >= 0', schema_path: '#/properties/age/minimum', params: { comparison: '>=', limit: 0 } },
+          {
+            path: '$.name',
+            instance_path: '',
+            keyword: 'required',
+            message: "must have required property 'name'",
+            schema_path: '#/required',
+            params: { missingProperty: 'name' },
+          },
+          {
+            path: '$.age',
+            instance_path: '/age',
+            keyword: 'minimum',
+            message: 'must be >= 0',
+            schema_path: '#/properties/age/minimum',
+            params: { comparison: '>=', limit: 0 },
+          },
         ],
       },
     },

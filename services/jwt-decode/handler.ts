@@ -2,12 +2,14 @@ import { decodeJwt, decodeProtectedHeader } from 'jose'
 import { handlerFor, invalid } from '../../runtime/sdk'
 import manifest from './manifest'
 
-const iso = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) < 8.64e12 ? new Date(v * 1000).toISOString() : null)
+const iso = (v: unknown) =>
+  typeof v === 'number' && Number.isFinite(v) && Math.abs(v) < 8.64e12 ? new Date(v * 1000).toISOString() : null
 
 export default handlerFor(manifest, ({ token: raw }, ctx) => {
   const token = raw.trim().replace(/^Bearer\s+/i, '')
   const parts = token.split('.')
-  if (parts.length !== 3) throw invalid('token', `a JWT has 3 dot-separated parts (got ${parts.length}); JWE (5 parts) is not decoded`)
+  if (parts.length !== 3)
+    throw invalid('token', `a JWT has 3 dot-separated parts (got ${parts.length}); JWE (5 parts) is not decoded`)
   let header: Record<string, unknown>, payload: Record<string, unknown>
   try {
     header = decodeProtectedHeader(token) as Record<string, unknown>

@@ -16,13 +16,45 @@ export default defineService({
   model: 'none',
   input: t.Object(
     {
-      win_prob: t.Number({ minimum: 0, maximum: 100, description: 'Probability of winning p: a decimal from 0 to 1 (0.55), or a percent (55) with rate_unit "percent".' }),
-      win_loss_ratio: t.Number({ exclusiveMinimum: 0, maximum: 1e6, description: 'b = average win / average loss (net odds; 1 for an even-money bet), > 0.' }),
-      bankroll: t.Optional(t.Number({ exclusiveMinimum: 0, maximum: 1e15, description: 'Capital available; adds stake amounts.' })),
-      kelly_fraction: t.Optional(t.Number({ exclusiveMinimum: 0, maximum: 1, default: 1, description: 'Multiplier on full Kelly, in (0, 1]: 1 = full (default), 0.5 = half Kelly.' })),
-      fixed_fraction: t.Optional(t.Number({ exclusiveMinimum: 0, maximum: 100, description: 'Fixed-fractional sizing: share of bankroll risked per trade (decimal, default 0.02 = 2 %; or a percent with rate_unit "percent").' })),
+      win_prob: t.Number({
+        minimum: 0,
+        maximum: 100,
+        description:
+          'Probability of winning p: a decimal from 0 to 1 (0.55), or a percent (55) with rate_unit "percent".',
+      }),
+      win_loss_ratio: t.Number({
+        exclusiveMinimum: 0,
+        maximum: 1e6,
+        description: 'b = average win / average loss (net odds; 1 for an even-money bet), > 0.',
+      }),
+      bankroll: t.Optional(
+        t.Number({ exclusiveMinimum: 0, maximum: 1e15, description: 'Capital available; adds stake amounts.' }),
+      ),
+      kelly_fraction: t.Optional(
+        t.Number({
+          exclusiveMinimum: 0,
+          maximum: 1,
+          default: 1,
+          description: 'Multiplier on full Kelly, in (0, 1]: 1 = full (default), 0.5 = half Kelly.',
+        }),
+      ),
+      fixed_fraction: t.Optional(
+        t.Number({
+          exclusiveMinimum: 0,
+          maximum: 100,
+          description:
+            'Fixed-fractional sizing: share of bankroll risked per trade (decimal, default 0.02 = 2 %; or a percent with rate_unit "percent").',
+        }),
+      ),
       rate_unit: rateUnitField('win_prob and fixed_fraction'),
-      risk_per_unit: t.Optional(t.Number({ exclusiveMinimum: 0, maximum: 1e12, description: 'Loss per unit (share, contract) if the trade loses, e.g. entry − stop; gives a unit count for fixed-fractional sizing.' })),
+      risk_per_unit: t.Optional(
+        t.Number({
+          exclusiveMinimum: 0,
+          maximum: 1e12,
+          description:
+            'Loss per unit (share, contract) if the trade loses, e.g. entry − stop; gives a unit count for fixed-fractional sizing.',
+        }),
+      ),
     },
     { additionalProperties: true },
   ),
@@ -53,8 +85,18 @@ export default defineService({
       name: '60 % even-money bet',
       input: { win_prob: 0.6, win_loss_ratio: 1, bankroll: 10000, kelly_fraction: 0.5 },
       output: {
-        kelly_full: 0.2, kelly_full_pct: 20, edge: 0.2, recommendation: 'bet', kelly_fraction: 0.5, applied_fraction: 0.1, applied_fraction_pct: 10, half_kelly: 0.1, stake: 1000,
-        growth_rate_full: 0.0201355135507, growth_rate_applied: 0.0150419016195, fixed_fractional: { fraction: 0.02, risk_amount: 200, units: null },
+        kelly_full: 0.2,
+        kelly_full_pct: 20,
+        edge: 0.2,
+        recommendation: 'bet',
+        kelly_fraction: 0.5,
+        applied_fraction: 0.1,
+        applied_fraction_pct: 10,
+        half_kelly: 0.1,
+        stake: 1000,
+        growth_rate_full: 0.0201355135507,
+        growth_rate_applied: 0.0150419016195,
+        fixed_fractional: { fraction: 0.02, risk_amount: 200, units: null },
       },
     },
   ],

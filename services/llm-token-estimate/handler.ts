@@ -28,7 +28,12 @@ export default handlerFor(manifest, ({ text, expected_output_tokens = 0, calls =
     by_characters: Math.round(byChars),
     by_words: Math.round(byWords),
     method: 'mean of characters/4 and words×4/3',
-    projections: PRICES.map(([model, i, o]) => ({ model, input_per_million_usd: i, output_per_million_usd: o, cost_usd: Math.round(((estimate * i + expected_output_tokens * o) / 1e6) * calls * 1e8) / 1e8 })),
+    projections: PRICES.map(([model, i, o]) => ({
+      model,
+      input_per_million_usd: i,
+      output_per_million_usd: o,
+      cost_usd: Math.round(((estimate * i + expected_output_tokens * o) / 1e6) * calls * 1e8) / 1e8,
+    })),
     prices_as_of: PRICES_AS_OF,
   }
 })

@@ -27,7 +27,8 @@ function run(principalC: number, i: number, paymentC: number, extraC: number, n:
 export default handlerFor(manifest, ({ principal, apr, term_years, extra_payment = 0, start_date, rate_unit }) => {
   const rate = readRate('apr', apr, rate_unit, 0, 1)
   const n = Math.round(term_years * 12)
-  if (Math.abs(term_years * 12 - n) > 1e-9 || n < 1) throw invalid('term_years', 'term_years × 12 must be a whole number of months (at least 1)')
+  if (Math.abs(term_years * 12 - n) > 1e-9 || n < 1)
+    throw invalid('term_years', 'term_years × 12 must be a whole number of months (at least 1)')
   if (n > MAX_MONTHS) throw invalid('term_years', `at most ${MAX_MONTHS / 12} years (${MAX_MONTHS} months)`)
   const start = start_date !== undefined ? parseDate('start_date', start_date) : null
   const i = rate / 12
@@ -52,6 +53,14 @@ export default handlerFor(manifest, ({ principal, apr, term_years, extra_payment
     payoff_date: date(rows.length),
     apr: rate,
     monthly_rate: roundTo(i, 12),
-    schedule: rows.map((r, k) => ({ period: k + 1, date: date(k + 1), payment: r.payment / 100, interest: r.interest / 100, principal: r.principal / 100, extra: r.extra / 100, balance: r.balance / 100 })),
+    schedule: rows.map((r, k) => ({
+      period: k + 1,
+      date: date(k + 1),
+      payment: r.payment / 100,
+      interest: r.interest / 100,
+      principal: r.principal / 100,
+      extra: r.extra / 100,
+      balance: r.balance / 100,
+    })),
   })
 })

@@ -25,10 +25,31 @@ export default defineService({
   input: t.Object(
     {
       principal: t.Number({ exclusiveMinimum: 0, maximum: 1e11, description: 'Amount borrowed (> 0).' }),
-      apr: t.Number({ description: 'Nominal annual rate, compounded monthly (decimal 0 … 1, i.e. 0 … 100 %; or percent with rate_unit).' }),
-      term_years: t.Number({ exclusiveMinimum: 0, maximum: 100, description: 'Term in years; term_years × 12 must be a whole number of months (e.g. 30, 15, 2.5). At most 100 (1200 months).' }),
-      extra_payment: t.Optional(t.Number({ minimum: 0, maximum: 1e11, default: 0, description: 'Extra principal paid with every monthly payment. Default 0.' })),
-      start_date: t.Optional(t.String({ maxLength: 10, description: 'Loan start date YYYY-MM-DD; the first payment is due one month later. Gives payment dates and payoff_date.' })),
+      apr: t.Number({
+        description:
+          'Nominal annual rate, compounded monthly (decimal 0 … 1, i.e. 0 … 100 %; or percent with rate_unit).',
+      }),
+      term_years: t.Number({
+        exclusiveMinimum: 0,
+        maximum: 100,
+        description:
+          'Term in years; term_years × 12 must be a whole number of months (e.g. 30, 15, 2.5). At most 100 (1200 months).',
+      }),
+      extra_payment: t.Optional(
+        t.Number({
+          minimum: 0,
+          maximum: 1e11,
+          default: 0,
+          description: 'Extra principal paid with every monthly payment. Default 0.',
+        }),
+      ),
+      start_date: t.Optional(
+        t.String({
+          maxLength: 10,
+          description:
+            'Loan start date YYYY-MM-DD; the first payment is due one month later. Gives payment dates and payoff_date.',
+        }),
+      ),
       rate_unit: rateUnitField('apr'),
     },
     { additionalProperties: true },
@@ -55,11 +76,38 @@ export default defineService({
       name: 'Short loan',
       input: { principal: 1000, apr: 0.12, term_years: 0.25, start_date: '2025-01-31' },
       output: {
-        monthly_payment: 340.02, monthly_payment_exact: 340.0221, scheduled_months: 3, months_to_payoff: 3, total_paid: 1020.07, total_interest: 20.07, total_extra: 0,
-        interest_saved: 0, months_saved: 0, first_payment_date: '2025-02-28', payoff_date: '2025-04-30', apr: 0.12, monthly_rate: 0.01,
+        monthly_payment: 340.02,
+        monthly_payment_exact: 340.0221,
+        scheduled_months: 3,
+        months_to_payoff: 3,
+        total_paid: 1020.07,
+        total_interest: 20.07,
+        total_extra: 0,
+        interest_saved: 0,
+        months_saved: 0,
+        first_payment_date: '2025-02-28',
+        payoff_date: '2025-04-30',
+        apr: 0.12,
+        monthly_rate: 0.01,
         schedule: [
-          { period: 1, date: '2025-02-28', payment: 340.02, interest: 10, principal: 330.02, extra: 0, balance: 669.98 },
-          { period: 2, date: '2025-03-31', payment: 340.02, interest: 6.7, principal: 333.32, extra: 0, balance: 336.66 },
+          {
+            period: 1,
+            date: '2025-02-28',
+            payment: 340.02,
+            interest: 10,
+            principal: 330.02,
+            extra: 0,
+            balance: 669.98,
+          },
+          {
+            period: 2,
+            date: '2025-03-31',
+            payment: 340.02,
+            interest: 6.7,
+            principal: 333.32,
+            extra: 0,
+            balance: 336.66,
+          },
           { period: 3, date: '2025-04-30', payment: 340.03, interest: 3.37, principal: 336.66, extra: 0, balance: 0 },
         ],
       },

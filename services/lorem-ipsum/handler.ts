@@ -1,7 +1,10 @@
 import { handlerFor, ServiceError } from '../../runtime/sdk'
 import manifest from './manifest'
 
-const VOCAB = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua enim ad minim veniam quis nostrud exercitation ullamco laboris nisi aliquip ex ea commodo consequat duis aute irure in reprehenderit voluptate velit esse cillum fugiat nulla pariatur excepteur sint occaecat cupidatat non proident sunt culpa qui officia deserunt mollit anim id est laborum'.split(' ')
+const VOCAB =
+  'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua enim ad minim veniam quis nostrud exercitation ullamco laboris nisi aliquip ex ea commodo consequat duis aute irure in reprehenderit voluptate velit esse cillum fugiat nulla pariatur excepteur sint occaecat cupidatat non proident sunt culpa qui officia deserunt mollit anim id est laborum'.split(
+    ' ',
+  )
 const OPENING = ['lorem', 'ipsum', 'dolor', 'sit', 'amet']
 
 /** mulberry32: a small, well-known 32-bit PRNG. */
@@ -17,7 +20,10 @@ function mulberry32(seed: number) {
 
 export default handlerFor(manifest, ({ paragraphs, sentences, words, seed = 1, start_with_lorem = true }) => {
   const given = [paragraphs, sentences, words].filter((x) => x !== undefined).length
-  if (given > 1) throw new ServiceError(422, 'INVALID_INPUT', 'Give only one of paragraphs, sentences or words.', { details: [{ path: '/', message: 'more than one count' }] })
+  if (given > 1)
+    throw new ServiceError(422, 'INVALID_INPUT', 'Give only one of paragraphs, sentences or words.', {
+      details: [{ path: '/', message: 'more than one count' }],
+    })
   const rnd = mulberry32(seed)
   const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1))
   const stream: string[] = start_with_lorem ? [...OPENING] : []
@@ -39,11 +45,16 @@ export default handlerFor(manifest, ({ paragraphs, sentences, words, seed = 1, s
     }
     paras = [out]
   } else if (sentences !== undefined) paras = [Array.from({ length: sentences }, () => sentence(int(6, 14)))]
-  else paras = Array.from({ length: paragraphs ?? 1 }, () => Array.from({ length: int(4, 7) }, () => sentence(int(6, 14))))
+  else
+    paras = Array.from({ length: paragraphs ?? 1 }, () => Array.from({ length: int(4, 7) }, () => sentence(int(6, 14))))
   const texts = paras.map((p) => p.join(' '))
   return {
     text: texts.join('\n\n'),
     paragraphs: texts,
-    counts: { paragraphs: texts.length, sentences: paras.reduce((n, p) => n + p.length, 0), words: texts.reduce((n, p) => n + p.split(' ').length, 0) },
+    counts: {
+      paragraphs: texts.length,
+      sentences: paras.reduce((n, p) => n + p.length, 0),
+      words: texts.reduce((n, p) => n + p.split(' ').length, 0),
+    },
   }
 })

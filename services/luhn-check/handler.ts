@@ -7,7 +7,10 @@ function luhnSum(d: string): number {
   let sum = 0
   for (let i = 0; i < d.length; i++) {
     let n = d.charCodeAt(d.length - 1 - i) - 48
-    if (i % 2) { n *= 2; if (n > 9) n -= 9 }
+    if (i % 2) {
+      n *= 2
+      if (n > 9) n -= 9
+    }
     sum += n
   }
   return sum

@@ -13,10 +13,33 @@ export default defineService({
   input: t.Object(
     {
       markdown: t.String({ maxLength: 500_000, description: 'The Markdown source (at most 500,000 characters).' }),
-      gfm: t.Optional(t.Boolean({ default: true, description: 'GitHub Flavored Markdown extensions (tables, ~~strikethrough~~, task lists, bare-URL autolinks). Default true.' })),
-      breaks: t.Optional(t.Boolean({ default: false, description: 'Turn single line breaks inside paragraphs into <br> (as in GitHub comments). Default false.' })),
-      raw_html: t.Optional(t.Union([t.Literal('sanitize'), t.Literal('escape')], { default: 'sanitize', description: '"sanitize" (default): raw HTML in the Markdown is kept after sanitizing; "escape": raw HTML is shown as literal text.' })),
-      images: t.Optional(t.Boolean({ default: true, description: 'Keep <img> elements (http/https/relative src only). false removes every image, e.g. to avoid tracking pixels. Default true.' })),
+      gfm: t.Optional(
+        t.Boolean({
+          default: true,
+          description:
+            'GitHub Flavored Markdown extensions (tables, ~~strikethrough~~, task lists, bare-URL autolinks). Default true.',
+        }),
+      ),
+      breaks: t.Optional(
+        t.Boolean({
+          default: false,
+          description: 'Turn single line breaks inside paragraphs into <br> (as in GitHub comments). Default false.',
+        }),
+      ),
+      raw_html: t.Optional(
+        t.Union([t.Literal('sanitize'), t.Literal('escape')], {
+          default: 'sanitize',
+          description:
+            '"sanitize" (default): raw HTML in the Markdown is kept after sanitizing; "escape": raw HTML is shown as literal text.',
+        }),
+      ),
+      images: t.Optional(
+        t.Boolean({
+          default: true,
+          description:
+            'Keep <img> elements (http/https/relative src only). false removes every image, e.g. to avoid tracking pixels. Default true.',
+        }),
+      ),
     },
     { additionalProperties: true },
   ),
@@ -35,7 +58,9 @@ export default defineService({
   examples: [
     {
       name: 'Heading, emphasis and a dangerous link',
-      input: { markdown: '# Hello\n\nSome *emphasis* and [a link](https://example.com) and [bad](javascript:alert(1)).' },
+      input: {
+        markdown: '# Hello\n\nSome *emphasis* and [a link](https://example.com) and [bad](javascript:alert(1)).',
+      },
       output: {
         html: '<h1>Hello</h1>\n<p>Some <em>emphasis</em> and <a href="https://example.com">a link</a> and <a>bad</a>.</p>\n',
         length: 106,

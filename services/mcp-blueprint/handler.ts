@@ -11,6 +11,10 @@ export default tieredAnalysis(manifest, {
     const hint = input.language?.trim().toLowerCase()
     const language = hint ? LANGS[hint] : 'typescript'
     if (!language) throw invalid('language', 'must be python or typescript')
-    return defaultPrepare({ ...input, language }, ctx, { language: 'Implementation language', context: 'Target tools, transport and auth needs', code: 'System to expose' })
+    return defaultPrepare({ ...input, language }, ctx, {
+      language: 'Implementation language',
+      context: 'Target tools, transport and auth needs',
+      code: 'System to expose',
+    })
   },
 })

@@ -5,10 +5,13 @@ import { checkSpec, generate, mulberry32, type FieldSpec } from './lib'
 import manifest from './manifest'
 
 export default handlerFor(manifest, ({ fields, count = 10, seed = 1, format = 'json' }) => {
-  const specs = Object.entries(fields).map(([name, f]) => [name, (typeof f === 'string' ? { type: f } : f) as FieldSpec] as const)
+  const specs = Object.entries(fields).map(
+    ([name, f]) => [name, (typeof f === 'string' ? { type: f } : f) as FieldSpec] as const,
+  )
   if (specs.length === 0 || specs.length > 50) throw invalid('fields', 'needs 1-50 fields')
   for (const [name, s] of specs) {
-    if (name.length === 0 || name.length > 64) throw invalid('fields', `field names must be 1-64 characters (${JSON.stringify(name.slice(0, 80))})`)
+    if (name.length === 0 || name.length > 64)
+      throw invalid('fields', `field names must be 1-64 characters (${JSON.stringify(name.slice(0, 80))})`)
     checkSpec(name, s)
   }
   const r = mulberry32(seed)

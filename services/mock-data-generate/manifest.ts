@@ -3,12 +3,44 @@ import { TYPES } from './lib'
 
 /** Common names agents use for generators. */
 const GENERATOR_ALIASES: Record<string, string> = {
-  integer: 'int', number: 'float', decimal: 'float', double: 'float', boolean: 'bool', guid: 'uuid', full_name: 'name', fullname: 'name', firstname: 'first_name', lastname: 'last_name',
-  phone_number: 'phone', address: 'street_address', street: 'street_address', zipcode: 'zip', zip_code: 'zip', postal_code: 'zip', postcode: 'zip', ip: 'ipv4', ip_address: 'ipv4',
-  timestamp: 'datetime', date_time: 'datetime', string: 'word', text: 'sentence', company_name: 'company', job: 'job_title', title: 'job_title', currency: 'currency_code', lat: 'latitude', lon: 'longitude', lng: 'longitude', colour: 'color', website: 'url',
+  integer: 'int',
+  number: 'float',
+  decimal: 'float',
+  double: 'float',
+  boolean: 'bool',
+  guid: 'uuid',
+  full_name: 'name',
+  fullname: 'name',
+  firstname: 'first_name',
+  lastname: 'last_name',
+  phone_number: 'phone',
+  address: 'street_address',
+  street: 'street_address',
+  zipcode: 'zip',
+  zip_code: 'zip',
+  postal_code: 'zip',
+  postcode: 'zip',
+  ip: 'ipv4',
+  ip_address: 'ipv4',
+  timestamp: 'datetime',
+  date_time: 'datetime',
+  string: 'word',
+  text: 'sentence',
+  company_name: 'company',
+  job: 'job_title',
+  title: 'job_title',
+  currency: 'currency_code',
+  lat: 'latitude',
+  lon: 'longitude',
+  lng: 'longitude',
+  colour: 'color',
+  website: 'url',
 }
 
-const typeSchema = t.Union(TYPES.map((x) => t.Literal(x)), { description: `Generator: ${TYPES.join(', ')}.` })
+const typeSchema = t.Union(
+  TYPES.map((x) => t.Literal(x)),
+  { description: `Generator: ${TYPES.join(', ')}.` },
+)
 const cell = t.Union([t.String({ maxLength: 200 }), t.Number(), t.Boolean(), t.Null()])
 
 export default defineService({
@@ -33,22 +65,65 @@ export default defineService({
           typeSchema,
           t.Object({
             type: typeSchema,
-            min: t.Optional(t.Number({ minimum: -1e15, maximum: 1e15, description: 'Lower bound (int, float, price; Unix seconds for date/datetime).' })),
+            min: t.Optional(
+              t.Number({
+                minimum: -1e15,
+                maximum: 1e15,
+                description: 'Lower bound (int, float, price; Unix seconds for date/datetime).',
+              }),
+            ),
             max: t.Optional(t.Number({ minimum: -1e15, maximum: 1e15, description: 'Upper bound (as min).' })),
-            decimals: t.Optional(t.Integer({ minimum: 0, maximum: 10, description: 'Decimals for float (default 2).' })),
+            decimals: t.Optional(
+              t.Integer({ minimum: 0, maximum: 10, description: 'Decimals for float (default 2).' }),
+            ),
             values: t.Optional(t.Array(cell, { minItems: 1, maxItems: 100, description: 'Choices for enum.' })),
           }),
         ]),
-        { minProperties: 1, maxProperties: 50, description: 'Column name (at most 64 characters) → generator name or {type, min, max, decimals, values}; 1-50 fields.' },
+        {
+          minProperties: 1,
+          maxProperties: 50,
+          description:
+            'Column name (at most 64 characters) → generator name or {type, min, max, decimals, values}; 1-50 fields.',
+        },
       ),
-      count: t.Optional(t.Integer({ minimum: 1, maximum: 1_000, default: 10, description: 'Records to generate, 1-1,000 (default 10).' })),
-      seed: t.Optional(t.Integer({ minimum: 0, maximum: 4_294_967_295, default: 1, description: 'PRNG seed, 0-4294967295 (default 1).' })),
-      format: t.Optional(t.Union([t.Literal('json'), t.Literal('csv'), t.Literal('ndjson')], { default: 'json', description: 'json (records array, default), csv or ndjson (content text).' })),
+      count: t.Optional(
+        t.Integer({
+          minimum: 1,
+          maximum: 1_000,
+          default: 10,
+          description: 'Records to generate, 1-1,000 (default 10).',
+        }),
+      ),
+      seed: t.Optional(
+        t.Integer({
+          minimum: 0,
+          maximum: 4_294_967_295,
+          default: 1,
+          description: 'PRNG seed, 0-4294967295 (default 1).',
+        }),
+      ),
+      format: t.Optional(
+        t.Union([t.Literal('json'), t.Literal('csv'), t.Literal('ndjson')], {
+          default: 'json',
+          description: 'json (records array, default), csv or ndjson (content text).',
+        }),
+      ),
     },
     { additionalProperties: true },
   ),
   aliases: {
-    fields: { schema: 'fields', columns: 'fields', rows: 'count', n: 'count', output: 'format', 'fields.*.kind': 'type', 'fields.*.generator': 'type', 'fields.*.options': 'values', 'fields.*.choices': 'values', 'fields.*.precision': 'decimals' },
+    fields: {
+      schema: 'fields',
+      columns: 'fields',
+      rows: 'count',
+      n: 'count',
+      output: 'format',
+      'fields.*.kind': 'type',
+      'fields.*.generator': 'type',
+      'fields.*.options': 'values',
+      'fields.*.choices': 'values',
+      'fields.*.precision': 'decimals',
+    },
     values: {
       fields: GENERATOR_ALIASES,
       type: GENERATOR_ALIASES,
@@ -60,16 +135,32 @@ export default defineService({
     count: t.Integer({ description: 'Records generated.' }),
     seed: t.Integer({ description: 'Seed used.' }),
     fields: t.Array(t.String(), { description: 'Column names, in order.' }),
-    records: t.Optional(t.Array(t.Record(t.String(), t.Union([t.String(), t.Number(), t.Boolean(), t.Null()])), { description: 'The records (format json).' })),
+    records: t.Optional(
+      t.Array(t.Record(t.String(), t.Union([t.String(), t.Number(), t.Boolean(), t.Null()])), {
+        description: 'The records (format json).',
+      }),
+    ),
     content: t.Optional(t.String({ description: 'The records as CSV or NDJSON text (formats csv and ndjson).' })),
   }),
   examples: [
     {
       name: 'Three users',
-      input: { fields: { id: 'id', name: 'name', age: { type: 'int', min: 18, max: 90 }, active: 'bool' }, count: 3, seed: 42, format: 'json' },
+      input: {
+        fields: { id: 'id', name: 'name', age: { type: 'int', min: 18, max: 90 }, active: 'bool' },
+        count: 3,
+        seed: 42,
+        format: 'json',
+      },
       output: {
-        format: 'json', count: 3, seed: 42, fields: ['id', 'name', 'age', 'active'],
-        records: [{ id: 1, name: 'Ada Turing', age: 80, active: false }, { id: 2, name: 'Jennifer Nguyen', age: 37, active: false }, { id: 3, name: 'Ravi Turing', age: 36, active: false }],
+        format: 'json',
+        count: 3,
+        seed: 42,
+        fields: ['id', 'name', 'age', 'active'],
+        records: [
+          { id: 1, name: 'Ada Turing', age: 80, active: false },
+          { id: 2, name: 'Jennifer Nguyen', age: 37, active: false },
+          { id: 3, name: 'Ravi Turing', age: 36, active: false },
+        ],
       },
     },
   ],

@@ -59,13 +59,23 @@ export default handlerFor(manifest, ({ cashflows: cf, discount_rate, rate_unit }
   const changes = signChanges(cf)
   const irrs = changes === 0 ? [] : allIrrs(cf)
   const status = irrs.length === 0 ? 'none' : irrs.length === 1 ? 'unique' : 'multiple'
-  const notes = ['Index 0 is t0 (not discounted); npv_excel_style discounts the first flow by one period like Excel NPV().']
-  if (status === 'none') notes.push(changes === 0 ? 'No IRR: the cash flows never change sign.' : 'No IRR in (−99 %, 10,000 %].')
-  if (status === 'multiple') notes.push(`Several IRRs (${irrs.join(', ')}): IRR is ambiguous for these flows; use NPV or MIRR.`)
-  if (status === 'unique' && changes > 1) notes.push(`${changes} sign changes: other IRRs may exist outside (−99 %, 10,000 %].`)
+  const notes = [
+    'Index 0 is t0 (not discounted); npv_excel_style discounts the first flow by one period like Excel NPV().',
+  ]
+  if (status === 'none')
+    notes.push(changes === 0 ? 'No IRR: the cash flows never change sign.' : 'No IRR in (−99 %, 10,000 %].')
+  if (status === 'multiple')
+    notes.push(`Several IRRs (${irrs.join(', ')}): IRR is ambiguous for these flows; use NPV or MIRR.`)
+  if (status === 'unique' && changes > 1)
+    notes.push(`${changes} sign changes: other IRRs may exist outside (−99 %, 10,000 %].`)
   const discounted = cf.map((c, t) => c / (1 + r) ** t)
   const pb = payback(cf)
-  if (pb === null) notes.push(cf[0] < 0 ? 'The investment is never paid back.' : 'Payback and profitability index need a negative CF0 (an initial investment).')
+  if (pb === null)
+    notes.push(
+      cf[0] < 0
+        ? 'The investment is never paid back.'
+        : 'Payback and profitability index need a negative CF0 (an initial investment).',
+    )
   return assertFinite({
     discount_rate: r,
     npv: clean(npv),

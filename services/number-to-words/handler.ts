@@ -1,13 +1,43 @@
 import { handlerFor, invalid } from '../../runtime/sdk'
 import manifest from './manifest'
 
-const ONES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen']
+const ONES = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+]
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety']
 const SCALES = ['', 'thousand', 'million', 'billion', 'trillion', 'quadrillion']
-const ORD: Record<string, string> = { one: 'first', two: 'second', three: 'third', five: 'fifth', eight: 'eighth', nine: 'ninth', twelve: 'twelfth' }
+const ORD: Record<string, string> = {
+  one: 'first',
+  two: 'second',
+  three: 'third',
+  five: 'fifth',
+  eight: 'eighth',
+  nine: 'ninth',
+  twelve: 'twelfth',
+}
 
 function below1000(n: number): string {
-  const h = Math.floor(n / 100), r = n % 100
+  const h = Math.floor(n / 100),
+    r = n % 100
   const parts: string[] = []
   if (h) parts.push(`${ONES[h]} hundred`)
   if (r) parts.push(r < 20 ? ONES[r] : TENS[Math.floor(r / 10)] + (r % 10 ? `-${ONES[r % 10]}` : ''))
@@ -39,7 +69,10 @@ export function decimalParts(x: number): [string, string] {
   if (!m) throw invalid('number', 'must be a finite number')
   let digits = m[1] + (m[2] ?? '')
   let point = m[1].length + Number(m[3] ?? 0)
-  if (point <= 0) { digits = '0'.repeat(1 - point) + digits; point = 1 }
+  if (point <= 0) {
+    digits = '0'.repeat(1 - point) + digits
+    point = 1
+  }
   if (point > digits.length) digits += '0'.repeat(point - digits.length)
   const int = digits.slice(0, point).replace(/^0+(?=\d)/, '')
   return [int, digits.slice(point).replace(/0+$/, '')]
@@ -56,7 +89,8 @@ export default handlerFor(manifest, ({ number, form = 'cardinal' }) => {
     // round half-up on the decimal digits as written: 2.675 -> 2.68, 0.005 -> 0.01
     let cents = BigInt(int) * 100n + BigInt((frac + '00').slice(0, 2))
     if (Number(frac[2] ?? '0') >= 5) cents += 1n
-    const d = cents / 100n, c = cents % 100n
+    const d = cents / 100n,
+      c = cents % 100n
     const dollars = `${cardinal(d)} ${d === 1n ? 'dollar' : 'dollars'}`
     words = (cents ? minus : '') + (c ? `${dollars} and ${cardinal(c)} ${c === 1n ? 'cent' : 'cents'}` : dollars)
   } else {

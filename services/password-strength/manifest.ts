@@ -1,6 +1,13 @@
 import { defineService, flat, t } from '../../runtime/sdk'
 
-const Time = (d: string) => t.Object({ seconds: t.Number({ minimum: 0, description: 'Estimated seconds to guess.' }), display: t.String({ description: 'Human-readable, e.g. "3 hours", "centuries".' }) }, { description: d })
+const Time = (d: string) =>
+  t.Object(
+    {
+      seconds: t.Number({ minimum: 0, description: 'Estimated seconds to guess.' }),
+      display: t.String({ description: 'Human-readable, e.g. "3 hours", "centuries".' }),
+    },
+    { description: d },
+  )
 
 export default defineService({
   slug: 'password-strength',
@@ -15,21 +22,48 @@ export default defineService({
   method: 'POST',
   pricing: flat(0.001),
   model: 'none',
-  input: t.Object({ password: t.String({ minLength: 1, maxLength: 256, description: 'The password to rate (1-256 characters). Not stored or echoed.' }) }, { additionalProperties: true }),
+  input: t.Object(
+    {
+      password: t.String({
+        minLength: 1,
+        maxLength: 256,
+        description: 'The password to rate (1-256 characters). Not stored or echoed.',
+      }),
+    },
+    { additionalProperties: true },
+  ),
   aliases: { fields: { pass: 'password', pwd: 'password' } },
   output: t.Object({
-    score: t.Integer({ minimum: 0, maximum: 4, description: '0 too guessable (< 10^3 guesses), 1 very guessable (< 10^6), 2 somewhat guessable (< 10^8), 3 safely unguessable (< 10^10), 4 very unguessable.' }),
+    score: t.Integer({
+      minimum: 0,
+      maximum: 4,
+      description:
+        '0 too guessable (< 10^3 guesses), 1 very guessable (< 10^6), 2 somewhat guessable (< 10^8), 3 safely unguessable (< 10^10), 4 very unguessable.',
+    }),
     guesses: t.Number({ minimum: 1, description: 'Estimated guesses needed (zxcvbn).' }),
     entropy_bits: t.Number({ minimum: 0, description: 'log2(guesses), 2 decimals.' }),
-    charset_entropy_bits: t.Number({ minimum: 0, description: 'length × log2(charset_pool), 2 decimals: naive upper bound.' }),
+    charset_entropy_bits: t.Number({
+      minimum: 0,
+      description: 'length × log2(charset_pool), 2 decimals: naive upper bound.',
+    }),
     charset_pool: t.Integer({ minimum: 0, description: 'Size of the character pool from the classes present.' }),
     length: t.Integer({ minimum: 1, description: 'Length in Unicode code points.' }),
-    analysed_length: t.Integer({ minimum: 1, maximum: 100, description: 'Code points zxcvbn analysed (the first 100 UTF-16 units).' }),
-    classes: t.Object({
-      lower: t.Boolean({ description: 'Has a-z.' }), upper: t.Boolean({ description: 'Has A-Z.' }), digits: t.Boolean({ description: 'Has 0-9.' }),
-      symbols: t.Boolean({ description: 'Has ASCII punctuation or space.' }), other: t.Boolean({ description: 'Has a non-ASCII or control character.' }),
+    analysed_length: t.Integer({
+      minimum: 1,
+      maximum: 100,
+      description: 'Code points zxcvbn analysed (the first 100 UTF-16 units).',
     }),
-    patterns: t.Array(t.String(), { description: 'Pattern kinds zxcvbn matched: dictionary, l33t, spatial, repeat, sequence, regex, date, separator, bruteforce.' }),
+    classes: t.Object({
+      lower: t.Boolean({ description: 'Has a-z.' }),
+      upper: t.Boolean({ description: 'Has A-Z.' }),
+      digits: t.Boolean({ description: 'Has 0-9.' }),
+      symbols: t.Boolean({ description: 'Has ASCII punctuation or space.' }),
+      other: t.Boolean({ description: 'Has a non-ASCII or control character.' }),
+    }),
+    patterns: t.Array(t.String(), {
+      description:
+        'Pattern kinds zxcvbn matched: dictionary, l33t, spatial, repeat, sequence, regex, date, separator, bruteforce.',
+    }),
     crack_times: t.Object({
       online_throttled: Time('Online attack, throttled to 100 guesses per hour.'),
       online_unthrottled: Time('Online attack, 10 guesses per second.'),
@@ -46,13 +80,25 @@ export default defineService({
       name: 'Common password',
       input: { password: 'password' },
       output: {
-        score: 0, guesses: 3, entropy_bits: 1.58, charset_entropy_bits: 37.6, charset_pool: 26, length: 8, analysed_length: 8,
-        classes: { lower: true, upper: false, digits: false, symbols: false, other: false }, patterns: ['dictionary'],
+        score: 0,
+        guesses: 3,
+        entropy_bits: 1.58,
+        charset_entropy_bits: 37.6,
+        charset_pool: 26,
+        length: 8,
+        analysed_length: 8,
+        classes: { lower: true, upper: false, digits: false, symbols: false, other: false },
+        patterns: ['dictionary'],
         crack_times: {
-          online_throttled: { seconds: 108, display: '2 minutes' }, online_unthrottled: { seconds: 0.3, display: 'less than a second' },
-          offline_slow_hash: { seconds: 0.0003, display: 'less than a second' }, offline_fast_hash: { seconds: 3e-10, display: 'less than a second' },
+          online_throttled: { seconds: 108, display: '2 minutes' },
+          online_unthrottled: { seconds: 0.3, display: 'less than a second' },
+          offline_slow_hash: { seconds: 0.0003, display: 'less than a second' },
+          offline_fast_hash: { seconds: 3e-10, display: 'less than a second' },
         },
-        feedback: { warning: 'This is a heavily used password.', suggestions: ['Add more words that are less common.'] },
+        feedback: {
+          warning: 'This is a heavily used password.',
+          suggestions: ['Add more words that are less common.'],
+        },
       },
     },
   ],

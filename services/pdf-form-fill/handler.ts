@@ -22,7 +22,8 @@ async function load(bytes: Uint8Array): Promise<PDFDocument> {
   return doc
 }
 
-const describe = (form: PDFForm) => form.getFields().map((f) => ({ name: f.getName(), type: fieldType(f), value: readValue(f) }))
+const describe = (form: PDFForm) =>
+  form.getFields().map((f) => ({ name: f.getName(), type: fieldType(f), value: readValue(f) }))
 
 export default handlerFor(manifest, async ({ pdf_b64, fields, on_unknown = 'error', flatten = false }) => {
   const doc = await load(decodeBase64('pdf_b64', pdf_b64, MAX_PDF_BYTES))
@@ -30,8 +31,22 @@ export default handlerFor(manifest, async ({ pdf_b64, fields, on_unknown = 'erro
   const known = new Map(form.getFields().map((f) => [f.getName(), f]))
   const unknown = Object.keys(fields).filter((n) => !known.has(n))
   if (unknown.length && on_unknown === 'error') {
-    const names = unknown.slice(0, 20).map((n) => JSON.stringify(n)).join(', ')
-    throw new ServiceError(422, 'INVALID_INPUT', `fields: no form field named ${names}${unknown.length > 20 ? ', …' : ''}; the form has: ${[...known.keys()].slice(0, 50).join(', ') || 'no fields'}`, { details: unknown.map((n) => ({ path: `/fields/${n.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: 'no form field of this name' })), extra: { unknown_fields: unknown } })
+    const names = unknown
+      .slice(0, 20)
+      .map((n) => JSON.stringify(n))
+      .join(', ')
+    throw new ServiceError(
+      422,
+      'INVALID_INPUT',
+      `fields: no form field named ${names}${unknown.length > 20 ? ', …' : ''}; the form has: ${[...known.keys()].slice(0, 50).join(', ') || 'no fields'}`,
+      {
+        details: unknown.map((n) => ({
+          path: `/fields/${n.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+          message: 'no form field of this name',
+        })),
+        extra: { unknown_fields: unknown },
+      },
+    )
   }
   const set: string[] = []
   for (const [name, value] of Object.entries(fields)) {
@@ -44,7 +59,10 @@ export default handlerFor(manifest, async ({ pdf_b64, fields, on_unknown = 'erro
     if (flatten) form.flatten()
     else form.updateFieldAppearances()
   } catch (e) {
-    throw invalid('fields', `a value cannot be drawn with the standard Helvetica font (WinAnsi characters only): ${reason(e)}`)
+    throw invalid(
+      'fields',
+      `a value cannot be drawn with the standard Helvetica font (WinAnsi characters only): ${reason(e)}`,
+    )
   }
   let out: Uint8Array, check: PDFDocument
   try {

@@ -1,4 +1,13 @@
-import { PDFButton, PDFCheckBox, PDFDropdown, PDFOptionList, PDFRadioGroup, PDFSignature, PDFTextField, type PDFField } from 'pdf-lib'
+import {
+  PDFButton,
+  PDFCheckBox,
+  PDFDropdown,
+  PDFOptionList,
+  PDFRadioGroup,
+  PDFSignature,
+  PDFTextField,
+  type PDFField,
+} from 'pdf-lib'
 import { invalid } from '../../runtime/sdk'
 
 export type FieldValue = string | number | boolean
@@ -32,14 +41,22 @@ export function fill(f: PDFField, name: string, value: FieldValue): void {
   if (f instanceof PDFTextField) {
     const text = String(value)
     const max = f.getMaxLength()
-    if (max !== undefined && text.length > max) throw invalid(at, `is ${text.length} characters; the field allows at most ${max}`)
+    if (max !== undefined && text.length > max)
+      throw invalid(at, `is ${text.length} characters; the field allows at most ${max}`)
     try {
       f.setText(text)
     } catch (e) {
       throw invalid(at, `cannot be set: ${err(e)}`)
     }
   } else if (f instanceof PDFCheckBox) {
-    const on = typeof value === 'boolean' ? value : /^(true|yes|on|1)$/i.test(String(value)) ? true : /^(false|no|off|0|)$/i.test(String(value)) ? false : undefined
+    const on =
+      typeof value === 'boolean'
+        ? value
+        : /^(true|yes|on|1)$/i.test(String(value))
+          ? true
+          : /^(false|no|off|0|)$/i.test(String(value))
+            ? false
+            : undefined
     if (on === undefined) throw invalid(at, 'is a check box: give true or false')
     if (on) f.check()
     else f.uncheck()
@@ -47,7 +64,14 @@ export function fill(f: PDFField, name: string, value: FieldValue): void {
     const v = String(value)
     const options = f.getOptions()
     const editable = f instanceof PDFDropdown && f.isEditable()
-    if (!options.includes(v) && !editable) throw invalid(at, `must be one of: ${options.slice(0, 50).map((o) => JSON.stringify(o)).join(', ')}`)
+    if (!options.includes(v) && !editable)
+      throw invalid(
+        at,
+        `must be one of: ${options
+          .slice(0, 50)
+          .map((o) => JSON.stringify(o))
+          .join(', ')}`,
+      )
     try {
       f.select(v)
     } catch (e) {

@@ -14,7 +14,7 @@ const load = () =>
     return { lib, regions }
   }))
 
-const SHAPE = /^\+[\d\s().\/-]+(?:\s*(?:ext\.?|extension|x|#)\s*\d{1,10})?$/i
+const SHAPE = /^\+[\d\s()./-]+(?:\s*(?:ext\.?|extension|x|#)\s*\d{1,10})?$/i
 const MESSAGES: Record<string, string> = {
   INVALID_COUNTRY: 'starts with an unknown country calling code',
   TOO_SHORT: 'is too short to be a phone number',
@@ -24,8 +24,16 @@ const MESSAGES: Record<string, string> = {
 
 export default handlerFor(manifest, async ({ phone }) => {
   const s = phone.trim()
-  if (!s.startsWith('+')) throw invalid('phone', 'must start with + and the country calling code (e.g. +1 415 555 0132); national formats are not accepted')
-  if (!SHAPE.test(s)) throw invalid('phone', 'may contain only digits, spaces, dots, hyphens, slashes and brackets after the +, and an optional extension (ext. 123)')
+  if (!s.startsWith('+'))
+    throw invalid(
+      'phone',
+      'must start with + and the country calling code (e.g. +1 415 555 0132); national formats are not accepted',
+    )
+  if (!SHAPE.test(s))
+    throw invalid(
+      'phone',
+      'may contain only digits, spaces, dots, hyphens, slashes and brackets after the +, and an optional extension (ext. 123)',
+    )
   const { lib, regions } = await load()
   let n
   try {
@@ -37,9 +45,19 @@ export default handlerFor(manifest, async ({ phone }) => {
   const raw = lib.validatePhoneNumberLength(n.number)
   const length = raw === 'TOO_SHORT' || raw === 'TOO_LONG' || raw === 'INVALID_LENGTH' ? raw : null
   return {
-    e164: n.number, country_calling_code: n.countryCallingCode, region: n.country ?? null, calling_code_regions: regions.get(n.countryCallingCode) ?? [],
-    non_geographic: !regions.has(n.countryCallingCode), national_number: n.nationalNumber, ext: n.ext ?? null,
-    type: n.getType() ?? null, valid: n.isValid(), possible: n.isPossible(), length_check: length,
-    international: n.formatInternational(), national: n.formatNational(), uri: n.getURI(),
+    e164: n.number,
+    country_calling_code: n.countryCallingCode,
+    region: n.country ?? null,
+    calling_code_regions: regions.get(n.countryCallingCode) ?? [],
+    non_geographic: !regions.has(n.countryCallingCode),
+    national_number: n.nationalNumber,
+    ext: n.ext ?? null,
+    type: n.getType() ?? null,
+    valid: n.isValid(),
+    possible: n.isPossible(),
+    length_check: length,
+    international: n.formatInternational(),
+    national: n.formatNational(),
+    uri: n.getURI(),
   }
 })

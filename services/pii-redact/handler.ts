@@ -7,7 +7,8 @@ const LABEL: Record<string, string> = { email: '[EMAIL]', phone: '[PHONE]', ssn:
 /** Non-overlapping matches: earliest first, longest on ties. */
 export function resolve(found: Found[]): Found[] {
   const out: Found[] = []
-  for (const f of found.sort((a, b) => a.start - b.start || b.end - a.end)) if (!out.length || f.start >= out[out.length - 1].end) out.push(f)
+  for (const f of found.sort((a, b) => a.start - b.start || b.end - a.end))
+    if (!out.length || f.start >= out[out.length - 1].end) out.push(f)
   return out
 }
 
@@ -26,7 +27,12 @@ export default handlerFor(manifest, ({ text, types = ['email', 'phone', 'ssn', '
   let at = 0
   for (const h of hits) {
     counts[h.type as keyof typeof counts]++
-    const m = mask === 'label' ? LABEL[h.type] : mask === 'stars' ? '*'.repeat(h.value.length) : '*'.repeat(Math.max(0, h.value.length - 4)) + h.value.slice(-4)
+    const m =
+      mask === 'label'
+        ? LABEL[h.type]
+        : mask === 'stars'
+          ? '*'.repeat(h.value.length)
+          : '*'.repeat(Math.max(0, h.value.length - 4)) + h.value.slice(-4)
     out += text.slice(at, h.start) + m
     at = h.end
   }

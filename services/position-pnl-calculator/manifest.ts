@@ -17,10 +17,32 @@ export default defineService({
     {
       entry_price: t.Number({ exclusiveMinimum: 0, maximum: 1e12, description: 'Entry price (> 0).' }),
       exit_price: t.Number({ minimum: 0, maximum: 1e12, description: 'Exit (or current mark) price (≥ 0).' }),
-      size: t.Number({ exclusiveMinimum: 0, maximum: 1e15, description: 'Position size in base-asset units (e.g. 0.5 BTC), > 0.' }),
-      side: t.Optional(t.Union([t.Literal('long'), t.Literal('short')], { default: 'long', description: '"long" (default) or "short".' })),
-      leverage: t.Optional(t.Number({ minimum: 1, maximum: 1000, default: 1, description: 'Leverage 1-1000 (default 1); margin = entry notional / leverage.' })),
-      fee_rate: t.Optional(t.Number({ default: 0, description: 'Trading fee per side as a fraction of notional (decimal 0 … 0.02, i.e. at most 2 % per side, e.g. 0.0006 = 0.06 %; or a percent such as 0.06 with rate_unit "percent"). A larger decimal such as 0.1 is refused as implausible (it would mean 10 %; 0.1 % is 0.001). Default 0.' })),
+      size: t.Number({
+        exclusiveMinimum: 0,
+        maximum: 1e15,
+        description: 'Position size in base-asset units (e.g. 0.5 BTC), > 0.',
+      }),
+      side: t.Optional(
+        t.Union([t.Literal('long'), t.Literal('short')], {
+          default: 'long',
+          description: '"long" (default) or "short".',
+        }),
+      ),
+      leverage: t.Optional(
+        t.Number({
+          minimum: 1,
+          maximum: 1000,
+          default: 1,
+          description: 'Leverage 1-1000 (default 1); margin = entry notional / leverage.',
+        }),
+      ),
+      fee_rate: t.Optional(
+        t.Number({
+          default: 0,
+          description:
+            'Trading fee per side as a fraction of notional (decimal 0 … 0.02, i.e. at most 2 % per side, e.g. 0.0006 = 0.06 %; or a percent such as 0.06 with rate_unit "percent"). A larger decimal such as 0.1 is refused as implausible (it would mean 10 %; 0.1 % is 0.001). Default 0.',
+        }),
+      ),
       rate_unit: rateUnitField('fee_rate'),
     },
     { additionalProperties: true },
@@ -46,8 +68,19 @@ export default defineService({
       name: '10x long, 0.1 % fees',
       input: { entry_price: 50000, exit_price: 55000, size: 1, side: 'long', leverage: 10, fee_rate: 0.001 },
       output: {
-        side: 'long', entry_notional: 50000, exit_notional: 55000, margin: 5000, gross_pnl: 5000, entry_fee: 50, exit_fee: 55, total_fees: 105, net_pnl: 4895,
-        roi_pct: 97.9, gross_roi_pct: 100, price_change_pct: 10, break_even_price: 50100.1001001,
+        side: 'long',
+        entry_notional: 50000,
+        exit_notional: 55000,
+        margin: 5000,
+        gross_pnl: 5000,
+        entry_fee: 50,
+        exit_fee: 55,
+        total_fees: 105,
+        net_pnl: 4895,
+        roi_pct: 97.9,
+        gross_roi_pct: 100,
+        price_change_pct: 10,
+        break_even_price: 50100.1001001,
       },
     },
   ],

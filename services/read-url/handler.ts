@@ -1,5 +1,14 @@
 import { handlerFor, ServiceError } from '../../runtime/sdk'
-import { countWords, DEFAULT_WPM, extractArticle, fetchOk, HTML_TYPES, requireUrl, tidy, toMarkdown } from '../_lib/web-page'
+import {
+  countWords,
+  DEFAULT_WPM,
+  extractArticle,
+  fetchOk,
+  HTML_TYPES,
+  requireUrl,
+  tidy,
+  toMarkdown,
+} from '../_lib/web-page'
 import manifest from './manifest'
 
 export const MAX_PAGE_BYTES = 3 * 1024 * 1024
@@ -12,10 +21,29 @@ export default handlerFor(manifest, async ({ code }, ctx) => {
     const text = tidy(page.text())
     if (!text) throw new ServiceError(422, 'NO_READABLE_CONTENT', 'the page is empty', { details: { url: page.url } })
     const words = countWords(text)
-    return { ...base, title: null, byline: null, site_name: null, excerpt: null, lang: null, published_time: null, extraction: 'plain-text' as const, text, markdown: text, word_count: words, reading_time_minutes: Math.ceil(words / DEFAULT_WPM) }
+    return {
+      ...base,
+      title: null,
+      byline: null,
+      site_name: null,
+      excerpt: null,
+      lang: null,
+      published_time: null,
+      extraction: 'plain-text' as const,
+      text,
+      markdown: text,
+      word_count: words,
+      reading_time_minutes: Math.ceil(words / DEFAULT_WPM),
+    }
   }
   const a = extractArticle(page.text(), page.url)
-  if (!a.text) throw new ServiceError(422, 'NO_READABLE_CONTENT', 'the page has no readable text (it may need JavaScript to render)', { details: { url: page.url } })
+  if (!a.text)
+    throw new ServiceError(
+      422,
+      'NO_READABLE_CONTENT',
+      'the page has no readable text (it may need JavaScript to render)',
+      { details: { url: page.url } },
+    )
   const words = countWords(a.text)
   return {
     ...base,

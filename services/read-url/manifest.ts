@@ -27,7 +27,8 @@ export default defineService({
     published_time: nullableString('Publication time as the page states it (article:published_time, JSON-LD).'),
     content_type: t.String({ description: 'Media type of the page, e.g. text/html.' }),
     extraction: t.Union([t.Literal('readability'), t.Literal('body'), t.Literal('plain-text')], {
-      description: 'readability: main content found by Readability; body: Readability found no article of at least 500 characters, the body without navigation, headers, footers, asides, forms and scripts was used; plain-text: the page is text/plain.',
+      description:
+        'readability: main content found by Readability; body: Readability found no article of at least 500 characters, the body without navigation, headers, footers, asides, forms and scripts was used; plain-text: the page is text/plain.',
     }),
     text: t.String({ description: 'Readable text, paragraphs separated by blank lines.' }),
     markdown: t.String({ description: 'The same content as Markdown (links and images absolute).' }),

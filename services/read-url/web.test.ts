@@ -35,7 +35,12 @@ describe('read-url', () => {
   test('plain-text pages are returned as they are', async () => {
     const out = await readUrl({ code: `${site.url}/plain` }, ctx())
     conforms(manifest.output, out)
-    expect(out).toMatchObject({ extraction: 'plain-text', text: 'Just some plain text.\n\nTwo paragraphs here.', word_count: 7, content_type: 'text/plain' })
+    expect(out).toMatchObject({
+      extraction: 'plain-text',
+      text: 'Just some plain text.\n\nTwo paragraphs here.',
+      word_count: 7,
+      content_type: 'text/plain',
+    })
   })
   test('a short page falls back to the cleaned body and says so', async () => {
     const out = await readUrl({ code: `${site.url}/short` }, ctx())

@@ -22,7 +22,11 @@ function gunningComplex(w: string, syl: number, first: boolean): boolean {
 
 export default handlerFor(manifest, ({ text }) => {
   const sents = sentences(text)
-  let W = 0, Syl = 0, complex = 0, poly = 0, chars = 0
+  let W = 0,
+    Syl = 0,
+    complex = 0,
+    poly = 0,
+    chars = 0
   for (const s of sents) {
     let first = true
     for (const w of s.match(WORD) ?? []) {
@@ -39,7 +43,14 @@ export default handlerFor(manifest, ({ text }) => {
   const S = Math.max(1, sents.length)
   const r = (x: number) => Math.round(x * 1e4) / 1e4
   return {
-    counts: { sentences: S, words: W, syllables: Syl, complex_words: complex, polysyllabic_words: poly, characters: chars },
+    counts: {
+      sentences: S,
+      words: W,
+      syllables: Syl,
+      complex_words: complex,
+      polysyllabic_words: poly,
+      characters: chars,
+    },
     reading_time_seconds: Math.round((W / 238) * 60),
     flesch_reading_ease: r(206.835 - 1.015 * (W / S) - 84.6 * (Syl / W)),
     flesch_kincaid_grade: r(0.39 * (W / S) + 11.8 * (Syl / W) - 15.59),

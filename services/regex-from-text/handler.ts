@@ -12,16 +12,25 @@ const SYSTEM =
   'quantifiers. The pattern must find a match in each "must match" example and in none of the "must not match" examples. ' +
   'Give the pattern without slashes or quotes.'
 
-const Answer = t.Object({ pattern: t.String({ minLength: 1, maxLength: 2_000 }), flags: t.String({ maxLength: 6 }), explanation: t.String() })
+const Answer = t.Object({
+  pattern: t.String({ minLength: 1, maxLength: 2_000 }),
+  flags: t.String({ maxLength: 6 }),
+  explanation: t.String(),
+})
 
 function re2Flags(flags: string): number {
-  return (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (flags.includes('m') ? RE2JS.MULTILINE : 0) | (flags.includes('s') ? RE2JS.DOTALL : 0)
+  return (
+    (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) |
+    (flags.includes('m') ? RE2JS.MULTILINE : 0) |
+    (flags.includes('s') ? RE2JS.DOTALL : 0)
+  )
 }
 
 /** Compiles in the flavor (throws when it does not) and runs the examples with RE2 when it can. */
 export function checkRegex(pattern: string, flags: string, flavor: Flavor, match: string[], noMatch: string[]) {
   const allowed = flavor === 're2' ? /^[ims]*$/ : /^[gimsuy]*$/
-  if (!allowed.test(flags) || new Set(flags).size !== flags.length) throw new Error(`invalid flags "${flags}" for ${flavor}`)
+  if (!allowed.test(flags) || new Set(flags).size !== flags.length)
+    throw new Error(`invalid flags "${flags}" for ${flavor}`)
   if (flavor === 'javascript') new RegExp(pattern, flags)
   let re: RE2JS | undefined
   try {
@@ -29,7 +38,10 @@ export function checkRegex(pattern: string, flags: string, flavor: Flavor, match
   } catch (e) {
     if (flavor === 're2') throw e
   }
-  const cases = [...match.map((text) => ({ text, expected: true })), ...noMatch.map((text) => ({ text, expected: false }))]
+  const cases = [
+    ...match.map((text) => ({ text, expected: true })),
+    ...noMatch.map((text) => ({ text, expected: false })),
+  ]
   if (!re) return { tested: false, tests: cases.map((c) => ({ ...c, matched: false })) }
   return { tested: true, tests: cases.map((c) => ({ ...c, matched: re!.matcher(c.text).find() })) }
 }
@@ -39,19 +51,37 @@ export default handlerFor(manifest, async ({ description, flavor = 'javascript',
   const noMatch = examples.no_match ?? []
   const r = await askJson(ctx, {
     system: SYSTEM,
-    user: dataBlock([['Regex flavor', flavor], ['Description', description], ['Must match (JSON array)', match.length ? JSON.stringify(match) : ''], ['Must not match (JSON array)', noMatch.length ? JSON.stringify(noMatch) : '']]),
+    user: dataBlock([
+      ['Regex flavor', flavor],
+      ['Description', description],
+      ['Must match (JSON array)', match.length ? JSON.stringify(match) : ''],
+      ['Must not match (JSON array)', noMatch.length ? JSON.stringify(noMatch) : ''],
+    ]),
     schema: Answer,
     maxTokens: 1024,
     validate(a) {
       try {
         const res = checkRegex(a.pattern, a.flags, flavor, match, noMatch)
         const wrong = res.tests.filter((x) => res.tested && x.matched !== x.expected)
-        return wrong.length ? `the pattern gives the wrong result for: ${wrong.map((w) => JSON.stringify(w.text)).join(', ').slice(0, 300)}` : undefined
+        return wrong.length
+          ? `the pattern gives the wrong result for: ${wrong
+              .map((w) => JSON.stringify(w.text))
+              .join(', ')
+              .slice(0, 300)}`
+          : undefined
       } catch (e) {
         return `the pattern does not compile as ${flavor}: ${(e as Error).message.slice(0, 200)}`
       }
     },
   })
   const { pattern, flags, explanation } = r.value
-  return { pattern, flags, flavor, explanation: explanation.trim(), ...checkRegex(pattern, flags, flavor, match, noMatch), model: r.model, tokens_used: r.tokens_used }
+  return {
+    pattern,
+    flags,
+    flavor,
+    explanation: explanation.trim(),
+    ...checkRegex(pattern, flags, flavor, match, noMatch),
+    model: r.model,
+    tokens_used: r.tokens_used,
+  }
 })

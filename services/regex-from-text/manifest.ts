@@ -24,12 +24,30 @@ export default defineService({
       description: t.String({ minLength: 1, maxLength: 2_000, description: 'What the pattern should match.' }),
       flavor: t.Optional(t.Union([t.Literal('javascript'), t.Literal('re2')], { default: 'javascript' })),
       examples: t.Optional(
-        t.Object({ match: t.Optional(t.Array(Example, { maxItems: 20 })), no_match: t.Optional(t.Array(Example, { maxItems: 20 })) }, { description: 'Strings that must and must not contain a match.' }),
+        t.Object(
+          {
+            match: t.Optional(t.Array(Example, { maxItems: 20 })),
+            no_match: t.Optional(t.Array(Example, { maxItems: 20 })),
+          },
+          { description: 'Strings that must and must not contain a match.' },
+        ),
       ),
     },
     { additionalProperties: true },
   ),
-  aliases: { fields: { text: 'description', prompt: 'description', dialect: 'flavor', engine: 'flavor', language: 'flavor' }, values: { flavor: { js: 'javascript', ecmascript: 'javascript', typescript: 'javascript', go: 're2', golang: 're2', rust: 're2' } } },
+  aliases: {
+    fields: { text: 'description', prompt: 'description', dialect: 'flavor', engine: 'flavor', language: 'flavor' },
+    values: {
+      flavor: {
+        js: 'javascript',
+        ecmascript: 'javascript',
+        typescript: 'javascript',
+        go: 're2',
+        golang: 're2',
+        rust: 're2',
+      },
+    },
+  },
   output: t.Object({
     pattern: t.String(),
     flags: t.String({ description: 'Flags among i, m, s (and g, u, y for javascript).' }),
@@ -42,11 +60,24 @@ export default defineService({
   examples: [
     {
       name: 'US ZIP code',
-      input: { description: 'a US ZIP code, 5 digits with optional +4', examples: { match: ['12345', '12345-6789'], no_match: ['1234', 'abcde'] } },
+      input: {
+        description: 'a US ZIP code, 5 digits with optional +4',
+        examples: { match: ['12345', '12345-6789'], no_match: ['1234', 'abcde'] },
+      },
       output: {
-        pattern: '^\\d{5}(?:-\\d{4})?$', flags: '', flavor: 'javascript', explanation: 'Five digits, optionally a hyphen and four digits, anchored.', tested: true,
-        tests: [{ text: '12345', expected: true, matched: true }, { text: '12345-6789', expected: true, matched: true }, { text: '1234', expected: false, matched: false }, { text: 'abcde', expected: false, matched: false }],
-        model: 'gpt-4.1-mini', tokens_used: 190,
+        pattern: '^\\d{5}(?:-\\d{4})?$',
+        flags: '',
+        flavor: 'javascript',
+        explanation: 'Five digits, optionally a hyphen and four digits, anchored.',
+        tested: true,
+        tests: [
+          { text: '12345', expected: true, matched: true },
+          { text: '12345-6789', expected: true, matched: true },
+          { text: '1234', expected: false, matched: false },
+          { text: 'abcde', expected: false, matched: false },
+        ],
+        model: 'gpt-4.1-mini',
+        tokens_used: 190,
       },
     },
   ],

@@ -14,7 +14,14 @@ const MAX_QUEUED = 64
 
 const url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'application/javascript' }))
 
-interface Match { match: string; index: number; end: number; groups: (string | null)[]; group_spans: ([number, number] | null)[]; named_groups: Record<string, string | null> }
+interface Match {
+  match: string
+  index: number
+  end: number
+  groups: (string | null)[]
+  group_spans: ([number, number] | null)[]
+  named_groups: Record<string, string | null>
+}
 type Result = { ok: true; matches: Match[]; total: number } | { ok: false; error: string }
 
 let running = 0
@@ -22,10 +29,20 @@ const queue: Array<() => void> = []
 
 async function slot(signal: AbortSignal): Promise<() => void> {
   if (running >= MAX_WORKERS) {
-    if (queue.length >= MAX_QUEUED) throw new ServiceError(503, 'BUSY', 'Too many regex runs in progress; retry in a second.', { headers: { 'Retry-After': '1' }, retryable: true })
+    if (queue.length >= MAX_QUEUED)
+      throw new ServiceError(503, 'BUSY', 'Too many regex runs in progress; retry in a second.', {
+        headers: { 'Retry-After': '1' },
+        retryable: true,
+      })
     await new Promise<void>((resolve, reject) => {
-      const go = () => { signal.removeEventListener('abort', stop); resolve() }
-      const stop = () => { queue.splice(queue.indexOf(go), 1); reject(new ServiceError(503, 'BUSY', 'Gave up waiting for a free regex worker.', { retryable: true })) }
+      const go = () => {
+        signal.removeEventListener('abort', stop)
+        resolve()
+      }
+      const stop = () => {
+        queue.splice(queue.indexOf(go), 1)
+        reject(new ServiceError(503, 'BUSY', 'Gave up waiting for a free regex worker.', { retryable: true }))
+      }
       queue.push(go)
       signal.addEventListener('abort', stop, { once: true })
     })
@@ -49,18 +66,42 @@ async function run(pattern: string, flags: string, text: string, signal: AbortSi
     w = new Worker(url)
   } catch {
     release()
-    throw new ServiceError(503, 'BUSY', 'Could not start a regex worker; retry in a second.', { headers: { 'Retry-After': '1' }, retryable: true })
+    throw new ServiceError(503, 'BUSY', 'Could not start a regex worker; retry in a second.', {
+      headers: { 'Retry-After': '1' },
+      retryable: true,
+    })
   }
   return new Promise<Result>((resolve, reject) => {
-    const done = () => { clearTimeout(timer); signal.removeEventListener('abort', abort); w.terminate(); release() }
+    const done = () => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', abort)
+      w.terminate()
+      release()
+    }
     const timer = setTimeout(() => {
       done()
-      reject(new ServiceError(422, 'REGEX_TIMEOUT', `pattern took too long: it did not finish within ${TIME_LIMIT_MS} ms (catastrophic backtracking?); simplify it or shorten the text.`, { details: [{ path: '/pattern', message: 'took too long' }] }))
+      reject(
+        new ServiceError(
+          422,
+          'REGEX_TIMEOUT',
+          `pattern took too long: it did not finish within ${TIME_LIMIT_MS} ms (catastrophic backtracking?); simplify it or shorten the text.`,
+          { details: [{ path: '/pattern', message: 'took too long' }] },
+        ),
+      )
     }, TIME_LIMIT_MS)
-    const abort = () => { done(); reject(new ServiceError(503, 'ABORTED', 'The request was aborted.')) }
+    const abort = () => {
+      done()
+      reject(new ServiceError(503, 'ABORTED', 'The request was aborted.'))
+    }
     signal.addEventListener('abort', abort, { once: true })
-    w.onmessage = (e) => { done(); resolve(e.data as Result) }
-    w.onerror = (e) => { done(); resolve({ ok: false, error: e.message || 'the pattern failed to run' }) }
+    w.onmessage = (e) => {
+      done()
+      resolve(e.data as Result)
+    }
+    w.onerror = (e) => {
+      done()
+      resolve({ ok: false, error: e.message || 'the pattern failed to run' })
+    }
     w.postMessage({ pattern, flags, text, max: MAX_MATCHES, budget: OUTPUT_BUDGET })
   })
 }
@@ -74,5 +115,12 @@ export default handlerFor(manifest, async ({ pattern, text, flags = 'g' }, ctx) 
   }
   const r = await run(pattern, flags.includes('d') ? flags : flags + 'd', text, ctx.signal)
   if (!r.ok) throw invalid('pattern', r.error)
-  return { pattern, flags, match_count: r.total, listed: r.matches.length, truncated: r.total > r.matches.length, matches: r.matches }
+  return {
+    pattern,
+    flags,
+    match_count: r.total,
+    listed: r.matches.length,
+    truncated: r.total > r.matches.length,
+    matches: r.matches,
+  }
 })

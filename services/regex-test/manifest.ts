@@ -1,14 +1,25 @@
 import { defineService, flat, t } from '../../runtime/sdk'
 
-const Span = t.Tuple([t.Integer({ minimum: 0 }), t.Integer({ minimum: 0 })], { description: '[start, end) in UTF-16 code units.' })
+const Span = t.Tuple([t.Integer({ minimum: 0 }), t.Integer({ minimum: 0 })], {
+  description: '[start, end) in UTF-16 code units.',
+})
 
 const Match = t.Object({
   match: t.String({ description: 'The matched text.' }),
-  index: t.Integer({ minimum: 0, description: 'Start offset of the match in UTF-16 code units (as JavaScript counts; an emoji counts 2).' }),
+  index: t.Integer({
+    minimum: 0,
+    description: 'Start offset of the match in UTF-16 code units (as JavaScript counts; an emoji counts 2).',
+  }),
   end: t.Integer({ minimum: 0, description: 'End offset (exclusive) in UTF-16 code units.' }),
-  groups: t.Array(t.Union([t.String(), t.Null()]), { description: 'Numbered capture groups 1..n (null when a group did not take part in the match).' }),
-  group_spans: t.Array(t.Union([Span, t.Null()]), { description: 'Span of each numbered group, null when it did not take part.' }),
-  named_groups: t.Record(t.String(), t.Union([t.String(), t.Null()]), { description: 'Named groups (?<name>...) by name; {} when the pattern has none.' }),
+  groups: t.Array(t.Union([t.String(), t.Null()]), {
+    description: 'Numbered capture groups 1..n (null when a group did not take part in the match).',
+  }),
+  group_spans: t.Array(t.Union([Span, t.Null()]), {
+    description: 'Span of each numbered group, null when it did not take part.',
+  }),
+  named_groups: t.Record(t.String(), t.Union([t.String(), t.Null()]), {
+    description: 'Named groups (?<name>...) by name; {} when the pattern has none.',
+  }),
 })
 
 export default defineService({
@@ -27,9 +38,22 @@ export default defineService({
   timeoutMs: 10_000,
   input: t.Object(
     {
-      pattern: t.String({ minLength: 1, maxLength: 2000, description: 'The regex source, without surrounding slashes (e.g. "(?<user>\\\\w+)@(\\\\w+)\\\\.com"). At most 2,000 characters.' }),
+      pattern: t.String({
+        minLength: 1,
+        maxLength: 2000,
+        description:
+          'The regex source, without surrounding slashes (e.g. "(?<user>\\\\w+)@(\\\\w+)\\\\.com"). At most 2,000 characters.',
+      }),
       text: t.String({ maxLength: 200_000, description: 'The text to search (at most 200,000 characters).' }),
-      flags: t.Optional(t.String({ maxLength: 7, pattern: '^[dgimsuy]*$', default: 'g', description: 'Flags: any subset of d g i m s u y, each once. Default "g" (all matches); "" returns the first match only.' })),
+      flags: t.Optional(
+        t.String({
+          maxLength: 7,
+          pattern: '^[dgimsuy]*$',
+          default: 'g',
+          description:
+            'Flags: any subset of d g i m s u y, each once. Default "g" (all matches); "" returns the first match only.',
+        }),
+      ),
     },
     { additionalProperties: true },
   ),
@@ -37,9 +61,14 @@ export default defineService({
   output: t.Object({
     pattern: t.String({ description: 'The pattern as sent.' }),
     flags: t.String({ description: 'The flags as sent (after the default).' }),
-    match_count: t.Integer({ minimum: 0, description: 'Number of matches found (all of them, even beyond the listed ones); at most 1 without the g flag.' }),
+    match_count: t.Integer({
+      minimum: 0,
+      description: 'Number of matches found (all of them, even beyond the listed ones); at most 1 without the g flag.',
+    }),
     listed: t.Integer({ minimum: 0, description: 'Number of matches listed in `matches`.' }),
-    truncated: t.Boolean({ description: 'True when match_count exceeds the listed matches (1,000-match or 1,000,000-character cap).' }),
+    truncated: t.Boolean({
+      description: 'True when match_count exceeds the listed matches (1,000-match or 1,000,000-character cap).',
+    }),
     matches: t.Array(Match, { description: 'The matches in order of position.' }),
   }),
   examples: [
@@ -47,10 +76,34 @@ export default defineService({
       name: 'Emails with a named group',
       input: { pattern: '(?<user>\\w+)@(\\w+)\\.com', text: 'a@b.com, cc@dd.com', flags: 'g' },
       output: {
-        pattern: '(?<user>\\w+)@(\\w+)\\.com', flags: 'g', match_count: 2, listed: 2, truncated: false,
+        pattern: '(?<user>\\w+)@(\\w+)\\.com',
+        flags: 'g',
+        match_count: 2,
+        listed: 2,
+        truncated: false,
         matches: [
-          { match: 'a@b.com', index: 0, end: 7, groups: ['a', 'b'], group_spans: [[0, 1], [2, 3]], named_groups: { user: 'a' } },
-          { match: 'cc@dd.com', index: 9, end: 18, groups: ['cc', 'dd'], group_spans: [[9, 11], [12, 14]], named_groups: { user: 'cc' } },
+          {
+            match: 'a@b.com',
+            index: 0,
+            end: 7,
+            groups: ['a', 'b'],
+            group_spans: [
+              [0, 1],
+              [2, 3],
+            ],
+            named_groups: { user: 'a' },
+          },
+          {
+            match: 'cc@dd.com',
+            index: 9,
+            end: 18,
+            groups: ['cc', 'dd'],
+            group_spans: [
+              [9, 11],
+              [12, 14],
+            ],
+            named_groups: { user: 'cc' },
+          },
         ],
       },
     },

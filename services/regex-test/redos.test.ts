@@ -78,15 +78,22 @@ test('the Blob-URL worker also works in a bun build --compile binary', async () 
   try {
     const entry = join(dir, 'entry.ts')
     const root = join(import.meta.dir, '..', '..')
-    writeFileSync(entry, `
+    writeFileSync(
+      entry,
+      `
 import handler from ${JSON.stringify(join(root, 'services/regex-test/handler.ts'))}
 import { testContext } from ${JSON.stringify(join(root, 'runtime/sdk/index.ts'))}
 const ok = await handler({ pattern: '(\\\\d)+', text: 'a12b3', flags: 'g' }, testContext())
 const bad = await handler(${JSON.stringify(EVIL)}, testContext()).catch((e) => ({ status: e.status, code: e.code }))
 console.log(JSON.stringify({ count: ok.match_count, bad }))
-`)
+`,
+    )
     const out = join(dir, 'regex-bin')
-    const b = Bun.spawnSync([process.execPath, 'build', entry, '--compile', '--outfile', out], { cwd: root, stdout: 'pipe', stderr: 'pipe' })
+    const b = Bun.spawnSync([process.execPath, 'build', entry, '--compile', '--outfile', out], {
+      cwd: root,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
     expect(b.stderr.toString()).not.toContain('error')
     expect(b.exitCode).toBe(0)
     const r = Bun.spawnSync([out], { cwd: dir, stdout: 'pipe', stderr: 'pipe' })

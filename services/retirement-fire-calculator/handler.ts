@@ -24,12 +24,19 @@ export default handlerFor(manifest, (input) => {
   }
   if (years !== null && (!Number.isFinite(years) || years < 0 || years > MAX_YEARS)) years = null
 
-  const projection = [{ year: 0, balance_real: cents(S), balance_nominal: cents(S), progress_pct: clean((S / target) * 100) }]
+  const projection = [
+    { year: 0, balance_real: cents(S), balance_nominal: cents(S), progress_pct: clean((S / target) * 100) },
+  ]
   let bal = S
   let whole: number | null = S >= target ? 0 : null
   for (let y = 1; whole === null && y <= MAX_YEARS; y++) {
     bal = bal * (1 + g) + C
-    projection.push({ year: y, balance_real: cents(bal), balance_nominal: cents(bal * (1 + inf) ** y), progress_pct: clean((bal / target) * 100) })
+    projection.push({
+      year: y,
+      balance_real: cents(bal),
+      balance_nominal: cents(bal * (1 + inf) ** y),
+      progress_pct: clean((bal / target) * 100),
+    })
     if (bal >= target * (1 - 1e-12)) whole = y
   }
   return assertFinite({

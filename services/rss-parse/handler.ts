@@ -77,12 +77,21 @@ function person(v: unknown): string | null {
 
 export function parseFeed(xml: string, base: string, maxItems: number) {
   const valid = XMLValidator.validate(xml)
-  if (valid !== true) throw new ServiceError(422, 'NOT_A_FEED', `the document is not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`)
+  if (valid !== true)
+    throw new ServiceError(
+      422,
+      'NOT_A_FEED',
+      `the document is not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`,
+    )
   let doc: Node
   try {
     doc = parser.parse(xml) as Node
   } catch (e) {
-    throw new ServiceError(422, 'NOT_A_FEED', `the document is not well-formed XML: ${(e as Error).message.split('\n')[0]}`)
+    throw new ServiceError(
+      422,
+      'NOT_A_FEED',
+      `the document is not well-formed XML: ${(e as Error).message.split('\n')[0]}`,
+    )
   }
   const rss = doc.rss as Node | undefined
   const atom = doc.feed as Node | undefined
@@ -92,11 +101,19 @@ export function parseFeed(xml: string, base: string, maxItems: number) {
     const items = list(ch.item) as Node[]
     return {
       format: 'rss' as const,
-      feed: { title: plain(ch.title, 500), link: absolute(text(list(ch.link).find((l) => typeof l !== 'object') ?? ch.link), base), description: plain(ch.description, 2000), language: text(ch.language), updated: iso(ch.lastBuildDate) ?? iso(ch.pubDate) ?? iso(ch['dc:date']) },
+      feed: {
+        title: plain(ch.title, 500),
+        link: absolute(text(list(ch.link).find((l) => typeof l !== 'object') ?? ch.link), base),
+        description: plain(ch.description, 2000),
+        language: text(ch.language),
+        updated: iso(ch.lastBuildDate) ?? iso(ch.pubDate) ?? iso(ch['dc:date']),
+      },
       total: items.length,
       items: items.slice(0, maxItems).map((it) => ({
         title: plain(it.title, 500),
-        link: absolute(text(list(it.link).find((l) => typeof l !== 'object') ?? null), base) ?? (isPermaLink(it.guid) ? absolute(text(it.guid), base) : null),
+        link:
+          absolute(text(list(it.link).find((l) => typeof l !== 'object') ?? null), base) ??
+          (isPermaLink(it.guid) ? absolute(text(it.guid), base) : null),
         id: text(it.guid),
         published: iso(it.pubDate) ?? iso(it['dc:date']),
         updated: null,
@@ -106,7 +123,11 @@ export function parseFeed(xml: string, base: string, maxItems: number) {
         categories: [...list(it.category), ...list(it['dc:subject'])].map(text).filter((c): c is string => !!c),
         enclosures: list(it.enclosure)
           .filter((e): e is Node => typeof e === 'object' && e !== null && !!(e as Node)['@_url'])
-          .map((e) => ({ url: absolute(text(e['@_url']), base) ?? '', type: text(e['@_type']), length: toInt(e['@_length']) })),
+          .map((e) => ({
+            url: absolute(text(e['@_url']), base) ?? '',
+            type: text(e['@_type']),
+            length: toInt(e['@_length']),
+          })),
       })),
     }
   }
@@ -114,7 +135,13 @@ export function parseFeed(xml: string, base: string, maxItems: number) {
     const entries = list(atom.entry) as Node[]
     return {
       format: 'atom' as const,
-      feed: { title: plain(atom.title, 500), link: atomLink(atom.link, base), description: plain(atom.subtitle, 2000), language: text(atom['@_xml:lang']), updated: iso(atom.updated) },
+      feed: {
+        title: plain(atom.title, 500),
+        link: atomLink(atom.link, base),
+        description: plain(atom.subtitle, 2000),
+        language: text(atom['@_xml:lang']),
+        updated: iso(atom.updated),
+      },
       total: entries.length,
       items: entries.slice(0, maxItems).map((e) => ({
         title: plain(e.title, 500),
@@ -125,10 +152,19 @@ export function parseFeed(xml: string, base: string, maxItems: number) {
         author: person(e.author) ?? person(atom.author),
         summary: plain(e.summary, 1000),
         content: plain(e.content, 5000),
-        categories: list(e.category).map((c) => (typeof c === 'object' && c ? text((c as Node)['@_term']) ?? text(c) : text(c))).filter((c): c is string => !!c),
+        categories: list(e.category)
+          .map((c) => (typeof c === 'object' && c ? (text((c as Node)['@_term']) ?? text(c)) : text(c)))
+          .filter((c): c is string => !!c),
         enclosures: list(e.link)
-          .filter((l): l is Node => typeof l === 'object' && l !== null && (l as Node)['@_rel'] === 'enclosure' && !!(l as Node)['@_href'])
-          .map((l) => ({ url: absolute(text(l['@_href']), base) ?? '', type: text(l['@_type']), length: toInt(l['@_length']) })),
+          .filter(
+            (l): l is Node =>
+              typeof l === 'object' && l !== null && (l as Node)['@_rel'] === 'enclosure' && !!(l as Node)['@_href'],
+          )
+          .map((l) => ({
+            url: absolute(text(l['@_href']), base) ?? '',
+            type: text(l['@_type']),
+            length: toInt(l['@_length']),
+          })),
       })),
     }
   }
@@ -137,7 +173,13 @@ export function parseFeed(xml: string, base: string, maxItems: number) {
     const items = list(rdf.item) as Node[]
     return {
       format: 'rdf' as const,
-      feed: { title: plain(ch.title, 500), link: absolute(text(ch.link), base), description: plain(ch.description, 2000), language: text(ch['dc:language']), updated: iso(ch['dc:date']) },
+      feed: {
+        title: plain(ch.title, 500),
+        link: absolute(text(ch.link), base),
+        description: plain(ch.description, 2000),
+        language: text(ch['dc:language']),
+        updated: iso(ch['dc:date']),
+      },
       total: items.length,
       items: items.slice(0, maxItems).map((it) => ({
         title: plain(it.title, 500),
@@ -148,16 +190,23 @@ export function parseFeed(xml: string, base: string, maxItems: number) {
         author: text(it['dc:creator']),
         summary: plain(it.description, 1000),
         content: plain(it['content:encoded'], 5000),
-        categories: list(it['dc:subject']).map(text).filter((c): c is string => !!c),
+        categories: list(it['dc:subject'])
+          .map(text)
+          .filter((c): c is string => !!c),
         enclosures: [],
       })),
     }
   }
-  throw new ServiceError(422, 'NOT_A_FEED', 'the document is not an RSS or Atom feed (no <rss>, <feed> or <rdf:RDF> root)')
+  throw new ServiceError(
+    422,
+    'NOT_A_FEED',
+    'the document is not an RSS or Atom feed (no <rss>, <feed> or <rdf:RDF> root)',
+  )
 }
 
 function isPermaLink(guid: unknown): boolean {
-  if (guid && typeof guid === 'object') return (guid as Node)['@_isPermaLink'] !== 'false' && /^https?:\/\//.test(text(guid) ?? '')
+  if (guid && typeof guid === 'object')
+    return (guid as Node)['@_isPermaLink'] !== 'false' && /^https?:\/\//.test(text(guid) ?? '')
   return /^https?:\/\//.test(text(guid) ?? '')
 }
 
@@ -168,9 +217,32 @@ function toInt(v: unknown): number | null {
 
 export default handlerFor(manifest, async ({ url, max_items = 50 }, ctx) => {
   const target = requireUrl('url', url)
-  const page = await fetchOk(ctx, target, { accept: ['application/rss+xml', 'application/atom+xml', 'application/rdf+xml', 'application/xml', 'text/xml', 'application/x-rss+xml', 'text/rss+xml', 'text/plain', 'text/html', 'application/octet-stream'], maxBytes: 5 * 1024 * 1024 })
+  const page = await fetchOk(ctx, target, {
+    accept: [
+      'application/rss+xml',
+      'application/atom+xml',
+      'application/rdf+xml',
+      'application/xml',
+      'text/xml',
+      'application/x-rss+xml',
+      'text/rss+xml',
+      'text/plain',
+      'text/html',
+      'application/octet-stream',
+    ],
+    maxBytes: 5 * 1024 * 1024,
+  })
   const body = page.text().replace(/^\uFEFF/, '')
-  if (!/^\s*(<\?xml|<!--|<!DOCTYPE|<rss|<feed|<rdf:RDF)/i.test(body)) throw new ServiceError(422, 'NOT_A_FEED', `the URL returned ${page.contentType || 'a document'} that is not XML`)
+  if (!/^\s*(<\?xml|<!--|<!DOCTYPE|<rss|<feed|<rdf:RDF)/i.test(body))
+    throw new ServiceError(422, 'NOT_A_FEED', `the URL returned ${page.contentType || 'a document'} that is not XML`)
   const f = parseFeed(body, page.url, max_items)
-  return { url: target, final_url: page.url, format: f.format, feed: f.feed, total_items: f.total, item_count: f.items.length, items: f.items }
+  return {
+    url: target,
+    final_url: page.url,
+    format: f.format,
+    feed: f.feed,
+    total_items: f.total,
+    item_count: f.items.length,
+    items: f.items,
+  }
 })

@@ -18,7 +18,14 @@ export default defineService({
   input: t.Object(
     {
       url: urlField('The public http(s) URL of the feed (at most 2048 characters).'),
-      max_items: t.Optional(t.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Items returned at most (1-200, default 50), in feed order.' })),
+      max_items: t.Optional(
+        t.Integer({
+          minimum: 1,
+          maximum: 200,
+          default: 50,
+          description: 'Items returned at most (1-200, default 50), in feed order.',
+        }),
+      ),
     },
     { additionalProperties: true },
   ),
@@ -26,7 +33,9 @@ export default defineService({
   output: t.Object({
     url: t.String(),
     final_url: t.String({ description: 'The URL after redirects.' }),
-    format: t.Union([t.Literal('rss'), t.Literal('atom'), t.Literal('rdf')], { description: 'rss (RSS 0.9x/2.0), atom (Atom 1.0) or rdf (RSS 1.0).' }),
+    format: t.Union([t.Literal('rss'), t.Literal('atom'), t.Literal('rdf')], {
+      description: 'rss (RSS 0.9x/2.0), atom (Atom 1.0) or rdf (RSS 1.0).',
+    }),
     feed: t.Object({
       title: ns('Feed title.'),
       link: ns('Site link (absolute).'),
@@ -47,7 +56,9 @@ export default defineService({
         summary: ns('description / Atom summary as plain text (at most 1000 characters).'),
         content: ns('content:encoded / Atom content as plain text (at most 5000 characters).'),
         categories: t.Array(t.String()),
-        enclosures: t.Array(t.Object({ url: t.String(), type: ns('Media type.'), length: t.Union([t.Integer(), t.Null()]) })),
+        enclosures: t.Array(
+          t.Object({ url: t.String(), type: ns('Media type.'), length: t.Union([t.Integer(), t.Null()]) }),
+        ),
       }),
     ),
   }),
@@ -56,10 +67,32 @@ export default defineService({
       name: 'RSS 2.0 feed',
       input: { url: 'https://example.com/feed.xml', max_items: 1 },
       output: {
-        url: 'https://example.com/feed.xml', final_url: 'https://example.com/feed.xml', format: 'rss',
-        feed: { title: 'Example blog', link: 'https://example.com/', description: 'Posts', language: 'en', updated: '2024-05-02T09:00:00.000Z' },
-        total_items: 10, item_count: 1,
-        items: [{ title: 'A post', link: 'https://example.com/post', id: 'https://example.com/post', published: '2024-05-02T09:00:00.000Z', updated: null, author: 'Jane Doe', summary: 'What the post is about.', content: null, categories: ['ci'], enclosures: [] }],
+        url: 'https://example.com/feed.xml',
+        final_url: 'https://example.com/feed.xml',
+        format: 'rss',
+        feed: {
+          title: 'Example blog',
+          link: 'https://example.com/',
+          description: 'Posts',
+          language: 'en',
+          updated: '2024-05-02T09:00:00.000Z',
+        },
+        total_items: 10,
+        item_count: 1,
+        items: [
+          {
+            title: 'A post',
+            link: 'https://example.com/post',
+            id: 'https://example.com/post',
+            published: '2024-05-02T09:00:00.000Z',
+            updated: null,
+            author: 'Jane Doe',
+            summary: 'What the post is about.',
+            content: null,
+            categories: ['ci'],
+            enclosures: [],
+          },
+        ],
       },
     },
   ],

@@ -5,8 +5,12 @@ import { ALIASES, RATES, tableDateOf } from './rates'
 
 export default handlerFor(manifest, ({ amount, mode = 'add', region, rate, currency_decimals: d = 2, rate_unit }) => {
   const code = region === undefined ? null : (ALIASES[region] ?? region)
-  if (code === 'US' && rate === undefined) throw invalid('region', 'the US has no national sales tax: give a state as US-CA (or "California"), or send the combined rate as `rate`')
-  const entry = code === null ? null : RATES[code] ?? null
+  if (code === 'US' && rate === undefined)
+    throw invalid(
+      'region',
+      'the US has no national sales tax: give a state as US-CA (or "California"), or send the combined rate as `rate`',
+    )
+  const entry = code === null ? null : (RATES[code] ?? null)
   if (rate === undefined && !entry) throw invalid('region', 'give a region code from the table or a custom rate')
   const r = rate !== undefined ? readRate('rate', rate, rate_unit, 0, 1) : (entry as { pct: number }).pct / 100
   // work in minor units (cents) so net + tax = gross exactly

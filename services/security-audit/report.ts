@@ -21,7 +21,16 @@ export const Audit = t.Object({
   executive_summary: t.String(),
   risk_score: t.Integer({ minimum: 1, maximum: 100 }),
   owasp: t.Array(
-    t.Object({ id: OwaspId, status: t.Union([t.Literal('vulnerable'), t.Literal('at-risk'), t.Literal('not-found'), t.Literal('not-applicable')]), note: t.String() }),
+    t.Object({
+      id: OwaspId,
+      status: t.Union([
+        t.Literal('vulnerable'),
+        t.Literal('at-risk'),
+        t.Literal('not-found'),
+        t.Literal('not-applicable'),
+      ]),
+      note: t.String(),
+    }),
     { minItems: 10, maxItems: 10 },
   ),
   vulnerabilities: t.Array(
@@ -58,21 +67,51 @@ export function cvssSeverity(score: number): string {
 }
 
 export function renderAudit(a: Audit, tier: Tier): string {
-  const vulns = [...a.vulnerabilities].sort((x, y) => y.cvss_score - x.cvss_score).slice(0, tier === 'quick' ? 5 : undefined)
+  const vulns = [...a.vulnerabilities]
+    .sort((x, y) => y.cvss_score - x.cvss_score)
+    .slice(0, tier === 'quick' ? 5 : undefined)
   const byId = new Map(a.owasp.map((o) => [o.id, o]))
-  const out = ['# Security audit', '', `**Risk score: ${a.risk_score}/100**`, '', '## Executive summary', '', a.executive_summary.trim(), '', '## OWASP Top 10 (2021)', '', '| ID | Category | Status | Note |', '|---|---|---|---|']
+  const out = [
+    '# Security audit',
+    '',
+    `**Risk score: ${a.risk_score}/100**`,
+    '',
+    '## Executive summary',
+    '',
+    a.executive_summary.trim(),
+    '',
+    '## OWASP Top 10 (2021)',
+    '',
+    '| ID | Category | Status | Note |',
+    '|---|---|---|---|',
+  ]
   for (const id of IDS) {
     const o = byId.get(id)!
-    out.push(`| ${id} | ${OWASP[id]} | ${o.status} | ${o.note.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').trim()} |`)
+    out.push(
+      `| ${id} | ${OWASP[id]} | ${o.status} | ${o.note
+        .replace(/\s*\n\s*/g, ' ')
+        .replace(/\|/g, '\\|')
+        .trim()} |`,
+    )
   }
   out.push('', '## Vulnerabilities')
   if (!vulns.length) out.push('', 'No vulnerabilities found.')
   vulns.forEach((v, i) => {
     const score = v.cvss_score.toFixed(1)
-    out.push('', `### ${i + 1}. ${cvssSeverity(v.cvss_score)} (CVSS ${score}) ${v.title.trim()} - ${v.owasp} ${OWASP[v.owasp]}`, '')
+    out.push(
+      '',
+      `### ${i + 1}. ${cvssSeverity(v.cvss_score)} (CVSS ${score}) ${v.title.trim()} - ${v.owasp} ${OWASP[v.owasp]}`,
+      '',
+    )
     if (v.cvss_vector.trim()) out.push(`- **CVSS vector:** \`${v.cvss_vector.trim()}\``)
-    out.push(`- **Location:** ${v.location.trim()}`, `- **Description:** ${v.description.trim()}`, `- **Attack scenario:** ${v.attack_scenario.trim()}`, `- **Remediation:** ${v.remediation.trim()}`)
-    if (v.remediation_code.trim()) out.push('', '```', v.remediation_code.trim().replace(/^```[\w-]*\n?|```$/g, ''), '```')
+    out.push(
+      `- **Location:** ${v.location.trim()}`,
+      `- **Description:** ${v.description.trim()}`,
+      `- **Attack scenario:** ${v.attack_scenario.trim()}`,
+      `- **Remediation:** ${v.remediation.trim()}`,
+    )
+    if (v.remediation_code.trim())
+      out.push('', '```', v.remediation_code.trim().replace(/^```[\w-]*\n?|```$/g, ''), '```')
   })
   return out.join('\n')
 }

@@ -21,8 +21,17 @@ export default handlerFor(manifest, async ({ text }, ctx) => {
     schema: Answer,
     maxTokens: 512,
     validate: (a) =>
-      (a.label === 'positive' && a.score <= 0) || (a.label === 'negative' && a.score >= 0) ? `label ${a.label} contradicts score ${a.score}` : undefined,
+      (a.label === 'positive' && a.score <= 0) || (a.label === 'negative' && a.score >= 0)
+        ? `label ${a.label} contradicts score ${a.score}`
+        : undefined,
   })
   const { label, score, magnitude, reason } = r.value
-  return { label, score: Math.round(score * 1000) / 1000, magnitude: Math.round(magnitude * 1000) / 1000, reason: reason.trim(), model: r.model, tokens_used: r.tokens_used }
+  return {
+    label,
+    score: Math.round(score * 1000) / 1000,
+    magnitude: Math.round(magnitude * 1000) / 1000,
+    reason: reason.trim(),
+    model: r.model,
+    tokens_used: r.tokens_used,
+  }
 })

@@ -16,7 +16,12 @@ export default defineService({
   model: 'gpt-4.1-mini',
   needs: ['model'],
   timeoutMs: 30_000,
-  input: t.Object({ text: t.String({ minLength: 1, maxLength: 20_000, description: 'Text to analyse (at most 20,000 characters).' }) }, { additionalProperties: true }),
+  input: t.Object(
+    {
+      text: t.String({ minLength: 1, maxLength: 20_000, description: 'Text to analyse (at most 20,000 characters).' }),
+    },
+    { additionalProperties: true },
+  ),
   aliases: { fields: { input: 'text', content: 'text' } },
   output: t.Object({
     label: t.Union([t.Literal('positive'), t.Literal('negative'), t.Literal('neutral')]),
@@ -29,7 +34,14 @@ export default defineService({
     {
       name: 'Review',
       input: { text: 'The battery life is fantastic, but the screen scratches far too easily.' },
-      output: { label: 'positive', score: 0.2, magnitude: 0.7, reason: 'Strong praise for the battery outweighs a complaint about the screen.', model: 'gpt-4.1-mini', tokens_used: 164 },
+      output: {
+        label: 'positive',
+        score: 0.2,
+        magnitude: 0.7,
+        reason: 'Strong praise for the battery outweighs a complaint about the screen.',
+        model: 'gpt-4.1-mini',
+        tokens_used: 164,
+      },
     },
   ],
 })

@@ -4,7 +4,10 @@ import manifest from './manifest'
 export function slugify(text: string, separator = '-'): string {
   const ascii = text.normalize('NFKD').replace(/[^\x00-\x7f]/g, '')
   const kept = ascii.toLowerCase().replace(/[^\w\s-]/g, '')
-  return kept.replace(/[-\s]+/g, separator).replace(/^[-_]+|[-_]+$/g, '').replace(new RegExp(`^\\${separator}+|\\${separator}+$`, 'g'), '')
+  return kept
+    .replace(/[-\s]+/g, separator)
+    .replace(/^[-_]+|[-_]+$/g, '')
+    .replace(new RegExp(`^\\${separator}+|\\${separator}+$`, 'g'), '')
 }
 
 function cut(slug: string, max: number | undefined, separator: string): string {

@@ -3,7 +3,8 @@ import manifest from './manifest'
 
 /** Sum with Neumaier compensation (closer to Python's fsum-based statistics). */
 function sum(xs: number[]): number {
-  let s = 0, c = 0
+  let s = 0,
+    c = 0
   for (const x of xs) {
     const t = s + x
     c += Math.abs(s) >= Math.abs(x) ? s - t + x : x - t + s
@@ -19,14 +20,17 @@ function quartiles(sorted: number[], method: 'exclusive' | 'inclusive'): [number
   if (method === 'inclusive') {
     const m = n - 1
     return [1, 2, 3].map((j) => {
-      const i = Math.floor((j * m) / 4), delta = (j * m) % 4
+      const i = Math.floor((j * m) / 4),
+        delta = (j * m) % 4
       return (sorted[i] * (4 - delta) + sorted[Math.min(n - 1, i + 1)] * delta) / 4
     }) as [number, number, number]
   }
   const m = n + 1
   return [1, 2, 3].map((j) => {
-    const i = Math.floor((j * m) / 4), delta = (j * m) % 4
-    const lo = sorted[Math.max(0, Math.min(n - 1, i - 1))], hi = sorted[Math.max(0, Math.min(n - 1, i))]
+    const i = Math.floor((j * m) / 4),
+      delta = (j * m) % 4
+    const lo = sorted[Math.max(0, Math.min(n - 1, i - 1))],
+      hi = sorted[Math.max(0, Math.min(n - 1, i))]
     return (lo * (4 - delta) + hi * delta) / 4
   }) as [number, number, number]
 }
@@ -44,10 +48,22 @@ export default handlerFor(manifest, ({ data, data2, quartile_method = 'exclusive
   const sd = varS === null ? null : Math.sqrt(varS)
   const skew = n > 2 && sd ? (n / ((n - 1) * (n - 2))) * sum(data.map((x) => ((x - mean) / sd) ** 3)) : null
   const out = {
-    count: n, sum: sum(data), mean, median: n % 2 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2,
-    modes: [...counts].filter(([, c]) => c === top).map(([v]) => v), min: sorted[0], max: sorted[n - 1], range: sorted[n - 1] - sorted[0],
-    variance_sample: varS, stdev_sample: sd, variance_population: ss / n, stdev_population: Math.sqrt(ss / n),
-    quartile_method, quartiles: q, iqr: q ? q[2] - q[0] : null, skewness: skew,
+    count: n,
+    sum: sum(data),
+    mean,
+    median: n % 2 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2,
+    modes: [...counts].filter(([, c]) => c === top).map(([v]) => v),
+    min: sorted[0],
+    max: sorted[n - 1],
+    range: sorted[n - 1] - sorted[0],
+    variance_sample: varS,
+    stdev_sample: sd,
+    variance_population: ss / n,
+    stdev_population: Math.sqrt(ss / n),
+    quartile_method,
+    quartiles: q,
+    iqr: q ? q[2] - q[0] : null,
+    skewness: skew,
   }
   if (!data2) return out
   if (data2.length !== n) throw invalid('data2', `must have the same length as data (${n})`)
@@ -56,5 +72,12 @@ export default handlerFor(manifest, ({ data, data2, quartile_method = 'exclusive
   const syy = sum(data2.map((y) => (y - my) ** 2))
   const correlation = ss === 0 || syy === 0 ? null : sxy / Math.sqrt(ss * syy)
   const slope = ss === 0 ? null : sxy / ss
-  return { ...out, correlation, regression: slope === null ? null : { slope, intercept: my - slope * mean, r_squared: correlation === null ? 0 : correlation ** 2 } }
+  return {
+    ...out,
+    correlation,
+    regression:
+      slope === null
+        ? null
+        : { slope, intercept: my - slope * mean, r_squared: correlation === null ? 0 : correlation ** 2 },
+  }
 })

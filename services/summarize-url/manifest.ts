@@ -24,7 +24,12 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
-  aliases: { fields: { link: 'url', size: 'length' }, values: { length: { brief: 'short', tldr: 'short', detailed: 'long', full: 'long', normal: 'medium', standard: 'medium' } } },
+  aliases: {
+    fields: { link: 'url', size: 'length' },
+    values: {
+      length: { brief: 'short', tldr: 'short', detailed: 'long', full: 'long', normal: 'medium', standard: 'medium' },
+    },
+  },
   output: t.Object({
     url: t.String({ description: 'Final URL after redirects.' }),
     title: t.String(),
@@ -38,7 +43,16 @@ export default defineService({
     {
       name: 'Article',
       input: { url: 'https://example.com/blog/post', length: 'short' },
-      output: { url: 'https://example.com/blog/post', title: 'Post title', summary: 'The post explains ...', key_points: ['First point', 'Second point'], word_count: 812, truncated: false, model: 'gpt-4.1-mini', tokens_used: 1320 },
+      output: {
+        url: 'https://example.com/blog/post',
+        title: 'Post title',
+        summary: 'The post explains ...',
+        key_points: ['First point', 'Second point'],
+        word_count: 812,
+        truncated: false,
+        model: 'gpt-4.1-mini',
+        tokens_used: 1320,
+      },
     },
   ],
 })

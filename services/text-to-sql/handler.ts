@@ -1,13 +1,20 @@
 import { Parser } from 'node-sql-parser'
 import { handlerFor, t } from '../../runtime/sdk'
 import { askJson, dataBlock } from '../_lib/model-utility'
-import manifest, { DIALECTS } from './manifest'
+import manifest, { type DIALECTS } from './manifest'
 
 type Dialect = (typeof DIALECTS)[number]
 /** node-sql-parser's database names. */
 const PARSER_DB: Record<Dialect, string> = {
-  postgresql: 'PostgresQL', mysql: 'MySQL', mariadb: 'MariaDB', sqlite: 'SQLite', sqlserver: 'TransactSQL',
-  bigquery: 'BigQuery', snowflake: 'Snowflake', redshift: 'Redshift', trino: 'Trino',
+  postgresql: 'PostgresQL',
+  mysql: 'MySQL',
+  mariadb: 'MariaDB',
+  sqlite: 'SQLite',
+  sqlserver: 'TransactSQL',
+  bigquery: 'BigQuery',
+  snowflake: 'Snowflake',
+  redshift: 'Redshift',
+  trino: 'Trino',
 }
 const parser = new Parser()
 
@@ -30,7 +37,11 @@ export function parseSql(sql: string, dialect: Dialect) {
 export default handlerFor(manifest, async ({ request, schema, dialect = 'postgresql' }, ctx) => {
   const r = await askJson(ctx, {
     system: SYSTEM,
-    user: dataBlock([['SQL dialect', dialect], ['Schema', schema], ['Request', request]]),
+    user: dataBlock([
+      ['SQL dialect', dialect],
+      ['Schema', schema],
+      ['Request', request],
+    ]),
     schema: Answer,
     maxTokens: 2048,
     validate(a) {
@@ -45,7 +56,13 @@ export default handlerFor(manifest, async ({ request, schema, dialect = 'postgre
   const sql = r.value.sql.trim()
   const { types, tables } = parseSql(sql, dialect)
   return {
-    sql, dialect, statement_type: types[0] ?? 'unknown', read_only: types.every((x) => x === 'select'), tables,
-    explanation: r.value.explanation.trim(), model: r.model, tokens_used: r.tokens_used,
+    sql,
+    dialect,
+    statement_type: types[0] ?? 'unknown',
+    read_only: types.every((x) => x === 'select'),
+    tables,
+    explanation: r.value.explanation.trim(),
+    model: r.model,
+    tokens_used: r.tokens_used,
   }
 })

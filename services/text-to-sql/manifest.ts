@@ -1,7 +1,17 @@
 import { defineService, flat, t } from '../../runtime/sdk'
 import { modelFields } from '../_lib/model-utility'
 
-export const DIALECTS = ['postgresql', 'mysql', 'mariadb', 'sqlite', 'sqlserver', 'bigquery', 'snowflake', 'redshift', 'trino'] as const
+export const DIALECTS = [
+  'postgresql',
+  'mysql',
+  'mariadb',
+  'sqlite',
+  'sqlserver',
+  'bigquery',
+  'snowflake',
+  'redshift',
+  'trino',
+] as const
 
 /** Model: gpt-4.1-mini. */
 export default defineService({
@@ -21,13 +31,46 @@ export default defineService({
   timeoutMs: 30_000,
   input: t.Object(
     {
-      request: t.String({ minLength: 1, maxLength: 4_000, description: 'What the query should do, in plain language.' }),
-      schema: t.Optional(t.String({ maxLength: 20_000, description: 'Database schema: CREATE TABLE statements or a table/column description.' })),
-      dialect: t.Optional(t.Union(DIALECTS.map((d) => t.Literal(d)), { default: 'postgresql', description: DIALECTS.join(', ') })),
+      request: t.String({
+        minLength: 1,
+        maxLength: 4_000,
+        description: 'What the query should do, in plain language.',
+      }),
+      schema: t.Optional(
+        t.String({
+          maxLength: 20_000,
+          description: 'Database schema: CREATE TABLE statements or a table/column description.',
+        }),
+      ),
+      dialect: t.Optional(
+        t.Union(
+          DIALECTS.map((d) => t.Literal(d)),
+          { default: 'postgresql', description: DIALECTS.join(', ') },
+        ),
+      ),
     },
     { additionalProperties: true },
   ),
-  aliases: { fields: { question: 'request', query: 'request', prompt: 'request', ddl: 'schema', database: 'dialect', db: 'dialect' }, values: { dialect: { postgres: 'postgresql', pg: 'postgresql', mssql: 'sqlserver', tsql: 'sqlserver', sql_server: 'sqlserver', sqlite3: 'sqlite' } } },
+  aliases: {
+    fields: {
+      question: 'request',
+      query: 'request',
+      prompt: 'request',
+      ddl: 'schema',
+      database: 'dialect',
+      db: 'dialect',
+    },
+    values: {
+      dialect: {
+        postgres: 'postgresql',
+        pg: 'postgresql',
+        mssql: 'sqlserver',
+        tsql: 'sqlserver',
+        sql_server: 'sqlserver',
+        sqlite3: 'sqlite',
+      },
+    },
+  },
   output: t.Object({
     sql: t.String(),
     dialect: t.String(),
@@ -40,11 +83,20 @@ export default defineService({
   examples: [
     {
       name: 'Top customers',
-      input: { request: 'top 5 customers by total order amount', schema: 'customers(id, name); orders(id, customer_id, amount)', dialect: 'postgresql' },
+      input: {
+        request: 'top 5 customers by total order amount',
+        schema: 'customers(id, name); orders(id, customer_id, amount)',
+        dialect: 'postgresql',
+      },
       output: {
         sql: 'SELECT c.name, SUM(o.amount) AS total FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.name ORDER BY total DESC LIMIT 5',
-        dialect: 'postgresql', statement_type: 'select', read_only: true, tables: ['customers', 'orders'],
-        explanation: 'Joins customers to their orders, sums the amounts per customer and keeps the five largest.', model: 'gpt-4.1-mini', tokens_used: 298,
+        dialect: 'postgresql',
+        statement_type: 'select',
+        read_only: true,
+        tables: ['customers', 'orders'],
+        explanation: 'Joins customers to their orders, sums the amounts per customer and keeps the five largest.',
+        model: 'gpt-4.1-mini',
+        tokens_used: 298,
       },
     },
   ],

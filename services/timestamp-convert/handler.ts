@@ -13,7 +13,8 @@ export default handlerFor(manifest, ({ value, unit = 'auto', to = 'all', timezon
   } else {
     detected = 'iso'
     dt = DateTime.fromISO(value.trim(), { zone: 'utc', setZone: true })
-    if (!dt.isValid) throw invalid('value', `is not an ISO-8601 date-time (${dt.invalidExplanation ?? dt.invalidReason})`)
+    if (!dt.isValid)
+      throw invalid('value', `is not an ISO-8601 date-time (${dt.invalidExplanation ?? dt.invalidReason})`)
   }
   if (!dt.isValid) throw invalid('value', 'is outside the supported range (±8.64e15 ms)')
   const local = dt.setZone(timezone)

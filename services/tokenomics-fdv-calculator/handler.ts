@@ -4,8 +4,10 @@ import manifest from './manifest'
 
 export default handlerFor(manifest, ({ price, circulating_supply: circ, max_supply: max, total_supply: total }) => {
   if (max !== undefined && circ > max) throw invalid('circulating_supply', `exceeds max_supply (${circ} > ${max})`)
-  if (total !== undefined && circ > total) throw invalid('circulating_supply', `exceeds total_supply (${circ} > ${total})`)
-  if (max !== undefined && total !== undefined && total > max) throw invalid('total_supply', `exceeds max_supply (${total} > ${max})`)
+  if (total !== undefined && circ > total)
+    throw invalid('circulating_supply', `exceeds total_supply (${circ} > ${total})`)
+  if (max !== undefined && total !== undefined && total > max)
+    throw invalid('total_supply', `exceeds max_supply (${total} > ${max})`)
   const basis = max !== undefined ? 'max_supply' : total !== undefined ? 'total_supply' : 'none'
   const supply = max ?? total
   const mc = price * circ

@@ -10,6 +10,14 @@ const SYSTEM =
 const Answer = t.Object({ text: t.String({ minLength: 1 }) })
 
 export default handlerFor(manifest, async ({ text, tone }, ctx) => {
-  const r = await askJson(ctx, { system: SYSTEM, user: dataBlock([['Requested tone', tone], ['Text', text]]), schema: Answer, maxTokens: 8192 })
+  const r = await askJson(ctx, {
+    system: SYSTEM,
+    user: dataBlock([
+      ['Requested tone', tone],
+      ['Text', text],
+    ]),
+    schema: Answer,
+    maxTokens: 8192,
+  })
   return { text: r.value.text, tone, model: r.model, tokens_used: r.tokens_used }
 })

@@ -24,5 +24,16 @@ export default defineService({
   ),
   aliases: { fields: { input: 'text', style: 'tone', target_tone: 'tone' } },
   output: t.Object({ text: t.String({ description: 'The rewritten text.' }), tone: t.String(), ...modelFields }),
-  examples: [{ name: 'Formal', input: { text: "hey, can't make it tmrw, sorry!", tone: 'formal' }, output: { text: 'Hello, I regret that I will be unable to attend tomorrow. My apologies.', tone: 'formal', model: 'gpt-4.1-mini', tokens_used: 120 } }],
+  examples: [
+    {
+      name: 'Formal',
+      input: { text: "hey, can't make it tmrw, sorry!", tone: 'formal' },
+      output: {
+        text: 'Hello, I regret that I will be unable to attend tomorrow. My apologies.',
+        tone: 'formal',
+        model: 'gpt-4.1-mini',
+        tokens_used: 120,
+      },
+    },
+  ],
 })

@@ -12,7 +12,11 @@ const Answer = t.Object({ translation: t.String(), source_language: t.String(), 
 export default handlerFor(manifest, async ({ text, to, from }, ctx) => {
   const r = await askJson(ctx, {
     system: SYSTEM,
-    user: dataBlock([['Target language', to], ['Source language', from], ['Text', text]]),
+    user: dataBlock([
+      ['Target language', to],
+      ['Source language', from],
+      ['Text', text],
+    ]),
     schema: Answer,
     maxTokens: 8192,
   })

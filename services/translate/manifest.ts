@@ -18,18 +18,55 @@ export default defineService({
   timeoutMs: 45_000,
   input: t.Object(
     {
-      text: t.String({ minLength: 1, maxLength: 12_000, description: 'Text to translate (at most 12,000 characters).' }),
-      to: t.String({ minLength: 2, maxLength: 40, pattern: '^[^\\r\\n]+$', description: 'Target language name or code.' }),
-      from: t.Optional(t.String({ minLength: 2, maxLength: 40, pattern: '^[^\\r\\n]+$', description: 'Source language; detected when omitted.' })),
+      text: t.String({
+        minLength: 1,
+        maxLength: 12_000,
+        description: 'Text to translate (at most 12,000 characters).',
+      }),
+      to: t.String({
+        minLength: 2,
+        maxLength: 40,
+        pattern: '^[^\\r\\n]+$',
+        description: 'Target language name or code.',
+      }),
+      from: t.Optional(
+        t.String({
+          minLength: 2,
+          maxLength: 40,
+          pattern: '^[^\\r\\n]+$',
+          description: 'Source language; detected when omitted.',
+        }),
+      ),
     },
     { additionalProperties: true },
   ),
-  aliases: { fields: { target: 'to', target_language: 'to', language: 'to', source: 'from', source_language: 'from', input: 'text' } },
+  aliases: {
+    fields: {
+      target: 'to',
+      target_language: 'to',
+      language: 'to',
+      source: 'from',
+      source_language: 'from',
+      input: 'text',
+    },
+  },
   output: t.Object({
     translation: t.String(),
     source_language: t.String({ description: 'Detected or given source language (English name).' }),
     target_language: t.String({ description: 'Target language (English name).' }),
     ...modelFields,
   }),
-  examples: [{ name: 'To French', input: { text: 'Good morning, how are you?', to: 'fr' }, output: { translation: 'Bonjour, comment allez-vous ?', source_language: 'English', target_language: 'French', model: 'gpt-4.1-mini', tokens_used: 142 } }],
+  examples: [
+    {
+      name: 'To French',
+      input: { text: 'Good morning, how are you?', to: 'fr' },
+      output: {
+        translation: 'Bonjour, comment allez-vous ?',
+        source_language: 'English',
+        target_language: 'French',
+        model: 'gpt-4.1-mini',
+        tokens_used: 142,
+      },
+    },
+  ],
 })

@@ -28,29 +28,46 @@ export function pageMetadata(html: string, finalUrl: string) {
     else if (k.startsWith('twitter:')) tw[key] ??= v
     else named[k] ??= v
   }
-  const get = (rec: Record<string, string>, k: string) => Object.entries(rec).find(([key]) => key.toLowerCase() === k)?.[1] || null
-  const links = Array.from(doc.querySelectorAll('link[rel][href]')).map((l) => ({ rel: (l.getAttribute('rel') ?? '').toLowerCase().split(/\s+/), href: l.getAttribute('href') ?? '', type: (l.getAttribute('type') ?? '').toLowerCase(), title: l.getAttribute('title'), sizes: l.getAttribute('sizes') ?? '' }))
+  const get = (rec: Record<string, string>, k: string) =>
+    Object.entries(rec).find(([key]) => key.toLowerCase() === k)?.[1] || null
+  const links = Array.from(doc.querySelectorAll('link[rel][href]')).map((l) => ({
+    rel: (l.getAttribute('rel') ?? '').toLowerCase().split(/\s+/),
+    href: l.getAttribute('href') ?? '',
+    type: (l.getAttribute('type') ?? '').toLowerCase(),
+    title: l.getAttribute('title'),
+    sizes: l.getAttribute('sizes') ?? '',
+  }))
   const icon =
     links.find((l) => l.rel.includes('icon') && !l.rel.includes('mask-icon')) ??
     links.find((l) => l.rel.includes('shortcut')) ??
     links.find((l) => l.rel.includes('apple-touch-icon') || l.rel.includes('apple-touch-icon-precomposed'))
-  const canonical = abs(links.find((l) => l.rel.includes('canonical'))?.href, finalUrl) ?? abs(get(og, 'og:url'), finalUrl)
+  const canonical =
+    abs(links.find((l) => l.rel.includes('canonical'))?.href, finalUrl) ?? abs(get(og, 'og:url'), finalUrl)
   const feeds = links
-    .filter((l) => l.rel.includes('alternate') && /^application\/(rss|atom|feed)\+xml$|^application\/(rss\+)?xml$/.test(l.type))
+    .filter(
+      (l) =>
+        l.rel.includes('alternate') && /^application\/(rss|atom|feed)\+xml$|^application\/(rss\+)?xml$/.test(l.type),
+    )
     .map((l) => ({ url: abs(l.href, finalUrl), type: l.type, title: collapse(l.title) || null }))
     .filter((f): f is { url: string; type: string; title: string | null } => f.url !== null)
     .slice(0, 20)
-  const keywords = (named['keywords'] ?? '').split(',').map((k) => k.trim()).filter(Boolean).slice(0, 50)
+  const keywords = (named.keywords ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean)
+    .slice(0, 50)
   return {
     title: collapse(doc.querySelector('title')?.textContent) || get(og, 'og:title'),
-    description: named['description'] || get(og, 'og:description') || get(tw, 'twitter:description'),
+    description: named.description || get(og, 'og:description') || get(tw, 'twitter:description'),
     canonical,
     favicon: abs(icon?.href, finalUrl) ?? new URL('/favicon.ico', finalUrl).href,
     lang: doc.documentElement?.getAttribute('lang')?.trim() || null,
     site_name: get(og, 'og:site_name'),
-    image: abs(get(og, 'og:image') ?? get(og, 'og:image:url') ?? get(og, 'og:image:secure_url'), finalUrl) ?? abs(get(tw, 'twitter:image') ?? get(tw, 'twitter:image:src'), finalUrl),
+    image:
+      abs(get(og, 'og:image') ?? get(og, 'og:image:url') ?? get(og, 'og:image:secure_url'), finalUrl) ??
+      abs(get(tw, 'twitter:image') ?? get(tw, 'twitter:image:src'), finalUrl),
     type: get(og, 'og:type'),
-    author: named['author'] || get(og, 'article:author'),
+    author: named.author || get(og, 'article:author'),
     published_time: get(og, 'article:published_time'),
     keywords,
     theme_color: named['theme-color'] || null,

@@ -1,5 +1,16 @@
 import { handlerFor, ServiceError } from '../../runtime/sdk'
-import { collapse, countWords, DEFAULT_WPM, extractArticle, fetchOk, HTML_TYPES, htmlDocument, htmlToPlain, requireUrl, tidy } from '../_lib/web-page'
+import {
+  collapse,
+  countWords,
+  DEFAULT_WPM,
+  extractArticle,
+  fetchOk,
+  HTML_TYPES,
+  htmlDocument,
+  htmlToPlain,
+  requireUrl,
+  tidy,
+} from '../_lib/web-page'
 import manifest from './manifest'
 
 const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' })
@@ -43,6 +54,12 @@ export default handlerFor(manifest, async ({ url, scope = 'main', words_per_minu
     text = a.text
     extraction = a.extraction
   }
-  if (!countWords(text)) throw new ServiceError(422, 'NO_READABLE_CONTENT', 'the page has no words to count (it may need JavaScript to render)', { details: { url: page.url } })
+  if (!countWords(text))
+    throw new ServiceError(
+      422,
+      'NO_READABLE_CONTENT',
+      'the page has no words to count (it may need JavaScript to render)',
+      { details: { url: page.url } },
+    )
   return { url: target, final_url: page.url, title, scope, extraction, ...textCounts(text, words_per_minute) }
 })

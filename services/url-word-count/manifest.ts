@@ -16,8 +16,15 @@ export default defineService({
   input: t.Object(
     {
       url: urlField('The public http(s) URL of the page (at most 2048 characters).'),
-      scope: t.Optional(t.Union([t.Literal('main'), t.Literal('full')], { default: 'main', description: 'main: the article Readability finds (default); full: all visible text of the body.' })),
-      words_per_minute: t.Optional(t.Integer({ minimum: 50, maximum: 1000, default: 238, description: 'Reading speed (50-1000, default 238).' })),
+      scope: t.Optional(
+        t.Union([t.Literal('main'), t.Literal('full')], {
+          default: 'main',
+          description: 'main: the article Readability finds (default); full: all visible text of the body.',
+        }),
+      ),
+      words_per_minute: t.Optional(
+        t.Integer({ minimum: 50, maximum: 1000, default: 238, description: 'Reading speed (50-1000, default 238).' }),
+      ),
     },
     { additionalProperties: true },
   ),
@@ -27,11 +34,18 @@ export default defineService({
     final_url: t.String({ description: 'The URL after redirects.' }),
     title: t.Union([t.String(), t.Null()]),
     scope: t.Union([t.Literal('main'), t.Literal('full')]),
-    extraction: t.Union([t.Literal('readability'), t.Literal('body'), t.Literal('full'), t.Literal('plain-text')], { description: 'What was counted: readability article, body fallback (Readability found no article), full body, or a text/plain page.' }),
+    extraction: t.Union([t.Literal('readability'), t.Literal('body'), t.Literal('full'), t.Literal('plain-text')], {
+      description:
+        'What was counted: readability article, body fallback (Readability found no article), full body, or a text/plain page.',
+    }),
     word_count: t.Integer(),
-    character_count: t.Integer({ description: 'Characters (Unicode code points) of the counted text, whitespace collapsed.' }),
+    character_count: t.Integer({
+      description: 'Characters (Unicode code points) of the counted text, whitespace collapsed.',
+    }),
     character_count_no_spaces: t.Integer(),
-    sentence_count: t.Integer({ description: 'Sentences (Intl.Segmenter, sentences without letters or digits skipped).' }),
+    sentence_count: t.Integer({
+      description: 'Sentences (Intl.Segmenter, sentences without letters or digits skipped).',
+    }),
     paragraph_count: t.Integer({ description: 'Blocks separated by blank lines.' }),
     words_per_minute: t.Integer(),
     reading_time_minutes: t.Integer({ description: 'Rounded up; 0 only for an empty page (which is a 422 instead).' }),
@@ -41,7 +55,21 @@ export default defineService({
     {
       name: 'Article',
       input: { url: 'https://example.com/post' },
-      output: { url: 'https://example.com/post', final_url: 'https://example.com/post', title: 'A post', scope: 'main', extraction: 'readability', word_count: 812, character_count: 4870, character_count_no_spaces: 4060, sentence_count: 41, paragraph_count: 12, words_per_minute: 238, reading_time_minutes: 4, reading_time_seconds: 205 },
+      output: {
+        url: 'https://example.com/post',
+        final_url: 'https://example.com/post',
+        title: 'A post',
+        scope: 'main',
+        extraction: 'readability',
+        word_count: 812,
+        character_count: 4870,
+        character_count_no_spaces: 4060,
+        sentence_count: 41,
+        paragraph_count: 12,
+        words_per_minute: 238,
+        reading_time_minutes: 4,
+        reading_time_seconds: 205,
+      },
     },
   ],
 })

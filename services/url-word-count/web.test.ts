@@ -28,7 +28,15 @@ describe('url-word-count', () => {
   })
   test('known counts on a plain-text page', async () => {
     const out = await urlWordCount({ url: `${site.url}/plain` }, ctx())
-    expect(out).toMatchObject({ word_count: 7, sentence_count: 2, paragraph_count: 2, character_count: 42, character_count_no_spaces: 36, reading_time_minutes: 1, reading_time_seconds: 2 })
+    expect(out).toMatchObject({
+      word_count: 7,
+      sentence_count: 2,
+      paragraph_count: 2,
+      character_count: 42,
+      character_count_no_spaces: 36,
+      reading_time_minutes: 1,
+      reading_time_seconds: 2,
+    })
   })
   test('empty page: 422', async () => {
     await serviceError(urlWordCount({ url: `${site.url}/empty` }, ctx()), 422, 'NO_READABLE_CONTENT')

@@ -6,7 +6,8 @@ import manifest from './manifest'
  * Automated clients: crawlers (…bot, crawl, spider, slurp; "cubot" is a phone brand, not a bot), link-preview
  * fetchers, headless/automation browsers, and HTTP libraries and command-line tools. Documented in the manifest.
  */
-export const BOT = /(?<!cu)bot|crawl|spider|slurp|mediapartners-google|ia_archiver|facebookexternalhit|facebookcatalog|embedly|preview|whatsapp\/|feedfetcher|lighthouse|headless|phantomjs|puppeteer|playwright|selenium|chatgpt-user|claude-web|anthropic-ai|perplexity|curl\/|wget\/|python-requests|python-urllib|python-httpx|aiohttp|go-http-client|java\/\d|apache-httpclient|libwww-perl|node-fetch|axios\/|undici|scrapy|httpie|postmanruntime|insomnia/i
+export const BOT =
+  /(?<!cu)bot|crawl|spider|slurp|mediapartners-google|ia_archiver|facebookexternalhit|facebookcatalog|embedly|preview|whatsapp\/|feedfetcher|lighthouse|headless|phantomjs|puppeteer|playwright|selenium|chatgpt-user|claude-web|anthropic-ai|perplexity|curl\/|wget\/|python-requests|python-urllib|python-httpx|aiohttp|go-http-client|java\/\d|apache-httpclient|libwww-perl|node-fetch|axios\/|undici|scrapy|httpie|postmanruntime|insomnia/i
 
 /** The product token around the bot match, without its version: "Googlebot/2.1" -> "Googlebot". */
 function botName(ua: string): string | null {
@@ -26,6 +27,10 @@ export default handlerFor(manifest, ({ ua }) => {
     engine: { name: n(r.engine.name), version: n(r.engine.version) },
     os: { name: n(r.os.name), version: n(r.os.version) },
     device: { type: n(r.device.type), vendor: n(r.device.vendor), model: n(r.device.model) },
-    cpu: n(r.cpu.architecture), is_bot: bot !== null, bot_name: bot, is_mobile: r.device.type === 'mobile', is_tablet: r.device.type === 'tablet',
+    cpu: n(r.cpu.architecture),
+    is_bot: bot !== null,
+    bot_name: bot,
+    is_mobile: r.device.type === 'mobile',
+    is_tablet: r.device.type === 'tablet',
   }
 })

@@ -1,6 +1,10 @@
 import { defineService, flat, t } from '../../runtime/sdk'
 
-const Colour = (d: string) => t.Object({ hex: t.String({ description: d }), luminance: t.Number({ minimum: 0, maximum: 1, description: 'WCAG relative luminance, 0 (black) to 1 (white).' }) })
+const Colour = (d: string) =>
+  t.Object({
+    hex: t.String({ description: d }),
+    luminance: t.Number({ minimum: 0, maximum: 1, description: 'WCAG relative luminance, 0 (black) to 1 (white).' }),
+  })
 
 export default defineService({
   slug: 'wcag-contrast',
@@ -17,7 +21,11 @@ export default defineService({
   model: 'none',
   input: t.Object(
     {
-      fg: t.String({ minLength: 1, maxLength: 40, description: 'Text colour, e.g. #767676, #777, rgb(118, 118, 118), rgba(0,0,0,0.6) or navy.' }),
+      fg: t.String({
+        minLength: 1,
+        maxLength: 40,
+        description: 'Text colour, e.g. #767676, #777, rgb(118, 118, 118), rgba(0,0,0,0.6) or navy.',
+      }),
       bg: t.String({ minLength: 1, maxLength: 40, description: 'Background colour (opaque), e.g. #ffffff or white.' }),
     },
     { additionalProperties: true },
@@ -27,13 +35,25 @@ export default defineService({
     ratio: t.Number({ minimum: 1, maximum: 21, description: 'Contrast ratio, unrounded.' }),
     ratio_rounded: t.Number({ description: 'Ratio rounded to 2 decimals, for display only.' }),
     fg: t.Object({
-      hex: t.String({ description: 'Foreground as #rrggbb (after compositing a translucent colour over the background, rounded).' }),
+      hex: t.String({
+        description: 'Foreground as #rrggbb (after compositing a translucent colour over the background, rounded).',
+      }),
       alpha: t.Number({ minimum: 0, maximum: 1, description: 'Foreground alpha as given (1 = opaque).' }),
-      luminance: t.Number({ minimum: 0, maximum: 1, description: 'WCAG relative luminance of the (composited) foreground.' }),
+      luminance: t.Number({
+        minimum: 0,
+        maximum: 1,
+        description: 'WCAG relative luminance of the (composited) foreground.',
+      }),
     }),
     bg: Colour('Background as #rrggbb.'),
-    aa: t.Object({ normal: t.Boolean({ description: 'ratio ≥ 4.5 (SC 1.4.3).' }), large: t.Boolean({ description: 'ratio ≥ 3 (SC 1.4.3, large text).' }) }),
-    aaa: t.Object({ normal: t.Boolean({ description: 'ratio ≥ 7 (SC 1.4.6).' }), large: t.Boolean({ description: 'ratio ≥ 4.5 (SC 1.4.6, large text).' }) }),
+    aa: t.Object({
+      normal: t.Boolean({ description: 'ratio ≥ 4.5 (SC 1.4.3).' }),
+      large: t.Boolean({ description: 'ratio ≥ 3 (SC 1.4.3, large text).' }),
+    }),
+    aaa: t.Object({
+      normal: t.Boolean({ description: 'ratio ≥ 7 (SC 1.4.6).' }),
+      large: t.Boolean({ description: 'ratio ≥ 4.5 (SC 1.4.6, large text).' }),
+    }),
     ui_components: t.Boolean({ description: 'ratio ≥ 3 (SC 1.4.11 non-text contrast).' }),
   }),
   examples: [
@@ -41,8 +61,13 @@ export default defineService({
       name: 'Grey on white (just passes AA)',
       input: { fg: '#767676', bg: '#ffffff' },
       output: {
-        ratio: 4.542224959605253, ratio_rounded: 4.54, fg: { hex: '#767676', alpha: 1, luminance: 0.18116424424986022 }, bg: { hex: '#ffffff', luminance: 1 },
-        aa: { normal: true, large: true }, aaa: { normal: false, large: true }, ui_components: true,
+        ratio: 4.542224959605253,
+        ratio_rounded: 4.54,
+        fg: { hex: '#767676', alpha: 1, luminance: 0.18116424424986022 },
+        bg: { hex: '#ffffff', luminance: 1 },
+        aa: { normal: true, large: true },
+        aaa: { normal: false, large: true },
+        ui_components: true,
       },
     },
   ],

@@ -2,7 +2,19 @@ import { handlerFor } from '../../runtime/sdk'
 import { conditions, coords, malformed, num, openMeteo, TEN_MINUTES, unitParams } from '../_lib/live-data'
 import manifest from './manifest'
 
-const VARS = ['temperature_2m', 'relative_humidity_2m', 'apparent_temperature', 'is_day', 'precipitation', 'weather_code', 'cloud_cover', 'pressure_msl', 'wind_speed_10m', 'wind_direction_10m', 'wind_gusts_10m']
+const VARS = [
+  'temperature_2m',
+  'relative_humidity_2m',
+  'apparent_temperature',
+  'is_day',
+  'precipitation',
+  'weather_code',
+  'cloud_cover',
+  'pressure_msl',
+  'wind_speed_10m',
+  'wind_direction_10m',
+  'wind_gusts_10m',
+]
 
 interface Forecast {
   latitude: number
@@ -17,9 +29,15 @@ interface Forecast {
 export default handlerFor(manifest, async ({ lat, lon, units = 'metric' }, ctx) => {
   const c = coords(lat, lon)
   const up = ctx.upstream('open-meteo')
-  const d = await openMeteo<Forecast>(up, '/forecast', { latitude: c.lat, longitude: c.lon, current: VARS.join(','), timezone: 'auto', ...unitParams(units) }, TEN_MINUTES)
+  const d = await openMeteo<Forecast>(
+    up,
+    '/forecast',
+    { latitude: c.lat, longitude: c.lon, current: VARS.join(','), timezone: 'auto', ...unitParams(units) },
+    TEN_MINUTES,
+  )
   const cur = d.current
-  if (!cur || typeof cur.time !== 'string' || typeof d.latitude !== 'number') throw malformed('open-meteo', 'current conditions')
+  if (!cur || typeof cur.time !== 'string' || typeof d.latitude !== 'number')
+    throw malformed('open-meteo', 'current conditions')
   const u = d.current_units ?? {}
   const code = num(cur.weather_code)
   const isDay = num(cur.is_day)

@@ -12,7 +12,18 @@ describe('weather-current', () => {
   test('fields, WMO description, units, attribution', async () => {
     const out = await weatherCurrent({ lat: 52.52, lon: 13.41 }, ctx())
     conforms('weather-current', out)
-    expect(out).toMatchObject({ timezone: 'Europe/Berlin', time: '2024-05-02T14:00', temperature: 18.3, humidity_percent: 52, weather_code: 2, conditions: 'Partly cloudy', is_day: true, wind_speed: 11.2, pressure_hpa: 1016.2, units: { temperature: '°C', wind_speed: 'km/h', precipitation: 'mm' } })
+    expect(out).toMatchObject({
+      timezone: 'Europe/Berlin',
+      time: '2024-05-02T14:00',
+      temperature: 18.3,
+      humidity_percent: 52,
+      weather_code: 2,
+      conditions: 'Partly cloudy',
+      is_day: true,
+      wind_speed: 11.2,
+      pressure_hpa: 1016.2,
+      units: { temperature: '°C', wind_speed: 'km/h', precipitation: 'mm' },
+    })
     expect(out.attribution.license).toBe('CC BY 4.0')
     expect(out.attribution.terms).toContain('non-commercial')
   })
@@ -31,5 +42,6 @@ describe('weather-current', () => {
     await weatherCurrent({ lat: 40.71281, lon: -74.00601 }, c)
     expect(up.hits('/meteo/forecast') - before).toBe(1)
   })
-  test('upstream 500 / garbage / timeout', () => failureForms('meteo', 'open-meteo', () => weatherCurrent({ lat: 1.5, lon: 1.5 }, ctx())))
+  test('upstream 500 / garbage / timeout', () =>
+    failureForms('meteo', 'open-meteo', () => weatherCurrent({ lat: 1.5, lon: 1.5 }, ctx())))
 })

@@ -2,7 +2,20 @@ import { handlerFor, invalid } from '../../runtime/sdk'
 import { conditions, coords, malformed, num, openMeteo, TEN_MINUTES, unitParams } from '../_lib/live-data'
 import manifest from './manifest'
 
-const VARS = ['weather_code', 'temperature_2m_max', 'temperature_2m_min', 'apparent_temperature_max', 'apparent_temperature_min', 'precipitation_sum', 'precipitation_probability_max', 'wind_speed_10m_max', 'wind_gusts_10m_max', 'sunrise', 'sunset', 'uv_index_max']
+const VARS = [
+  'weather_code',
+  'temperature_2m_max',
+  'temperature_2m_min',
+  'apparent_temperature_max',
+  'apparent_temperature_min',
+  'precipitation_sum',
+  'precipitation_probability_max',
+  'wind_speed_10m_max',
+  'wind_gusts_10m_max',
+  'sunrise',
+  'sunset',
+  'uv_index_max',
+]
 
 interface Forecast {
   latitude: number
@@ -17,7 +30,19 @@ interface Forecast {
 export default handlerFor(manifest, async ({ lat, lon, days = 7, units = 'metric' }, ctx) => {
   const c = coords(lat, lon)
   if (!Number.isInteger(days) || days < 1 || days > 16) throw invalid('days', 'must be an integer from 1 to 16')
-  const d = await openMeteo<Forecast>(ctx.upstream('open-meteo'), '/forecast', { latitude: c.lat, longitude: c.lon, daily: VARS.join(','), timezone: 'auto', forecast_days: days, ...unitParams(units) }, TEN_MINUTES)
+  const d = await openMeteo<Forecast>(
+    ctx.upstream('open-meteo'),
+    '/forecast',
+    {
+      latitude: c.lat,
+      longitude: c.lon,
+      daily: VARS.join(','),
+      timezone: 'auto',
+      forecast_days: days,
+      ...unitParams(units),
+    },
+    TEN_MINUTES,
+  )
   const daily = d.daily
   if (!daily || !Array.isArray(daily.time) || !daily.time.length) throw malformed('open-meteo', 'a daily forecast')
   const col = (k: string, i: number) => (Array.isArray(daily[k]) ? daily[k][i] : null)

@@ -7,7 +7,9 @@ const TYPES = ['standard', 'disambiguation', 'no-extract', 'mainpage'] as const
 type Img = { source?: unknown; width?: unknown; height?: unknown } | undefined
 
 const image = (i: Img) =>
-  i && typeof i.source === 'string' ? { source: i.source, width: Math.trunc(num(i.width) ?? 0), height: Math.trunc(num(i.height) ?? 0) } : null
+  i && typeof i.source === 'string'
+    ? { source: i.source, width: Math.trunc(num(i.width) ?? 0), height: Math.trunc(num(i.height) ?? 0) }
+    : null
 const s = (v: unknown) => (typeof v === 'string' && v ? v : null)
 
 interface Summary {
@@ -31,20 +33,32 @@ interface Summary {
 
 /** Title → path segment: spaces become underscores, the rest percent-encoded (the API normalises case and follows redirects). */
 export function titleSegment(title: string): string {
-  const t = title.replace(/[\s_]+/g, ' ').trim().replace(/ /g, '_')
+  const t = title
+    .replace(/[\s_]+/g, ' ')
+    .trim()
+    .replace(/ /g, '_')
   return encodeURIComponent(t).replace(/%2C/g, ',').replace(/%3A/g, ':')
 }
 
 export default handlerFor(manifest, async ({ title, lang = 'en' }, ctx) => {
-  const clean = String(title ?? '').replace(/[\s_]+/g, ' ').trim()
+  const clean = String(title ?? '')
+    .replace(/[\s_]+/g, ' ')
+    .trim()
   if (!clean) throw invalid('title', 'is required: a Wikipedia article title')
-  if (/[#<>[\]{}|]/.test(clean)) throw invalid('title', 'contains characters MediaWiki titles cannot contain (# < > [ ] { } |)')
-  if (!/^[a-z]{2,3}(-[a-z]{2,8})?$/.test(lang)) throw invalid('lang', 'must be a Wikipedia language code such as en, de or zh-yue')
-  const { status, data } = await ctx.upstream('wikipedia').getJson<Summary>(`/page/summary/${titleSegment(clean)}`, { lang }, { ttlMs: HOUR, allowStatus: [404] })
+  if (/[#<>[\]{}|]/.test(clean))
+    throw invalid('title', 'contains characters MediaWiki titles cannot contain (# < > [ ] { } |)')
+  if (!/^[a-z]{2,3}(-[a-z]{2,8})?$/.test(lang))
+    throw invalid('lang', 'must be a Wikipedia language code such as en, de or zh-yue')
+  const { status, data } = await ctx
+    .upstream('wikipedia')
+    .getJson<Summary>(`/page/summary/${titleSegment(clean)}`, { lang }, { ttlMs: HOUR, allowStatus: [404] })
   if (status === 404) throw new ServiceError(404, 'NOT_FOUND', `${lang}.wikipedia.org has no article titled '${clean}'`)
-  if (!data || typeof data !== 'object' || typeof data.title !== 'string' || typeof data.extract !== 'string') throw malformed('wikipedia', 'a page summary')
+  if (!data || typeof data !== 'object' || typeof data.title !== 'string' || typeof data.extract !== 'string')
+    throw malformed('wikipedia', 'a page summary')
   const url = s(data.content_urls?.desktop?.page) ?? `https://${lang}.wikipedia.org/wiki/${titleSegment(data.title)}`
-  const type = (TYPES as readonly string[]).includes(data.type ?? '') ? (data.type as (typeof TYPES)[number]) : 'standard'
+  const type = (TYPES as readonly string[]).includes(data.type ?? '')
+    ? (data.type as (typeof TYPES)[number])
+    : 'standard'
   const lat = num(data.coordinates?.lat)
   const lon = num(data.coordinates?.lon)
   return {

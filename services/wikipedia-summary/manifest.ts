@@ -18,8 +18,19 @@ export default defineService({
   upstreams: ['wikipedia'],
   input: t.Object(
     {
-      title: t.String({ minLength: 1, maxLength: 255, description: 'Article title, e.g. "Alan Turing" (spaces or underscores).' }),
-      lang: t.Optional(t.String({ pattern: '^[a-z]{2,3}(-[a-z]{2,8})?$', maxLength: 12, default: 'en', description: 'Wikipedia language edition, e.g. en, de, fr, zh-yue (default en).' })),
+      title: t.String({
+        minLength: 1,
+        maxLength: 255,
+        description: 'Article title, e.g. "Alan Turing" (spaces or underscores).',
+      }),
+      lang: t.Optional(
+        t.String({
+          pattern: '^[a-z]{2,3}(-[a-z]{2,8})?$',
+          maxLength: 12,
+          default: 'en',
+          description: 'Wikipedia language edition, e.g. en, de, fr, zh-yue (default en).',
+        }),
+      ),
     },
     { additionalProperties: true },
   ),
@@ -47,14 +58,38 @@ export default defineService({
       name: 'Alan Turing',
       input: { title: 'Alan Turing' },
       output: {
-        title: 'Alan Turing', display_title: 'Alan Turing', type: 'standard', description: 'English computer scientist (1912–1954)',
-        extract: 'Alan Mathison Turing was an English mathematician, computer scientist, logician, cryptanalyst, philosopher and theoretical biologist.',
-        extract_html: '<p><b>Alan Mathison Turing</b> was an English mathematician, computer scientist, logician, cryptanalyst, philosopher and theoretical biologist.</p>',
-        lang: 'en', page_id: 1208, url: 'https://en.wikipedia.org/wiki/Alan_Turing', mobile_url: 'https://en.m.wikipedia.org/wiki/Alan_Turing',
-        thumbnail: { source: 'https://upload.wikimedia.org/wikipedia/commons/thumb/a/a1/Alan_Turing_Aged_16.jpg/320px-Alan_Turing_Aged_16.jpg', width: 320, height: 404 },
-        original_image: { source: 'https://upload.wikimedia.org/wikipedia/commons/a/a1/Alan_Turing_Aged_16.jpg', width: 1023, height: 1291 },
-        coordinates: null, last_edited: '2024-05-01T12:00:00Z', wikidata_id: 'Q7251',
-        attribution: { source: 'Wikipedia, the free encyclopedia (Wikimedia REST API)', url: 'https://foundation.wikimedia.org/wiki/Policy:Terms_of_Use', license: 'CC BY-SA 4.0', terms: 'attribute Wikipedia and link the article; share alike' },
+        title: 'Alan Turing',
+        display_title: 'Alan Turing',
+        type: 'standard',
+        description: 'English computer scientist (1912–1954)',
+        extract:
+          'Alan Mathison Turing was an English mathematician, computer scientist, logician, cryptanalyst, philosopher and theoretical biologist.',
+        extract_html:
+          '<p><b>Alan Mathison Turing</b> was an English mathematician, computer scientist, logician, cryptanalyst, philosopher and theoretical biologist.</p>',
+        lang: 'en',
+        page_id: 1208,
+        url: 'https://en.wikipedia.org/wiki/Alan_Turing',
+        mobile_url: 'https://en.m.wikipedia.org/wiki/Alan_Turing',
+        thumbnail: {
+          source:
+            'https://upload.wikimedia.org/wikipedia/commons/thumb/a/a1/Alan_Turing_Aged_16.jpg/320px-Alan_Turing_Aged_16.jpg',
+          width: 320,
+          height: 404,
+        },
+        original_image: {
+          source: 'https://upload.wikimedia.org/wikipedia/commons/a/a1/Alan_Turing_Aged_16.jpg',
+          width: 1023,
+          height: 1291,
+        },
+        coordinates: null,
+        last_edited: '2024-05-01T12:00:00Z',
+        wikidata_id: 'Q7251',
+        attribution: {
+          source: 'Wikipedia, the free encyclopedia (Wikimedia REST API)',
+          url: 'https://foundation.wikimedia.org/wiki/Policy:Terms_of_Use',
+          license: 'CC BY-SA 4.0',
+          terms: 'attribute Wikipedia and link the article; share alike',
+        },
       },
     },
   ],

@@ -17,13 +17,48 @@ export default defineService({
   model: 'none',
   input: t.Object(
     {
-      input: t.String({ minLength: 1, maxLength: 1_000_000, description: 'The XML or JSON text (at most 1,000,000 characters).' }),
-      from: t.Optional(t.Union([t.Literal('auto'), t.Literal('xml'), t.Literal('json')], { default: 'auto', description: 'Source format: auto (default; XML when the text starts with <), xml or json.' })),
+      input: t.String({
+        minLength: 1,
+        maxLength: 1_000_000,
+        description: 'The XML or JSON text (at most 1,000,000 characters).',
+      }),
+      from: t.Optional(
+        t.Union([t.Literal('auto'), t.Literal('xml'), t.Literal('json')], {
+          default: 'auto',
+          description: 'Source format: auto (default; XML when the text starts with <), xml or json.',
+        }),
+      ),
       to: t.Optional(fmt('Target format (default: the other one).')),
-      parse_values: t.Optional(t.Boolean({ default: false, description: 'XML to JSON: turn numeric and true/false text into numbers and booleans (default false: strings).' })),
-      indent: t.Optional(t.Integer({ minimum: 0, maximum: 8, default: 2, description: 'Indentation of the output, 0-8 spaces (default 2; 0 = one line).' })),
-      root_name: t.Optional(t.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z_][A-Za-z0-9._-]*$', default: 'root', description: 'JSON to XML: root element used when the JSON is not a single-key object (default root).' })),
-      declaration: t.Optional(t.Boolean({ default: false, description: 'JSON to XML: start with <?xml version="1.0" encoding="UTF-8"?> (default false).' })),
+      parse_values: t.Optional(
+        t.Boolean({
+          default: false,
+          description:
+            'XML to JSON: turn numeric and true/false text into numbers and booleans (default false: strings).',
+        }),
+      ),
+      indent: t.Optional(
+        t.Integer({
+          minimum: 0,
+          maximum: 8,
+          default: 2,
+          description: 'Indentation of the output, 0-8 spaces (default 2; 0 = one line).',
+        }),
+      ),
+      root_name: t.Optional(
+        t.String({
+          minLength: 1,
+          maxLength: 64,
+          pattern: '^[A-Za-z_][A-Za-z0-9._-]*$',
+          default: 'root',
+          description: 'JSON to XML: root element used when the JSON is not a single-key object (default root).',
+        }),
+      ),
+      declaration: t.Optional(
+        t.Boolean({
+          default: false,
+          description: 'JSON to XML: start with <?xml version="1.0" encoding="UTF-8"?> (default false).',
+        }),
+      ),
     },
     { additionalProperties: true },
   ),
@@ -32,7 +67,11 @@ export default defineService({
     output: t.String({ description: 'The converted text.' }),
     from: fmt('Source format used.'),
     to: fmt('Target format.'),
-    data: t.Optional(t.Record(t.String(), t.Unknown(), { description: 'XML to JSON: the converted document as a JSON object (same as `output`).' })),
+    data: t.Optional(
+      t.Record(t.String(), t.Unknown(), {
+        description: 'XML to JSON: the converted document as a JSON object (same as `output`).',
+      }),
+    ),
   }),
   examples: [
     {
@@ -42,7 +81,16 @@ export default defineService({
         output: '{"order":{"@id":"7","item":[{"@sku":"A1","#text":"Pen"},{"@sku":"B2","#text":"Ink"}],"note":""}}',
         from: 'xml',
         to: 'json',
-        data: { order: { '@id': '7', item: [{ '@sku': 'A1', '#text': 'Pen' }, { '@sku': 'B2', '#text': 'Ink' }], note: '' } },
+        data: {
+          order: {
+            '@id': '7',
+            item: [
+              { '@sku': 'A1', '#text': 'Pen' },
+              { '@sku': 'B2', '#text': 'Ink' },
+            ],
+            note: '',
+          },
+        },
       },
     },
     {

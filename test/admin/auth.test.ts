@@ -16,7 +16,8 @@ afterAll(async () => {
 
 const bearer = (t = TOKEN) => ({ authorization: `Bearer ${t}` })
 const form = (token: string, headers: Record<string, string> = {}) => ({
-  method: 'POST', redirect: 'manual' as const,
+  method: 'POST',
+  redirect: 'manual' as const,
   headers: { 'content-type': 'application/x-www-form-urlencoded', origin: open.url, ...headers },
   body: new URLSearchParams({ token }).toString(),
 })
@@ -30,7 +31,12 @@ describe('admin access', () => {
   test('without ADMIN_TOKEN every /admin path is the same 404 as an unknown path', async () => {
     const unknown = await fetch(closed.url + '/no-such-path')
     const unknownBody = (await unknown.json()) as any
-    for (const [path, init] of [['/admin', {}], ['/admin/api/payments', { headers: bearer() }], ['/admin/api/overview', {}], ['/admin/login', { method: 'POST', body: 'token=x' }]] as const) {
+    for (const [path, init] of [
+      ['/admin', {}],
+      ['/admin/api/payments', { headers: bearer() }],
+      ['/admin/api/overview', {}],
+      ['/admin/login', { method: 'POST', body: 'token=x' }],
+    ] as const) {
       const r = await fetch(closed.url + path, init as RequestInit)
       expect(r.status).toBe(404)
       const body = (await r.json()) as any
@@ -40,7 +46,9 @@ describe('admin access', () => {
   })
 
   test('ADMIN_TOKEN shorter than 24 characters is a boot problem', () => {
-    expect(loadConfig({ ADMIN_TOKEN: 'short-token' }).problems.join('\n')).toContain('ADMIN_TOKEN must be at least 24 characters')
+    expect(loadConfig({ ADMIN_TOKEN: 'short-token' }).problems.join('\n')).toContain(
+      'ADMIN_TOKEN must be at least 24 characters',
+    )
     expect(loadConfig({ ADMIN_TOKEN: TOKEN }).problems.join('\n')).not.toContain('ADMIN_TOKEN')
   })
 
@@ -86,13 +94,24 @@ describe('admin access', () => {
     expect(api.status).toBe(200)
     expect(api.headers.get('cache-control')).toBe('no-store')
     // a made-up session id is not a session
-    expect((await fetch(open.url + '/admin/api/overview', { headers: { cookie: 'admin_session=' + 'A'.repeat(43) } })).status).toBe(401)
+    expect(
+      (await fetch(open.url + '/admin/api/overview', { headers: { cookie: 'admin_session=' + 'A'.repeat(43) } }))
+        .status,
+    ).toBe(401)
   })
 
   test('Secure is added behind a trusted proxy that says https', async () => {
     const s = await startServer({ env: { ADMIN_TOKEN: TOKEN, TRUSTED_PROXIES: '1' } })
     try {
-      const r = await fetch(s.url + '/admin/login', { ...form(TOKEN), headers: { ...form(TOKEN).headers, origin: s.url, 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' } })
+      const r = await fetch(s.url + '/admin/login', {
+        ...form(TOKEN),
+        headers: {
+          ...form(TOKEN).headers,
+          origin: s.url,
+          'x-forwarded-proto': 'https',
+          'x-forwarded-for': '203.0.113.9',
+        },
+      })
       expect(r.status).toBe(303)
       expect(r.headers.get('set-cookie')).toContain('; Secure')
     } finally {
@@ -102,7 +121,11 @@ describe('admin access', () => {
 
   test('sign-out revokes the session', async () => {
     const session = await signIn()
-    const out = await fetch(open.url + '/admin/logout', { method: 'POST', redirect: 'manual', headers: { cookie: session, origin: open.url } })
+    const out = await fetch(open.url + '/admin/logout', {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: session, origin: open.url },
+    })
     expect(out.status).toBe(303)
     expect(out.headers.get('set-cookie')).toContain('Max-Age=0')
     expect((await fetch(open.url + '/admin/api/overview', { headers: { cookie: session } })).status).toBe(401)
@@ -110,17 +133,26 @@ describe('admin access', () => {
 
   test('POST actions refuse a cross-site request (CSRF) even with a valid session', async () => {
     const session = await signIn()
-    const evil = await fetch(open.url + '/admin/api/reconcile', { method: 'POST', headers: { cookie: session, origin: 'https://evil.example' } })
+    const evil = await fetch(open.url + '/admin/api/reconcile', {
+      method: 'POST',
+      headers: { cookie: session, origin: 'https://evil.example' },
+    })
     expect(evil.status).toBe(403)
     expect(((await evil.json()) as any).error.code).toBe('CROSS_ORIGIN')
-    const crossSite = await fetch(open.url + '/admin/api/reconcile', { method: 'POST', headers: { cookie: session, origin: open.url, 'sec-fetch-site': 'cross-site' } })
+    const crossSite = await fetch(open.url + '/admin/api/reconcile', {
+      method: 'POST',
+      headers: { cookie: session, origin: open.url, 'sec-fetch-site': 'cross-site' },
+    })
     expect(crossSite.status).toBe(403)
     const noOrigin = await fetch(open.url + '/admin/api/reconcile', { method: 'POST', headers: { cookie: session } })
     expect(noOrigin.status).toBe(403)
     const login = await fetch(open.url + '/admin/login', form(TOKEN, { origin: 'https://evil.example' }))
     expect(login.status).toBe(403)
     expect(login.headers.get('set-cookie')).toBeNull()
-    const same = await fetch(open.url + '/admin/api/reconcile', { method: 'POST', headers: { cookie: session, origin: open.url, 'sec-fetch-site': 'same-origin' } })
+    const same = await fetch(open.url + '/admin/api/reconcile', {
+      method: 'POST',
+      headers: { cookie: session, origin: open.url, 'sec-fetch-site': 'same-origin' },
+    })
     expect(same.status).toBe(200)
     expect(((await same.json()) as any).reconciled).toEqual({ settled: 0, failed: 0, released: 0, unknown: 0 })
     // a bearer client (no browser, no Origin) may POST
@@ -128,14 +160,26 @@ describe('admin access', () => {
   })
 
   test('bad query parameters are 422 with details', async () => {
-    for (const q of ['limit=0', 'limit=501', 'limit=abc', 'state=paid', 'slug=../x', 'slug=A', 'order=desc', 'limit=1&limit=2']) {
+    for (const q of [
+      'limit=0',
+      'limit=501',
+      'limit=abc',
+      'state=paid',
+      'slug=../x',
+      'slug=A',
+      'order=desc',
+      'limit=1&limit=2',
+    ]) {
       const r = await fetch(open.url + '/admin/api/payments?' + q, { headers: bearer() })
       expect(r.status).toBe(422)
       const b = (await r.json()) as any
       expect(b.error.code).toBe('INVALID_QUERY')
       expect(b.error.details.length).toBeGreaterThan(0)
     }
-    expect((await fetch(open.url + '/admin/api/payments?limit=500&state=settled&slug=slugify', { headers: bearer() })).status).toBe(200)
+    expect(
+      (await fetch(open.url + '/admin/api/payments?limit=500&state=settled&slug=slugify', { headers: bearer() }))
+        .status,
+    ).toBe(200)
     expect((await fetch(open.url + '/admin/api/payments/abc', { headers: bearer() })).status).toBe(422)
     expect((await fetch(open.url + '/admin/api/payments/999', { headers: bearer() })).status).toBe(404)
     const unknown = await fetch(open.url + '/admin/api/nothing', { headers: bearer() })
@@ -144,7 +188,8 @@ describe('admin access', () => {
   })
 
   test('error answers of /api are counted by code per service; the unpaid 402 challenge is not an error', async () => {
-    const post = (path: string, headers: Record<string, string> = {}, body = '{"text":"x"}') => fetch(open.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body })
+    const post = (path: string, headers: Record<string, string> = {}, body = '{"text":"x"}') =>
+      fetch(open.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body })
     expect((await post('/api/v1/slugify')).status).toBe(402)
     expect((await post('/api/v1/slugify', { 'payment-signature': 'not-base64-json' })).status).toBe(402)
     // no model is configured here: the tiered service answers 503 with its own code
@@ -158,18 +203,24 @@ describe('admin access', () => {
     ]
     let got: unknown
     for (let i = 0; i < 200; i++) {
-      got = ((await (await fetch(open.url + '/admin/api/overview', { headers: bearer() })).json()) as any).errors.by_code
+      got = ((await (await fetch(open.url + '/admin/api/overview', { headers: bearer() })).json()) as any).errors
+        .by_code
       if (JSON.stringify(got) === JSON.stringify(want)) break
       await Bun.sleep(10) // polling for the asynchronous count, not a fixed wait
     }
     expect(got).toEqual(want)
   })
 
-  test('the overview reports the payment backend\'s health, settler balances and the payee balance when it has them', async () => {
+  test("the overview reports the payment backend's health, settler balances and the payee balance when it has them", async () => {
     const base = refusingFacilitator()
     const facilitator = {
       ...base,
-      health: () => ({ ok: true, canPay: false, detail: 'settler low on gas', settlers: [{ address: '0x' + '5'.repeat(40), balance_wei: '1200000000000', settlements_left: 3, in_flight: 1 }] }),
+      health: () => ({
+        ok: true,
+        canPay: false,
+        detail: 'settler low on gas',
+        settlers: [{ address: '0x' + '5'.repeat(40), balance_wei: '1200000000000', settlements_left: 3, in_flight: 1 }],
+      }),
       balance: async () => 4_200_000n,
     }
     const s = await startServer({ env: { ADMIN_TOKEN: TOKEN }, facilitator })
@@ -194,7 +245,11 @@ describe('admin access', () => {
   test('failed sign-ins are throttled per client (429 with Retry-After), and so are bad bearer tokens', async () => {
     const s = await startServer({ env: { ADMIN_TOKEN: TOKEN, TRUSTED_PROXIES: '1' } })
     try {
-      const from = (ip: string, token: string) => fetch(s.url + '/admin/login', { ...form(token), headers: { ...form(token).headers, origin: s.url, 'x-forwarded-for': ip } })
+      const from = (ip: string, token: string) =>
+        fetch(s.url + '/admin/login', {
+          ...form(token),
+          headers: { ...form(token).headers, origin: s.url, 'x-forwarded-for': ip },
+        })
       const statuses: number[] = []
       for (let i = 0; i < 11; i++) statuses.push((await from('198.51.100.7', 'wrong-token-wrong-token-wrong')).status)
       expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401))
@@ -203,13 +258,21 @@ describe('admin access', () => {
       const blocked = await from('198.51.100.7', TOKEN)
       expect(blocked.status).toBe(429)
       expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0)
-      const api = await fetch(s.url + '/admin/api/payments', { headers: { ...bearer(), 'x-forwarded-for': '198.51.100.7' } })
+      const api = await fetch(s.url + '/admin/api/payments', {
+        headers: { ...bearer(), 'x-forwarded-for': '198.51.100.7' },
+      })
       expect(api.status).toBe(429)
       expect(api.headers.get('cache-control')).toBe('no-store')
       // another client is unaffected
       expect((await from('198.51.100.8', TOKEN)).status).toBe(303)
-      for (let i = 0; i < 10; i++) await fetch(s.url + '/admin/api/payments', { headers: { ...bearer('x'.repeat(30)), 'x-forwarded-for': '198.51.100.9' } })
-      expect((await fetch(s.url + '/admin/api/payments', { headers: { ...bearer(), 'x-forwarded-for': '198.51.100.9' } })).status).toBe(429)
+      for (let i = 0; i < 10; i++)
+        await fetch(s.url + '/admin/api/payments', {
+          headers: { ...bearer('x'.repeat(30)), 'x-forwarded-for': '198.51.100.9' },
+        })
+      expect(
+        (await fetch(s.url + '/admin/api/payments', { headers: { ...bearer(), 'x-forwarded-for': '198.51.100.9' } }))
+          .status,
+      ).toBe(429)
       // no token ever reaches the logs
       expect(s.logs.join('\n')).not.toContain(TOKEN)
     } finally {

@@ -31,20 +31,58 @@ let payeeStart = 0n
 let paidTx = ''
 let lateTx = ''
 
-const jsonInit = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+const jsonInit = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+})
 
 /** A settlement whose transaction was mined but whose receipt the server never saw: the ledger row stays pending. */
 async function latePending(): Promise<string> {
-  const requirements = decodeB64Json((await post(s.url + '/api/v1/slugify', {})).headers.get('payment-required')).accepts[0]
+  const requirements = decodeB64Json((await post(s.url + '/api/v1/slugify', {})).headers.get('payment-required'))
+    .accepts[0]
   const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements })
   const raw = JSON.parse(Buffer.from(header, 'base64').toString())
   const a = raw.payload.authorization
   const { r, s: sv, v, yParity } = parseSignature(raw.payload.signature)
-  const admin = createWalletClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl), account: privateKeyToAccount(chain.admin.privateKey as Hex) })
-  const tx = await admin.writeContract({ address: getAddress(requirements.asset), abi: EIP3009_ABI, functionName: 'transferWithAuthorization', args: [a.from, a.to, BigInt(a.value), BigInt(a.validAfter), BigInt(a.validBefore), a.nonce, Number(v ?? BigInt(27 + yParity!)), r, sv] as never })
-  await createPublicClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl) }).waitForTransactionReceipt({ hash: tx })
+  const admin = createWalletClient({
+    chain: localBase(chain.rpcUrl),
+    transport: http(chain.rpcUrl),
+    account: privateKeyToAccount(chain.admin.privateKey as Hex),
+  })
+  const tx = await admin.writeContract({
+    address: getAddress(requirements.asset),
+    abi: EIP3009_ABI,
+    functionName: 'transferWithAuthorization',
+    args: [
+      a.from,
+      a.to,
+      BigInt(a.value),
+      BigInt(a.validAfter),
+      BigInt(a.validBefore),
+      a.nonce,
+      Number(v ?? BigInt(27 + yParity!)),
+      r,
+      sv,
+    ] as never,
+  })
+  await createPublicClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl) }).waitForTransactionReceipt(
+    { hash: tx },
+  )
   const ledger = s.booted.ledger
-  const id = ledger.reserve({ payer: a.from, nonce: a.nonce, slug: 'slugify', tier: 'flat', amount: a.value, network: 'eip155:8453', requestId: 'req_late', validBefore: Number(a.validBefore), x402Version: 2, payload: raw, requirements })!
+  const id = ledger.reserve({
+    payer: a.from,
+    nonce: a.nonce,
+    slug: 'slugify',
+    tier: 'flat',
+    amount: a.value,
+    network: 'eip155:8453',
+    requestId: 'req_late',
+    validBefore: Number(a.validBefore),
+    x402Version: 2,
+    payload: raw,
+    requirements,
+  })!
   ledger.transition(id, 'verified')
   ledger.transition(id, 'settling', { tx })
   ledger.transition(id, 'pending', { reason: 'settlement_pending' })
@@ -53,12 +91,29 @@ async function latePending(): Promise<string> {
 
 /** An authorization that was never broadcast and has expired: reconciliation must fail it (nothing was charged). */
 async function expiredPending(): Promise<void> {
-  const requirements = decodeB64Json((await post(s.url + '/api/v1/slugify', {})).headers.get('payment-required')).accepts[0]
-  const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements, validBefore: Math.floor(Date.now() / 1000) - 5 })
+  const requirements = decodeB64Json((await post(s.url + '/api/v1/slugify', {})).headers.get('payment-required'))
+    .accepts[0]
+  const header = await signPayment({
+    key: chain.payer.privateKey as Hex,
+    requirements,
+    validBefore: Math.floor(Date.now() / 1000) - 5,
+  })
   const raw = JSON.parse(Buffer.from(header, 'base64').toString())
   const a = raw.payload.authorization
   const ledger = s.booted.ledger
-  const id = ledger.reserve({ payer: a.from, nonce: a.nonce, slug: 'slugify', tier: 'flat', amount: a.value, network: 'eip155:8453', requestId: 'req_expired', validBefore: Number(a.validBefore), x402Version: 2, payload: raw, requirements })!
+  const id = ledger.reserve({
+    payer: a.from,
+    nonce: a.nonce,
+    slug: 'slugify',
+    tier: 'flat',
+    amount: a.value,
+    network: 'eip155:8453',
+    requestId: 'req_expired',
+    validBefore: Number(a.validBefore),
+    x402Version: 2,
+    payload: raw,
+    requirements,
+  })!
   ledger.transition(id, 'settling')
   ledger.transition(id, 'pending', { reason: 'settlement_pending' })
 }
@@ -66,10 +121,23 @@ async function expiredPending(): Promise<void> {
 beforeAll(async () => {
   mkdirSync(ART, { recursive: true })
   chain = await startDevChain()
-  const facilitator = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 })
-  s = await startServer({ entries: withEcho(), facilitator, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address, ADMIN_TOKEN: TOKEN, INVALID_PAYMENT_LIMIT: '0', DEMO_SERVICE: 'test-explain' } })
+  const facilitator = createLocalFacilitator({
+    rpcUrl: chain.rpcUrl,
+    settlerKey: chain.settler.privateKey as Hex,
+    chainId: 8453,
+    pollingIntervalMs: 20,
+  })
+  s = await startServer({
+    entries: withEcho(),
+    facilitator,
+    payTo: chain.payee.address,
+    env: { PAY_TO: chain.payee.address, ADMIN_TOKEN: TOKEN, INVALID_PAYMENT_LIMIT: '0', DEMO_SERVICE: 'test-explain' },
+  })
   payeeStart = await usdcBalance(chain.rpcUrl, chain.payee.address)
-  const pay = wrapFetchWithPayment(fetch, new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))))
+  const pay = wrapFetchWithPayment(
+    fetch,
+    new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
+  )
   const ok = await pay(s.url + '/api/v1/slugify', jsonInit({ text: 'Seen by the operator' }))
   expect(ok.status).toBe(200)
   paidTx = decodeB64Json(ok.headers.get('payment-response')).transaction
@@ -122,7 +190,9 @@ describe('operator console', () => {
     const [cookie] = await ctx.cookies()
     expect(cookie).toMatchObject({ name: 'admin_session', httpOnly: true, sameSite: 'Strict', path: '/admin' })
     expect(cookie.value).not.toContain(TOKEN)
-    const row = page.locator('#payment-list tr', { hasText: 'slugify' }).filter({ has: page.locator(`[title^="${paidTx}"]`) })
+    const row = page
+      .locator('#payment-list tr', { hasText: 'slugify' })
+      .filter({ has: page.locator(`[title^="${paidTx}"]`) })
     expect(await row.count()).toBe(1)
     expect(await row.textContent()).toContain('settled')
     expect(await row.textContent()).toContain('$0.001')
@@ -133,7 +203,11 @@ describe('operator console', () => {
     expect(await page.textContent('#errors-codes')).toContain('test-echo')
     expect(await page.locator('#errors-by-code tr', { hasText: 'test-echo' }).textContent()).toContain('INVALID_INPUT')
     expect(await page.textContent('#demo')).toContain('1 free call today by 1 client')
-    expect(await page.locator('#chart-money-days rect[data-series="revenue"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))).reduce((a, b) => a + b, 0))).toBeCloseTo(0.001, 9)
+    expect(
+      await page
+        .locator('#chart-money-days rect[data-series="revenue"]')
+        .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))).reduce((a, b) => a + b, 0)),
+    ).toBeCloseTo(0.001, 9)
     expect(await page.textContent('[data-stat="Pending / settling"]')).toBe('2')
     await page.screenshot({ path: `${ART}/console.png`, fullPage: true })
   }, 30_000)
@@ -149,12 +223,14 @@ describe('operator console', () => {
     const late = page.locator('#payment-list tr').filter({ has: page.locator(`[title^="${lateTx}"]`) })
     expect(await late.textContent()).toContain('settled')
     await moneyAddsUp()
-    const api = (await (await fetch(s.url + '/admin/api/payments?state=settled', { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as any
+    const api = (await (
+      await fetch(s.url + '/admin/api/payments?state=settled', { headers: { authorization: `Bearer ${TOKEN}` } })
+    ).json()) as any
     expect(api.payments.map((p: any) => p.tx_hash).sort()).toEqual([paidTx, lateTx].sort())
     expect(JSON.stringify(api)).not.toContain('signature')
   }, 30_000)
 
-  test('a payment\'s history opens from its id, by keyboard', async () => {
+  test("a payment's history opens from its id, by keyboard", async () => {
     const id = s.booted.ledger.byState(['settled']).find((p) => p.tx_hash === paidTx)!.id
     await page.focus(`#payment-list button[data-payment="${id}"]`)
     await page.keyboard.press('Enter')
@@ -170,7 +246,9 @@ describe('operator console', () => {
   test('filters payments by state and service', async () => {
     await page.selectOption('#f-state', 'released')
     await page.click('#payment-filters button')
-    await page.waitForFunction(() => [...document.querySelectorAll('#payment-list tbody tr')].every((r) => r.textContent!.includes('released')))
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('#payment-list tbody tr')].every((r) => r.textContent!.includes('released')),
+    )
     expect(await page.textContent('#payment-list')).toContain('handler 422 INVALID_INPUT')
   }, 30_000)
 
@@ -189,6 +267,8 @@ describe('operator console', () => {
     await page.click('.signout button')
     await page.waitForSelector('#signin')
     expect(await ctx.cookies()).toEqual([])
-    expect((await fetch(s.url + '/admin/api/overview', { headers: { cookie: `admin_session=${before.value}` } })).status).toBe(401)
+    expect(
+      (await fetch(s.url + '/admin/api/overview', { headers: { cookie: `admin_session=${before.value}` } })).status,
+    ).toBe(401)
   }, 30_000)
 })

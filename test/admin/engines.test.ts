@@ -23,19 +23,32 @@ afterAll(async () => {
 })
 
 const res = (n: number, slug: string, amount: string): Reservation => ({
-  payer: '0x' + n.toString(16).padStart(40, '0'), nonce: '0x' + n.toString(16).padStart(64, '0'), slug, tier: 'flat', amount,
-  network: 'eip155:8453', requestId: `req_${n}`, validBefore: 2_000_000_000, x402Version: 2, payload: { secret: 'signature-not-shown' }, requirements: {},
+  payer: '0x' + n.toString(16).padStart(40, '0'),
+  nonce: '0x' + n.toString(16).padStart(64, '0'),
+  slug,
+  tier: 'flat',
+  amount,
+  network: 'eip155:8453',
+  requestId: `req_${n}`,
+  validBefore: 2_000_000_000,
+  x402Version: 2,
+  payload: { secret: 'signature-not-shown' },
+  requirements: {},
 })
 
 async function history(s: TestServer): Promise<number[]> {
   const l = s.booted.storage.ledger
   const a = (await l.reserve(res(1, 'slugify', '1000')))!
-  await l.transition(a, 'verified'); await l.transition(a, 'settling', { tx: '0x' + 'a'.repeat(64) })
+  await l.transition(a, 'verified')
+  await l.transition(a, 'settling', { tx: '0x' + 'a'.repeat(64) })
   await l.settleOnce(a, { tx: '0x' + 'a'.repeat(64), gasUsed: '61234', effectiveGasPrice: '1000000007' })
   const b = (await l.reserve(res(2, 'slugify', '1000')))!
-  await l.transition(b, 'verified'); await l.transition(b, 'released', { reason: 'handler 502 UPSTREAM_ERROR' })
+  await l.transition(b, 'verified')
+  await l.transition(b, 'released', { reason: 'handler 502 UPSTREAM_ERROR' })
   const c = (await l.reserve(res(3, 'hash-digest', '9007199254740993')))!
-  await l.transition(c, 'verified'); await l.transition(c, 'settling', { tx: '0x' + 'c'.repeat(64) }); await l.transition(c, 'pending', { reason: 'settlement_pending' })
+  await l.transition(c, 'verified')
+  await l.transition(c, 'settling', { tx: '0x' + 'c'.repeat(64) })
+  await l.transition(c, 'pending', { reason: 'settlement_pending' })
   await s.booted.storage.quota.consume('1.2.3.4')
   return [a, b, c]
 }
@@ -48,7 +61,24 @@ const get = async (s: TestServer, path: string) => {
 /** Drops what legitimately differs between two servers: times, ids, the payee balance and process-local figures. */
 const strip = (v: unknown): unknown => {
   if (Array.isArray(v)) return v.map(strip)
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([k]) => !['created_at', 'updated_at', 'settled_at', 'at', 'id', 'upstreams', 'payee_balance_atomic', 'facilitator'].includes(k)).map(([k, x]) => [k, strip(x)]))
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(
+          ([k]) =>
+            ![
+              'created_at',
+              'updated_at',
+              'settled_at',
+              'at',
+              'id',
+              'upstreams',
+              'payee_balance_atomic',
+              'facilitator',
+            ].includes(k),
+        )
+        .map(([k, x]) => [k, strip(x)]),
+    )
   return v
 }
 
@@ -62,19 +92,39 @@ test('/health names the engine', async () => {
 
 test('payments, one payment with its events, and the overview are the same on both engines', async () => {
   const ids = { sqlite: await history(servers.sqlite), postgres: await history(servers.postgres) }
-  const list = { sqlite: await get(servers.sqlite, '/admin/api/payments?limit=10'), postgres: await get(servers.postgres, '/admin/api/payments?limit=10') }
+  const list = {
+    sqlite: await get(servers.sqlite, '/admin/api/payments?limit=10'),
+    postgres: await get(servers.postgres, '/admin/api/payments?limit=10'),
+  }
   expect(list.postgres.count).toBe(3)
   expect(strip(list.postgres)).toEqual(strip(list.sqlite))
   expect(JSON.stringify(list.postgres)).not.toContain('signature-not-shown')
-  expect(list.postgres.payments[2]).toMatchObject({ state: 'settled', amount: '1000', gas_cost_wei: (61234n * 1000000007n).toString() })
+  expect(list.postgres.payments[2]).toMatchObject({
+    state: 'settled',
+    amount: '1000',
+    gas_cost_wei: (61234n * 1000000007n).toString(),
+  })
   const settledOnly = await get(servers.postgres, '/admin/api/payments?state=settled&limit=5')
   expect(settledOnly.payments.map((p: { id: number }) => p.id)).toEqual([ids.postgres[0]])
-  const one = { sqlite: await get(servers.sqlite, `/admin/api/payments/${ids.sqlite[2]}`), postgres: await get(servers.postgres, `/admin/api/payments/${ids.postgres[2]}`) }
-  expect(one.postgres.events.map((e: { state: string }) => e.state)).toEqual(['reserved', 'verified', 'settling', 'pending'])
+  const one = {
+    sqlite: await get(servers.sqlite, `/admin/api/payments/${ids.sqlite[2]}`),
+    postgres: await get(servers.postgres, `/admin/api/payments/${ids.postgres[2]}`),
+  }
+  expect(one.postgres.events.map((e: { state: string }) => e.state)).toEqual([
+    'reserved',
+    'verified',
+    'settling',
+    'pending',
+  ])
   expect(strip(one.postgres)).toEqual(strip(one.sqlite))
-  const ov = { sqlite: await get(servers.sqlite, '/admin/api/overview'), postgres: await get(servers.postgres, '/admin/api/overview') }
+  const ov = {
+    sqlite: await get(servers.sqlite, '/admin/api/overview'),
+    postgres: await get(servers.postgres, '/admin/api/overview'),
+  }
   expect(ov.postgres.payment_states).toEqual({ settled: 1, released: 1, pending: 1 })
-  expect(ov.postgres.errors.paid_failures_by_code).toEqual([{ slug: 'slugify', code: 'UPSTREAM_ERROR', status: 502, count: 1 }])
+  expect(ov.postgres.errors.paid_failures_by_code).toEqual([
+    { slug: 'slugify', code: 'UPSTREAM_ERROR', status: 502, count: 1 },
+  ])
   expect(ov.postgres.demo.today).toMatchObject({ clients: 1, calls: 1 })
   expect(strip(ov.postgres)).toEqual(strip(ov.sqlite))
 })

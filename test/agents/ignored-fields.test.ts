@@ -19,8 +19,17 @@ let before = 0n
 let charged = 0n
 beforeAll(async () => {
   chain = await startDevChain({ payerUsdc: 1_000_000_000n })
-  const facilitator = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 })
-  s = await startApp({ facilitator, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' } })
+  const facilitator = createLocalFacilitator({
+    rpcUrl: chain.rpcUrl,
+    settlerKey: chain.settler.privateKey as Hex,
+    chainId: 8453,
+    pollingIntervalMs: 20,
+  })
+  s = await startApp({
+    facilitator,
+    payTo: chain.payee.address,
+    env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' },
+  })
   before = await usdcBalance(chain.rpcUrl, chain.payee.address)
 })
 afterAll(async () => {
@@ -31,7 +40,9 @@ afterAll(async () => {
 async function paid(slug: string, body: unknown): Promise<Response> {
   const path = `/api/v1/${slug}`
   const req = decodeB64Json((await s.post(path, {})).headers.get('payment-required')).accepts[0]
-  const r = await s.post(path, body, { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) })
+  const r = await s.post(path, body, {
+    'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }),
+  })
   if (r.status === 200) charged += BigInt(req.amount)
   return r
 }
@@ -59,7 +70,9 @@ test('an alias sent with its canonical field loses and is reported', async () =>
   const r = await paid('hash-digest', { text: 'abc', encoding: 'hex', output: 'base64' })
   expect(r.status).toBe(200)
   expect(r.headers.get('x-ignored-fields')).toBe('output')
-  expect(((await r.json()) as { digest: string }).digest).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad')
+  expect(((await r.json()) as { digest: string }).digest).toBe(
+    'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+  )
 })
 
 test('a refused body is a 422 with nothing charged, whatever its extra fields', async () => {

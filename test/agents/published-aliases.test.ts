@@ -30,7 +30,9 @@ test('/services and OpenAPI publish the declared aliases and the enum matching r
   const vat = openapi.paths['/api/v1/sales-tax-vat-calculator'].post.requestBody.content['application/json'].schema
   expect(vat['x-aliases'].values.region.Germany).toBe('DE')
   expect(vat['x-aliases'].values.region.California).toBe('US-CA')
-  expect(openapi.paths['/api/v1/stats-toolkit'].post.responses['200'].headers['X-Ignored-Fields'].schema.type).toBe('string')
+  expect(openapi.paths['/api/v1/stats-toolkit'].post.responses['200'].headers['X-Ignored-Fields'].schema.type).toBe(
+    'string',
+  )
 })
 
 test('the Bazaar schema in the 402 carries them, and every 402 header stays under 16 KiB', async () => {
@@ -56,9 +58,21 @@ test('boot refuses aliases that point at nothing, and accepts every shipped one'
   const { config } = loadConfig({}, '')
   expect(buildCatalog(entries, config, true).problems).toEqual([])
   const manifest = defineService({
-    slug: 'bad-alias', name: 'x', description: 'x', category: 'text', kind: 'utility', method: 'POST', pricing: flat(0.001), model: 'none',
-    input: t.Object({ mode: t.Union([t.Literal('a'), t.Literal('b')]), items: t.Array(t.Object({ n: t.Number() })) }), output: t.Object({}), examples: [],
-    aliases: { fields: { kind: 'nope', mode: 'mode', 'items[].m': 'n', 'items[].x': 'nope', 'rows[].y': 'n' }, values: { mode: { c: 'z', B: 'a' }, other: { d: 'a' } } },
+    slug: 'bad-alias',
+    name: 'x',
+    description: 'x',
+    category: 'text',
+    kind: 'utility',
+    method: 'POST',
+    pricing: flat(0.001),
+    model: 'none',
+    input: t.Object({ mode: t.Union([t.Literal('a'), t.Literal('b')]), items: t.Array(t.Object({ n: t.Number() })) }),
+    output: t.Object({}),
+    examples: [],
+    aliases: {
+      fields: { kind: 'nope', mode: 'mode', 'items[].m': 'n', 'items[].x': 'nope', 'rows[].y': 'n' },
+      values: { mode: { c: 'z', B: 'a' }, other: { d: 'a' } },
+    },
   })
   const text = buildCatalog([{ folder: 'bad-alias', manifest, handler: null }], config, true).problems.join('\n')
   expect(text).toContain("field alias 'kind' points at 'nope'")

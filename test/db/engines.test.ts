@@ -22,13 +22,17 @@ import { testPostgres, type LocalPostgres } from '../support/postgres'
 
 let pg: LocalPostgres
 const pools: SQL[] = []
-beforeAll(async () => { pg = await testPostgres() }, 60_000)
+beforeAll(async () => {
+  pg = await testPostgres()
+}, 60_000)
 afterAll(async () => {
   for (const p of pools) await p.close().catch(() => {})
   await pg?.stop()
 })
 
-interface Clock { ms: number }
+interface Clock {
+  ms: number
+}
 interface Engine {
   ledger: LedgerStore
   stats: StatsStore
@@ -44,7 +48,8 @@ const engines: Record<'sqlite' | 'postgres', (clock: Clock) => Promise<Engine>> 
       ledger: new Ledger(db, () => clock.ms),
       stats: new Stats(db, 60_000, () => new Date(clock.ms)),
       quota: (limit) => new DailyQuota(db, limit, () => new Date(clock.ms)),
-      results: (maxTotalBytes = 1 << 20) => new ResultStore(db, { maxBodyBytes: 1000, maxTotalBytes, flushMs: 0 }, () => Math.floor(clock.ms / 1000)),
+      results: (maxTotalBytes = 1 << 20) =>
+        new ResultStore(db, { maxBodyBytes: 1000, maxTotalBytes, flushMs: 0 }, () => Math.floor(clock.ms / 1000)),
     }
   },
   async postgres(clock) {
@@ -55,14 +60,24 @@ const engines: Record<'sqlite' | 'postgres', (clock: Clock) => Promise<Engine>> 
       ledger: new PgLedger(sql, 'test-instance', () => clock.ms),
       stats: new PgStats(sql, 60_000, () => new Date(clock.ms)),
       quota: (limit) => new PgQuota(sql, limit, () => new Date(clock.ms)),
-      results: (maxTotalBytes = 1 << 20) => new PgResultStore(sql, { maxBodyBytes: 1000, maxTotalBytes }, () => Math.floor(clock.ms / 1000)),
+      results: (maxTotalBytes = 1 << 20) =>
+        new PgResultStore(sql, { maxBodyBytes: 1000, maxTotalBytes }, () => Math.floor(clock.ms / 1000)),
     }
   },
 }
 
 const res = (n: number, slug = 's', amount = '1000'): Reservation => ({
-  payer: '0x' + n.toString(16).padStart(40, '0'), nonce: '0x' + n.toString(16).padStart(64, '0'), slug, tier: 'flat', amount,
-  network: 'eip155:8453', requestId: 'r', validBefore: 2_000_000_000, x402Version: 2, payload: { n }, requirements: {},
+  payer: '0x' + n.toString(16).padStart(40, '0'),
+  nonce: '0x' + n.toString(16).padStart(64, '0'),
+  slug,
+  tier: 'flat',
+  amount,
+  network: 'eip155:8453',
+  requestId: 'r',
+  validBefore: 2_000_000_000,
+  x402Version: 2,
+  payload: { n },
+  requirements: {},
 })
 
 describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
@@ -77,9 +92,18 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
     await e.ledger.transition(id, 'released', { reason: 'handler failed' })
     const id2 = (await e.ledger.reserve(r))!
     expect(id2).not.toBe(id)
-    await e.ledger.transition(id2, 'verified'); await e.ledger.transition(id2, 'settling', { tx: '0xabc' }); await e.ledger.transition(id2, 'settled')
+    await e.ledger.transition(id2, 'verified')
+    await e.ledger.transition(id2, 'settling', { tx: '0xabc' })
+    await e.ledger.transition(id2, 'settled')
     expect(await e.ledger.reserve(r)).toBeNull()
-    expect(await e.ledger.get(id2)).toMatchObject({ id: id2, state: 'settled', tx_hash: '0xabc', payer: r.payer.toLowerCase(), amount: '1000', valid_before: 2_000_000_000 })
+    expect(await e.ledger.get(id2)).toMatchObject({
+      id: id2,
+      state: 'settled',
+      tx_hash: '0xabc',
+      payer: r.payer.toLowerCase(),
+      amount: '1000',
+      valid_before: 2_000_000_000,
+    })
     expect((await e.ledger.events(id2)).map((x) => x.state)).toEqual(['reserved', 'verified', 'settling', 'settled'])
     expect(await e.ledger.settledTotal()).toBe(1000n)
     expect((await e.ledger.byState(['released'])).map((x) => x.id)).toEqual([id])
@@ -89,7 +113,9 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
     const e = await engines[kind]({ ms: Date.now() })
     const id = (await e.ledger.reserve(res(2)))!
     await e.ledger.transition(id, 'settling', { tx: '0xabc' })
-    const wins = await Promise.all(Array.from({ length: 10 }, (_, i) => e.ledger.settleOnce(id, { reason: `settler ${i}` })))
+    const wins = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => e.ledger.settleOnce(id, { reason: `settler ${i}` })),
+    )
     expect(wins.filter(Boolean).length).toBe(1)
     expect((await e.ledger.events(id)).filter((x) => x.state === 'settled').length).toBe(1)
     await e.ledger.transition(id, 'failed') // settled is terminal
@@ -110,12 +136,23 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
     await e.ledger.transition(d, 'failed')
     e.stats.record('a', { calls: 2 })
     expect(await e.ledger.settledByDay(0)).toEqual([
-      { day: '2026-11-21', slug: 'a', paid_calls: 1, revenue_atomic: '1000', gas_wei: (61234n * 1000000007n).toString() },
+      {
+        day: '2026-11-21',
+        slug: 'a',
+        paid_calls: 1,
+        revenue_atomic: '1000',
+        gas_wei: (61234n * 1000000007n).toString(),
+      },
       { day: '2026-11-22', slug: 'a', paid_calls: 1, revenue_atomic: '9007199254740993', gas_wei: '150000' },
       { day: '2026-11-22', slug: 'b', paid_calls: 1, revenue_atomic: '7', gas_wei: '0' },
     ])
     const r = await loadStatsReport(e.stats, e.ledger, 30, 2000, new Date(clock.ms))
-    expect(r.totals).toMatchObject({ paid_calls: 3, revenue_atomic: '9007199254742000', calls: 2, gas_wei: (61234n * 1000000007n + 150000n).toString() })
+    expect(r.totals).toMatchObject({
+      paid_calls: 3,
+      revenue_atomic: '9007199254742000',
+      calls: 2,
+      gas_wei: (61234n * 1000000007n + 150000n).toString(),
+    })
     expect(await e.ledger.averageSettlementCost(0)).toBe((61234n * 1000000007n + 150000n) / 2n)
     expect(await e.ledger.settledTotal()).toBe(9007199254742000n)
     await e.stats.close()
@@ -142,7 +179,12 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
     const q = e.quota(5)
     const got = await Promise.all(Array.from({ length: 20 }, () => q.consume('a')))
     expect(got.filter((x) => x.allowed).length).toBe(5)
-    expect(await q.consume('a')).toMatchObject({ allowed: false, used: 5, remaining: 0, resetsAt: '2026-11-23T00:00:00.000Z' })
+    expect(await q.consume('a')).toMatchObject({
+      allowed: false,
+      used: 5,
+      remaining: 0,
+      resetsAt: '2026-11-23T00:00:00.000Z',
+    })
     await q.refund('a', got.find((x) => x.allowed)!)
     expect((await q.consume('a')).allowed).toBe(true)
     expect((await q.consume('b')).allowed).toBe(true)
@@ -155,17 +197,30 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
     const clock = { ms: Date.now() }
     const e = await engines[kind](clock)
     const store = e.results()
-    const r1 = res(10), r2 = { ...res(11), payer: r1.payer }
+    const r1 = res(10),
+      r2 = { ...res(11), payer: r1.payer }
     const [id1, id2] = [(await e.ledger.reserve(r1))!, (await e.ledger.reserve(r2))!]
-    const k = (id: number, r: Reservation) => ({ paymentId: id, payer: r.payer, nonce: r.nonce, key: 'key-1', requestHash: 'h', expiresAt: Math.floor(clock.ms / 1000) + 60 })
-    const claims = await Promise.all([store.claim({ ...k(id1, r1), key: 'key-1' }), store.claim({ ...k(id2, r2), key: 'key-1' })])
+    const k = (id: number, r: Reservation) => ({
+      paymentId: id,
+      payer: r.payer,
+      nonce: r.nonce,
+      key: 'key-1',
+      requestHash: 'h',
+      expiresAt: Math.floor(clock.ms / 1000) + 60,
+    })
+    const claims = await Promise.all([
+      store.claim({ ...k(id1, r1), key: 'key-1' }),
+      store.claim({ ...k(id2, r2), key: 'key-1' }),
+    ])
     expect(claims.filter((c) => c === null).length).toBe(1)
     const winner = claims[0] === null ? id1 : id2
     expect(await store.keep(k(winner, winner === id1 ? r1 : r2), '{"ok":true}')).toBe(true)
     await e.ledger.settleOnce(winner, { tx: '0xfeed' })
     const row = (await store.byKey(r1.payer, 'key-1'))!
     expect(row).toMatchObject({ payment_id: winner, state: 'settled', body: '{"ok":true}', tx_hash: '0xfeed' })
-    expect(await store.byAuthorization(winner === id1 ? r1.payer : r2.payer, winner === id1 ? r1.nonce : r2.nonce)).toMatchObject({ payment_id: winner })
+    expect(
+      await store.byAuthorization(winner === id1 ? r1.payer : r2.payer, winner === id1 ? r1.nonce : r2.nonce),
+    ).toMatchObject({ payment_id: winner })
     expect(await store.keep({ ...k(id2 === winner ? id1 : id2, r1), key: null }, 'x'.repeat(2000))).toBe(false) // over the single cap
     await e.ledger.transition(winner, 'failed') // terminal 'settled' stays
     expect((await store.byKey(r1.payer, 'key-1'))?.state).toBe('settled')
@@ -178,7 +233,9 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
 describe('postgres only', () => {
   test('five instances booting at once migrate once (advisory lock)', async () => {
     const url = await pg.createDatabase('migrate_race')
-    const opened = await Promise.all(Array.from({ length: 5 }, () => openPostgres({ url, poolMax: 2, statementTimeoutMs: 5000 })))
+    const opened = await Promise.all(
+      Array.from({ length: 5 }, () => openPostgres({ url, poolMax: 2, statementTimeoutMs: 5000 })),
+    )
     pools.push(...opened)
     const [v] = await opened[0]`SELECT version FROM schema_version`
     expect(Number(v.version)).toBe(1)
@@ -199,13 +256,23 @@ describe('postgres only', () => {
     expect(await l.verifyWithin(a, payer, 600n, null, since)).toMatchObject({ outcome: 'ok', inFlight: 0n })
     // b (another instance): a is in flight, so its balance must be read, and 1000 does not cover both
     expect(await other.verifyWithin(b, payer, 600n, null, since)).toMatchObject({ outcome: 'recheck', inFlight: 600n })
-    expect(await other.verifyWithin(b, payer, 600n, { value: 1000n, readAtMs: clock.ms }, since)).toMatchObject({ outcome: 'short', inFlight: 600n })
+    expect(await other.verifyWithin(b, payer, 600n, { value: 1000n, readAtMs: clock.ms }, since)).toMatchObject({
+      outcome: 'short',
+      inFlight: 600n,
+    })
     expect((await other.get(b))!.state).toBe('reserved')
-    expect(await other.verifyWithin(b, payer, 600n, { value: 1200n, readAtMs: clock.ms }, since)).toMatchObject({ outcome: 'ok', inFlight: 600n })
-    expect((await other.get(b))).toMatchObject({ state: 'verified', instance: 'another-instance' })
+    expect(await other.verifyWithin(b, payer, 600n, { value: 1200n, readAtMs: clock.ms }, since)).toMatchObject({
+      outcome: 'ok',
+      inFlight: 600n,
+    })
+    expect(await other.get(b)).toMatchObject({ state: 'verified', instance: 'another-instance' })
     // 20 concurrent verifications against a balance for 3: exactly 3 pass
-    const ids = await Promise.all(Array.from({ length: 20 }, (_, i) => other.reserve({ ...res(100 + i), payer: res(30).payer, amount: '100' })))
-    const out = await Promise.all(ids.map((id) => other.verifyWithin(id!, res(30).payer, 100n, { value: 300n, readAtMs: clock.ms }, since)))
+    const ids = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => other.reserve({ ...res(100 + i), payer: res(30).payer, amount: '100' })),
+    )
+    const out = await Promise.all(
+      ids.map((id) => other.verifyWithin(id!, res(30).payer, 100n, { value: 300n, readAtMs: clock.ms }, since)),
+    )
     expect(out.filter((o) => o.outcome === 'ok').length).toBe(3)
     // a balance read before a settlement: what settled since the read (any instance) is taken off it
     const payer2 = res(40).payer
@@ -215,16 +282,28 @@ describe('postgres only', () => {
     await l.settleOnce(s1, { tx: '0x1' })
     const s2 = (await other.reserve({ ...res(41), payer: payer2, amount: '700' }))!
     expect(await other.verifyWithin(s2, payer2, 700n, null, clock.ms)).toMatchObject({ outcome: 'recheck' }) // settled since
-    expect(await other.verifyWithin(s2, payer2, 700n, { value: 1000n, readAtMs }, clock.ms)).toMatchObject({ outcome: 'short' }) // 1000 - 700 settled < 700
-    expect(await other.verifyWithin(s2, payer2, 700n, { value: 300n + 700n, readAtMs: clock.ms }, clock.ms)).toMatchObject({ outcome: 'short' }) // read within SKEW_MS of the settlement: taken off too (clock skew; conservative)
-    expect(await other.verifyWithin(s2, payer2, 700n, { value: 700n, readAtMs: clock.ms + 3000 }, clock.ms)).toMatchObject({ outcome: 'ok' })
+    expect(await other.verifyWithin(s2, payer2, 700n, { value: 1000n, readAtMs }, clock.ms)).toMatchObject({
+      outcome: 'short',
+    }) // 1000 - 700 settled < 700
+    expect(
+      await other.verifyWithin(s2, payer2, 700n, { value: 300n + 700n, readAtMs: clock.ms }, clock.ms),
+    ).toMatchObject({ outcome: 'short' }) // read within SKEW_MS of the settlement: taken off too (clock skew; conservative)
+    expect(
+      await other.verifyWithin(s2, payer2, 700n, { value: 700n, readAtMs: clock.ms + 3000 }, clock.ms),
+    ).toMatchObject({ outcome: 'ok' })
   })
 
   test('only one instance holds the reconciler lock at a time', async () => {
     const e = await engines.postgres({ ms: Date.now() })
     const l = e.ledger as PgLedger
     let release!: () => void
-    const held = l.exclusively('agent-api:reconcile', () => new Promise<string>((r) => { release = () => r('first') }))
+    const held = l.exclusively(
+      'agent-api:reconcile',
+      () =>
+        new Promise<string>((r) => {
+          release = () => r('first')
+        }),
+    )
     await Bun.sleep(0)
     while (!release) await Bun.sleep(5)
     expect(await l.exclusively('agent-api:reconcile', async () => 'second')).toBeUndefined()
@@ -234,7 +313,11 @@ describe('postgres only', () => {
   })
 
   test('an unreachable Postgres is one clear error without the password', async () => {
-    const err = await openPostgres({ url: 'postgres://user:s3cret@127.0.0.1:1/db', poolMax: 1, statementTimeoutMs: 1000 }).catch((x) => x)
+    const err = await openPostgres({
+      url: 'postgres://user:s3cret@127.0.0.1:1/db',
+      poolMax: 1,
+      statementTimeoutMs: 1000,
+    }).catch((x) => x)
     expect(err).toBeInstanceOf(DatabaseUnavailable)
     expect(err.message).toContain('Postgres is unreachable')
     expect(err.message).not.toContain('s3cret')
@@ -246,11 +329,17 @@ test('postgres: the refusal throttle is one window shared by every instance', as
   const sql = await openPostgres({ url, poolMax: 4, statementTimeoutMs: 5000 })
   pools.push(sql)
   let now = 1_000_000
-  const a = new PgThrottle(sql, 3, 60_000, () => now), b = new PgThrottle(sql, 3, 60_000, () => now)
-  await a.hit('1.2.3.4'); await b.hit('1.2.3.4')
+  const a = new PgThrottle(sql, 3, 60_000, () => now),
+    b = new PgThrottle(sql, 3, 60_000, () => now)
+  await a.hit('1.2.3.4')
+  await b.hit('1.2.3.4')
   expect(await a.blocked('1.2.3.4')).toBe(false)
   await Promise.all([a.hit('1.2.3.4'), b.hit('other')])
-  expect([await a.blocked('1.2.3.4'), await b.blocked('1.2.3.4'), await b.blocked('other')]).toEqual([true, true, false])
+  expect([await a.blocked('1.2.3.4'), await b.blocked('1.2.3.4'), await b.blocked('other')]).toEqual([
+    true,
+    true,
+    false,
+  ])
   now += 30_000
   expect(await b.blocked('1.2.3.4')).toBe(true)
   expect(b.retryAfter('1.2.3.4')).toBe(30)

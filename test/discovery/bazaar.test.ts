@@ -4,7 +4,14 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { HTTPFacilitatorClient } from '@x402/core/server'
-import { isValidIconUrl, isValidServiceName, sanitizeResourceServiceMetadata, sanitizeTags, validateDiscoveryExtension, withBazaar } from '@x402/extensions/bazaar'
+import {
+  isValidIconUrl,
+  isValidServiceName,
+  sanitizeResourceServiceMetadata,
+  sanitizeTags,
+  validateDiscoveryExtension,
+  withBazaar,
+} from '@x402/extensions/bazaar'
 import { decodeB64Json, post, startServer, type TestServer } from '../support/server'
 
 const PAY_TO = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C'
@@ -55,7 +62,15 @@ describe('the 402 resource', () => {
     for (const a of pr.accepts) expect(Object.keys(a).sort()).toEqual(V2_FIELDS)
     expect(pr.resource.mimeType).toBe('application/json')
     const v1 = ((await r.json()) as any).accepts[0]
-    expect(v1).toMatchObject({ scheme: 'exact', network: 'base', maxAmountRequired: pr.accepts[0].amount, resource: pr.resource.url, mimeType: 'application/json', payTo: PAY_TO, maxTimeoutSeconds: 60 })
+    expect(v1).toMatchObject({
+      scheme: 'exact',
+      network: 'base',
+      maxAmountRequired: pr.accepts[0].amount,
+      resource: pr.resource.url,
+      mimeType: 'application/json',
+      payTo: PAY_TO,
+      maxTimeoutSeconds: 60,
+    })
     expect(v1.description.length).toBeGreaterThan(0)
   })
 })
@@ -68,24 +83,36 @@ describe('/discovery/resources through the official bazaar client', () => {
       expect(new Date(item.lastUpdated).toISOString()).toBe(item.lastUpdated)
       expect(item.description!.length).toBeGreaterThan(10)
       expect(item.mimeType).toBe('application/json')
-      expect(sanitizeResourceServiceMetadata(item as never)).toEqual({ serviceName: item.serviceName, tags: item.tags, iconUrl: item.iconUrl })
+      expect(sanitizeResourceServiceMetadata(item as never)).toEqual({
+        serviceName: item.serviceName,
+        tags: item.tags,
+        iconUrl: item.iconUrl,
+      })
       expect(validateDiscoveryExtension(item.extensions!.bazaar as never)).toMatchObject({ valid: true })
       for (const a of item.accepts) expect(Object.keys(a).sort()).toEqual(V2_FIELDS)
     }
   })
 
   test('filters: tags, network, scheme, payTo', async () => {
-    const finance = services.filter((x) => x.category === 'finance').map((x) => x.slug).sort()
+    const finance = services
+      .filter((x) => x.category === 'finance')
+      .map((x) => x.slug)
+      .sort()
     expect(finance.length).toBeGreaterThan(3)
     const byTag = (await (await fetch(`${s.url}/discovery/resources?tags=finance&limit=100`)).json()) as any
     expect(byTag.items.map((i: any) => i.resource.split('/').pop()).sort()).toEqual(finance)
     expect(byTag.pagination.total).toBe(finance.length)
     const two = (await (await fetch(`${s.url}/discovery/resources?tags=finance,crypto&limit=100`)).json()) as any
     expect(two.pagination.total).toBe(finance.length + services.filter((x) => x.category === 'crypto').length)
-    expect((await bazaar.listResources({ network: 'eip155:8453', scheme: 'exact', payTo: PAY_TO.toLowerCase() })).pagination.total).toBe(services.length)
+    expect(
+      (await bazaar.listResources({ network: 'eip155:8453', scheme: 'exact', payTo: PAY_TO.toLowerCase() })).pagination
+        .total,
+    ).toBe(services.length)
     expect((await bazaar.listResources({ network: 'eip155:84532' })).pagination.total).toBe(0)
     expect((await bazaar.listResources({ scheme: 'upto' })).pagination.total).toBe(0)
-    expect((await bazaar.listResources({ payTo: '0x0000000000000000000000000000000000000001' })).pagination.total).toBe(0)
+    expect((await bazaar.listResources({ payTo: '0x0000000000000000000000000000000000000001' })).pagination.total).toBe(
+      0,
+    )
     expect((await bazaar.listResources({ type: 'mcp' })).pagination.total).toBe(0)
     expect((await bazaar.listResources({ extensions: 'bazaar' })).pagination.total).toBe(services.length)
   })
@@ -107,12 +134,17 @@ describe('/discovery/search', () => {
     const both = (await search('query=json%20csv&limit=50')).body
     expect(both.total).toBeGreaterThan(0)
     expect(both.total).toBeLessThan(json.total)
-    for (const item of both.resources) expect(`${item.resource} ${item.description} ${item.tags.join(' ')}`.toLowerCase()).toMatch(/csv/)
+    for (const item of both.resources)
+      expect(`${item.resource} ${item.description} ${item.tags.join(' ')}`.toLowerCase()).toMatch(/csv/)
     // A tag finds the whole category; filters apply.
     const fin = (await search('query=finance&tags=finance&limit=50')).body
     expect(fin.total).toBe(services.filter((x) => x.category === 'finance').length)
     expect((await search('query=finance&network=eip155:84532')).body.total).toBe(0)
-    expect((await search('query=zzzqqqxx')).body).toMatchObject({ resources: [], pagination: { cursor: null }, total: 0 })
+    expect((await search('query=zzzqqqxx')).body).toMatchObject({
+      resources: [],
+      pagination: { cursor: null },
+      total: 0,
+    })
   })
 
   test('cursor pagination walks every match once', async () => {
@@ -153,12 +185,33 @@ describe('/discovery/search', () => {
     for (const [qs, code] of cases) {
       const r = await search(qs)
       expect([qs, r.status]).toEqual([qs, 422])
-      expect(r.body).toMatchObject({ error: { code, message: expect.any(String) }, request_id: expect.stringMatching(/^req_/) })
+      expect(r.body).toMatchObject({
+        error: { code, message: expect.any(String) },
+        request_id: expect.stringMatching(/^req_/),
+      })
     }
   })
 
   test('random parameters: always 200 or 422, never a 500', async () => {
-    const pieces = ['json', '%ZZ', '%00', '\u00e9', '😀', 'a'.repeat(300), '-1', '0', '1', '50', 'NaN', '1.5', ' ', '&', '=', 'csv+to', 'eyJ']
+    const pieces = [
+      'json',
+      '%ZZ',
+      '%00',
+      '\u00e9',
+      '😀',
+      'a'.repeat(300),
+      '-1',
+      '0',
+      '1',
+      '50',
+      'NaN',
+      '1.5',
+      ' ',
+      '&',
+      '=',
+      'csv+to',
+      'eyJ',
+    ]
     let seed = 7
     const pick = () => pieces[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % pieces.length]
     for (let i = 0; i < 60; i++) {

@@ -4,7 +4,9 @@ import { startApp, type TestServer } from '../support/server'
 import { oneLine } from '../../runtime/discovery/llms'
 
 let s: TestServer
-beforeAll(async () => { s = await startApp({ env: { PUBLIC_URL: 'https://api.example.com' } }) })
+beforeAll(async () => {
+  s = await startApp({ env: { PUBLIC_URL: 'https://api.example.com' } })
+})
 afterAll(() => s.stop())
 
 test('/llms.txt lists every service by category with its price and purpose, and explains x402', async () => {
@@ -14,7 +16,18 @@ test('/llms.txt lists every service by category with its price and purpose, and 
   const text = await r.text()
   const services = ((await (await s.fetch('/services')).json()) as any).services as any[]
   expect(text).toStartWith('# Agent Utility API\n\n> ')
-  for (const needle of ['PAYMENT-REQUIRED', 'PAYMENT-SIGNATURE', 'EIP-3009', 'x402', '@x402/fetch', '/openapi.json', '/discovery/search', '/mcp', 'eip155:8453']) expect(text).toContain(needle)
+  for (const needle of [
+    'PAYMENT-REQUIRED',
+    'PAYMENT-SIGNATURE',
+    'EIP-3009',
+    'x402',
+    '@x402/fetch',
+    '/openapi.json',
+    '/discovery/search',
+    '/mcp',
+    'eip155:8453',
+  ])
+    expect(text).toContain(needle)
   const lines = text.split('\n')
   for (const svc of services) {
     const line = lines.find((l) => l.includes(`(https://api.example.com/api/v1/${svc.slug})`))
@@ -23,7 +36,10 @@ test('/llms.txt lists every service by category with its price and purpose, and 
     for (const p of prices) expect(line).toContain(p)
     expect(line!.length).toBeLessThan(400)
     // Under its category heading.
-    const heading = lines.slice(0, lines.indexOf(line!)).reverse().find((l) => l.startsWith('## '))
+    const heading = lines
+      .slice(0, lines.indexOf(line!))
+      .reverse()
+      .find((l) => l.startsWith('## '))
     expect(heading).toBe(`## ${svc.category}`)
   }
   expect(lines.filter((l) => l.startsWith('- [') && l.includes('/api/v1/')).length).toBe(services.length)
@@ -42,7 +58,11 @@ test('OpenAPI: contact, guidance pointing at /llms.txt, the /api alias documente
   expect(doc.info['x-guidance']).toContain('/llms.txt')
   expect(doc.info['x-guidance'].length).toBeLessThan(4000)
   expect(doc.info.description).toContain('/api/<slug>')
-  expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/') && !p.startsWith('/api/v1/') && p !== '/api/demo/explain')).toEqual([])
+  expect(
+    Object.keys(doc.paths).filter(
+      (p) => p.startsWith('/api/') && !p.startsWith('/api/v1/') && p !== '/api/demo/explain',
+    ),
+  ).toEqual([])
   expect(doc.paths['/llms.txt'].get.security).toEqual([])
   expect(doc.paths['/discovery/search'].get.security).toEqual([])
 })

@@ -22,7 +22,13 @@ import { startServer, type TestServer } from '../support/server'
 
 const KEY_ID = 'organizations/11111111-2222-3333-4444-555555555555/apiKeys/66666666-7777-8888-9999-000000000000'
 
-interface Seen { method: string; path: string; ok: boolean; reason?: string; jti: string }
+interface Seen {
+  method: string
+  path: string
+  ok: boolean
+  reason?: string
+  jti: string
+}
 
 /** A CDP-like gateway on loopback: verifies the JWT of every request, then forwards it to `upstream`. */
 function cdpGateway(publicKey: KeyObject, upstream: string) {
@@ -37,11 +43,16 @@ function cdpGateway(publicKey: KeyObject, upstream: string) {
       seen.push(record)
       try {
         const header = decodeProtectedHeader(token)
-        const { payload } = await jwtVerify(token, publicKey, { issuer: 'cdp', algorithms: ['ES256', 'EdDSA'], clockTolerance: 5 })
+        const { payload } = await jwtVerify(token, publicKey, {
+          issuer: 'cdp',
+          algorithms: ['ES256', 'EdDSA'],
+          clockTolerance: 5,
+        })
         if (header.kid !== KEY_ID) throw new Error(`kid ${header.kid}`)
         if (typeof header.nonce !== 'string' || header.nonce.length < 16) throw new Error('no nonce')
         if (payload.sub !== KEY_ID) throw new Error(`sub ${payload.sub}`)
-        if (JSON.stringify(payload.uris) !== JSON.stringify([`${req.method} ${url.host}${url.pathname}`])) throw new Error(`uris ${JSON.stringify(payload.uris)}`)
+        if (JSON.stringify(payload.uris) !== JSON.stringify([`${req.method} ${url.host}${url.pathname}`]))
+          throw new Error(`uris ${JSON.stringify(payload.uris)}`)
         if (payload.exp! - payload.nbf! > 120) throw new Error('lifetime over 120 s')
       } catch (e) {
         record.reason = (e as Error).message
@@ -49,7 +60,11 @@ function cdpGateway(publicKey: KeyObject, upstream: string) {
       }
       record.ok = true
       const path = url.pathname.replace(/^\/platform\/v2\/x402/, '')
-      return fetch(upstream + path, { method: req.method, headers: { 'content-type': 'application/json' }, body: req.method === 'POST' ? await req.text() : undefined })
+      return fetch(upstream + path, {
+        method: req.method,
+        headers: { 'content-type': 'application/json' },
+        body: req.method === 'POST' ? await req.text() : undefined,
+      })
     },
   })
   return { url: `http://127.0.0.1:${server.port}/platform/v2/x402`, seen, stop: () => server.stop(true) }
@@ -76,7 +91,9 @@ const EC_SECRET = (ec.privateKey.export({ type: 'sec1', format: 'pem' }) as stri
 /** Ed25519 key as CDP hands it out: base64 of seed (32 bytes) + public key (32 bytes). */
 const ed = generateKeyPairSync('ed25519')
 const edJwk = ed.privateKey.export({ format: 'jwk' })
-const ED_SECRET = Buffer.concat([Buffer.from(edJwk.d!, 'base64url'), Buffer.from(edJwk.x!, 'base64url')]).toString('base64')
+const ED_SECRET = Buffer.concat([Buffer.from(edJwk.d!, 'base64url'), Buffer.from(edJwk.x!, 'base64url')]).toString(
+  'base64',
+)
 
 let chain: DevChain
 let fac: OfficialFacilitator
@@ -97,14 +114,26 @@ describe('ES256 key, first facilitator down', () => {
   beforeAll(async () => {
     gw = cdpGateway(ec.publicKey, fac.url)
     const dead = deadUrl()
-    const env = { PAY_TO: chain.payee.address, FACILITATOR_URL: `${dead},${gw.url}`, CDP_API_KEY_ID: KEY_ID, CDP_API_KEY_SECRET: EC_SECRET, FACILITATOR_BREAKER_FAILURES: '2' }
+    const env = {
+      PAY_TO: chain.payee.address,
+      FACILITATOR_URL: `${dead},${gw.url}`,
+      CDP_API_KEY_ID: KEY_ID,
+      CDP_API_KEY_SECRET: EC_SECRET,
+      FACILITATOR_BREAKER_FAILURES: '2',
+    }
     const { config, problems } = loadConfig(env)
     expect(problems).toEqual([])
     expect(config.facilitatorUrls).toEqual([dead, gw.url])
-    list = remoteFacilitators(config, createLogger('info', (l) => facLogs.push(l)))
+    list = remoteFacilitators(
+      config,
+      createLogger('info', (l) => facLogs.push(l)),
+    )
     s = await startServer({ facilitator: list, payTo: chain.payee.address, env })
     // The background /supported check reached the gateway (with a JWT) and failed once on the dead one.
-    await waitFor(() => gw.seen.some((x) => x.path.endsWith('/supported')) && list.states()[0].consecutive_failures === 1, 'the /supported check')
+    await waitFor(
+      () => gw.seen.some((x) => x.path.endsWith('/supported')) && list.states()[0].consecutive_failures === 1,
+      'the /supported check',
+    )
   }, 120_000)
   afterAll(async () => {
     await s?.stop()
@@ -113,8 +142,15 @@ describe('ES256 key, first facilitator down', () => {
 
   test('the official client pays; /verify, /settle and /supported each carry a valid, request-bound JWT', async () => {
     const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
-    const pay = wrapFetchWithPayment(fetch, new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))))
-    const r = await pay(s.url + '/api/v1/slugify', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'Paid via CDP auth' }) })
+    const pay = wrapFetchWithPayment(
+      fetch,
+      new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
+    )
+    const r = await pay(s.url + '/api/v1/slugify', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'Paid via CDP auth' }),
+    })
     expect(r.status).toBe(200)
     expect(await r.json()).toEqual({ slug: 'paid-via-cdp-auth', length: 17 })
     expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(1000n)
@@ -134,7 +170,14 @@ describe('ES256 key, first facilitator down', () => {
       h = await (await fetch(s.url + '/health')).json()
       if (h.facilitator?.facilitators?.[0]?.state === 'open') break
     }
-    expect(h.facilitator).toMatchObject({ ok: true, canPay: true, facilitators: [{ state: 'open', consecutive_failures: 2 }, { url: gw.url, state: 'closed', consecutive_failures: 0 }] })
+    expect(h.facilitator).toMatchObject({
+      ok: true,
+      canPay: true,
+      facilitators: [
+        { state: 'open', consecutive_failures: 2 },
+        { url: gw.url, state: 'closed', consecutive_failures: 0 },
+      ],
+    })
   })
 
   test('money adds up; no key material or token in any log', async () => {
@@ -160,7 +203,13 @@ describe('Ed25519 key', () => {
       expect(kinds.some((k) => k.x402Version === 2 && k.scheme === 'exact' && k.network === 'eip155:8453')).toBe(true)
       expect(gw.seen.at(-1)).toMatchObject({ ok: true })
       const wrong = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' })
-      const bad = createRemoteFacilitator({ url: gw.url, auth: createCdpAuth(KEY_ID, Buffer.concat([Buffer.from(wrong.d!, 'base64url'), Buffer.from(wrong.x!, 'base64url')]).toString('base64')) })
+      const bad = createRemoteFacilitator({
+        url: gw.url,
+        auth: createCdpAuth(
+          KEY_ID,
+          Buffer.concat([Buffer.from(wrong.d!, 'base64url'), Buffer.from(wrong.x!, 'base64url')]).toString('base64'),
+        ),
+      })
       await expect(bad.supported()).rejects.toThrow('refused the request (401)')
       expect(gw.seen.at(-1)).toMatchObject({ ok: false, reason: expect.stringContaining('signature') })
     } finally {
@@ -176,11 +225,22 @@ describe('Ed25519 key', () => {
   })
 
   test('config: CDP key without FACILITATOR_URL means the CDP facilitator; half a key is a boot error', () => {
-    const env = { PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C', CDP_API_KEY_ID: KEY_ID, CDP_API_KEY_SECRET: ED_SECRET }
+    const env = {
+      PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+      CDP_API_KEY_ID: KEY_ID,
+      CDP_API_KEY_SECRET: ED_SECRET,
+    }
     expect(loadConfig(env).config.facilitatorUrls).toEqual(['https://api.cdp.coinbase.com/platform/v2/x402'])
-    expect(loadConfig({ ...env, CDP_API_KEY_SECRET: '' }).problems.join()).toContain('CDP_API_KEY_ID and CDP_API_KEY_SECRET go together')
-    expect(loadConfig({ ...env, FACILITATOR_URL: 'https://a.example/x402, ftp://b' }).problems.join()).toContain('comma-separated list of http(s) URLs')
-    const malformed = loadConfig({ ...env, FACILITATOR_URL: 'https://a.example/x402,http://user:pw1234@[bad' }).problems.join()
+    expect(loadConfig({ ...env, CDP_API_KEY_SECRET: '' }).problems.join()).toContain(
+      'CDP_API_KEY_ID and CDP_API_KEY_SECRET go together',
+    )
+    expect(loadConfig({ ...env, FACILITATOR_URL: 'https://a.example/x402, ftp://b' }).problems.join()).toContain(
+      'comma-separated list of http(s) URLs',
+    )
+    const malformed = loadConfig({
+      ...env,
+      FACILITATOR_URL: 'https://a.example/x402,http://user:pw1234@[bad',
+    }).problems.join()
     expect(malformed).toContain('http://***@[bad')
     expect(malformed).not.toContain('pw1234')
   })

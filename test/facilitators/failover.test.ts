@@ -8,7 +8,11 @@ import { createRemoteFacilitator, NotAccepted } from '../../runtime/pay/remote-f
 import type { DecodedPayment, PaymentRequirements } from '../../runtime/pay/types'
 
 type Handler = (path: string, req: Request) => Response | Promise<Response>
-interface Stub { url: string; hits: Record<string, number>; stop(): void }
+interface Stub {
+  url: string
+  hits: Record<string, number>
+  stop(): void
+}
 const stubs: Stub[] = []
 function stub(handler: Handler): Stub {
   const hits: Record<string, number> = {}
@@ -25,7 +29,9 @@ function stub(handler: Handler): Stub {
   stubs.push(s)
   return s
 }
-afterAll(() => { for (const s of stubs) s.stop() })
+afterAll(() => {
+  for (const s of stubs) s.stop()
+})
 
 /** A URL nothing listens on (connection refused). */
 function deadUrl(): string {
@@ -35,15 +41,44 @@ function deadUrl(): string {
   return url
 }
 
-const ok = () => stub((path) => Response.json(path === '/verify' ? { isValid: true, payer: '0x1' } : path === '/settle' ? { success: true, transaction: '0xabc', network: 'eip155:8453' } : { kinds: [] }))
-const status = (code: number) => stub(() => new Response('{"message":"no"}', { status: code, headers: { 'content-type': 'application/json' } }))
+const ok = () =>
+  stub((path) =>
+    Response.json(
+      path === '/verify'
+        ? { isValid: true, payer: '0x1' }
+        : path === '/settle'
+          ? { success: true, transaction: '0xabc', network: 'eip155:8453' }
+          : { kinds: [] },
+    ),
+  )
+const status = (code: number) =>
+  stub(() => new Response('{"message":"no"}', { status: code, headers: { 'content-type': 'application/json' } }))
 const hang = () => stub(() => new Promise<Response>(() => {}))
 
-const payment = { x402Version: 2, raw: { x402Version: 2, payload: {} }, scheme: 'exact', network: 'eip155:8453', payload: {} } as unknown as DecodedPayment
-const req: PaymentRequirements = { scheme: 'exact', network: 'eip155:8453', amount: '1000', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C', maxTimeoutSeconds: 60, extra: { name: 'USD Coin', version: '2' } }
+const payment = {
+  x402Version: 2,
+  raw: { x402Version: 2, payload: {} },
+  scheme: 'exact',
+  network: 'eip155:8453',
+  payload: {},
+} as unknown as DecodedPayment
+const req: PaymentRequirements = {
+  scheme: 'exact',
+  network: 'eip155:8453',
+  amount: '1000',
+  asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+  maxTimeoutSeconds: 60,
+  extra: { name: 'USD Coin', version: '2' },
+}
 
 function list(urls: string[], o: { failures?: number; now?: () => number; settleTimeoutMs?: number } = {}) {
-  return createFacilitatorList(urls.map((url) => createRemoteFacilitator({ url, verifyTimeoutMs: 5000, settleTimeoutMs: o.settleTimeoutMs ?? 5000 })), { failures: o.failures ?? 3, cooldownMs: 30_000, now: o.now })
+  return createFacilitatorList(
+    urls.map((url) =>
+      createRemoteFacilitator({ url, verifyTimeoutMs: 5000, settleTimeoutMs: o.settleTimeoutMs ?? 5000 }),
+    ),
+    { failures: o.failures ?? 3, cooldownMs: 30_000, now: o.now },
+  )
 }
 const submitted: string[] = []
 const onSubmitted = (tx: string) => void submitted.push(tx)
@@ -59,7 +94,10 @@ describe('verify (no money moves): any failure goes to the next facilitator', ()
     expect(await list([deadUrl(), second.url]).verify(payment, req)).toMatchObject({ isValid: true })
     const no = stub(() => Response.json({ isValid: false, invalidReason: 'insufficient_funds' }))
     const other = ok()
-    expect(await list([no.url, other.url]).verify(payment, req)).toEqual({ isValid: false, invalidReason: 'insufficient_funds' })
+    expect(await list([no.url, other.url]).verify(payment, req)).toEqual({
+      isValid: false,
+      invalidReason: 'insufficient_funds',
+    })
     expect(other.hits['/verify']).toBeUndefined()
   })
 })
@@ -70,24 +108,36 @@ describe('settle: fails over only when the first facilitator certainly did not t
     for (const first of firsts) {
       const second = ok()
       submitted.length = 0
-      expect(await list([first, second.url]).settle(payment, req, onSubmitted)).toMatchObject({ success: true, transaction: '0xabc' })
+      expect(await list([first, second.url]).settle(payment, req, onSubmitted)).toMatchObject({
+        success: true,
+        transaction: '0xabc',
+      })
       expect(second.hits['/settle']).toBe(1)
       expect(submitted).toEqual(['0xabc'])
     }
   })
 
   test('500, 502, 504, a timeout or a non-JSON answer may have broadcast: thrown (pending), never sent elsewhere', async () => {
-    const ambiguous = [status(500), status(502), status(504), stub(() => new Response('<html>oops</html>', { status: 200 }))]
+    const ambiguous = [
+      status(500),
+      status(502),
+      status(504),
+      stub(() => new Response('<html>oops</html>', { status: 200 })),
+    ]
     for (const first of ambiguous) {
       const second = ok()
-      const e = await list([first.url, second.url]).settle(payment, req, onSubmitted).catch((x) => x)
+      const e = await list([first.url, second.url])
+        .settle(payment, req, onSubmitted)
+        .catch((x) => x)
       expect(e).toBeInstanceOf(Error)
       expect(e).not.toBeInstanceOf(NotAccepted)
       expect(second.hits['/settle']).toBeUndefined()
     }
     const slow = hang()
     const second = ok()
-    const e = await list([slow.url, second.url], { settleTimeoutMs: 300 }).settle(payment, req, onSubmitted).catch((x) => x)
+    const e = await list([slow.url, second.url], { settleTimeoutMs: 300 })
+      .settle(payment, req, onSubmitted)
+      .catch((x) => x)
     expect(e).toBeInstanceOf(Error)
     expect(e).not.toBeInstanceOf(NotAccepted)
     expect(slow.hits['/settle']).toBe(1)
@@ -95,9 +145,17 @@ describe('settle: fails over only when the first facilitator certainly did not t
   })
 
   test('a settlement refusal (success false) is an answer, not a failure', async () => {
-    const no = stub(() => Response.json({ success: false, errorReason: 'invalid_signature', transaction: '', network: 'eip155:8453' }, { status: 400 }))
+    const no = stub(() =>
+      Response.json(
+        { success: false, errorReason: 'invalid_signature', transaction: '', network: 'eip155:8453' },
+        { status: 400 },
+      ),
+    )
     const second = ok()
-    expect(await list([no.url, second.url]).settle(payment, req, onSubmitted)).toMatchObject({ success: false, errorReason: 'invalid_signature' })
+    expect(await list([no.url, second.url]).settle(payment, req, onSubmitted)).toMatchObject({
+      success: false,
+      errorReason: 'invalid_signature',
+    })
     expect(second.hits['/settle']).toBeUndefined()
   })
 })
@@ -109,7 +167,11 @@ describe('circuit breaker', () => {
     const good = ok()
     const l = list([bad.url, good.url], { failures: 2, now: () => t })
     await l.verify(payment, req)
-    expect(l.health!().facilitators![0]).toMatchObject({ state: 'closed', consecutive_failures: 1, last_error: expect.stringContaining('503') })
+    expect(l.health!().facilitators![0]).toMatchObject({
+      state: 'closed',
+      consecutive_failures: 1,
+      last_error: expect.stringContaining('503'),
+    })
     await l.verify(payment, req)
     expect(l.health!().facilitators![0]).toMatchObject({ state: 'open', consecutive_failures: 2, retry_in_seconds: 30 })
     await l.verify(payment, req)
@@ -117,7 +179,11 @@ describe('circuit breaker', () => {
     expect(bad.hits['/verify']).toBe(2)
     expect(bad.hits['/settle']).toBeUndefined()
     expect(good.hits['/verify']).toBe(3)
-    expect(l.health!()).toMatchObject({ ok: true, canPay: true, facilitators: [{ state: 'open' }, { state: 'closed', consecutive_failures: 0 }] })
+    expect(l.health!()).toMatchObject({
+      ok: true,
+      canPay: true,
+      facilitators: [{ state: 'open' }, { state: 'closed', consecutive_failures: 0 }],
+    })
     t += 30_000
     expect(l.health!().facilitators![0].state).toBe('half-open')
     await l.verify(payment, req)
@@ -147,7 +213,11 @@ describe('circuit breaker', () => {
     expect(e).toBeInstanceOf(NotAccepted)
     expect(a.hits['/settle'] ?? 0).toBe(0)
     expect(b.hits['/settle'] ?? 0).toBe(0)
-    expect(l.health!()).toMatchObject({ ok: false, canPay: false, detail: expect.stringContaining('every facilitator') })
+    expect(l.health!()).toMatchObject({
+      ok: false,
+      canPay: false,
+      detail: expect.stringContaining('every facilitator'),
+    })
   })
 
   test('/health shows facilitator URLs without credentials or query strings', async () => {

@@ -17,7 +17,12 @@ describe('config', () => {
   test('the built-in Base mainnet default equals @x402/evm', () => {
     const d = DEFAULT_ASSETS['eip155:8453'][0]
     expect(assetDefaults('eip155:8453')).toEqual({ asset: d.asset as Hex, name: d.name, version: d.version })
-    expect(loadConfig({}).config).toMatchObject({ network: 'eip155:8453', asset: d.asset, assetName: 'USD Coin', assetVersion: '2' })
+    expect(loadConfig({}).config).toMatchObject({
+      network: 'eip155:8453',
+      asset: d.asset,
+      assetName: 'USD Coin',
+      assetVersion: '2',
+    })
   })
 
   test('NETWORK=eip155:84532 fills Base Sepolia USDC with its own domain (registry.yaml mainnet asset not applied)', () => {
@@ -40,12 +45,25 @@ describe('config', () => {
   })
 
   test('an unknown network needs ASSET, ASSET_NAME and ASSET_VERSION; a foreign token needs its domain', () => {
-    expect(loadConfig({ NETWORK: 'eip155:999999' }).problems.join()).toContain('set ASSET, ASSET_NAME and ASSET_VERSION')
-    const explicit = loadConfig({ NETWORK: 'eip155:999999', ASSET: '0x00000000000000000000000000000000000000aa', ASSET_NAME: 'Token', ASSET_VERSION: '1' })
+    expect(loadConfig({ NETWORK: 'eip155:999999' }).problems.join()).toContain(
+      'set ASSET, ASSET_NAME and ASSET_VERSION',
+    )
+    const explicit = loadConfig({
+      NETWORK: 'eip155:999999',
+      ASSET: '0x00000000000000000000000000000000000000aa',
+      ASSET_NAME: 'Token',
+      ASSET_VERSION: '1',
+    })
     expect(explicit.problems).toEqual([])
-    expect(explicit.config).toMatchObject({ asset: '0x00000000000000000000000000000000000000aa', assetName: 'Token', assetVersion: '1' })
+    expect(explicit.config).toMatchObject({
+      asset: '0x00000000000000000000000000000000000000aa',
+      assetName: 'Token',
+      assetVersion: '1',
+    })
     expect(loadConfig({ NETWORK: 'eip155:84532', ASSET: SEPOLIA_USDC.toLowerCase() }).config.assetName).toBe('USDC')
-    expect(loadConfig({ NETWORK: 'eip155:84532', ASSET: '0x00000000000000000000000000000000000000aa' }).problems.join()).toContain('ASSET_NAME')
+    expect(
+      loadConfig({ NETWORK: 'eip155:84532', ASSET: '0x00000000000000000000000000000000000000aa' }).problems.join(),
+    ).toContain('ASSET_NAME')
   })
 })
 
@@ -55,17 +73,40 @@ test('a server on Base Sepolia: the 402 names that token and the official client
     const r = await post(s.url + '/api/v1/slugify', {})
     expect(r.status).toBe(402)
     const pr = decodeB64Json(r.headers.get('payment-required'))
-    expect(pr.accepts).toEqual([{ scheme: 'exact', network: 'eip155:84532', amount: '1000', asset: SEPOLIA_USDC, payTo: PAY_TO, maxTimeoutSeconds: 60, extra: { name: 'USDC', version: '2' } }])
-    expect(((await r.json()) as any).accepts[0]).toMatchObject({ network: 'base-sepolia', asset: SEPOLIA_USDC, extra: { name: 'USDC', version: '2' } })
+    expect(pr.accepts).toEqual([
+      {
+        scheme: 'exact',
+        network: 'eip155:84532',
+        amount: '1000',
+        asset: SEPOLIA_USDC,
+        payTo: PAY_TO,
+        maxTimeoutSeconds: 60,
+        extra: { name: 'USDC', version: '2' },
+      },
+    ])
+    expect(((await r.json()) as any).accepts[0]).toMatchObject({
+      network: 'base-sepolia',
+      asset: SEPOLIA_USDC,
+      extra: { name: 'USDC', version: '2' },
+    })
     const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')
-    const payload = (await new x402Client().register('eip155:84532', new ExactEvmScheme(account)).createPaymentPayload(pr)) as any
+    const payload = (await new x402Client()
+      .register('eip155:84532', new ExactEvmScheme(account))
+      .createPaymentPayload(pr)) as any
     const a = payload.payload.authorization
     const valid = await verifyTypedData({
       address: account.address,
       domain: { name: 'USDC', version: '2', chainId: 84532, verifyingContract: SEPOLIA_USDC },
       types: { TransferWithAuthorization: TRANSFER_WITH_AUTHORIZATION },
       primaryType: 'TransferWithAuthorization',
-      message: { from: a.from, to: a.to, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore), nonce: a.nonce },
+      message: {
+        from: a.from,
+        to: a.to,
+        value: BigInt(a.value),
+        validAfter: BigInt(a.validAfter),
+        validBefore: BigInt(a.validBefore),
+        nonce: a.nonce,
+      },
       signature: payload.payload.signature,
     })
     expect(valid).toBe(true)

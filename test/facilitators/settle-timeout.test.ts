@@ -20,7 +20,9 @@ let chain: DevChain
 let fac: OfficialFacilitator
 let s: TestServer
 let release!: () => void
-const held = new Promise<void>((r) => { release = r })
+const held = new Promise<void>((r) => {
+  release = r
+})
 const slowHits: Record<string, number> = {}
 const secondHits: Record<string, number> = {}
 let slow: ReturnType<typeof Bun.serve>
@@ -37,7 +39,11 @@ beforeAll(async () => {
     async fetch(req) {
       const path = new URL(req.url).pathname
       slowHits[path] = (slowHits[path] ?? 0) + 1
-      const res = await fetch(fac.url + path, { method: req.method, headers: { 'content-type': 'application/json' }, body: req.method === 'POST' ? await req.text() : undefined })
+      const res = await fetch(fac.url + path, {
+        method: req.method,
+        headers: { 'content-type': 'application/json' },
+        body: req.method === 'POST' ? await req.text() : undefined,
+      })
       const body = await res.text()
       if (path === '/settle') await held
       return new Response(body, { status: res.status, headers: { 'content-type': 'application/json' } })
@@ -49,10 +55,20 @@ beforeAll(async () => {
     fetch(req) {
       const path = new URL(req.url).pathname
       secondHits[path] = (secondHits[path] ?? 0) + 1
-      return Response.json(path === '/settle' ? { success: true, transaction: `0x${'ab'.repeat(32)}`, network: 'eip155:8453' } : path === '/verify' ? { isValid: true } : { kinds: [] })
+      return Response.json(
+        path === '/settle'
+          ? { success: true, transaction: `0x${'ab'.repeat(32)}`, network: 'eip155:8453' }
+          : path === '/verify'
+            ? { isValid: true }
+            : { kinds: [] },
+      )
     },
   })
-  const env = { PAY_TO: chain.payee.address, FACILITATOR_URL: `http://127.0.0.1:${slow.port},http://127.0.0.1:${second.port}`, RPC_URL: chain.rpcUrl }
+  const env = {
+    PAY_TO: chain.payee.address,
+    FACILITATOR_URL: `http://127.0.0.1:${slow.port},http://127.0.0.1:${second.port}`,
+    RPC_URL: chain.rpcUrl,
+  }
   const { config, problems } = loadConfig(env)
   expect(problems).toEqual([])
   list = remoteFacilitators(config, createLogger('silent'), { settleTimeoutMs: 2000 })
@@ -69,7 +85,11 @@ afterAll(async () => {
 
 test('a timed-out /settle is not retried elsewhere; it stays pending and is reconciled from the chain once', async () => {
   const req = decodeB64Json((await post(s.url + '/api/v1/slugify', {})).headers.get('payment-required')).accepts[0]
-  const r = await post(s.url + '/api/v1/slugify', { text: 'slow settle' }, { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) })
+  const r = await post(
+    s.url + '/api/v1/slugify',
+    { text: 'slow settle' },
+    { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) },
+  )
   expect(r.status).toBe(402)
   expect(JSON.stringify(await r.json())).not.toContain('slow-settle')
   expect(slowHits['/settle']).toBe(1)
@@ -79,7 +99,11 @@ test('a timed-out /settle is not retried elsewhere; it stays pending and is reco
   expect(s.booted.ledger.settledTotal()).toBe(0n)
 
   // The first facilitator did send it: the money arrives on chain.
-  for (const end = Date.now() + 60_000; (await usdcBalance(chain.rpcUrl, chain.payee.address)) !== 1000n; await Bun.sleep(50)) {
+  for (
+    const end = Date.now() + 60_000;
+    (await usdcBalance(chain.rpcUrl, chain.payee.address)) !== 1000n;
+    await Bun.sleep(50)
+  ) {
     if (Date.now() > end) throw new Error('the transfer never landed')
   }
   expect(await reconcile(s.booted.ledger, list, s.booted.log, 0)).toMatchObject({ settled: 1, failed: 0 })

@@ -26,8 +26,15 @@ test(`fuzz ${built.length} deterministic services`, async () => {
       try {
         const input = prepareInput(e.manifest.input, body)
         const out = await Promise.race([
-          Promise.resolve().then(() => e.handler!(input as never, testContext({ service: e.folder, tier: Object.keys(e.manifest.pricing)[0] as 'flat' }))),
-          Bun.sleep(CASE_TIMEOUT_MS).then(() => { throw new Error(`no answer within ${CASE_TIMEOUT_MS} ms`) }),
+          Promise.resolve().then(() =>
+            e.handler!(
+              input as never,
+              testContext({ service: e.folder, tier: Object.keys(e.manifest.pricing)[0] as 'flat' }),
+            ),
+          ),
+          Bun.sleep(CASE_TIMEOUT_MS).then(() => {
+            throw new Error(`no answer within ${CASE_TIMEOUT_MS} ms`)
+          }),
         ])
         const bad = issues(e.manifest.output, out)
         if (bad.length) failures.push(`${label}: output does not match its schema at ${bad[0].path}: ${bad[0].message}`)

@@ -18,15 +18,32 @@ let agent: Client
 
 beforeAll(async () => {
   chain = await startDevChain()
-  const facilitator = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 })
-  s = await startServer({ entries: withEcho(), facilitator, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address } })
+  const facilitator = createLocalFacilitator({
+    rpcUrl: chain.rpcUrl,
+    settlerKey: chain.settler.privateKey as Hex,
+    chainId: 8453,
+    pollingIntervalMs: 20,
+  })
+  s = await startServer({
+    entries: withEcho(),
+    facilitator,
+    payTo: chain.payee.address,
+    env: { PAY_TO: chain.payee.address },
+  })
   agent = new Client({ name: 'desktop-agent', version: '1.0.0' })
-  await agent.connect(new StdioClientTransport({
-    command: process.execPath,
-    args: ['scripts/mcp-bridge.ts'],
-    env: { PATH: process.env.PATH ?? '', X402_MCP_URL: s.url + '/mcp', X402_PRIVATE_KEY: chain.payer.privateKey, X402_MAX_USDC: '0.05' },
-    stderr: 'inherit',
-  }))
+  await agent.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ['scripts/mcp-bridge.ts'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        X402_MCP_URL: s.url + '/mcp',
+        X402_PRIVATE_KEY: chain.payer.privateKey,
+        X402_MAX_USDC: '0.05',
+      },
+      stderr: 'inherit',
+    }),
+  )
 }, 60_000)
 afterAll(async () => {
   await agent?.close()
@@ -34,7 +51,10 @@ afterAll(async () => {
   await chain?.stop()
 })
 
-const balances = async () => ({ payer: await usdcBalance(chain.rpcUrl, chain.payer.address), payee: await usdcBalance(chain.rpcUrl, chain.payee.address) })
+const balances = async () => ({
+  payer: await usdcBalance(chain.rpcUrl, chain.payer.address),
+  payee: await usdcBalance(chain.rpcUrl, chain.payee.address),
+})
 
 test('the bridge lists the remote tools and pays a call with its key: result, receipt, exact USDC', async () => {
   const { tools } = await agent.listTools()
@@ -43,7 +63,11 @@ test('the bridge lists the remote tools and pays a call with its key: result, re
   const r = await agent.callTool({ name: 'slugify', arguments: { text: 'Bridged call' } })
   expect(r.isError).toBeFalsy()
   expect(r.structuredContent).toEqual({ slug: 'bridged-call', length: 12 })
-  expect(r._meta?.['x402/payment-response']).toMatchObject({ success: true, network: 'eip155:8453', payer: chain.payer.address })
+  expect(r._meta?.['x402/payment-response']).toMatchObject({
+    success: true,
+    network: 'eip155:8453',
+    payer: chain.payer.address,
+  })
   const after = await balances()
   expect(before.payer - after.payer).toBe(1000n)
   expect(after.payee - before.payee).toBe(1000n)

@@ -40,7 +40,12 @@ test('every fixture answer passes the MCP client validator of its tool outputSch
     if (!tool!.outputSchema) continue
     const validate = ajv.getValidator(tool!.outputSchema)
     const m = entry.manifest
-    for (const f of JSON.parse(readFileSync(file, 'utf8')) as Array<{ name: string; input: unknown; expectError?: unknown; now?: string }>) {
+    for (const f of JSON.parse(readFileSync(file, 'utf8')) as Array<{
+      name: string
+      input: unknown
+      expectError?: unknown
+      now?: string
+    }>) {
       if (f.expectError) continue
       const tier = m.kind === 'tiered' ? 'standard' : (Object.keys(m.pricing)[0] as 'flat')
       const ctx = testContext({ service: m.slug, tier, now: f.now ? () => new Date(f.now!) : () => new Date() })

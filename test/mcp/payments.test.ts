@@ -39,8 +39,20 @@ function countingFacilitator(inner: Facilitator): Facilitator {
 
 beforeAll(async () => {
   chain = await startDevChain()
-  const facilitator = countingFacilitator(createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 }))
-  s = await startServer({ entries: withEcho(), facilitator, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' } })
+  const facilitator = countingFacilitator(
+    createLocalFacilitator({
+      rpcUrl: chain.rpcUrl,
+      settlerKey: chain.settler.privateKey as Hex,
+      chainId: 8453,
+      pollingIntervalMs: 20,
+    }),
+  )
+  s = await startServer({
+    entries: withEcho(),
+    facilitator,
+    payTo: chain.payee.address,
+    env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' },
+  })
   c = await mcpClient(s.url)
   await c.listTools() // caches every outputSchema: the client then validates each structuredContent against it
 })
@@ -50,7 +62,10 @@ afterAll(async () => {
   await chain?.stop()
 })
 
-const balances = async () => ({ payer: await usdcBalance(chain.rpcUrl, chain.payer.address), payee: await usdcBalance(chain.rpcUrl, chain.payee.address) })
+const balances = async () => ({
+  payer: await usdcBalance(chain.rpcUrl, chain.payer.address),
+  payee: await usdcBalance(chain.rpcUrl, chain.payee.address),
+})
 const payerFor = (key: Hex) => new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(key)))
 
 /** The x402 MCP flow: call unpaid, read the PaymentRequired from structuredContent, sign it, return the payload. */
@@ -59,7 +74,8 @@ async function paymentFor(name: string, args: Record<string, unknown>, key = cha
   expect(unpaid.isError).toBe(true)
   return payerFor(key).createPaymentPayload(unpaid.structuredContent as never)
 }
-const paidCall = (name: string, args: Record<string, unknown>, payment: unknown) => c.callTool({ name, arguments: args, _meta: { 'x402/payment': payment } })
+const paidCall = (name: string, args: Record<string, unknown>, payment: unknown) =>
+  c.callTool({ name, arguments: args, _meta: { 'x402/payment': payment } })
 
 /** The money invariant after every test that may move money: payee's on-chain balance = ledger settled = /stats revenue. */
 async function expectBooksBalance() {
@@ -83,7 +99,10 @@ describe('paid tool calls over MCP', () => {
     const after = await balances()
     expect(before.payer - after.payer).toBe(1000n)
     expect(after.payee - before.payee).toBe(1000n)
-    expect(s.booted.ledger.byState(['settled']).find((x) => x.tx_hash === receipt.transaction)).toMatchObject({ slug: 'slugify', amount: '1000' })
+    expect(s.booted.ledger.byState(['settled']).find((x) => x.tx_hash === receipt.transaction)).toMatchObject({
+      slug: 'slugify',
+      amount: '1000',
+    })
     const signature = (payment.payload as { signature: string }).signature
     expect(s.logs.join('\n')).not.toContain(signature)
     await expectBooksBalance()
@@ -94,7 +113,12 @@ describe('paid tool calls over MCP', () => {
     const args = { code: 'a\nb', tier: 'quick' }
     const r = await paidCall('test-explain', args, await paymentFor('test-explain', args))
     expect(r.isError).toBeFalsy()
-    expect(r.structuredContent).toMatchObject({ service: 'test-explain', tier: 'quick', result: 'This 2-line snippet was explained at the quick tier.', tokens_used: 7 })
+    expect(r.structuredContent).toMatchObject({
+      service: 'test-explain',
+      tier: 'quick',
+      result: 'This 2-line snippet was explained at the quick tier.',
+      tokens_used: 7,
+    })
     const after = await balances()
     expect(before.payer - after.payer).toBe(10000n)
     expect(after.payee - before.payee).toBe(10000n)
@@ -124,11 +148,14 @@ describe('paid tool calls over MCP', () => {
     const payment = await paymentFor('test-echo', { code: 'race' })
     const before = await balances()
     const settles = counted.settle
-    const rs = await Promise.all(Array.from({ length: 10 }, (_, i) => paidCall('test-echo', { code: `race ${i}` }, payment)))
+    const rs = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => paidCall('test-echo', { code: `race ${i}` }, payment)),
+    )
     const ok = rs.filter((r) => !r.isError)
     expect(ok.length).toBe(1)
     expect((ok[0].structuredContent as any).echo).toMatch(/^RACE \d$/)
-    for (const r of rs.filter((x) => x.isError)) expect((r.structuredContent as any).error).toBe('authorization_already_used')
+    for (const r of rs.filter((x) => x.isError))
+      expect((r.structuredContent as any).error).toBe('authorization_already_used')
     expect(counted.settle - settles).toBe(1)
     const after = await balances()
     expect(before.payer - after.payer).toBe(4200n)
@@ -197,7 +224,11 @@ describe('paid tool calls over MCP', () => {
   test('HTTP and MCP share one replay lock: a payment used over HTTP is refused over MCP', async () => {
     const payment = await paymentFor('test-echo', { code: 'http' })
     const header = Buffer.from(JSON.stringify(payment)).toString('base64')
-    const http = await fetch(s.url + '/api/v1/test-echo', { method: 'POST', headers: { 'content-type': 'application/json', 'payment-signature': header }, body: JSON.stringify({ code: 'http' }) })
+    const http = await fetch(s.url + '/api/v1/test-echo', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'payment-signature': header },
+      body: JSON.stringify({ code: 'http' }),
+    })
     expect(http.status).toBe(200)
     const before = await balances()
     const r = await paidCall('test-echo', { code: 'mcp' }, payment)
@@ -213,10 +244,20 @@ describe('paid tool calls over MCP', () => {
     await setEthBalance(chain.rpcUrl, payer.address, 10n ** 17n)
     const payment = await paymentFor('test-echo', { code: 'spent' }, key)
     const sink = privateKeyToAccount(generatePrivateKey()).address
-    const wallet = createWalletClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl), account: payer, pollingInterval: 20 }).extend(publicActions)
+    const wallet = createWalletClient({
+      chain: localBase(chain.rpcUrl),
+      transport: http(chain.rpcUrl),
+      account: payer,
+      pollingInterval: 20,
+    }).extend(publicActions)
     // between verification and settlement the payer moves the funds away, on chain
     beforeSettle = async () => {
-      const hash = await wallet.writeContract({ address: USDC_BASE, abi: parseAbi(['function transfer(address to, uint256 value) returns (bool)']), functionName: 'transfer', args: [sink, 4200n] })
+      const hash = await wallet.writeContract({
+        address: USDC_BASE,
+        abi: parseAbi(['function transfer(address to, uint256 value) returns (bool)']),
+        functionName: 'transfer',
+        args: [sink, 4200n],
+      })
       await wallet.waitForTransactionReceipt({ hash })
     }
     const before = await balances()

@@ -16,7 +16,11 @@ let c: Client
 const facilitator = refusingFacilitator()
 
 beforeAll(async () => {
-  s = await startServer({ entries: withEcho(), facilitator, env: { DEMO_SERVICE: 'test-echo', DEMO_DAILY_LIMIT: '2', INVALID_PAYMENT_LIMIT: '2' } })
+  s = await startServer({
+    entries: withEcho(),
+    facilitator,
+    env: { DEMO_SERVICE: 'test-echo', DEMO_DAILY_LIMIT: '2', INVALID_PAYMENT_LIMIT: '2' },
+  })
   c = await mcpClient(s.url)
 })
 afterAll(async () => {
@@ -43,8 +47,16 @@ describe('tools/list', () => {
 
     const tiered = tools.find((t) => t.name === 'test-explain')!
     expect(tiered.description).toContain('quick $0.01, standard $0.05 (default), pro $0.1 USDC per call')
-    expect((tiered.inputSchema.properties as any).tier.anyOf.map((x: any) => x.const)).toEqual(['quick', 'standard', 'pro'])
-    expect(Object.keys(tools.find((t) => t.name === 'demo_test_echo')!.inputSchema.properties!)).toEqual(['code', 'language', 'context'])
+    expect((tiered.inputSchema.properties as any).tier.anyOf.map((x: any) => x.const)).toEqual([
+      'quick',
+      'standard',
+      'pro',
+    ])
+    expect(Object.keys(tools.find((t) => t.name === 'demo_test_echo')!.inputSchema.properties!)).toEqual([
+      'code',
+      'language',
+      'context',
+    ])
   })
 })
 
@@ -55,20 +67,33 @@ describe('free tools', () => {
     const body = r.structuredContent as any
     expect(body).toEqual(textJson(r))
     expect(body.results.length).toBeLessThanOrEqual(3)
-    expect(body.results[0]).toMatchObject({ slug: 'slugify', tool: 'slugify', price: '$0.001 USDC per call', pricing: { flat: { price_usd: 0.001 } } })
+    expect(body.results[0]).toMatchObject({
+      slug: 'slugify',
+      tool: 'slugify',
+      price: '$0.001 USDC per call',
+      pricing: { flat: { price_usd: 0.001 } },
+    })
     expect(body.results[0].description.length).toBeLessThanOrEqual(160)
-    const json = (await c.callTool({ name: 'search_services', arguments: { query: 'convert yaml to json' } })).structuredContent as any
+    const json = (await c.callTool({ name: 'search_services', arguments: { query: 'convert yaml to json' } }))
+      .structuredContent as any
     expect(json.results[0].slug).toBe('json-yaml-convert')
-    const weather = (await c.callTool({ name: 'search_services', arguments: { query: 'weather forecast' } })).structuredContent as any
+    const weather = (await c.callTool({ name: 'search_services', arguments: { query: 'weather forecast' } }))
+      .structuredContent as any
     expect(weather.results[0].slug).toBe('weather-forecast')
-    const none = (await c.callTool({ name: 'search_services', arguments: { query: 'zzqqxx' } })).structuredContent as any
+    const none = (await c.callTool({ name: 'search_services', arguments: { query: 'zzqqxx' } }))
+      .structuredContent as any
     expect(none).toMatchObject({ total_matches: 0, results: [] })
   })
 
   test('describe_service gives the schema, prices and an example; an unknown slug is a 404-coded error', async () => {
     const r = await c.callTool({ name: 'describe_service', arguments: { slug: 'slugify' } })
     const d = r.structuredContent as any
-    expect(d).toMatchObject({ slug: 'slugify', kind: 'utility', price: '$0.001 USDC per call', example: { arguments: { text: ' Joel is a slug ' }, result: { slug: 'joel-is-a-slug', length: 14 } } })
+    expect(d).toMatchObject({
+      slug: 'slugify',
+      kind: 'utility',
+      price: '$0.001 USDC per call',
+      example: { arguments: { text: ' Joel is a slug ' }, result: { slug: 'joel-is-a-slug', length: 14 } },
+    })
     expect(d.input_schema.required).toEqual(['text'])
     expect(d.http.url).toMatch(/\/api\/v1\/slugify$/)
     const missing = await c.callTool({ name: 'describe_service', arguments: { slug: 'slugifyy' } })
@@ -98,7 +123,11 @@ describe('free tools', () => {
     expect(over._meta?.['retry-after']).toBeGreaterThan(0)
     // the quota follows the socket address: a forged X-Forwarded-For (no trusted proxy) buys nothing
     const forged = new Client({ name: 'forger', version: '1.0.0' })
-    await forged.connect(new StreamableHTTPClientTransport(new URL(s.url + '/mcp'), { requestInit: { headers: { 'x-forwarded-for': '203.0.113.7' } } }))
+    await forged.connect(
+      new StreamableHTTPClientTransport(new URL(s.url + '/mcp'), {
+        requestInit: { headers: { 'x-forwarded-for': '203.0.113.7' } },
+      }),
+    )
     const r = await forged.callTool({ name: 'demo_test_echo', arguments: { code: 'forged' } })
     await forged.close()
     expect((r.structuredContent as any).error.code).toBe('DEMO_QUOTA_EXCEEDED')
@@ -113,9 +142,19 @@ describe('paid tools without payment', () => {
     expect(textJson(r)).toEqual(pr)
     expect(pr.x402Version).toBe(2)
     expect(typeof pr.error).toBe('string')
-    expect(pr.accepts).toEqual([expect.objectContaining({ scheme: 'exact', network: 'eip155:8453', amount: '1000', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C' })])
+    expect(pr.accepts).toEqual([
+      expect.objectContaining({
+        scheme: 'exact',
+        network: 'eip155:8453',
+        amount: '1000',
+        asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+        payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+      }),
+    ])
     // the same requirements as the HTTP route's PAYMENT-REQUIRED header
-    const http = decodeB64Json((await post(s.url + '/api/v1/slugify', { text: 'Hello' })).headers.get('payment-required'))
+    const http = decodeB64Json(
+      (await post(s.url + '/api/v1/slugify', { text: 'Hello' })).headers.get('payment-required'),
+    )
     expect(pr.accepts).toEqual(http.accepts)
     expect(pr.resource).toEqual(http.resource)
     // the three places the x402 MCP spec tells clients to look: structuredContent, structuredContent["x402/error"].data,
@@ -129,10 +168,16 @@ describe('paid tools without payment', () => {
   })
 
   test('a tiered tool prices the tier named in its arguments', async () => {
-    const quick = (await c.callTool({ name: 'test-explain', arguments: { code: 'x', tier: 'quick' } })).structuredContent as any
-    const pro = (await c.callTool({ name: 'test-explain', arguments: { code: 'x', tier: 'pro' } })).structuredContent as any
+    const quick = (await c.callTool({ name: 'test-explain', arguments: { code: 'x', tier: 'quick' } }))
+      .structuredContent as any
+    const pro = (await c.callTool({ name: 'test-explain', arguments: { code: 'x', tier: 'pro' } }))
+      .structuredContent as any
     const dflt = (await c.callTool({ name: 'test-explain', arguments: { code: 'x' } })).structuredContent as any
-    expect([quick.accepts[0].amount, dflt.accepts[0].amount, pro.accepts[0].amount]).toEqual(['10000', '50000', '100000'])
+    expect([quick.accepts[0].amount, dflt.accepts[0].amount, pro.accepts[0].amount]).toEqual([
+      '10000',
+      '50000',
+      '100000',
+    ])
     const bad = await c.callTool({ name: 'test-explain', arguments: { code: 'x', tier: 'ultra' } })
     expect(bad.isError).toBe(true)
     expect((bad.structuredContent as any).error.code).toBe('INVALID_TIER')
@@ -146,14 +191,21 @@ describe('paid tools without payment', () => {
     const http = await post(s.url + '/api/v1/explain-code', { code: 'x' })
     expect(http.status).toBe(503)
     const body = (await http.json()) as any
-    expect((r.structuredContent as any).error).toMatchObject({ code: 'MODEL_NOT_CONFIGURED', message: body.error.message })
+    expect((r.structuredContent as any).error).toMatchObject({
+      code: 'MODEL_NOT_CONFIGURED',
+      message: body.error.message,
+    })
   })
 })
 
 describe('refused payments', () => {
   test('cheap refusals (a malformed payment) cost no verification and are not throttled', async () => {
     for (let i = 0; i < 4; i++) {
-      const r = await c.callTool({ name: 'test-echo', arguments: { code: 'x' }, _meta: { 'x402/payment': { x402Version: 2, junk: i } } })
+      const r = await c.callTool({
+        name: 'test-echo',
+        arguments: { code: 'x' },
+        _meta: { 'x402/payment': { x402Version: 2, junk: i } },
+      })
       expect((r.structuredContent as any).x402Version).toBe(2)
     }
     expect(facilitator.calls).toBe(0)
@@ -161,22 +213,54 @@ describe('refused payments', () => {
 
   test('costly refusals count toward the per-client throttle shared with HTTP, then 429 before any work', async () => {
     // A facilitator that verifies and refuses: each refusal cost verification work, so each one counts.
-    const refusing = { kind: 'remote' as const, calls: 0, async verify() { refusing.calls++; return { isValid: false, invalidReason: 'invalid_exact_evm_payload_signature' } }, async settle() { throw new Error('never settles') }, async status() { return 'unknown' as const } }
+    const refusing = {
+      kind: 'remote' as const,
+      calls: 0,
+      async verify() {
+        refusing.calls++
+        return { isValid: false, invalidReason: 'invalid_exact_evm_payload_signature' }
+      },
+      async settle() {
+        throw new Error('never settles')
+      },
+      async status() {
+        return 'unknown' as const
+      },
+    }
     const s2 = await startServer({ entries: withEcho(), facilitator: refusing, env: { INVALID_PAYMENT_LIMIT: '2' } })
     const c2 = await mcpClient(s2.url)
     try {
-      const requirements = decodeB64Json((await post(s2.url + '/api/v1/test-echo', { code: 'x' })).headers.get('payment-required')).accepts[0]
-      const payload = async () => JSON.parse(Buffer.from(await signPayment({ key: generatePrivateKey(), requirements }), 'base64').toString('utf8'))
+      const requirements = decodeB64Json(
+        (await post(s2.url + '/api/v1/test-echo', { code: 'x' })).headers.get('payment-required'),
+      ).accepts[0]
+      const payload = async () =>
+        JSON.parse(
+          Buffer.from(await signPayment({ key: generatePrivateKey(), requirements }), 'base64').toString('utf8'),
+        )
       const results = []
-      for (let i = 0; i < 3; i++) results.push(await c2.callTool({ name: 'test-echo', arguments: { code: 'x' }, _meta: { 'x402/payment': await payload() } }))
-      expect(results.slice(0, 2).map((r) => (r.structuredContent as any).error)).toEqual(['invalid_exact_evm_payload_signature', 'invalid_exact_evm_payload_signature'])
+      for (let i = 0; i < 3; i++)
+        results.push(
+          await c2.callTool({
+            name: 'test-echo',
+            arguments: { code: 'x' },
+            _meta: { 'x402/payment': await payload() },
+          }),
+        )
+      expect(results.slice(0, 2).map((r) => (r.structuredContent as any).error)).toEqual([
+        'invalid_exact_evm_payload_signature',
+        'invalid_exact_evm_payload_signature',
+      ])
       const limited = results[2]
       expect(limited.isError).toBe(true)
       expect((limited.structuredContent as any).error.code).toBe('TOO_MANY_INVALID_PAYMENTS')
       expect(limited._meta?.['retry-after']).toBeGreaterThan(0)
       expect(refusing.calls).toBe(2)
       // the same client over HTTP is throttled too (one socket address, one budget)
-      const http = await post(s2.url + '/api/v1/test-echo', { code: 'x' }, { 'payment-signature': Buffer.from(JSON.stringify(await payload())).toString('base64') })
+      const http = await post(
+        s2.url + '/api/v1/test-echo',
+        { code: 'x' },
+        { 'payment-signature': Buffer.from(JSON.stringify(await payload())).toString('base64') },
+      )
       expect(http.status).toBe(429)
       expect(refusing.calls).toBe(2)
     } finally {
@@ -197,12 +281,24 @@ describe('protocol edges', () => {
     expect(get.headers.get('allow')).toBe('POST, OPTIONS')
     expect(((await get.json()) as any).jsonrpc).toBe('2.0')
     expect((await fetch(s.url + '/mcp', { method: 'DELETE' })).status).toBe(405)
-    const bad = await fetch(s.url + '/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":' })
+    const bad = await fetch(s.url + '/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":',
+    })
     expect(bad.status).toBe(400)
     expect(((await bad.json()) as any).error.code).toBe(-32700)
-    const huge = await fetch(s.url + '/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ pad: 'x'.repeat(2_000_000) }) })
+    const huge = await fetch(s.url + '/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ pad: 'x'.repeat(2_000_000) }),
+    })
     expect(huge.status).toBe(413)
-    const noAccept = await fetch(s.url + '/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })
+    const noAccept = await fetch(s.url + '/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    })
     expect(noAccept.status).toBe(406)
     const pre = await fetch(s.url + '/mcp', { method: 'OPTIONS' })
     expect(pre.status).toBe(204)
@@ -226,7 +322,11 @@ describe('protocol edges', () => {
     for (const params of cases) {
       const r = await fetch(s.url + '/mcp', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
       })
       expect(r.status).toBeLessThan(500)
@@ -242,8 +342,17 @@ describe('protocol edges', () => {
   test('a raw tools/call over plain JSON-RPC works without a prior initialize (stateless)', async () => {
     const r = await fetch(s.url + '/mcp', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slugify', arguments: { text: 'a b' } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'slugify', arguments: { text: 'a b' } },
+      }),
     })
     expect(r.status).toBe(200)
     const body = (await r.json()) as any

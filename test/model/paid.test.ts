@@ -20,8 +20,17 @@ let s: TestServer
 beforeAll(async () => {
   chain = await startDevChain()
   fake = startFakeOpenAI()
-  const facilitator = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 })
-  s = await startServer({ facilitator, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address, OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'test-key' } })
+  const facilitator = createLocalFacilitator({
+    rpcUrl: chain.rpcUrl,
+    settlerKey: chain.settler.privateKey as Hex,
+    chainId: 8453,
+    pollingIntervalMs: 20,
+  })
+  s = await startServer({
+    facilitator,
+    payTo: chain.payee.address,
+    env: { PAY_TO: chain.payee.address, OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'test-key' },
+  })
 })
 afterAll(async () => {
   await s?.stop()
@@ -30,8 +39,16 @@ afterAll(async () => {
 })
 beforeEach(() => fake.reset())
 
-const pay = () => wrapFetchWithPayment(fetch, new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))))
-const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+const pay = () =>
+  wrapFetchWithPayment(
+    fetch,
+    new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
+  )
+const json = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+})
 
 test('explain-code at the quick tier: paid, five fields, provider tokens, tier budget, user code stays data', async () => {
   fake.reply({ text: 'It adds two numbers.', tokens: 321, model: 'gpt-4.1-mini-2025' })
@@ -39,7 +56,14 @@ test('explain-code at the quick tier: paid, five fields, provider tokens, tier b
   const r = await pay()(s.url + '/api/v1/explain-code?tier=quick', json({ code: 'const add = (a, b) => a + b' }))
   expect(r.status).toBe(200)
   const body = (await r.json()) as any
-  expect(body).toEqual({ service: 'explain-code', tier: 'quick', result: 'It adds two numbers.', model: 'gpt-4.1-mini-2025', tokens_used: 321, request_id: expect.stringMatching(/^req_/) })
+  expect(body).toEqual({
+    service: 'explain-code',
+    tier: 'quick',
+    result: 'It adds two numbers.',
+    model: 'gpt-4.1-mini-2025',
+    tokens_used: 321,
+    request_id: expect.stringMatching(/^req_/),
+  })
   expect(decodeB64Json(r.headers.get('payment-response')).success).toBe(true)
   expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(10_000n)
   const sent = fake.requests[0]
@@ -52,7 +76,10 @@ test('explain-code at the quick tier: paid, five fields, provider tokens, tier b
 })
 
 test('a model failure is a 502 and nothing is settled', async () => {
-  fake.reply({ status: 500, body: { error: { message: 'boom' } } }, { status: 500, body: { error: { message: 'boom' } } })
+  fake.reply(
+    { status: 500, body: { error: { message: 'boom' } } },
+    { status: 500, body: { error: { message: 'boom' } } },
+  )
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   const r = await pay()(s.url + '/api/v1/sentiment-analyze', json({ text: 'I love it' }))
   expect(r.status).toBe(502)
@@ -66,6 +93,12 @@ test('the free demo explains code with the remaining quota, without payment', as
   const r = await post(s.url + '/api/demo/explain', { code: 'print(1)' })
   expect(r.status).toBe(200)
   const body = (await r.json()) as any
-  expect(body).toMatchObject({ service: 'explain-code', tier: 'quick', result: 'A demo explanation.', tokens_used: 42, demo: { limit: 5, remaining: 4 } })
+  expect(body).toMatchObject({
+    service: 'explain-code',
+    tier: 'quick',
+    result: 'A demo explanation.',
+    tokens_used: 42,
+    demo: { limit: 5, remaining: 4 },
+  })
   expect(fake.requests[0].max_tokens).toBe(1000)
 })

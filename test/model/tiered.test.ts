@@ -33,25 +33,32 @@ for (const e of tiered) {
       expect(m.model).toMatch(/^gpt-4\.1(-mini)?$/)
     })
 
-    test.each(TIERS)('%s tier: model, budget, fixed system prompt, data only in the user message, usage', async (tier) => {
-      const f = { ...good(), tier, model: [{ ...good().model![0], tokens: 400 + TIERS.indexOf(tier) }] as Fixture['model'] }
-      const run = await servers.run(e, f)
-      if (run.error) throw run.error
-      expect(run.modelRequests).toHaveLength(1)
-      const body = run.modelRequests[0]!
-      expect(body.model).toBe(m.model)
-      expect(body.max_tokens).toBe(m.pricing[tier]!.max_tokens)
-      const { system, user } = texts(body)
-      expect(system).not.toContain(f.marker!)
-      expect(system).toContain(`Tier: ${tier}.`)
-      expect(user).toContain(f.marker!)
-      expect(user).toStartWith('<<<DATA')
-      const out = run.out as { tokens_used: number; model: string; result: string }
-      expect(out.tokens_used).toBe(400 + TIERS.indexOf(tier))
-      expect(out.model).toBe(`${m.model}-2025-fake`)
-      expect(typeof out.result).toBe('string')
-      expect(out.result.length).toBeGreaterThan(0)
-    })
+    test.each(TIERS)(
+      '%s tier: model, budget, fixed system prompt, data only in the user message, usage',
+      async (tier) => {
+        const f = {
+          ...good(),
+          tier,
+          model: [{ ...good().model![0], tokens: 400 + TIERS.indexOf(tier) }] as Fixture['model'],
+        }
+        const run = await servers.run(e, f)
+        if (run.error) throw run.error
+        expect(run.modelRequests).toHaveLength(1)
+        const body = run.modelRequests[0]!
+        expect(body.model).toBe(m.model)
+        expect(body.max_tokens).toBe(m.pricing[tier]!.max_tokens)
+        const { system, user } = texts(body)
+        expect(system).not.toContain(f.marker!)
+        expect(system).toContain(`Tier: ${tier}.`)
+        expect(user).toContain(f.marker!)
+        expect(user).toStartWith('<<<DATA')
+        const out = run.out as { tokens_used: number; model: string; result: string }
+        expect(out.tokens_used).toBe(400 + TIERS.indexOf(tier))
+        expect(out.model).toBe(`${m.model}-2025-fake`)
+        expect(typeof out.result).toBe('string')
+        expect(out.result.length).toBeGreaterThan(0)
+      },
+    )
 
     test('system prompts differ per tier and never change the model', async () => {
       const systems = new Set<string>()

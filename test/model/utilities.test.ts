@@ -11,7 +11,9 @@ import { texts } from '../support/fake-openai'
 const servers = startFixtureServers()
 afterAll(() => servers.close())
 
-const utilities = entries.filter((e) => e.handler && e.manifest.kind === 'utility' && e.manifest.needs?.includes('model'))
+const utilities = entries.filter(
+  (e) => e.handler && e.manifest.kind === 'utility' && e.manifest.needs?.includes('model'),
+)
 
 test('the model utilities are found', () => {
   expect(utilities.length).toBeGreaterThanOrEqual(15)

@@ -16,11 +16,21 @@ let c: Child
 let dir: string
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'bad-input-'))
-  c = await startChild([process.execPath, 'runtime/index.ts'], {
-    PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_PATH: join(dir, 'db.sqlite'), BODY_LIMIT_BYTES: String(LIMIT),
-    // a chain that is never reached: every request below must be refused before any payment work
-    RPC_URL: 'http://127.0.0.1:9', SETTLER_PRIVATE_KEY: '0x' + '11'.repeat(32), PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
-  }, 60_000)
+  c = await startChild(
+    [process.execPath, 'runtime/index.ts'],
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      DATABASE_PATH: join(dir, 'db.sqlite'),
+      BODY_LIMIT_BYTES: String(LIMIT),
+      // a chain that is never reached: every request below must be refused before any payment work
+      RPC_URL: 'http://127.0.0.1:9',
+      SETTLER_PRIVATE_KEY: '0x' + '11'.repeat(32),
+      PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+    },
+    60_000,
+  )
 })
 afterAll(async () => {
   await c?.stop()
@@ -28,13 +38,14 @@ afterAll(async () => {
 })
 
 /** Sends bytes as they are and returns the status and body of the answer. */
-const raw = (request: string) => new Promise<{ status: number; body: string }>((resolve, reject) => {
-  const s = connect(c.port, '127.0.0.1', () => s.write(request))
-  let out = ''
-  s.on('data', (d) => (out += d))
-  s.on('close', () => resolve({ status: Number(out.split(' ')[1]), body: out.slice(out.indexOf('\r\n\r\n') + 4) }))
-  s.on('error', reject)
-})
+const raw = (request: string) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const s = connect(c.port, '127.0.0.1', () => s.write(request))
+    let out = ''
+    s.on('data', (d) => (out += d))
+    s.on('close', () => resolve({ status: Number(out.split(' ')[1]), body: out.slice(out.indexOf('\r\n\r\n') + 4) }))
+    s.on('error', reject)
+  })
 const shape = (body: string): { error: { code: string; message: string } } => {
   const j = JSON.parse(body)
   expect(Object.keys(j).sort()).toEqual(['error', 'request_id'])
@@ -44,13 +55,19 @@ const shape = (body: string): { error: { code: string; message: string } } => {
   return j
 }
 const post = (path: string, body: string, headers: Record<string, string> = {}) =>
-  fetch(`http://127.0.0.1:${c.port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body })
+  fetch(`http://127.0.0.1:${c.port}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  })
 
 test('a malformed Host header on a paid route is a 400 in the error shape, paid or not', async () => {
   for (const host of ['a b', 'x/y', 'h:99999', 'h@evil', '[::1']) {
     for (const pay of ['payment-signature: e30=\r\n', '']) {
       const body = '{"text":"a"}'
-      const r = await raw(`POST /api/v1/slugify HTTP/1.1\r\nHost: ${host}\r\ncontent-type: application/json\r\n${pay}content-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`)
+      const r = await raw(
+        `POST /api/v1/slugify HTTP/1.1\r\nHost: ${host}\r\ncontent-type: application/json\r\n${pay}content-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+      )
       expect([host, r.status]).toEqual([host, 400])
       expect(shape(r.body).error.code).toBe('INVALID_HOST')
     }
@@ -61,7 +78,11 @@ test('a malformed Host header on a paid route is a 400 in the error shape, paid 
 
 test('JSON nested 100,000 levels deep is a 422 on paid routes and the demo', async () => {
   const deep = '['.repeat(100_000) + ']'.repeat(100_000)
-  for (const [path, body] of [['/api/v1/slugify', `{"text":${deep}}`], ['/api/v1/json-format', `{"json":${deep}}`], ['/api/demo/explain', `{"code":${deep}}`]] as const) {
+  for (const [path, body] of [
+    ['/api/v1/slugify', `{"text":${deep}}`],
+    ['/api/v1/json-format', `{"json":${deep}}`],
+    ['/api/demo/explain', `{"code":${deep}}`],
+  ] as const) {
     const r = await post(path, body, { 'payment-signature': 'e30=' })
     expect([path, r.status]).toEqual([path, 422])
     expect(shape(await r.text()).error.message).toContain('levels deep')
@@ -72,7 +93,8 @@ test('JSON nested 100,000 levels deep is a 422 on paid routes and the demo', asy
 })
 
 test('a chunked body over the limit is a 413, in the error shape when the server answers it', async () => {
-  const chunked = (n: number, size: number) => Array.from({ length: n }, () => `${size.toString(16)}\r\n${'x'.repeat(size)}\r\n`).join('') + '0\r\n\r\n'
+  const chunked = (n: number, size: number) =>
+    Array.from({ length: n }, () => `${size.toString(16)}\r\n${'x'.repeat(size)}\r\n`).join('') + '0\r\n\r\n'
   for (const path of ['/api/v1/slugify', '/api/demo/explain']) {
     const head = `POST ${path} HTTP/1.1\r\nHost: localhost\r\ncontent-type: application/json\r\npayment-signature: e30=\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n`
     // Our reader stops at the limit and answers in the error shape, unless the burst crossed Bun's cap first
@@ -88,7 +110,10 @@ test('none of these is logged as an internal error or counted as a service error
   const stats = (await (await fetch(`http://127.0.0.1:${c.port}/stats/today`)).json()) as any
   expect(stats.totals.errors).toBe(0)
   await Bun.sleep(0)
-  const errors = c.lines.join('\n').split('\n').filter((l) => l.includes('"level":"error"'))
+  const errors = c.lines
+    .join('\n')
+    .split('\n')
+    .filter((l) => l.includes('"level":"error"'))
   expect(errors).toEqual([])
 })
 

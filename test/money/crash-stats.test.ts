@@ -27,24 +27,50 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const start = () => startChild([process.execPath, 'runtime/index.ts'], {
-  PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_PATH: join(dir, 'db.sqlite'), INVALID_PAYMENT_LIMIT: '0',
-  RPC_URL: chain.rpcUrl, SETTLER_PRIVATE_KEY: chain.settler.privateKey, PAY_TO: chain.payee.address,
-}, 60_000)
+const start = () =>
+  startChild(
+    [process.execPath, 'runtime/index.ts'],
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      DATABASE_PATH: join(dir, 'db.sqlite'),
+      INVALID_PAYMENT_LIMIT: '0',
+      RPC_URL: chain.rpcUrl,
+      SETTLER_PRIVATE_KEY: chain.settler.privateKey,
+      PAY_TO: chain.payee.address,
+    },
+    60_000,
+  )
 const settledTotal = () => {
   const db = new Database(join(dir, 'db.sqlite'), { readonly: true })
   try {
-    return (db.query(`SELECT amount FROM payments WHERE state = 'settled'`).all() as { amount: string }[]).reduce((s, r) => s + BigInt(r.amount), 0n)
-  } finally { db.close() }
+    return (db.query(`SELECT amount FROM payments WHERE state = 'settled'`).all() as { amount: string }[]).reduce(
+      (s, r) => s + BigInt(r.amount),
+      0n,
+    )
+  } finally {
+    db.close()
+  }
 }
 
 test('kill -9 right after 24 concurrent paid answers: after restart /stats revenue = ledger = payee on-chain delta', async () => {
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   let s = await start()
-  const pay = wrapFetchWithPayment(fetch, new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))))
+  const pay = wrapFetchWithPayment(
+    fetch,
+    new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
+  )
   const url = `http://127.0.0.1:${s.port}/api/v1/slugify`
-  const answers = await Promise.all(Array.from({ length: 24 }, (_, i) =>
-    pay(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: `crash ${i}` }) }).then((r) => r.status)))
+  const answers = await Promise.all(
+    Array.from({ length: 24 }, (_, i) =>
+      pay(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: `crash ${i}` }),
+      }).then((r) => r.status),
+    ),
+  )
   process.kill(s.pid, 'SIGKILL')
   expect(answers).toEqual(Array(24).fill(200))
   const delta = (await usdcBalance(chain.rpcUrl, chain.payee.address)) - before

@@ -23,11 +23,21 @@ let moved = 0n
 let payeeBefore = 0n
 
 const facilitator = (): Facilitator => {
-  const f = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 })
+  const f = createLocalFacilitator({
+    rpcUrl: chain.rpcUrl,
+    settlerKey: chain.settler.privateKey as Hex,
+    chainId: 8453,
+    pollingIntervalMs: 20,
+  })
   return { ...f, verify: (p, r) => (calls.verify++, f.verify(p, r)) }
 }
 const server = async (env: Record<string, string> = {}) => {
-  const s = await startServer({ entries: withMoneyServices(gated.entry), facilitator: facilitator(), payTo: chain.payee.address, env: { PAY_TO: chain.payee.address, ...env } })
+  const s = await startServer({
+    entries: withMoneyServices(gated.entry),
+    facilitator: facilitator(),
+    payTo: chain.payee.address,
+    env: { PAY_TO: chain.payee.address, ...env },
+  })
   servers.push(s)
   return s
 }
@@ -37,9 +47,17 @@ const newPayer = async (atomic: bigint) => {
   if (atomic > 0n) await fundPayer(chain, address, atomic)
   return { key, address }
 }
-const requirements = async (s: TestServer, slug: string) => decodeB64Json((await post(`${s.url}/api/v1/${slug}`, {})).headers.get('payment-required')).accepts[0]
+const requirements = async (s: TestServer, slug: string) =>
+  decodeB64Json((await post(`${s.url}/api/v1/${slug}`, {})).headers.get('payment-required')).accepts[0]
 const pay = async (s: TestServer, slug: string, key: Hex, headers: Record<string, string> = {}, header?: string) =>
-  post(`${s.url}/api/v1/${slug}`, { code: 'x' }, { 'payment-signature': header ?? (await signPayment({ key, requirements: await requirements(s, slug) })), ...headers })
+  post(
+    `${s.url}/api/v1/${slug}`,
+    { code: 'x' },
+    {
+      'payment-signature': header ?? (await signPayment({ key, requirements: await requirements(s, slug) })),
+      ...headers,
+    },
+  )
 
 beforeAll(async () => {
   chain = await startDevChain()
@@ -48,7 +66,8 @@ beforeAll(async () => {
 afterAll(async () => {
   // money exact over every server of this file: /stats revenue = ledger settled total = payee's on-chain delta
   const delta = (await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeBefore
-  let stats = 0n, ledger = 0n
+  let stats = 0n,
+    ledger = 0n
   for (const s of servers) {
     stats += BigInt(((await (await fetch(s.url + '/stats')).json()) as any).totals.revenue_atomic)
     ledger += s.booted.ledger.settledTotal()
@@ -59,21 +78,29 @@ afterAll(async () => {
   expect(stats).toBe(delta)
   expect(ledger).toBe(delta)
 })
-beforeEach(() => { counted.runs = 0; calls.verify = 0 })
+beforeEach(() => {
+  counted.runs = 0
+  calls.verify = 0
+})
 
 describe('in-flight balance reservation', () => {
   test('a payer funded for exactly one call sends 20 different authorizations at once: one handler run, one transfer', async () => {
     const s = await server({ INVALID_PAYMENT_LIMIT: '0' })
     const payer = await newPayer(1000n)
     const req = await requirements(s, 'test-counted')
-    const headers = await Promise.all(Array.from({ length: 20 }, () => signPayment({ key: payer.key, requirements: req })))
+    const headers = await Promise.all(
+      Array.from({ length: 20 }, () => signPayment({ key: payer.key, requirements: req })),
+    )
     const answers = await Promise.all(headers.map((h) => pay(s, 'test-counted', payer.key, {}, h)))
     const codes = answers.map((r) => r.status).sort()
     expect(codes).toEqual([200, ...Array(19).fill(402)])
-    const reasons = await Promise.all(answers.filter((r) => r.status === 402).map(async (r) => ((await r.json()) as any).reason))
+    const reasons = await Promise.all(
+      answers.filter((r) => r.status === 402).map(async (r) => ((await r.json()) as any).reason),
+    )
     // refused before the handler: by the reservation, or by the simulation once the one transfer landed (which
     // one depends on timing; the property is that one handler ran)
-    for (const reason of reasons) expect(['insufficient_balance', 'invalid_exact_evm_insufficient_balance']).toContain(reason)
+    for (const reason of reasons)
+      expect(['insufficient_balance', 'invalid_exact_evm_insufficient_balance']).toContain(reason)
     expect(counted.runs).toBe(1)
     moved += 1000n
     expect(await usdcBalance(chain.rpcUrl, payer.address)).toBe(0n)
@@ -85,7 +112,9 @@ describe('in-flight balance reservation', () => {
     const s = await server({ INVALID_PAYMENT_LIMIT: '0' })
     const payer = await newPayer(3000n)
     const req = await requirements(s, 'test-counted')
-    const headers = await Promise.all(Array.from({ length: 10 }, () => signPayment({ key: payer.key, requirements: req })))
+    const headers = await Promise.all(
+      Array.from({ length: 10 }, () => signPayment({ key: payer.key, requirements: req })),
+    )
     const codes = (await Promise.all(headers.map((h) => pay(s, 'test-counted', payer.key, {}, h)))).map((r) => r.status)
     expect(codes.filter((c) => c === 200).length).toBe(3)
     expect(counted.runs).toBe(3)
@@ -102,8 +131,18 @@ describe('settlement failure after verification', () => {
     await gated.state.started
     // the payer empties its wallet between verification and settlement
     await setEthBalance(chain.rpcUrl, payer.address, 10n ** 16n)
-    const wallet = createWalletClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl), account: privateKeyToAccount(payer.key), pollingInterval: 20 }).extend(publicActions)
-    const hash = await wallet.writeContract({ address: USDC_BASE, abi: parseAbi(['function transfer(address to, uint256 value) returns (bool)']), functionName: 'transfer', args: [chain.admin.address, 1000n] })
+    const wallet = createWalletClient({
+      chain: localBase(chain.rpcUrl),
+      transport: http(chain.rpcUrl),
+      account: privateKeyToAccount(payer.key),
+      pollingInterval: 20,
+    }).extend(publicActions)
+    const hash = await wallet.writeContract({
+      address: USDC_BASE,
+      abi: parseAbi(['function transfer(address to, uint256 value) returns (bool)']),
+      functionName: 'transfer',
+      args: [chain.admin.address, 1000n],
+    })
     await wallet.waitForTransactionReceipt({ hash })
     gated.state.open()
     const r = await inflight
@@ -129,14 +168,31 @@ describe('settlement failure after verification', () => {
 
   test('a settlement failure after verification counts toward the refusal throttle of the client and the payer', async () => {
     const second = gatedEntry()
-    const s = await startServer({ entries: withMoneyServices(second.entry), facilitator: facilitator(), payTo: chain.payee.address, env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '1', TRUSTED_PROXIES: '1' } })
+    const s = await startServer({
+      entries: withMoneyServices(second.entry),
+      facilitator: facilitator(),
+      payTo: chain.payee.address,
+      env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '1', TRUSTED_PROXIES: '1' },
+    })
     servers.push(s)
     const payer = await newPayer(1000n)
     const inflight = pay(s, 'test-gated', payer.key, { 'x-forwarded-for': '10.1.1.1' })
     await second.state.started
     await setEthBalance(chain.rpcUrl, payer.address, 10n ** 16n)
-    const wallet = createWalletClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl), account: privateKeyToAccount(payer.key), pollingInterval: 20 }).extend(publicActions)
-    await wallet.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: USDC_BASE, abi: parseAbi(['function transfer(address to, uint256 value) returns (bool)']), functionName: 'transfer', args: [chain.admin.address, 1000n] }) })
+    const wallet = createWalletClient({
+      chain: localBase(chain.rpcUrl),
+      transport: http(chain.rpcUrl),
+      account: privateKeyToAccount(payer.key),
+      pollingInterval: 20,
+    }).extend(publicActions)
+    await wallet.waitForTransactionReceipt({
+      hash: await wallet.writeContract({
+        address: USDC_BASE,
+        abi: parseAbi(['function transfer(address to, uint256 value) returns (bool)']),
+        functionName: 'transfer',
+        args: [chain.admin.address, 1000n],
+      }),
+    })
     second.state.open()
     expect((await inflight).status).toBe(402)
     const other = await newPayer(1000n)
@@ -154,7 +210,9 @@ describe('settlement failure after verification', () => {
   test('the cool-down doubles with repeats, is capped, and starts over after a quiet period', () => {
     let now = 0
     const g = new PayerGuard(() => now, 30_000, 240_000)
-    expect([g.strike('0xA'), g.strike('0xa'), g.strike('0xA'), g.strike('0xA'), g.strike('0xA')]).toEqual([30_000, 60_000, 120_000, 240_000, 240_000])
+    expect([g.strike('0xA'), g.strike('0xa'), g.strike('0xA'), g.strike('0xA'), g.strike('0xA')]).toEqual([
+      30_000, 60_000, 120_000, 240_000, 240_000,
+    ])
     expect(g.coolingFor('0xa')).toBe(240_000)
     now = 240_000 + 10_000
     expect(g.coolingFor('0xA')).toBe(0)
@@ -168,7 +226,9 @@ describe('the refusal throttle counts only costly refusals, per client and per p
     const s = await server({ INVALID_PAYMENT_LIMIT: '3' })
     const payer = await newPayer(2000n)
     const header = await signPayment({ key: payer.key, requirements: await requirements(s, 'test-counted') })
-    const codes = (await Promise.all(Array.from({ length: 20 }, () => pay(s, 'test-counted', payer.key, {}, header)))).map((r) => r.status).sort()
+    const codes = (await Promise.all(Array.from({ length: 20 }, () => pay(s, 'test-counted', payer.key, {}, header))))
+      .map((r) => r.status)
+      .sort()
     expect(codes).toEqual([200, ...Array(19).fill(402)])
     // cheap refusals (malformed headers) are not counted either
     for (let i = 0; i < 5; i++) expect((await pay(s, 'test-counted', payer.key, {}, 'e30=')).status).toBe(402)

@@ -19,8 +19,18 @@ let s: TestServer
 const ETH_USD = 3000
 beforeAll(async () => {
   chain = await startDevChain()
-  const f = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 })
-  s = await startServer({ entries: withEcho(), facilitator: f, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address, ETH_USD: String(ETH_USD) } })
+  const f = createLocalFacilitator({
+    rpcUrl: chain.rpcUrl,
+    settlerKey: chain.settler.privateKey as Hex,
+    chainId: 8453,
+    pollingIntervalMs: 20,
+  })
+  s = await startServer({
+    entries: withEcho(),
+    facilitator: f,
+    payTo: chain.payee.address,
+    env: { PAY_TO: chain.payee.address, ETH_USD: String(ETH_USD) },
+  })
 })
 afterAll(async () => {
   await s?.stop()
@@ -32,7 +42,11 @@ test('gas per settlement = receipt gasUsed × effectiveGasPrice, in /stats total
   const req = decodeB64Json((await post(s.url + '/api/v1/test-echo', {})).headers.get('payment-required')).accepts[0]
   const txs: Hex[] = []
   for (const code of ['one', 'two']) {
-    const r = await post(s.url + '/api/v1/test-echo', { code }, { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) })
+    const r = await post(
+      s.url + '/api/v1/test-echo',
+      { code },
+      { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) },
+    )
     expect(r.status).toBe(200)
     txs.push(decodeB64Json(r.headers.get('payment-response')).transaction)
   }
@@ -47,11 +61,15 @@ test('gas per settlement = receipt gasUsed × effectiveGasPrice, in /stats total
     expected += receipt.gasUsed * receipt.effectiveGasPrice
   }
   const stats = (await (await fetch(s.url + '/stats')).json()) as any
-  const usd = Number(expected) / 1e18 * ETH_USD
+  const usd = (Number(expected) / 1e18) * ETH_USD
   expect(stats.totals.gas_wei).toBe(expected.toString())
   expect(stats.totals.gas_usd).toBeCloseTo(usd, 9)
   expect(stats.days.at(-1).gas_wei).toBe(expected.toString())
-  expect(stats.services.find((x: any) => x.slug === 'test-echo')).toMatchObject({ gas_wei: expected.toString(), paid_calls: 2, revenue_atomic: '8400' })
+  expect(stats.services.find((x: any) => x.slug === 'test-echo')).toMatchObject({
+    gas_wei: expected.toString(),
+    paid_calls: 2,
+    revenue_atomic: '8400',
+  })
   const today = (await (await fetch(s.url + '/stats/today')).json()) as any
   expect(today.totals.gas_wei).toBe(expected.toString())
   // money exact: /stats revenue = ledger settled total = payee's on-chain delta
@@ -64,16 +82,30 @@ test('gas per settlement = receipt gasUsed × effectiveGasPrice, in /stats total
 test('without ETH_USD gas is reported in wei only; with a rate that makes gas dearer than a price, the boot warns', async () => {
   const logs: string[] = []
   const path = s.booted.config.databasePath
-  const again = async (ethUsd?: string) => boot({
-    env: { PATH: process.env.PATH, DATABASE_PATH: path, PAY_TO: chain.payee.address, ...(ethUsd ? { ETH_USD: ethUsd } : {}) },
-    entries: withEcho(), facilitator: createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453 }),
-    log: createLogger('info', (l) => logs.push(l)), reconcileEveryMs: 3_600_000,
-  })
+  const again = async (ethUsd?: string) =>
+    boot({
+      env: {
+        PATH: process.env.PATH,
+        DATABASE_PATH: path,
+        PAY_TO: chain.payee.address,
+        ...(ethUsd ? { ETH_USD: ethUsd } : {}),
+      },
+      entries: withEcho(),
+      facilitator: createLocalFacilitator({
+        rpcUrl: chain.rpcUrl,
+        settlerKey: chain.settler.privateKey as Hex,
+        chainId: 8453,
+      }),
+      log: createLogger('info', (l) => logs.push(l)),
+      reconcileEveryMs: 3_600_000,
+    })
   const cost = s.booted.ledger.averageSettlementCost(0)!
   // a rate at which one settlement costs 0.005 USD: test-echo (0.0042) loses money, test-explain quick (0.01) does not
   const rate = 0.005 / (Number(cost) / 1e18)
   const b = await again(String(rate))
-  const warned = logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'service price is below the average settlement cost')
+  const warned = logs
+    .map((l) => JSON.parse(l))
+    .filter((l) => l.msg === 'service price is below the average settlement cost')
   expect(warned.map((l) => l.slug)).toContain('test-echo')
   expect(warned.map((l) => l.slug)).not.toContain('test-explain')
   expect(warned.find((l) => l.slug === 'test-echo').settlement_cost_usd).toBeCloseTo(0.005, 6)

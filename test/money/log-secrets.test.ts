@@ -17,7 +17,12 @@ let s: TestServer
 beforeAll(async () => {
   // an RPC provider that fails every call with HTTP 500
   rpc = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('upstream exploded', { status: 500 }) })
-  const f = createLocalFacilitator({ rpcUrl: `http://127.0.0.1:${rpc.port}/v2/${KEY}?apikey=${KEY}`, settlerKey: generatePrivateKey(), chainId: 8453, rpcTimeoutMs: 5_000 })
+  const f = createLocalFacilitator({
+    rpcUrl: `http://127.0.0.1:${rpc.port}/v2/${KEY}?apikey=${KEY}`,
+    settlerKey: generatePrivateKey(),
+    chainId: 8453,
+    rpcTimeoutMs: 5_000,
+  })
   s = await startServer({ entries: withEcho(), facilitator: f })
 })
 afterAll(async () => {
@@ -36,20 +41,27 @@ test('an RPC answering 500 with a key in its URL: 503, and the log holds neither
   expect(log).toContain('RPC answered HTTP 500') // what failed stays, for the operator
   expect(log).not.toContain(KEY)
   const { r: sigR, s: sigS } = parseSignature(signature)
-  for (const part of [signature, signature.slice(2), sigR.slice(2), sigS.slice(2)]) expect(log.toLowerCase()).not.toContain(part.toLowerCase())
+  for (const part of [signature, signature.slice(2), sigR.slice(2), sigS.slice(2)])
+    expect(log.toLowerCase()).not.toContain(part.toLowerCase())
   expect(await r.text()).not.toContain(KEY)
 })
 
 test('redaction: known inputs and outputs', () => {
   const sig = '0x' + 'ab'.repeat(65)
   const word = '0x' + '12'.repeat(32) // a tx hash or a nonce stays
-  expect(redact(`URL: https://user:pw@base-mainnet.g.alchemy.com/v2/${KEY}?x=1 failed`)).toBe('URL: https://base-mainnet.g.alchemy.com failed')
+  expect(redact(`URL: https://user:pw@base-mainnet.g.alchemy.com/v2/${KEY}?x=1 failed`)).toBe(
+    'URL: https://base-mainnet.g.alchemy.com failed',
+  )
   expect(redact(`{"url":"wss://rpc.example:8546/ws/${KEY}"}`)).toBe('{"url":"wss://rpc.example:8546"}')
   expect(redact(`data: ${sig} tx ${word}`)).toBe(`data: [65 bytes redacted] tx ${word}`)
   expect(redact(`args:  (0xA, 0xB, 1000, 0, 1, ${word}, 27, ${word}, ${word})\\n`)).toBe('args:  (redacted)\\n')
-  expect(redact('at handle (file:///srv/app/runtime/pipeline.ts:101:21)')).toBe('at handle (file:///srv/app/runtime/pipeline.ts:101:21)')
+  expect(redact('at handle (file:///srv/app/runtime/pipeline.ts:101:21)')).toBe(
+    'at handle (file:///srv/app/runtime/pipeline.ts:101:21)',
+  )
   const lines: string[] = []
-  createLogger('info', (l) => lines.push(l)).error('boom', { error: `Request body: {"data":"${sig}"} URL: http://h/v2/${KEY}` })
+  createLogger('info', (l) => lines.push(l)).error('boom', {
+    error: `Request body: {"data":"${sig}"} URL: http://h/v2/${KEY}`,
+  })
   expect(lines[0]).not.toContain(KEY)
   expect(lines[0]).not.toContain('ab'.repeat(65))
 })

@@ -2,19 +2,20 @@ import { defineService, handlerFor, serviceRequest, t } from '../../runtime/sdk'
 import type { RegistryEntry } from '../../runtime/registry-types'
 import { entries } from '../../runtime/registry.gen'
 
-const manifest = (slug: string) => defineService({
-  slug,
-  name: slug,
-  description: 'Test-only service for the money tests.',
-  category: 'text',
-  kind: 'utility',
-  method: 'POST',
-  pricing: { flat: { price_usd: 0.001, max_tokens: 0 } },
-  model: 'none',
-  input: serviceRequest(),
-  output: t.Object({ runs: t.Number() }),
-  examples: [{ name: 'one', input: { code: 'x' }, output: { runs: 1 } }],
-})
+const manifest = (slug: string) =>
+  defineService({
+    slug,
+    name: slug,
+    description: 'Test-only service for the money tests.',
+    category: 'text',
+    kind: 'utility',
+    method: 'POST',
+    pricing: { flat: { price_usd: 0.001, max_tokens: 0 } },
+    model: 'none',
+    input: serviceRequest(),
+    output: t.Object({ runs: t.Number() }),
+    examples: [{ name: 'one', input: { code: 'x' }, output: { runs: 1 } }],
+  })
 
 /** Counts its handler runs (price 0.001 USDC = 1000 atomic). */
 export const counted = { runs: 0 }
@@ -31,8 +32,12 @@ export function gatedEntry() {
   let started!: () => void
   const state = {
     runs: 0,
-    opened: new Promise<void>((r) => { open = r }),
-    started: new Promise<void>((r) => { started = r }),
+    opened: new Promise<void>((r) => {
+      open = r
+    }),
+    started: new Promise<void>((r) => {
+      started = r
+    }),
     open: () => open(),
   }
   const m = manifest('test-gated')

@@ -18,9 +18,43 @@ import { html, json, serve, type Fixture } from './support'
 
 const ARTICLE = readFileSync(join(import.meta.dir, 'fixtures', 'article.html'), 'utf8')
 const CURRENT = {
-  latitude: 52.52, longitude: 13.419998, generationtime_ms: 0.05, utc_offset_seconds: 7200, timezone: 'Europe/Berlin', timezone_abbreviation: 'CEST', elevation: 38,
-  current_units: { time: 'iso8601', interval: 'seconds', temperature_2m: '°C', relative_humidity_2m: '%', apparent_temperature: '°C', is_day: '', precipitation: 'mm', weather_code: 'wmo code', cloud_cover: '%', pressure_msl: 'hPa', wind_speed_10m: 'km/h', wind_direction_10m: '°', wind_gusts_10m: 'km/h' },
-  current: { time: '2024-05-02T14:00', interval: 900, temperature_2m: 18.3, relative_humidity_2m: 52, apparent_temperature: 16.9, is_day: 1, precipitation: 0, weather_code: 2, cloud_cover: 41, pressure_msl: 1016.2, wind_speed_10m: 11.2, wind_direction_10m: 250, wind_gusts_10m: 24.5 },
+  latitude: 52.52,
+  longitude: 13.419998,
+  generationtime_ms: 0.05,
+  utc_offset_seconds: 7200,
+  timezone: 'Europe/Berlin',
+  timezone_abbreviation: 'CEST',
+  elevation: 38,
+  current_units: {
+    time: 'iso8601',
+    interval: 'seconds',
+    temperature_2m: '°C',
+    relative_humidity_2m: '%',
+    apparent_temperature: '°C',
+    is_day: '',
+    precipitation: 'mm',
+    weather_code: 'wmo code',
+    cloud_cover: '%',
+    pressure_msl: 'hPa',
+    wind_speed_10m: 'km/h',
+    wind_direction_10m: '°',
+    wind_gusts_10m: 'km/h',
+  },
+  current: {
+    time: '2024-05-02T14:00',
+    interval: 900,
+    temperature_2m: 18.3,
+    relative_humidity_2m: 52,
+    apparent_temperature: 16.9,
+    is_day: 1,
+    precipitation: 0,
+    weather_code: 2,
+    cloud_cover: 41,
+    pressure_msl: 1016.2,
+    wind_speed_10m: 11.2,
+    wind_direction_10m: 250,
+    wind_gusts_10m: 24.5,
+  },
 }
 
 let chain: DevChain
@@ -33,10 +67,21 @@ beforeAll(async () => {
   site = serve((_req, url) => (url.pathname === '/article' ? html(ARTICLE) : html('<p>not found</p>', 404)))
   meteo = serve(() => json(CURRENT))
   broken = serve(() => json({ error: true, reason: 'boom' }, 500))
-  const facilitator = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 })
+  const facilitator = createLocalFacilitator({
+    rpcUrl: chain.rpcUrl,
+    settlerKey: chain.settler.privateKey as Hex,
+    chainId: 8453,
+    pollingIntervalMs: 20,
+  })
   s = await startServer({
-    facilitator, payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address, FETCH_ALLOW_HOSTS: site.host, UPSTREAM_OPEN_METEO_URL: meteo.url, UPSTREAM_COINGECKO_URL: broken.url },
+    facilitator,
+    payTo: chain.payee.address,
+    env: {
+      PAY_TO: chain.payee.address,
+      FETCH_ALLOW_HOSTS: site.host,
+      UPSTREAM_OPEN_METEO_URL: meteo.url,
+      UPSTREAM_COINGECKO_URL: broken.url,
+    },
   })
 })
 afterAll(async () => {
@@ -45,8 +90,16 @@ afterAll(async () => {
   await chain?.stop()
 })
 
-const pay = () => wrapFetchWithPayment(fetch, new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))))
-const body = (b: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) })
+const pay = () =>
+  wrapFetchWithPayment(
+    fetch,
+    new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
+  )
+const body = (b: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(b),
+})
 
 test('read-url through the paid route reads an allow-listed page and settles 0.005', async () => {
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)

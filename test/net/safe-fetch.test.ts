@@ -7,7 +7,16 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { addressRefusal, createSafeFetch } from '../../runtime/net/safe-fetch'
-import { hanging, html, loopbackFetch, neverAnswers, serve, serviceError, upstreamFailure, type Fixture } from './support'
+import {
+  hanging,
+  html,
+  loopbackFetch,
+  neverAnswers,
+  serve,
+  serviceError,
+  upstreamFailure,
+  type Fixture,
+} from './support'
 
 const noConnect = (url: string): Promise<Response> => {
   throw new Error(`must not connect, tried ${url}`)
@@ -22,13 +31,19 @@ afterAll(() => fixtures.forEach((f) => f.stop()))
 const site = track(
   serve((req, url) => {
     const p = url.pathname
-    if (p === '/page') return html(`<html><head><title>ok</title></head><body>host=${req.headers.get('host')} ua=${req.headers.get('user-agent')}</body></html>`)
+    if (p === '/page')
+      return html(
+        `<html><head><title>ok</title></head><body>host=${req.headers.get('host')} ua=${req.headers.get('user-agent')}</body></html>`,
+      )
     if (p === '/to-metadata') return Response.redirect('http://169.254.169.254/latest/meta-data/', 302)
     if (p === '/to-private-name') return Response.redirect('http://internal.corp.test/admin', 301)
     if (p === '/to-file') return new Response(null, { status: 302, headers: { location: 'file:///etc/passwd' } })
     if (p === '/relative') return new Response(null, { status: 303, headers: { location: '/page' } })
     const hop = /^\/hop\/(\d+)$/.exec(p)
-    if (hop) return Number(hop[1]) === 0 ? html('<p>end of chain</p>') : new Response(null, { status: 307, headers: { location: `/hop/${Number(hop[1]) - 1}` } })
+    if (hop)
+      return Number(hop[1]) === 0
+        ? html('<p>end of chain</p>')
+        : new Response(null, { status: 307, headers: { location: `/hop/${Number(hop[1]) - 1}` } })
     if (p === '/big') return new Response('x'.repeat(5000), { headers: { 'content-type': 'text/plain' } })
     if (p === '/big-stream')
       return new Response(
@@ -41,8 +56,12 @@ const site = track(
       )
     if (p === '/slow-body') return hanging()
     if (p === '/slow-headers') return neverAnswers(req)
-    if (p === '/binary') return new Response(new Uint8Array([0, 1, 2]), { headers: { 'content-type': 'application/octet-stream' } })
-    if (p === '/latin1') return new Response(new Uint8Array([0x63, 0x61, 0x66, 0xe9]), { headers: { 'content-type': 'text/plain; charset=iso-8859-1' } })
+    if (p === '/binary')
+      return new Response(new Uint8Array([0, 1, 2]), { headers: { 'content-type': 'application/octet-stream' } })
+    if (p === '/latin1')
+      return new Response(new Uint8Array([0x63, 0x61, 0x66, 0xe9]), {
+        headers: { 'content-type': 'text/plain; charset=iso-8859-1' },
+      })
     if (p === '/missing') return html('<h1>Not here</h1>', 404)
     return html('root')
   }),
@@ -150,13 +169,18 @@ describe('refused before any connection (422 URL_NOT_ALLOWED)', () => {
     await serviceError(createSafeFetch({})(`${site.url}/page`), 422, 'URL_NOT_ALLOWED')
   })
   test('allowlisting one port does not open another', async () => {
-    await serviceError(createSafeFetch({ allowHosts: [site.host] })(`http://127.0.0.1:${site.port + 1}/`), 422, 'URL_NOT_ALLOWED')
+    await serviceError(
+      createSafeFetch({ allowHosts: [site.host] })(`http://127.0.0.1:${site.port + 1}/`),
+      422,
+      'URL_NOT_ALLOWED',
+    )
   })
 })
 
 describe('addressRefusal', () => {
   test('public unicast addresses pass', () => {
-    for (const a of [PUBLIC_V4, '8.8.8.8', '1.1.1.1', PUBLIC_V6, '2a00:1450:4001:82a::200e']) expect(addressRefusal(a)).toBeUndefined()
+    for (const a of [PUBLIC_V4, '8.8.8.8', '1.1.1.1', PUBLIC_V6, '2a00:1450:4001:82a::200e'])
+      expect(addressRefusal(a)).toBeUndefined()
   })
 })
 
@@ -208,7 +232,9 @@ describe('DNS rebinding: the connection is pinned to the checked address', () =>
       lookup: async (h) => (lookups++, h === 'a.example.com' ? [PUBLIC_V4] : [PUBLIC_V6]),
       fetchImpl: async (url) => {
         connected.push(url)
-        return connected.length === 1 ? new Response(null, { status: 302, headers: { location: 'https://b.example.com/next' } }) : html('done')
+        return connected.length === 1
+          ? new Response(null, { status: 302, headers: { location: 'https://b.example.com/next' } })
+          : html('done')
       },
     })
     await f('http://a.example.com/')
@@ -237,31 +263,76 @@ describe('DNS rebinding: the connection is pinned to the checked address', () =>
 
 describe('real TLS with a pinned address (Bun verifies the certificate against serverName)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'safe-fetch-tls-'))
-  const made = Bun.spawnSync(['openssl', 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=pinned.test', '-addext', 'subjectAltName=DNS:pinned.test', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stderr: 'pipe', stdout: 'pipe' })
+  const made = Bun.spawnSync(
+    [
+      'openssl',
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=pinned.test',
+      '-addext',
+      'subjectAltName=DNS:pinned.test',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stderr: 'pipe', stdout: 'pipe' },
+  )
   const haveOpenssl = made.exitCode === 0
-  test.skipIf(!haveOpenssl)('the certificate for the original host name is accepted over the IP connection; another name is refused', async () => {
-    const cert = readFileSync(join(dir, 'cert.pem'), 'utf8')
-    const key = readFileSync(join(dir, 'key.pem'), 'utf8')
-    const server = Bun.serve({ port: 0, hostname: '127.0.0.1', tls: { cert, key }, fetch: (req) => new Response(`tls host=${req.headers.get('host')}`, { headers: { 'content-type': 'text/plain' } }) })
-    try {
-      const ok = createSafeFetch({ allowHosts: [`pinned.test:${server.port}`], lookup: async () => ['127.0.0.1'], ca: cert })
-      expect((await ok(`https://pinned.test:${server.port}/`)).text()).toBe(`tls host=pinned.test:${server.port}`)
-      const wrong = createSafeFetch({ allowHosts: [`other.test:${server.port}`], lookup: async () => ['127.0.0.1'], ca: cert })
-      const e = await upstreamFailure(wrong(`https://other.test:${server.port}/`), 502, 'target')
-      expect(e.message).toMatch(/ALTNAME|hostname|altname/i)
-    } finally {
-      server.stop(true)
-    }
-  })
+  test.skipIf(!haveOpenssl)(
+    'the certificate for the original host name is accepted over the IP connection; another name is refused',
+    async () => {
+      const cert = readFileSync(join(dir, 'cert.pem'), 'utf8')
+      const key = readFileSync(join(dir, 'key.pem'), 'utf8')
+      const server = Bun.serve({
+        port: 0,
+        hostname: '127.0.0.1',
+        tls: { cert, key },
+        fetch: (req) =>
+          new Response(`tls host=${req.headers.get('host')}`, { headers: { 'content-type': 'text/plain' } }),
+      })
+      try {
+        const ok = createSafeFetch({
+          allowHosts: [`pinned.test:${server.port}`],
+          lookup: async () => ['127.0.0.1'],
+          ca: cert,
+        })
+        expect((await ok(`https://pinned.test:${server.port}/`)).text()).toBe(`tls host=pinned.test:${server.port}`)
+        const wrong = createSafeFetch({
+          allowHosts: [`other.test:${server.port}`],
+          lookup: async () => ['127.0.0.1'],
+          ca: cert,
+        })
+        const e = await upstreamFailure(wrong(`https://other.test:${server.port}/`), 502, 'target')
+        expect(e.message).toMatch(/ALTNAME|hostname|altname/i)
+      } finally {
+        server.stop(true)
+      }
+    },
+  )
 })
 
 describe('size, time and type caps', () => {
   test('declared body over the cap: 422 RESPONSE_TOO_LARGE', async () => {
-    const e = await serviceError(loopbackFetch([site])(`${site.url}/big`, { maxBytes: 1000 }), 422, 'RESPONSE_TOO_LARGE')
+    const e = await serviceError(
+      loopbackFetch([site])(`${site.url}/big`, { maxBytes: 1000 }),
+      422,
+      'RESPONSE_TOO_LARGE',
+    )
     expect(e.message).toContain('1000 bytes')
   })
   test('endless streamed body is cut at the cap', async () => {
-    await serviceError(loopbackFetch([site])(`${site.url}/big-stream`, { maxBytes: 64 * 1024 }), 422, 'RESPONSE_TOO_LARGE')
+    await serviceError(
+      loopbackFetch([site])(`${site.url}/big-stream`, { maxBytes: 64 * 1024 }),
+      422,
+      'RESPONSE_TOO_LARGE',
+    )
   })
   test('a body that never ends: 504 from target', async () => {
     await upstreamFailure(loopbackFetch([site])(`${site.url}/slow-body`, { timeoutMs: 300 }), 504, 'target', true)
@@ -274,7 +345,11 @@ describe('size, time and type caps', () => {
     await upstreamFailure(f('http://slow-dns.example.com/'), 504, 'target')
   })
   test('content type not accepted: 415', async () => {
-    const e = await serviceError(loopbackFetch([site])(`${site.url}/binary`, { accept: ['text/html', 'application/xhtml+xml'] }), 415, 'UNSUPPORTED_MEDIA_TYPE')
+    const e = await serviceError(
+      loopbackFetch([site])(`${site.url}/binary`, { accept: ['text/html', 'application/xhtml+xml'] }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    )
     expect(e.message).toContain('application/octet-stream')
   })
 })
@@ -284,10 +359,19 @@ describe('unreachable targets', () => {
     const gone = serve(() => new Response('x'))
     const host = gone.host
     gone.stop()
-    await upstreamFailure(createSafeFetch({ allowHosts: [host], timeoutMs: 2000 })(`http://${host}/`), 502, 'target', true)
+    await upstreamFailure(
+      createSafeFetch({ allowHosts: [host], timeoutMs: 2000 })(`http://${host}/`),
+      502,
+      'target',
+      true,
+    )
   })
   test('name that does not resolve: 502, not retryable', async () => {
-    const f = createSafeFetch({ fetchImpl: noConnect, lookup: async () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND nope.invalid'), { code: 'ENOTFOUND' })) })
+    const f = createSafeFetch({
+      fetchImpl: noConnect,
+      lookup: async () =>
+        Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND nope.invalid'), { code: 'ENOTFOUND' })),
+    })
     await upstreamFailure(f('http://nope.invalid/'), 502, 'target', false)
   })
 })

@@ -46,13 +46,24 @@ export function serve(route: Route): Fixture {
 }
 
 export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
-  new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } })
+  new Response(typeof body === 'string' ? body : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  })
 
-export const html = (body: string, status = 200, headers: Record<string, string> = {}) => new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', ...headers } })
+export const html = (body: string, status = 200, headers: Record<string, string> = {}) =>
+  new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', ...headers } })
 
 /** A response whose body never finishes (the server keeps the stream open). */
 export function hanging(contentType = 'text/html'): Response {
-  return new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('<html><body>start')) } }), { headers: { 'content-type': contentType } })
+  return new Response(
+    new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('<html><body>start'))
+      },
+    }),
+    { headers: { 'content-type': contentType } },
+  )
 }
 
 /** A response that never starts (headers withheld until the client gives up). */
@@ -66,16 +77,31 @@ export function loopbackFetch(fixtures: Fixture[], extra: CreateSafeFetchOptions
 }
 
 /** Upstream clients whose named upstreams point at fixture servers (base URL = fixture URL + optional path). */
-export function fixtureUpstreams(map: Record<string, Fixture | UpstreamConfig | string>, opts: CreateUpstreamsOptions & { timeoutMs?: number } = {}) {
+export function fixtureUpstreams(
+  map: Record<string, Fixture | UpstreamConfig | string>,
+  opts: CreateUpstreamsOptions & { timeoutMs?: number } = {},
+) {
   const config: Record<string, UpstreamConfig> = {}
   for (const [name, v] of Object.entries(map)) {
-    config[name] = typeof v === 'string' ? { url: v, timeoutMs: opts.timeoutMs ?? 2000 } : 'port' in v ? { url: v.url, timeoutMs: opts.timeoutMs ?? 2000 } : v
+    config[name] =
+      typeof v === 'string'
+        ? { url: v, timeoutMs: opts.timeoutMs ?? 2000 }
+        : 'port' in v
+          ? { url: v.url, timeoutMs: opts.timeoutMs ?? 2000 }
+          : v
   }
   return createUpstreams(config, fetch, opts)
 }
 
 /** A ServiceContext through `testContext` with the given fetch/upstream (and a fixed clock when given). */
-export function ctxWith(o: { fetch?: ServiceContext['fetch']; upstream?: ServiceContext['upstream']; now?: string | Date; service?: string } = {}): ServiceContext {
+export function ctxWith(
+  o: {
+    fetch?: ServiceContext['fetch']
+    upstream?: ServiceContext['upstream']
+    now?: string | Date
+    service?: string
+  } = {},
+): ServiceContext {
   const now = o.now ? new Date(o.now) : undefined
   return testContext({
     ...(o.fetch ? { fetch: o.fetch } : {}),
@@ -86,20 +112,32 @@ export function ctxWith(o: { fetch?: ServiceContext['fetch']; upstream?: Service
 }
 
 /** Awaits a promise that must reject with a ServiceError; returns it for further checks. */
-export async function serviceError(p: Promise<unknown> | unknown, status: number, code?: string): Promise<ServiceError> {
+export async function serviceError(
+  p: Promise<unknown> | unknown,
+  status: number,
+  code?: string,
+): Promise<ServiceError> {
   let err: unknown
   try {
     await p
   } catch (e) {
     err = e
   }
-  if (!(err instanceof ServiceError)) throw new Error(`expected ServiceError ${status}${code ? ` ${code}` : ''}, got ${err instanceof Error ? `${err.name}: ${err.message}` : 'a value'}`)
+  if (!(err instanceof ServiceError))
+    throw new Error(
+      `expected ServiceError ${status}${code ? ` ${code}` : ''}, got ${err instanceof Error ? `${err.name}: ${err.message}` : 'a value'}`,
+    )
   expect({ status: err.status, code: code ? (err.code as string) : undefined }).toEqual({ status, code })
   return err
 }
 
 /** Checks a 502/504 carries `upstream` and `retryable`. */
-export async function upstreamFailure(p: Promise<unknown> | unknown, status: 502 | 504, upstream: string, retryable?: boolean): Promise<ServiceError> {
+export async function upstreamFailure(
+  p: Promise<unknown> | unknown,
+  status: 502 | 504,
+  upstream: string,
+  retryable?: boolean,
+): Promise<ServiceError> {
   const e = await serviceError(p, status)
   expect(e.extra?.upstream).toBe(upstream)
   expect(typeof e.extra?.retryable).toBe('boolean')

@@ -9,11 +9,20 @@ import { json, neverAnswers, serve, serviceError, upstreamFailure } from './supp
 let counter = 0
 const api = serve((req, url) => {
   const p = url.pathname
-  if (p === '/count') return json({ n: ++counter, q: Object.fromEntries(url.searchParams), ua: req.headers.get('user-agent'), key: req.headers.get('x-api-key') })
+  if (p === '/count')
+    return json({
+      n: ++counter,
+      q: Object.fromEntries(url.searchParams),
+      ua: req.headers.get('user-agent'),
+      key: req.headers.get('x-api-key'),
+    })
   if (p === '/slow-ok') return json({ slow: true })
   if (p === '/500') return json({ error: 'boom' }, 500)
   if (p === '/404') return json({ message: 'not found' }, 404)
-  if (p === '/429') return json({ status: { error_code: 429, error_message: "You've exceeded the Rate Limit" } }, 429, { 'retry-after': '30' })
+  if (p === '/429')
+    return json({ status: { error_code: 429, error_message: "You've exceeded the Rate Limit" } }, 429, {
+      'retry-after': '30',
+    })
   if (p === '/garbage') return new Response('<html>Bad gateway</html>', { headers: { 'content-type': 'text/html' } })
   if (p === '/hang') return neverAnswers(req)
   if (p.startsWith('/wiki/')) return json({ path: p })
@@ -22,11 +31,24 @@ const api = serve((req, url) => {
 afterAll(() => api.stop())
 
 const clients = (o: Parameters<typeof createUpstreams>[2] = {}) =>
-  createUpstreams({ demo: { url: api.url, timeoutMs: 500 }, keyed: { url: api.url, key: 'k123', keyParam: 'apikey' }, header: { url: api.url, key: 'h456', keyHeader: 'x-api-key' }, wiki: { url: `${api.url}/wiki/{lang}` } }, fetch, o)
+  createUpstreams(
+    {
+      demo: { url: api.url, timeoutMs: 500 },
+      keyed: { url: api.url, key: 'k123', keyParam: 'apikey' },
+      header: { url: api.url, key: 'h456', keyHeader: 'x-api-key' },
+      wiki: { url: `${api.url}/wiki/{lang}` },
+    },
+    fetch,
+    o,
+  )
 
 describe('getJson', () => {
   test('GET JSON with query and a descriptive User-Agent', async () => {
-    const { status, data } = await clients()('demo').getJson<{ q: Record<string, string>; ua: string }>('/count', { a: 1, b: true, skip: undefined })
+    const { status, data } = await clients()('demo').getJson<{ q: Record<string, string>; ua: string }>('/count', {
+      a: 1,
+      b: true,
+      skip: undefined,
+    })
     expect(status).toBe(200)
     expect(data.q).toEqual({ a: '1', b: 'true' })
     expect(data.ua).toContain('x402-agent-api/1.0')
@@ -38,11 +60,17 @@ describe('getJson', () => {
   })
   test('base URL placeholders are filled from the query and validated', async () => {
     const up = clients()('wiki')
-    expect((await up.getJson<{ path: string }>('/page/summary/X', { lang: 'de' })).data.path).toBe('/wiki/de/page/summary/X')
+    expect((await up.getJson<{ path: string }>('/page/summary/X', { lang: 'de' })).data.path).toBe(
+      '/wiki/de/page/summary/X',
+    )
     await serviceError(up.getJson('/x', { lang: 'evil.com/' }), 422, 'INVALID_INPUT')
   })
   test('unknown upstream: 503 NOT_CONFIGURED', async () => {
-    await serviceError(Promise.resolve().then(() => clients()('nope')), 503, 'NOT_CONFIGURED')
+    await serviceError(
+      Promise.resolve().then(() => clients()('nope')),
+      503,
+      'NOT_CONFIGURED',
+    )
   })
 })
 
@@ -129,16 +157,30 @@ describe('defaults table', () => {
       expect(up(name).attribution).toEqual(d.attribution)
     }
     // An operator-only upstream has no declared attribution: it is attributed to its host, never left empty.
-    expect(createUpstreams({ mine: { url: 'https://data.example.org/v2' } })('mine').attribution.source).toBe('data.example.org')
+    expect(createUpstreams({ mine: { url: 'https://data.example.org/v2' } })('mine').attribution.source).toBe(
+      'data.example.org',
+    )
   })
   test("the README's upstream table lists exactly the declared upstreams, their URLs and variables", () => {
     const readme = readFileSync(join(import.meta.dir, '..', '..', 'README.md'), 'utf8')
     const head = readme.indexOf('| upstream | default base URL | variables | terms |')
     expect(head).toBeGreaterThan(0)
-    const rows = readme.slice(head).split('\n').slice(2).filter((l) => l.startsWith('|')).map((l) => l.split('|').map((c) => c.trim()).slice(1, -1))
+    const rows = readme
+      .slice(head)
+      .split('\n')
+      .slice(2)
+      .filter((l) => l.startsWith('|'))
+      .map((l) =>
+        l
+          .split('|')
+          .map((c) => c.trim())
+          .slice(1, -1),
+      )
     expect(rows.map((r) => r[0].split(' ')[0]).sort()).toEqual(Object.keys(UPSTREAM_DEFAULTS).sort())
     for (const [name, url, vars] of rows) {
-      const d = (UPSTREAM_DEFAULTS as Record<string, { url: string; keyParam?: string; keyHeader?: string }>)[name.split(' ')[0]]
+      const d = (UPSTREAM_DEFAULTS as Record<string, { url: string; keyParam?: string; keyHeader?: string }>)[
+        name.split(' ')[0]
+      ]
       expect(url).toBe(d.url)
       expect(vars).toContain(`\`${upstreamEnvName(name.split(' ')[0], 'URL')}\``)
       expect(vars.includes('`_KEY`')).toBe(Boolean(d.keyParam || d.keyHeader))
@@ -146,14 +188,25 @@ describe('defaults table', () => {
   })
   test('env names and merging', () => {
     expect(upstreamEnvName('open-meteo-air-quality', 'URL')).toBe('UPSTREAM_OPEN_METEO_AIR_QUALITY_URL')
-    const merged = withUpstreamDefaults({ 'open-meteo': { url: 'https://customer-api.open-meteo.com/v1', key: 'K' }, extra: { url: 'https://x.example' }, empty: {} })
-    expect(merged['open-meteo']).toEqual({ url: 'https://customer-api.open-meteo.com/v1', key: 'K', timeoutMs: 6000, keyParam: 'apikey', keyHeader: undefined })
+    const merged = withUpstreamDefaults({
+      'open-meteo': { url: 'https://customer-api.open-meteo.com/v1', key: 'K' },
+      extra: { url: 'https://x.example' },
+      empty: {},
+    })
+    expect(merged['open-meteo']).toEqual({
+      url: 'https://customer-api.open-meteo.com/v1',
+      key: 'K',
+      timeoutMs: 6000,
+      keyParam: 'apikey',
+      keyHeader: undefined,
+    })
     expect(merged.coingecko.keyHeader).toBe('x-cg-demo-api-key')
     expect(merged.extra.url).toBe('https://x.example')
     expect(merged.empty).toBeUndefined()
   })
   test('every live-data manifest names only upstreams of the table', async () => {
     const { entries } = await import('../../runtime/registry.gen')
-    for (const e of entries) for (const u of e.manifest.upstreams ?? []) expect(Object.keys(UPSTREAM_DEFAULTS)).toContain(u)
+    for (const e of entries)
+      for (const u of e.manifest.upstreams ?? []) expect(Object.keys(UPSTREAM_DEFAULTS)).toContain(u)
   })
 })

@@ -30,13 +30,40 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const start = () => startChild([process.execPath, 'runtime/index.ts'], {
-  PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_PATH: join(dir, 'db.sqlite'),
-  RPC_URL: proxy.url, SETTLER_PRIVATE_KEY: chain.settler.privateKey, PAY_TO: chain.payee.address,
-})
-const kill = async (c: Child) => { process.kill(c.pid, 'SIGKILL'); await Bun.sleep(50) }
-const until = async (cond: () => boolean, ms = 10_000) => { const t = Date.now(); while (!cond()) { if (Date.now() - t > ms) throw new Error('condition not met'); await Bun.sleep(10) } }
-const rows = () => { const db = new Database(join(dir, 'db.sqlite'), { readonly: true }); try { return db.query('SELECT id, state, tx_hash, amount FROM payments ORDER BY id').all() as Array<{ id: number; state: string; tx_hash: string | null; amount: string }> } finally { db.close() } }
+const start = () =>
+  startChild([process.execPath, 'runtime/index.ts'], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    DATABASE_PATH: join(dir, 'db.sqlite'),
+    RPC_URL: proxy.url,
+    SETTLER_PRIVATE_KEY: chain.settler.privateKey,
+    PAY_TO: chain.payee.address,
+  })
+const kill = async (c: Child) => {
+  process.kill(c.pid, 'SIGKILL')
+  await Bun.sleep(50)
+}
+const until = async (cond: () => boolean, ms = 10_000) => {
+  const t = Date.now()
+  while (!cond()) {
+    if (Date.now() - t > ms) throw new Error('condition not met')
+    await Bun.sleep(10)
+  }
+}
+const rows = () => {
+  const db = new Database(join(dir, 'db.sqlite'), { readonly: true })
+  try {
+    return db.query('SELECT id, state, tx_hash, amount FROM payments ORDER BY id').all() as Array<{
+      id: number
+      state: string
+      tx_hash: string | null
+      amount: string
+    }>
+  } finally {
+    db.close()
+  }
+}
 
 test('killed after the transfer was sent: reconciled as settled once after restart', async () => {
   let s = await start()
@@ -46,7 +73,14 @@ test('killed after the transfer was sent: reconciled as settled once after resta
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   proxy.calls.clear()
   // the node mines the transfer at once; every answer that would tell the server so is late
-  for (const m of ['eth_sendRawTransactionSync', 'eth_sendRawTransaction', 'eth_getBlockByNumber', 'eth_getBlockReceipts', 'eth_getTransactionReceipt']) proxy.delayOut.set(m, 10_000)
+  for (const m of [
+    'eth_sendRawTransactionSync',
+    'eth_sendRawTransaction',
+    'eth_getBlockByNumber',
+    'eth_getBlockReceipts',
+    'eth_getTransactionReceipt',
+  ])
+    proxy.delayOut.set(m, 10_000)
   const inflight = post(url, { text: 'killed mid-settlement' }, { 'payment-signature': header }).catch((e) => e)
   const t0 = Date.now()
   while ((await usdcBalance(chain.rpcUrl, chain.payee.address)) === before) {
@@ -66,7 +100,11 @@ test('killed after the transfer was sent: reconciled as settled once after resta
     expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(1000n)
     const stats = (await (await fetch(`http://127.0.0.1:${s.port}/stats/today`)).json()) as any
     expect(stats.totals.revenue_usd).toBe(0.001)
-    const replay = await post(`http://127.0.0.1:${s.port}/api/v1/slugify`, { text: 'again' }, { 'payment-signature': header })
+    const replay = await post(
+      `http://127.0.0.1:${s.port}/api/v1/slugify`,
+      { text: 'again' },
+      { 'payment-signature': header },
+    )
     expect(replay.status).toBe(402)
     expect(((await replay.json()) as any).reason).toBe('authorization_already_used')
   } finally {
@@ -88,7 +126,9 @@ test('killed between the handler and the transfer: nothing moves, and the attemp
     proxy.faults.set(m, { http: 502, times: 100 })
   }
   const inflight = post(url, { text: 'killed before settlement' }, { 'payment-signature': header }).catch((e) => e)
-  await until(() => (proxy.calls.get('eth_sendRawTransactionSync') ?? 0) + (proxy.calls.get('eth_sendRawTransaction') ?? 0) >= 1)
+  await until(
+    () => (proxy.calls.get('eth_sendRawTransactionSync') ?? 0) + (proxy.calls.get('eth_sendRawTransaction') ?? 0) >= 1,
+  )
   await kill(s)
   await inflight
   const id = rows().at(-1)!.id

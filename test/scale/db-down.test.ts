@@ -16,7 +16,10 @@ let s: TestServer
 const facilitator = refusingFacilitator()
 beforeAll(async () => {
   pg = await testPostgres()
-  s = await startServer({ facilitator, env: { DATABASE_URL: await pg.createDatabase('down'), DATABASE_STATEMENT_TIMEOUT_MS: '2000' } })
+  s = await startServer({
+    facilitator,
+    env: { DATABASE_URL: await pg.createDatabase('down'), DATABASE_STATEMENT_TIMEOUT_MS: '2000' },
+  })
 }, 60_000)
 afterAll(async () => {
   await s?.stop()
@@ -24,7 +27,14 @@ afterAll(async () => {
 })
 
 test('boot refuses an unreachable DATABASE_URL with one message, without the password', async () => {
-  const err = await boot({ env: { PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C', DATABASE_URL: 'postgres://app:hunter2@127.0.0.1:1/api' }, facilitator: refusingFacilitator(), log: createLogger('silent') }).catch((e) => e)
+  const err = await boot({
+    env: {
+      PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+      DATABASE_URL: 'postgres://app:hunter2@127.0.0.1:1/api',
+    },
+    facilitator: refusingFacilitator(),
+    log: createLogger('silent'),
+  }).catch((e) => e)
   expect(err).toBeInstanceOf(ConfigError)
   expect(err.message).toContain('Postgres is unreachable')
   expect(err.message).toContain('postgres://app:***@127.0.0.1:1/api')

@@ -27,13 +27,29 @@ const servers: Child[] = []
 const settlers = [generatePrivateKey(), generatePrivateKey(), generatePrivateKey()]
 let startBalance = 0n
 
-const start = (i: number) => startChild([process.execPath, 'runtime/index.ts'], {
-  PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: dbUrl, DATABASE_POOL_MAX: '5', INSTANCE_ID: `i${i}`,
-  // instance 0 talks to the chain through a proxy, so a test can hold its settlement mid-flight
-  RPC_URL: i === 0 ? proxy.url : chain.rpcUrl, SETTLER_PRIVATE_KEY: settlers[i], PAY_TO: chain.payee.address,
-  RECONCILE_EVERY_MS: '300', RECONCILE_STALE_MS: '3000', DEMO_DAILY_LIMIT: '5',
-  OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'test-key', DATABASE_PATH: '/nonexistent/never-used.sqlite',
-}, 60_000)
+const start = (i: number) =>
+  startChild(
+    [process.execPath, 'runtime/index.ts'],
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: dbUrl,
+      DATABASE_POOL_MAX: '5',
+      INSTANCE_ID: `i${i}`,
+      // instance 0 talks to the chain through a proxy, so a test can hold its settlement mid-flight
+      RPC_URL: i === 0 ? proxy.url : chain.rpcUrl,
+      SETTLER_PRIVATE_KEY: settlers[i],
+      PAY_TO: chain.payee.address,
+      RECONCILE_EVERY_MS: '300',
+      RECONCILE_STALE_MS: '3000',
+      DEMO_DAILY_LIMIT: '5',
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: 'test-key',
+      DATABASE_PATH: '/nonexistent/never-used.sqlite',
+    },
+    60_000,
+  )
 
 beforeAll(async () => {
   ;[chain, pg] = await Promise.all([startDevChain(), testPostgres()])
@@ -62,8 +78,13 @@ const until = async (cond: () => Promise<boolean>, ms = 30_000) => {
     await Bun.sleep(50)
   }
 }
-const stats = async (i: number) => (await (await fetch(`${base(i)}/stats/today`)).json()) as { totals: Record<string, unknown>; services: Array<Record<string, unknown>> }
-const settledTotal = async () => BigInt((await sql`SELECT COALESCE(SUM(amount::numeric), 0)::text AS t FROM payments WHERE state = 'settled'`)[0].t)
+const stats = async (i: number) =>
+  (await (await fetch(`${base(i)}/stats/today`)).json()) as {
+    totals: Record<string, unknown>
+    services: Array<Record<string, unknown>>
+  }
+const settledTotal = async () =>
+  BigInt((await sql`SELECT COALESCE(SUM(amount::numeric), 0)::text AS t FROM payments WHERE state = 'settled'`)[0].t)
 const payeeDelta = async () => (await usdcBalance(chain.rpcUrl, chain.payee.address)) - startBalance
 
 test('/health names the database and every instance is up', async () => {
@@ -78,22 +99,29 @@ test('one payment sent 20 times across three instances at once: one 200, one tra
   const req = decodeB64Json((await post(url(0), {})).headers.get('payment-required')).accepts[0]
   const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req })
   const before = await payeeDelta()
-  const answers = await Promise.all(Array.from({ length: 20 }, (_, n) => post(url(n % 3), { text: `copy ${n}` }, { 'payment-signature': header })))
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, (_, n) => post(url(n % 3), { text: `copy ${n}` }, { 'payment-signature': header })),
+  )
   const codes = answers.map((r) => r.status)
   expect(codes.filter((c) => c === 200).length).toBe(1)
   expect(codes.filter((c) => c === 402).length).toBe(19)
-  for (const r of answers.filter((x) => x.status === 402)) expect(((await r.json()) as { reason?: string }).reason).toBe('authorization_already_used')
+  for (const r of answers.filter((x) => x.status === 402))
+    expect(((await r.json()) as { reason?: string }).reason).toBe('authorization_already_used')
   expect((await payeeDelta()) - before).toBe(BigInt(req.amount))
-  const rows = await sql`SELECT state, instance FROM payments WHERE nonce = ${JSON.parse(Buffer.from(header, 'base64').toString()).payload.authorization.nonce.toLowerCase()}`
+  const rows =
+    await sql`SELECT state, instance FROM payments WHERE nonce = ${JSON.parse(Buffer.from(header, 'base64').toString()).payload.authorization.nonce.toLowerCase()}`
   expect(rows.map((r: { state: string }) => r.state)).toEqual(['settled'])
   // the handler ran once: one call counted across the three instances (traffic counters flush every second)
-  await until(async () => (await Promise.all([0, 1, 2].map(stats))).every((s) => s.services.find((x) => x.slug === 'slugify')?.calls === 1))
+  await until(async () =>
+    (await Promise.all([0, 1, 2].map(stats))).every((s) => s.services.find((x) => x.slug === 'slugify')?.calls === 1),
+  )
 })
 
 test("the demo's 5 calls a day hold across instances", async () => {
   for (let i = 0; i < 12; i++) fake.reply({ text: 'It adds one.', tokens: 10 })
   const codes: number[] = []
-  for (let n = 0; n < 8; n++) codes.push((await post(`${base(n % 3)}/api/demo/explain`, { code: `const f = (x) => x + ${n}` })).status)
+  for (let n = 0; n < 8; n++)
+    codes.push((await post(`${base(n % 3)}/api/demo/explain`, { code: `const f = (x) => x + ${n}` })).status)
   expect(codes.filter((c) => c === 200).length).toBe(5)
   expect(codes.slice(5)).toEqual([429, 429, 429])
   fake.reset()
@@ -104,7 +132,9 @@ test('/stats is identical from every instance and equals the ledger and the chai
   expect(chainDelta).toBe(await settledTotal())
   await until(async () => {
     const all = await Promise.all([0, 1, 2].map(stats))
-    return all.every((s) => JSON.stringify(s.totals) === JSON.stringify(all[0].totals)) && all[0].totals.demo_calls === 5
+    return (
+      all.every((s) => JSON.stringify(s.totals) === JSON.stringify(all[0].totals)) && all[0].totals.demo_calls === 5
+    )
   })
   const s = await stats(1)
   expect(BigInt(s.totals.revenue_atomic as string)).toBe(chainDelta)
@@ -117,13 +147,19 @@ test('a payer funded for three calls sends ten payments across the instances at 
   const req = decodeB64Json((await post(`${base(1)}/api/v1/slugify`, {})).headers.get('payment-required')).accepts[0]
   const callsBefore = (await stats(1)).services.find((x) => x.slug === 'slugify')?.calls as number
   const headers = await Promise.all(Array.from({ length: 10 }, () => signPayment({ key, requirements: req })))
-  const answers = await Promise.all(headers.map((h, n) => post(`${base(n % 3)}/api/v1/slugify`, { text: `payer ${n}` }, { 'payment-signature': h })))
+  const answers = await Promise.all(
+    headers.map((h, n) => post(`${base(n % 3)}/api/v1/slugify`, { text: `payer ${n}` }, { 'payment-signature': h })),
+  )
   const codes = answers.map((r) => r.status)
   expect(codes.filter((c) => c === 200).length).toBe(3)
   expect(codes.filter((c) => c === 402).length).toBe(7)
   expect(await usdcBalance(chain.rpcUrl, address)).toBe(0n)
   // seven refused before their handler: three more calls counted, across the instances
-  await until(async () => (await Promise.all([0, 1, 2].map(stats))).every((s) => s.services.find((x) => x.slug === 'slugify')?.calls === callsBefore + 3))
+  await until(async () =>
+    (await Promise.all([0, 1, 2].map(stats))).every(
+      (s) => s.services.find((x) => x.slug === 'slugify')?.calls === callsBefore + 3,
+    ),
+  )
   expect(await payeeDelta()).toBe(await settledTotal())
 })
 
@@ -134,10 +170,20 @@ test("an instance killed -9 mid-settlement: another instance's reconciler settle
   const before = await payeeDelta()
   proxy.calls.clear()
   // the node mines the transfer at once; every answer that would tell instance 0 so is held back
-  for (const m of ['eth_sendRawTransactionSync', 'eth_sendRawTransaction', 'eth_getBlockByNumber', 'eth_getBlockReceipts', 'eth_getTransactionReceipt']) proxy.delayOut.set(m, 60_000)
+  for (const m of [
+    'eth_sendRawTransactionSync',
+    'eth_sendRawTransaction',
+    'eth_getBlockByNumber',
+    'eth_getBlockReceipts',
+    'eth_getTransactionReceipt',
+  ])
+    proxy.delayOut.set(m, 60_000)
   const inflight = post(url, { text: 'killed mid-settlement' }, { 'payment-signature': header }).catch((e) => e)
   const nonce = JSON.parse(Buffer.from(header, 'base64').toString()).payload.authorization.nonce.toLowerCase()
-  const row = async () => (await sql`SELECT id, state, tx_hash, instance FROM payments WHERE nonce = ${nonce} AND state <> 'released'`)[0] as { id: string; state: string; tx_hash: string | null; instance: string } | undefined
+  const row = async () =>
+    (await sql`SELECT id, state, tx_hash, instance FROM payments WHERE nonce = ${nonce} AND state <> 'released'`)[0] as
+      | { id: string; state: string; tx_hash: string | null; instance: string }
+      | undefined
   await until(async () => (await payeeDelta()) > before) // mined
   await until(async () => !!(await row())?.tx_hash) // and its hash recorded: the kill lands after the broadcast
   process.kill(servers[0].pid, 'SIGKILL')
@@ -150,11 +196,15 @@ test("an instance killed -9 mid-settlement: another instance's reconciler settle
   await until(async () => (await row())?.state === 'settled')
   expect((await payeeDelta()) - before).toBe(BigInt(req.amount))
   expect(await payeeDelta()).toBe(await settledTotal())
-  const events = await sql`SELECT state, detail FROM payment_events WHERE payment_id = ${(await row())!.id}::bigint AND state = 'settled'`
+  const events =
+    await sql`SELECT state, detail FROM payment_events WHERE payment_id = ${(await row())!.id}::bigint AND state = 'settled'`
   expect(events.map((e: { detail: string }) => e.detail)).toEqual(['confirmed by reconciliation'])
   await until(async () => {
     const [a, b] = await Promise.all([stats(1), stats(2)])
-    return a.totals.revenue_atomic === (await payeeDelta()).toString() && JSON.stringify(a.totals) === JSON.stringify(b.totals)
+    return (
+      a.totals.revenue_atomic === (await payeeDelta()).toString() &&
+      JSON.stringify(a.totals) === JSON.stringify(b.totals)
+    )
   })
   const replay = await post(`${base(1)}/api/v1/slugify`, { text: 'again' }, { 'payment-signature': header })
   expect(replay.status).toBe(402)

@@ -20,7 +20,14 @@ beforeAll(async () => {
 afterAll(() => chain?.stop())
 
 test('ten settlements and one unfunded payer in one batch: ten paid in one transaction, the bad one fails alone', async () => {
-  const f = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey, chainId: 8453, pollingIntervalMs: 20, blockTimeMs: 250, batch: { windowMs: 50 } })
+  const f = createLocalFacilitator({
+    rpcUrl: chain.rpcUrl,
+    settlerKey: chain.settler.privateKey,
+    chainId: 8453,
+    pollingIntervalMs: 20,
+    blockTimeMs: 250,
+    batch: { windowMs: 50 },
+  })
   try {
     const to = privateKeyToAccount(generatePrivateKey()).address
     const req = requirements(to)
@@ -40,7 +47,9 @@ test('ten settlements and one unfunded payer in one batch: ten paid in one trans
     const tx = await rpc(chain.rpcUrl, 'eth_getTransactionByHash', [ok[0].transaction])
     expect(tx.to.toLowerCase()).toBe(MULTICALL3.toLowerCase())
     const batched = BigInt(ok[0].gasUsed!)
-    console.log(`gas per settlement: alone ${first.gasUsed} (empty payee), ${single} (funded payee); in a batch of 11 (10 paid, 1 reverted) ${batched}`)
+    console.log(
+      `gas per settlement: alone ${first.gasUsed} (empty payee), ${single} (funded payee); in a batch of 11 (10 paid, 1 reverted) ${batched}`,
+    )
     expect(batched).toBeLessThan(single)
   } finally {
     await f.close!()

@@ -21,18 +21,50 @@ import { settlerKeys } from './helpers'
 export function walletRuntime(owner: Address): Hex {
   const b: number[] = []
   const push1 = (x: number) => b.push(0x60, x)
-  push1(0x04); b.push(0x35); push1(0x00); b.push(0x52) //             mem[0x00] = hash
-  push1(0xa4); b.push(0x35); push1(0xf8); b.push(0x1c); push1(0x20); b.push(0x52) // mem[0x20] = v (first byte after s)
-  push1(0x64); b.push(0x35); push1(0x40); b.push(0x52) //             mem[0x40] = r
-  push1(0x84); b.push(0x35); push1(0x60); b.push(0x52) //             mem[0x60] = s
-  push1(0x20); push1(0x80); push1(0x80); push1(0x00); push1(0x01); b.push(0x5a, 0xfa, 0x50) // staticcall(gas, ecrecover, 0, 0x80, 0x80, 0x20)
-  push1(0x80); b.push(0x51) //                                          recovered = mem[0x80] (0 on failure)
-  b.push(0x73, ...Buffer.from(owner.slice(2), 'hex')); b.push(0x14) //   == owner
-  const jump = b.length; push1(0x00); b.push(0x57) //                  jumpi ok
-  push1(0x20); push1(0xa0); b.push(0xf3) //                             return 32 zero bytes
-  const ok = b.length; b.push(0x5b) //                                  ok:
-  b.push(0x63, 0x16, 0x26, 0xba, 0x7e); push1(0xe0); b.push(0x1b); push1(0x00); b.push(0x52) // mem[0] = 0x1626ba7e << 224
-  push1(0x20); push1(0x00); b.push(0xf3) //                             return mem[0..32]
+  push1(0x04)
+  b.push(0x35)
+  push1(0x00)
+  b.push(0x52) //             mem[0x00] = hash
+  push1(0xa4)
+  b.push(0x35)
+  push1(0xf8)
+  b.push(0x1c)
+  push1(0x20)
+  b.push(0x52) // mem[0x20] = v (first byte after s)
+  push1(0x64)
+  b.push(0x35)
+  push1(0x40)
+  b.push(0x52) //             mem[0x40] = r
+  push1(0x84)
+  b.push(0x35)
+  push1(0x60)
+  b.push(0x52) //             mem[0x60] = s
+  push1(0x20)
+  push1(0x80)
+  push1(0x80)
+  push1(0x00)
+  push1(0x01)
+  b.push(0x5a, 0xfa, 0x50) // staticcall(gas, ecrecover, 0, 0x80, 0x80, 0x20)
+  push1(0x80)
+  b.push(0x51) //                                          recovered = mem[0x80] (0 on failure)
+  b.push(0x73, ...Buffer.from(owner.slice(2), 'hex'))
+  b.push(0x14) //   == owner
+  const jump = b.length
+  push1(0x00)
+  b.push(0x57) //                  jumpi ok
+  push1(0x20)
+  push1(0xa0)
+  b.push(0xf3) //                             return 32 zero bytes
+  const ok = b.length
+  b.push(0x5b) //                                  ok:
+  b.push(0x63, 0x16, 0x26, 0xba, 0x7e)
+  push1(0xe0)
+  b.push(0x1b)
+  push1(0x00)
+  b.push(0x52) // mem[0] = 0x1626ba7e << 224
+  push1(0x20)
+  push1(0x00)
+  b.push(0xf3) //                             return mem[0..32]
   b[jump + 1] = ok
   return `0x${Buffer.from(b).toString('hex')}`
 }
@@ -49,8 +81,19 @@ let s: TestServer
 beforeAll(async () => {
   chain = await startDevChain()
   proxy = startFaultProxy(chain.rpcUrl)
-  const f = createLocalFacilitator({ rpcUrl: proxy.url, settlerKey: chain.settler.privateKey, chainId: 8453, pollingIntervalMs: 20, blockTimeMs: 250 })
-  s = await startServer({ entries: withEcho(), facilitator: f, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' } })
+  const f = createLocalFacilitator({
+    rpcUrl: proxy.url,
+    settlerKey: chain.settler.privateKey,
+    chainId: 8453,
+    pollingIntervalMs: 20,
+    blockTimeMs: 250,
+  })
+  s = await startServer({
+    entries: withEcho(),
+    facilitator: f,
+    payTo: chain.payee.address,
+    env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' },
+  })
 })
 afterAll(async () => {
   await s?.stop()
@@ -60,7 +103,11 @@ afterAll(async () => {
 
 async function deployWallet(owner: Address): Promise<Address> {
   const [deployer] = await settlerKeys(chain.rpcUrl, 1)
-  const w = createWalletClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl), account: privateKeyToAccount(deployer) })
+  const w = createWalletClient({
+    chain: localBase(chain.rpcUrl),
+    transport: http(chain.rpcUrl),
+    account: privateKeyToAccount(deployer),
+  })
   const pub = createPublicClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl), pollingInterval: 20 })
   const hash = await w.sendTransaction({ data: initCode(walletRuntime(owner)), gas: 200_000n })
   const r = await pub.waitForTransactionReceipt({ hash })
@@ -71,9 +118,20 @@ async function deployWallet(owner: Address): Promise<Address> {
 /** The official client paying as the wallet: the owner's key signs the EIP-712 message for `from` = wallet. */
 const walletClient = (wallet: Address, signerKey: Hex) => {
   const owner = privateKeyToAccount(signerKey)
-  return wrapFetchWithPayment(fetch, new x402Client().register('eip155:8453', new ExactEvmScheme({ address: wallet, signTypedData: (m) => owner.signTypedData(m as never) })))
+  return wrapFetchWithPayment(
+    fetch,
+    new x402Client().register(
+      'eip155:8453',
+      new ExactEvmScheme({ address: wallet, signTypedData: (m) => owner.signTypedData(m as never) }),
+    ),
+  )
 }
-const call = (pay: (input: string, init: RequestInit) => Promise<Response>, code: string) => pay(s.url + '/api/v1/test-echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) })
+const call = (pay: (input: string, init: RequestInit) => Promise<Response>, code: string) =>
+  pay(s.url + '/api/v1/test-echo', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ code }),
+  })
 
 test('a 1-of-1 EIP-1271 wallet with a 65-byte owner signature pays through the real route', async () => {
   const ownerKey = generatePrivateKey()
@@ -111,7 +169,10 @@ test('an EOA payment costs no eth_getCode; an EOA signed by another key is refus
   const payer = generatePrivateKey()
   await fundPayer(chain, privateKeyToAccount(payer).address, 1_000_000n)
   proxy.calls.clear()
-  const eoa = wrapFetchWithPayment(fetch, new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(payer))))
+  const eoa = wrapFetchWithPayment(
+    fetch,
+    new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(payer))),
+  )
   expect((await call(eoa, 'eoa')).status).toBe(200)
   expect(proxy.calls.get('eth_getCode') ?? 0).toBe(0)
   proxy.calls.clear()

@@ -31,19 +31,41 @@ afterAll(async () => {
 
 describe('gas bound', () => {
   test('transferWithAuthorization to an empty payee stays under the bound with (v, r, s) and with bytes signatures', async () => {
-    const settler = createWalletClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl), account: privateKeyToAccount(chain.settler.privateKey) })
-    const pub = createPublicClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl), pollingInterval: 20 })
+    const settler = createWalletClient({
+      chain: localBase(chain.rpcUrl),
+      transport: http(chain.rpcUrl),
+      account: privateKeyToAccount(chain.settler.privateKey),
+    })
+    const pub = createPublicClient({
+      chain: localBase(chain.rpcUrl),
+      transport: http(chain.rpcUrl),
+      pollingInterval: 20,
+    })
     const used: Record<string, bigint> = {}
     const first = privateKeyToAccount(generatePrivateKey()).address
     for (const variant of ['vrs', 'bytes', 'vrs-warm'] as const) {
-      const to = variant === 'vrs' ? first : variant === 'vrs-warm' ? first : privateKeyToAccount(generatePrivateKey()).address
+      const to =
+        variant === 'vrs' ? first : variant === 'vrs-warm' ? first : privateKeyToAccount(generatePrivateKey()).address
       const p = await payment(chain.payer.privateKey, requirements(to))
       const a = p.payload.authorization
       const base = [a.from, a.to, BigInt(a.value), BigInt(a.validAfter), BigInt(a.validBefore), a.nonce] as const
       const { v, r, s } = parseSignature(p.payload.signature)
-      const hash = variant === 'bytes'
-        ? await settler.writeContract({ address: USDC_BASE, abi: EIP3009_ABI, functionName: 'transferWithAuthorization', args: [...base, p.payload.signature], gas: 500_000n })
-        : await settler.writeContract({ address: USDC_BASE, abi: EIP3009_ABI, functionName: 'transferWithAuthorization', args: [...base, Number(v), r, s], gas: 500_000n })
+      const hash =
+        variant === 'bytes'
+          ? await settler.writeContract({
+              address: USDC_BASE,
+              abi: EIP3009_ABI,
+              functionName: 'transferWithAuthorization',
+              args: [...base, p.payload.signature],
+              gas: 500_000n,
+            })
+          : await settler.writeContract({
+              address: USDC_BASE,
+              abi: EIP3009_ABI,
+              functionName: 'transferWithAuthorization',
+              args: [...base, Number(v), r, s],
+              gas: 500_000n,
+            })
       const receipt = await pub.waitForTransactionReceipt({ hash })
       expect(receipt.status).toBe('success')
       used[variant] = receipt.gasUsed
@@ -58,7 +80,13 @@ describe('gas bound', () => {
 describe('settler health', () => {
   test('balances and settlements left; low balance degrades; an empty settler refuses verification before any RPC', async () => {
     const keys = await settlerKeys(chain.rpcUrl, 2)
-    const f = createLocalFacilitator({ rpcUrl: proxy.url, settlerKeys: keys, chainId: 8453, pollingIntervalMs: 20, blockTimeMs: 250 })
+    const f = createLocalFacilitator({
+      rpcUrl: proxy.url,
+      settlerKeys: keys,
+      chainId: 8453,
+      pollingIntervalMs: 20,
+      blockTimeMs: 250,
+    })
     try {
       await f.settler.init()
       const h = f.health!()
@@ -68,7 +96,9 @@ describe('settler health', () => {
       const perSettlement = TRANSFER_WITH_AUTHORIZATION_GAS * f.settler.fees.current!.maxFeePerGas
       expect(h.settlers![0].settlements_left).toBe(Number(10n ** 18n / perSettlement))
       // balance(): the payer's token balance, read from the chain (used for in-flight reservations)
-      expect(await f.balance!(chain.payer.address, USDC_BASE)).toBe(await usdcBalance(chain.rpcUrl, chain.payer.address))
+      expect(await f.balance!(chain.payer.address, USDC_BASE)).toBe(
+        await usdcBalance(chain.rpcUrl, chain.payer.address),
+      )
 
       // one key runs low: still paying, but /health says so
       await setEthBalance(chain.rpcUrl, addressOf(keys[0]), perSettlement * 50n)
@@ -83,7 +113,13 @@ describe('settler health', () => {
       const req = requirements(chain.payee.address)
       const r = await f.settle(await payment(chain.payer.privateKey, req), req, () => {})
       expect(r.success).toBe(true)
-      const tx = await (await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionByHash', params: [r.transaction] }) })).json() as any
+      const tx = (await (
+        await fetch(chain.rpcUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionByHash', params: [r.transaction] }),
+        })
+      ).json()) as any
       expect(tx.result.from.toLowerCase()).toBe(addressOf(keys[0]).toLowerCase())
 
       // nobody can pay: verify throws before touching the chain
@@ -100,17 +136,36 @@ describe('settler health', () => {
 
   test('the server: /health shows the settlers and degrades; with no settler able to pay, a paid call is 503 and nothing moves', async () => {
     const [key] = await settlerKeys(chain.rpcUrl, 1, 0n)
-    const f = createLocalFacilitator({ rpcUrl: proxy.url, settlerKeys: [key], chainId: 8453, pollingIntervalMs: 20, blockTimeMs: 250 })
-    const s = await startServer({ entries: withEcho(), facilitator: f, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address } })
+    const f = createLocalFacilitator({
+      rpcUrl: proxy.url,
+      settlerKeys: [key],
+      chainId: 8453,
+      pollingIntervalMs: 20,
+      blockTimeMs: 250,
+    })
+    const s = await startServer({
+      entries: withEcho(),
+      facilitator: f,
+      payTo: chain.payee.address,
+      env: { PAY_TO: chain.payee.address },
+    })
     try {
       await f.settler.init()
       const health = (await (await fetch(s.url + '/health')).json()) as any
       expect(health.status).toBe('degraded')
-      expect(health.facilitator).toMatchObject({ canPay: false, settlers: [{ address: addressOf(key), balance_wei: '0', settlements_left: 0, in_flight: 0 }] })
-      const req = decodeB64Json((await post(s.url + '/api/v1/test-echo', {})).headers.get('payment-required')).accepts[0]
+      expect(health.facilitator).toMatchObject({
+        canPay: false,
+        settlers: [{ address: addressOf(key), balance_wei: '0', settlements_left: 0, in_flight: 0 }],
+      })
+      const req = decodeB64Json((await post(s.url + '/api/v1/test-echo', {})).headers.get('payment-required'))
+        .accepts[0]
       const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
       proxy.calls.clear()
-      const r = await post(s.url + '/api/v1/test-echo', { code: 'no gas' }, { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) })
+      const r = await post(
+        s.url + '/api/v1/test-echo',
+        { code: 'no gas' },
+        { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) },
+      )
       expect(r.status).toBe(503)
       const body = (await r.json()) as any
       expect(body.error.code).toBeString()

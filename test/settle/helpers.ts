@@ -7,16 +7,30 @@ import { setEthBalance, USDC_BASE } from '../../runtime/chain/usdc'
 import { signPayment } from '../support/pay'
 
 export const requirements = (payTo: string, amount = '1000'): PaymentRequirements => ({
-  scheme: 'exact', network: 'eip155:8453', amount, asset: USDC_BASE, payTo, maxTimeoutSeconds: 60, extra: { name: 'USD Coin', version: '2' },
+  scheme: 'exact',
+  network: 'eip155:8453',
+  amount,
+  asset: USDC_BASE,
+  payTo,
+  maxTimeoutSeconds: 60,
+  extra: { name: 'USD Coin', version: '2' },
 })
 
 /** A signed, decoded payment of `req` by `key` (optionally with a chosen nonce / recipient). */
-export async function payment(key: Hex, req: PaymentRequirements, o: { nonce?: Hex; to?: string; value?: string; validBefore?: number } = {}): Promise<DecodedPayment> {
+export async function payment(
+  key: Hex,
+  req: PaymentRequirements,
+  o: { nonce?: Hex; to?: string; value?: string; validBefore?: number } = {},
+): Promise<DecodedPayment> {
   return decodePayment(await signPayment({ key, requirements: req, ...o }), 2)
 }
 
 export async function rpc<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
   const j = (await res.json()) as { result?: T; error?: { message: string } }
   if (j.error) throw new Error(`${method}: ${j.error.message}`)
   return j.result as T
@@ -39,4 +53,5 @@ export async function settlerKeys(rpcUrl: string, n: number, wei = 10n ** 18n): 
 }
 
 export const addressOf = (k: Hex) => privateKeyToAccount(k).address
-export const txCount = async (url: string, address: string, tag = 'latest') => Number(BigInt(await rpc<string>(url, 'eth_getTransactionCount', [address, tag])))
+export const txCount = async (url: string, address: string, tag = 'latest') =>
+  Number(BigInt(await rpc<string>(url, 'eth_getTransactionCount', [address, tag])))

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { createWalletClient, http, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
+import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { localBase, usdcBalance } from '../../runtime/chain/usdc'
 import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { TRANSFER_WITH_AUTHORIZATION_GAS } from '../../runtime/pay/settle/gas'
@@ -24,7 +24,10 @@ beforeAll(async () => {
 })
 afterEach(async () => {
   for (const c of closers.splice(0)) await c()
-  proxy.calls.clear(); proxy.delayIn.clear(); proxy.delayOut.clear(); proxy.faults.clear()
+  proxy.calls.clear()
+  proxy.delayIn.clear()
+  proxy.delayOut.clear()
+  proxy.faults.clear()
   await rpc(chain.rpcUrl, 'evm_setAutomine', [true])
 })
 afterAll(async () => {
@@ -33,15 +36,31 @@ afterAll(async () => {
 })
 
 const facilitator = (keys: Hex[], extra: Partial<Parameters<typeof createLocalFacilitator>[0]> = {}) => {
-  const f = createLocalFacilitator({ rpcUrl: proxy.url, settlerKeys: keys, chainId: 8453, pollingIntervalMs: 20, blockTimeMs: 250, stuckBlocks: 2, receiptTimeoutMs: 20_000, ...extra })
+  const f = createLocalFacilitator({
+    rpcUrl: proxy.url,
+    settlerKeys: keys,
+    chainId: 8453,
+    pollingIntervalMs: 20,
+    blockTimeMs: 250,
+    stuckBlocks: 2,
+    receiptTimeoutMs: 20_000,
+    ...extra,
+  })
   closers.push(() => f.close!())
   return f
 }
 const payee = () => privateKeyToAccount(generatePrivateKey()).address
 let lastPayments: DecodedPayment[] = []
-const settleAll = async (f: ReturnType<typeof facilitator>, payTo: string, n: number, onHash?: (i: number, h: string) => void): Promise<SettleResult[]> => {
+const settleAll = async (
+  f: ReturnType<typeof facilitator>,
+  payTo: string,
+  n: number,
+  onHash?: (i: number, h: string) => void,
+): Promise<SettleResult[]> => {
   const req = requirements(payTo)
-  const payments = lastPayments = await Promise.all(Array.from({ length: n }, () => payment(chain.payer.privateKey, req)))
+  const payments = (lastPayments = await Promise.all(
+    Array.from({ length: n }, () => payment(chain.payer.privateKey, req)),
+  ))
   return Promise.all(payments.map((p, i) => f.settle(p, req, (h) => onHash?.(i, h))))
 }
 
@@ -73,7 +92,11 @@ describe('throughput', () => {
   })
 
   test('without EIP-7966 one shared block watcher delivers every receipt (no per-payment polling)', async () => {
-    proxy.faults.set('eth_sendRawTransactionSync', { code: -32601, message: 'the method eth_sendRawTransactionSync does not exist/is not available', times: 1000 })
+    proxy.faults.set('eth_sendRawTransactionSync', {
+      code: -32601,
+      message: 'the method eth_sendRawTransactionSync does not exist/is not available',
+      times: 1000,
+    })
     const [key] = await settlerKeys(chain.rpcUrl, 1)
     const f = facilitator([key])
     await f.settler.init()
@@ -111,7 +134,13 @@ describe('recovery', () => {
     const to = payee()
     const hashes: string[][] = [[], [], []]
     const pending = settleAll(f, to, 3, (i, h) => hashes[i].push(h))
-    await until(async () => Object.keys((await rpc(chain.rpcUrl, 'txpool_content')).pending?.[addressOf(key).toLowerCase()] ?? {}).length === 3, 20_000, 'three transactions in the pool')
+    await until(
+      async () =>
+        Object.keys((await rpc(chain.rpcUrl, 'txpool_content')).pending?.[addressOf(key).toLowerCase()] ?? {})
+          .length === 3,
+      20_000,
+      'three transactions in the pool',
+    )
     // drop the lowest nonce: the other two cannot be mined until it is back
     const lowest = (await rpc(chain.rpcUrl, 'txpool_content')).pending[addressOf(key).toLowerCase()]
     const firstNonce = Math.min(...Object.keys(lowest).map(Number))
@@ -124,7 +153,10 @@ describe('recovery', () => {
     const i = hashes.findIndex((h) => h[0] === dropped)
     const final = results[i].transaction
     expect(final).not.toBe(dropped) // re-signed with a higher fee
-    const [was, now] = await Promise.all([rpc(chain.rpcUrl, 'eth_getTransactionByHash', [dropped]), rpc(chain.rpcUrl, 'eth_getTransactionByHash', [final])])
+    const [was, now] = await Promise.all([
+      rpc(chain.rpcUrl, 'eth_getTransactionByHash', [dropped]),
+      rpc(chain.rpcUrl, 'eth_getTransactionByHash', [final]),
+    ])
     expect(was).toBeNull()
     expect(BigInt(now.maxFeePerGas)).toBeGreaterThan(0n)
     const tx = await rpc(chain.rpcUrl, 'eth_getTransactionByHash', [final])
@@ -139,7 +171,11 @@ describe('recovery', () => {
     const [key] = await settlerKeys(chain.rpcUrl, 1)
     const f = facilitator([key])
     await f.settler.init()
-    const other = createWalletClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl), account: privateKeyToAccount(key) })
+    const other = createWalletClient({
+      chain: localBase(chain.rpcUrl),
+      transport: http(chain.rpcUrl),
+      account: privateKeyToAccount(key),
+    })
     await other.sendTransaction({ to: addressOf(key), value: 0n }) // takes the nonce the lane would use next
     proxy.calls.clear()
     const to = payee()

@@ -21,39 +21,67 @@ import type { DecodedPayment, PaymentRequirements } from '../../runtime/pay/type
 import { defineService, handlerFor, serviceRequest, t } from '../../runtime/sdk'
 import type { RegistryEntry } from '../../runtime/registry-types'
 import { entries } from '../../runtime/registry.gen'
-import { decodeB64Json, post, startServer, type TestServer } from '../support/server'
+import { decodeB64Json, startServer, type TestServer } from '../support/server'
 import { payment, requirements, settlerKeys, until } from './helpers'
 
 let chain: DevChain
-beforeAll(async () => { chain = await startDevChain({ payerUsdc: 10_000_000n }) })
+beforeAll(async () => {
+  chain = await startDevChain({ payerUsdc: 10_000_000n })
+})
 afterAll(() => chain?.stop())
 
 /** Submits an authorization to the token from a third party's wallet (not our settler). */
 async function submitElsewhere(p: DecodedPayment, key: Hex): Promise<Hex> {
-  const w = createWalletClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl), account: privateKeyToAccount(key) })
+  const w = createWalletClient({
+    chain: localBase(chain.rpcUrl),
+    transport: http(chain.rpcUrl),
+    account: privateKeyToAccount(key),
+  })
   const a = p.payload.authorization
   const { v, r, s } = parseSignature(p.payload.signature)
-  return w.writeContract({ address: USDC_BASE, abi: EIP3009_ABI, functionName: 'transferWithAuthorization', args: [a.from, a.to, BigInt(a.value), BigInt(a.validAfter), BigInt(a.validBefore), a.nonce, Number(v), r, s], gas: 200_000n })
+  return w.writeContract({
+    address: USDC_BASE,
+    abi: EIP3009_ABI,
+    functionName: 'transferWithAuthorization',
+    args: [a.from, a.to, BigInt(a.value), BigInt(a.validAfter), BigInt(a.validBefore), a.nonce, Number(v), r, s],
+    gas: 200_000n,
+  })
 }
 
 /** A ledger row left `settling` without a tx hash (the process died before the send), as the gate writes it. */
 function settlingRow(s: TestServer, p: DecodedPayment, req: PaymentRequirements, slug: string): number {
   const a = p.payload.authorization
   const id = s.booted.ledger.reserve({
-    payer: a.from, nonce: a.nonce, slug, tier: 'flat', amount: req.amount, network: req.network, requestId: 'r-' + a.nonce.slice(2, 10),
-    validBefore: Number(a.validBefore), x402Version: 2, payload: p.raw, requirements: req,
+    payer: a.from,
+    nonce: a.nonce,
+    slug,
+    tier: 'flat',
+    amount: req.amount,
+    network: req.network,
+    requestId: 'r-' + a.nonce.slice(2, 10),
+    validBefore: Number(a.validBefore),
+    x402Version: 2,
+    payload: p.raw,
+    requirements: req,
   })!
   s.booted.ledger.transition(id, 'verified')
   s.booted.ledger.transition(id, 'settling')
   return id
 }
 
-const revenue = async (s: TestServer) => ((await (await fetch(s.url + '/stats/today')).json()) as any).totals.revenue_usd as number
+const revenue = async (s: TestServer) =>
+  ((await (await fetch(s.url + '/stats/today')).json()) as any).totals.revenue_usd as number
 
 describe('reconciliation needs a matching log, not authorizationState', () => {
   test('a nonce burned by a different authorization (to = payer, value 1) is failed; the real one is settled from the logs', async () => {
     const [third] = await settlerKeys(chain.rpcUrl, 1)
-    const f = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey, chainId: 8453, pollingIntervalMs: 20, blockTimeMs: 250 })
+    const f = createLocalFacilitator({
+      rpcUrl: chain.rpcUrl,
+      settlerKey: chain.settler.privateKey,
+      chainId: 8453,
+      pollingIntervalMs: 20,
+      blockTimeMs: 250,
+    })
     const s = await startServer({ facilitator: f, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address } })
     try {
       const req = requirements(chain.payee.address)
@@ -64,14 +92,22 @@ describe('reconciliation needs a matching log, not authorizationState', () => {
       for (let i = 0; i < 5; i++) {
         const p = await payment(chain.payer.privateKey, req)
         burned.push(settlingRow(s, p, req, 'slugify'))
-        const burn = await payment(chain.payer.privateKey, req, { nonce: p.payload.authorization.nonce, to: chain.payer.address, value: '1' })
+        const burn = await payment(chain.payer.privateKey, req, {
+          nonce: p.payload.authorization.nonce,
+          to: chain.payer.address,
+          value: '1',
+        })
         await submitElsewhere(burn, third)
       }
       // a sixth row whose authorization really paid us, submitted by someone else
       const real = await payment(chain.payer.privateKey, req)
       const realId = settlingRow(s, real, req, 'slugify')
       await submitElsewhere(real, third)
-      await until(async () => (await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeBefore === 1000n, 10_000, 'the real transfer mined')
+      await until(
+        async () => (await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeBefore === 1000n,
+        10_000,
+        'the real transfer mined',
+      )
 
       const out = await reconcile(s.booted.ledger, f, s.booted.log, 0)
       expect(out).toMatchObject({ settled: 1, failed: 5 })
@@ -91,18 +127,47 @@ describe('front-running', () => {
   test('a third party submits the authorization while the handler runs: 200 with their tx in PAYMENT-RESPONSE, counted once', async () => {
     let release!: () => void
     let started = false
-    const gate = new Promise<void>((r) => { release = r })
-    const manifest = defineService({
-      slug: 'test-slow', name: 'Test slow', description: 'Waits for the test before answering (tests only).', category: 'text', kind: 'utility',
-      method: 'POST', pricing: { flat: { price_usd: 0.0042, max_tokens: 0 } }, model: 'none', input: serviceRequest(),
-      output: t.Object({ echo: t.String() }), examples: [{ name: 'x', input: { code: 'x' }, output: { echo: 'X' } }],
+    const gate = new Promise<void>((r) => {
+      release = r
     })
-    const slow: RegistryEntry = { folder: 'test-slow', manifest, handler: handlerFor(manifest, async ({ code }) => { started = true; await gate; return { echo: code.toUpperCase() } }) }
+    const manifest = defineService({
+      slug: 'test-slow',
+      name: 'Test slow',
+      description: 'Waits for the test before answering (tests only).',
+      category: 'text',
+      kind: 'utility',
+      method: 'POST',
+      pricing: { flat: { price_usd: 0.0042, max_tokens: 0 } },
+      model: 'none',
+      input: serviceRequest(),
+      output: t.Object({ echo: t.String() }),
+      examples: [{ name: 'x', input: { code: 'x' }, output: { echo: 'X' } }],
+    })
+    const slow: RegistryEntry = {
+      folder: 'test-slow',
+      manifest,
+      handler: handlerFor(manifest, async ({ code }) => {
+        started = true
+        await gate
+        return { echo: code.toUpperCase() }
+      }),
+    }
     const [third] = await settlerKeys(chain.rpcUrl, 1)
     const payer = generatePrivateKey()
     await fundPayer(chain, privateKeyToAccount(payer).address, 1_000_000n)
-    const f = createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey, chainId: 8453, pollingIntervalMs: 20, blockTimeMs: 250 })
-    const s = await startServer({ entries: [...entries, slow], facilitator: f, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address } })
+    const f = createLocalFacilitator({
+      rpcUrl: chain.rpcUrl,
+      settlerKey: chain.settler.privateKey,
+      chainId: 8453,
+      pollingIntervalMs: 20,
+      blockTimeMs: 250,
+    })
+    const s = await startServer({
+      entries: [...entries, slow],
+      facilitator: f,
+      payTo: chain.payee.address,
+      env: { PAY_TO: chain.payee.address },
+    })
     try {
       const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
       // the official client; a wrapper sees the header it sends (as a proxy or a log line would)
@@ -112,11 +177,22 @@ describe('front-running', () => {
         seen = req.headers.get('payment-signature') ?? seen
         return fetch(req)
       }) as typeof fetch
-      const client = wrapFetchWithPayment(spy, new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(payer))))
-      const pending = client(s.url + '/api/v1/test-slow', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 'front run' }) })
+      const client = wrapFetchWithPayment(
+        spy,
+        new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(payer))),
+      )
+      const pending = client(s.url + '/api/v1/test-slow', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code: 'front run' }),
+      })
       await until(() => started, 20_000, 'handler started')
       const frontTx = await submitElsewhere(decodePayment(seen, 2), third)
-      await until(async () => (await usdcBalance(chain.rpcUrl, chain.payee.address)) - before === 4200n, 10_000, 'front-runner mined')
+      await until(
+        async () => (await usdcBalance(chain.rpcUrl, chain.payee.address)) - before === 4200n,
+        10_000,
+        'front-runner mined',
+      )
       release()
       const r = await pending
       expect(r.status).toBe(200)

@@ -28,10 +28,22 @@ let payeeStart = 0n
 beforeAll(async () => {
   mkdirSync(ART, { recursive: true })
   chain = await startDevChain()
-  const facilitator = () => createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453, pollingIntervalMs: 20 })
+  const facilitator = () =>
+    createLocalFacilitator({
+      rpcUrl: chain.rpcUrl,
+      settlerKey: chain.settler.privateKey as Hex,
+      chainId: 8453,
+      pollingIntervalMs: 20,
+    })
   const env = { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' }
   ;[dev, real] = await Promise.all([
-    startServer({ entries: withEcho(), facilitator: facilitator(), payTo: chain.payee.address, env, devPayer: chain.payer as { address: `0x${string}`; privateKey: Hex } }),
+    startServer({
+      entries: withEcho(),
+      facilitator: facilitator(),
+      payTo: chain.payee.address,
+      env,
+      devPayer: chain.payer as { address: `0x${string}`; privateKey: Hex },
+    }),
     // No demo payer: what a server on a real network looks like to the page (visitors pay with their own wallet).
     startServer({ entries: withEcho(), facilitator: facilitator(), payTo: chain.payee.address, env }),
   ])
@@ -44,7 +56,8 @@ afterAll(async () => {
   await chain?.stop()
 })
 
-const revenueAtomic = async (s: TestServer) => Math.round(((await (await fetch(s.url + '/stats')).json()) as any).totals.revenue_usd * 1e6)
+const revenueAtomic = async (s: TestServer) =>
+  Math.round(((await (await fetch(s.url + '/stats')).json()) as any).totals.revenue_usd * 1e6)
 async function moneyAddsUp() {
   const delta = (await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeStart
   const ledger = dev.booted.ledger.settledTotal() + real.booted.ledger.settledTotal()
@@ -65,7 +78,11 @@ async function openTry(s: TestServer, slug: string, text: string) {
  * provider, as with a real extension). It starts on Ethereum mainnet without Base (so the page must add and switch),
  * and with `reject` the user declines to sign (EIP-1193 error 4001). Returns the methods the page called.
  */
-async function injectWallet(page: Page, wallet: ReturnType<typeof privateKeyToAccount>, o: { reject?: boolean } = {}): Promise<string[]> {
+async function injectWallet(
+  page: Page,
+  wallet: ReturnType<typeof privateKeyToAccount>,
+  o: { reject?: boolean } = {},
+): Promise<string[]> {
   const calls: string[] = []
   let chainId = '0x1'
   let knowsBase = false
@@ -89,7 +106,12 @@ async function injectWallet(page: Page, wallet: ReturnType<typeof privateKeyToAc
       expect(chainId).toBe('0x2105')
       const t = JSON.parse(params[1])
       expect(params[0].toLowerCase()).toBe(wallet.address.toLowerCase())
-      return wallet.signTypedData({ domain: t.domain, types: { TransferWithAuthorization: t.types.TransferWithAuthorization }, primaryType: t.primaryType, message: t.message })
+      return wallet.signTypedData({
+        domain: t.domain,
+        types: { TransferWithAuthorization: t.types.TransferWithAuthorization },
+        primaryType: t.primaryType,
+        message: t.message,
+      })
     }
     return { __error: { code: 4200, message: `unsupported ${method}` } }
   })
@@ -98,11 +120,24 @@ async function injectWallet(page: Page, wallet: ReturnType<typeof privateKeyToAc
     const provider = {
       request: async ({ method, params }: { method: string; params?: unknown[] }) => {
         const r = await (window as any).__walletRequest(method, params ?? [])
-        if (r && r.__error) throw Object.assign(new Error(r.__error.message), { code: r.__error.code })
+        if (r?.__error) throw Object.assign(new Error(r.__error.message), { code: r.__error.code })
         return r
       },
     }
-    const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: Object.freeze({ info: { uuid: '6f1b8a1e-0000-4000-8000-000000000001', name: 'Test Wallet', icon: 'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>', rdns: 'dev.test.wallet' }, provider }) }))
+    const announce = () =>
+      window.dispatchEvent(
+        new CustomEvent('eip6963:announceProvider', {
+          detail: Object.freeze({
+            info: {
+              uuid: '6f1b8a1e-0000-4000-8000-000000000001',
+              name: 'Test Wallet',
+              icon: 'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>',
+              rdns: 'dev.test.wallet',
+            },
+            provider,
+          }),
+        }),
+      )
     window.addEventListener('eip6963:requestProvider', announce)
   })
   return calls
@@ -122,7 +157,10 @@ describe('pay from the page', () => {
     expect(tx).toMatch(/^0x[0-9a-f]{64}$/)
     expect(await page.locator('[data-field="tx"] a').count()).toBe(0) // local chain: no explorer link
     expect(await page.textContent('[data-field="payer"]')).toBe(chain.payer.address)
-    const receipt = await createPublicClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl) }).getTransactionReceipt({ hash: tx as Hex })
+    const receipt = await createPublicClient({
+      chain: localBase(chain.rpcUrl),
+      transport: http(chain.rpcUrl),
+    }).getTransactionReceipt({ hash: tx as Hex })
     expect(receipt.status).toBe('success')
     expect(dev.booted.ledger.settledTotal()).toBe(1000n)
     await moneyAddsUp()
@@ -134,9 +172,21 @@ describe('pay from the page', () => {
   test('the demo payer signs only transfers to this payee for a service price; a real network has no demo payer', async () => {
     const now = Math.floor(Date.now() / 1000)
     const good = {
-      domain: { name: 'USD Coin', version: '2', chainId: 8453, verifyingContract: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' },
+      domain: {
+        name: 'USD Coin',
+        version: '2',
+        chainId: 8453,
+        verifyingContract: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+      },
       primaryType: 'TransferWithAuthorization',
-      message: { from: chain.payer.address, to: chain.payee.address, value: '1000', validAfter: '0', validBefore: String(now + 60), nonce: '0x' + '11'.repeat(32) },
+      message: {
+        from: chain.payer.address,
+        to: chain.payee.address,
+        value: '1000',
+        validAfter: '0',
+        validBefore: String(now + 60),
+        nonce: '0x' + '11'.repeat(32),
+      },
     }
     const ok = await post(dev.url + '/api/dev-payer/sign', good)
     expect(ok.status).toBe(200)
@@ -161,7 +211,11 @@ describe('pay from the page', () => {
     // No demo payer where none was given, and none on a real network even if one is passed in.
     expect((await fetch(real.url + '/api/dev-payer')).status).toBe(404)
     expect((await post(real.url + '/api/dev-payer/sign', good)).status).toBe(404)
-    const onRpc = await startServer({ payTo: chain.payee.address, env: { PAY_TO: chain.payee.address, RPC_URL: chain.rpcUrl, SETTLER_PRIVATE_KEY: chain.settler.privateKey }, devPayer: chain.payer as { address: `0x${string}`; privateKey: Hex } })
+    const onRpc = await startServer({
+      payTo: chain.payee.address,
+      env: { PAY_TO: chain.payee.address, RPC_URL: chain.rpcUrl, SETTLER_PRIVATE_KEY: chain.settler.privateKey },
+      devPayer: chain.payer as { address: `0x${string}`; privateKey: Hex },
+    })
     try {
       expect((await fetch(onRpc.url + '/api/dev-payer')).status).toBe(404)
       expect((await post(onRpc.url + '/api/dev-payer/sign', good)).status).toBe(404)
@@ -193,7 +247,11 @@ describe('pay from the page', () => {
     expect(await page.getAttribute('[data-field="tx"] a', 'href')).toBe(`https://basescan.org/tx/${tx}`)
     expect(await page.textContent('[data-field="payer"]')).toBe(wallet.address)
     expect(calls).toContain('eth_signTypedData_v4')
-    expect(calls.filter((c) => c.startsWith('wallet_'))).toEqual(['wallet_switchEthereumChain', 'wallet_addEthereumChain', 'wallet_switchEthereumChain'])
+    expect(calls.filter((c) => c.startsWith('wallet_'))).toEqual([
+      'wallet_switchEthereumChain',
+      'wallet_addEthereumChain',
+      'wallet_switchEthereumChain',
+    ])
     expect(before - (await usdcBalance(chain.rpcUrl, wallet.address))).toBe(1000n)
     await moneyAddsUp()
     await page.locator('#pay-result').scrollIntoViewIfNeeded()
@@ -206,7 +264,15 @@ describe('pay from the page', () => {
     await fundPayer(chain, wallet.address, 50_000n)
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
     const calls = await injectWallet(page, wallet, { reject: true })
-    const rows = real.booted.ledger.byState(['reserved', 'verified', 'settling', 'pending', 'settled', 'failed', 'released']).length
+    const rows = real.booted.ledger.byState([
+      'reserved',
+      'verified',
+      'settling',
+      'pending',
+      'settled',
+      'failed',
+      'released',
+    ]).length
     await openTry(real, 'slugify', 'Declined')
     await page.click('#pay-wallet')
     await page.click('button[data-wallet="dev.test.wallet"]')
@@ -215,13 +281,20 @@ describe('pay from the page', () => {
     expect(await page.textContent('#pay-result')).toContain('rejected')
     expect(calls).toContain('eth_signTypedData_v4')
     expect(await usdcBalance(chain.rpcUrl, wallet.address)).toBe(50_000n)
-    expect(real.booted.ledger.byState(['reserved', 'verified', 'settling', 'pending', 'settled', 'failed', 'released']).length).toBe(rows)
+    expect(
+      real.booted.ledger.byState(['reserved', 'verified', 'settling', 'pending', 'settled', 'failed', 'released'])
+        .length,
+    ).toBe(rows)
     await moneyAddsUp()
     await page.close()
   }, 60_000)
 
   test('the committed browser bundle is what scripts/build-pay-bundle.ts makes from pay-entry.ts', () => {
-    const r = Bun.spawnSync([process.execPath, 'scripts/build-pay-bundle.ts', '--check'], { cwd: `${import.meta.dir}/../..`, stdout: 'pipe', stderr: 'pipe' })
+    const r = Bun.spawnSync([process.execPath, 'scripts/build-pay-bundle.ts', '--check'], {
+      cwd: `${import.meta.dir}/../..`,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
     expect(r.stderr.toString()).toBe('')
     expect(r.exitCode).toBe(0)
   })

@@ -16,7 +16,8 @@ beforeAll(async () => {
   mkdirSync(ART, { recursive: true })
   s = await startServer({ entries: withEcho(), env: { DEMO_SERVICE: 'test-explain' } })
   total = ((await (await fetch(s.url + '/services')).json()) as any).count
-  for (let i = 0; i < 2; i++) await post(s.url + '/api/demo/explain', { code: 'x = 1' }, { 'x-forwarded-for': 'ignored' })
+  for (let i = 0; i < 2; i++)
+    await post(s.url + '/api/demo/explain', { code: 'x = 1' }, { 'x-forwarded-for': 'ignored' })
   browser = await launchChromium()
   page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
 })
@@ -60,7 +61,9 @@ describe('site', () => {
     await page.waitForURL(/cat=finance.*max=0\.001/)
     // a shared URL restores the filter
     await ready('/?cat=analysis')
-    expect(new Set(await page.locator('article.card .meta .tag:first-child').allTextContents())).toEqual(new Set(['analysis']))
+    expect(new Set(await page.locator('article.card .meta .tag:first-child').allTextContents())).toEqual(
+      new Set(['analysis']),
+    )
     await page.screenshot({ path: `${ART}/filtered.png` })
   })
 
@@ -98,10 +101,16 @@ describe('site', () => {
     await page.waitForSelector('#chart-days rect', { state: 'attached' })
     const before = Number(await page.textContent('[data-stat="Calls today"]'))
     expect(before).toBeGreaterThanOrEqual(3)
-    const values = await page.locator('#chart-days rect').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))))
+    const values = await page
+      .locator('#chart-days rect')
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))))
     expect(Math.max(...values)).toBeGreaterThanOrEqual(3)
     await post(s.url + '/api/demo/explain', { code: 'more' })
-    await page.waitForFunction((n) => Number(document.querySelector('[data-stat="Calls today"]')?.textContent) > n, before, { timeout: 5000 })
+    await page.waitForFunction(
+      (n) => Number(document.querySelector('[data-stat="Calls today"]')?.textContent) > n,
+      before,
+      { timeout: 5000 },
+    )
     await page.screenshot({ path: `${ART}/stats.png` })
   })
 

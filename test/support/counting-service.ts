@@ -47,7 +47,11 @@ export function countingServices() {
     pricing: { flat: { price_usd: 0.0027, max_tokens: 0 } },
   })
   const entries: RegistryEntry[] = [
-    { folder: 'test-count', manifest: countManifest, handler: handlerFor(countManifest, ({ code }) => ({ echo: code.toUpperCase(), run: ++runs.count })) },
+    {
+      folder: 'test-count',
+      manifest: countManifest,
+      handler: handlerFor(countManifest, ({ code }) => ({ echo: code.toUpperCase(), run: ++runs.count })),
+    },
     {
       folder: 'test-slow',
       manifest: slowManifest,

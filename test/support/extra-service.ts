@@ -37,7 +37,11 @@ export const explainManifest = defineService({
   category: 'analysis',
   kind: 'tiered',
   method: 'POST',
-  pricing: { quick: { price_usd: 0.01, max_tokens: 1000 }, standard: { price_usd: 0.05, max_tokens: 2000 }, pro: { price_usd: 0.1, max_tokens: 4000 } },
+  pricing: {
+    quick: { price_usd: 0.01, max_tokens: 1000 },
+    standard: { price_usd: 0.05, max_tokens: 2000 },
+    pro: { price_usd: 0.1, max_tokens: 4000 },
+  },
   model: 'rule-based',
   input: serviceRequest(),
   output: serviceResponse(),
@@ -47,5 +51,13 @@ export const explainManifest = defineService({
 export const explainEntry: RegistryEntry = {
   folder: 'test-explain',
   manifest: explainManifest,
-  handler: handlerFor(explainManifest, ({ code }, ctx) => ({ result: `This ${code.split('\n').length}-line snippet was explained at the ${ctx.tier} tier.`, model: 'rule-based', tokens_used: 7 }) as never),
+  handler: handlerFor(
+    explainManifest,
+    ({ code }, ctx) =>
+      ({
+        result: `This ${code.split('\n').length}-line snippet was explained at the ${ctx.tier} tier.`,
+        model: 'rule-based',
+        tokens_used: 7,
+      }) as never,
+  ),
 }

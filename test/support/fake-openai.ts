@@ -14,7 +14,10 @@ export interface ChatBody {
   model: string
   max_tokens?: number
   response_format?: { type: string; json_schema?: { schema?: unknown } }
-  messages: Array<{ role: string; content: string | Array<{ type: string; text?: string; image_url?: { url: string } }> }>
+  messages: Array<{
+    role: string
+    content: string | Array<{ type: string; text?: string; image_url?: { url: string } }>
+  }>
 }
 
 export interface FakeOpenAI {
@@ -41,15 +44,21 @@ export function startFakeOpenAI(): FakeOpenAI {
     hostname: '127.0.0.1',
     async fetch(req) {
       const path = new URL(req.url).pathname
-      if (req.method !== 'POST' || path !== '/v1/chat/completions') return Response.json({ error: { message: 'not found' } }, { status: 404 })
+      if (req.method !== 'POST' || path !== '/v1/chat/completions')
+        return Response.json({ error: { message: 'not found' } }, { status: 404 })
       const body = (await req.json()) as ChatBody
       requests.push(body)
       const r = queue.shift()
       if (!r) return Response.json({ error: { message: 'fake-openai: no scripted reply' } }, { status: 500 })
       if ('hang' in r) {
-        return new Promise<Response>((resolve) => req.signal.addEventListener('abort', () => resolve(new Response('aborted', { status: 499 }))))
+        return new Promise<Response>((resolve) =>
+          req.signal.addEventListener('abort', () => resolve(new Response('aborted', { status: 499 }))),
+        )
       }
-      if ('status' in r) return Response.json(r.body ?? { error: { message: `scripted HTTP ${r.status}`, type: 'fake' } }, { status: r.status })
+      if ('status' in r)
+        return Response.json(r.body ?? { error: { message: `scripted HTTP ${r.status}`, type: 'fake' } }, {
+          status: r.status,
+        })
       const content = 'json' in r ? (typeof r.json === 'string' ? r.json : JSON.stringify(r.json)) : r.text
       const total = r.tokens ?? DEFAULT_TOKENS
       n++
@@ -58,7 +67,9 @@ export function startFakeOpenAI(): FakeOpenAI {
         object: 'chat.completion',
         created: 1_700_000_000,
         model: r.model ?? `${body.model}-2025-fake`,
-        choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }],
+        choices: [
+          { index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null },
+        ],
         usage: { prompt_tokens: total - 37, completion_tokens: 37, total_tokens: total },
       })
     },
@@ -82,7 +93,10 @@ export function texts(body: ChatBody): { system: string; user: string; images: s
   const parts = Array.isArray(u) ? u : [{ type: 'text', text: u ?? '' }]
   return {
     system: typeof sys === 'string' ? sys : '',
-    user: parts.filter((p) => p.type === 'text').map((p) => p.text ?? '').join('\n'),
+    user: parts
+      .filter((p) => p.type === 'text')
+      .map((p) => p.text ?? '')
+      .join('\n'),
     images: parts.filter((p) => p.type === 'image_url').map((p) => p.image_url!.url),
   }
 }

@@ -65,13 +65,30 @@ export function loadFixtures(folder: string): Fixture[] {
 
 function toResponse(r: ScriptedResponse): Response {
   const status = r.status ?? 200
-  if (r.base64 !== undefined) return new Response(Buffer.from(r.base64, 'base64'), { status, headers: { 'content-type': r.contentType ?? 'application/octet-stream', ...r.headers } })
-  if (r.text !== undefined) return new Response(r.text, { status, headers: { 'content-type': r.contentType ?? 'text/html; charset=utf-8', ...r.headers } })
-  return new Response(JSON.stringify(r.body ?? null), { status, headers: { 'content-type': r.contentType ?? 'application/json', ...r.headers } })
+  if (r.base64 !== undefined)
+    return new Response(Buffer.from(r.base64, 'base64'), {
+      status,
+      headers: { 'content-type': r.contentType ?? 'application/octet-stream', ...r.headers },
+    })
+  if (r.text !== undefined)
+    return new Response(r.text, {
+      status,
+      headers: { 'content-type': r.contentType ?? 'text/html; charset=utf-8', ...r.headers },
+    })
+  return new Response(JSON.stringify(r.body ?? null), {
+    status,
+    headers: { 'content-type': r.contentType ?? 'application/json', ...r.headers },
+  })
 }
 
 const replaceDeep = (v: unknown, from: string, to: string): unknown =>
-  typeof v === 'string' ? v.split(from).join(to) : Array.isArray(v) ? v.map((x) => replaceDeep(x, from, to)) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, replaceDeep(x, from, to)])) : v
+  typeof v === 'string'
+    ? v.split(from).join(to)
+    : Array.isArray(v)
+      ? v.map((x) => replaceDeep(x, from, to))
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, replaceDeep(x, from, to)]))
+        : v
 
 /** What one fixture run produced, for checks beyond the answer. */
 export interface FixtureRun {
@@ -117,7 +134,12 @@ export function startFixtureServers(): FixtureServers {
   async function run(entry: RegistryEntry, f: Fixture): Promise<FixtureRun> {
     const m = entry.manifest
     const tier: TierName = f.tier ?? (m.kind === 'tiered' ? 'standard' : (Object.keys(m.pricing)[0] as TierName))
-    const ctx: Partial<ServiceContext> = { service: m.slug, tier, maxTokens: m.pricing[tier]?.max_tokens ?? 0, now: f.now ? () => new Date(f.now!) : () => new Date() }
+    const ctx: Partial<ServiceContext> = {
+      service: m.slug,
+      tier,
+      maxTokens: m.pricing[tier]?.max_tokens ?? 0,
+      now: f.now ? () => new Date(f.now!) : () => new Date(),
+    }
     let input = f.input
     requested.length = 0
     if (f.model) {
@@ -125,7 +147,12 @@ export function startFixtureServers(): FixtureServers {
       fake.reset()
       fake.reply(...structuredClone(f.model))
       const hangs = f.model.some((r) => 'hang' in r)
-      ctx.model = createModelClient({ baseUrl: fake.url, apiKey: 'test', model: m.model, timeoutMs: hangs ? 150 : 5_000 })
+      ctx.model = createModelClient({
+        baseUrl: fake.url,
+        apiKey: 'test',
+        model: m.model,
+        timeoutMs: hangs ? 150 : 5_000,
+      })
     }
     if (f.web || f.upstream) {
       const base = origin()
@@ -159,7 +186,14 @@ export function startFixtureServers(): FixtureServers {
 function routeAnswer(entry: RegistryEntry, tier: TierName, out: unknown): unknown {
   if (entry.manifest.kind !== 'tiered') return out
   const r = out as { result: string; model?: string; tokens_used: number }
-  return { service: entry.manifest.slug, tier, result: r.result, model: r.model ?? entry.manifest.model, tokens_used: r.tokens_used, request_id: 'req_0123456789abcdef0123' }
+  return {
+    service: entry.manifest.slug,
+    tier,
+    result: r.result,
+    model: r.model ?? entry.manifest.model,
+    tokens_used: r.tokens_used,
+    request_id: 'req_0123456789abcdef0123',
+  }
 }
 
 /** Problems with the model requests of a run, as readable strings (empty when all checks pass). */
@@ -171,17 +205,21 @@ export function modelProblems(f: Fixture, run: FixtureRun): string[] {
   for (const [i, body] of reqs.entries()) {
     const { system, user } = texts(body)
     const all = JSON.stringify(body)
-    if (f.marker && (!user.includes(f.marker) || system.includes(f.marker))) out.push(`request ${i}: the marker must be in the user message only`)
-    for (const s of f.modelSees ?? []) if (!all.includes(s)) out.push(`request ${i}: does not contain ${JSON.stringify(s)}`)
+    if (f.marker && (!user.includes(f.marker) || system.includes(f.marker)))
+      out.push(`request ${i}: the marker must be in the user message only`)
+    for (const s of f.modelSees ?? [])
+      if (!all.includes(s)) out.push(`request ${i}: does not contain ${JSON.stringify(s)}`)
     for (const s of f.modelNeverSees ?? []) if (all.includes(s)) out.push(`request ${i}: contains ${JSON.stringify(s)}`)
   }
   const last = reqs.at(-1)
-  for (const s of f.lastModelRequestContains ?? []) if (!last || !JSON.stringify(last).includes(s)) out.push(`last request: does not contain ${JSON.stringify(s)}`)
+  for (const s of f.lastModelRequestContains ?? [])
+    if (!last || !JSON.stringify(last).includes(s)) out.push(`last request: does not contain ${JSON.stringify(s)}`)
   return out
 }
 
 /** Output-schema problems of a successful answer. */
-export const schemaProblems = (entry: RegistryEntry, tier: TierName, out: unknown) => issues(entry.manifest.output, routeAnswer(entry, tier, out))
+export const schemaProblems = (entry: RegistryEntry, tier: TierName, out: unknown) =>
+  issues(entry.manifest.output, routeAnswer(entry, tier, out))
 
 /**
  * The runner for one service folder, for its own `services/<slug>/*.test.ts` (which import only the sdk and

@@ -5,7 +5,21 @@
 const N = 490_000
 
 /** Strings that make a backtracking regex explode; every pattern-based service must stay linear on them. */
-export const HOSTILE_TEXTS = ['1-'.repeat(N / 2), '1.'.repeat(N / 2), 'a.'.repeat(N / 2) + '@', '0'.repeat(N), 'http://' + 'a'.repeat(N), 'ab@'.repeat(N / 3), '1 '.repeat(N / 2), ':'.repeat(N), 'ffff:'.repeat(N / 5), '$1,111'.repeat(N / 6), '#'.repeat(N), '4111 '.repeat(N / 5), 'http://a.b #c @d 1.2.3.4 x@y.io '.repeat(N / 32)]
+export const HOSTILE_TEXTS = [
+  '1-'.repeat(N / 2),
+  '1.'.repeat(N / 2),
+  'a.'.repeat(N / 2) + '@',
+  '0'.repeat(N),
+  'http://' + 'a'.repeat(N),
+  'ab@'.repeat(N / 3),
+  '1 '.repeat(N / 2),
+  ':'.repeat(N),
+  'ffff:'.repeat(N / 5),
+  '$1,111'.repeat(N / 6),
+  '#'.repeat(N),
+  '4111 '.repeat(N / 5),
+  'http://a.b #c @d 1.2.3.4 x@y.io '.repeat(N / 32),
+]
 
 const PROSE = 'Dr. Smith met Mr. Lee in the U.S. on Jan. 5. They talked for 3.5 hours! Was it useful? Yes. '
 /** Prose of about `chars` characters, with abbreviations, decimals and every sentence end. */

@@ -4,8 +4,21 @@
  * Base64) or is a proper name listed here.
  */
 export const PROPER = new Set([
-  'Ether', 'Hacker', 'News', 'Wikipedia', 'Kelly', 'Luhn', 'Atom', 'PnL', 'AcroForm', 'Black-Scholes', 'Sharpe',
-  'Markdown', 'iCalendar', 'Roman', 'Schema', // JSON Schema, the specification's name
+  'Ether',
+  'Hacker',
+  'News',
+  'Wikipedia',
+  'Kelly',
+  'Luhn',
+  'Atom',
+  'PnL',
+  'AcroForm',
+  'Black-Scholes',
+  'Sharpe',
+  'Markdown',
+  'iCalendar',
+  'Roman',
+  'Schema', // JSON Schema, the specification's name
 ])
 
 /** Why `name` breaks the rule, or null when it follows it. */
@@ -18,7 +31,8 @@ export function sentenceCaseProblem(name: string): string | null {
     const bare = w.replace(/^[(/]+|[)/,:.]+$/g, '')
     if (!bare || !/[A-Z]/.test(bare)) continue
     const ok = (p: string) => PROPER.has(p) || /^[A-Z0-9]{2,}s?$/.test(p) || /\d/.test(p)
-    if (!bare.split('/').every(ok)) return `"${w}" must be lower case (Sentence case), unless it is an acronym or a proper name`
+    if (!bare.split('/').every(ok))
+      return `"${w}" must be lower case (Sentence case), unless it is an acronym or a proper name`
   }
   return null
 }

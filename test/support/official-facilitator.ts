@@ -19,8 +19,16 @@ export interface OfficialFacilitator {
 
 export function startOfficialFacilitator(rpcUrl: string, settlerKey: Hex): OfficialFacilitator {
   const account = privateKeyToAccount(settlerKey)
-  const w = createWalletClient({ chain: localBase(rpcUrl), transport: http(rpcUrl), account, pollingInterval: 20 }).extend(publicActions)
-  const fac = registerExactEvmScheme(new x402Facilitator(), { signer: toFacilitatorEvmSigner({ ...w, address: account.address } as never), networks: 'eip155:8453' })
+  const w = createWalletClient({
+    chain: localBase(rpcUrl),
+    transport: http(rpcUrl),
+    account,
+    pollingInterval: 20,
+  }).extend(publicActions)
+  const fac = registerExactEvmScheme(new x402Facilitator(), {
+    signer: toFacilitatorEvmSigner({ ...w, address: account.address } as never),
+    networks: 'eip155:8453',
+  })
   const calls = { verify: 0, settle: 0, supported: 0 }
   const auth: string[] = []
   const server = Bun.serve({
@@ -29,10 +37,19 @@ export function startOfficialFacilitator(rpcUrl: string, settlerKey: Hex): Offic
     async fetch(req) {
       const path = new URL(req.url).pathname
       auth.push(req.headers.get('authorization') ?? '')
-      if (path === '/supported') { calls.supported++; return Response.json(fac.getSupported()) }
+      if (path === '/supported') {
+        calls.supported++
+        return Response.json(fac.getSupported())
+      }
       const body = (await req.json()) as { paymentPayload: never; paymentRequirements: never }
-      if (path === '/verify') { calls.verify++; return Response.json(await fac.verify(body.paymentPayload, body.paymentRequirements)) }
-      if (path === '/settle') { calls.settle++; return Response.json(await fac.settle(body.paymentPayload, body.paymentRequirements)) }
+      if (path === '/verify') {
+        calls.verify++
+        return Response.json(await fac.verify(body.paymentPayload, body.paymentRequirements))
+      }
+      if (path === '/settle') {
+        calls.settle++
+        return Response.json(await fac.settle(body.paymentPayload, body.paymentRequirements))
+      }
       return new Response('not found', { status: 404 })
     },
   })

@@ -45,8 +45,9 @@ export async function signPayment(o: SignOptions): Promise<string> {
     validBefore: message.validBefore.toString(),
     nonce: o.tamper?.nonce ?? message.nonce,
   }
-  const payload = o.version === 1
-    ? { x402Version: 1, scheme: 'exact', network: 'base', payload: { signature, authorization } }
-    : { x402Version: 2, accepted: o.accepted ?? req, payload: { signature, authorization } }
+  const payload =
+    o.version === 1
+      ? { x402Version: 1, scheme: 'exact', network: 'base', payload: { signature, authorization } }
+      : { x402Version: 2, accepted: o.accepted ?? req, payload: { signature, authorization } }
   return Buffer.from(JSON.stringify(payload)).toString('base64')
 }

@@ -52,7 +52,9 @@ export function startFaultProxy(target: string): FaultProxy {
       try {
         const j = JSON.parse(body)
         calls = Array.isArray(j) ? j : [j]
-      } catch { /* forwarded as is */ }
+      } catch {
+        /* forwarded as is */
+      }
       const methods = calls.map((c) => c.method)
       for (const m of methods) proxy.calls.set(m, (proxy.calls.get(m) ?? 0) + 1)
       const longest = (d: Map<string, number>) => Math.max(0, ...methods.map((m) => d.get(m) ?? 0))
@@ -65,9 +67,14 @@ export function startFaultProxy(target: string): FaultProxy {
           else proxy.faults.set(methods[0], { ...fault, times: left })
         }
       }
-      const answerFault = (f: Fault) => f.http
-        ? new Response('bad gateway', { status: f.http })
-        : Response.json({ jsonrpc: '2.0', id: calls[0].id, error: { code: f.code ?? -32000, message: f.message ?? 'injected fault' } })
+      const answerFault = (f: Fault) =>
+        f.http
+          ? new Response('bad gateway', { status: f.http })
+          : Response.json({
+              jsonrpc: '2.0',
+              id: calls[0].id,
+              error: { code: f.code ?? -32000, message: f.message ?? 'injected fault' },
+            })
       const wait = Math.max(proxy.latency.in, longest(proxy.delayIn))
       if (wait) await Bun.sleep(wait)
       if (fault && !fault.afterForward) return answerFault(fault)

@@ -11,14 +11,29 @@ export function refusingFacilitator(): Facilitator & { calls: number } {
   const f = {
     kind: 'remote' as const,
     calls: 0,
-    async verify() { f.calls++; throw new Error('no facilitator in this test') },
-    async settle() { f.calls++; throw new Error('no facilitator in this test') },
-    async status() { f.calls++; return 'unknown' as const },
+    async verify() {
+      f.calls++
+      throw new Error('no facilitator in this test')
+    },
+    async settle() {
+      f.calls++
+      throw new Error('no facilitator in this test')
+    },
+    async status() {
+      f.calls++
+      return 'unknown' as const
+    },
   }
   return f
 }
 
-type StartOptions = { env?: Record<string, string>; entries?: RegistryEntry[]; facilitator?: Facilitator; payTo?: string; devPayer?: { address: `0x${string}`; privateKey: `0x${string}` } }
+type StartOptions = {
+  env?: Record<string, string>
+  entries?: RegistryEntry[]
+  facilitator?: Facilitator
+  payTo?: string
+  devPayer?: { address: `0x${string}`; privateKey: `0x${string}` }
+}
 
 export interface TestServer {
   /** The origin requests go to (a real socket for startServer; a name that never resolves for startApp). */
@@ -36,8 +51,20 @@ export interface TestServer {
 async function bootForTest(o: StartOptions) {
   const dir = mkdtempSync(join(tmpdir(), 'x402-test-'))
   const logs: string[] = []
-  const env = { PATH: process.env.PATH, DATABASE_PATH: join(dir, 'db.sqlite'), PAY_TO: o.payTo ?? '0x209693Bc6afc0C5328bA36FaF03C514EF312287C', ...o.env }
-  const booted = await boot({ env, entries: o.entries, facilitator: o.facilitator ?? refusingFacilitator(), log: createLogger('info', (l) => logs.push(l)), reconcileEveryMs: 3_600_000, devPayer: o.devPayer })
+  const env = {
+    PATH: process.env.PATH,
+    DATABASE_PATH: join(dir, 'db.sqlite'),
+    PAY_TO: o.payTo ?? '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+    ...o.env,
+  }
+  const booted = await boot({
+    env,
+    entries: o.entries,
+    facilitator: o.facilitator ?? refusingFacilitator(),
+    log: createLogger('info', (l) => logs.push(l)),
+    reconcileEveryMs: 3_600_000,
+    devPayer: o.devPayer,
+  })
   const close = async () => {
     await booted.close()
     booted.db?.close()
@@ -46,13 +73,23 @@ async function bootForTest(o: StartOptions) {
   return { dir, logs, booted, close }
 }
 
-function withHelpers(url: string, send: (req: Request) => Promise<Response>, rest: Omit<TestServer, 'fetch' | 'post' | 'url'>): TestServer {
-  const fetchPath = (path: string, init?: RequestInit) => send(new Request(path.startsWith('http') ? path : url + path, init))
+function withHelpers(
+  url: string,
+  send: (req: Request) => Promise<Response>,
+  rest: Omit<TestServer, 'fetch' | 'post' | 'url'>,
+): TestServer {
+  const fetchPath = (path: string, init?: RequestInit) =>
+    send(new Request(path.startsWith('http') ? path : url + path, init))
   return {
     ...rest,
     url,
     fetch: fetchPath,
-    post: (path, body, headers = {}) => fetchPath(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    post: (path, body, headers = {}) =>
+      fetchPath(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
   }
 }
 
@@ -78,12 +115,21 @@ export async function startServer(o: StartOptions = {}): Promise<TestServer> {
  */
 export async function startApp(o: StartOptions = {}): Promise<TestServer> {
   const t = await bootForTest(o)
-  return withHelpers('http://app.test', (req) => t.booted.app.handle(req), { booted: t.booted, dir: t.dir, logs: t.logs, stop: t.close })
+  return withHelpers('http://app.test', (req) => t.booted.app.handle(req), {
+    booted: t.booted,
+    dir: t.dir,
+    logs: t.logs,
+    stop: t.close,
+  })
 }
 
 /** POST JSON helper. */
 export function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) })
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
 }
 
 export const decodeB64Json = (v: string | null) => (v ? JSON.parse(Buffer.from(v, 'base64').toString('utf8')) : null)

@@ -18,14 +18,19 @@ export const redactUrl = (url: string) => url.replace(/\/\/([^:@/]*):[^@/]*@/, '
 /** Opens a pool and checks it answers (within ~5 s), then migrates. Throws DatabaseUnavailable. */
 export async function openPostgres(o: PgOptions): Promise<SQL> {
   const sql = new SQL({
-    url: o.url, max: o.poolMax, idleTimeout: 30, connectionTimeout: 5,
+    url: o.url,
+    max: o.poolMax,
+    idleTimeout: 30,
+    connectionTimeout: 5,
     connection: { statement_timeout: String(o.statementTimeoutMs), application_name: 'agent-api' },
   } as ConstructorParameters<typeof SQL>[0])
   try {
     await withTimeout(sql`SELECT 1`, 6000)
   } catch (e) {
     await sql.close({ timeout: 0 }).catch(() => {})
-    throw new DatabaseUnavailable(`DATABASE_URL ${redactUrl(o.url)}: Postgres is unreachable (${String((e as Error)?.message ?? e).slice(0, 160)})`)
+    throw new DatabaseUnavailable(
+      `DATABASE_URL ${redactUrl(o.url)}: Postgres is unreachable (${String((e as Error)?.message ?? e).slice(0, 160)})`,
+    )
   }
   await migrate(sql)
   return sql
@@ -35,7 +40,9 @@ export function withTimeout<T>(p: PromiseLike<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
   return Promise.race([
     Promise.resolve(p).finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms) }),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
+    }),
   ])
 }
 
@@ -47,7 +54,8 @@ async function migrate(sql: SQL): Promise<void> {
     const rows = await tx`SELECT version FROM schema_version`
     if (!rows.length) await tx`INSERT INTO schema_version (version) VALUES (0)`
     const current = rows.length ? Number(rows[0].version) : 0
-    if (current > PG_MIGRATIONS.length) throw new Error(`database schema version ${current} is newer than this build (${PG_MIGRATIONS.length})`)
+    if (current > PG_MIGRATIONS.length)
+      throw new Error(`database schema version ${current} is newer than this build (${PG_MIGRATIONS.length})`)
     for (let v = current; v < PG_MIGRATIONS.length; v++) {
       await tx.unsafe(PG_MIGRATIONS[v])
       await tx`UPDATE schema_version SET version = ${v + 1}`

@@ -2,7 +2,16 @@ import type { SQL } from 'bun'
 import type { PaymentRow, PaymentState, Reservation, SettledRow, SettlementGas } from '../ledger'
 import { SKEW_MS, type LedgerStore, type SharedPayerLedger } from '../store'
 
-const NUM_FIELDS = ['id', 'valid_before', 'x402_version', 'created_at', 'updated_at', 'settled_at', 'gas_used', 'gas_price'] as const
+const NUM_FIELDS = [
+  'id',
+  'valid_before',
+  'x402_version',
+  'created_at',
+  'updated_at',
+  'settled_at',
+  'gas_used',
+  'gas_price',
+] as const
 
 /** Postgres returns bigint/numeric as text: back to numbers (ids, ms times and gas all fit doubles exactly here). */
 function toRow(r: Record<string, unknown>): PaymentRow {
@@ -21,7 +30,11 @@ const digits = (s: string | undefined) => (s && /^\d{1,40}$/.test(s) ? s : null)
 export class PgLedger implements LedgerStore, SharedPayerLedger {
   readonly shared: SharedPayerLedger = this
 
-  constructor(private sql: SQL, readonly instanceId: string, private now = () => Date.now()) {}
+  constructor(
+    private sql: SQL,
+    readonly instanceId: string,
+    private now = () => Date.now(),
+  ) {}
 
   async reserve(r: Reservation): Promise<number | null> {
     const now = this.now()
@@ -47,7 +60,8 @@ export class PgLedger implements LedgerStore, SharedPayerLedger {
 
   async settleOnce(id: number, detail: { tx?: string; reason?: string } & SettlementGas = {}): Promise<boolean> {
     const now = this.now()
-    const used = digits(detail.gasUsed), price = digits(detail.effectiveGasPrice)
+    const used = digits(detail.gasUsed),
+      price = digits(detail.effectiveGasPrice)
     const known = used !== null && price !== null
     const rows = await this.sql`
       WITH u AS (
@@ -65,12 +79,14 @@ export class PgLedger implements LedgerStore, SharedPayerLedger {
   }
 
   async byState(states: PaymentState[]): Promise<PaymentRow[]> {
-    const rows = await this.sql`SELECT * FROM payments WHERE state = ANY(string_to_array(${states.join(',')}, ',')) ORDER BY id`
+    const rows = await this
+      .sql`SELECT * FROM payments WHERE state = ANY(string_to_array(${states.join(',')}, ',')) ORDER BY id`
     return rows.map(toRow)
   }
 
   async settledTotal(): Promise<bigint> {
-    const [r] = await this.sql`SELECT COALESCE(SUM(amount::numeric), 0)::text AS total FROM payments WHERE state = 'settled'`
+    const [r] = await this
+      .sql`SELECT COALESCE(SUM(amount::numeric), 0)::text AS total FROM payments WHERE state = 'settled'`
     return BigInt(r.total)
   }
 
@@ -94,7 +110,13 @@ export class PgLedger implements LedgerStore, SharedPayerLedger {
     return [...(await this.sql`SELECT state, detail FROM payment_events WHERE payment_id = ${id}::bigint ORDER BY seq`)]
   }
 
-  async verifyWithin(id: number, payer: string, amount: bigint, balance: { value: bigint; readAtMs: number } | null, sinceMs: number): Promise<{ outcome: 'ok' | 'short' | 'recheck'; inFlight: bigint; spent: bigint }> {
+  async verifyWithin(
+    id: number,
+    payer: string,
+    amount: bigint,
+    balance: { value: bigint; readAtMs: number } | null,
+    sinceMs: number,
+  ): Promise<{ outcome: 'ok' | 'short' | 'recheck'; inFlight: bigint; spent: bigint }> {
     const key = payer.toLowerCase()
     return this.sql.begin(async (tx) => {
       await tx`SELECT pg_advisory_xact_lock(hashtext(${'payer:' + key}))`
@@ -109,7 +131,8 @@ export class PgLedger implements LedgerStore, SharedPayerLedger {
       const inFlight = BigInt(r.inflight.split('.')[0])
       const spent = balance ? BigInt(r.spent.split('.')[0]) : 0n
       if (balance === null && (inFlight > 0n || r.settled)) return { outcome: 'recheck' as const, inFlight, spent }
-      if (balance !== null && balance.value - spent - inFlight < amount) return { outcome: 'short' as const, inFlight, spent }
+      if (balance !== null && balance.value - spent - inFlight < amount)
+        return { outcome: 'short' as const, inFlight, spent }
       const now = this.now()
       const moved = await tx`
         WITH u AS (UPDATE payments SET state = 'verified', updated_at = ${now}::bigint WHERE id = ${id}::bigint AND state = 'reserved' RETURNING id)

@@ -14,17 +14,23 @@ function toResult(r: Record<string, unknown>): StoredResult {
  * are dropped by `purge` (rows stay, so an identifier is never paid twice).
  */
 export class PgResultStore implements ResultStoreLike {
-  constructor(private sql: SQL, private limits: ResultLimits, private nowS = () => Math.floor(Date.now() / 1000)) {}
+  constructor(
+    private sql: SQL,
+    private limits: ResultLimits,
+    private nowS = () => Math.floor(Date.now() / 1000),
+  ) {}
 
   private async one(rows: Record<string, unknown>[]): Promise<StoredResult | null> {
     return rows.length ? toResult(rows[0]) : null
   }
 
   async byAuthorization(payer: string, nonce: string): Promise<StoredResult | null> {
-    const row = await this.one(await this.sql`
+    const row = await this.one(
+      await this.sql`
       SELECT r.*, p.state, p.tx_hash, p.network, p.payload FROM paid_results r JOIN payments p ON p.id = r.payment_id
       WHERE r.payer = ${payer.toLowerCase()} AND r.nonce = ${nonce.toLowerCase()} AND p.state NOT IN ('failed', 'released')
-      ORDER BY r.payment_id DESC LIMIT 1`)
+      ORDER BY r.payment_id DESC LIMIT 1`,
+    )
     if (row && row.expires_at < this.nowS()) {
       await this.discard(row.payment_id)
       return null
@@ -33,9 +39,11 @@ export class PgResultStore implements ResultStoreLike {
   }
 
   async byKey(payer: string, key: string): Promise<StoredResult | null> {
-    const row = await this.one(await this.sql`
+    const row = await this.one(
+      await this.sql`
       SELECT r.*, p.state, p.tx_hash, p.network, p.payload FROM paid_results r JOIN payments p ON p.id = r.payment_id
-      WHERE r.payer = ${payer.toLowerCase()} AND r.payment_key = ${key}`)
+      WHERE r.payer = ${payer.toLowerCase()} AND r.payment_key = ${key}`,
+    )
     if (!row) return null
     if (row.expires_at < this.nowS() || DEAD.includes(row.state)) {
       await this.discard(row.payment_id)
@@ -83,7 +91,8 @@ export class PgResultStore implements ResultStoreLike {
   /** Deletes expired rows and rows of failed or released payments, then drops the oldest bodies past the total cap. */
   async purge(): Promise<number> {
     const expired = await this.sql`DELETE FROM paid_results WHERE expires_at < ${this.nowS()}::bigint`
-    const dead = await this.sql`DELETE FROM paid_results r USING payments p WHERE p.id = r.payment_id AND p.state IN ('failed', 'released')`
+    const dead = await this
+      .sql`DELETE FROM paid_results r USING payments p WHERE p.id = r.payment_id AND p.state IN ('failed', 'released')`
     await this.sql`
       UPDATE paid_results SET body = NULL, size = 0 WHERE payment_id IN (
         SELECT payment_id FROM (SELECT payment_id, SUM(size) OVER (ORDER BY payment_id DESC) AS newer FROM paid_results WHERE size > 0) x

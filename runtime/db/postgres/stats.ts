@@ -15,7 +15,11 @@ export class PgStats implements StatsStore {
   private timer: ReturnType<typeof setInterval>
   private flushing: Promise<void> = Promise.resolve()
 
-  constructor(private sql: SQL, flushMs = 1000, private now = () => new Date()) {
+  constructor(
+    private sql: SQL,
+    flushMs = 1000,
+    private now = () => new Date(),
+  ) {
     this.timer = setInterval(() => void this.flush().catch(() => {}), flushMs)
     this.timer.unref?.()
   }
@@ -29,7 +33,10 @@ export class PgStats implements StatsStore {
 
   /** Adds pending increments in one statement; on failure they are put back for the next flush. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.write(), () => this.write())
+    this.flushing = this.flushing.then(
+      () => this.write(),
+      () => this.write(),
+    )
     return this.flushing
   }
 
@@ -61,8 +68,16 @@ export class PgStats implements StatsStore {
   async rows(days = 30): Promise<Array<{ day: string; slug: string } & Record<Counter, number>>> {
     await this.flush()
     const since = utcDay(new Date(this.now().getTime() - (days - 1) * 86_400_000))
-    const rows = await this.sql`SELECT day, slug, calls, errors, tokens, demo_calls FROM stats_daily WHERE day >= ${since} ORDER BY day, slug`
-    return rows.map((r: Record<string, string>) => ({ day: r.day, slug: r.slug, calls: Number(r.calls), errors: Number(r.errors), tokens: Number(r.tokens), demo_calls: Number(r.demo_calls) }))
+    const rows = await this
+      .sql`SELECT day, slug, calls, errors, tokens, demo_calls FROM stats_daily WHERE day >= ${since} ORDER BY day, slug`
+    return rows.map((r: Record<string, string>) => ({
+      day: r.day,
+      slug: r.slug,
+      calls: Number(r.calls),
+      errors: Number(r.errors),
+      tokens: Number(r.tokens),
+      demo_calls: Number(r.demo_calls),
+    }))
   }
 
   async close(): Promise<void> {

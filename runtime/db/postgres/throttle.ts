@@ -10,7 +10,12 @@ export class PgThrottle implements ThrottleStore {
   private seen = new Map<string, number>()
   private hits = 0
 
-  constructor(private sql: SQL, private limit: number, private windowMs = 60_000, private now = () => Date.now()) {}
+  constructor(
+    private sql: SQL,
+    private limit: number,
+    private windowMs = 60_000,
+    private now = () => Date.now(),
+  ) {}
 
   async blocked(key: string): Promise<boolean> {
     if (this.limit <= 0) return false

@@ -2,7 +2,9 @@ import { encodeFunctionData, parseAbi, type Hex } from 'viem'
 import type { RawReceipt } from './receipt'
 import type { Settler } from './settler'
 
-const AGGREGATE3 = parseAbi(['function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)'])
+const AGGREGATE3 = parseAbi([
+  'function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)',
+])
 /** Gas of the batch transaction itself on top of its calls (21k base, calldata, the loop). */
 const BATCH_OVERHEAD_GAS = 50_000n
 
@@ -17,7 +19,13 @@ export interface BatchOptions {
   perCallGas: bigint
 }
 
-interface Waiting { target: Hex; data: Hex; onHash?: (h: Hex) => void; resolve(v: { receipt: RawReceipt; size: number }): void; reject(e: Error): void }
+interface Waiting {
+  target: Hex
+  data: Hex
+  onHash?: (h: Hex) => void
+  resolve(v: { receipt: RawReceipt; size: number }): void
+  reject(e: Error): void
+}
 
 /**
  * Optional batching: settlements that arrive within `windowMs` go out as one Multicall3 `aggregate3` transaction,
@@ -29,7 +37,10 @@ export class SettlementBatcher {
   private waiting: Waiting[] = []
   private timer: ReturnType<typeof setTimeout> | null = null
 
-  constructor(private settler: Settler, private o: BatchOptions) {}
+  constructor(
+    private settler: Settler,
+    private o: BatchOptions,
+  ) {}
 
   add(target: Hex, data: Hex, onHash?: (h: Hex) => void): Promise<{ receipt: RawReceipt; size: number }> {
     return new Promise((resolve, reject) => {
@@ -44,14 +55,30 @@ export class SettlementBatcher {
     this.timer = null
     const batch = this.waiting.splice(0)
     if (batch.length === 0) return
-    const [to, data, gas] = batch.length === 1
-      ? [batch[0].target, batch[0].data, this.o.perCallGas]
-      : [this.o.multicall, encodeFunctionData({ abi: AGGREGATE3, functionName: 'aggregate3', args: [batch.map((b) => ({ target: b.target, allowFailure: true, callData: b.data }))] }),
-        this.o.perCallGas * BigInt(batch.length) + BATCH_OVERHEAD_GAS]
-    this.settler.submit(to, data, gas, (h) => { for (const b of batch) b.onHash?.(h) }).then(
-      (receipt) => { for (const b of batch) b.resolve({ receipt, size: batch.length }) },
-      (e: Error) => { for (const b of batch) b.reject(e) },
-    )
+    const [to, data, gas] =
+      batch.length === 1
+        ? [batch[0].target, batch[0].data, this.o.perCallGas]
+        : [
+            this.o.multicall,
+            encodeFunctionData({
+              abi: AGGREGATE3,
+              functionName: 'aggregate3',
+              args: [batch.map((b) => ({ target: b.target, allowFailure: true, callData: b.data }))],
+            }),
+            this.o.perCallGas * BigInt(batch.length) + BATCH_OVERHEAD_GAS,
+          ]
+    this.settler
+      .submit(to, data, gas, (h) => {
+        for (const b of batch) b.onHash?.(h)
+      })
+      .then(
+        (receipt) => {
+          for (const b of batch) b.resolve({ receipt, size: batch.length })
+        },
+        (e: Error) => {
+          for (const b of batch) b.reject(e)
+        },
+      )
   }
 
   close(): void {

@@ -23,10 +23,15 @@ export class FeeCache {
   private stale = true
   private inflight: Promise<Fees> | null = null
 
-  constructor(private rpc: Rpc, private maxAgeMs: number) {}
+  constructor(
+    private rpc: Rpc,
+    private maxAgeMs: number,
+  ) {}
 
   /** The last estimate, if any (no I/O). */
-  get current(): Fees | null { return this.fees }
+  get current(): Fees | null {
+    return this.fees
+  }
 
   /** A block number seen elsewhere: if newer than the one the fees came from, the next get() refreshes. */
   observeBlock(n: number): void {
@@ -46,7 +51,10 @@ export class FeeCache {
   private refresh(): Promise<Fees> {
     this.inflight ??= (async () => {
       try {
-        const h = await this.rpc<{ baseFeePerGas: string[]; reward?: string[][]; oldestBlock: string }>('eth_feeHistory', [1, 'latest', [50]])
+        const h = await this.rpc<{ baseFeePerGas: string[]; reward?: string[][]; oldestBlock: string }>(
+          'eth_feeHistory',
+          [1, 'latest', [50]],
+        )
         const baseFee = hexToBig(h.baseFeePerGas[h.baseFeePerGas.length - 1])
         const tip = hexToBig(h.reward?.[0]?.[0])
         const prio = tip > MIN_PRIORITY_FEE ? tip : MIN_PRIORITY_FEE
@@ -64,9 +72,13 @@ export class FeeCache {
 }
 
 /** Replacement fees for a stuck transaction: +12.5 % (nodes require ≥ 10 %) and at least the current estimate. */
-export function bumped(prev: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }, now: Fees): { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } {
+export function bumped(
+  prev: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
+  now: Fees,
+): { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } {
   const up = (x: bigint) => x + x / 8n + 1n
-  const prio = up(prev.maxPriorityFeePerGas) > now.maxPriorityFeePerGas ? up(prev.maxPriorityFeePerGas) : now.maxPriorityFeePerGas
+  const prio =
+    up(prev.maxPriorityFeePerGas) > now.maxPriorityFeePerGas ? up(prev.maxPriorityFeePerGas) : now.maxPriorityFeePerGas
   const max = up(prev.maxFeePerGas) > now.maxFeePerGas ? up(prev.maxFeePerGas) : now.maxFeePerGas
   return { maxFeePerGas: max > prio ? max : prio, maxPriorityFeePerGas: prio }
 }

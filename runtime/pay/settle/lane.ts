@@ -38,7 +38,9 @@ export class Lane {
 
   constructor(readonly account: PrivateKeyAccount) {}
 
-  get address() { return this.account.address }
+  get address() {
+    return this.account.address
+  }
 
   take(): number {
     if (this.next < 0) throw new Error('settler nonce lane not initialised')

@@ -22,10 +22,21 @@ export function paysUs(receipt: RawReceipt, asset: string, a: Authorization): bo
   if (!succeeded(receipt)) return false
   const logs = receipt.logs.filter((l) => same(l.address, asset))
   return logs.some((u, i) => {
-    if (!same(u.topics[0], AUTHORIZATION_USED_TOPIC) || !same(u.topics[1], topicAddress(a.from)) || !same(u.topics[2], a.nonce)) return false
+    if (
+      !same(u.topics[0], AUTHORIZATION_USED_TOPIC) ||
+      !same(u.topics[1], topicAddress(a.from)) ||
+      !same(u.topics[2], a.nonce)
+    )
+      return false
     const t = logs[i + 1]
-    return !!t && hexToBig(t.logIndex) === hexToBig(u.logIndex) + 1n && same(t.topics[0], TRANSFER_TOPIC)
-      && same(t.topics[1], topicAddress(a.from)) && same(t.topics[2], topicAddress(a.to)) && hexToBig(t.data) === BigInt(a.value)
+    return (
+      !!t &&
+      hexToBig(t.logIndex) === hexToBig(u.logIndex) + 1n &&
+      same(t.topics[0], TRANSFER_TOPIC) &&
+      same(t.topics[1], topicAddress(a.from)) &&
+      same(t.topics[2], topicAddress(a.to)) &&
+      hexToBig(t.data) === BigInt(a.value)
+    )
   })
 }
 
@@ -36,15 +47,25 @@ export type Found = { tx: Hex; paid: true } | { tx: Hex; paid: false } | null
  * over the last `lookback` blocks, newest first in windows of `window` blocks; then the Transfer of that same
  * transaction decides whether it paid us. null: not used within the range.
  */
-export async function findUse(rpc: Rpc, asset: string, a: Authorization, lookback: number, window = 2_000): Promise<Found> {
+export async function findUse(
+  rpc: Rpc,
+  asset: string,
+  a: Authorization,
+  lookback: number,
+  window = 2_000,
+): Promise<Found> {
   const head = Number(hexToBig(await rpc<string>('eth_blockNumber')))
   const floor = Math.max(0, head - lookback)
   for (let to = head; to >= floor; to -= window) {
     const from = Math.max(floor, to - window + 1)
-    const logs = await rpc<Array<{ transactionHash: Hex }>>('eth_getLogs', [{
-      address: getAddress(asset), fromBlock: toHexQ(from), toBlock: toHexQ(to),
-      topics: [AUTHORIZATION_USED_TOPIC, topicAddress(a.from), a.nonce.toLowerCase()],
-    }])
+    const logs = await rpc<Array<{ transactionHash: Hex }>>('eth_getLogs', [
+      {
+        address: getAddress(asset),
+        fromBlock: toHexQ(from),
+        toBlock: toHexQ(to),
+        topics: [AUTHORIZATION_USED_TOPIC, topicAddress(a.from), a.nonce.toLowerCase()],
+      },
+    ])
     for (const l of logs) {
       const r = await rpc<RawReceipt | null>('eth_getTransactionReceipt', [l.transactionHash])
       if (r) return { tx: l.transactionHash, paid: paysUs(r, asset, a) }
@@ -59,12 +80,31 @@ export async function findUse(rpc: Rpc, asset: string, a: Authorization, lookbac
  * one found by the token's AuthorizationUsed logs for (from, nonce) within `lookback` blocks); failed when the
  * nonce was used to pay someone else, or is unused and expired; unknown otherwise.
  */
-export async function chainStatus(rpc: Rpc, tx: string, a: Authorization, asset: string, lookback = 10_000): Promise<'settled' | 'failed' | 'unknown'> {
+export async function chainStatus(
+  rpc: Rpc,
+  tx: string,
+  a: Authorization,
+  asset: string,
+  lookback = 10_000,
+): Promise<'settled' | 'failed' | 'unknown'> {
   if (tx) {
     const r = await rpc<RawReceipt | null>('eth_getTransactionReceipt', [tx])
     if (r && paysUs(r, asset, a)) return 'settled'
   }
-  const used = hexToBig(await rpc<string>('eth_call', [{ to: getAddress(asset), data: encodeFunctionData({ abi: EIP3009_ABI, functionName: 'authorizationState', args: [getAddress(a.from), a.nonce] }) }, 'latest'])) !== 0n
+  const used =
+    hexToBig(
+      await rpc<string>('eth_call', [
+        {
+          to: getAddress(asset),
+          data: encodeFunctionData({
+            abi: EIP3009_ABI,
+            functionName: 'authorizationState',
+            args: [getAddress(a.from), a.nonce],
+          }),
+        },
+        'latest',
+      ]),
+    ) !== 0n
   if (!used) return BigInt(a.validBefore) < BigInt(Math.floor(Date.now() / 1000)) ? 'failed' : 'unknown'
   const found = await findUse(rpc, asset, a, lookback)
   if (!found) return 'unknown' // used outside the searched range: no proof either way, an operator decides

@@ -21,9 +21,16 @@ export async function recoverStuck(s: Settler, stuck: Job[]): Promise<void> {
         r = await s.rpc<RawReceipt | null>('eth_getTransactionReceipt', [h]).catch(() => null)
         if (r) break
       }
-      if (r) { s.finish(job, r); continue }
+      if (r) {
+        s.finish(job, r)
+        continue
+      }
       if (++job.tries > MAX_RECOVERIES) continue // keep watching; reconciliation owns the payment from here
-      if (job.nonce < mined) { await lane.resync(() => s.count(lane.address, 'pending')).catch(() => {}); await s.renonce(job); continue }
+      if (job.nonce < mined) {
+        await lane.resync(() => s.count(lane.address, 'pending')).catch(() => {})
+        await s.renonce(job)
+        continue
+      }
       job.fees = bumped(job.fees, await s.fees.get(true).catch(() => ({ ...job.fees, baseFee: 0n })))
       s.watcher.untrack(job)
       await s.send(job, false)
@@ -35,12 +42,26 @@ export async function recoverStuck(s: Settler, stuck: Job[]): Promise<void> {
 /** A 0-value self-transfer at `nonce`, so later transactions of the lane can be mined. */
 function fill(s: Settler, lane: Lane, nonce: number): void {
   const f = s.fees
-  void f.get().then((fees) => {
-    const job: Job = {
-      lane, nonce, to: lane.address, data: '0x', gas: 21_000n, fees: bumped(fees, fees),
-      hashes: [], sentAt: 0, sentBlock: -1, tries: 0, resolve: () => {}, reject: () => {}, filler: true,
-    }
-    lane.jobs.set(nonce, job)
-    return s.send(job, false)
-  }, () => {})
+  void f.get().then(
+    (fees) => {
+      const job: Job = {
+        lane,
+        nonce,
+        to: lane.address,
+        data: '0x',
+        gas: 21_000n,
+        fees: bumped(fees, fees),
+        hashes: [],
+        sentAt: 0,
+        sentBlock: -1,
+        tries: 0,
+        resolve: () => {},
+        reject: () => {},
+        filler: true,
+      }
+      lane.jobs.set(nonce, job)
+      return s.send(job, false)
+    },
+    () => {},
+  )
 }

@@ -2,7 +2,12 @@
 
 /** The node answered with a JSON-RPC error (the request reached it). */
 export class RpcError extends Error {
-  constructor(readonly code: number, message: string, readonly method: string, readonly data?: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly method: string,
+    readonly data?: string,
+  ) {
     super(message)
   }
 }
@@ -25,7 +30,9 @@ export function createRpc(url: string, defaultTimeoutMs = 10_000): Rpc {
         signal: AbortSignal.timeout(timeoutMs),
       })
     } catch (e) {
-      throw new RpcTransportError(`${method}: RPC unreachable (${(e as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : 'connection failed'})`)
+      throw new RpcTransportError(
+        `${method}: RPC unreachable (${(e as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : 'connection failed'})`,
+      )
     }
     let body: { result?: T; error?: { code?: number; message?: string; data?: unknown } }
     try {
@@ -35,8 +42,18 @@ export function createRpc(url: string, defaultTimeoutMs = 10_000): Rpc {
     }
     if (body.error) {
       const d = body.error.data
-      const data = typeof d === 'string' ? d : typeof (d as { data?: unknown })?.data === 'string' ? (d as { data: string }).data : undefined
-      throw new RpcError(Number(body.error.code ?? 0), String(body.error.message ?? 'error').slice(0, 300), method, data)
+      const data =
+        typeof d === 'string'
+          ? d
+          : typeof (d as { data?: unknown })?.data === 'string'
+            ? (d as { data: string }).data
+            : undefined
+      throw new RpcError(
+        Number(body.error.code ?? 0),
+        String(body.error.message ?? 'error').slice(0, 300),
+        method,
+        data,
+      )
     }
     if (!res.ok || !('result' in body)) throw new RpcTransportError(`${method}: RPC answered HTTP ${res.status}`)
     return body.result as T

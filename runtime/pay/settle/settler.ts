@@ -21,11 +21,13 @@ export interface SettlerOptions {
 /** A send error that means: this nonce is already taken on chain. */
 const NONCE_LOW = /nonce too low|nonce has already been used|already been used|OldNonce/i
 const KNOWN = /already known|already imported|known transaction|AlreadyKnown/i
-const UNDERPRICED = /underpriced|fee cap less than|less than block base fee|max fee per gas less than|fee too low|FeeCapTooLow/i
+const UNDERPRICED =
+  /underpriced|fee cap less than|less than block base fee|max fee per gas less than|fee too low|FeeCapTooLow/i
 const NO_FUNDS = /insufficient funds/i
 const NONCE_HIGH = /nonce too high|nonce gap/i
 /** Overload or flakiness of the RPC in front of the node: the same transaction is simply sent again. */
-const TRANSIENT = /rate limit|limit exceeded|too many requests|busy|try again|temporar|internal error|header not found|unavailable/i
+const TRANSIENT =
+  /rate limit|limit exceeded|too many requests|busy|try again|temporar|internal error|header not found|unavailable/i
 const MAX_TRIES = 6
 
 /**
@@ -42,12 +44,20 @@ export class Settler {
   syncSend = false
   private ready: Promise<void> | null = null
 
-  constructor(readonly rpc: Rpc, private o: SettlerOptions) {
+  constructor(
+    readonly rpc: Rpc,
+    private o: SettlerOptions,
+  ) {
     if (o.keys.length === 0) throw new Error('at least one settler key is required')
     this.lanes = o.keys.map((k) => new Lane(privateKeyToAccount(k)))
     this.fees = new FeeCache(rpc, o.blockTimeMs)
-    this.watcher = new BlockWatcher(rpc, this.fees, { pollMs: o.pollMs, stuckBlocks: o.stuckBlocks, stuckMs: o.stuckBlocks * o.blockTimeMs },
-      (job, r) => this.finish(job, r), (jobs) => this.recover(jobs))
+    this.watcher = new BlockWatcher(
+      rpc,
+      this.fees,
+      { pollMs: o.pollMs, stuckBlocks: o.stuckBlocks, stuckMs: o.stuckBlocks * o.blockTimeMs },
+      (job, r) => this.finish(job, r),
+      (jobs) => this.recover(jobs),
+    )
   }
 
   /**
@@ -60,18 +70,31 @@ export class Settler {
   init(): Promise<void> {
     this.ready ??= (async () => {
       const [support] = await Promise.all([
-        this.rpc('eth_sendRawTransactionSync', ['0x']).then(() => true, (e) => e instanceof RpcError && e.code !== -32601 && !/not (found|supported|available)|does not exist|unsupported|unknown method/i.test(e.message)),
-        ...this.lanes.map(async (l) => { l.next = Number(hexToBig(await this.rpc<string>('eth_getTransactionCount', [l.address, 'pending']))) }),
+        this.rpc('eth_sendRawTransactionSync', ['0x']).then(
+          () => true,
+          (e) =>
+            e instanceof RpcError &&
+            e.code !== -32601 &&
+            !/not (found|supported|available)|does not exist|unsupported|unknown method/i.test(e.message),
+        ),
+        ...this.lanes.map(async (l) => {
+          l.next = Number(hexToBig(await this.rpc<string>('eth_getTransactionCount', [l.address, 'pending'])))
+        }),
         this.fees.get(),
         this.readBalances(),
       ])
       this.syncSend = support
-    })().catch((e) => { this.ready = null; throw e })
+    })().catch((e) => {
+      this.ready = null
+      throw e
+    })
     return this.ready
   }
 
   /** Gas a lane must hold to be offered a transaction of `gas` at current fees. */
-  private needed(gas: bigint, maxFee: bigint) { return gas * maxFee }
+  private needed(gas: bigint, maxFee: bigint) {
+    return gas * maxFee
+  }
 
   /** The least-loaded lane that can pay for `gas`; null when none can. */
   pick(gas: bigint, maxFee: bigint): Lane | null {
@@ -95,8 +118,19 @@ export class Settler {
     if (lane.syncing) await lane.syncing
     return new Promise<RawReceipt>((resolve, reject) => {
       const job: Job = {
-        lane, nonce: lane.take(), to, data, gas, fees: { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas },
-        hashes: [], sentAt: 0, sentBlock: -1, tries: 0, resolve, reject, onHash,
+        lane,
+        nonce: lane.take(),
+        to,
+        data,
+        gas,
+        fees: { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas },
+        hashes: [],
+        sentAt: 0,
+        sentBlock: -1,
+        tries: 0,
+        resolve,
+        reject,
+        onHash,
       }
       lane.jobs.set(job.nonce, job)
       void this.send(job, this.syncSend)
@@ -105,8 +139,15 @@ export class Settler {
 
   private async sign(job: Job): Promise<Hex> {
     const raw = await job.lane.account.signTransaction({
-      type: 'eip1559', chainId: this.o.chainId, nonce: job.nonce, to: job.to, data: job.data, gas: job.gas, value: 0n,
-      maxFeePerGas: job.fees.maxFeePerGas, maxPriorityFeePerGas: job.fees.maxPriorityFeePerGas,
+      type: 'eip1559',
+      chainId: this.o.chainId,
+      nonce: job.nonce,
+      to: job.to,
+      data: job.data,
+      gas: job.gas,
+      value: 0n,
+      maxFeePerGas: job.fees.maxFeePerGas,
+      maxPriorityFeePerGas: job.fees.maxPriorityFeePerGas,
     })
     const hash = keccak256(raw)
     job.hashes.push(hash)
@@ -219,11 +260,14 @@ export class Settler {
 
   /** Reads every lane's balance (boot and every minute). */
   async readBalances(): Promise<void> {
-    await Promise.all(this.lanes.map(async (l) => { l.balance = hexToBig(await this.rpc<string>('eth_getBalance', [l.address, 'latest'])) }))
+    await Promise.all(
+      this.lanes.map(async (l) => {
+        l.balance = hexToBig(await this.rpc<string>('eth_getBalance', [l.address, 'latest']))
+      }),
+    )
   }
 
   close(): void {
     this.watcher.close()
   }
 }
-

@@ -37,7 +37,9 @@ export class BlockWatcher {
     for (const h of job.hashes) this.tracked.delete(h)
   }
 
-  get size() { return this.tracked.size }
+  get size() {
+    return this.tracked.size
+  }
 
   close(): void {
     this.closed = true
@@ -47,7 +49,14 @@ export class BlockWatcher {
 
   private schedule(): void {
     if (this.timer || this.closed || this.tracked.size === 0) return
-    this.timer = setTimeout(() => void this.tick().finally(() => { this.timer = null; this.schedule() }), this.o.pollMs)
+    this.timer = setTimeout(
+      () =>
+        void this.tick().finally(() => {
+          this.timer = null
+          this.schedule()
+        }),
+      this.o.pollMs,
+    )
   }
 
   private async tick(): Promise<void> {
@@ -65,15 +74,22 @@ export class BlockWatcher {
     if (n > this.last) {
       const blocks: Array<{ n: number; txs: string[] }> = [{ n, txs: head.transactions }]
       for (let b = Math.max(0, this.last + 1, n - MAX_CATCH_UP); b < n; b++) {
-        const blk = await this.rpc<{ transactions: string[] } | null>('eth_getBlockByNumber', [toHexQ(b), false]).catch(() => null)
+        const blk = await this.rpc<{ transactions: string[] } | null>('eth_getBlockByNumber', [toHexQ(b), false]).catch(
+          () => null,
+        )
         if (blk) blocks.push({ n: b, txs: blk.transactions })
       }
       for (const b of blocks) {
         if (!b.txs.some((h) => this.tracked.has(h))) continue
         let receipts = await this.rpc<RawReceipt[] | null>('eth_getBlockReceipts', [toHexQ(b.n)]).catch(() => null)
         // an RPC without eth_getBlockReceipts: one receipt per tracked transaction of this block
-        receipts ??= (await Promise.all(b.txs.filter((h) => this.tracked.has(h)).map((h) => this.rpc<RawReceipt | null>('eth_getTransactionReceipt', [h]).catch(() => null))))
-          .filter((r): r is RawReceipt => r !== null)
+        receipts ??= (
+          await Promise.all(
+            b.txs
+              .filter((h) => this.tracked.has(h))
+              .map((h) => this.rpc<RawReceipt | null>('eth_getTransactionReceipt', [h]).catch(() => null)),
+          )
+        ).filter((r): r is RawReceipt => r !== null)
         for (const r of receipts) {
           const job = this.tracked.get(r.transactionHash)
           if (job) {
@@ -86,7 +102,9 @@ export class BlockWatcher {
     }
     const now = Date.now()
     for (const j of this.tracked.values()) if (j.sentBlock < 0) j.sentBlock = n
-    const stuck = [...new Set(this.tracked.values())].filter((j) => !j.receipt && (n - j.sentBlock >= this.o.stuckBlocks || now - j.sentAt >= this.o.stuckMs))
+    const stuck = [...new Set(this.tracked.values())].filter(
+      (j) => !j.receipt && (n - j.sentBlock >= this.o.stuckBlocks || now - j.sentAt >= this.o.stuckMs),
+    )
     if (stuck.length) await this.onStuck(stuck).catch(() => {})
   }
 }
