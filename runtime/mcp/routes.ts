@@ -1,7 +1,4 @@
 import { Elysia } from 'elysia'
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import type { CatalogService } from '../catalog'
 import type { QuotaStore } from '../db/store'
 import { parseJson, readBody } from '../http/body'
@@ -18,6 +15,20 @@ export interface McpDeps extends PipelineDeps {
   services: CatalogService[]
   quota: QuotaStore
 }
+
+/**
+ * The MCP SDK loads on the first /mcp request, not at boot (it costs ~120 ms of module evaluation). The specifiers
+ * are literal, so `bun build --compile` still bundles it into the single binary.
+ */
+const loadSdk = async () => {
+  const [server, transport, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ])
+  return { Server: server.Server, Transport: transport.WebStandardStreamableHTTPServerTransport, ...types }
+}
+let sdk: ReturnType<typeof loadSdk> | undefined
 
 type ServerLike = { requestIP(r: Request): { address: string } | null } | null
 
@@ -58,6 +69,7 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
   const bodyLimit = config.bodyLimitBytes + 64 * 1024
 
   async function callTool(
+    mcp: Awaited<ReturnType<typeof loadSdk>>,
     name: string,
     args: unknown,
     meta: Record<string, unknown> | undefined,
@@ -67,7 +79,8 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
     if (name === FREE_TOOLS.describe) return freeHandlers.describe(args)
     if (demo && name === demoToolName(demo.slug)) return callDemoTool(demo, args, origin, deps.quota, deps)
     const svc = paid.get(name)
-    if (!svc) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Use search_services to find one.`)
+    if (!svc)
+      throw new mcp.McpError(mcp.ErrorCode.InvalidParams, `Unknown tool: ${name}. Use search_services to find one.`)
     return callPaidTool(svc, args, meta, origin, deps)
   }
 
@@ -79,25 +92,27 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
       const err = e instanceof ServiceError ? e : new ServiceError(400, 'INVALID_JSON', 'The body could not be read.')
       return rpcError(err.status === 422 ? 400 : err.status, -32700, err.message)
     }
-    const server = new Server(
+    const mcp = await (sdk ??= loadSdk())
+    const server = new mcp.Server(
       { name: config.provider.name, version },
       { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
     )
-    server.setRequestHandler(ListToolsRequestSchema, () => listed)
-    server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    server.setRequestHandler(mcp.ListToolsRequestSchema, () => listed)
+    server.setRequestHandler(mcp.CallToolRequestSchema, async (req, extra) => {
       try {
         return await callTool(
+          mcp,
           req.params.name,
           req.params.arguments,
           req.params._meta as Record<string, unknown> | undefined,
           { client, signal: AbortSignal.any([request.signal, extra.signal]) },
         )
       } catch (e) {
-        if (e instanceof McpError) throw e
+        if (e instanceof mcp.McpError) throw e
         return errorResult(asServiceError(e, deps.log, { tool: req.params.name }, 'mcp tool call failed'))
       }
     })
-    const transport = new WebStandardStreamableHTTPServerTransport({
+    const transport = new mcp.Transport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
       maxRequestBodySize: bodyLimit,
