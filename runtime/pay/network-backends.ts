@@ -29,15 +29,18 @@ export async function networkFacilitators(
       continue
     }
     const settlerKeys = listOf(n.settlerPrivateKey).map((k) => (k.startsWith('0x') ? k : `0x${k}`) as Hex)
-    const f = createLocalFacilitator({ rpcUrl: n.rpcUrl, settlerKeys, chainId: Number(n.network.split(':')[1]), ...local })
-    await f.settler
-      .init()
-      .catch((e) =>
-        log.warn('settler boot reads failed; retried on the first paid call', {
-          network: n.network,
-          error: (e as Error).message,
-        }),
-      )
+    const f = createLocalFacilitator({
+      rpcUrl: n.rpcUrl,
+      settlerKeys,
+      chainId: Number(n.network.split(':')[1]),
+      ...local,
+    })
+    await f.settler.init().catch((e) =>
+      log.warn('settler boot reads failed; retried on the first paid call', {
+        network: n.network,
+        error: (e as Error).message,
+      }),
+    )
     byNetwork[n.network] = f
   }
   return createNetworkRouter(byNetwork, assets)

@@ -7,7 +7,10 @@ import type { Facilitator, FacilitatorHealth } from './types'
  * guard also sums in-flight amounts across networks), so the check can only be stricter than per network.
  * `hasCode` is true when `from` has code on any network (the chain of the payment then decides).
  */
-export function createNetworkRouter(byNetwork: Record<string, Facilitator>, assets: Record<string, string>): Facilitator {
+export function createNetworkRouter(
+  byNetwork: Record<string, Facilitator>,
+  assets: Record<string, string>,
+): Facilitator {
   const entries = Object.entries(byNetwork)
   const pick = (network: string): Facilitator => {
     const f = byNetwork[network]

@@ -45,7 +45,8 @@ export function networkSettings(
   for (const g of ['RPC_URL', 'SETTLER_PRIVATE_KEY', 'SETTLER_PRIVATE_KEYS', 'FACILITATOR_URL'])
     if (env[g])
       problems.push(`${g} applies to a single network; with NETWORKS set ${g}_<CHAINID> for each network instead`)
-  if (new Set(networks).size !== networks.length) problems.push(`NETWORKS lists a network twice (${networks.join(',')})`)
+  if (new Set(networks).size !== networks.length)
+    problems.push(`NETWORKS lists a network twice (${networks.join(',')})`)
   return networks.map((network) => {
     if (!/^eip155:\d+$/.test(network))
       problems.push(`NETWORKS must list CAIP-2 eip155 ids like eip155:8453 (got ${network})`)
