@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { privateKeyToAccount } from 'viem/accounts'
-import type { Hex } from 'viem'
+import { getAddress, type Hex } from 'viem'
+import { TRANSFER_WITH_AUTHORIZATION } from '../../runtime/pay/signature'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { USDC_BASE, usdcBalance } from '../../runtime/chain/usdc'
 import { boot, ConfigError } from '../../runtime/boot'
@@ -160,6 +161,48 @@ describe('one server, two chains', () => {
     expect(await payee()).toEqual(before)
     expect(sends()).toBe(sent)
   })
+
+  test('a v1 X-PAYMENT naming base-sepolia is checked against chain B and settles there', async () => {
+    const { header } = await challengeOf('/api/v1/test-echo')
+    const reqB = header.accepts[1]
+    const before = await payee()
+    const v1 = async (network: string) => {
+      const acct = privateKeyToAccount(chainB.payer.privateKey)
+      const authorization = {
+        from: acct.address,
+        to: getAddress(reqB.payTo),
+        value: reqB.amount,
+        validAfter: '0',
+        validBefore: String(Math.floor(Date.now() / 1000) + 60),
+        nonce: `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')}` as Hex,
+      }
+      const signature = await acct.signTypedData({
+        domain: { name: 'USD Coin', version: '2', chainId: 84532, verifyingContract: USDC_BASE },
+        types: { TransferWithAuthorization: TRANSFER_WITH_AUTHORIZATION },
+        primaryType: 'TransferWithAuthorization',
+        message: {
+          ...authorization,
+          value: BigInt(authorization.value),
+          validAfter: 0n,
+          validBefore: BigInt(authorization.validBefore),
+        },
+      })
+      const x = { x402Version: 1, scheme: 'exact', network, payload: { signature, authorization } }
+      return post(
+        s.url + '/api/v1/test-echo',
+        { code: 'v1' },
+        { 'x-payment': Buffer.from(JSON.stringify(x)).toString('base64') },
+      )
+    }
+    // Signed for chain B but naming 'base' (chain A): the signature does not verify under chain A's domain.
+    const wrong = await v1('base')
+    expect(wrong.status).toBe(402)
+    expect(((await wrong.json()) as any).reason).toBe('invalid_exact_evm_signature')
+    expect(await payee()).toEqual(before)
+    const ok = await v1('base-sepolia')
+    expect(ok.status).toBe(200)
+    expect(await payee()).toEqual({ a: before.a, b: before.b + BigInt(reqB.amount) })
+  }, 60_000)
 
   test('/stats revenue = ledger settled total = the sum of both payee deltas', async () => {
     const stats = (await (await fetch(s.url + '/stats')).json()) as any
