@@ -64,7 +64,9 @@ export function wellKnownDocument(services: CatalogService[], cfg: Config, payTo
     asset: cfg.asset,
     payTo,
     // NETWORKS: every accepted network with its token (the fields above are the first one's).
-    ...(cfg.networks.length > 1 ? { networks: cfg.networks.map((n) => ({ network: n.network, asset: n.asset })) } : {}),
+    ...(cfg.networks.length > 1
+      ? { networks: cfg.networks.map((n) => ({ network: n.network, asset: n.asset, payTo: n.payTo || payTo })) }
+      : {}),
     // Every service is also an MCP tool (name = slug), paid with the x402 MCP transport.
     mcp: {
       endpoint: '/mcp',
@@ -138,7 +140,7 @@ export function filterServices(
     (type && type !== 'http') ||
     (network && !cfg.networks.some((n) => n.network === network)) ||
     (scheme && scheme !== 'exact') ||
-    (to && to.toLowerCase() !== payTo.toLowerCase())
+    (to && !cfg.networks.some((n) => (n.payTo || payTo).toLowerCase() === to.toLowerCase()))
   )
     return []
   if (ext && !ext.split(',').every((e) => e.trim() === 'bazaar')) return []

@@ -32,7 +32,7 @@ export function requirementsFor(
 /** The requirements of every accepted network (NETWORKS), the first network's first; one entry for one network. */
 export function acceptsFor(cfg: Config, svc: CatalogService, tier: TierName, payTo: string): PaymentRequirements[] {
   return cfg.networks?.length > 1
-    ? cfg.networks.map((n) => requirementsFor(cfg, svc, tier, payTo, n))
+    ? cfg.networks.map((n) => requirementsFor(cfg, svc, tier, n.payTo || payTo, n))
     : [requirementsFor(cfg, svc, tier, payTo)]
 }
 

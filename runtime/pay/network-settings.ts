@@ -12,6 +12,8 @@ export interface NetworkSetting {
   settlerPrivateKey: string
   /** Remote facilitators tried in order (FACILITATOR_URL_<CHAINID>). */
   facilitatorUrls: string[]
+  /** PAY_TO_<CHAINID>: this network's receiving wallet; absent = PAY_TO. */
+  payTo?: `0x${string}`
 }
 
 /** A comma-separated variable as trimmed, non-empty items. */
@@ -70,8 +72,10 @@ export function networkSettings(
     const keys = listOf(settlerPrivateKey)
     if (rpcUrl && !facilitatorUrls.length && (!keys.length || !keys.every((k) => KEY.test(k))))
       problems.push(`RPC_URL_${id} needs SETTLER_PRIVATE_KEYS_${id} (comma-separated 32-byte hex keys)`)
+    const payTo = own('PAY_TO') as `0x${string}` | undefined
+    if (payTo && !/^0x[0-9a-fA-F]{40}$/.test(payTo)) problems.push(`PAY_TO_${id} must be a 0x address`)
     for (const u of facilitatorUrls)
       if (!httpUrl(u)) problems.push(`FACILITATOR_URL_${id} must be a comma-separated list of http(s) URLs`)
-    return { network, ...asset, rpcUrl, settlerPrivateKey, facilitatorUrls }
+    return { network, ...asset, rpcUrl, settlerPrivateKey, facilitatorUrls, ...(payTo ? { payTo } : {}) }
   })
 }

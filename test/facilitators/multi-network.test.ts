@@ -31,8 +31,8 @@ let env: Record<string, string>
 
 beforeAll(async () => {
   chainA = await startDevChain()
-  // The same payee key on both chains; chain B has its own id, so its token's domain differs from chain A's.
-  chainB = await startDevChain({ chainId: 84532, keys: { payee: chainA.payee.privateKey } })
+  // Chain B has its own id, so its token's domain differs from chain A's; it pays its own payee (PAY_TO_84532).
+  chainB = await startDevChain({ chainId: 84532 })
   proxyA = startFaultProxy(chainA.rpcUrl)
   proxyB = startFaultProxy(chainB.rpcUrl)
   env = {
@@ -46,6 +46,7 @@ beforeAll(async () => {
     ASSET_NAME_84532: 'USD Coin',
     ASSET_VERSION_84532: '2',
     PAY_TO: chainA.payee.address,
+    PAY_TO_84532: chainB.payee.address,
     INVALID_PAYMENT_LIMIT: '0',
   }
   const { config, problems } = loadConfig(env)
@@ -63,7 +64,7 @@ afterAll(async () => {
 
 const payee = async () => ({
   a: await usdcBalance(chainA.rpcUrl, chainA.payee.address),
-  b: await usdcBalance(chainB.rpcUrl, chainA.payee.address),
+  b: await usdcBalance(chainB.rpcUrl, chainB.payee.address),
 })
 /**
  * The official client, registered for one network. Chain B's test token is not Base Sepolia's default USDC, so its
@@ -100,7 +101,7 @@ describe('one server, two chains', () => {
     const { header, body } = await challengeOf('/api/v1/test-echo')
     expect(header.accepts.map((r: any) => [r.network, r.asset, r.payTo, r.extra])).toEqual([
       [A, USDC_BASE, chainA.payee.address, { name: 'USD Coin', version: '2' }],
-      [B, USDC_BASE, chainA.payee.address, { name: 'USD Coin', version: '2' }],
+      [B, USDC_BASE, chainB.payee.address, { name: 'USD Coin', version: '2' }],
     ])
     expect(header.accepts[0].amount).toBe(header.accepts[1].amount)
     expect(body.accepts.map((r: any) => r.network)).toEqual(['base', 'base-sepolia'])
@@ -153,6 +154,7 @@ describe('one server, two chains', () => {
     const pay = await signPayment({
       key: chainB.payer.privateKey,
       requirements: header.accepts[0],
+      to: header.accepts[1].payTo,
       accepted: header.accepts[1],
     })
     const r = await post(s.url + '/api/v1/test-echo', { code: 'x' }, { 'payment-signature': pay })
@@ -166,11 +168,11 @@ describe('one server, two chains', () => {
     const { header } = await challengeOf('/api/v1/test-echo')
     const reqB = header.accepts[1]
     const before = await payee()
-    const v1 = async (network: string) => {
+    const v1 = async (network: string, to: string) => {
       const acct = privateKeyToAccount(chainB.payer.privateKey)
       const authorization = {
         from: acct.address,
-        to: getAddress(reqB.payTo),
+        to: getAddress(to),
         value: reqB.amount,
         validAfter: '0',
         validBefore: String(Math.floor(Date.now() / 1000) + 60),
@@ -194,12 +196,12 @@ describe('one server, two chains', () => {
         { 'x-payment': Buffer.from(JSON.stringify(x)).toString('base64') },
       )
     }
-    // Signed for chain B but naming 'base' (chain A): the signature does not verify under chain A's domain.
-    const wrong = await v1('base')
+    // Signed for chain B but naming 'base' (chain A, paying A's payee): the signature fails under chain A's domain.
+    const wrong = await v1('base', header.accepts[0].payTo)
     expect(wrong.status).toBe(402)
     expect(((await wrong.json()) as any).reason).toBe('invalid_exact_evm_signature')
     expect(await payee()).toEqual(before)
-    const ok = await v1('base-sepolia')
+    const ok = await v1('base-sepolia', reqB.payTo)
     expect(ok.status).toBe(200)
     expect(await payee()).toEqual({ a: before.a, b: before.b + BigInt(reqB.amount) })
   }, 60_000)
@@ -220,7 +222,12 @@ describe('one server, two chains', () => {
     expect(Object.keys(health.facilitator.networks)).toEqual([A, B])
     expect(health.facilitator.networks[B].settlers[0].address).toBe(chainB.settler.address)
     const wk = (await (await fetch(s.url + '/.well-known/x402')).json()) as any
-    expect(wk.networks.map((n: any) => n.network)).toEqual([A, B])
+    expect(wk.networks).toEqual([
+      { network: A, asset: USDC_BASE, payTo: chainA.payee.address },
+      { network: B, asset: USDC_BASE, payTo: chainB.payee.address },
+    ])
+    const toB = (await (await fetch(s.url + `/discovery/resources?payTo=${chainB.payee.address}`)).json()) as any
+    expect(toB.items.length).toBeGreaterThan(0)
     const disc = (await (await fetch(s.url + '/discovery/resources?network=eip155:84532&limit=100')).json()) as any
     expect(disc.items.length).toBeGreaterThan(0)
     for (const item of disc.items) expect(new Set(item.accepts.map((r: any) => r.network))).toEqual(new Set([A, B]))
@@ -238,6 +245,7 @@ describe('boot refuses a misconfigured second network', () => {
       RPC_URL_8453: 'http://127.0.0.1:1',
       SETTLER_PRIVATE_KEYS_8453: '0x1234',
       FACILITATOR_URL_999999: 'https://facilitator.example',
+      PAY_TO_999999: 'nope',
     }
     const { problems } = loadConfig(bad)
     expect(problems).toEqual(
@@ -247,6 +255,7 @@ describe('boot refuses a misconfigured second network', () => {
         `NETWORKS: ${B} has no payment backend; set RPC_URL_84532 with SETTLER_PRIVATE_KEYS_84532, or FACILITATOR_URL_84532`,
         expect.stringContaining('set ASSET_999999, ASSET_NAME_999999 and ASSET_VERSION_999999'),
         expect.stringContaining('PAY_TO is required'),
+        'PAY_TO_999999 must be a 0x address',
       ]),
     )
     const err = await boot({ env: { PATH: process.env.PATH, ...bad }, facilitator: refusingFacilitator() }).catch(
