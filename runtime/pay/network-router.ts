@@ -21,9 +21,9 @@ export function createNetworkRouter(
   const withCode = entries.filter(([, f]) => f.hasCode)
   return {
     kind: entries.every(([, f]) => f.kind === 'local') ? 'local' : 'remote',
-    verify: (p, req) => pick(req.network).verify(p, req),
-    settle: (p, req, onSubmitted) => pick(req.network).settle(p, req, onSubmitted),
-    status: (tx, p, req) => pick(req.network).status(tx, p, req),
+    verify: async (p, req) => pick(req.network).verify(p, req),
+    settle: async (p, req, onSubmitted) => pick(req.network).settle(p, req, onSubmitted),
+    status: async (tx, p, req) => pick(req.network).status(tx, p, req),
     ...(withBalance.length === entries.length
       ? {
           async balance(payer, asset) {

@@ -15,6 +15,7 @@ import { boot, ConfigError } from '../../runtime/boot'
 import { loadConfig } from '../../runtime/config'
 import { createLogger } from '../../runtime/log'
 import { networkFacilitators } from '../../runtime/pay/network-backends'
+import type { Facilitator, PaymentRequirements } from '../../runtime/pay/types'
 import { withEcho } from '../support/extra-service'
 import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { signPayment } from '../support/pay'
@@ -28,6 +29,7 @@ let proxyA: FaultProxy
 let proxyB: FaultProxy
 let s: TestServer
 let env: Record<string, string>
+let router: Facilitator
 
 beforeAll(async () => {
   chainA = await startDevChain()
@@ -51,8 +53,8 @@ beforeAll(async () => {
   }
   const { config, problems } = loadConfig(env)
   expect(problems).toEqual([])
-  const facilitator = await networkFacilitators(config, createLogger('error'), { pollingIntervalMs: 20 })
-  s = await startServer({ entries: withEcho(), facilitator, env })
+  router = await networkFacilitators(config, createLogger('error'), { pollingIntervalMs: 20 })
+  s = await startServer({ entries: withEcho(), facilitator: router, env })
 }, 60_000)
 afterAll(async () => {
   await s?.stop()
@@ -234,6 +236,20 @@ describe('one server, two chains', () => {
     const openapi = (await (await fetch(s.url + '/openapi.json')).json()) as any
     const info = openapi.paths['/api/v1/test-echo'].post['x-payment-info']
     expect(info.protocols.map((p: any) => p.x402.network)).toEqual([A, B])
+  })
+})
+
+describe('the network router', () => {
+  test('an unknown network fails closed; the balance is the lowest among networks paying in that token', async () => {
+    const { header } = await challengeOf('/api/v1/test-echo')
+    const req: PaymentRequirements = { ...header.accepts[0], network: 'eip155:1' }
+    const p = { x402Version: 2, scheme: 'exact', network: 'eip155:1', payload: {} as never, raw: {} } as const
+    await expect(router.verify(p, req)).rejects.toThrow('no payment backend for network eip155:1')
+    await expect(router.settle(p, req, () => {})).rejects.toThrow('no payment backend')
+    // chain A's payer holds USDC on chain A only: the conservative answer is chain B's 0.
+    expect(await usdcBalance(chainA.rpcUrl, chainA.payer.address)).toBeGreaterThan(0n)
+    expect(await router.balance!(chainA.payer.address, USDC_BASE)).toBe(0n)
+    await expect(router.balance!(chainA.payer.address, '0x00000000000000000000000000000000000000aa')).rejects.toThrow()
   })
 })
 
