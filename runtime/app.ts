@@ -79,6 +79,7 @@ export function createApp(deps: AppDeps) {
       services: services.length,
       available_services: available,
       network: config.network,
+      ...(config.networks.length > 1 ? { networks: config.networks.map((n) => n.network) } : {}),
       pay_to: deps.payTo,
       ...(facilitator ? { facilitator } : {}),
     }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import embedded from '../registry.yaml' with { type: 'text' }
 import { assetDefaults } from './pay/networks'
+import { listOf, networkSettings, type NetworkSetting } from './pay/network-settings'
 import { isTier, TIERS, type Tier } from './sdk/manifest'
 
 export interface ServiceOverride {
@@ -21,7 +22,10 @@ export interface Config {
   /** A request body must arrive within this many ms (slow-body cut-off). */
   bodyTimeoutMs: number
   trustedProxies: number
+  /** The first (or only) network accepted; `asset*` below are its token. */
   network: string
+  /** Every network accepted (NETWORKS, else NETWORK alone), each with its token and backend; [0] is `network`. */
+  networks: NetworkSetting[]
   asset: `0x${string}`
   assetName: string
   assetVersion: string
@@ -95,8 +99,13 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     return n
   }
   const port = num('PORT', env.PORT ?? s.port, 3402)
-  const network = String(env.NETWORK ?? pay.network ?? 'eip155:8453')
-  const asset = resolveAsset(env, pay, network, problems)
+  // NETWORKS (comma-separated) accepts several networks at once; NETWORK alone means one.
+  const listed = listOf(env.NETWORKS)
+  const network = String(listed[0] ?? env.NETWORK ?? pay.network ?? 'eip155:8453')
+  const multi = listed.length > 1 ? networkSettings(env, pay, listed, problems) : undefined
+  const asset = multi
+    ? { asset: multi[0].asset, assetName: multi[0].assetName, assetVersion: multi[0].assetVersion }
+    : resolveAsset(env, pay, network, problems)
   const facilitatorUrl = String(env.FACILITATOR_URL ?? pay.facilitator_url ?? '')
   const cdp = { apiKeyId: String(env.CDP_API_KEY_ID ?? ''), apiKeySecret: String(env.CDP_API_KEY_SECRET ?? '') }
   // registry.yaml ships `http://localhost:3402` as its URLs: that default follows the listen port instead.
@@ -117,6 +126,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     bodyTimeoutMs: num('BODY_TIMEOUT_MS', env.BODY_TIMEOUT_MS ?? s.body_timeout_ms, 15_000, 100),
     trustedProxies: num('TRUSTED_PROXIES', env.TRUSTED_PROXIES ?? s.trusted_proxies, 0),
     network,
+    networks: multi ?? [],
     ...asset,
     payTo: String(env.PAY_TO ?? pay.pay_to ?? '') as Config['payTo'],
     maxTimeoutSeconds: num('max_timeout_seconds', pay.max_timeout_seconds, 60, 10),
@@ -172,6 +182,16 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
       reconcileEveryMs: num('RECONCILE_EVERY_MS', env.RECONCILE_EVERY_MS, 30_000, 100),
     },
   }
+  if (!multi)
+    config.networks = [
+      {
+        network,
+        ...asset,
+        rpcUrl: config.rpcUrl,
+        settlerPrivateKey: config.settlerPrivateKey,
+        facilitatorUrls: config.facilitatorUrls,
+      },
+    ]
   if (config.database.url && !/^postgres(ql)?:\/\/\S+$/.test(config.database.url))
     problems.push('DATABASE_URL must be a postgres:// URL')
   if (config.database.instanceId && !/^[\w.:-]{1,64}$/.test(config.database.instanceId))
@@ -210,8 +230,8 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
       )
   if (Boolean(cdp.apiKeyId) !== Boolean(cdp.apiKeySecret))
     problems.push('CDP_API_KEY_ID and CDP_API_KEY_SECRET go together: set both or neither')
-  if ((config.rpcUrl || config.facilitatorUrl) && !config.payTo)
-    problems.push('PAY_TO is required when payments go to a real chain (RPC_URL or FACILITATOR_URL)')
+  if ((config.rpcUrl || config.facilitatorUrl || multi) && !config.payTo)
+    problems.push('PAY_TO is required when payments go to a real chain (RPC_URL, FACILITATOR_URL or NETWORKS)')
   if (config.adminToken && (config.adminToken.length < 24 || /\s/.test(config.adminToken)))
     problems.push('ADMIN_TOKEN must be at least 24 characters without spaces (e.g. `openssl rand -base64 32`)')
   if (!isTier(config.demo.tier)) problems.push(`demo.tier must be one of ${TIERS.join(', ')}`)
@@ -226,11 +246,12 @@ export const CDP_FACILITATOR_URL = 'https://api.cdp.coinbase.com/platform/v2/x40
  * payment.network is the network in use; otherwise the network's USDC from @x402/evm's defaults. A network
  * without known defaults needs all three explicitly.
  */
-function resolveAsset(
+export function resolveAsset(
   env: Env,
   pay: any,
   network: string,
   problems: string[],
+  suffix = '',
 ): Pick<Config, 'asset' | 'assetName' | 'assetVersion'> {
   const yaml = (pay.network ?? 'eip155:8453') === network ? pay : {}
   const explicit = {
@@ -247,10 +268,10 @@ function resolveAsset(
   }
   if (!out.asset || !out.assetName || !out.assetVersion)
     problems.push(
-      `NETWORK ${network} has no known USDC defaults for this asset: set ASSET, ASSET_NAME and ASSET_VERSION (the token's EIP-712 domain)`,
+      `NETWORK ${network} has no known USDC defaults for this asset: set ASSET${suffix}, ASSET_NAME${suffix} and ASSET_VERSION${suffix} (the token's EIP-712 domain)`,
     )
   return out
 }
 
 /** True when neither a chain nor a facilitator is configured: `start` then runs the embedded dev chain. */
-export const usesDevChain = (c: Config) => !c.rpcUrl && !c.facilitatorUrl
+export const usesDevChain = (c: Config) => c.networks.length < 2 && !c.rpcUrl && !c.facilitatorUrl

@@ -66,6 +66,10 @@ async function main() {
         }),
       )
     }
+  } else if (config.networks.length > 1) {
+    // NETWORKS: one backend per network behind a router (settler boot reads done inside).
+    const { networkFacilitators } = await import('./pay/network-backends')
+    facilitator = await networkFacilitators(config, log)
   } else if (config.facilitatorUrl) {
     facilitator = remoteFacilitators(config, log)
   } else {

@@ -4,7 +4,7 @@ import type { StatsStore, ThrottleStore } from './db/store'
 import { readBody, parseJson, refuseDeclaredOversize, requireJson } from './http/body'
 import { BASE_HEADERS, errorResponse, json } from './http/respond'
 import { requestUrl } from './http/request-url'
-import { b64json, challenge } from './pay/challenge'
+import { b64json, challenge, requirementsOfPayment } from './pay/challenge'
 import { decodePayment, PaymentRefused } from './pay/decode'
 import { FacilitatorUnavailable, type PaymentGate, type Ticket } from './pay/gate'
 import { assertFinite, isTier, ServiceError, TIERS, type Logger, type ServiceContext, type TierName } from './sdk'
@@ -180,6 +180,8 @@ export async function servePaid(
       /* the gate refuses it with the reason */
     }
     const key = decoded ? paymentIdentifierOf(decoded) : null
+    // With several networks (NETWORKS): the requirements of the network the payment names.
+    const requirements = requirementsOfPayment(c.accepts, decoded)
     const refuse = (reason: string, message: string, headers: Record<string, string>) => {
       const again = challenge(config, svc, tier, deps.payTo, resource, reason)
       return json({ ...again.body, message }, 402, requestId, {
@@ -189,15 +191,15 @@ export async function servePaid(
       })
     }
     if (key && decoded) {
-      const got = await deps.results.byIdentifier(decoded, key, c.requirements, hash)
+      const got = await deps.results.byIdentifier(decoded, key, requirements, hash)
       if (got) return collectedResponse(got, requestId, version, refuse)
     }
     try {
-      ticket = await gate.authorize(header, version, c.requirements, svc.slug, tier, requestId, client)
+      ticket = await gate.authorize(header, version, requirements, svc.slug, tier, requestId, client)
     } catch (e) {
       if (e instanceof PaymentRefused) {
         if (decoded && (e.reason === REASON.authorizationAlreadyUsed || e.reason === REASON.validBefore)) {
-          const got = await deps.results.byAuthorization(decoded, c.requirements, hash)
+          const got = await deps.results.byAuthorization(decoded, requirements, hash)
           if (got) return collectedResponse(got, requestId, version, refuse)
         }
         return refuse(e.reason, e.message, {})

@@ -28,6 +28,8 @@ export interface AnvilOptions {
   port?: number
   /** Seconds between blocks (anvil `--block-time`); absent means automine (one block per transaction). */
   blockTime?: number
+  /** Chain id; default 8453 (Base). */
+  chainId?: number
 }
 
 const START_TIMEOUT_MS = 10_000
@@ -63,14 +65,22 @@ const WATCHDOG =
   '{ read -r _ <&3; kill $p 2>/dev/null; } & w=$!; wait $p; s=$?; kill $w 2>/dev/null; exit $s'
 
 /**
- * Starts anvil as a local Base replica: `--host 127.0.0.1 --chain-id 8453 --prune-history` (no state files), HOME in
+ * Starts anvil as a local Base replica: `--host 127.0.0.1 --chain-id 8453 --prune-history` (`chainId` to change it) (no state files), HOME in
  * a fresh temp dir. Resolves once anvil prints "Listening on"; rejects after 10 s or when anvil exits early, with its
  * stderr in the message. Works under Bun and Node.
  */
 export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
   const bin = anvilBinary()
   const home = mkdtempSync(join(tmpdir(), 'anvil-home-'))
-  const args = ['--host', '127.0.0.1', '--port', String(opts.port ?? 0), '--chain-id', '8453', '--prune-history']
+  const args = [
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(opts.port ?? 0),
+    '--chain-id',
+    String(opts.chainId ?? 8453),
+    '--prune-history',
+  ]
   if (opts.blockTime !== undefined) args.push('--block-time', String(opts.blockTime))
   const proc = spawn('/bin/sh', ['-c', WATCHDOG, bin, ...args], {
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { Address, Hex } from 'viem'
 import { startAnvil, type Anvil } from './anvil'
-import { BASE_CHAIN_ID, installUsdc, mintUsdc, setEthBalance, USDC_BASE } from './usdc'
+import { BASE_CHAIN_ID, CHAIN_IDS, installUsdc, mintUsdc, setEthBalance, USDC_BASE } from './usdc'
 
 /** A key pair on the dev chain. */
 export interface DevAccount {
@@ -12,7 +12,8 @@ export interface DevAccount {
 /** A running local Base replica with USDC installed and funded accounts (see {@link startDevChain}). */
 export interface DevChain {
   rpcUrl: string
-  chainId: typeof BASE_CHAIN_ID
+  /** 8453 unless `chainId` was given. */
+  chainId: number
   usdc: typeof USDC_BASE
   /** Owner and master minter of the token (10 ETH for gas). */
   admin: DevAccount
@@ -36,6 +37,8 @@ export interface DevChainOptions {
   port?: number
   /** Seconds between blocks (anvil `--block-time`, e.g. 2 like Base); absent means automine. */
   blockTime?: number
+  /** Chain id (default 8453, Base): the token's EIP-712 domain uses it, so signatures do not cross chains. */
+  chainId?: number
   /** Reuse keys (e.g. after a restart) instead of fresh random ones. */
   keys?: Partial<Record<'admin' | 'settler' | 'payer' | 'payee', Hex>>
 }
@@ -53,7 +56,8 @@ const account = (privateKey: Hex = generatePrivateKey()): DevAccount => ({
  * unless `keys` are given. NOT real money. Boots in roughly 50–100 ms (anvil startup dominates).
  */
 export async function startDevChain(opts: DevChainOptions = {}): Promise<DevChain> {
-  const anvil = await startAnvil({ port: opts.port, blockTime: opts.blockTime })
+  const anvil = await startAnvil({ port: opts.port, blockTime: opts.blockTime, chainId: opts.chainId })
+  if (opts.chainId !== undefined) CHAIN_IDS.set(anvil.url, opts.chainId)
   try {
     const k = opts.keys ?? {}
     const [admin, settler, payer, payee] = [account(k.admin), account(k.settler), account(k.payer), account(k.payee)]
@@ -64,16 +68,20 @@ export async function startDevChain(opts: DevChainOptions = {}): Promise<DevChai
     await installUsdc(anvil.url, admin.privateKey, [{ to: payer.address, amount: opts.payerUsdc ?? 1_000_000_000n }])
     return {
       rpcUrl: anvil.url,
-      chainId: BASE_CHAIN_ID,
+      chainId: opts.chainId ?? BASE_CHAIN_ID,
       usdc: USDC_BASE,
       admin,
       settler,
       payer,
       payee,
       anvil,
-      stop: () => anvil.stop(),
+      stop: () => {
+        CHAIN_IDS.delete(anvil.url)
+        return anvil.stop()
+      },
     }
   } catch (e) {
+    CHAIN_IDS.delete(anvil.url)
     await anvil.stop()
     throw e
   }

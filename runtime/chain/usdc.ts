@@ -30,10 +30,13 @@ export const USDC_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' as const
 /** Base mainnet chain id; the local replica runs with the same id so EIP-712 domains match production. */
 export const BASE_CHAIN_ID = 8453
 
-/** A viem chain for a local Base replica at `url` (id 8453, no multicall, no OP-stack formatters). */
+/** Nodes started with another chain id (startDevChain's `chainId`), by RPC URL: the helpers here sign for that id. */
+export const CHAIN_IDS = new Map<string, number>()
+
+/** A viem chain for a local Base replica at `url` (id 8453 unless registered in CHAIN_IDS, no multicall, no OP-stack formatters). */
 export const localBase = (url: string): Chain =>
   defineChain({
-    id: BASE_CHAIN_ID,
+    id: CHAIN_IDS.get(url) ?? BASE_CHAIN_ID,
     name: 'Base (local replica)',
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [url] } },
@@ -96,7 +99,7 @@ function sendBatch(rpcUrl: string, key: Hex, txs: Tx[], what: string): Promise<v
       txs.map((tx, i) =>
         w.account.signTransaction({
           type: 'eip1559',
-          chainId: BASE_CHAIN_ID,
+          chainId: CHAIN_IDS.get(rpcUrl) ?? BASE_CHAIN_ID,
           nonce: nonce + i,
           to: tx.to ?? null,
           data: tx.data,

@@ -156,7 +156,7 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
           tiers.length === 1
             ? { mode: 'fixed', currency: 'USD', amount: amounts[0] }
             : { mode: 'dynamic', currency: 'USD', min: amounts[0], max: amounts[amounts.length - 1] },
-        protocols: [{ x402: { network: cfg.network, asset: cfg.asset, scheme: 'exact' } }],
+        protocols: cfg.networks.map((n) => ({ x402: { network: n.network, asset: n.asset, scheme: 'exact' } })),
       },
     }
     // Only the versioned path: /api/<slug> is the same operation (documented once in info.description).

@@ -1,6 +1,6 @@
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
-import { requirementsFor } from '../pay/challenge'
+import { acceptsFor } from '../pay/challenge'
 import { TIERS, type TierName } from '../sdk'
 import { metadataOf, tagsOf } from './metadata'
 
@@ -63,6 +63,10 @@ export function wellKnownDocument(services: CatalogService[], cfg: Config, payTo
     network: cfg.network,
     asset: cfg.asset,
     payTo,
+    // NETWORKS: every accepted network with its token (the fields above are the first one's).
+    ...(cfg.networks.length > 1
+      ? { networks: cfg.networks.map((n) => ({ network: n.network, asset: n.asset, payTo: n.payTo || payTo })) }
+      : {}),
     // Every service is also an MCP tool (name = slug), paid with the x402 MCP transport.
     mcp: {
       endpoint: '/mcp',
@@ -90,7 +94,7 @@ export function discoveryItem(s: CatalogService, cfg: Config, payTo: string, las
     resource: `${cfg.provider.apiBase}/api/v1/${s.slug}`,
     type: 'http',
     x402Version: 2,
-    accepts: (Object.keys(s.pricing) as TierName[]).map((tier) => requirementsFor(cfg, s, tier, payTo)),
+    accepts: (Object.keys(s.pricing) as TierName[]).flatMap((tier) => acceptsFor(cfg, s, tier, payTo)),
     lastUpdated,
     description: `${s.manifest.name}: ${s.manifest.description}`.slice(0, 500),
     mimeType: 'application/json',
@@ -134,9 +138,9 @@ export function filterServices(
     .filter(Boolean)
   if (
     (type && type !== 'http') ||
-    (network && network !== cfg.network) ||
+    (network && !cfg.networks.some((n) => n.network === network)) ||
     (scheme && scheme !== 'exact') ||
-    (to && to.toLowerCase() !== payTo.toLowerCase())
+    (to && !cfg.networks.some((n) => (n.payTo || payTo).toLowerCase() === to.toLowerCase()))
   )
     return []
   if (ext && !ext.split(',').every((e) => e.trim() === 'bazaar')) return []

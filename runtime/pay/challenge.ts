@@ -1,25 +1,49 @@
 import type { Config } from '../config'
 import type { CatalogService } from '../catalog'
 import type { TierName } from '../sdk'
-import type { PaymentRequirements } from './types'
+import type { DecodedPayment, PaymentRequirements } from './types'
 import { metadataOf } from '../discovery/metadata'
 import { PAYMENT_IDENTIFIER_DECLARATION } from './payment-id'
-import { v1NetworkOf } from './networks'
+import { networkOfV1, V1_NETWORKS, v1NetworkOf } from './networks'
+import type { NetworkSetting } from './network-settings'
 
 /**
  * Our requirements for one service and tier: deterministic, so the client's echo can be compared exactly.
  * Only x402 v2 PaymentRequirements fields (no v1 mimeType/resource/description: those live in `resource`).
  */
-export function requirementsFor(cfg: Config, svc: CatalogService, tier: TierName, payTo: string): PaymentRequirements {
+export function requirementsFor(
+  cfg: Config,
+  svc: CatalogService,
+  tier: TierName,
+  payTo: string,
+  net: Pick<NetworkSetting, 'network' | 'asset' | 'assetName' | 'assetVersion'> = cfg,
+): PaymentRequirements {
   return {
     scheme: 'exact',
-    network: cfg.network,
+    network: net.network,
     amount: svc.amounts[tier]!,
-    asset: cfg.asset,
+    asset: net.asset,
     payTo,
     maxTimeoutSeconds: cfg.maxTimeoutSeconds,
-    extra: { name: cfg.assetName, version: cfg.assetVersion },
+    extra: { name: net.assetName, version: net.assetVersion },
   }
+}
+
+/** The requirements of every accepted network (NETWORKS), the first network's first; one entry for one network. */
+export function acceptsFor(cfg: Config, svc: CatalogService, tier: TierName, payTo: string): PaymentRequirements[] {
+  return cfg.networks?.length > 1
+    ? cfg.networks.map((n) => requirementsFor(cfg, svc, tier, n.payTo || payTo, n))
+    : [requirementsFor(cfg, svc, tier, payTo)]
+}
+
+/**
+ * The accepts entry of the network a payment names (v2 `accepted.network`, v1 `network`), or the first one: an
+ * unknown network then fails the cheap checks with `invalid_network`, before any RPC.
+ */
+export function requirementsOfPayment(accepts: PaymentRequirements[], p?: DecodedPayment): PaymentRequirements {
+  if (accepts.length === 1 || !p) return accepts[0]
+  const network = p.x402Version === 2 ? p.network : networkOfV1(p.network)
+  return accepts.find((r) => r.network === network) ?? accepts[0]
 }
 
 /** The v1 form of the same requirements, for legacy x402-fetch 1.x clients that read the 402 body. */
@@ -54,13 +78,14 @@ export function challenge(
   resource: string,
   reason?: string,
 ) {
-  const req = requirementsFor(cfg, svc, tier, payTo)
+  const accepts = acceptsFor(cfg, svc, tier, payTo)
+  const req = accepts[0]
   const description = `${svc.manifest.name}: ${svc.manifest.description}`.slice(0, 500)
   const paymentRequired = {
     x402Version: 2,
     ...(reason ? { error: reason } : {}),
     resource: { url: resource, description, mimeType: 'application/json', ...metadataOf(cfg, svc) },
-    accepts: [req],
+    accepts,
     extensions: { ...svc.bazaar, ...PAYMENT_IDENTIFIER_DECLARATION },
   }
   const body = {
@@ -73,9 +98,12 @@ export function challenge(
     paymentMethods: ['x402'],
     x402: { x402Version: 2, scheme: 'exact', mimeType: 'application/json' },
     x402Version: 1,
-    accepts: [toV1(req, resource, description)],
+    // v1 clients name networks ('base'): with several networks, those without a v1 name are left out here.
+    accepts: (accepts.length > 1 ? accepts.filter((r) => V1_NETWORKS[r.network]) : accepts).map((r) =>
+      toV1(r, resource, description),
+    ),
     service: svc.slug,
     tier,
   }
-  return { header: b64json(paymentRequired), body, paymentRequired, requirements: req }
+  return { header: b64json(paymentRequired), body, paymentRequired, requirements: req, accepts }
 }

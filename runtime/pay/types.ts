@@ -71,6 +71,8 @@ export interface FacilitatorHealth {
     retry_in_seconds?: number
     last_error?: string
   }>
+  /** With several networks (NETWORKS): each network's own backend state. */
+  networks?: Record<string, FacilitatorHealth>
 }
 
 /** Verifies and settles payments against OUR requirements, on a chain or through a facilitator. */
