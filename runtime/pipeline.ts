@@ -15,6 +15,7 @@ import type { DecodedPayment } from './pay/types'
 import { paymentIdentifierOf } from './pay/payment-id'
 import { requestHash, RETRY_PENDING_S, type PaidResults } from './pay/results'
 import { collectedResponse } from './pay/collected'
+import { InFlightCalls } from './pay/in-flight'
 import { isDatabaseError } from './db/postgres/connect'
 import { asServiceError } from './http/unexpected'
 import { REASON } from './pay/reasons'
@@ -137,6 +138,9 @@ function toServiceError(e: unknown, log: Logger, requestId: string): ServiceErro
  * One paid call, framework-free: availability -> body cap -> tier -> 402 challenge when unpaid -> body
  * validation -> payment verification and reservation -> handler -> settle only on success.
  */
+/** Paid calls running in this process (per authorization and request), for the identical retry of a timed-out client. */
+const inFlight = new InFlightCalls()
+
 export async function servePaid(
   svc: CatalogService,
   req: Request,
@@ -146,6 +150,7 @@ export async function servePaid(
 ): Promise<Response> {
   const { config, gate, stats, log } = deps
   let ticket: Ticket | undefined
+  let done: (() => void) | undefined
   try {
     if (svc.unavailableReason)
       throw new ServiceError(svc.unavailableReason.status, svc.unavailableReason.code, svc.unavailableReason.message)
@@ -201,6 +206,13 @@ export async function servePaid(
         if (decoded && (e.reason === REASON.authorizationAlreadyUsed || e.reason === REASON.validBefore)) {
           const got = await deps.results.byAuthorization(decoded, requirements, hash)
           if (got) return collectedResponse(got, requestId, version, refuse)
+          // The same payment for the same request is still running here (the client gave up waiting): wait for it.
+          if (e.reason === REASON.authorizationAlreadyUsed && inFlight.running(decoded, hash))
+            return refuse(
+              REASON.settlementPending,
+              'This payment is being processed for this identical request; send it again in a few seconds to collect the result.',
+              { 'retry-after': '2' },
+            )
         }
         return refuse(e.reason, e.message, {})
       }
@@ -211,6 +223,7 @@ export async function servePaid(
         })
       throw e
     }
+    if (decoded) done = inFlight.start(decoded, hash)
     if (key) {
       const held = await deps.results.claim(ticket, key, hash)
       if (held) {
@@ -303,5 +316,7 @@ export async function servePaid(
     const err = toServiceError(e, log, requestId)
     if (err.status >= 500 && !svc.unavailableReason) stats.record(svc.slug, { errors: 1 })
     return errorResponse(err, requestId)
+  } finally {
+    done?.()
   }
 }

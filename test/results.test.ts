@@ -456,3 +456,34 @@ describe('a caller that disconnects before its answer', () => {
     await expectBooksBalance()
   })
 })
+
+describe('the identical payment sent again while its call still runs', () => {
+  test('is told to wait (402 settlement_pending, Retry-After), then collects the result once; settled once', async () => {
+    const before = await payeeBalance()
+    const header = await signed(await requirementsOf(s, '/api/v1/test-slow'))
+    svc.state.arm()
+    const first = post(s.url + '/api/v1/test-slow', { code: 'patience' }, { 'payment-signature': header })
+    await svc.state.started
+    // the client gave up waiting and sends the same payment for the same request: not "sign a new one"
+    const again = await post(s.url + '/api/v1/test-slow', { code: 'patience' }, { 'payment-signature': header })
+    expect(again.status).toBe(402)
+    expect(again.headers.get('retry-after')).toBe('2')
+    const body = (await again.json()) as { reason: string; message: string }
+    expect(body.reason).toBe('settlement_pending')
+    expect(JSON.stringify(body)).not.toContain('PATIENCE')
+    // the same authorization for another request is still refused as used
+    const other = await post(s.url + '/api/v1/test-slow', { code: 'other' }, { 'payment-signature': header })
+    expect(((await other.json()) as { reason: string }).reason).toBe('authorization_already_used')
+    svc.state.open()
+    const done = await first
+    expect(done.status).toBe(200)
+    const receipt = done.headers.get('payment-response')
+    const collected = await post(s.url + '/api/v1/test-slow', { code: 'patience' }, { 'payment-signature': header })
+    expect(collected.status).toBe(200)
+    expect(((await collected.json()) as { echo: string }).echo).toBe('PATIENCE')
+    expect(collected.headers.get('payment-response')).toBe(receipt)
+    expect(counted.settle).toBe(1)
+    expect((await payeeBalance()) - before).toBe(2700n)
+    await expectBooksBalance()
+  })
+})
