@@ -126,7 +126,12 @@ export async function boot(o: BootOptions): Promise<Booted> {
     facilitatorHealth: () => o.facilitator.health?.(),
     admin: { ledger, facilitator: o.facilitator },
     devPayer: usesDevChain(config) ? o.devPayer : undefined,
-    context: createContextFactory(config, log, createVerifier(o.facilitator, config.network), models),
+    context: createContextFactory(
+      config,
+      log,
+      createVerifier(o.facilitator, config.networks?.length ? config.networks.map((n) => n.network) : [config.network]),
+      models,
+    ),
   })
   return {
     app,

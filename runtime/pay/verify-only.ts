@@ -7,12 +7,12 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
 /**
  * `POST /api/v1/verify`: checks a payment against the caller's requirements with the same local checks and the
- * same chain simulation as the gate, without reserving or settling anything. Only this server's network is
- * supported (it is the chain we can simulate on).
+ * same chain simulation as the gate, without reserving or settling anything. Only this server's networks are
+ * supported (the chains we can simulate on; with NETWORKS, the facilitator routes by the requirements' network).
  */
 export function createVerifier(
   facilitator: Facilitator,
-  network: string,
+  networks: string[],
   nowS = () => Math.floor(Date.now() / 1000),
 ): PaymentVerifier {
   return {
@@ -23,7 +23,9 @@ export function createVerifier(
           details: [{ path: `/paymentRequirements/${field}`, message }],
         })
       if (r.scheme !== 'exact') throw bad('scheme', 'only "exact" is supported')
-      if (r.network !== network) throw bad('network', `only ${network} is supported here`)
+      const network = r.network
+      if (typeof network !== 'string' || !networks.includes(network))
+        throw bad('network', `supported here: ${networks.join(', ')}`)
       if (typeof r.amount !== 'string' || !/^\d{1,78}$/.test(r.amount))
         throw bad('amount', 'must be an integer string (atomic units)')
       if (typeof r.asset !== 'string' || !ADDRESS.test(r.asset)) throw bad('asset', 'must be a token address')

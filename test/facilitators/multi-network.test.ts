@@ -208,6 +208,46 @@ describe('one server, two chains', () => {
     expect(await payee()).toEqual({ a: before.a, b: before.b + BigInt(reqB.amount) })
   }, 60_000)
 
+  test('POST /api/v1/verify checks a payment on either network (paid on chain A, verifying a chain-B payment)', async () => {
+    const { header } = await challengeOf('/api/v1/test-echo')
+    const reqB = header.accepts[1]
+    const acct = privateKeyToAccount(chainB.payer.privateKey)
+    const authorization = {
+      from: acct.address,
+      to: getAddress(reqB.payTo),
+      value: reqB.amount,
+      validAfter: '0',
+      validBefore: String(Math.floor(Date.now() / 1000) + 60),
+      nonce: `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')}` as Hex,
+    }
+    const signature = await acct.signTypedData({
+      domain: { name: 'USD Coin', version: '2', chainId: 84532, verifyingContract: USDC_BASE },
+      types: { TransferWithAuthorization: TRANSFER_WITH_AUTHORIZATION },
+      primaryType: 'TransferWithAuthorization',
+      message: {
+        ...authorization,
+        value: BigInt(authorization.value),
+        validAfter: 0n,
+        validBefore: BigInt(authorization.validBefore),
+      },
+    })
+    const paymentPayload = { x402Version: 2, accepted: reqB, payload: { signature, authorization } }
+    const r = await clientOn(A, chainA.payer.privateKey)(
+      s.url + '/api/v1/verify',
+      jsonInit({ x402Version: 2, paymentPayload, paymentRequirements: reqB }),
+    )
+    expect(r.status).toBe(200)
+    expect(await r.json()).toEqual({ isValid: true, payer: acct.address })
+    // a network this server does not accept is a 422, and the call is not charged
+    const before = await payee()
+    const other = await clientOn(A, chainA.payer.privateKey)(
+      s.url + '/api/v1/verify',
+      jsonInit({ x402Version: 2, paymentPayload, paymentRequirements: { ...reqB, network: 'eip155:1' } }),
+    )
+    expect(other.status).toBe(422)
+    expect(await payee()).toEqual(before)
+  }, 60_000)
+
   test('/stats revenue = ledger settled total = the sum of both payee deltas', async () => {
     const stats = (await (await fetch(s.url + '/stats')).json()) as any
     const settled = s.booted.ledger.settledTotal()
