@@ -90,6 +90,25 @@ const challengeOf = async (path: string) => {
   expect(r.status).toBe(402)
   return { header: decodeB64Json(r.headers.get('payment-required')), body: (await r.json()) as any }
 }
+/** A chain-B (84532) TransferWithAuthorization by chain B's payer, signed by hand (the v1 and verify cases). */
+const signOnB = async (to: string, value: string) => {
+  const acct = privateKeyToAccount(chainB.payer.privateKey)
+  const authorization = {
+    from: acct.address,
+    to: getAddress(to),
+    value,
+    validAfter: '0',
+    validBefore: String(Math.floor(Date.now() / 1000) + 60),
+    nonce: `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')}` as Hex,
+  }
+  const signature = await acct.signTypedData({
+    domain: { name: 'USD Coin', version: '2', chainId: 84532, verifyingContract: USDC_BASE },
+    types: { TransferWithAuthorization: TRANSFER_WITH_AUTHORIZATION },
+    primaryType: 'TransferWithAuthorization',
+    message: { ...authorization, value: BigInt(value), validAfter: 0n, validBefore: BigInt(authorization.validBefore) },
+  })
+  return { signature, authorization }
+}
 const start = { a: 0n, b: 0n }
 /** Transactions sent to either node (settlements use eth_sendRawTransaction or its EIP-7966 Sync form). */
 const sends = () =>
@@ -171,26 +190,7 @@ describe('one server, two chains', () => {
     const reqB = header.accepts[1]
     const before = await payee()
     const v1 = async (network: string, to: string) => {
-      const acct = privateKeyToAccount(chainB.payer.privateKey)
-      const authorization = {
-        from: acct.address,
-        to: getAddress(to),
-        value: reqB.amount,
-        validAfter: '0',
-        validBefore: String(Math.floor(Date.now() / 1000) + 60),
-        nonce: `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')}` as Hex,
-      }
-      const signature = await acct.signTypedData({
-        domain: { name: 'USD Coin', version: '2', chainId: 84532, verifyingContract: USDC_BASE },
-        types: { TransferWithAuthorization: TRANSFER_WITH_AUTHORIZATION },
-        primaryType: 'TransferWithAuthorization',
-        message: {
-          ...authorization,
-          value: BigInt(authorization.value),
-          validAfter: 0n,
-          validBefore: BigInt(authorization.validBefore),
-        },
-      })
+      const { signature, authorization } = await signOnB(to, reqB.amount)
       const x = { x402Version: 1, scheme: 'exact', network, payload: { signature, authorization } }
       return post(
         s.url + '/api/v1/test-echo',
@@ -211,33 +211,14 @@ describe('one server, two chains', () => {
   test('POST /api/v1/verify checks a payment on either network (paid on chain A, verifying a chain-B payment)', async () => {
     const { header } = await challengeOf('/api/v1/test-echo')
     const reqB = header.accepts[1]
-    const acct = privateKeyToAccount(chainB.payer.privateKey)
-    const authorization = {
-      from: acct.address,
-      to: getAddress(reqB.payTo),
-      value: reqB.amount,
-      validAfter: '0',
-      validBefore: String(Math.floor(Date.now() / 1000) + 60),
-      nonce: `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')}` as Hex,
-    }
-    const signature = await acct.signTypedData({
-      domain: { name: 'USD Coin', version: '2', chainId: 84532, verifyingContract: USDC_BASE },
-      types: { TransferWithAuthorization: TRANSFER_WITH_AUTHORIZATION },
-      primaryType: 'TransferWithAuthorization',
-      message: {
-        ...authorization,
-        value: BigInt(authorization.value),
-        validAfter: 0n,
-        validBefore: BigInt(authorization.validBefore),
-      },
-    })
+    const { signature, authorization } = await signOnB(reqB.payTo, reqB.amount)
     const paymentPayload = { x402Version: 2, accepted: reqB, payload: { signature, authorization } }
     const r = await clientOn(A, chainA.payer.privateKey)(
       s.url + '/api/v1/verify',
       jsonInit({ x402Version: 2, paymentPayload, paymentRequirements: reqB }),
     )
     expect(r.status).toBe(200)
-    expect(await r.json()).toEqual({ isValid: true, payer: acct.address })
+    expect(await r.json()).toEqual({ isValid: true, payer: authorization.from })
     // a network this server does not accept is a 422, and the call is not charged
     const before = await payee()
     const other = await clientOn(A, chainA.payer.privateKey)(

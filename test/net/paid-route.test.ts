@@ -15,47 +15,10 @@ import { usdcBalance } from '../../runtime/chain/usdc'
 import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { decodeB64Json, startServer, type TestServer } from '../support/server'
 import { html, json, serve, type Fixture } from './support'
+import { FORECAST_CURRENT } from '../support/live-data-recorded'
 
 const ARTICLE = readFileSync(join(import.meta.dir, 'fixtures', 'article.html'), 'utf8')
-const CURRENT = {
-  latitude: 52.52,
-  longitude: 13.419998,
-  generationtime_ms: 0.05,
-  utc_offset_seconds: 7200,
-  timezone: 'Europe/Berlin',
-  timezone_abbreviation: 'CEST',
-  elevation: 38,
-  current_units: {
-    time: 'iso8601',
-    interval: 'seconds',
-    temperature_2m: '°C',
-    relative_humidity_2m: '%',
-    apparent_temperature: '°C',
-    is_day: '',
-    precipitation: 'mm',
-    weather_code: 'wmo code',
-    cloud_cover: '%',
-    pressure_msl: 'hPa',
-    wind_speed_10m: 'km/h',
-    wind_direction_10m: '°',
-    wind_gusts_10m: 'km/h',
-  },
-  current: {
-    time: '2024-05-02T14:00',
-    interval: 900,
-    temperature_2m: 18.3,
-    relative_humidity_2m: 52,
-    apparent_temperature: 16.9,
-    is_day: 1,
-    precipitation: 0,
-    weather_code: 2,
-    cloud_cover: 41,
-    pressure_msl: 1016.2,
-    wind_speed_10m: 11.2,
-    wind_direction_10m: 250,
-    wind_gusts_10m: 24.5,
-  },
-}
+const CURRENT = FORECAST_CURRENT
 
 let chain: DevChain
 let site: Fixture

@@ -9,7 +9,8 @@ import { issues } from '../../runtime/validate'
 import { expect } from 'bun:test'
 import { ctxWith, fixtureUpstreams, json, neverAnswers, serve, upstreamFailure } from '../net/support'
 
-const FORECAST_CURRENT = {
+/** Open-Meteo's recorded `forecast?current=…` answer (Berlin). */
+export const FORECAST_CURRENT = {
   latitude: 52.52,
   longitude: 13.419998,
   generationtime_ms: 0.05,
