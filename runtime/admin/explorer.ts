@@ -11,3 +11,7 @@ export function explorerBase(network: string, devChain: boolean): string | null 
 
 export const txUrl = (base: string | null, tx: string | null) =>
   base && tx && /^0x[0-9a-fA-F]{64}$/.test(tx) ? `${base}/tx/${tx}` : null
+
+/** The explorer link of a payment's transaction on the network the payment was made on (or null). */
+export const paymentTxUrl = (p: { network: string; tx_hash: string | null }, devChain: boolean) =>
+  txUrl(explorerBase(p.network, devChain), p.tx_hash)

@@ -2,7 +2,7 @@ import type { AdminReads } from '../db/admin-queries'
 import type { StatsStore } from '../db/store'
 import type { Facilitator } from '../pay/types'
 import { upstreamHealth } from '../net/upstream-health'
-import { explorerBase, txUrl } from './explorer'
+import { explorerBase, paymentTxUrl } from './explorer'
 
 export interface OverviewDeps {
   queries: AdminReads
@@ -59,7 +59,7 @@ export async function overview(d: OverviewDeps) {
   const services = [...perService.values()]
   const unsettled = (await d.queries.unsettledPayments()).map((p) => ({
     ...p,
-    explorer_url: txUrl(explorer, p.tx_hash),
+    explorer_url: paymentTxUrl(p, d.devChain),
   }))
   const today = new Date().toISOString().slice(0, 10)
   const demo = await d.queries.demoQuota(WINDOW_DAYS)

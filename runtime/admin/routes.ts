@@ -21,7 +21,7 @@ import {
   signInThrottle,
   tokenMatches,
 } from './auth'
-import { explorerBase, txUrl } from './explorer'
+import { explorerBase, paymentTxUrl } from './explorer'
 import { overview } from './overview'
 import { ErrorCodes, observeAnswer } from './error-codes'
 import { signInPage } from './sign-in'
@@ -221,7 +221,7 @@ export function adminRoutes(deps: AdminDeps) {
         if (a.refusal) return a.refusal
         const q = paymentQuery(new URL(request.url).searchParams)
         if (!q.ok) return fail(422, 'INVALID_QUERY', 'Some query parameters are not valid.', q.details)
-        const payments = (await queries.payments(q)).map((p) => ({ ...p, explorer_url: txUrl(explorer, p.tx_hash) }))
+        const payments = (await queries.payments(q)).map((p) => ({ ...p, explorer_url: paymentTxUrl(p, devChain) }))
         return sendJson({ count: payments.length, explorer, payments })
       })
       .get('/admin/api/payments/:id', async ({ request, server, params }) => {
@@ -235,7 +235,7 @@ export function adminRoutes(deps: AdminDeps) {
         const row = await queries.payment(id)
         if (!row) return fail(404, 'NOT_FOUND', `No payment ${id}.`)
         return sendJson({
-          payment: { ...row, explorer_url: txUrl(explorer, row.tx_hash) },
+          payment: { ...row, explorer_url: paymentTxUrl(row, devChain) },
           events: await queries.events(id),
         })
       })
