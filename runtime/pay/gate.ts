@@ -1,4 +1,4 @@
-import type { CooldownStore, LedgerStore, ThrottleStore } from '../db/store'
+import type { LedgerStore, ThrottleStore } from '../db/store'
 import { ServiceError, type Logger } from '../sdk'
 import { cheapChecks } from './checks'
 import { decodePayment, PaymentRefused } from './decode'
@@ -47,11 +47,6 @@ export class PaymentGate {
   /** On a shared ledger (Postgres): the in-flight amounts come from the ledger, not from `guard`. */
   private sharedHold: SharedHold | undefined
 
-  /** Payer cool-downs: shared by every instance on Postgres, in this process's memory (`guard`) on SQLite. */
-  private get cooldowns(): CooldownStore {
-    return this.ledger.cooldowns ?? this.guard
-  }
-
   /** Counts a costly refusal against the client and, when its signature was proven, against the payer. */
   private count(client: string, payer: string | null): void {
     const hit = (key: string) =>
@@ -87,9 +82,11 @@ export class PaymentGate {
         { headers: { 'retry-after': String(await this.refusals.retryAfter(payerKey)) } },
       )
     }
-    let cooling: number
+    // Payer cool-downs: in this process's memory (`guard`; the only store on SQLite, no I/O), and on Postgres the
+    // table shared by every instance (one indexed read).
+    let cooling = this.guard.coolingFor(a.from)
     try {
-      cooling = await this.cooldowns.coolingFor(a.from)
+      if (!cooling && this.ledger.cooldowns) cooling = await this.ledger.cooldowns.coolingFor(a.from)
     } catch (e) {
       // The shared cool-downs are unreadable: fail closed before any verification (nothing reserved or charged).
       this.log.error('payment ledger unavailable', { request_id: requestId, error: (e as Error).message })
@@ -282,13 +279,16 @@ export class PaymentGate {
     } else {
       await this.ledger.transition(t.id, 'failed', { tx: result.transaction || undefined, reason: result.errorReason })
       // The payment verified, then did not settle: the handler ran for free. Cool the payer down and count it.
-      const ms = await Promise.resolve()
-        .then(() => this.cooldowns.strike(t.payer))
-        .catch((e) => {
-          // Unrecorded on the shared table: cool the payer down in this process at least.
-          this.log.error('payer cool-down not recorded', { payment_id: t.id, error: (e as Error).message })
-          return this.guard.strike(t.payer)
-        })
+      const shared = this.ledger.cooldowns
+      const ms = shared
+        ? await Promise.resolve()
+            .then(() => shared.strike(t.payer))
+            .catch((e) => {
+              // Unrecorded in the shared table: cool the payer down in this process at least.
+              this.log.error('payer cool-down not recorded', { payment_id: t.id, error: (e as Error).message })
+              return this.guard.strike(t.payer)
+            })
+        : this.guard.strike(t.payer)
       this.count(t.client, t.payer)
       this.log.warn('settlement failed after verification; payer cooling down', {
         payment_id: t.id,
