@@ -31,6 +31,19 @@ export interface LedgerStore {
   exclusively?<T>(name: string, fn: () => Promise<T>): Promise<T | undefined>
   /** This instance's id, stamped on every row it reserves (shared databases). */
   readonly instanceId?: string
+  /** Shared databases only: payer cool-downs seen by every instance (else the gate's in-memory PayerGuard). */
+  readonly cooldowns?: CooldownStore
+}
+
+/**
+ * Payer cool-downs after a settlement failed once its payment had verified (runtime/pay/payer-guard.ts in memory;
+ * a shared table on Postgres). Addresses are case-insensitive.
+ */
+export interface CooldownStore {
+  /** Milliseconds of cool-down left for `payer` (0 when none). */
+  coolingFor(payer: string): Awaitable<number>
+  /** Starts or extends the payer's cool-down (base, doubling with repeats, capped); returns its length (ms). */
+  strike(payer: string): Awaitable<number>
 }
 
 /** How far the clocks of two instances may differ (ms): settlements this close before a balance read count as after it. */

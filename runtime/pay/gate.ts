@@ -82,7 +82,16 @@ export class PaymentGate {
         { headers: { 'retry-after': String(await this.refusals.retryAfter(payerKey)) } },
       )
     }
-    const cooling = this.guard.coolingFor(a.from)
+    // Payer cool-downs: in this process's memory (`guard`; the only store on SQLite, no I/O), and on Postgres the
+    // table shared by every instance (one indexed read).
+    let cooling = this.guard.coolingFor(a.from)
+    try {
+      if (!cooling && this.ledger.cooldowns) cooling = await this.ledger.cooldowns.coolingFor(a.from)
+    } catch (e) {
+      // The shared cool-downs are unreadable: fail closed before any verification (nothing reserved or charged).
+      this.log.error('payment ledger unavailable', { request_id: requestId, error: (e as Error).message })
+      throw new FacilitatorUnavailable('payments are unavailable (ledger database); nothing was charged')
+    }
     if (cooling > 0) {
       throw new PaymentRefused(
         REASON.payerCoolingDown,
@@ -270,7 +279,16 @@ export class PaymentGate {
     } else {
       await this.ledger.transition(t.id, 'failed', { tx: result.transaction || undefined, reason: result.errorReason })
       // The payment verified, then did not settle: the handler ran for free. Cool the payer down and count it.
-      const ms = this.guard.strike(t.payer)
+      const shared = this.ledger.cooldowns
+      const ms = shared
+        ? await Promise.resolve()
+            .then(() => shared.strike(t.payer))
+            .catch((e) => {
+              // Unrecorded in the shared table: cool the payer down in this process at least.
+              this.log.error('payer cool-down not recorded', { payment_id: t.id, error: (e as Error).message })
+              return this.guard.strike(t.payer)
+            })
+        : this.guard.strike(t.payer)
       this.count(t.client, t.payer)
       this.log.warn('settlement failed after verification; payer cooling down', {
         payment_id: t.id,

@@ -11,7 +11,10 @@ import { Stats } from '../../runtime/db/stats'
 import { DailyQuota } from '../../runtime/db/quota'
 import { ResultStore } from '../../runtime/db/results'
 import { loadStatsReport } from '../../runtime/db/report'
-import type { LedgerStore, QuotaStore, ResultStoreLike, StatsStore } from '../../runtime/db/store'
+import type { CooldownStore, LedgerStore, QuotaStore, ResultStoreLike, StatsStore } from '../../runtime/db/store'
+import { PayerGuard } from '../../runtime/pay/payer-guard'
+import { PgCooldowns } from '../../runtime/db/postgres/cooldowns'
+import { PG_MIGRATIONS } from '../../runtime/db/postgres/schema'
 import { DatabaseUnavailable, openPostgres } from '../../runtime/db/postgres/connect'
 import { PgLedger } from '../../runtime/db/postgres/ledger'
 import { PgStats } from '../../runtime/db/postgres/stats'
@@ -38,6 +41,8 @@ interface Engine {
   stats: StatsStore
   quota(limit: number): QuotaStore
   results(maxTotalBytes?: number): ResultStoreLike
+  /** Payer cool-downs as the gate uses them on this engine (in memory on SQLite, a shared table on Postgres). */
+  cooldowns(baseMs: number, maxMs: number): CooldownStore
 }
 
 let dbs = 0
@@ -50,6 +55,7 @@ const engines: Record<'sqlite' | 'postgres', (clock: Clock) => Promise<Engine>> 
       quota: (limit) => new DailyQuota(db, limit, () => new Date(clock.ms)),
       results: (maxTotalBytes = 1 << 20) =>
         new ResultStore(db, { maxBodyBytes: 1000, maxTotalBytes, flushMs: 0 }, () => Math.floor(clock.ms / 1000)),
+      cooldowns: (baseMs, maxMs) => new PayerGuard(() => clock.ms, baseMs, maxMs),
     }
   },
   async postgres(clock) {
@@ -62,6 +68,7 @@ const engines: Record<'sqlite' | 'postgres', (clock: Clock) => Promise<Engine>> 
       quota: (limit) => new PgQuota(sql, limit, () => new Date(clock.ms)),
       results: (maxTotalBytes = 1 << 20) =>
         new PgResultStore(sql, { maxBodyBytes: 1000, maxTotalBytes }, () => Math.floor(clock.ms / 1000)),
+      cooldowns: (baseMs, maxMs) => new PgCooldowns(sql, () => clock.ms, baseMs, maxMs),
     }
   },
 }
@@ -228,6 +235,32 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
     expect(await store.byKey(r1.payer, 'key-1')).toBeNull()
     expect(await store.purge()).toBeGreaterThanOrEqual(0)
   })
+
+  test('payer cool-downs: doubling per strike, capped, per payer, case-insensitive, restarting after a quiet period', async () => {
+    const clock = { ms: 1_000_000 }
+    const e = await engines[kind](clock)
+    const c = e.cooldowns(30_000, 240_000)
+    const A = '0xAbC0000000000000000000000000000000000c01'
+    const B = '0x0000000000000000000000000000000000000C02'
+    expect(await c.coolingFor(A)).toBe(0)
+    const strikes = []
+    for (const p of [A, A.toLowerCase(), A, A.toUpperCase().replace('0X', '0x'), A]) strikes.push(await c.strike(p))
+    expect(strikes).toEqual([30_000, 60_000, 120_000, 240_000, 240_000])
+    expect(await c.coolingFor(A.toLowerCase())).toBe(240_000)
+    expect(await c.coolingFor(B)).toBe(0) // per payer
+    expect(await c.strike(B)).toBe(30_000)
+    clock.ms += 100_000
+    expect(await c.coolingFor(A)).toBe(140_000)
+    expect(await c.coolingFor(B.toLowerCase())).toBe(0)
+    clock.ms += 150_000 // A's cool-down ended 10 s ago: within the quiet period, so a repeat stays at the cap
+    expect(await c.coolingFor(A)).toBe(0)
+    expect(await c.strike(A)).toBe(240_000)
+    clock.ms += 240_000 + 240_000 // ended a full cap ago: starts over from the base
+    expect(await c.strike(A)).toBe(30_000)
+    expect(await c.strike(A)).toBe(60_000)
+    // B's first cool-down ended 30 s after its strike, 100+150+480 s ago: B starts over too
+    expect(await c.strike(B)).toBe(30_000)
+  })
 })
 
 describe('postgres only', () => {
@@ -238,7 +271,7 @@ describe('postgres only', () => {
     )
     pools.push(...opened)
     const [v] = await opened[0]`SELECT version FROM schema_version`
-    expect(Number(v.version)).toBe(1)
+    expect(Number(v.version)).toBe(PG_MIGRATIONS.length)
     expect(Number((await opened[0]`SELECT COUNT(*) AS n FROM schema_version`)[0].n)).toBe(1)
     const [t] = await opened[0]`SHOW statement_timeout`
     expect(t.statement_timeout).toBe('5s')
@@ -348,4 +381,25 @@ test('postgres: the refusal throttle is one window shared by every instance', as
   await a.hit('1.2.3.4')
   expect(await a.blocked('1.2.3.4')).toBe(false) // a new window
   expect(await new PgThrottle(sql, 0).blocked('1.2.3.4')).toBe(false)
+})
+
+test('postgres: a payer struck by one instance is cooling down on every instance', async () => {
+  const url = await pg.createDatabase('cooldowns')
+  const [sqlA, sqlB] = await Promise.all([1, 2].map(() => openPostgres({ url, poolMax: 4, statementTimeoutMs: 5000 })))
+  pools.push(sqlA, sqlB)
+  let now = 5_000_000
+  const a = new PgLedger(sqlA, 'instance-a', () => now)
+  const b = new PgLedger(sqlB, 'instance-b', () => now)
+  const payer = '0xDeF0000000000000000000000000000000000c03'
+  expect(await b.cooldowns.coolingFor(payer)).toBe(0)
+  expect(await a.cooldowns.strike(payer)).toBe(30_000)
+  expect(await b.cooldowns.coolingFor(payer.toLowerCase())).toBe(30_000)
+  // strikes from both instances at once count once each (one statement per strike, no lost update)
+  const ms = await Promise.all([a.cooldowns.strike(payer), b.cooldowns.strike(payer), b.cooldowns.strike(payer)])
+  expect(ms.sort((x, y) => x - y)).toEqual([60_000, 120_000, 240_000])
+  expect(await a.cooldowns.coolingFor(payer)).toBe(240_000)
+  now += 240_000
+  expect([await a.cooldowns.coolingFor(payer), await b.cooldowns.coolingFor(payer)]).toEqual([0, 0])
+  expect(await b.cooldowns.strike(payer)).toBe(480_000) // a repeat soon after: doubled again, seen by a
+  expect(await a.cooldowns.coolingFor(payer)).toBe(480_000)
 })

@@ -14,6 +14,7 @@ import { startChild, type Child } from '../../bench/lib'
 import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai'
 import { testPostgres, type LocalPostgres } from '../support/postgres'
+import { PgCooldowns } from '../../runtime/db/postgres/cooldowns'
 import { signPayment } from '../support/pay'
 import { decodeB64Json, post } from '../support/server'
 
@@ -161,6 +162,28 @@ test('a payer funded for three calls sends ten payments across the instances at 
     ),
   )
   expect(await payeeDelta()).toBe(await settledTotal())
+})
+
+test('a payer cooled down by one instance is refused by every instance, before reservation and its handler', async () => {
+  const key = generatePrivateKey()
+  const address = privateKeyToAccount(key).address
+  await fundPayer(chain, address, 3000n)
+  // a failed settlement after verification, as recorded by any instance (same table, same statement)
+  expect(await new PgCooldowns(sql).strike(address.toUpperCase().replace('0X', '0x'))).toBe(30_000)
+  const req = decodeB64Json((await post(`${base(2)}/api/v1/slugify`, {})).headers.get('payment-required')).accepts[0]
+  const before = await payeeDelta()
+  for (const i of [0, 1, 2]) {
+    const r = await post(
+      `${base(i)}/api/v1/slugify`,
+      { text: 'cooling' },
+      { 'payment-signature': await signPayment({ key, requirements: req }) },
+    )
+    expect(r.status).toBe(402)
+    expect(((await r.json()) as { reason?: string }).reason).toBe('payer_cooling_down')
+  }
+  expect((await sql`SELECT COUNT(*)::int AS n FROM payments WHERE payer = ${address.toLowerCase()}`)[0].n).toBe(0)
+  expect(await usdcBalance(chain.rpcUrl, address)).toBe(3000n)
+  expect(await payeeDelta()).toBe(before)
 })
 
 test("an instance killed -9 mid-settlement: another instance's reconciler settles its row, once", async () => {

@@ -1,6 +1,7 @@
 import type { SQL } from 'bun'
 import type { PaymentRow, PaymentState, Reservation, SettledRow, SettlementGas } from '../ledger'
-import { SKEW_MS, type LedgerStore, type SharedPayerLedger } from '../store'
+import { SKEW_MS, type CooldownStore, type LedgerStore, type SharedPayerLedger } from '../store'
+import { PgCooldowns } from './cooldowns'
 
 const NUM_FIELDS = [
   'id',
@@ -34,7 +35,12 @@ export class PgLedger implements LedgerStore, SharedPayerLedger {
     private sql: SQL,
     readonly instanceId: string,
     private now = () => Date.now(),
-  ) {}
+  ) {
+    this.cooldowns = new PgCooldowns(sql, now)
+  }
+
+  /** Payer cool-downs shared by every instance. */
+  readonly cooldowns: CooldownStore
 
   async reserve(r: Reservation): Promise<number | null> {
     const now = this.now()

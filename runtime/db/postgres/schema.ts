@@ -35,4 +35,5 @@ export const PG_MIGRATIONS: string[] = [
    CREATE UNIQUE INDEX paid_results_key ON paid_results (payer, payment_key) WHERE payment_key IS NOT NULL;
    CREATE INDEX paid_results_expiry ON paid_results (expires_at);
    CREATE TABLE refusals (key text PRIMARY KEY, window_start bigint NOT NULL, count integer NOT NULL);`,
+  `CREATE TABLE payer_cooldowns (payer text PRIMARY KEY, until_ms bigint NOT NULL, strikes integer NOT NULL);`,
 ]
