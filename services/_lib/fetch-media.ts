@@ -7,6 +7,7 @@ import { Readability } from '@mozilla/readability'
 import { parseHTML } from 'linkedom'
 import { extractText, getDocumentProxy } from 'unpdf'
 import { invalid, ServiceError, type ServiceContext } from '../../runtime/sdk'
+import { sniffImage } from './media-input'
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
@@ -26,23 +27,10 @@ export function checkUrl(field: string, s: string): string {
   return parsed.href
 }
 
-/** The image type from its first bytes (the declared Content-Type is not trusted alone). */
-export function sniffImage(b: Uint8Array): string | undefined {
-  if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return 'image/png'
-  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg'
-  if (b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38) return 'image/gif'
-  if (
-    b[0] === 0x52 &&
-    b[1] === 0x49 &&
-    b[2] === 0x46 &&
-    b[3] === 0x46 &&
-    b[8] === 0x57 &&
-    b[9] === 0x45 &&
-    b[10] === 0x42 &&
-    b[11] === 0x50
-  )
-    return 'image/webp'
-  return undefined
+/** The image media type from its first bytes (the declared Content-Type is not trusted alone). */
+function sniffImageType(b: Uint8Array): string | undefined {
+  const kind = sniffImage(b)
+  return kind ? `image/${kind}` : undefined
 }
 
 /** Fetches an image (PNG, JPEG, GIF or WebP, at most 5 MiB). */
@@ -52,7 +40,7 @@ export async function fetchImage(
   field = 'code',
 ): Promise<{ mediaType: string; data: Uint8Array; url: string }> {
   const page = await ctx.fetch(checkUrl(field, url), { accept: ['image/'], maxBytes: MAX_IMAGE_BYTES })
-  const mediaType = sniffImage(page.body)
+  const mediaType = sniffImageType(page.body)
   if (!mediaType)
     throw new ServiceError(
       415,
