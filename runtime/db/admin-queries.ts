@@ -3,8 +3,7 @@ import { utcDay } from './sqlite'
 
 /**
  * Read-only queries for the operator console over payments, payment_events, stats_daily and demo_quota.
- * The optional settlement columns (`settled_at` ms, `gas_used`, `gas_price` wei) are read when the schema has them,
- * so these queries work before and after the migration that adds them. Never returns the signed payload.
+ * Never returns the signed payload.
  */
 
 export const PAYMENT_STATES = ['reserved', 'verified', 'settling', 'pending', 'settled', 'failed', 'released'] as const
@@ -40,9 +39,8 @@ const big = (v: unknown): bigint | null => {
   return s !== null && /^\d{1,78}$/.test(s) ? BigInt(s) : null
 }
 
-/** The settlement time of a row: `settled_at` when the column exists, else the last update of a settled row. */
-const settledMs = (r: Row): number | null =>
-  typeof r.settled_at === 'number' ? r.settled_at : r.state === 'settled' ? (r.updated_at as number) : null
+/** The settlement time of a row (ms), written by the settle-once transaction. */
+const settledMs = (r: Row): number | null => (typeof r.settled_at === 'number' ? r.settled_at : null)
 
 export function toPayment(r: Row): AdminPayment {
   const gasUsed = big(r.gas_used),
@@ -99,23 +97,8 @@ export class AdminQueries {
     private now = () => new Date(),
   ) {
     // Only the columns the console shows: never payload/requirements (they hold the payer's signature).
-    const cols = new Set((db.query(`PRAGMA table_info(payments)`).all() as Array<{ name: string }>).map((c) => c.name))
-    const optional = ['settled_at', 'gas_used', 'gas_price'].filter((c) => cols.has(c))
-    const select = [
-      'id',
-      'state',
-      'slug',
-      'tier',
-      'amount',
-      'payer',
-      'network',
-      'tx_hash',
-      'reason',
-      'request_id',
-      'created_at',
-      'updated_at',
-      ...optional,
-    ].join(', ')
+    const select =
+      'id, state, slug, tier, amount, payer, network, tx_hash, reason, request_id, created_at, updated_at, settled_at, gas_used, gas_price'
     this.list = db.prepare(
       `SELECT ${select} FROM payments WHERE ($state IS NULL OR state = $state) AND ($slug IS NULL OR slug = $slug) ORDER BY id DESC LIMIT $limit`,
     )
@@ -124,7 +107,7 @@ export class AdminQueries {
       `SELECT ${select} FROM payments WHERE state IN ('settling', 'pending', 'failed') ORDER BY id DESC LIMIT 200`,
     )
     this.settledSince = db.prepare(
-      `SELECT ${select} FROM payments WHERE state = 'settled' AND updated_at >= ? ORDER BY id`,
+      `SELECT ${select} FROM payments WHERE state = 'settled' AND settled_at >= ? ORDER BY id`,
     )
     this.released = db.prepare(
       `SELECT slug, reason, COUNT(*) AS n FROM payments WHERE state = 'released' AND updated_at >= ? GROUP BY slug, reason`,

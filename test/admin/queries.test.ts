@@ -1,6 +1,6 @@
 /**
- * The console's read queries on a real SQLite file: with today's schema, and with the settlement columns
- * (settled_at, gas_used, gas_price) that another change adds: gas is read when present, never required.
+ * The console's read queries on a real SQLite file: payments without and with settlement gas (settled_at,
+ * gas_used, gas_price are written by the settle-once transaction).
  * Upstream health counters fed by real HTTP calls to a loopback upstream.
  */
 import { afterAll, describe, expect, test } from 'bun:test'
@@ -58,7 +58,7 @@ function seed(path: string) {
 const clock = () => new Date(T0 + 86_400_000 + 3_600_000)
 
 describe('admin queries', () => {
-  test("today's schema: list, filters, no signed payload, money per day and service, failures by code, quota", () => {
+  test('list, filters, no signed payload, money per day and service, failures by code, quota', () => {
     const { db } = seed('plain.sqlite')
     const q = new AdminQueries(db, clock)
     const all = q.payments({ limit: 50 })
@@ -94,7 +94,7 @@ describe('admin queries', () => {
     db.close()
   })
 
-  test('with settled_at, gas_used and gas_price columns: gas cost = gas used × price, days by settled_at', () => {
+  test('with settlement gas: gas cost = gas used × price, days by settled_at', () => {
     const { db, ids } = seed('gas.sqlite')
     // a: 52_000 gas at 0.012 gwei, settled a day later than its last update says
     db.run(`UPDATE payments SET gas_used = '52000', gas_price = '12000000', settled_at = ? WHERE id = ?`, [
