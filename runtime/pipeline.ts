@@ -178,15 +178,6 @@ export async function servePaid(
     // A repeated payment (same authorization, or same payment identifier) for the same request collects its kept result.
     const version = v2 ? 2 : 1
     const hash = requestHash(svc.slug, tier, raw)
-    let decoded: DecodedPayment | undefined
-    try {
-      decoded = decodePayment(header, version)
-    } catch {
-      /* the gate refuses it with the reason */
-    }
-    const key = decoded ? paymentIdentifierOf(decoded) : null
-    // With several networks (NETWORKS): the requirements of the network the payment names.
-    const requirements = requirementsOfPayment(c.accepts, decoded)
     const refuse = (reason: string, message: string, headers: Record<string, string>) => {
       const again = challenge(config, svc, tier, deps.payTo, resource, reason)
       return json({ ...again.body, message }, 402, requestId, {
@@ -195,15 +186,26 @@ export async function servePaid(
         ...headers,
       })
     }
-    if (key && decoded) {
+    // Decoded once here; the gate checks this same decoded payment.
+    let decoded: DecodedPayment
+    try {
+      decoded = decodePayment(header, version)
+    } catch (e) {
+      if (e instanceof PaymentRefused) return refuse(e.reason, e.message, {})
+      throw e
+    }
+    const key = paymentIdentifierOf(decoded)
+    // With several networks (NETWORKS): the requirements of the network the payment names.
+    const requirements = requirementsOfPayment(c.accepts, decoded)
+    if (key) {
       const got = await deps.results.byIdentifier(decoded, key, requirements, hash)
       if (got) return collectedResponse(got, requestId, version, refuse)
     }
     try {
-      ticket = await gate.authorize(header, version, requirements, svc.slug, tier, requestId, client)
+      ticket = await gate.authorize(decoded, requirements, svc.slug, tier, requestId, client)
     } catch (e) {
       if (e instanceof PaymentRefused) {
-        if (decoded && (e.reason === REASON.authorizationAlreadyUsed || e.reason === REASON.validBefore)) {
+        if (e.reason === REASON.authorizationAlreadyUsed || e.reason === REASON.validBefore) {
           const got = await deps.results.byAuthorization(decoded, requirements, hash)
           if (got) return collectedResponse(got, requestId, version, refuse)
           // The same payment for the same request is still running here (the client gave up waiting): wait for it.
@@ -223,7 +225,7 @@ export async function servePaid(
         })
       throw e
     }
-    if (decoded) done = inFlight.start(decoded, hash)
+    done = inFlight.start(decoded, hash)
     if (key) {
       const held = await deps.results.claim(ticket, key, hash)
       if (held) {

@@ -1,7 +1,7 @@
 import type { LedgerStore, ThrottleStore } from '../db/store'
 import { ServiceError, type Logger } from '../sdk'
 import { cheapChecks } from './checks'
-import { decodePayment, PaymentRefused } from './decode'
+import { PaymentRefused } from './decode'
 import { PayerGuard } from './payer-guard'
 import { SharedHold } from './shared-hold'
 import type { DecodedPayment, Facilitator, PaymentRequirements, SettleResult } from './types'
@@ -62,15 +62,13 @@ export class PaymentGate {
    * the handler. `client` is the caller's address for the refusal throttle.
    */
   async authorize(
-    header: string,
-    version: 1 | 2,
+    payment: DecodedPayment,
     req: PaymentRequirements,
     slug: string,
     tier: string,
     requestId: string,
     client = '',
   ): Promise<Ticket> {
-    const payment = decodePayment(header, version)
     const { signatureChecked } = await cheapChecks(payment, req, this.nowS(), this.facilitator.hasCode)
     const a = payment.payload.authorization
     const payerKey = `payer:${a.from.toLowerCase()}`
