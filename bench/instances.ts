@@ -10,45 +10,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SQL } from 'bun'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { toHex, type Hex } from 'viem'
+import type { Hex } from 'viem'
 import { fundPayer, startDevChain, type DevChain } from '../runtime/chain/devchain'
 import { setEthBalance, usdcBalance } from '../runtime/chain/usdc'
-import { typedData } from '../runtime/pay/signature'
-import type { PaymentRequirements } from '../runtime/pay/types'
 import { startPostgres } from '../scripts/ensure-postgres'
 import { machine, startChild, wrk, type Child, type WrkResult } from './lib'
+import { headers } from './paid'
 
 const BODY = JSON.stringify({ text: 'benchmark', algo: 'sha256' })
 const PAYERS = 8
-
-async function headers(url: string, keys: Hex[], n: number): Promise<string[]> {
-  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY })
-  const pr = JSON.parse(Buffer.from(r.headers.get('payment-required')!, 'base64').toString())
-  const req = pr.accepts[0] as PaymentRequirements
-  const now = Math.floor(Date.now() / 1000)
-  return Promise.all(
-    Array.from({ length: n }, async (_, i) => {
-      const acct = privateKeyToAccount(keys[i % keys.length])
-      const a = {
-        from: acct.address,
-        to: req.payTo as Hex,
-        value: req.amount,
-        validAfter: '0',
-        validBefore: String(now + 55),
-        nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
-      }
-      const signature = await acct.signTypedData(typedData(a, req))
-      return Buffer.from(
-        JSON.stringify({
-          x402Version: 2,
-          resource: pr.resource,
-          accepted: req,
-          payload: { signature, authorization: a },
-        }),
-      ).toString('base64')
-    }),
-  )
-}
 
 function script(lines: string[]): string {
   const file = join(tmpdir(), `inst-${Math.random().toString(36).slice(2)}.txt`)

@@ -15,14 +15,15 @@ import { startChild, wrk, type WrkResult } from './lib'
 
 const BODY = JSON.stringify({ text: 'benchmark', algo: 'sha256' })
 
-async function headers(url: string, key: Hex, n: number): Promise<string[]> {
+/** `n` payment headers for the 402 of `url`, pre-signed round-robin by `keys` (each authorization used once). */
+export async function headers(url: string, keys: Hex[], n: number): Promise<string[]> {
   const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY })
   const pr = JSON.parse(Buffer.from(r.headers.get('payment-required')!, 'base64').toString())
   const req = pr.accepts[0] as PaymentRequirements
-  const acct = privateKeyToAccount(key)
   const now = Math.floor(Date.now() / 1000)
   return Promise.all(
-    Array.from({ length: n }, async () => {
+    Array.from({ length: n }, async (_, i) => {
+      const acct = privateKeyToAccount(keys[i % keys.length])
       const a = {
         from: acct.address,
         to: req.payTo as Hex,
@@ -75,7 +76,7 @@ async function run(
   const child = await startChild(cmd, env)
   try {
     const url = `http://127.0.0.1:${child.port}/api/v1/hash-digest`
-    const hs = await headers(url, payerKey, n)
+    const hs = await headers(url, [payerKey], n)
     const file = join(tmpdir(), `hs-${label}.txt`)
     writeFileSync(file, hs.join('\n'))
     const before = await usdcBalance(chainUrl, payee)
