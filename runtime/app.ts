@@ -11,6 +11,7 @@ import { requestUrl } from './http/request-url'
 import { errorResponse, json, newRequestId, PREFLIGHT_HEADERS } from './http/respond'
 import { discoveryDocument, servicesDocument, wellKnownDocument } from './discovery/surfaces'
 import { openapiDocument } from './discovery/openapi'
+import { agentOpenapiDocument } from './discovery/openapi-agent'
 import { discoveryRoutes } from './discovery/routes'
 import { ICON_SVG } from './discovery/icon'
 import { servePaid, type PipelineDeps } from './pipeline'
@@ -88,6 +89,7 @@ export function createApp(deps: AppDeps) {
     services: JSON.stringify(servicesDocument(services, config)),
     wellKnown: JSON.stringify(wellKnownDocument(services, config, deps.payTo)),
     openapi: openapiDocument(services, config, VERSION),
+    agentOpenapi: JSON.stringify(agentOpenapiDocument(services, config, VERSION)),
   }
   const cached = (body: string) =>
     new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8', ...PREFLIGHT_HEADERS } })
@@ -171,6 +173,7 @@ export function createApp(deps: AppDeps) {
           }),
       )
       .get('/services', () => cached(docs.services))
+      .get('/openapi.json', () => cached(docs.agentOpenapi))
       .get('/.well-known/x402', () => cached(docs.wellKnown))
       .get('/.well-known/x402.json', () => cached(docs.wellKnown))
       .get('/discovery/resources', ({ request }) =>
@@ -209,7 +212,7 @@ export function createApp(deps: AppDeps) {
       .use(
         openapi({
           path: '/docs',
-          specPath: '/openapi.json',
+          specPath: '/openapi/full.json',
           documentation: docs.openapi as never,
           exclude: { paths: [/.*/] },
         }),

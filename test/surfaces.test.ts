@@ -66,7 +66,7 @@ describe('all surfaces agree on every slug, path and price', () => {
     const disc2 = await getJson(`/discovery/resources?limit=100&offset=100`)
     const items = [...disc.items, ...disc2.items]
     expect(disc.pagination.total).toBe(services.length)
-    const openapi = await getJson('/openapi.json')
+    const openapi = await getJson('/openapi/full.json')
     expect(wk.resources.length).toBe(services.length)
     for (const svc of services) {
       const w = wk.resources.find((r: any) => r.endpoint === `/api/v1/${svc.slug}`)
@@ -125,7 +125,7 @@ describe('adding a folder publishes a service everywhere', () => {
     expect(all.items.some((x: any) => x.resource.endsWith('/api/v1/test-echo') && x.accepts[0].amount === '4200')).toBe(
       true,
     )
-    const openapi = await getJson('/openapi.json')
+    const openapi = await getJson('/openapi/full.json')
     expect(openapi.paths['/api/v1/test-echo'].post['x-payment-info'].price).toEqual({
       mode: 'fixed',
       currency: 'USD',
@@ -226,5 +226,7 @@ describe('public endpoints', () => {
     const r = await s.fetch('/docs')
     expect(r.status).toBe(200)
     expect(r.headers.get('content-type')).toContain('text/html')
+    // It shows the full reference (one operation per service), not the agents' compact document.
+    expect(await r.text()).toContain('"url":"openapi/full.json"') // relative to /docs: /openapi/full.json
   })
 })

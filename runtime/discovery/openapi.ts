@@ -3,7 +3,7 @@ import type { Config } from '../config'
 import { atomicToUsd } from '../pay/amount'
 import { TIERS } from '../sdk'
 
-const errorSchema = {
+export const errorSchema = {
   type: 'object',
   required: ['error', 'request_id'],
   properties: {
@@ -30,9 +30,19 @@ const free = (summary: string, tag = 'Public') => ({
   responses: { 200: { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } },
 })
 
-/** The OpenAPI 3.1 document: every paid operation has x-payment-info and a documented 402. */
-export function openapiDocument(services: CatalogService[], cfg: Config, version: string) {
-  const paths: Record<string, unknown> = {
+/** info.x-guidance: how to call and pay, in one paragraph (the long form is /llms.txt). */
+export const guidanceOf = (cfg: Config) => {
+  const base = cfg.provider.apiBase.replace(/\/+$/, '')
+  return `Read ${base}/llms.txt for the full guide. Every /api/v1/* operation is paid per call with x402 v2 (scheme exact, USDC). Call it without payment to get a 402 with a PAYMENT-REQUIRED header, sign the EIP-3009 authorization it describes, and repeat the identical request with a PAYMENT-SIGNATURE header (for example with @x402/fetch). Failed calls (status >= 400) are never charged. The identical request sent again with the same payment (or the same payment-identifier extension id) returns the kept result without a second charge. Tiered services take ?tier=${TIERS.join('|')}.`
+}
+
+/** x-payment-info.protocols: x402 on each network this server accepts. */
+export const protocolsOf = (cfg: Config) =>
+  cfg.networks.map((n) => ({ x402: { network: n.network, asset: n.asset, scheme: 'exact' } }))
+
+/** The free operations, the same in both documents. */
+export function freePaths(services: CatalogService[]): Record<string, unknown> {
+  return {
     '/health': { get: free('Health check') },
     '/services': { get: free('List services and pricing') },
     '/stats': { get: free('Usage statistics (last 30 days)') },
@@ -42,6 +52,8 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
     },
     '/discovery/search': { get: free('Search services by name, description and tags (query, limit, cursor)') },
     '/.well-known/x402': { get: free('Payment discovery manifest (also at /.well-known/x402.json)') },
+    '/openapi.json': { get: free('Compact OpenAPI for agents: one templated operation for every paid service') },
+    '/openapi/full.json': { get: free('Full OpenAPI reference: one operation per service with its schemas') },
     '/llms.txt': {
       get: {
         tags: ['Public'],
@@ -103,6 +115,14 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
       },
     },
   }
+}
+
+/**
+ * The full OpenAPI 3.1 reference (GET /openapi/full.json, shown at /docs): one operation per service with its
+ * input/output schema, x-payment-info and a documented 402. The agents' compact document is openapi-agent.ts.
+ */
+export function openapiDocument(services: CatalogService[], cfg: Config, version: string) {
+  const paths = freePaths(services)
   const base = cfg.provider.apiBase.replace(/\/+$/, '')
   for (const s of services) {
     const tiers = Object.keys(s.pricing)
@@ -156,7 +176,7 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
           tiers.length === 1
             ? { mode: 'fixed', currency: 'USD', amount: amounts[0] }
             : { mode: 'dynamic', currency: 'USD', min: amounts[0], max: amounts[amounts.length - 1] },
-        protocols: cfg.networks.map((n) => ({ x402: { network: n.network, asset: n.asset, scheme: 'exact' } })),
+        protocols: protocolsOf(cfg),
       },
     }
     // Only the versioned path: /api/<slug> is the same operation (documented once in info.description).
@@ -167,9 +187,9 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
     info: {
       title: cfg.provider.name,
       version,
-      description: `${cfg.provider.description}\n\nEvery operation under /api/v1/<slug> is also served, identically, at /api/<slug>. Agent guide: ${base}/llms.txt`,
+      description: `${cfg.provider.description}\n\nEvery operation under /api/v1/<slug> is also served, identically, at /api/<slug>. Agent guide: ${base}/llms.txt. The compact document agents' discovery reads is ${base}/openapi.json.`,
       contact: { name: cfg.provider.name, url: cfg.provider.website },
-      'x-guidance': `Read ${base}/llms.txt for the full guide. Every /api/v1/* operation is paid per call with x402 v2 (scheme exact, USDC). Call it without payment to get a 402 with a PAYMENT-REQUIRED header, sign the EIP-3009 authorization it describes, and repeat the identical request with a PAYMENT-SIGNATURE header (for example with @x402/fetch). Failed calls (status >= 400) are never charged. The identical request sent again with the same payment (or the same payment-identifier extension id) returns the kept result without a second charge. Tiered services take ?tier=${TIERS.join('|')}.`,
+      'x-guidance': guidanceOf(cfg),
     },
     'x-agentcash-guidance': { llmsTxtUrl: `${base}/llms.txt` },
     servers: [{ url: cfg.provider.apiBase }],

@@ -26,7 +26,7 @@ test('/services and OpenAPI publish the declared aliases and the enum matching r
   expect(cal['x-enum-matching']).toContain('case-insensitively')
   expect(cal.properties.first_weekday['x-field-aliases']).toContain('week_start')
   expect(cal.properties.first_weekday.description).toContain('"mon" = monday')
-  const openapi = (await (await s.fetch(`/openapi.json`)).json()) as Json
+  const openapi = (await (await s.fetch(`/openapi/full.json`)).json()) as Json
   const vat = openapi.paths['/api/v1/sales-tax-vat-calculator'].post.requestBody.content['application/json'].schema
   expect(vat['x-aliases'].values.region.Germany).toBe('DE')
   expect(vat['x-aliases'].values.region.California).toBe('US-CA')

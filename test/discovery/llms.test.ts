@@ -52,7 +52,13 @@ test('the one-line purpose is the first sentence, capped', () => {
 })
 
 test('OpenAPI: contact, guidance pointing at /llms.txt, the /api alias documented once', async () => {
-  const doc = (await (await s.fetch('/openapi.json')).json()) as any
+  const agent = (await (await s.fetch('/openapi.json')).json()) as any
+  expect(agent.info.contact.url).toBe('https://api.example.com')
+  expect(agent['x-agentcash-guidance']).toEqual({ llmsTxtUrl: 'https://api.example.com/llms.txt' })
+  expect(agent.info['x-guidance']).toContain('/llms.txt')
+  expect(agent.externalDocs.url).toBe('https://api.example.com/openapi/full.json')
+  expect(agent.paths['/api/v1/{slug}'].post.description).toContain('/api/<slug>')
+  const doc = (await (await s.fetch('/openapi/full.json')).json()) as any
   expect(doc.info.contact.url).toBe('https://api.example.com')
   expect(doc['x-agentcash-guidance']).toEqual({ llmsTxtUrl: 'https://api.example.com/llms.txt' })
   expect(doc.info['x-guidance']).toContain('/llms.txt')

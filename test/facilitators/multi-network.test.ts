@@ -254,7 +254,7 @@ describe('one server, two chains', () => {
     const disc = (await (await fetch(s.url + '/discovery/resources?network=eip155:84532&limit=100')).json()) as any
     expect(disc.items.length).toBeGreaterThan(0)
     for (const item of disc.items) expect(new Set(item.accepts.map((r: any) => r.network))).toEqual(new Set([A, B]))
-    const openapi = (await (await fetch(s.url + '/openapi.json')).json()) as any
+    const openapi = (await (await fetch(s.url + '/openapi/full.json')).json()) as any
     const info = openapi.paths['/api/v1/test-echo'].post['x-payment-info']
     expect(info.protocols.map((p: any) => p.x402.network)).toEqual([A, B])
   })
