@@ -83,7 +83,13 @@ export class ErrorCounts implements ErrorCountStore {
     this.read = db.prepare(
       `SELECT slug, code, status, SUM(count) AS count FROM error_codes_daily WHERE day >= ? GROUP BY slug, code, status`,
     )
-    this.timer = setInterval(() => this.flush(), flushMs)
+    this.timer = setInterval(() => {
+      try {
+        this.flush()
+      } catch {
+        // kept for the next flush (see flush)
+      }
+    }, flushMs)
     this.timer.unref?.()
   }
 

@@ -122,6 +122,30 @@ describe('on SQLite', () => {
   }, 60_000)
 })
 
+test('fail closed: when the session generation cannot be read, a cookie gets 503 (a forged one still 401, the bearer token still works)', async () => {
+  const s = await startServer({ env: { ADMIN_TOKEN: TOKEN } })
+  try {
+    const cookie = await signIn(s.url)
+    s.booted.db.run('ALTER TABLE admin_state RENAME TO admin_state_away')
+    const api = await overview(s.url, cookie)
+    expect(api.status).toBe(503)
+    expect(api.headers.get('cache-control')).toBe('no-store')
+    expect(((await api.json()) as { error: { code: string } }).error.code).toBe('DATABASE_UNAVAILABLE')
+    const page = await fetch(s.url + '/admin', { headers: { cookie } })
+    expect(page.status).toBe(503)
+    expect(await page.text()).not.toContain('/admin/admin.js')
+    expect((await signOut(s.url, cookie)).status).toBe(503)
+    const forged = `admin_session=0.${Date.now() + 60_000}.${'A'.repeat(43)}`
+    expect((await overview(s.url, forged)).status).toBe(401)
+    const bearer = await fetch(s.url + '/admin/api/payments', { headers: { authorization: `Bearer ${TOKEN}` } })
+    expect(bearer.status).toBe(200)
+    s.booted.db.run('ALTER TABLE admin_state_away RENAME TO admin_state')
+    expect((await overview(s.url, cookie)).status).toBe(200)
+  } finally {
+    await s.stop()
+  }
+})
+
 describe('two instances on one Postgres', () => {
   let pg: LocalPostgres
   const servers: Child[] = []
