@@ -11,3 +11,7 @@ declare module '*site.js' {
   const text: string
   export default text
 }
+declare module '*ui.js' {
+  const text: string
+  export default text
+}

@@ -1,16 +1,7 @@
-// The operator console. Plain JS; every number comes from /admin/api/* (session cookie, same origin).
-const $ = (s) => document.querySelector(s)
-const el = (tag, attrs = {}, ...kids) => {
-  const n = document.createElement(tag)
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null) continue
-    if (k === 'class') n.className = v
-    else if (k.startsWith('on')) n.addEventListener(k.slice(2), v)
-    else n.setAttribute(k, v)
-  }
-  for (const k of kids.flat()) if (k != null) n.append(k instanceof Node ? k : document.createTextNode(String(k)))
-  return n
-}
+// The operator console. Plain JS (an ES module); every number comes from /admin/api/* (session cookie, same
+// origin). The DOM, table and chart helpers are the site's (/ui.js), as are the base styles (/site.css).
+import { $, bars as chart, el, table } from '/ui.js'
+
 const usd = (n) => '$' + (Math.abs(n) < 0.01 && n !== 0 ? n.toFixed(6).replace(/0+$/, '') : n.toFixed(2))
 const eth = (wei) => Number(BigInt(wei || '0')) / 1e18
 const short = (h) => (h && h.length > 14 ? `${h.slice(0, 8)}…${h.slice(-6)}` : h || '')
@@ -29,33 +20,6 @@ async function api(path, init) {
   return body
 }
 
-function table(cols, rows, empty = 'Nothing yet.') {
-  if (!rows.length) return el('p', { class: 'muted small' }, empty)
-  return el(
-    'table',
-    {},
-    el(
-      'thead',
-      {},
-      el(
-        'tr',
-        {},
-        cols.map((c) => el('th', { scope: 'col', class: c.num ? 'num' : null }, c.label)),
-      ),
-    ),
-    el(
-      'tbody',
-      {},
-      rows.map((r) =>
-        el(
-          'tr',
-          { 'data-id': r.id ?? null },
-          cols.map((c) => el('td', { class: c.num ? 'num' : (c.cls ?? null) }, c.get(r))),
-        ),
-      ),
-    ),
-  )
-}
 const txCell = (p) =>
   p.tx_hash
     ? p.explorer_url
@@ -99,56 +63,8 @@ const PAYMENT_COLS = [
   { label: 'reason', get: (p) => p.reason || '', cls: 'reason' },
 ]
 
-// ---- charts (inline SVG) -------------------------------------------------
-const NS = 'http://www.w3.org/2000/svg'
-const svg = (tag, attrs, text) => {
-  const n = document.createElementNS(NS, tag)
-  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v)
-  if (text !== undefined) n.textContent = text
-  return n
-}
-function bars(target, rows, series) {
-  const W = 640,
-    H = 220,
-    pad = 30
-  const node = $(target)
-  node.setAttribute('viewBox', `0 0 ${W} ${H}`)
-  node.replaceChildren()
-  const max = Math.max(1e-12, ...rows.flatMap((r) => series.map((s) => r[s.key])))
-  const bw = Math.min(40, (W - pad * 2) / Math.max(1, rows.length) / series.length)
-  rows.forEach((r, i) =>
-    series.forEach((s, j) => {
-      const h = ((H - pad * 2) * r[s.key]) / max
-      const rect = svg('rect', {
-        x: pad + (i * series.length + j) * bw,
-        y: H - pad - h,
-        width: Math.max(1, bw - 1.5),
-        height: h,
-        fill: s.color,
-        'data-series': s.key,
-        'data-value': r[s.key],
-      })
-      rect.append(svg('title', {}, `${r.label}: ${s.label} ${usd(r[s.key])}`))
-      node.append(rect)
-    }),
-  )
-  node.append(svg('line', { x1: pad, y1: H - pad, x2: W - pad, y2: H - pad, stroke: '#94a3b8' }))
-  node.append(svg('text', { x: pad, y: 14, 'font-size': 12, fill: '#5b6474' }, `max ${usd(max)}`))
-  if (rows.length) {
-    node.append(svg('text', { x: pad, y: H - 8, 'font-size': 11, fill: '#5b6474' }, rows[0].label))
-    if (rows.length > 1)
-      node.append(
-        svg(
-          'text',
-          { x: W - pad, y: H - 8, 'font-size': 11, fill: '#5b6474', 'text-anchor': 'end' },
-          rows[rows.length - 1].label,
-        ),
-      )
-  }
-  series.forEach((s, j) =>
-    node.append(svg('text', { x: W - pad - 170 + j * 90, y: 14, 'font-size': 11, fill: s.color }, `■ ${s.label}`)),
-  )
-}
+// ---- charts (inline SVG, /ui.js) -----------------------------------------
+const bars = (target, rows, series) => chart(target, rows, series, { width: 640, height: 220, pad: 30, format: usd })
 
 function renderMoney(o) {
   const ethUsd = Number($('#eth-usd').value) || 0
@@ -248,7 +164,7 @@ function renderOverview(o) {
         { label: 'count', get: (r) => r.count, num: true },
       ],
       o.errors.by_code,
-      'No error answers since the server started.',
+      'No error answers in the last 30 days.',
     ),
   )
   $('#errors-codes').replaceChildren(

@@ -1,10 +1,8 @@
-import { timingSafeEqual, createHash, randomBytes } from 'node:crypto'
+import { timingSafeEqual, createHash } from 'node:crypto'
 import { Throttle } from '../http/throttle'
 
-/** The session cookie; scoped to /admin so no other route ever sees it. */
+/** The session cookie; scoped to /admin so no other route ever sees it (its value: see session.ts). */
 export const SESSION_COOKIE = 'admin_session'
-export const SESSION_TTL_MS = 8 * 3_600_000
-const MAX_SESSIONS = 1000
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest()
 
@@ -12,41 +10,6 @@ const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest()
 export function tokenMatches(presented: string | null | undefined, token: string): boolean {
   if (!presented || !token) return false
   return timingSafeEqual(digest(presented), digest(token))
-}
-
-/**
- * Server-side sessions: a random 256-bit id (never the token) mapped to an expiry. Ids are stored hashed, so a
- * memory dump of the map is not a set of live cookies. Bounded: the oldest sessions are dropped past MAX_SESSIONS.
- */
-export class Sessions {
-  private byHash = new Map<string, number>()
-  constructor(
-    private ttlMs = SESSION_TTL_MS,
-    private now = () => Date.now(),
-  ) {}
-
-  create(): { id: string; maxAgeSeconds: number } {
-    const id = randomBytes(32).toString('base64url')
-    this.byHash.set(digest(id).toString('hex'), this.now() + this.ttlMs)
-    while (this.byHash.size > MAX_SESSIONS) this.byHash.delete(this.byHash.keys().next().value!)
-    return { id, maxAgeSeconds: Math.floor(this.ttlMs / 1000) }
-  }
-
-  valid(id: string | null | undefined): boolean {
-    if (!id || id.length > 100) return false
-    const key = digest(id).toString('hex')
-    const expires = this.byHash.get(key)
-    if (expires === undefined) return false
-    if (expires <= this.now()) {
-      this.byHash.delete(key)
-      return false
-    }
-    return true
-  }
-
-  revoke(id: string | null | undefined): void {
-    if (id) this.byHash.delete(digest(id).toString('hex'))
-  }
 }
 
 /** Reads one cookie from a Cookie header. */

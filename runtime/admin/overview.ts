@@ -14,7 +14,7 @@ export interface OverviewDeps {
   devChain: boolean
   demoLimit: number
   demoService: string
-  /** Error answers by code per service since the process started (see error-codes.ts). */
+  /** Error answers by code per service over the window, every instance's (see error-codes.ts). */
   errorCodes: Array<{ slug: string; code: string; status: number; count: number }>
 }
 
@@ -42,7 +42,8 @@ export async function overview(d: OverviewDeps) {
   }
   const rows = await d.stats.rows(WINDOW_DAYS)
   // Paid calls come from the ledger's settled rows (the stats counters keep traffic only).
-  const settledBySlug = new Map((await d.queries.money(WINDOW_DAYS)).services.map((m) => [m.slug, m.settled]))
+  const money = await d.queries.money(WINDOW_DAYS)
+  const settledBySlug = new Map(money.services.map((m) => [m.slug, m.settled]))
   const perService = new Map<
     string,
     { slug: string; calls: number; paid_calls: number; errors: number; tokens: number; demo_calls: number }
@@ -73,7 +74,7 @@ export async function overview(d: OverviewDeps) {
     facilitator: { kind: d.facilitator?.kind ?? null, health: facilitator },
     payment_states: await d.queries.stateCounts(),
     unsettled,
-    money: await d.queries.money(WINDOW_DAYS),
+    money,
     errors: {
       by_code: d.errorCodes,
       per_service: services

@@ -3,7 +3,9 @@ import type { Database } from 'bun:sqlite'
 import type { Config } from '../config'
 import { usesDevChain } from '../config'
 import { AdminQueries, PAYMENT_STATES, type AdminReads } from '../db/admin-queries'
-import type { LedgerStore, StatsStore } from '../db/store'
+import type { ErrorCountStore, LedgerStore, SessionGenerationStore, StatsStore } from '../db/store'
+import { ErrorCounts } from '../db/error-counts'
+import { SessionGeneration } from '../db/admin-state'
 import { clientAddress } from '../http/client-ip'
 import { readBody } from '../http/body'
 import { newRequestId } from '../http/respond'
@@ -17,13 +19,13 @@ import {
   sameOrigin,
   SESSION_COOKIE,
   sessionCookie,
-  Sessions,
   signInThrottle,
   tokenMatches,
 } from './auth'
 import { explorerBase, paymentTxUrl } from './explorer'
 import { overview } from './overview'
-import { ErrorCodes, observeAnswer } from './error-codes'
+import { observeAnswer } from './error-codes'
+import { SignedSessions } from './session'
 import { signInPage } from './sign-in'
 import consoleHtml from './admin.html' with { type: 'text' }
 import consoleCss from './admin.css' with { type: 'text' }
@@ -39,6 +41,8 @@ export interface AdminDeps {
   payTo: string
   /** Slugs of the served services (error codes are counted for these only). */
   services?: Array<{ slug: string }>
+  /** The console's shared state on the storage engine (default: SQLite stores over `db`). */
+  storage?: { errorCounts: ErrorCountStore; sessionGeneration: SessionGenerationStore }
   /** Present in a booted server; without them the console has no ledger to show. */
   admin?: { ledger: LedgerStore; facilitator: Facilitator }
 }
@@ -109,10 +113,10 @@ export function adminRoutes(deps: AdminDeps) {
   const { config } = deps
   if (!config.adminToken) return plugin
   const token = config.adminToken
-  const sessions = new Sessions()
+  const sessions = new SignedSessions(token, deps.storage?.sessionGeneration ?? new SessionGeneration(deps.db))
   const throttle = signInThrottle()
   const queries = deps.adminQueries ?? new AdminQueries(deps.db)
-  const errorCodes = new ErrorCodes()
+  const errorCodes = deps.storage?.errorCounts ?? new ErrorCounts(deps.db)
   const known = new Set((deps.services ?? []).map((s) => s.slug))
   const devChain = usesDevChain(config)
   const explorer = explorerBase(config.network, devChain)
@@ -130,8 +134,21 @@ export function adminRoutes(deps: AdminDeps) {
       'retry-after': String(throttle.retryAfter(who)),
     })
 
+  const unavailable = () =>
+    fail(503, 'DATABASE_UNAVAILABLE', 'The database is not answering, so the session cannot be checked.', undefined, {
+      'retry-after': '5',
+    })
+  /** The session cookie's state: signed in, not, or unknown (the database did not answer: fail closed). */
+  const session = async (req: Request): Promise<boolean | 'unknown'> => {
+    try {
+      return await sessions.valid(readCookie(req.headers.get('cookie'), SESSION_COOKIE))
+    } catch (e) {
+      deps.log.warn('admin: session check failed', { error: String(e) })
+      return 'unknown'
+    }
+  }
   /** null when the request is authenticated; otherwise the refusal to send. */
-  const authenticate = (req: Request, server: Srv): { refusal: Response | null; cookie: boolean } => {
+  const authenticate = async (req: Request, server: Srv): Promise<{ refusal: Response | null; cookie: boolean }> => {
     const who = client(req, server)
     if (throttle.blocked(who)) return { refusal: throttled(who), cookie: false }
     const auth = req.headers.get('authorization')
@@ -147,7 +164,9 @@ export function adminRoutes(deps: AdminDeps) {
         cookie: false,
       }
     }
-    if (sessions.valid(readCookie(req.headers.get('cookie'), SESSION_COOKIE))) return { refusal: null, cookie: true }
+    const signedIn = await session(req)
+    if (signedIn === 'unknown') return { refusal: unavailable(), cookie: false }
+    if (signedIn) return { refusal: null, cookie: true }
     return {
       refusal: fail(401, 'UNAUTHORIZED', 'Sign in at /admin or send Authorization: Bearer <ADMIN_TOKEN>.', undefined, {
         'www-authenticate': 'Bearer realm="admin"',
@@ -166,8 +185,12 @@ export function adminRoutes(deps: AdminDeps) {
       .mapResponse({ as: 'global' }, ({ request, responseValue }) => {
         observeAnswer(errorCodes, known, request, responseValue)
       })
-      .get('/admin', ({ request }) => {
-        const signedIn = sessions.valid(readCookie(request.headers.get('cookie'), SESSION_COOKIE))
+      .get('/admin', async ({ request }) => {
+        const signedIn = await session(request)
+        if (signedIn === 'unknown')
+          return send(signInPage('The database is not answering; try again shortly.'), 503, 'text/html', {
+            'retry-after': '5',
+          })
         return send(signedIn ? (consoleHtml as unknown as string) : signInPage(), 200, 'text/html')
       })
       .get('/admin/admin.css', () => send(consoleCss as unknown as string, 200, 'text/css'))
@@ -194,21 +217,40 @@ export function adminRoutes(deps: AdminDeps) {
             deps.log.warn('admin: failed sign-in', { client: who })
             return send(signInPage('That token is not right.'), 401, 'text/html')
           }
-          const s = sessions.create()
+          let s: { value: string; maxAgeSeconds: number }
+          try {
+            s = await sessions.create()
+          } catch (e) {
+            deps.log.warn('admin: session not created', { error: String(e) })
+            return send(signInPage('The database is not answering; try again shortly.'), 503, 'text/html', {
+              'retry-after': '5',
+            })
+          }
           deps.log.info('admin: signed in', { client: who })
           return send('', 303, 'text/plain', {
             location: '/admin',
-            'set-cookie': sessionCookie(s.id, s.maxAgeSeconds, secure),
+            'set-cookie': sessionCookie(s.value, s.maxAgeSeconds, secure),
           })
         },
         { parse: 'none' },
       )
       .post(
         '/admin/logout',
-        ({ request }) => {
+        async ({ request }) => {
           if (!sameOrigin(request, origins, true))
             return send(signInPage('This form must be sent from this site.'), 403, 'text/html')
-          sessions.revoke(readCookie(request.headers.get('cookie'), SESSION_COOKIE))
+          // Only a signed-in browser can end the sessions (else anyone could sign the operator out).
+          const signedIn = await session(request)
+          if (signedIn === 'unknown') return unavailable()
+          if (signedIn) {
+            try {
+              await sessions.endAll()
+            } catch (e) {
+              deps.log.warn('admin: sign-out not recorded', { error: String(e) })
+              return unavailable()
+            }
+            deps.log.info('admin: signed out (every console session ended)')
+          }
           return send('', 303, 'text/plain', {
             location: '/admin',
             'set-cookie': clearedCookie(isHttps(request, config.trustedProxies)),
@@ -217,7 +259,7 @@ export function adminRoutes(deps: AdminDeps) {
         { parse: 'none' },
       )
       .get('/admin/api/payments', async ({ request, server }) => {
-        const a = authenticate(request, server)
+        const a = await authenticate(request, server)
         if (a.refusal) return a.refusal
         const q = paymentQuery(new URL(request.url).searchParams)
         if (!q.ok) return fail(422, 'INVALID_QUERY', 'Some query parameters are not valid.', q.details)
@@ -225,7 +267,7 @@ export function adminRoutes(deps: AdminDeps) {
         return sendJson({ count: payments.length, explorer, payments })
       })
       .get('/admin/api/payments/:id', async ({ request, server, params }) => {
-        const a = authenticate(request, server)
+        const a = await authenticate(request, server)
         if (a.refusal) return a.refusal
         const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : NaN
         if (!Number.isSafeInteger(id))
@@ -240,7 +282,7 @@ export function adminRoutes(deps: AdminDeps) {
         })
       })
       .get('/admin/api/overview', async ({ request, server }) => {
-        const a = authenticate(request, server)
+        const a = await authenticate(request, server)
         if (a.refusal) return a.refusal
         return sendJson(
           await overview({
@@ -253,14 +295,14 @@ export function adminRoutes(deps: AdminDeps) {
             devChain,
             demoLimit: config.demo.dailyLimit,
             demoService: config.demo.service,
-            errorCodes: errorCodes.rows(),
+            errorCodes: await errorCodes.rows(30),
           }),
         )
       })
       .post(
         '/admin/api/reconcile',
         async ({ request, server }) => {
-          const a = authenticate(request, server)
+          const a = await authenticate(request, server)
           if (a.refusal) return a.refusal
           const refused = csrf(request, a.cookie)
           if (refused) return refused

@@ -10,6 +10,7 @@ export function signInPage(message = ''): string {
 <meta name="robots" content="noindex">
 <title>Sign in — operator console</title>
 <link rel="icon" href="/favicon.svg">
+<link rel="stylesheet" href="/site.css">
 <link rel="stylesheet" href="/admin/admin.css">
 </head>
 <body class="signin">

@@ -41,6 +41,8 @@ const big = (v: unknown): bigint | null => {
 
 /** The settlement time of a row (ms), written by the settle-once transaction. */
 const settledMs = (r: Row): number | null => (typeof r.settled_at === 'number' ? r.settled_at : null)
+/** An integer sum read as text ('123', or '123.0' from a numeric column) as a bigint. */
+const sum = (v: unknown): bigint => BigInt(String(v ?? '0').split('.')[0] || '0')
 
 export function toPayment(r: Row): AdminPayment {
   const gasUsed = big(r.gas_used),
@@ -86,7 +88,7 @@ export class AdminQueries {
   private list
   private one
   private unsettled
-  private settledSince
+  private moneyQ
   private released
   private quotaQ
   private eventsQ
@@ -106,8 +108,15 @@ export class AdminQueries {
     this.unsettled = db.prepare(
       `SELECT ${select} FROM payments WHERE state IN ('settling', 'pending', 'failed') ORDER BY id DESC LIMIT 200`,
     )
-    this.settledSince = db.prepare(
-      `SELECT ${select} FROM payments WHERE state = 'settled' AND settled_at >= ? ORDER BY id`,
+    // One aggregation per (UTC day of settlement, service), over the same rows and expressions as /stats
+    // (Ledger.settledByDay), plus what the average gas per service needs.
+    this.moneyQ = db.prepare(
+      `SELECT strftime('%Y-%m-%d', settled_at / 1000, 'unixepoch') AS day, slug, COUNT(*) AS settled,
+              CAST(SUM(CAST(amount AS INTEGER)) AS TEXT) AS revenue_atomic,
+              CAST(COALESCE(SUM(gas_used * gas_price), 0) AS TEXT) AS gas_wei,
+              CAST(COALESCE(SUM(gas_used), 0) AS TEXT) AS gas_used, COUNT(gas_used) AS with_gas
+       FROM payments INDEXED BY payments_settled WHERE state = 'settled' AND settled_at >= ?
+       GROUP BY day, slug ORDER BY day, slug`,
     )
     this.released = db.prepare(
       `SELECT slug, reason, COUNT(*) AS n FROM payments WHERE state = 'released' AND updated_at >= ? GROUP BY slug, reason`,
@@ -148,9 +157,12 @@ export class AdminQueries {
     }))
   }
 
-  /** Settled revenue and settlement gas per UTC day and per service over the last `days` days (from the ledger). */
+  /**
+   * Settled revenue and settlement gas per UTC day and per service over the last `days` UTC days (today included),
+   * the window /stats uses: one SQL aggregation by (day, service), rolled up here.
+   */
   money(days: number): { days: DayMoney[]; services: ServiceMoney[] } {
-    return moneyFrom(this.settledSince.all(this.now().getTime() - (days + 1) * 86_400_000) as Row[], days, this.now())
+    return moneyFromCells(this.moneyQ.all(windowStartMs(days, this.now())) as MoneyCell[])
   }
 
   /**
@@ -174,32 +186,42 @@ export class AdminQueries {
   }
 }
 
-/** Revenue and gas per UTC day and per service from settled rows (shared by the SQLite and Postgres readers). */
-export function moneyFrom(rows: Row[], days: number, now: Date): { days: DayMoney[]; services: ServiceMoney[] } {
+/** One (UTC day, service) cell of settled payments, as both engines' aggregation returns it. */
+export interface MoneyCell {
+  day: string
+  slug: string
+  settled: number | string
+  revenue_atomic: string
+  gas_wei: string
+  /** Sum of gas_used over the rows whose gas is known, and how many they are (for the average). */
+  gas_used: string
+  with_gas: number | string
+}
+
+/** The start (ms) of a `days`-day window of UTC days ending today: the same window as /stats. */
+export const windowStartMs = (days: number, now: Date) =>
+  Date.parse(`${utcDay(new Date(now.getTime() - (days - 1) * 86_400_000))}T00:00:00Z`)
+
+/** Rolls (day, service) cells up into days and services (exact: bigint sums). */
+export function moneyFromCells(cells: MoneyCell[]): { days: DayMoney[]; services: ServiceMoney[] } {
   const byDay = new Map<string, { rev: bigint; gas: bigint; n: number }>()
   const bySlug = new Map<string, { rev: bigint; gas: bigint; n: number; gasUsed: bigint; withGas: number }>()
-  const first = utcDay(new Date(now.getTime() - (days - 1) * 86_400_000))
-  for (const r of rows) {
-    const day = utcDay(new Date(settledMs(r)!))
-    if (day < first) continue
-    const used = big(r.gas_used),
-      price = big(r.gas_price)
-    const gas = used !== null && price !== null ? used * price : 0n
-    const d = byDay.get(day) ?? { rev: 0n, gas: 0n, n: 0 }
-    d.rev += BigInt(String(r.amount))
+  for (const c of cells) {
+    const rev = sum(c.revenue_atomic),
+      gas = sum(c.gas_wei),
+      n = Number(c.settled)
+    const d = byDay.get(c.day) ?? { rev: 0n, gas: 0n, n: 0 }
+    d.rev += rev
     d.gas += gas
-    d.n++
-    byDay.set(day, d)
-    const slug = String(r.slug)
-    const s = bySlug.get(slug) ?? { rev: 0n, gas: 0n, n: 0, gasUsed: 0n, withGas: 0 }
-    s.rev += BigInt(String(r.amount))
+    d.n += n
+    byDay.set(c.day, d)
+    const s = bySlug.get(c.slug) ?? { rev: 0n, gas: 0n, n: 0, gasUsed: 0n, withGas: 0 }
+    s.rev += rev
     s.gas += gas
-    s.n++
-    if (used !== null) {
-      s.gasUsed += used
-      s.withGas++
-    }
-    bySlug.set(slug, s)
+    s.n += n
+    s.gasUsed += sum(c.gas_used)
+    s.withGas += Number(c.with_gas)
+    bySlug.set(c.slug, s)
   }
   return {
     days: [...byDay]
@@ -212,7 +234,7 @@ export function moneyFrom(rows: Row[], days: number, now: Date): { days: DayMone
         settled: d.n,
       })),
     services: [...bySlug]
-      .sort(([, a], [, b]) => (b.rev > a.rev ? 1 : b.rev < a.rev ? -1 : 0))
+      .sort(([sa, a], [sb, b]) => (b.rev > a.rev ? 1 : b.rev < a.rev ? -1 : sa < sb ? -1 : sa > sb ? 1 : 0))
       .map(([slug, s]) => ({
         slug,
         revenue_atomic: s.rev.toString(),

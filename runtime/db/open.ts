@@ -6,7 +6,15 @@ import { DailyQuota } from './quota'
 import { ResultStore } from './results'
 import { openDatabase } from './sqlite'
 import { Stats } from './stats'
-import type { LedgerStore, QuotaStore, ResultStoreLike, StatsStore, ThrottleStore } from './store'
+import type {
+  ErrorCountStore,
+  LedgerStore,
+  QuotaStore,
+  ResultStoreLike,
+  SessionGenerationStore,
+  StatsStore,
+  ThrottleStore,
+} from './store'
 import { Throttle } from '../http/throttle'
 import { PgThrottle } from './postgres/throttle'
 import { AdminQueries, type AdminReads } from './admin-queries'
@@ -16,6 +24,10 @@ import { PgLedger } from './postgres/ledger'
 import { PgQuota } from './postgres/quota'
 import { PgResultStore } from './postgres/results'
 import { PgStats } from './postgres/stats'
+import { ErrorCounts } from './error-counts'
+import { PgErrorCounts } from './postgres/error-counts'
+import { SessionGeneration } from './admin-state'
+import { PgSessionGeneration } from './postgres/admin-state'
 
 /** Everything the server keeps, on one engine: the embedded SQLite file, or a Postgres shared by N instances. */
 export interface Storage {
@@ -28,6 +40,9 @@ export interface Storage {
   refusals: ThrottleStore
   /** The operator console's reads. */
   admin: AdminReads
+  /** The console's error answers by code (batched like the stats counters) and its session generation. */
+  errorCounts: ErrorCountStore
+  sessionGeneration: SessionGenerationStore
   /** The SQLite handle (operator console queries, backups); absent on Postgres. */
   sqlite?: Database
   /** True when the database answers (within 2 s). */
@@ -50,6 +65,7 @@ export async function openStorage(config: Config): Promise<Storage> {
       statementTimeoutMs: config.database.statementTimeoutMs,
     })
     const stats = new PgStats(sql)
+    const errorCounts = new PgErrorCounts(sql)
     return {
       kind: 'postgres',
       ledger: new PgLedger(sql, instanceIdOf(config)),
@@ -58,6 +74,8 @@ export async function openStorage(config: Config): Promise<Storage> {
       results: new PgResultStore(sql, limits),
       refusals: new PgThrottle(sql, config.invalidPaymentLimit),
       admin: new PgAdminQueries(sql),
+      errorCounts,
+      sessionGeneration: new PgSessionGeneration(sql),
       ping: () =>
         withTimeout(sql`SELECT 1`, 2000).then(
           () => true,
@@ -65,12 +83,14 @@ export async function openStorage(config: Config): Promise<Storage> {
         ),
       async close() {
         await stats.close()
+        await errorCounts.close()
         await sql.close({ timeout: 5 })
       },
     }
   }
   const db = openDatabase(config.databasePath)
   const stats = new Stats(db)
+  const errorCounts = new ErrorCounts(db)
   const results = new ResultStore(db, limits)
   const ping = db.prepare('SELECT 1')
   return {
@@ -81,6 +101,8 @@ export async function openStorage(config: Config): Promise<Storage> {
     results,
     refusals: new Throttle(config.invalidPaymentLimit),
     admin: new AdminQueries(db),
+    errorCounts,
+    sessionGeneration: new SessionGeneration(db),
     sqlite: db,
     ping: async () => {
       try {
@@ -93,6 +115,7 @@ export async function openStorage(config: Config): Promise<Storage> {
     async close() {
       results.close()
       stats.close()
+      errorCounts.close()
     },
   }
 }

@@ -44,6 +44,12 @@ const MIGRATIONS: string[] = [
    ALTER TABLE payments ADD COLUMN gas_price INTEGER;
    UPDATE payments SET settled_at = updated_at WHERE state = 'settled';
    CREATE INDEX payments_settled ON payments (settled_at, slug, amount, gas_used, gas_price) WHERE state = 'settled';`,
+  // The console: error answers by code per service per day (runtime/db/error-counts.ts), and the session
+  // generation that signing out moves on (runtime/db/admin-state.ts).
+  `CREATE TABLE error_codes_daily (
+     day TEXT NOT NULL, slug TEXT NOT NULL, code TEXT NOT NULL, status INTEGER NOT NULL, count INTEGER NOT NULL,
+     PRIMARY KEY (day, slug, code, status)) WITHOUT ROWID;
+   CREATE TABLE admin_state (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;`,
 ]
 
 /**

@@ -96,3 +96,35 @@ export interface ThrottleStore {
   hit(key: string): Awaitable<void>
   retryAfter(key: string): Awaitable<number>
 }
+
+/** One error answer count: an /api/<slug> answer with status >= 400, by its error code. */
+export interface ErrorCountRow {
+  slug: string
+  code: string
+  status: number
+  count: number
+}
+
+/**
+ * Error answers by code per service per UTC day, for the console's "errors by code" panel. Like the traffic
+ * counters: `record` only adds to memory; `flush` (every second, and on close) writes the batch in one
+ * transaction / statement, so the hot path never writes per error. Reads include this instance's pending counts;
+ * other instances' counts arrive within a flush.
+ */
+export interface ErrorCountStore {
+  record(slug: string, status: number, code: string): void
+  flush(): Awaitable<void>
+  /** Counts summed over the last `days` UTC days (today included), largest first. */
+  rows(days?: number): Awaitable<ErrorCountRow[]>
+  close(): Awaitable<void>
+}
+
+/**
+ * The console's session generation: one integer per database. A session cookie names the generation it was
+ * issued in; signing out moves the generation on, so every earlier cookie stops working on every instance.
+ */
+export interface SessionGenerationStore {
+  current(): Awaitable<number>
+  /** Moves to the next generation and returns it. */
+  next(): Awaitable<number>
+}

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import html from './index.html' with { type: 'text' }
 import css from './site.css' with { type: 'text' }
 import js from './site.js' with { type: 'text' }
+import ui from './ui.js' with { type: 'text' }
 import payJs from './pay.bundle.js' with { type: 'text' }
 
 const asset = (body: string, type: string) => () =>
@@ -18,5 +19,7 @@ export const siteRoutes = new Elysia({ name: 'site' })
   .get('/', asset(html as unknown as string, 'text/html'))
   .get('/site.css', asset(css as unknown as string, 'text/css'))
   .get('/site.js', asset(js as unknown as string, 'text/javascript'))
+  // DOM, table and chart helpers shared by /site.js and the operator console's /admin/admin.js (ES module).
+  .get('/ui.js', asset(ui as unknown as string, 'text/javascript'))
   // The browser payment client (@x402/fetch + viem), loaded only when a visitor pays from the try-it panel.
   .get('/pay.js', asset(payJs as unknown as string, 'text/javascript'))

@@ -1,15 +1,7 @@
-// The catalog and live dashboard. Plain JS, no framework; everything comes from the public JSON endpoints.
-const $ = (s) => document.querySelector(s)
-const el = (tag, attrs = {}, ...kids) => {
-  const n = document.createElement(tag)
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') n.className = v
-    else if (k.startsWith('on')) n.addEventListener(k.slice(2), v)
-    else n.setAttribute(k, v)
-  }
-  for (const k of kids.flat()) if (k != null) n.append(k instanceof Node ? k : document.createTextNode(String(k)))
-  return n
-}
+// The catalog and live dashboard. Plain JS (an ES module), no framework; everything comes from the public JSON
+// endpoints. The DOM, table and chart helpers are shared with the operator console (/ui.js).
+import { $, bars, el, table } from '/ui.js'
+
 const usd = (n) => '$' + (n < 0.01 ? n.toFixed(3) : n.toFixed(2))
 const b64json = (v) => JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(v), (c) => c.charCodeAt(0))))
 let services = []
@@ -51,20 +43,15 @@ function card(s) {
   const tiers = Object.entries(s.pricing).map(([t, p]) =>
     el('span', { class: 'tag' }, `${t} ${usd(p.price_usd)}${p.max_tokens ? ` · ${p.max_tokens} tok` : ''}`),
   )
-  const fields = el(
-    'table',
-    {},
-    el('tr', {}, el('th', {}, 'field'), el('th', {}, 'type'), el('th', {}, 'default'), el('th', {}, 'description')),
-    fieldsOf(s).map((f) =>
-      el(
-        'tr',
-        {},
-        el('td', {}, f.name + (f.required ? ' *' : '')),
-        el('td', {}, f.enum?.length ? f.enum.join(' | ') : f.type),
-        el('td', {}, f.default === undefined ? '' : JSON.stringify(f.default)),
-        el('td', {}, f.description),
-      ),
-    ),
+  const fields = table(
+    [
+      { label: 'field', get: (f) => f.name + (f.required ? ' *' : '') },
+      { label: 'type', get: (f) => (f.enum?.length ? f.enum.join(' | ') : f.type) },
+      { label: 'default', get: (f) => (f.default === undefined ? '' : JSON.stringify(f.default)) },
+      { label: 'description', get: (f) => f.description },
+    ],
+    fieldsOf(s),
+    'No input fields.',
   )
   const body = exampleOf(s)
   const curl = `curl -i -X POST ${location.origin}/api/v1/${s.slug} \\\n  -H 'content-type: application/json' \\\n  -d '${body}'`
@@ -403,55 +390,7 @@ $('#demo-form').addEventListener('submit', async (e) => {
 })
 
 // ---- live stats ----------------------------------------------------------
-const NS = 'http://www.w3.org/2000/svg'
-const svg = (tag, attrs) => {
-  const n = document.createElementNS(NS, tag)
-  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v)
-  return n
-}
-function bars(target, rows, series) {
-  const W = 600,
-    H = 200,
-    pad = 28
-  const node = $(target)
-  node.setAttribute('viewBox', `0 0 ${W} ${H}`)
-  node.replaceChildren()
-  const max = Math.max(1e-9, ...rows.flatMap((r) => series.map((s) => r[s.key])))
-  const bw = (W - pad * 2) / Math.max(1, rows.length) / series.length
-  rows.forEach((r, i) =>
-    series.forEach((s, j) => {
-      const h = ((H - pad * 2) * r[s.key]) / max
-      const rect = svg('rect', {
-        x: pad + (i * series.length + j) * bw,
-        y: H - pad - h,
-        width: Math.max(1, bw - 2),
-        height: h,
-        fill: s.color,
-        'data-value': r[s.key],
-      })
-      rect.append(svg('title', {}))
-      rect.lastChild.textContent = `${r.label}: ${s.label} ${r[s.key]}`
-      node.append(rect)
-    }),
-  )
-  node.append(svg('line', { x1: pad, y1: H - pad, x2: W - pad, y2: H - pad, stroke: '#94a3b8' }))
-  const t = svg('text', { x: pad, y: 14, 'font-size': 12, fill: '#5b6474' })
-  t.textContent = `max ${Math.round(max * 1e6) / 1e6}`
-  node.append(t)
-  if (rows.length) {
-    const a = svg('text', { x: pad, y: H - 8, 'font-size': 11, fill: '#5b6474' })
-    a.textContent = rows[0].label
-    node.append(a)
-    const b = svg('text', { x: W - pad, y: H - 8, 'font-size': 11, fill: '#5b6474', 'text-anchor': 'end' })
-    b.textContent = rows[rows.length - 1].label
-    node.append(b)
-  }
-  series.forEach((s, j) => {
-    const l = svg('text', { x: W - pad - 140 + j * 70, y: 14, 'font-size': 11, fill: s.color })
-    l.textContent = `■ ${s.label}`
-    node.append(l)
-  })
-}
+const count = (v) => String(Math.round(v * 1e6) / 1e6)
 async function refreshStats() {
   try {
     const [all, today] = await Promise.all([
@@ -480,6 +419,7 @@ async function refreshStats() {
         { key: 'calls', label: 'calls', color: '#0052ff' },
         { key: 'paid', label: 'paid', color: '#16a34a' },
       ],
+      { format: count },
     )
     const top = all.services
       .slice()
@@ -489,6 +429,7 @@ async function refreshStats() {
       '#chart-services',
       top.map((s) => ({ label: s.slug, revenue: s.revenue_usd })),
       [{ key: 'revenue', label: 'USD', color: '#16a34a' }],
+      { format: count },
     )
     $('#stats-updated').textContent = `Updated ${new Date().toLocaleTimeString()} · refreshes every 10 s`
   } catch {

@@ -30,6 +30,7 @@ let page: Page
 let payeeStart = 0n
 let paidTx = ''
 let lateTx = ''
+const pageErrors: string[] = []
 
 const jsonInit = (body: unknown) => ({
   method: 'POST',
@@ -149,6 +150,11 @@ beforeAll(async () => {
   browser = await launchChromium()
   ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   page = await ctx.newPage()
+  // the console runs on shared code (/site.css, /ui.js): any script error or CSP refusal shows up here
+  page.on('pageerror', (e) => pageErrors.push(String(e)))
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/401|Unauthorized/.test(m.text())) pageErrors.push(m.text())
+  })
 }, 60_000)
 afterAll(async () => {
   await browser?.close()
@@ -261,6 +267,14 @@ describe('operator console', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to payments')
     await page.screenshot({ path: `${ART}/console-phone.png` })
   }, 30_000)
+
+  test('the page ran without a script error or a CSP refusal (shared stylesheet and helpers load)', async () => {
+    expect(await page.evaluate(() => [...document.styleSheets].map((s) => new URL(s.href!).pathname))).toEqual([
+      '/site.css',
+      '/admin/admin.css',
+    ])
+    expect(pageErrors).toEqual([])
+  })
 
   test('sign out ends the session: back to the form, and the JSON refuses the old cookie', async () => {
     const [before] = await ctx.cookies()

@@ -128,3 +128,51 @@ test('payments, one payment with its events, and the overview are the same on bo
   expect(ov.postgres.demo.today).toMatchObject({ clients: 1, calls: 1 })
   expect(strip(ov.postgres)).toEqual(strip(ov.sqlite))
 })
+
+test("the console's revenue and gas per day and per service equal /stats on both engines", async () => {
+  for (const kind of ['sqlite', 'postgres'] as const) {
+    const s = servers[kind]
+    const l = s.booted.storage.ledger
+    // a second settled payment of another service with gas, and one settled without known gas
+    const d = (await l.reserve(res(40, 'hash-digest', '2500')))!
+    await l.settleOnce(d, { tx: '0x' + 'd'.repeat(64), gasUsed: '50000', effectiveGasPrice: '3' })
+    const e = (await l.reserve(res(41, 'hash-digest', '2500')))!
+    await l.settleOnce(e, { tx: '0x' + 'e'.repeat(64) })
+    const money = (await get(s, '/admin/api/overview')).money
+    const stats = (await (await fetch(s.url + '/stats')).json()) as Record<string, any>
+    const paid = (rows: Array<Record<string, any>>) => rows.filter((r) => r.paid_calls > 0)
+    expect(money.days).toEqual(
+      paid(stats.days).map((r) => ({
+        day: r.day,
+        revenue_atomic: r.revenue_atomic,
+        revenue_usd: r.revenue_usd,
+        gas_wei: r.gas_wei,
+        settled: r.paid_calls,
+      })),
+    )
+    const bySlug = new Map(paid(stats.services).map((r) => [r.slug, r]))
+    expect(money.services.map((m: Record<string, any>) => m.slug).sort()).toEqual([...bySlug.keys()].sort())
+    for (const m of money.services) {
+      const r = bySlug.get(m.slug)!
+      expect([m.revenue_atomic, m.gas_wei, m.settled]).toEqual([r.revenue_atomic, r.gas_wei, r.paid_calls])
+    }
+    expect(money.services).toEqual([
+      {
+        slug: 'hash-digest',
+        revenue_atomic: '5000',
+        revenue_usd: 0.005,
+        gas_wei: '150000',
+        settled: 2,
+        avg_gas_used: 50000,
+      },
+      {
+        slug: 'slugify',
+        revenue_atomic: '1000',
+        revenue_usd: 0.001,
+        gas_wei: (61234n * 1000000007n).toString(),
+        settled: 1,
+        avg_gas_used: 61234,
+      },
+    ])
+  }
+})

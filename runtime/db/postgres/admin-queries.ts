@@ -1,8 +1,10 @@
 import type { SQL } from 'bun'
 import {
   failuresFrom,
-  moneyFrom,
+  moneyFromCells,
   toPayment,
+  windowStartMs,
+  type MoneyCell,
   type AdminPayment,
   type AdminReads,
   type DayMoney,
@@ -75,13 +77,16 @@ export class PgAdminQueries implements AdminReads {
     }))
   }
 
+  /** One aggregation by (UTC day, service) over the rows and expressions of /stats (PgLedger.settledByDay). */
   async money(days: number): Promise<{ days: DayMoney[]; services: ServiceMoney[] }> {
-    const since = this.now().getTime() - (days + 1) * 86_400_000
-    return moneyFrom(
-      await this.cols(`state = 'settled' AND settled_at >= $1`, [since], 'ORDER BY id'),
-      days,
-      this.now(),
-    )
+    const since = windowStartMs(days, this.now())
+    const cells = await this.sql`
+      SELECT to_char(to_timestamp(settled_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, slug,
+             COUNT(*)::int AS settled, SUM(amount::numeric)::text AS revenue_atomic,
+             COALESCE(SUM(gas_used * gas_price), 0)::text AS gas_wei,
+             COALESCE(SUM(gas_used), 0)::text AS gas_used, COUNT(gas_used)::int AS with_gas
+      FROM payments WHERE state = 'settled' AND settled_at >= ${since}::bigint GROUP BY 1, 2 ORDER BY 1, 2`
+    return moneyFromCells(cells as MoneyCell[])
   }
 
   async paidFailures(

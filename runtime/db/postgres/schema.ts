@@ -36,4 +36,8 @@ export const PG_MIGRATIONS: string[] = [
    CREATE INDEX paid_results_expiry ON paid_results (expires_at);
    CREATE TABLE refusals (key text PRIMARY KEY, window_start bigint NOT NULL, count integer NOT NULL);`,
   `CREATE TABLE payer_cooldowns (payer text PRIMARY KEY, until_ms bigint NOT NULL, strikes integer NOT NULL);`,
+  `CREATE TABLE error_codes_daily (
+     day text NOT NULL, slug text NOT NULL, code text NOT NULL, status integer NOT NULL, count bigint NOT NULL,
+     PRIMARY KEY (day, slug, code, status));
+   CREATE TABLE admin_state (name text PRIMARY KEY, value bigint NOT NULL);`,
 ]

@@ -1,0 +1,24 @@
+import type { Database } from 'bun:sqlite'
+import type { SessionGenerationStore } from './store'
+
+/** The console's session generation on SQLite (a row of admin_state; 0 until the first sign-out). */
+export class SessionGeneration implements SessionGenerationStore {
+  private read
+  private bump
+
+  constructor(db: Database) {
+    this.read = db.prepare(`SELECT value FROM admin_state WHERE name = 'session_generation'`)
+    this.bump = db.prepare(
+      `INSERT INTO admin_state (name, value) VALUES ('session_generation', 1)
+       ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value`,
+    )
+  }
+
+  current(): number {
+    return (this.read.get() as { value: number } | null)?.value ?? 0
+  }
+
+  next(): number {
+    return (this.bump.get() as { value: number }).value
+  }
+}

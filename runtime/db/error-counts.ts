@@ -1,0 +1,122 @@
+import type { Database } from 'bun:sqlite'
+import { utcDay } from './sqlite'
+import type { ErrorCountRow, ErrorCountStore } from './store'
+
+const CODE = /^[A-Z][A-Z0-9_]{0,63}$/
+/** Distinct (code, status) pairs kept per service per batch: a misbehaving service cannot grow the batch unbounded. */
+const MAX_CODES_PER_SLUG = 64
+
+/**
+ * Increments held in memory between flushes (shared by the SQLite and Postgres stores): key `day|slug|code|status`.
+ * Codes that are not UPPER_SNAKE are counted as OTHER.
+ */
+export class ErrorCountBatch {
+  private pending = new Map<string, number>()
+  private perSlug = new Map<string, number>()
+
+  constructor(private now: () => Date) {}
+
+  add(slug: string, status: number, code: string): void {
+    if (!CODE.test(code)) code = 'OTHER'
+    if (!Number.isInteger(status) || status < 400 || status > 599) status = 500
+    const key = `${utcDay(this.now())}|${slug}|${code}|${status}`
+    const n = this.pending.get(key)
+    if (n !== undefined) this.pending.set(key, n + 1)
+    else if ((this.perSlug.get(slug) ?? 0) < MAX_CODES_PER_SLUG) {
+      this.pending.set(key, 1)
+      this.perSlug.set(slug, (this.perSlug.get(slug) ?? 0) + 1)
+    }
+  }
+
+  get size(): number {
+    return this.pending.size
+  }
+
+  /** Takes the batch (the store writes it, and gives it back with `restore` when the write failed). */
+  take(): Array<{ day: string; slug: string; code: string; status: number; count: number }> {
+    const out = [...this.pending].map(([k, count]) => {
+      const [day, slug, code, status] = k.split('|')
+      return { day, slug, code, status: Number(status), count }
+    })
+    this.pending = new Map()
+    this.perSlug = new Map()
+    return out
+  }
+
+  restore(rows: Array<{ day: string; slug: string; code: string; status: number; count: number }>): void {
+    for (const r of rows) {
+      const key = `${r.day}|${r.slug}|${r.code}|${r.status}`
+      this.pending.set(key, (this.pending.get(key) ?? 0) + r.count)
+    }
+  }
+
+  /** The first day of a `days`-day window ending today (UTC). */
+  since(days: number): string {
+    return utcDay(new Date(this.now().getTime() - (days - 1) * 86_400_000))
+  }
+}
+
+/** Largest count first, then by service, code and status (the same order on both engines). */
+export const byCount = (a: ErrorCountRow, b: ErrorCountRow) =>
+  b.count - a.count ||
+  (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0) ||
+  (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) ||
+  a.status - b.status
+
+/** Error answers by code on SQLite: batched in memory, one transaction per flush (every `flushMs`, and on close). */
+export class ErrorCounts implements ErrorCountStore {
+  private batch: ErrorCountBatch
+  private timer: ReturnType<typeof setInterval>
+  private upsert
+  private read
+
+  constructor(
+    private db: Database,
+    flushMs = 1000,
+    now = () => new Date(),
+  ) {
+    this.batch = new ErrorCountBatch(now)
+    this.upsert = db.prepare(
+      `INSERT INTO error_codes_daily (day, slug, code, status, count) VALUES ($day, $slug, $code, $status, $count)
+       ON CONFLICT (day, slug, code, status) DO UPDATE SET count = count + excluded.count`,
+    )
+    this.read = db.prepare(
+      `SELECT slug, code, status, SUM(count) AS count FROM error_codes_daily WHERE day >= ? GROUP BY slug, code, status`,
+    )
+    this.timer = setInterval(() => {
+      try {
+        this.flush()
+      } catch {
+        // kept for the next flush (see flush)
+      }
+    }, flushMs)
+    this.timer.unref?.()
+  }
+
+  record(slug: string, status: number, code: string): void {
+    this.batch.add(slug, status, code)
+  }
+
+  flush(): void {
+    if (!this.batch.size) return
+    const rows = this.batch.take()
+    try {
+      this.db.transaction(() => {
+        for (const r of rows) this.upsert.run(r)
+      })()
+    } catch (e) {
+      this.batch.restore(rows)
+      throw e
+    }
+  }
+
+  rows(days = 30): ErrorCountRow[] {
+    this.flush()
+    return (this.read.all(this.batch.since(days)) as ErrorCountRow[]).sort(byCount)
+  }
+
+  close(): void {
+    clearInterval(this.timer)
+    this.flush()
+  }
+}
