@@ -1,6 +1,6 @@
 import type { SQL } from 'bun'
 import type { PaymentRow, PaymentState, Reservation, SettledRow, SettlementGas } from '../ledger'
-import { SKEW_MS, type CooldownStore, type LedgerStore, type SharedPayerLedger } from '../store'
+import { SKEW_MS, type CooldownStore, type LedgerStore } from '../store'
 import { PgCooldowns } from './cooldowns'
 
 const NUM_FIELDS = [
@@ -28,8 +28,9 @@ const digits = (s: string | undefined) => (s && /^\d{1,40}$/.test(s) ? s : null)
  * Reservation is one INSERT against the partial unique index (payer, nonce) WHERE state <> 'released'; settle-once
  * is one conditional UPDATE; each statement writes its payment_events row in the same statement (CTE).
  */
-export class PgLedger implements LedgerStore, SharedPayerLedger {
-  readonly shared: SharedPayerLedger = this
+export class PgLedger implements LedgerStore {
+  /** N instances, N clocks. */
+  readonly clockSkewMs = SKEW_MS
 
   constructor(
     private sql: SQL,
@@ -127,7 +128,7 @@ export class PgLedger implements LedgerStore, SharedPayerLedger {
     return this.sql.begin(async (tx) => {
       await tx`SELECT pg_advisory_xact_lock(hashtext(${'payer:' + key}))`
       const nowS = Math.floor(this.now() / 1000)
-      const readAt = balance ? balance.readAtMs - SKEW_MS : 0
+      const readAt = balance ? balance.readAtMs - this.clockSkewMs : 0
       const [r] = await tx`
         SELECT COALESCE(SUM(amount::numeric), 0)::text AS inflight,
                EXISTS (SELECT 1 FROM payments WHERE payer = ${key} AND state = 'settled' AND settled_at >= ${sinceMs}::bigint) AS settled,
