@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'bun:sqlite'
+import type { PayerCheck } from './store'
 
 /**
  * reserved -> verified -> settling -> settled | pending | failed; reserved/verified -> released (handler failed
@@ -220,8 +221,9 @@ export class Ledger {
     // flight), not through the payer's whole history. Settled: the recent end of payments_settled.
     return (this.payerQ ??= {
       inFlight: this.db.prepare(
-        `SELECT CAST(COALESCE(SUM(CAST(amount AS INTEGER)), 0) AS TEXT) AS total FROM payments
-         WHERE state IN ('verified', 'settling', 'pending') AND payer = $payer AND id <> $id
+        `SELECT CAST(COALESCE(SUM(CAST(amount AS INTEGER)), 0) AS TEXT) AS total,
+                CAST(COALESCE(SUM(CASE WHEN state <> 'verified' THEN CAST(amount AS INTEGER) END), 0) AS TEXT) AS sent
+         FROM payments WHERE state IN ('verified', 'settling', 'pending') AND payer = $payer AND id <> $id
            AND (state <> 'pending' OR valid_before + 5 > $nowS)`,
       ),
       settled: this.db.prepare(
@@ -245,25 +247,26 @@ export class Ledger {
     amount: bigint,
     balance: { value: bigint; readAtMs: number } | null,
     sinceMs: number,
-  ): { outcome: 'ok' | 'short' | 'recheck'; inFlight: bigint; spent: bigint } {
+  ): PayerCheck {
     const q = this.payerStatements()
     const key = payer.toLowerCase()
     return this.db.transaction(() => {
       const now = this.now()
-      const row = q.inFlight.get({ payer: key, id, nowS: Math.floor(now / 1000) }) as { total: string }
+      const row = q.inFlight.get({ payer: key, id, nowS: Math.floor(now / 1000) }) as { total: string; sent: string }
       const inFlight = BigInt(row.total)
+      const sent = BigInt(row.sent)
       let spent = 0n
       if (balance === null) {
         const settled = (q.settled.get({ payer: key, since: sinceMs }) as { any: number }).any === 1
-        if (inFlight > 0n || settled) return { outcome: 'recheck' as const, inFlight, spent }
+        if (inFlight > 0n || settled) return { outcome: 'recheck' as const, inFlight, sent, spent }
       } else {
         const since = balance.readAtMs - this.clockSkewMs
         spent = BigInt((q.spent.get({ payer: key, since }) as { total: string }).total)
-        if (balance.value - spent - inFlight < amount) return { outcome: 'short' as const, inFlight, spent }
+        if (balance.value - spent - inFlight < amount) return { outcome: 'short' as const, inFlight, sent, spent }
       }
-      if (q.verify.run({ id, now }).changes !== 1) return { outcome: 'short' as const, inFlight, spent }
+      if (q.verify.run({ id, now }).changes !== 1) return { outcome: 'short' as const, inFlight, sent, spent }
       this.event.run(id, 'verified', null, now)
-      return { outcome: 'ok' as const, inFlight, spent }
+      return { outcome: 'ok' as const, inFlight, sent, spent }
     }).immediate()
   }
 }

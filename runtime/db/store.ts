@@ -69,7 +69,18 @@ export interface PayerLedger {
     amount: bigint,
     balance: { value: bigint; readAtMs: number } | null,
     sinceMs: number,
-  ): Awaitable<{ outcome: 'ok' | 'short' | 'recheck'; inFlight: bigint; spent: bigint }>
+  ): Awaitable<PayerCheck>
+}
+
+/** What `verifyWithin` decided, with the figures it used (atomic units). */
+export interface PayerCheck {
+  outcome: 'ok' | 'short' | 'recheck'
+  /** The payer's other amounts in flight. */
+  inFlight: bigint
+  /** The part of `inFlight` whose transfer may already have been sent (settling, pending): it may show in a read. */
+  sent: bigint
+  /** What the payer settled since the balance was read (0 without a balance). */
+  spent: bigint
 }
 
 export interface StatsStore {

@@ -16,10 +16,11 @@ const MAX_ROUNDS = 3
  * payer's balance share one RPC call.
  *
  * This errs on the safe side: a transfer mined before a read but recorded after it (the row still `settling`, or
- * settled within the ledger's clock skew of the read) is counted twice. So a refusal while the payer's payments are
- * moving is checked again once they had time to be recorded: after this process's settlements of the payer end
- * (tracked by `trackSettlement`, no fixed wait) and, on a ledger written by several instances, after their clock
- * skew plus 200 ms. A payer that really is short is refused then; one with nothing moving at once.
+ * settled after the read began, less the ledger's clock skew) is counted twice. So a refusal while payments of the
+ * payer are sent or just settled is checked again once they had time to be recorded: after this process's
+ * settlements of the payer end (tracked by `trackSettlement`, no fixed wait) and, on a ledger written by several
+ * instances, after their clock skew plus 200 ms; up to MAX_ROUNDS times. A payer that really is short is refused
+ * then; one whose other payments are only verified (nothing sent) at once.
  */
 export class PayerHold {
   private balances = new Map<string, { value: bigint; readAtMs: number }>()
@@ -57,9 +58,10 @@ export class PayerHold {
         // Short on a fresh read: it stands unless a payment of this payer may be counted twice, that is one
         // settling whose transfer already shows in the read (wait for it to be recorded), or one recorded as
         // settled after the read began whose transfer the node already counted (a read begun now excludes it).
+        // Payments merely verified (handlers running) have sent nothing: they never show in a read.
         const local = this.settlements(key)
         const skew = this.ledger.clockSkewMs
-        if (r.inFlight === 0n && r.spent === 0n) break // nothing moving
+        if (r.sent === 0n && r.spent === 0n) break // nothing sent: exact
         if (skew === 0 && !local.length && r.spent === 0n) break // one process, none of its settlements running: exact
         await Promise.allSettled(local)
         if (skew > 0) await Bun.sleep(skew + 200) // other instances' settlements being recorded, their clocks

@@ -276,11 +276,13 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
     expect(await l.verifyWithin(g, payer, 1n, { value: 10_000n, readAtMs: clock.ms }, since)).toMatchObject({
       outcome: 'ok',
       inFlight: 1300n,
+      sent: 700n, // settling and pending: their transfers may already show in a balance read; verified ones not
     })
     clock.ms += 16_000 // c's authorization expired (valid_before + 5 s): no longer in flight
     const h = (await l.reserve({ ...res(57), payer, amount: '1' }))!
     expect(await l.verifyWithin(h, payer, 1n, { value: 10_000n, readAtMs: clock.ms }, since)).toMatchObject({
       inFlight: 1201n,
+      sent: 600n,
     })
     // 20 concurrent verifications against a balance for 3: exactly 3 pass
     const p3 = res(60).payer

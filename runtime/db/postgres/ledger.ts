@@ -1,6 +1,6 @@
 import type { SQL } from 'bun'
 import type { PaymentRow, PaymentState, Reservation, SettledRow, SettlementGas } from '../ledger'
-import { SKEW_MS, type CooldownStore, type LedgerStore } from '../store'
+import { SKEW_MS, type CooldownStore, type LedgerStore, type PayerCheck } from '../store'
 import { PgCooldowns } from './cooldowns'
 
 const NUM_FIELDS = [
@@ -123,7 +123,7 @@ export class PgLedger implements LedgerStore {
     amount: bigint,
     balance: { value: bigint; readAtMs: number } | null,
     sinceMs: number,
-  ): Promise<{ outcome: 'ok' | 'short' | 'recheck'; inFlight: bigint; spent: bigint }> {
+  ): Promise<PayerCheck> {
     const key = payer.toLowerCase()
     return this.sql.begin(async (tx) => {
       await tx`SELECT pg_advisory_xact_lock(hashtext(${'payer:' + key}))`
@@ -131,20 +131,23 @@ export class PgLedger implements LedgerStore {
       const readAt = balance ? balance.readAtMs - this.clockSkewMs : 0
       const [r] = await tx`
         SELECT COALESCE(SUM(amount::numeric), 0)::text AS inflight,
+               COALESCE(SUM(amount::numeric) FILTER (WHERE state <> 'verified'), 0)::text AS sent,
                EXISTS (SELECT 1 FROM payments WHERE payer = ${key} AND state = 'settled' AND settled_at >= ${sinceMs}::bigint) AS settled,
                (SELECT COALESCE(SUM(amount::numeric), 0)::text FROM payments WHERE payer = ${key} AND state = 'settled' AND settled_at >= ${readAt}::bigint) AS spent
         FROM payments WHERE payer = ${key} AND id <> ${id}::bigint
           AND (state IN ('verified', 'settling') OR (state = 'pending' AND valid_before + 5 > ${nowS}::bigint))`
       const inFlight = BigInt(r.inflight.split('.')[0])
+      const sent = BigInt(r.sent.split('.')[0])
       const spent = balance ? BigInt(r.spent.split('.')[0]) : 0n
-      if (balance === null && (inFlight > 0n || r.settled)) return { outcome: 'recheck' as const, inFlight, spent }
+      if (balance === null && (inFlight > 0n || r.settled))
+        return { outcome: 'recheck' as const, inFlight, sent, spent }
       if (balance !== null && balance.value - spent - inFlight < amount)
-        return { outcome: 'short' as const, inFlight, spent }
+        return { outcome: 'short' as const, inFlight, sent, spent }
       const now = this.now()
       const moved = await tx`
         WITH u AS (UPDATE payments SET state = 'verified', updated_at = ${now}::bigint WHERE id = ${id}::bigint AND state = 'reserved' RETURNING id)
         INSERT INTO payment_events (payment_id, state, at) SELECT id, 'verified', ${now}::bigint FROM u RETURNING payment_id`
-      return { outcome: moved.length ? ('ok' as const) : ('short' as const), inFlight, spent }
+      return { outcome: moved.length ? ('ok' as const) : ('short' as const), inFlight, sent, spent }
     })
   }
 
