@@ -64,7 +64,9 @@ export class PayerHold {
         if (r.sent === 0n && r.spent === 0n) break // nothing sent: exact
         if (skew === 0 && !local.length && r.spent === 0n) break // one process, none of its settlements running: exact
         await Promise.allSettled(local)
-        if (skew > 0) await Bun.sleep(skew + 200) // other instances' settlements being recorded, their clocks
+        // other instances' settlements being recorded, their clocks; at least the ledger's 1 ms tick, so the next
+        // read begins after anything recorded so far (a settlement in the read's own millisecond counts as after it)
+        await Bun.sleep(skew > 0 ? skew + 200 : 1)
         notBefore = this.now()
       }
       const b = await this.read(key, asset, notBefore)
