@@ -69,7 +69,7 @@ export class PayerHold {
         await Bun.sleep(skew > 0 ? skew + 200 : 1)
         notBefore = this.now()
       }
-      const b = await this.read(key, asset, notBefore)
+      const b = await this.read(payer, asset, notBefore)
       r = await this.ledger.verifyWithin(id, payer, amount, b, since)
       if (r.outcome === 'ok') return
     }
@@ -80,11 +80,12 @@ export class PayerHold {
   }
 
   /** The payer's balance from a read begun at `notBeforeMs` or later (joining one in progress), remembered for `ttlMs`. */
-  private async read(key: string, asset: string, notBeforeMs: number): Promise<{ value: bigint; readAtMs: number }> {
+  private async read(payer: string, asset: string, notBeforeMs: number): Promise<{ value: bigint; readAtMs: number }> {
+    const key = payer.toLowerCase()
     const going = this.reads.get(key)
     if (going && going.readAtMs >= notBeforeMs) return { value: await going.p, readAtMs: going.readAtMs }
     const readAtMs = this.now()
-    const p = this.facilitator.balance!(key as `0x${string}`, asset)
+    const p = this.facilitator.balance!(payer as `0x${string}`, asset)
     const entry = { p, readAtMs }
     this.reads.set(key, entry)
     try {
