@@ -1,4 +1,5 @@
-import type { Database } from 'bun:sqlite'
+import type { Database, Statement } from 'bun:sqlite'
+import type { PayerCheck } from './store'
 
 /**
  * reserved -> verified -> settling -> settled | pending | failed; reserved/verified -> released (handler failed
@@ -206,5 +207,66 @@ export class Ledger {
     return this.db
       .query(`SELECT state, detail FROM payment_events WHERE payment_id = ? ORDER BY rowid`)
       .all(id) as never
+  }
+
+  // ---- The per-payer in-flight limit (PayerLedger in ./store; the same rule as runtime/db/postgres/ledger.ts) ----
+
+  /** One process, one clock: a settlement recorded before a balance read began shows in that read. */
+  readonly clockSkewMs = 0
+
+  private payerQ?: { inFlight: Statement; settled: Statement; spent: Statement; verify: Statement }
+
+  private payerStatements() {
+    // In flight: scanned through payments_state (verified/settling/pending rows of every payer: as many as calls in
+    // flight), not through the payer's whole history. Settled: the recent end of payments_settled.
+    return (this.payerQ ??= {
+      inFlight: this.db.prepare(
+        `SELECT CAST(COALESCE(SUM(CAST(amount AS INTEGER)), 0) AS TEXT) AS total,
+                CAST(COALESCE(SUM(CASE WHEN state <> 'verified' THEN CAST(amount AS INTEGER) END), 0) AS TEXT) AS sent
+         FROM payments WHERE state IN ('verified', 'settling', 'pending') AND payer = $payer AND id <> $id
+           AND (state <> 'pending' OR valid_before + 5 > $nowS)`,
+      ),
+      settled: this.db.prepare(
+        `SELECT EXISTS (SELECT 1 FROM payments INDEXED BY payments_settled
+                        WHERE state = 'settled' AND settled_at >= $since AND payer = $payer) AS any`,
+      ),
+      spent: this.db.prepare(
+        `SELECT CAST(COALESCE(SUM(CAST(amount AS INTEGER)), 0) AS TEXT) AS total FROM payments INDEXED BY payments_settled
+         WHERE state = 'settled' AND settled_at >= $since AND payer = $payer`,
+      ),
+      verify: this.db.prepare(
+        `UPDATE payments SET state = 'verified', updated_at = $now WHERE id = $id AND state = 'reserved'`,
+      ),
+    })
+  }
+
+  /** See PayerLedger.verifyWithin: one BEGIN IMMEDIATE transaction is the payer's lock. */
+  verifyWithin(
+    id: number,
+    payer: string,
+    amount: bigint,
+    balance: { value: bigint; readAtMs: number } | null,
+    sinceMs: number,
+  ): PayerCheck {
+    const q = this.payerStatements()
+    const key = payer.toLowerCase()
+    return this.db.transaction(() => {
+      const now = this.now()
+      const row = q.inFlight.get({ payer: key, id, nowS: Math.floor(now / 1000) }) as { total: string; sent: string }
+      const inFlight = BigInt(row.total)
+      const sent = BigInt(row.sent)
+      let spent = 0n
+      if (balance === null) {
+        const settled = (q.settled.get({ payer: key, since: sinceMs }) as { any: number }).any === 1
+        if (inFlight > 0n || settled) return { outcome: 'recheck' as const, inFlight, sent, spent }
+      } else {
+        const since = balance.readAtMs - this.clockSkewMs
+        spent = BigInt((q.spent.get({ payer: key, since }) as { total: string }).total)
+        if (balance.value - spent - inFlight < amount) return { outcome: 'short' as const, inFlight, sent, spent }
+      }
+      if (q.verify.run({ id, now }).changes !== 1) return { outcome: 'short' as const, inFlight, sent, spent }
+      this.event.run(id, 'verified', null, now)
+      return { outcome: 'ok' as const, inFlight, sent, spent }
+    }).immediate()
   }
 }

@@ -10,7 +10,7 @@ import type { KeepInput, StoredResult } from './results'
  */
 export type Awaitable<T> = T | Promise<T>
 
-export interface LedgerStore {
+export interface LedgerStore extends PayerLedger {
   /** Atomic reservation of one authorization (payer, nonce): the row id, or null when it is already in use. */
   reserve(r: Reservation): Awaitable<number | null>
   transition(id: number, state: PaymentState, detail?: { tx?: string; reason?: string }): Awaitable<void>
@@ -22,11 +22,6 @@ export interface LedgerStore {
   settledByDay(sinceMs: number): Awaitable<SettledRow[]>
   averageSettlementCost(sinceMs: number, limit?: number): Awaitable<bigint | null>
   events(id: number): Awaitable<Array<{ state: string; detail: string | null }>>
-  /**
-   * Shared databases only: the payer's in-flight exposure read from the ledger (rows verified or settling, and
-   * pending ones whose authorization may still land), so the per-payer limit holds across instances.
-   */
-  shared?: SharedPayerLedger
   /** Shared databases only: runs `fn` when no other instance is running it (a session advisory lock); else skips. */
   exclusively?<T>(name: string, fn: () => Promise<T>): Promise<T | undefined>
   /** This instance's id, stamped on every row it reserves (shared databases). */
@@ -49,11 +44,21 @@ export interface CooldownStore {
 /** How far the clocks of two instances may differ (ms): settlements this close before a balance read count as after it. */
 export const SKEW_MS = 1000
 
-export interface SharedPayerLedger {
+/**
+ * The per-payer in-flight limit, read from the ledger on both engines (runtime/pay/payer-hold.ts): the amounts in
+ * flight are the payer's rows, checked and moved to `verified` in one transaction under the payer's lock (an advisory
+ * lock on Postgres, so the limit holds across instances; BEGIN IMMEDIATE on SQLite).
+ */
+export interface PayerLedger {
+  /**
+   * How far the clocks of the processes writing this ledger may differ (ms): SKEW_MS on Postgres (N instances), 0 on
+   * SQLite (one process, one clock).
+   */
+  readonly clockSkewMs: number
   /**
    * Moves reservation `id` to `verified` under the payer's lock (one transaction) when the payer's other amounts in
    * flight (verified, settling, and pending ones whose authorization may still land) plus `amount` fit in `balance`
-   * less what the payer settled since the balance was read (`readAtMs`, less SKEW_MS for clock skew; any instance).
+   * less what the payer settled since the balance was read (`readAtMs`, less `clockSkewMs`; any instance).
    * `balance` null (not read): 'ok' only when nothing else is in flight and none of the payer's payments settled
    * since `sinceMs` (then the verification's own balance check still stands), else 'recheck' (read the balance and
    * call again). 'short': the balance does not cover it.
@@ -64,7 +69,18 @@ export interface SharedPayerLedger {
     amount: bigint,
     balance: { value: bigint; readAtMs: number } | null,
     sinceMs: number,
-  ): Promise<{ outcome: 'ok' | 'short' | 'recheck'; inFlight: bigint; spent: bigint }>
+  ): Awaitable<PayerCheck>
+}
+
+/** What `verifyWithin` decided, with the figures it used (atomic units). */
+export interface PayerCheck {
+  outcome: 'ok' | 'short' | 'recheck'
+  /** The payer's other amounts in flight. */
+  inFlight: bigint
+  /** The part of `inFlight` whose transfer may already have been sent (settling, pending): it may show in a read. */
+  sent: bigint
+  /** What the payer settled since the balance was read (0 without a balance). */
+  spent: bigint
 }
 
 export interface StatsStore {

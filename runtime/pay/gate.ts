@@ -3,7 +3,7 @@ import { ServiceError, type Logger } from '../sdk'
 import { cheapChecks } from './checks'
 import { PaymentRefused } from './decode'
 import { PayerGuard } from './payer-guard'
-import { SharedHold } from './shared-hold'
+import { PayerHold } from './payer-hold'
 import type { DecodedPayment, Facilitator, PaymentRequirements, SettleResult } from './types'
 import { REASON } from './reasons'
 
@@ -16,8 +16,6 @@ export interface Ticket {
   slug: string
   /** The caller's address, for the refusal throttle. */
   client: string
-  /** The amount held in the payer's in-flight reservation until settled or released (0 when none). */
-  held: bigint
 }
 
 export class FacilitatorUnavailable extends Error {}
@@ -38,14 +36,15 @@ export class PaymentGate {
      * address and per payer (`payer:0x…`); cheap refusals (malformed, replayed, expired ...) are never counted.
      */
     private refusals?: ThrottleStore,
+    /** Payer cool-downs in this process (the only store on SQLite; the fallback on Postgres). */
     readonly guard = new PayerGuard(),
     private nowS = () => Math.floor(Date.now() / 1000),
   ) {
-    this.sharedHold = ledger.shared ? new SharedHold(ledger.shared, ledger, facilitator, guard.balanceTtlMs) : undefined
+    this.holds = new PayerHold(ledger, facilitator)
   }
 
-  /** On a shared ledger (Postgres): the in-flight amounts come from the ledger, not from `guard`. */
-  private sharedHold: SharedHold | undefined
+  /** The per-payer in-flight limit: the amounts in flight are the payer's ledger rows, on both engines. */
+  readonly holds: PayerHold
 
   /** Counts a costly refusal against the client and, when its signature was proven, against the payer. */
   private count(client: string, payer: string | null): void {
@@ -121,7 +120,6 @@ export class PaymentGate {
         REASON.authorizationAlreadyUsed,
         'this payment authorization was already used (or is in use); sign a new one',
       )
-    const mark = this.guard.mark()
     const verifyStartedMs = Date.now()
     let verdict
     try {
@@ -136,10 +134,9 @@ export class PaymentGate {
       this.count(client, signatureChecked ? a.from : null)
       throw new PaymentRefused(verdict.invalidReason ?? REASON.invalidPayment)
     }
-    let held: bigint
     try {
-      if (this.sharedHold) await this.sharedHold.hold(id, a.from, BigInt(req.amount), req.asset, verifyStartedMs)
-      held = this.sharedHold ? 0n : await this.holdBalance(a.from, BigInt(req.amount), req.asset, mark)
+      // reserved -> verified when the payer's balance less its payments in flight covers this one
+      await this.holds.hold(id, a.from, BigInt(req.amount), req.asset, verifyStartedMs)
     } catch (e) {
       await this.ledger.transition(id, 'released', {
         reason: e instanceof PaymentRefused ? e.reason : 'balance unavailable',
@@ -151,73 +148,24 @@ export class PaymentGate {
       this.log.warn('payer balance unavailable', { request_id: requestId, error: (e as Error).message })
       throw new FacilitatorUnavailable('payment verification is unavailable; nothing was charged')
     }
-    if (!this.sharedHold) await this.ledger.transition(id, 'verified')
     this.log.info('payment verified', {
       request_id: requestId,
       payer: a.from,
       nonce: short(a.nonce),
       signature: short(payment.payload.signature),
     })
-    return { id, payment, requirements: req, payer: a.from, slug, client, held }
-  }
-
-  /**
-   * Holds `amount` in the payer's in-flight reservation, serialized per payer. The verification (begun at `mark`)
-   * showed the balance covers one payment; when nothing of this payer is in flight and nothing was held or freed
-   * since, that still stands and no read is needed. Otherwise the balance minus the amounts in flight must cover it
-   * (the balance as read from the chain when the facilitator can, at most once per TTL while payments are in flight;
-   * a backend that cannot read balances is not checked).
-   */
-  private holdBalance(payer: string, amount: bigint, asset: string, mark: number): Promise<bigint> {
-    return this.guard.withPayer(payer, async () => {
-      const inFlight = this.guard.inFlight(payer)
-      if ((inFlight > 0n || this.guard.changedSince(payer, mark)) && this.facilitator.balance) {
-        let balance = this.guard.cachedBalance(payer)
-        if (balance === undefined)
-          this.guard.rememberBalance(payer, (balance = await this.facilitator.balance(payer as `0x${string}`, asset)))
-        let held = inFlight
-        // A settlement of this payer in progress may already show in the balance while its amount is still held
-        // (counted twice): wait for those to finish, then judge on a fresh read. Bounded: a few rounds at most.
-        for (let round = 0; balance - held < amount && round < 3; round++) {
-          const busy = this.guard.settlements(payer)
-          if (!busy.length) break
-          await Promise.allSettled(busy)
-          this.guard.rememberBalance(payer, (balance = await this.facilitator.balance(payer as `0x${string}`, asset)))
-          held = this.guard.inFlight(payer)
-        }
-        if (balance - held < amount) {
-          throw new PaymentRefused(
-            REASON.insufficientBalance,
-            `the payer's balance (${balance}) minus its payments in flight (${held}) does not cover ${amount}`,
-          )
-        }
-      }
-      this.guard.hold(payer, amount)
-      return amount
-    })
+    return { id, payment, requirements: req, payer: a.from, slug, client }
   }
 
   /** The handler failed: nothing is settled and the authorization may be used again. */
   async release(t: Ticket, reason: string): Promise<void> {
-    this.unhold(t)
     await this.ledger.transition(t.id, 'released', { reason })
-  }
-
-  private unhold(t: Ticket): void {
-    if (t.held) this.guard.free(t.payer, t.held)
-    t.held = 0n
-  }
-
-  /** A pending transfer may still land until its authorization expires: its amount stays held until then. */
-  private unholdAfterExpiry(t: Ticket): void {
-    const ms = (Number(t.payment.payload.authorization.validBefore) - this.nowS() + 5) * 1000
-    setTimeout(() => this.unhold(t), Math.max(0, Math.min(ms, 24 * 3_600_000))).unref?.()
   }
 
   /** Settles after a successful handler. A result is served only when this returns success. */
   async settle(t: Ticket): Promise<SettleResult> {
     let done!: () => void
-    this.guard.trackSettlement(
+    this.holds.trackSettlement(
       t.payer,
       new Promise<void>((r) => {
         done = r
@@ -246,9 +194,7 @@ export class PaymentGate {
       // Unknown outcome (e.g. transport failure mid-call): keep it pending; the reconciler decides from the chain.
       await this.ledger.transition(t.id, 'pending', { reason: (e as Error).message.slice(0, 200) })
       this.log.error('settlement outcome unknown', { payment_id: t.id, error: (e as Error).message })
-      this.guard.forgetBalance(t.payer)
-      this.sharedHold?.forget(t.payer)
-      this.unholdAfterExpiry(t)
+      this.holds.forget(t.payer)
       return {
         success: false,
         transaction: '',
@@ -258,13 +204,8 @@ export class PaymentGate {
         pending: true,
       }
     }
-    if (result.success) this.guard.spent(t.payer, BigInt(t.requirements.amount))
-    else {
-      this.guard.forgetBalance(t.payer)
-      this.sharedHold?.forget(t.payer)
-    }
-    if (result.pending) this.unholdAfterExpiry(t)
-    else this.unhold(t)
+    // A pending row stays in flight (in the ledger) until its authorization expires.
+    if (!result.success) this.holds.forget(t.payer)
     result = { ...result, payer: result.payer ?? t.payer }
     if (result.success) {
       await this.ledger.settleOnce(t.id, {

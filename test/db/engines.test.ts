@@ -236,6 +236,94 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
     expect(await store.purge()).toBeGreaterThanOrEqual(0)
   })
 
+  test('the payer in-flight limit is read from the ledger rows under the payer lock', async () => {
+    const clock = { ms: Date.now() }
+    const { ledger: l } = await engines[kind](clock)
+    const skew = l.clockSkewMs
+    expect(skew).toBe(kind === 'sqlite' ? 0 : 1000) // one process, one clock; N instances, N clocks
+    const payer = res(50).payer
+    const a = (await l.reserve({ ...res(50), amount: '600' }))!
+    const b = (await l.reserve({ ...res(51), payer, amount: '600' }))!
+    const since = clock.ms - 1000
+    // nothing else in flight: the verification's own balance check stands, no read needed
+    expect(await l.verifyWithin(a, payer.toUpperCase().replace('0X', '0x'), 600n, null, since)).toMatchObject({
+      outcome: 'ok',
+      inFlight: 0n,
+    })
+    expect((await l.get(a))!.state).toBe('verified')
+    expect((await l.events(a)).map((x) => x.state)).toEqual(['reserved', 'verified'])
+    // a is in flight: the balance must be read, and 1000 does not cover both; the row stays reserved
+    expect(await l.verifyWithin(b, payer, 600n, null, since)).toMatchObject({ outcome: 'recheck', inFlight: 600n })
+    expect(await l.verifyWithin(b, payer, 600n, { value: 1000n, readAtMs: clock.ms }, since)).toMatchObject({
+      outcome: 'short',
+      inFlight: 600n,
+      spent: 0n,
+    })
+    expect((await l.get(b))!.state).toBe('reserved')
+    expect(await l.verifyWithin(b, payer, 600n, { value: 1200n, readAtMs: clock.ms }, since)).toMatchObject({
+      outcome: 'ok',
+    })
+    // settling counts; released, failed and another payer's rows do not; pending counts until its authorization expires
+    await l.transition(a, 'settling')
+    const c = (await l.reserve({ ...res(52), payer, amount: '100', validBefore: Math.floor(clock.ms / 1000) + 10 }))!
+    await l.transition(c, 'pending')
+    const d = (await l.reserve({ ...res(53), payer, amount: '5000' }))!
+    await l.transition(d, 'released')
+    const f = (await l.reserve({ ...res(54), payer, amount: '7000' }))!
+    await l.transition(f, 'failed')
+    await l.transition((await l.reserve({ ...res(55), amount: '9000' }))!, 'verified')
+    const g = (await l.reserve({ ...res(56), payer, amount: '1' }))!
+    expect(await l.verifyWithin(g, payer, 1n, { value: 10_000n, readAtMs: clock.ms }, since)).toMatchObject({
+      outcome: 'ok',
+      inFlight: 1300n,
+      sent: 700n, // settling and pending: their transfers may already show in a balance read; verified ones not
+    })
+    clock.ms += 16_000 // c's authorization expired (valid_before + 5 s): no longer in flight
+    const h = (await l.reserve({ ...res(57), payer, amount: '1' }))!
+    expect(await l.verifyWithin(h, payer, 1n, { value: 10_000n, readAtMs: clock.ms }, since)).toMatchObject({
+      inFlight: 1201n,
+      sent: 600n,
+    })
+    // 20 concurrent verifications against a balance for 3: exactly 3 pass
+    const p3 = res(60).payer
+    const ids = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => l.reserve({ ...res(200 + i), payer: p3, amount: '100' })),
+    )
+    const out = await Promise.all(
+      ids.map((id) => l.verifyWithin(id!, p3, 100n, { value: 300n, readAtMs: clock.ms }, clock.ms)),
+    )
+    expect(out.filter((o) => o.outcome === 'ok').length).toBe(3)
+    expect((await l.byState(['verified'])).filter((r) => r.payer === p3).length).toBe(3)
+    // a balance read before a settlement: what settled since the read (less the clock skew) is taken off it
+    const p4 = res(70).payer
+    const s1 = (await l.reserve({ ...res(70), amount: '700' }))!
+    const readAtMs = clock.ms
+    clock.ms += 5000
+    await l.transition(s1, 'verified')
+    await l.settleOnce(s1, { tx: '0x1' })
+    const s2 = (await l.reserve({ ...res(71), payer: p4, amount: '700' }))!
+    // settled since the verification began: its balance check is stale
+    expect(await l.verifyWithin(s2, p4, 700n, null, clock.ms)).toMatchObject({ outcome: 'recheck', inFlight: 0n })
+    expect(await l.verifyWithin(s2, p4, 700n, { value: 1000n, readAtMs }, clock.ms)).toMatchObject({
+      outcome: 'short',
+      spent: 700n,
+    }) // 1000 - 700 settled since the read < 700
+    // a read begun right after the settlement was recorded: taken off only where clocks may differ
+    expect(await l.verifyWithin(s2, p4, 700n, { value: 700n, readAtMs: clock.ms + 1 }, clock.ms)).toMatchObject({
+      outcome: kind === 'sqlite' ? 'ok' : 'short',
+    })
+    if (kind === 'postgres')
+      expect(
+        await l.verifyWithin(s2, p4, 700n, { value: 700n, readAtMs: clock.ms + skew + 1 }, clock.ms),
+      ).toMatchObject({ outcome: 'ok' })
+    expect((await l.get(s2))!.state).toBe('verified')
+    // a row no longer reserved (released meanwhile) is never moved to verified
+    const r = (await l.reserve({ ...res(80), amount: '1' }))!
+    await l.transition(r, 'released')
+    expect(await l.verifyWithin(r, res(80).payer, 1n, null, clock.ms)).toMatchObject({ outcome: 'short' })
+    expect((await l.get(r))!.state).toBe('released')
+  })
+
   test('payer cool-downs: doubling per strike, capped, per payer, case-insensitive, restarting after a quiet period', async () => {
     const clock = { ms: 1_000_000 }
     const e = await engines[kind](clock)

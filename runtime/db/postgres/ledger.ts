@@ -1,6 +1,6 @@
 import type { SQL } from 'bun'
 import type { PaymentRow, PaymentState, Reservation, SettledRow, SettlementGas } from '../ledger'
-import { SKEW_MS, type CooldownStore, type LedgerStore, type SharedPayerLedger } from '../store'
+import { SKEW_MS, type CooldownStore, type LedgerStore, type PayerCheck } from '../store'
 import { PgCooldowns } from './cooldowns'
 
 const NUM_FIELDS = [
@@ -28,8 +28,9 @@ const digits = (s: string | undefined) => (s && /^\d{1,40}$/.test(s) ? s : null)
  * Reservation is one INSERT against the partial unique index (payer, nonce) WHERE state <> 'released'; settle-once
  * is one conditional UPDATE; each statement writes its payment_events row in the same statement (CTE).
  */
-export class PgLedger implements LedgerStore, SharedPayerLedger {
-  readonly shared: SharedPayerLedger = this
+export class PgLedger implements LedgerStore {
+  /** N instances, N clocks. */
+  readonly clockSkewMs = SKEW_MS
 
   constructor(
     private sql: SQL,
@@ -122,28 +123,31 @@ export class PgLedger implements LedgerStore, SharedPayerLedger {
     amount: bigint,
     balance: { value: bigint; readAtMs: number } | null,
     sinceMs: number,
-  ): Promise<{ outcome: 'ok' | 'short' | 'recheck'; inFlight: bigint; spent: bigint }> {
+  ): Promise<PayerCheck> {
     const key = payer.toLowerCase()
     return this.sql.begin(async (tx) => {
       await tx`SELECT pg_advisory_xact_lock(hashtext(${'payer:' + key}))`
       const nowS = Math.floor(this.now() / 1000)
-      const readAt = balance ? balance.readAtMs - SKEW_MS : 0
+      const readAt = balance ? balance.readAtMs - this.clockSkewMs : 0
       const [r] = await tx`
         SELECT COALESCE(SUM(amount::numeric), 0)::text AS inflight,
+               COALESCE(SUM(amount::numeric) FILTER (WHERE state <> 'verified'), 0)::text AS sent,
                EXISTS (SELECT 1 FROM payments WHERE payer = ${key} AND state = 'settled' AND settled_at >= ${sinceMs}::bigint) AS settled,
                (SELECT COALESCE(SUM(amount::numeric), 0)::text FROM payments WHERE payer = ${key} AND state = 'settled' AND settled_at >= ${readAt}::bigint) AS spent
         FROM payments WHERE payer = ${key} AND id <> ${id}::bigint
           AND (state IN ('verified', 'settling') OR (state = 'pending' AND valid_before + 5 > ${nowS}::bigint))`
       const inFlight = BigInt(r.inflight.split('.')[0])
+      const sent = BigInt(r.sent.split('.')[0])
       const spent = balance ? BigInt(r.spent.split('.')[0]) : 0n
-      if (balance === null && (inFlight > 0n || r.settled)) return { outcome: 'recheck' as const, inFlight, spent }
+      if (balance === null && (inFlight > 0n || r.settled))
+        return { outcome: 'recheck' as const, inFlight, sent, spent }
       if (balance !== null && balance.value - spent - inFlight < amount)
-        return { outcome: 'short' as const, inFlight, spent }
+        return { outcome: 'short' as const, inFlight, sent, spent }
       const now = this.now()
       const moved = await tx`
         WITH u AS (UPDATE payments SET state = 'verified', updated_at = ${now}::bigint WHERE id = ${id}::bigint AND state = 'reserved' RETURNING id)
         INSERT INTO payment_events (payment_id, state, at) SELECT id, 'verified', ${now}::bigint FROM u RETURNING payment_id`
-      return { outcome: moved.length ? ('ok' as const) : ('short' as const), inFlight, spent }
+      return { outcome: moved.length ? ('ok' as const) : ('short' as const), inFlight, sent, spent }
     })
   }
 
