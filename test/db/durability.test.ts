@@ -242,7 +242,9 @@ describe.skipIf(!perf)('fsync system calls of a real server process (perf)', () 
       )
       const lines = () => {
         try {
-          return readFileSync(out, 'utf8').split('\n').filter((l) => /syscalls:sys_enter_f(data)?sync/.test(l))
+          return readFileSync(out, 'utf8')
+            .split('\n')
+            .filter((l) => /syscalls:sys_enter_f(data)?sync/.test(l))
         } catch {
           return []
         }
