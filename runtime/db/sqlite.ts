@@ -61,16 +61,15 @@ export function openDatabase(path: string): Database {
 }
 
 /*
- * Durability of SQLite commits (the mechanism; which write needs it is decided in runtime/db/ledger.ts). In WAL mode a commit is written to the WAL file (the OS page
- * cache) at once, so it survives the process dying at any moment; what `synchronous` decides is whether the commit
- * also waits for an fsync of the WAL, i.e. survives a power cut or kernel panic. NORMAL (the connection's level)
- * does not; FULL does, and that fsync also makes every earlier commit durable (they are earlier in the same WAL, or
- * were checkpointed, which syncs, into the database file).
+ * Durability of SQLite commits (the mechanism; which write needs it is decided in runtime/db/ledger.ts). In WAL
+ * mode a commit is written to the WAL file (the OS page cache) at once, so it survives the process dying at any
+ * moment; `synchronous` decides whether the commit also waits for an fsync of the WAL, i.e. survives a power cut or
+ * a kernel panic. NORMAL (the connection's level) does not; FULL does, and that fsync also makes every earlier
+ * commit durable (they are earlier in the same WAL, or were checkpointed, which syncs, into the database file).
  * A paid call needs exactly one such commit: the `settling` row written before its transfer is broadcast (the point
- * of no return). Everything before it may be lost to a power cut
- * harmlessly (nothing was broadcast, no result was served); everything after it is rebuilt from the chain by the
- * reconciler, which finds the durable `settling` row at boot (runtime/db/ledger.ts has the write-by-write reasoning).
- * Postgres commits are durable anyway (runtime/db/postgres).
+ * of no return). Everything before it may be lost to a power cut harmlessly (nothing was broadcast, no result was
+ * served); everything after it is rebuilt from the chain by the reconciler, which finds the durable `settling` row
+ * at boot. Postgres commits are durable anyway (runtime/db/postgres).
  */
 const durableCount = new WeakMap<Database, number>()
 const flushers = new WeakMap<Database, Array<() => void>>()
