@@ -12,11 +12,11 @@ import { Ledger } from '../runtime/db/ledger'
 const tmp = () => mkdtempSync(join(tmpdir(), 'x402-db-'))
 
 describe('sqlite', () => {
-  test('WAL, synchronous FULL and versioned migrations on a real file', () => {
+  test('WAL, synchronous NORMAL (FULL only for durable commits: test/db/durability.test.ts) and versioned migrations on a real file', () => {
     const dir = tmp()
     const db = openDatabase(join(dir, 'a.sqlite'))
     expect(db.query('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' })
-    expect(db.query('PRAGMA synchronous').get()).toEqual({ synchronous: 2 })
+    expect(db.query('PRAGMA synchronous').get()).toEqual({ synchronous: 1 })
     expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: 4 })
     db.close()
     const again = openDatabase(join(dir, 'a.sqlite'))

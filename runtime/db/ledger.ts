@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'bun:sqlite'
+import { durably } from './sqlite'
 import type { PayerCheck } from './store'
 
 /**
@@ -74,6 +75,27 @@ export interface Reservation {
   requirements: unknown
 }
 
+/**
+ * Which ledger write must survive a power cut (an fsync'd commit, `durably` in ./sqlite.ts; the others commit
+ * with synchronous=NORMAL: they survive a process crash, not a power cut). Exactly one per paid call: entering
+ * `settling`, written before the transfer is broadcast. Write by write:
+ * - reserved, verified, released (and a payment identifier's claim, results.ts): before that point. Lost, the row
+ *   is as if the request never came: nothing was broadcast and no result was served, so the authorization is
+ *   unused on chain and accepting it again is its first use. The fsync of the `settling` commit makes them durable
+ *   anyway for the payments that go on (the WAL is written in order).
+ * - settling (no tx): the point of no return. After a power cut the boot reconciliation finds it and asks the
+ *   chain: the token's AuthorizationUsed(from, nonce) and Transfer logs prove the payment without a tx hash
+ *   (runtime/pay/settle/proof.ts), an unused authorization fails once expired (runtime/pay/reconcile.ts).
+ * - settling with the tx hash: lost, recovery searches the logs instead (the last 10,000 blocks by default, about
+ *   5.5 h of Base; a server down longer leaves the row `settling` for an operator, the money is on chain).
+ * - settled, pending, failed, and their reasons and gas: lost, the row is back to `settling`, which the
+ *   reconciler settles or fails from the chain exactly like `pending`; /stats revenue is read from settled rows,
+ *   so it matches the chain again once reconciled.
+ * - kept results (results.ts) are written before the durable commit (`beforeDurable`), so they are covered by it.
+ */
+const mustSurvivePowerCut = (state: PaymentState, detail: { tx?: string }) =>
+  state === 'settling' && detail.tx === undefined
+
 /** The payment ledger: one row per attempt, with every transition in payment_events. */
 export class Ledger {
   private insert
@@ -144,16 +166,18 @@ export class Ledger {
     })()
   }
 
-  /** Moves a payment to `state`, recording the transition. */
+  /** Moves a payment to `state`, recording the transition (durably when `mustSurvivePowerCut` says so). */
   transition(id: number, state: PaymentState, detail: { tx?: string; reason?: string } = {}): void {
-    this.db.transaction(() => {
+    const write = () => {
       if (
         this.update.run({ id, state, tx: detail.tx ?? null, reason: detail.reason ?? null, now: this.now() })
           .changes !== 1
       )
         return
       this.event.run(id, state, detail.reason ?? detail.tx ?? null, this.now())
-    })()
+    }
+    if (mustSurvivePowerCut(state, detail)) durably(this.db, write)
+    else this.db.transaction(write)()
   }
 
   /**

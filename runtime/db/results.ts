@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import type { PaymentState } from './ledger'
+import { beforeDurable } from './sqlite'
 
 /** A kept result joined with its payment's ledger row. */
 export interface StoredResult {
@@ -49,8 +50,9 @@ const DEAD = `('failed', 'released')`
  * Paid results kept for collection again: one row per payment whose handler succeeded (body + receipt), plus
  * payment-identifier claims of payments still in flight. Bounded by size (per body and in total) and by time.
  * A row is only ever served while its payment is `settled` (the join); rows of failed or released payments are
- * deleted by `discard` and `purge`. Bodies are buffered for `flushMs` and written in batches: a crash can lose the
- * results of the last few milliseconds (never a payment: the ledger is written at once).
+ * deleted by `discard` and `purge`. Bodies are buffered for `flushMs` and written in batches, and always before the
+ * ledger's next durable commit: a crash can lose the results of the last few milliseconds of calls that have not
+ * reached settlement (never a payment: the ledger is written at once).
  */
 export class ResultStore {
   private total = 0
@@ -80,6 +82,9 @@ export class ResultStore {
       sum: db.prepare(`SELECT COALESCE(SUM(size), 0) AS total FROM paid_results`),
     }
     this.total = this.sumSizes()
+    // A body kept for a payment is on disk before that payment's durable `settling` commit (runtime/db/sqlite.ts),
+    // so a caller whose answer was lost can still collect it after a power cut.
+    beforeDurable(db, () => this.flush())
   }
 
   /** Bytes of kept bodies. */
