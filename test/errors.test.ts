@@ -143,7 +143,7 @@ describe('abuse', () => {
         throw new Error('never settles')
       },
       async status() {
-        return 'unknown' as const
+        return { state: 'unknown' as const }
       },
     }
     const t = await startServer({ entries: withEcho(), facilitator: f, env: { INVALID_PAYMENT_LIMIT: '3' } })

@@ -18,7 +18,7 @@ const facilitator = process.env.RPC_URL
       settle: async () => {
         throw new Error('bench')
       },
-      status: async () => 'unknown' as const,
+      status: async () => ({ state: 'unknown' as const }),
     }
 const t0 = performance.now()
 const b = await boot({ facilitator, log: createLogger('silent'), env: { ...process.env, INVALID_PAYMENT_LIMIT: '0' } })

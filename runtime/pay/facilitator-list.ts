@@ -1,6 +1,6 @@
 import type { Logger } from '../sdk'
 import { NotAccepted, type createRemoteFacilitator, type SupportedKinds } from './remote-facilitator'
-import type { Facilitator, FacilitatorHealth, SettleResult, VerifyResult } from './types'
+import type { ChainStatus, Facilitator, FacilitatorHealth, SettleResult, VerifyResult } from './types'
 
 type Remote = ReturnType<typeof createRemoteFacilitator>
 
@@ -113,10 +113,10 @@ export function createFacilitatorList(
     async status(tx, p, req) {
       if (o.status) return o.status(tx, p, req)
       for (const m of members) {
-        const s = await m.status(tx, p, req).catch(() => 'unknown' as const)
-        if (s !== 'unknown') return s
+        const s = await m.status(tx, p, req).catch((): ChainStatus => ({ state: 'unknown' }))
+        if (s.state !== 'unknown') return s
       }
-      return 'unknown'
+      return { state: 'unknown' }
     },
     async supported() {
       // Asks every facilitator (a health signal: the answers feed the breakers too).

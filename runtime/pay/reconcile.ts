@@ -1,6 +1,6 @@
 import type { LedgerStore } from '../db/store'
 import type { Logger } from '../sdk'
-import type { DecodedPayment, Facilitator, PaymentRequirements } from './types'
+import type { ChainStatus, DecodedPayment, Facilitator, PaymentRequirements } from './types'
 
 /**
  * Brings the ledger in line with the chain. `settling`/`pending` rows (sent, or possibly sent, but not confirmed)
@@ -56,7 +56,7 @@ async function reconcileRows(
     if (row.state === 'settling' && now - row.updated_at < staleAfter(row)) continue
     const raw = JSON.parse(row.payload) as Record<string, unknown>
     const p = { x402Version: row.x402_version, raw, payload: raw.payload } as DecodedPayment
-    let status: 'settled' | 'failed' | 'unknown'
+    let status: ChainStatus
     try {
       status = await facilitator.status(row.tx_hash ?? '', p, JSON.parse(row.requirements) as PaymentRequirements)
     } catch (e) {
@@ -64,9 +64,12 @@ async function reconcileRows(
       out.unknown++
       continue
     }
-    if (status === 'settled') {
-      if (await ledger.settleOnce(row.id, { reason: 'confirmed by reconciliation' })) out.settled++
-    } else if (status === 'failed') {
+    if (status.state === 'settled') {
+      // The proving transaction is recorded (found by the authorization's logs when the row had no hash), so a
+      // result collected later carries it in PAYMENT-RESPONSE.
+      const tx = status.tx || row.tx_hash || undefined
+      if (await ledger.settleOnce(row.id, { reason: 'confirmed by reconciliation', tx })) out.settled++
+    } else if (status.state === 'failed') {
       await ledger.transition(row.id, 'failed', { reason: 'not on chain and expired (reconciled)' })
       out.failed++
     } else out.unknown++

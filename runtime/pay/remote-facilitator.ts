@@ -1,7 +1,7 @@
 import { toV1 } from './challenge'
 import { v1NetworkOf } from './networks'
 import type { RequestAuth } from './cdp-auth'
-import type { DecodedPayment, Facilitator, PaymentRequirements, SettleResult, VerifyResult } from './types'
+import type { ChainStatus, DecodedPayment, Facilitator, PaymentRequirements, SettleResult, VerifyResult } from './types'
 import { REASON } from './reasons'
 
 export interface RemoteFacilitatorOptions {
@@ -130,8 +130,8 @@ export function createRemoteFacilitator(
       if (!Array.isArray(r.kinds)) throw new Error(`facilitator ${name}/supported answered without kinds`)
       return r
     },
-    async status() {
-      return 'unknown'
+    async status(): Promise<ChainStatus> {
+      return { state: 'unknown' }
     },
   }
 }

@@ -56,6 +56,12 @@ export interface SettleResult {
 }
 
 /** The state of the settlement side, for /health and for refusing paid calls that could not be settled. */
+/**
+ * What the chain says of a payment: settled (with the transaction whose logs prove it paid us: the one recorded, or
+ * the one found by the authorization's logs), failed, or unknown.
+ */
+export type ChainStatus = { state: 'settled'; tx: string } | { state: 'failed' | 'unknown'; tx?: string }
+
 export interface FacilitatorHealth {
   /** False when the backend cannot be reached, or (local settlement) a settler key is running low on gas. */
   ok: boolean
@@ -82,8 +88,8 @@ export interface Facilitator {
   verify(p: DecodedPayment, req: PaymentRequirements): Promise<VerifyResult>
   /** Broadcasts the transfer. `onSubmitted` is called with the tx hash before waiting for the receipt. */
   settle(p: DecodedPayment, req: PaymentRequirements, onSubmitted: (tx: string) => void): Promise<SettleResult>
-  /** Receipt status of a previously sent transaction, for reconciliation. */
-  status(tx: string, p: DecodedPayment, req: PaymentRequirements): Promise<'settled' | 'failed' | 'unknown'>
+  /** Settlement status of a payment from the chain, for reconciliation (with the transaction that settled it). */
+  status(tx: string, p: DecodedPayment, req: PaymentRequirements): Promise<ChainStatus>
   /** The payer's balance of `asset` (atomic units), where the backend can read the chain. */
   balance?(payer: `0x${string}`, asset: string): Promise<bigint>
   /** Whether `address` has contract code (cached): lets the cheap checks defer a contract wallet's signature to the chain. */

@@ -224,7 +224,7 @@ describe('refused payments', () => {
         throw new Error('never settles')
       },
       async status() {
-        return 'unknown' as const
+        return { state: 'unknown' as const }
       },
     }
     const s2 = await startServer({ entries: withEcho(), facilitator: refusing, env: { INVALID_PAYMENT_LIMIT: '2' } })

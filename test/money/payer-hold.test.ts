@@ -35,7 +35,7 @@ function setup(balance: () => Promise<bigint>, withBalance = true) {
     kind: 'local',
     verify: async () => ({ isValid: true }),
     settle: async () => ({ success: true, transaction: '0x', network: 'eip155:8453' }),
-    status: async () => 'unknown',
+    status: async () => ({ state: 'unknown' as const }),
     ...(withBalance ? { balance: () => (reads.n++, balance()) } : {}),
   } as unknown as Facilitator
   const hold = new PayerHold(ledger, facilitator)
@@ -59,7 +59,12 @@ test('10 concurrent holds of a payer funded for 3 share one balance read: 3 veri
   const first = reserve()
   await hold.hold(first, PAYER, 1000n, ASSET, Date.now()) // in flight (verified: its handler runs)
   const ids = Array.from({ length: 9 }, () => reserve())
-  const out = ids.map((id) => hold.hold(id, PAYER, 1000n, ASSET, Date.now()).then(() => 'ok', (e) => e))
+  const out = ids.map((id) =>
+    hold.hold(id, PAYER, 1000n, ASSET, Date.now()).then(
+      () => 'ok',
+      (e) => e,
+    ),
+  )
   release()
   const results = await Promise.all(out)
   expect(results.filter((r) => r === 'ok').length).toBe(2)

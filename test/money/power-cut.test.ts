@@ -120,7 +120,8 @@ test('power cut right after the durable `settling` commit: reconciled from the c
   proxy.delayIn.clear()
 
   // What survived the kill includes commits a power cut could have lost (the tx hash, at least)…
-  expect(lastPayment(dbPath())!.tx_hash).toMatch(/^0x[0-9a-f]{64}$/)
+  const paidTx = lastPayment(dbPath())!.tx_hash
+  expect(paidTx).toMatch(/^0x[0-9a-f]{64}$/)
   // …so keep only what was fsync'd: the WAL up to the commit that entered `settling`.
   const lost = cutWalAfterFirst(dbPath(), (row) => row?.state === 'settling')
   expect(lost).toBeGreaterThanOrEqual(1)
@@ -136,7 +137,8 @@ test('power cut right after the durable `settling` commit: reconciled from the c
 
   s = await start() // boot reconciliation: no hash, the AuthorizationUsed/Transfer logs prove the payment
   try {
-    expect(lastPayment(dbPath())).toMatchObject({ id: cut.id, state: 'settled', amount: '1000' })
+    // settled with the transaction the logs name, recorded again
+    expect(lastPayment(dbPath())).toMatchObject({ id: cut.id, state: 'settled', amount: '1000', tx_hash: paidTx })
     expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(1000n)
     const today = (await (await fetch(`http://127.0.0.1:${s.port}/stats/today`)).json()) as any
     expect(today.totals.revenue_atomic).toBe('1000')
@@ -144,6 +146,7 @@ test('power cut right after the durable `settling` commit: reconciled from the c
     const again = await post(url(), { text: 'Power Cut' }, { 'payment-signature': header })
     expect(again.status).toBe(200)
     expect(((await again.json()) as { slug: string }).slug).toBe('power-cut')
+    expect(decodeB64Json(again.headers.get('payment-response'))).toMatchObject({ success: true, transaction: paidTx })
     expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(1000n)
     // the authorization for another request is refused: used once, on chain
     const other = await post(url(), { text: 'something else' }, { 'payment-signature': header })

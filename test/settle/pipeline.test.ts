@@ -162,8 +162,9 @@ describe('recovery', () => {
     const tx = await rpc(chain.rpcUrl, 'eth_getTransactionByHash', [final])
     expect(Number(tx.nonce)).toBe(firstNonce)
     expect(await txCount(chain.rpcUrl, addressOf(key))).toBe(3)
-    // the ledger keeps the first hash it was given (the dropped one): reconciliation still finds the payment
-    expect(await f.status(dropped, lastPayments[i], requirements(to))).toBe('settled')
+    // the ledger keeps the first hash it was given (the dropped one): reconciliation still finds the payment, and
+    // names the transaction that really paid (found by the authorization's logs)
+    expect(await f.status(dropped, lastPayments[i], requirements(to))).toEqual({ state: 'settled', tx: final })
     await rpc(chain.rpcUrl, 'evm_setIntervalMining', [0])
   }, 60_000)
 

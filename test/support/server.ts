@@ -21,7 +21,7 @@ export function refusingFacilitator(): Facilitator & { calls: number } {
     },
     async status() {
       f.calls++
-      return 'unknown' as const
+      return { state: 'unknown' as const }
     },
   }
   return f

@@ -1,6 +1,6 @@
 import { encodeFunctionData, getAddress, keccak256, toHex, type Hex } from 'viem'
 import { EIP3009_ABI } from '../eip3009-abi'
-import type { Authorization } from '../types'
+import type { Authorization, ChainStatus } from '../types'
 import { succeeded, type RawReceipt } from './receipt'
 import { hexToBig, toHexQ, type Rpc } from './rpc'
 
@@ -86,10 +86,10 @@ export async function chainStatus(
   a: Authorization,
   asset: string,
   lookback = 10_000,
-): Promise<'settled' | 'failed' | 'unknown'> {
+): Promise<ChainStatus> {
   if (tx) {
     const r = await rpc<RawReceipt | null>('eth_getTransactionReceipt', [tx])
-    if (r && paysUs(r, asset, a)) return 'settled'
+    if (r && paysUs(r, asset, a)) return { state: 'settled', tx }
   }
   const used =
     hexToBig(
@@ -105,8 +105,8 @@ export async function chainStatus(
         'latest',
       ]),
     ) !== 0n
-  if (!used) return BigInt(a.validBefore) < BigInt(Math.floor(Date.now() / 1000)) ? 'failed' : 'unknown'
+  if (!used) return { state: BigInt(a.validBefore) < BigInt(Math.floor(Date.now() / 1000)) ? 'failed' : 'unknown' }
   const found = await findUse(rpc, asset, a, lookback)
-  if (!found) return 'unknown' // used outside the searched range: no proof either way, an operator decides
-  return found.paid ? 'settled' : 'failed'
+  if (!found) return { state: 'unknown' } // used outside the searched range: no proof either way, an operator decides
+  return found.paid ? { state: 'settled', tx: found.tx } : { state: 'failed', tx: found.tx }
 }
