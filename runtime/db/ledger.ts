@@ -274,23 +274,25 @@ export class Ledger {
   ): PayerCheck {
     const q = this.payerStatements()
     const key = payer.toLowerCase()
-    return this.db.transaction(() => {
-      const now = this.now()
-      const row = q.inFlight.get({ payer: key, id, nowS: Math.floor(now / 1000) }) as { total: string; sent: string }
-      const inFlight = BigInt(row.total)
-      const sent = BigInt(row.sent)
-      let spent = 0n
-      if (balance === null) {
-        const settled = (q.settled.get({ payer: key, since: sinceMs }) as { any: number }).any === 1
-        if (inFlight > 0n || settled) return { outcome: 'recheck' as const, inFlight, sent, spent }
-      } else {
-        const since = balance.readAtMs - this.clockSkewMs
-        spent = BigInt((q.spent.get({ payer: key, since }) as { total: string }).total)
-        if (balance.value - spent - inFlight < amount) return { outcome: 'short' as const, inFlight, sent, spent }
-      }
-      if (q.verify.run({ id, now }).changes !== 1) return { outcome: 'short' as const, inFlight, sent, spent }
-      this.event.run(id, 'verified', null, now)
-      return { outcome: 'ok' as const, inFlight, sent, spent }
-    }).immediate()
+    return this.db
+      .transaction(() => {
+        const now = this.now()
+        const row = q.inFlight.get({ payer: key, id, nowS: Math.floor(now / 1000) }) as { total: string; sent: string }
+        const inFlight = BigInt(row.total)
+        const sent = BigInt(row.sent)
+        let spent = 0n
+        if (balance === null) {
+          const settled = (q.settled.get({ payer: key, since: sinceMs }) as { any: number }).any === 1
+          if (inFlight > 0n || settled) return { outcome: 'recheck' as const, inFlight, sent, spent }
+        } else {
+          const since = balance.readAtMs - this.clockSkewMs
+          spent = BigInt((q.spent.get({ payer: key, since }) as { total: string }).total)
+          if (balance.value - spent - inFlight < amount) return { outcome: 'short' as const, inFlight, sent, spent }
+        }
+        if (q.verify.run({ id, now }).changes !== 1) return { outcome: 'short' as const, inFlight, sent, spent }
+        this.event.run(id, 'verified', null, now)
+        return { outcome: 'ok' as const, inFlight, sent, spent }
+      })
+      .immediate()
   }
 }
