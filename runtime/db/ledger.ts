@@ -241,8 +241,8 @@ export class Ledger {
   private payerQ?: { inFlight: Statement; settled: Statement; spent: Statement; verify: Statement }
 
   private payerStatements() {
-    // In flight: scanned through payments_state (verified/settling/pending rows of every payer: as many as calls in
-    // flight), not through the payer's whole history. Settled: the recent end of payments_settled.
+    // In flight: the payer's rows of payments_inflight (a partial index of verified/settling/pending rows), not its
+    // whole history. Settled: the recent end of payments_settled.
     return (this.payerQ ??= {
       inFlight: this.db.prepare(
         `SELECT CAST(COALESCE(SUM(CAST(amount AS INTEGER)), 0) AS TEXT) AS total,

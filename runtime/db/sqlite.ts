@@ -50,6 +50,9 @@ const MIGRATIONS: string[] = [
      day TEXT NOT NULL, slug TEXT NOT NULL, code TEXT NOT NULL, status INTEGER NOT NULL, count INTEGER NOT NULL,
      PRIMARY KEY (day, slug, code, status)) WITHOUT ROWID;
    CREATE TABLE admin_state (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;`,
+  // The in-flight hold (Ledger.verifyWithin) reads one payer's rows in flight on every paid call: index exactly
+  // those (as on Postgres), so a busy payer costs what an idle one does.
+  `CREATE INDEX payments_inflight ON payments (payer) WHERE state IN ('verified', 'settling', 'pending');`,
 ]
 
 /**
