@@ -7,8 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { boot, ConfigError } from './boot'
 import { loadConfig, usesDevChain } from './config'
 import { createLogger } from './log'
-import { createLocalFacilitator } from './pay/local-facilitator'
-import { remoteFacilitators } from './pay/remote-setup'
+import type { createLocalFacilitator } from './pay/local-facilitator'
 import type { Facilitator } from './pay/types'
 
 const DEV_PAYER_FILE = 'data/dev-payer.json'
@@ -31,6 +30,7 @@ async function main() {
     ])
   if (usesDevChain(config)) {
     const { startDevChain } = await import('./chain/devchain')
+    const { createLocalFacilitator } = await import('./pay/local-facilitator')
     const chain = await startDevChain()
     stopChain = chain.stop
     payTo = chain.payee.address
@@ -71,6 +71,8 @@ async function main() {
     const { networkFacilitators } = await import('./pay/network-backends')
     facilitator = await networkFacilitators(config, log)
   } else if (config.facilitatorUrl) {
+    // Each payment backend's modules load only when it is the one configured (literal specifiers: bundled).
+    const { remoteFacilitators } = await import('./pay/remote-setup')
     facilitator = remoteFacilitators(config, log)
   } else {
     // SETTLER_PRIVATE_KEYS (comma-separated) or SETTLER_PRIVATE_KEY: each key is its own nonce lane.
@@ -79,6 +81,7 @@ async function main() {
       .map((k) => k.trim())
       .filter(Boolean)
       .map((k) => (k.startsWith('0x') ? k : `0x${k}`) as Hex)
+    const { createLocalFacilitator } = await import('./pay/local-facilitator')
     facilitator = createLocalFacilitator({ rpcUrl: config.rpcUrl, settlerKeys, chainId })
   }
   // Settler boot reads (nonces, balances, fees, EIP-7966 support) before listening, so /health is true at once;
