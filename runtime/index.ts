@@ -7,6 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { boot, ConfigError } from './boot'
 import { loadConfig, usesDevChain } from './config'
 import { createLogger } from './log'
+import { serveOptions } from './http/serve-options'
 import type { createLocalFacilitator } from './pay/local-facilitator'
 import type { Facilitator } from './pay/types'
 
@@ -96,11 +97,7 @@ async function main() {
     await stopChain?.()
     throw e
   })
-  const server = booted.app.listen({
-    port: booted.config.port,
-    hostname: booted.config.host,
-    maxRequestBodySize: booted.config.bodyLimitBytes + 1024,
-  })
+  const server = booted.app.listen(serveOptions(booted.config.port, booted.config.host))
   const url = `http://${booted.config.host === '0.0.0.0' ? 'localhost' : booted.config.host}:${server.server!.port}`
   writeDevPayer?.(url)
   console.log(
