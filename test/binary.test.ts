@@ -16,7 +16,12 @@ const root = join(import.meta.dir, '..')
 const out = join(mkdtempSync(join(tmpdir(), 'bin-')), 'x402-api')
 let chain: DevChain
 beforeAll(async () => {
-  const b = Bun.spawnSync([process.execPath, 'build', 'runtime/index.ts', '--compile', '--outfile', out], {
+  // the `bun build …` of package.json's build script, with our own output path
+  const build = (await Bun.file(join(root, 'package.json')).json()).scripts.build.split('&&').pop().trim().split(/\s+/)
+  const args = build.slice(1).map((a: string, i: number, all: string[]) => (all[i - 1] === '--outfile' ? out : a))
+  expect(build[0]).toBe('bun')
+  expect(args).toContain('--compile')
+  const b = Bun.spawnSync([process.execPath, ...args], {
     cwd: root,
     stdout: 'pipe',
     stderr: 'pipe',
