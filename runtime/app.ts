@@ -151,7 +151,7 @@ export function createApp(deps: AppDeps) {
         return errorResponse(asServiceError(error, deps.log, { request_id: id, code: String(code) }), id)
       })
       .use(siteRoutes)
-      .use(lazyDiscoveryRoutes(services, config, deps.payTo, deps.bootedAt))
+      .use(lazyDiscoveryRoutes(services, config, deps.payTo, deps.bootedAt, deps.log))
       .use(deps.adminRoutes ? deps.adminRoutes({ ...deps, adminQueries: deps.storage?.admin }) : new Elysia())
       .use(devPayerRoutes(deps))
       .get('/health', async () => {
@@ -214,6 +214,6 @@ export function createApp(deps: AppDeps) {
       .group('/api/v1', (g) => g.use(paid))
       .use(lazyMcpRoutes(deps, client, VERSION))
       // The OpenAPI viewer serves our own document (not a generated one), from its own app built on first use.
-      .use(lazyDocsRoutes(docs.openapi))
+      .use(lazyDocsRoutes(docs.openapi, deps.log))
   )
 }

@@ -1,8 +1,11 @@
-import { Elysia } from 'elysia'
+import { type AnyElysia, Elysia } from 'elysia'
 import type { CatalogService } from './catalog'
 import type { Config } from './config'
 import { lazyApp } from './http/lazy-app'
+import { errorResponse, newRequestId } from './http/respond'
+import { asServiceError } from './http/unexpected'
 import type { McpDeps } from './mcp/routes'
+import type { Logger } from './sdk'
 
 /**
  * Route groups most requests never touch, mounted at boot as thin forwards: their modules load and their tables
@@ -13,10 +16,25 @@ import type { McpDeps } from './mcp/routes'
 type ServerLike = { requestIP(r: Request): { address: string } | null } | null
 const HIDDEN = { detail: { hide: true } }
 
+/**
+ * The routes as an app of their own that answers like the main one when something throws: the one error shape,
+ * the error logged (a bare Elysia app would answer 500 with the raw error message).
+ */
+export const contained = (routes: AnyElysia, log: Logger) =>
+  new Elysia()
+    .onError(({ error, code }) => errorResponse(asServiceError(error, log, { code: String(code) }), newRequestId()))
+    .use(routes)
+
 /** /llms.txt, /icon.svg, /discovery/search (runtime/discovery/routes.ts). */
-export function lazyDiscoveryRoutes(services: CatalogService[], config: Config, payTo: string, bootedAt: number) {
+export function lazyDiscoveryRoutes(
+  services: CatalogService[],
+  config: Config,
+  payTo: string,
+  bootedAt: number,
+  log: Logger,
+) {
   const forward = lazyApp(async () =>
-    (await import('./discovery/routes')).discoveryRoutes(services, config, payTo, bootedAt),
+    contained((await import('./discovery/routes')).discoveryRoutes(services, config, payTo, bootedAt), log),
   )
   const to = ({ request }: { request: Request }) => forward(request)
   return new Elysia({ name: 'discovery-routes-lazy' })
@@ -32,7 +50,10 @@ export function lazyDiscoveryRoutes(services: CatalogService[], config: Config, 
 export function lazyMcpRoutes(deps: McpDeps, clientOf: (req: Request, server: ServerLike) => string, version: string) {
   const clients = new WeakMap<Request, string>()
   const forward = lazyApp(async () =>
-    (await import('./mcp/routes')).mcpRoutes(deps, (req) => clients.get(req) ?? clientOf(req, null), version),
+    contained(
+      (await import('./mcp/routes')).mcpRoutes(deps, (req) => clients.get(req) ?? clientOf(req, null), version),
+      deps.log,
+    ),
   )
   const to = ({ request, server }: { request: Request; server: ServerLike }) => {
     clients.set(request, clientOf(request, server))
@@ -47,16 +68,17 @@ export function lazyMcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Se
 }
 
 /** /docs (the OpenAPI viewer page) and /openapi/full.json: @elysiajs/openapi serving our own document. */
-export function lazyDocsRoutes(document: () => unknown) {
+export function lazyDocsRoutes(document: () => unknown, log: Logger) {
   const forward = lazyApp(async () => {
     const { openapi } = await import('@elysiajs/openapi')
-    return new Elysia().use(
+    return contained(
       openapi({
         path: '/docs',
         specPath: '/openapi/full.json',
         documentation: document() as never,
         exclude: { paths: [/.*/] },
       }),
+      log,
     )
   })
   const to = ({ request }: { request: Request }) => forward(request)
