@@ -7,7 +7,7 @@
  * limit, the stream is cancelled), and Bun discards a body nobody reads (test/money/body-limit.test.ts streams
  * 100 MB at the server and checks its peak memory).
  */
-export const BUN_BODY_CAP = Number.MAX_SAFE_INTEGER
+const BUN_BODY_CAP = Number.MAX_SAFE_INTEGER
 
 /** Options for `app.listen` shared by `bun start` and test servers. */
 export const serveOptions = (port: number, hostname: string) => ({

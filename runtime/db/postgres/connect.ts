@@ -10,7 +10,7 @@ export interface PgOptions {
   statementTimeoutMs: number
 }
 
-export { DatabaseUnavailable, isDatabaseError } from '../errors'
+export { DatabaseUnavailable } from '../errors'
 
 /** The URL without its password, for messages. */
 export const redactUrl = (url: string) => url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')
