@@ -1,24 +1,22 @@
 import { Elysia } from 'elysia'
-import { openapi } from '@elysiajs/openapi'
 import type { CatalogService } from './catalog'
 import type { Database } from 'bun:sqlite'
 import type { LedgerStore, QuotaStore } from './db/store'
 import type { Storage } from './db/open'
 import { loadStatsReport } from './db/report'
-import { isDatabaseError } from './db/postgres/connect'
+import { isDatabaseError } from './db/errors'
 import { clientAddress } from './http/client-ip'
 import { requestUrl } from './http/request-url'
 import { errorResponse, json, newRequestId, PREFLIGHT_HEADERS } from './http/respond'
 import { discoveryDocument, servicesDocument, wellKnownDocument } from './discovery/surfaces'
 import { openapiDocument } from './discovery/openapi'
 import { agentOpenapiDocument } from './discovery/openapi-agent'
-import { discoveryRoutes } from './discovery/routes'
 import { ICON_SVG } from './discovery/icon'
 import { servePaid, type PipelineDeps } from './pipeline'
 import { serveDemo } from './demo'
 import { siteRoutes } from './site/routes'
-import { mcpRoutes } from './mcp/routes'
-import { adminRoutes, type AdminDeps } from './admin/routes'
+import type { adminRoutes, AdminDeps } from './admin/routes'
+import { lazyDiscoveryRoutes, lazyDocsRoutes, lazyMcpRoutes } from './lazy-routes'
 import { devPayerRoutes, type DevPayer } from './site/dev-payer'
 import { ServiceError } from './sdk'
 import { asServiceError } from './http/unexpected'
@@ -46,6 +44,8 @@ export interface AppDeps extends PipelineDeps {
   admin?: AdminDeps['admin']
   /** The dev chain's demo payer, for paying from the try-it panel (only honoured on the embedded dev chain). */
   devPayer?: DevPayer
+  /** The console's routes, loaded by boot only when ADMIN_TOKEN is set (absent: /admin does not exist). */
+  adminRoutes?: typeof adminRoutes
 }
 
 /** The HTTP app: public GET surfaces, the demo, and every service under /api and /api/v1. No listen(). */
@@ -85,11 +85,16 @@ export function createApp(deps: AppDeps) {
       ...(facilitator ? { facilitator } : {}),
     }
   }
+  // The static documents are built on their first request, not at boot.
+  const once = <T>(make: () => T) => {
+    let v: T | undefined
+    return () => (v ??= make())
+  }
   const docs = {
-    services: JSON.stringify(servicesDocument(services, config)),
-    wellKnown: JSON.stringify(wellKnownDocument(services, config, deps.payTo)),
-    openapi: openapiDocument(services, config, VERSION),
-    agentOpenapi: JSON.stringify(agentOpenapiDocument(services, config, VERSION)),
+    services: once(() => JSON.stringify(servicesDocument(services, config))),
+    wellKnown: once(() => JSON.stringify(wellKnownDocument(services, config, deps.payTo))),
+    openapi: once(() => openapiDocument(services, config, VERSION)),
+    agentOpenapi: once(() => JSON.stringify(agentOpenapiDocument(services, config, VERSION))),
   }
   const cached = (body: string) =>
     new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8', ...PREFLIGHT_HEADERS } })
@@ -146,8 +151,8 @@ export function createApp(deps: AppDeps) {
         return errorResponse(asServiceError(error, deps.log, { request_id: id, code: String(code) }), id)
       })
       .use(siteRoutes)
-      .use(discoveryRoutes(services, config, deps.payTo, deps.bootedAt))
-      .use(adminRoutes({ ...deps, adminQueries: deps.storage?.admin }))
+      .use(lazyDiscoveryRoutes(services, config, deps.payTo, deps.bootedAt, deps.log))
+      .use(deps.adminRoutes ? deps.adminRoutes({ ...deps, adminQueries: deps.storage?.admin }) : new Elysia())
       .use(devPayerRoutes(deps))
       .get('/health', async () => {
         const now = Date.now()
@@ -172,10 +177,10 @@ export function createApp(deps: AppDeps) {
             headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' },
           }),
       )
-      .get('/services', () => cached(docs.services))
-      .get('/openapi.json', () => cached(docs.agentOpenapi))
-      .get('/.well-known/x402', () => cached(docs.wellKnown))
-      .get('/.well-known/x402.json', () => cached(docs.wellKnown))
+      .get('/services', () => cached(docs.services()))
+      .get('/openapi.json', () => cached(docs.agentOpenapi()))
+      .get('/.well-known/x402', () => cached(docs.wellKnown()))
+      .get('/.well-known/x402.json', () => cached(docs.wellKnown()))
       .get('/discovery/resources', ({ request }) =>
         json(
           discoveryDocument(
@@ -207,15 +212,8 @@ export function createApp(deps: AppDeps) {
       )
       .group('/api', (g) => g.use(paid))
       .group('/api/v1', (g) => g.use(paid))
-      .use(mcpRoutes(deps, client, VERSION))
-      // Last, so its hooks stay off every route above; it serves our own document (not a generated one).
-      .use(
-        openapi({
-          path: '/docs',
-          specPath: '/openapi/full.json',
-          documentation: docs.openapi as never,
-          exclude: { paths: [/.*/] },
-        }),
-      )
+      .use(lazyMcpRoutes(deps, client, VERSION))
+      // The OpenAPI viewer serves our own document (not a generated one), from its own app built on first use.
+      .use(lazyDocsRoutes(docs.openapi, deps.log))
   )
 }

@@ -1,4 +1,5 @@
-// Text assets bundled with `with { type: 'text' }` (also inside the compiled binary).
+// Text assets bundled with `with { type: 'text' }` (also inside the compiled binary); `*.bundle.js` is imported
+// `with { type: 'file' }` (its path, readable with Bun.file, also inside the binary).
 declare module '*.css' {
   const text: string
   export default text

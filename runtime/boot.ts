@@ -5,7 +5,7 @@ import { loadConfig, usesDevChain, type Config } from './config'
 import { openStorage, type Storage } from './db/open'
 import type { Ledger } from './db/ledger'
 import type { Stats } from './db/stats'
-import { DatabaseUnavailable } from './db/postgres/connect'
+import { DatabaseUnavailable } from './db/errors'
 import { createLogger } from './log'
 import { PaymentGate } from './pay/gate'
 import { reconcile } from './pay/reconcile'
@@ -15,7 +15,7 @@ import type { RegistryEntry } from './registry-types'
 import { entries as generated } from './registry.gen'
 import { createContextFactory } from './context'
 import { createVerifier } from './pay/verify-only'
-import { modelProvider } from './model'
+import { modelProvider } from './model/provider'
 import type { Logger } from './sdk'
 import type { DevPayer } from './site/dev-payer'
 import { PaidResults } from './pay/results'
@@ -109,6 +109,8 @@ export async function boot(o: BootOptions): Promise<Booted> {
   )
   purge.unref?.()
   await results.purge()
+  // The operator console's modules load only when it is enabled (literal specifier: bundled in the binary).
+  const admin = config.adminToken ? await import('./admin/routes') : undefined
   const app = createApp({
     services,
     config,
@@ -125,6 +127,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
     bootedAt: Date.now(),
     facilitatorHealth: () => o.facilitator.health?.(),
     admin: { ledger, facilitator: o.facilitator },
+    adminRoutes: admin?.adminRoutes,
     devPayer: usesDevChain(config) ? o.devPayer : undefined,
     context: createContextFactory(
       config,

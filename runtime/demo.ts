@@ -5,7 +5,7 @@ import { errorResponse, json } from './http/respond'
 import { runHandler, type PipelineDeps } from './pipeline'
 import { ServiceError } from './sdk'
 import { prepareInput } from './validate'
-import { isDatabaseError } from './db/postgres/connect'
+import { isDatabaseError } from './db/errors'
 import { asServiceError } from './http/unexpected'
 
 /**

@@ -7,8 +7,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { boot, ConfigError } from './boot'
 import { loadConfig, usesDevChain } from './config'
 import { createLogger } from './log'
-import { createLocalFacilitator } from './pay/local-facilitator'
-import { remoteFacilitators } from './pay/remote-setup'
+import { serveOptions } from './http/serve-options'
+import type { createLocalFacilitator } from './pay/local-facilitator'
 import type { Facilitator } from './pay/types'
 
 const DEV_PAYER_FILE = 'data/dev-payer.json'
@@ -31,6 +31,7 @@ async function main() {
     ])
   if (usesDevChain(config)) {
     const { startDevChain } = await import('./chain/devchain')
+    const { createLocalFacilitator } = await import('./pay/local-facilitator')
     const chain = await startDevChain()
     stopChain = chain.stop
     payTo = chain.payee.address
@@ -71,6 +72,8 @@ async function main() {
     const { networkFacilitators } = await import('./pay/network-backends')
     facilitator = await networkFacilitators(config, log)
   } else if (config.facilitatorUrl) {
+    // Each payment backend's modules load only when it is the one configured (literal specifiers: bundled).
+    const { remoteFacilitators } = await import('./pay/remote-setup')
     facilitator = remoteFacilitators(config, log)
   } else {
     // SETTLER_PRIVATE_KEYS (comma-separated) or SETTLER_PRIVATE_KEY: each key is its own nonce lane.
@@ -79,6 +82,7 @@ async function main() {
       .map((k) => k.trim())
       .filter(Boolean)
       .map((k) => (k.startsWith('0x') ? k : `0x${k}`) as Hex)
+    const { createLocalFacilitator } = await import('./pay/local-facilitator')
     facilitator = createLocalFacilitator({ rpcUrl: config.rpcUrl, settlerKeys, chainId })
   }
   // Settler boot reads (nonces, balances, fees, EIP-7966 support) before listening, so /health is true at once;
@@ -93,11 +97,7 @@ async function main() {
     await stopChain?.()
     throw e
   })
-  const server = booted.app.listen({
-    port: booted.config.port,
-    hostname: booted.config.host,
-    maxRequestBodySize: booted.config.bodyLimitBytes + 1024,
-  })
+  const server = booted.app.listen(serveOptions(booted.config.port, booted.config.host))
   const url = `http://${booted.config.host === '0.0.0.0' ? 'localhost' : booted.config.host}:${server.server!.port}`
   writeDevPayer?.(url)
   console.log(

@@ -16,7 +16,7 @@ import { paymentIdentifierOf } from './pay/payment-id'
 import { requestHash, RETRY_PENDING_S, type PaidResults } from './pay/results'
 import { collectedResponse } from './pay/collected'
 import { InFlightCalls } from './pay/in-flight'
-import { isDatabaseError } from './db/postgres/connect'
+import { isDatabaseError } from './db/errors'
 import { asServiceError } from './http/unexpected'
 import { REASON } from './pay/reasons'
 

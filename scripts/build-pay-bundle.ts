@@ -1,6 +1,6 @@
 /**
  * Bundles runtime/site/pay-entry.ts (the official @x402/fetch + @x402/evm clients and viem) for the browser into
- * runtime/site/pay.bundle.js, which is committed and embedded as text (so `bun build --compile` needs no build step).
+ * runtime/site/pay.bundle.js, which is committed and embedded in the binary (so `bun build --compile` needs no build step).
  * `--check` fails when the committed bundle is out of date.
  */
 import { readFileSync, writeFileSync } from 'node:fs'

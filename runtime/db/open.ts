@@ -16,18 +16,9 @@ import type {
   ThrottleStore,
 } from './store'
 import { Throttle } from '../http/throttle'
-import { PgThrottle } from './postgres/throttle'
 import { AdminQueries, type AdminReads } from './admin-queries'
-import { PgAdminQueries } from './postgres/admin-queries'
-import { openPostgres, withTimeout } from './postgres/connect'
-import { PgLedger } from './postgres/ledger'
-import { PgQuota } from './postgres/quota'
-import { PgResultStore } from './postgres/results'
-import { PgStats } from './postgres/stats'
 import { ErrorCounts } from './error-counts'
-import { PgErrorCounts } from './postgres/error-counts'
 import { SessionGeneration } from './admin-state'
-import { PgSessionGeneration } from './postgres/admin-state'
 
 /** Everything the server keeps, on one engine: the embedded SQLite file, or a Postgres shared by N instances. */
 export interface Storage {
@@ -58,36 +49,9 @@ export const instanceIdOf = (config: Config) =>
 /** Opens the configured storage: Postgres when DATABASE_URL is set (throws DatabaseUnavailable), else SQLite. */
 export async function openStorage(config: Config): Promise<Storage> {
   const limits = { maxBodyBytes: 1_048_576, maxTotalBytes: config.paidResultsMaxBytes }
-  if (config.database.url) {
-    const sql = await openPostgres({
-      url: config.database.url,
-      poolMax: config.database.poolMax,
-      statementTimeoutMs: config.database.statementTimeoutMs,
-    })
-    const stats = new PgStats(sql)
-    const errorCounts = new PgErrorCounts(sql)
-    return {
-      kind: 'postgres',
-      ledger: new PgLedger(sql, instanceIdOf(config)),
-      stats,
-      quota: new PgQuota(sql, config.demo.dailyLimit),
-      results: new PgResultStore(sql, limits),
-      refusals: new PgThrottle(sql, config.invalidPaymentLimit),
-      admin: new PgAdminQueries(sql),
-      errorCounts,
-      sessionGeneration: new PgSessionGeneration(sql),
-      ping: () =>
-        withTimeout(sql`SELECT 1`, 2000).then(
-          () => true,
-          () => false,
-        ),
-      async close() {
-        await stats.close()
-        await errorCounts.close()
-        await sql.close({ timeout: 5 })
-      },
-    }
-  }
+  // Postgres modules load only when DATABASE_URL is set (literal specifier: still bundled in the binary).
+  if (config.database.url)
+    return (await import('./postgres/open')).openPostgresStorage(config, instanceIdOf(config), limits)
   const db = openDatabase(config.databasePath)
   const stats = new Stats(db)
   const errorCounts = new ErrorCounts(db)

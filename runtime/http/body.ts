@@ -7,8 +7,9 @@ const tooLarge = (limit: number) =>
   })
 
 /**
- * A failed body read is the client's doing, never an internal error: Bun cuts a streamed body past the server's
- * maxRequestBodySize (413); anything else is a body that broke off (400).
+ * A failed body read is the client's doing, never an internal error: a stream cut for passing Bun's
+ * maxRequestBodySize is a 413 (that cap is set out of the way, runtime/http/serve-options.ts, so this is a
+ * fallback); anything else is a body that broke off (400).
  */
 function readFailed(e: unknown, limit: number): ServiceError {
   if (e instanceof ServiceError) return e

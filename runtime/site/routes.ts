@@ -3,7 +3,8 @@ import html from './index.html' with { type: 'text' }
 import css from './site.css' with { type: 'text' }
 import js from './site.js' with { type: 'text' }
 import ui from './ui.js' with { type: 'text' }
-import payJs from './pay.bundle.js' with { type: 'text' }
+// 400 KiB: embedded as a file (read on request), not as a string built at every boot.
+import payJsPath from './pay.bundle.js' with { type: 'file' }
 
 const asset = (body: string, type: string) => () =>
   new Response(body, {
@@ -22,4 +23,14 @@ export const siteRoutes = new Elysia({ name: 'site' })
   // DOM, table and chart helpers shared by /site.js and the operator console's /admin/admin.js (ES module).
   .get('/ui.js', asset(ui as unknown as string, 'text/javascript'))
   // The browser payment client (@x402/fetch + viem), loaded only when a visitor pays from the try-it panel.
-  .get('/pay.js', asset(payJs as unknown as string, 'text/javascript'))
+  .get(
+    '/pay.js',
+    () =>
+      new Response(Bun.file(payJsPath as unknown as string), {
+        headers: {
+          'content-type': 'text/javascript; charset=utf-8',
+          'cache-control': 'public, max-age=300',
+          'x-content-type-options': 'nosniff',
+        },
+      }),
+  )

@@ -5,6 +5,7 @@ import { boot, type Booted } from '../../runtime/boot'
 import type { Facilitator } from '../../runtime/pay/types'
 import type { RegistryEntry } from '../../runtime/registry-types'
 import { createLogger } from '../../runtime/log'
+import { serveOptions } from '../../runtime/http/serve-options'
 
 /** A facilitator for tests that never pay: any call to it is a test failure (counts calls). */
 export function refusingFacilitator(): Facilitator & { calls: number } {
@@ -96,7 +97,7 @@ function withHelpers(
 /** Boots the real app on 127.0.0.1:0 with a fresh on-disk SQLite database in a temp dir (for tests about sockets). */
 export async function startServer(o: StartOptions = {}): Promise<TestServer> {
   const t = await bootForTest(o)
-  const server = t.booted.app.listen({ port: 0, hostname: '127.0.0.1' })
+  const server = t.booted.app.listen(serveOptions(0, '127.0.0.1'))
   return withHelpers(`http://127.0.0.1:${server.server!.port}`, (req) => fetch(req), {
     booted: t.booted,
     dir: t.dir,

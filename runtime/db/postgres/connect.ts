@@ -1,5 +1,6 @@
 import { SQL } from 'bun'
 import { PG_MIGRATIONS } from './schema'
+import { DatabaseUnavailable } from '../errors'
 
 export interface PgOptions {
   url: string
@@ -9,8 +10,7 @@ export interface PgOptions {
   statementTimeoutMs: number
 }
 
-/** A Postgres pool is unreachable or refused us: one message, without the password. */
-export class DatabaseUnavailable extends Error {}
+export { DatabaseUnavailable } from '../errors'
 
 /** The URL without its password, for messages. */
 export const redactUrl = (url: string) => url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')
@@ -62,6 +62,3 @@ async function migrate(sql: SQL): Promise<void> {
     }
   })
 }
-
-/** True for an error of the Postgres client (connection refused or lost, statement timeout, server error). */
-export const isDatabaseError = (e: unknown): boolean => e instanceof SQL.SQLError || e instanceof DatabaseUnavailable

@@ -1,0 +1,80 @@
+/**
+ * Boot time of `bun start` (and of the single binary with --binary), measured as docs/benchmarks.md §5 does: the
+ * server's own "booted in N ms" line, `FACILITATOR_URL` config, `:memory:` database, best of N boots; spawn to
+ * listening and idle RSS alongside. `--ref <commit>` measures other commits the same way, interleaved with this
+ * tree (each commit exported to a temp dir that shares this node_modules), so before/after compare under one load.
+ *
+ *   bun bench/boot.ts [--runs 7] [--binary] [--binary-extra <bun build flag>] [--ref <commit> ...]
+ */
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { rss, startChild } from './lib'
+
+const args = process.argv.slice(2)
+const runs = Number(args[args.indexOf('--runs') + 1] || 7) || 7
+const refs = args.flatMap((a, i) => (args[i - 1] === '--ref' ? [a] : []))
+const root = resolve(import.meta.dir, '..')
+const temp = mkdtempSync(join(tmpdir(), 'bench-boot-'))
+
+interface Target {
+  label: string
+  cmd: string[]
+  cwd: string
+}
+const targets: Target[] = [{ label: 'this tree, `bun start`', cmd: [process.execPath, 'runtime/index.ts'], cwd: root }]
+for (const ref of refs) {
+  const dir = join(temp, ref)
+  const x = Bun.spawnSync(['sh', '-c', `mkdir -p '${dir}' && git archive '${ref}' | tar -x -C '${dir}'`], { cwd: root })
+  if (x.exitCode !== 0) throw new Error(`git archive ${ref}: ${x.stderr}`)
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
+  targets.push({ label: `${ref}, \`bun start\``, cmd: [process.execPath, 'runtime/index.ts'], cwd: dir })
+}
+// The binary as package.json's build script makes it; `--binary-extra <flag>` adds one built with that flag too.
+const binaries = args.includes('--binary') ? [''] : []
+for (const [i, a] of args.entries()) if (args[i - 1] === '--binary-extra') binaries.push(a)
+const build = (await Bun.file(join(root, 'package.json')).json()).scripts.build.split('&&').pop().trim().split(/\s+/)
+for (const [n, extra] of binaries.entries()) {
+  const out = join(temp, `x402-api-${n}`)
+  const flags = build.slice(1).map((a: string, i: number, all: string[]) => (all[i - 1] === '--outfile' ? out : a))
+  const b = Bun.spawnSync([process.execPath, ...flags, ...(extra ? [extra] : [])], { cwd: root })
+  if (b.exitCode !== 0) throw new Error(b.stderr.toString())
+  targets.push({ label: `this tree, the single binary${extra ? ` built with ${extra}` : ''}`, cmd: [out], cwd: temp })
+}
+
+const env = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+  FACILITATOR_URL: 'http://127.0.0.1:9',
+  DATABASE_PATH: ':memory:',
+  LOG_LEVEL: 'silent',
+}
+const results = targets.map(() => ({ own: [] as number[], wall: [] as number[], rssMb: [] as number[] }))
+const loads: number[] = []
+try {
+  for (let i = 0; i < runs; i++) {
+    for (const [k, t] of targets.entries()) {
+      loads.push(loadavg()[0])
+      const started = performance.now()
+      const child = await startChild(t.cmd, env, 60_000, t.cwd)
+      results[k].wall.push(performance.now() - started)
+      results[k].own.push(Number(child.lines.join(' ').match(/booted in (\d+) ms/)?.[1]))
+      results[k].rssMb.push(rss(child.pid).nowMb)
+      await child.stop()
+    }
+  }
+} finally {
+  rmSync(temp, { recursive: true, force: true })
+}
+const min = (xs: number[]) => Math.min(...xs)
+const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+console.log(
+  `${runs} boots each, interleaved; load average (1 min) ${min(loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`,
+)
+for (const [k, t] of targets.entries()) {
+  const r = results[k]
+  console.log(
+    `- ${t.label}: booted in ${min(r.own)} ms by its own clock (best; median ${med(r.own)}), ${min(r.wall).toFixed(0)} ms from spawn to listening; idle RSS ${med(r.rssMb).toFixed(0)} MB`,
+  )
+}

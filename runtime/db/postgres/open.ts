@@ -1,0 +1,47 @@
+import type { Config } from '../../config'
+import type { Storage } from '../open'
+import { PgAdminQueries } from './admin-queries'
+import { PgSessionGeneration } from './admin-state'
+import { PgErrorCounts } from './error-counts'
+import { openPostgres, withTimeout } from './connect'
+import { PgLedger } from './ledger'
+import { PgQuota } from './quota'
+import { PgResultStore } from './results'
+import { PgStats } from './stats'
+import { PgThrottle } from './throttle'
+
+/** The Postgres storage (DATABASE_URL); loaded by openStorage only when it is configured. Throws DatabaseUnavailable. */
+export async function openPostgresStorage(
+  config: Config,
+  instanceId: string,
+  limits: { maxBodyBytes: number; maxTotalBytes: number },
+): Promise<Storage> {
+  const sql = await openPostgres({
+    url: config.database.url,
+    poolMax: config.database.poolMax,
+    statementTimeoutMs: config.database.statementTimeoutMs,
+  })
+  const stats = new PgStats(sql)
+  const errorCounts = new PgErrorCounts(sql)
+  return {
+    kind: 'postgres',
+    ledger: new PgLedger(sql, instanceId),
+    stats,
+    quota: new PgQuota(sql, config.demo.dailyLimit),
+    results: new PgResultStore(sql, limits),
+    refusals: new PgThrottle(sql, config.invalidPaymentLimit),
+    admin: new PgAdminQueries(sql),
+    errorCounts,
+    sessionGeneration: new PgSessionGeneration(sql),
+    ping: () =>
+      withTimeout(sql`SELECT 1`, 2000).then(
+        () => true,
+        () => false,
+      ),
+    async close() {
+      await stats.close()
+      await errorCounts.close()
+      await sql.close({ timeout: 5 })
+    },
+  }
+}

@@ -1,0 +1,86 @@
+import { type AnyElysia, Elysia } from 'elysia'
+import type { CatalogService } from './catalog'
+import type { Config } from './config'
+import { lazyApp } from './http/lazy-app'
+import { errorResponse, newRequestId } from './http/respond'
+import { asServiceError } from './http/unexpected'
+import type { McpDeps } from './mcp/routes'
+import type { Logger } from './sdk'
+
+/**
+ * Route groups most requests never touch, mounted at boot as thin forwards: their modules load and their tables
+ * (llms.txt, the search index, the MCP tool list, the OpenAPI viewer) are built on the first request to them.
+ * Each `import()` specifier is literal, so the single binary still bundles them.
+ */
+
+type ServerLike = { requestIP(r: Request): { address: string } | null } | null
+const HIDDEN = { detail: { hide: true } }
+
+/**
+ * The routes as an app of their own that answers like the main one when something throws: the one error shape,
+ * the error logged (a bare Elysia app would answer 500 with the raw error message).
+ */
+export const contained = (routes: AnyElysia, log: Logger) =>
+  new Elysia()
+    .onError(({ error, code }) => errorResponse(asServiceError(error, log, { code: String(code) }), newRequestId()))
+    .use(routes)
+
+/** /llms.txt, /icon.svg, /discovery/search (runtime/discovery/routes.ts). */
+export function lazyDiscoveryRoutes(
+  services: CatalogService[],
+  config: Config,
+  payTo: string,
+  bootedAt: number,
+  log: Logger,
+) {
+  const forward = lazyApp(async () =>
+    contained((await import('./discovery/routes')).discoveryRoutes(services, config, payTo, bootedAt), log),
+  )
+  const to = ({ request }: { request: Request }) => forward(request)
+  return new Elysia({ name: 'discovery-routes-lazy' })
+    .get('/llms.txt', to, HIDDEN)
+    .get('/icon.svg', to, HIDDEN)
+    .get('/discovery/search', to, HIDDEN)
+}
+
+/**
+ * /mcp (runtime/mcp/routes.ts). The client address is taken here, where the socket is known, and handed to the
+ * MCP app by request (the forwarded request is the same object).
+ */
+export function lazyMcpRoutes(deps: McpDeps, clientOf: (req: Request, server: ServerLike) => string, version: string) {
+  const clients = new WeakMap<Request, string>()
+  const forward = lazyApp(async () =>
+    contained(
+      (await import('./mcp/routes')).mcpRoutes(deps, (req) => clients.get(req) ?? clientOf(req, null), version),
+      deps.log,
+    ),
+  )
+  const to = ({ request, server }: { request: Request; server: ServerLike }) => {
+    clients.set(request, clientOf(request, server))
+    return forward(request)
+  }
+  const opts = { parse: 'none' as const, ...HIDDEN }
+  return new Elysia({ name: 'mcp-lazy' })
+    .options('/mcp', to, opts)
+    .post('/mcp', to, opts)
+    .get('/mcp', to, opts)
+    .delete('/mcp', to, opts)
+}
+
+/** /docs (the OpenAPI viewer page) and /openapi/full.json: @elysiajs/openapi serving our own document. */
+export function lazyDocsRoutes(document: () => unknown, log: Logger) {
+  const forward = lazyApp(async () => {
+    const { openapi } = await import('@elysiajs/openapi')
+    return contained(
+      openapi({
+        path: '/docs',
+        specPath: '/openapi/full.json',
+        documentation: document() as never,
+        exclude: { paths: [/.*/] },
+      }),
+      log,
+    )
+  })
+  const to = ({ request }: { request: Request }) => forward(request)
+  return new Elysia({ name: 'docs-lazy' }).get('/docs', to, HIDDEN).get('/openapi/full.json', to, HIDDEN)
+}

@@ -1,0 +1,75 @@
+/**
+ * Boot loads only what every deployment needs: the modules a deployment may not use (Postgres store, console,
+ * MCP, OpenAPI viewer, discovery search, the OpenAI client, the local settler) are not loaded by a boot with the
+ * default SQLite + remote facilitator configuration, and load when first used. A fresh process each (the module
+ * registry is per process); the lists are the process's loaded module paths.
+ */
+import { expect, test } from 'bun:test'
+import { join } from 'node:path'
+
+const root = join(import.meta.dir, '../..')
+
+/** Boots in a child process (as `bun start` with FACILITATOR_URL), sends `paths` in-process, lists loaded modules. */
+async function loadedAfter(env: Record<string, string>, paths: Array<[string, string, string?]>): Promise<string[]> {
+  const script = `
+    const { boot } = await import('./runtime/boot.ts')
+    const { remoteFacilitators } = await import('./runtime/pay/remote-setup.ts')
+    const { loadConfig } = await import('./runtime/config.ts')
+    const { createLogger } = await import('./runtime/log.ts')
+    const log = createLogger('silent')
+    const b = await boot({ facilitator: remoteFacilitators(loadConfig().config, log), log })
+    for (const [method, path, body] of ${JSON.stringify(paths)}) {
+      const r = await b.app.handle(new Request('http://localhost' + path, { method, body,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }))
+      if (r.status >= 500) throw new Error(path + ' answered ' + r.status)
+      await r.text()
+    }
+    console.log(JSON.stringify(Object.keys(require.cache)))
+    process.exit(0)`
+  const p = Bun.spawn([process.execPath, '-e', script], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+      FACILITATOR_URL: 'http://127.0.0.1:9',
+      DATABASE_PATH: ':memory:',
+      ...env,
+    },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited])
+  if (code !== 0) throw new Error(err)
+  return (JSON.parse(out.trim().split('\n').pop()!) as string[]).map((k) => k.replace(/^.*node_modules\//, 'npm:'))
+}
+
+const LAZY = {
+  postgres: /runtime\/db\/postgres\//,
+  console: /runtime\/admin\//,
+  mcp: /runtime\/mcp\//,
+  mcpSdk: /npm:@modelcontextprotocol\//,
+  openapiViewer: /npm:@elysiajs\/openapi\//,
+  search: /runtime\/discovery\/(search|llms)\.ts$/,
+  openai: /npm:openai\//,
+  settler: /runtime\/pay\/settle\/settler\.ts$/,
+}
+const has = (mods: string[], re: RegExp) => mods.some((m) => re.test(m))
+
+test('a default boot (SQLite, remote facilitator, no ADMIN_TOKEN) loads none of the optional modules', async () => {
+  const mods = await loadedAfter({}, [['GET', '/health']])
+  expect(mods.some((m) => m.endsWith('runtime/app.ts'))).toBe(true) // the list is real
+  for (const [name, re] of Object.entries(LAZY)) expect([name, has(mods, re)]).toEqual([name, false])
+})
+
+test('each loads on first use: /mcp, /docs, /discovery/search, and the console when ADMIN_TOKEN is set', async () => {
+  const mods = await loadedAfter({ ADMIN_TOKEN: 'lazy-modules-test-admin-token-0123' }, [
+    ['POST', '/mcp', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })],
+    ['GET', '/docs'],
+    ['GET', '/openapi/full.json'],
+    ['GET', '/discovery/search?q=slug'],
+  ])
+  for (const name of ['console', 'mcp', 'mcpSdk', 'openapiViewer', 'search'] as const)
+    expect([name, has(mods, LAZY[name])]).toEqual([name, true])
+  for (const name of ['postgres', 'openai', 'settler'] as const)
+    expect([name, has(mods, LAZY[name])]).toEqual([name, false])
+})
