@@ -58,7 +58,8 @@ async function reconcileRows(
     const p = { x402Version: row.x402_version, raw, payload: raw.payload } as DecodedPayment
     let status: ChainStatus
     try {
-      status = await facilitator.status(row.tx_hash ?? '', p, JSON.parse(row.requirements) as PaymentRequirements)
+      const req = JSON.parse(row.requirements) as PaymentRequirements
+      status = await facilitator.status(row.tx_hash ?? '', p, req, Number(row.created_at))
     } catch (e) {
       log.warn('reconcile: chain unavailable', { payment_id: row.id, error: (e as Error).message })
       out.unknown++
