@@ -71,7 +71,10 @@ async function reconcileRows(
       const tx = status.tx || row.tx_hash || undefined
       if (await ledger.settleOnce(row.id, { reason: 'confirmed by reconciliation', tx })) out.settled++
     } else if (status.state === 'failed') {
-      await ledger.transition(row.id, 'failed', { reason: 'not on chain and expired (reconciled)' })
+      const reason = status.tx
+        ? `authorization used by ${status.tx}, which did not pay us (reconciled)`
+        : 'not on chain and expired (reconciled)'
+      await ledger.transition(row.id, 'failed', { reason })
       out.failed++
     } else out.unknown++
   }

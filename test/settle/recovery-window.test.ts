@@ -182,7 +182,10 @@ describe('recovery searches the blocks mined while the authorization was usable'
     })
     const { out, logs } = await reconcileCounted(e)
     expect(out).toMatchObject({ settled: 0, failed: 1, unknown: 0 })
-    expect(e.s.booted.ledger.get(id)!.state).toBe('failed')
+    expect(e.s.booted.ledger.get(id)).toMatchObject({
+      state: 'failed',
+      reason: `authorization used by ${burnTx}, which did not pay us (reconciled)`,
+    })
     expect(logs).toBe(1)
     e.s.booted.stats.flush()
     expect(await revenueAtomic(e.s)).toBe(0n)
