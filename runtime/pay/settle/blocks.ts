@@ -1,7 +1,7 @@
 import { hexToBig, toHexQ, type Rpc } from './rpc'
 
 /** A block's number and timestamp (unix seconds). */
-export interface BlockRef {
+interface BlockRef {
   number: number
   timestamp: number
 }

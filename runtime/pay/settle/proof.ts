@@ -45,7 +45,7 @@ export function paysUs(receipt: RawReceipt, asset: string, a: Authorization): bo
 export type Found = { tx: Hex; paid: true } | { tx: Hex; paid: false } | null
 
 /** Blocks to search, both ends included. */
-export interface BlockSpan {
+interface BlockSpan {
   from: number
   to: number
 }
@@ -92,10 +92,10 @@ export async function findUse(
 }
 
 /** Clock skew allowed between our server and the chain's block timestamps, at each end of the search (seconds). */
-export const USE_MARGIN_S = 30
+const USE_MARGIN_S = 30
 
 /** What bounds when an authorization can have been used, besides its own validAfter / validBefore. */
-export interface UseBounds {
+interface UseBounds {
   /** When we first received the payment (the ledger row's created_at, ms): nothing was broadcast before. */
   receivedAtMs?: number
   /**
@@ -110,7 +110,7 @@ export interface UseBounds {
  * while validAfter < block.timestamp < validBefore, and we broadcast it only after we received it. Widened by
  * USE_MARGIN_S at each end.
  */
-export function useTimes(a: Authorization, o: UseBounds = {}): { from: number; to: number } {
+function useTimes(a: Authorization, o: UseBounds = {}): { from: number; to: number } {
   const validBefore = Number(a.validBefore)
   let from = Number(a.validAfter) + 1
   if (o.receivedAtMs && Number.isFinite(o.receivedAtMs)) from = Math.max(from, Math.floor(o.receivedAtMs / 1000))
@@ -120,7 +120,7 @@ export function useTimes(a: Authorization, o: UseBounds = {}): { from: number; t
 }
 
 /** Options of {@link chainStatus}. */
-export interface StatusOptions extends UseBounds {
+interface StatusOptions extends UseBounds {
   /** Expected block interval (ms): a hint for finding blocks by timestamp; default 2000 (Base). */
   blockTimeMs?: number
   /** Most blocks searched for one authorization's use (a cap on long validity windows); default 10,000. */
