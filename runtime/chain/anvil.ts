@@ -30,6 +30,11 @@ export interface AnvilOptions {
   blockTime?: number
   /** Chain id; default 8453 (Base). */
   chainId?: number
+  /**
+   * EVM hardfork (anvil `--hardfork`), default anvil's latest. Tests that mine tens of thousands of blocks use
+   * `cancun`: under prague, anvil 1.7 spends time proportional to the chain's length on every block it mines.
+   */
+  hardfork?: string
 }
 
 const START_TIMEOUT_MS = 10_000
@@ -82,6 +87,7 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
     '--prune-history',
   ]
   if (opts.blockTime !== undefined) args.push('--block-time', String(opts.blockTime))
+  if (opts.hardfork) args.push('--hardfork', opts.hardfork)
   const proc = spawn('/bin/sh', ['-c', WATCHDOG, bin, ...args], {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, HOME: home },

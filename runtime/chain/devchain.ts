@@ -39,6 +39,8 @@ export interface DevChainOptions {
   blockTime?: number
   /** Chain id (default 8453, Base): the token's EIP-712 domain uses it, so signatures do not cross chains. */
   chainId?: number
+  /** EVM hardfork of the node (see AnvilOptions.hardfork); default anvil's latest. */
+  hardfork?: string
   /** Reuse keys (e.g. after a restart) instead of fresh random ones. */
   keys?: Partial<Record<'admin' | 'settler' | 'payer' | 'payee', Hex>>
 }
@@ -56,7 +58,7 @@ const account = (privateKey: Hex = generatePrivateKey()): DevAccount => ({
  * unless `keys` are given. NOT real money. Boots in roughly 50–100 ms (anvil startup dominates).
  */
 export async function startDevChain(opts: DevChainOptions = {}): Promise<DevChain> {
-  const anvil = await startAnvil({ port: opts.port, blockTime: opts.blockTime, chainId: opts.chainId })
+  const anvil = await startAnvil(opts) // port, blockTime, chainId, hardfork
   if (opts.chainId !== undefined) CHAIN_IDS.set(anvil.url, opts.chainId)
   try {
     const k = opts.keys ?? {}

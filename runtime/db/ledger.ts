@@ -86,8 +86,8 @@ export interface Reservation {
  * - settling (no tx): the point of no return. After a power cut the boot reconciliation finds it and asks the
  *   chain: the token's AuthorizationUsed(from, nonce) and Transfer logs prove the payment without a tx hash
  *   (runtime/pay/settle/proof.ts), an unused authorization fails once expired (runtime/pay/reconcile.ts).
- * - settling with the tx hash: lost, recovery searches the logs instead (the last 10,000 blocks by default, about
- *   5.5 h of Base; a server down longer leaves the row `settling` for an operator, the money is on chain).
+ * - settling with the tx hash: lost, recovery searches the logs instead, over the blocks mined while the
+ *   authorization was usable (found by timestamp, however long the server was down: settle/proof.ts).
  * - settled, pending, failed, and their reasons and gas: lost, the row is back to `settling`, which the
  *   reconciler settles or fails from the chain exactly like `pending`; /stats revenue is read from settled rows,
  *   so it matches the chain again once reconciled.

@@ -9,5 +9,6 @@ import { createRpc, withReadRetry } from './settle/rpc'
  */
 export function createChainStatus(rpcUrl: string, timeoutMs = 10_000): Facilitator['status'] {
   const rpc = withReadRetry(createRpc(rpcUrl, timeoutMs))
-  return (tx, p, req) => chainStatus(rpc, tx, p.payload.authorization, req.asset)
+  return (tx, p, req, receivedAtMs) =>
+    chainStatus(rpc, tx, p.payload.authorization, req.asset, { receivedAtMs, maxTimeoutSeconds: req.maxTimeoutSeconds })
 }

@@ -110,10 +110,10 @@ export function createFacilitatorList(
         (m) => m.settle(p, req, onSubmitted),
         (e) => e instanceof NotAccepted,
       ),
-    async status(tx, p, req) {
-      if (o.status) return o.status(tx, p, req)
+    async status(tx, p, req, receivedAtMs) {
+      if (o.status) return o.status(tx, p, req, receivedAtMs)
       for (const m of members) {
-        const s = await m.status(tx, p, req).catch((): ChainStatus => ({ state: 'unknown' }))
+        const s = await m.status(tx, p, req, receivedAtMs).catch((): ChainStatus => ({ state: 'unknown' }))
         if (s.state !== 'unknown') return s
       }
       return { state: 'unknown' }

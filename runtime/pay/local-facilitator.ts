@@ -34,7 +34,7 @@ export interface LocalFacilitatorOptions {
   blockTimeMs?: number
   /** Re-send a transaction with a bumped fee after this many blocks without a receipt; default 3. */
   stuckBlocks?: number
-  /** How far back (blocks) reconciliation searches the token's AuthorizationUsed logs; default 10,000. */
+  /** Most blocks reconciliation searches for one authorization's AuthorizationUsed log (its validity window); default 10,000. */
   logLookbackBlocks?: number
   /** Settler balance refresh period (ms); default 60,000. */
   balanceEveryMs?: number
@@ -241,7 +241,13 @@ export function createLocalFacilitator(o: LocalFacilitatorOptions): Facilitator 
         effectiveGasPrice: hexToBig(r.effectiveGasPrice).toString(),
       }
     },
-    status: (tx, p, req) => chainStatus(rpc, tx, p.payload.authorization, req.asset, o.logLookbackBlocks ?? 10_000),
+    status: (tx, p, req, receivedAtMs) =>
+      chainStatus(rpc, tx, p.payload.authorization, req.asset, {
+        receivedAtMs,
+        maxTimeoutSeconds: req.maxTimeoutSeconds,
+        blockTimeMs: o.blockTimeMs,
+        maxBlocks: o.logLookbackBlocks,
+      }),
     async balance(payer, asset) {
       return hexToBig(
         await rpc<string>('eth_call', [

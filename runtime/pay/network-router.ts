@@ -23,7 +23,7 @@ export function createNetworkRouter(
     kind: entries.every(([, f]) => f.kind === 'local') ? 'local' : 'remote',
     verify: async (p, req) => pick(req.network).verify(p, req),
     settle: async (p, req, onSubmitted) => pick(req.network).settle(p, req, onSubmitted),
-    status: async (tx, p, req) => pick(req.network).status(tx, p, req),
+    status: async (tx, p, req, receivedAtMs) => pick(req.network).status(tx, p, req, receivedAtMs),
     ...(withBalance.length === entries.length
       ? {
           async balance(payer, asset) {

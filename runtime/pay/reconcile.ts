@@ -58,7 +58,8 @@ async function reconcileRows(
     const p = { x402Version: row.x402_version, raw, payload: raw.payload } as DecodedPayment
     let status: ChainStatus
     try {
-      status = await facilitator.status(row.tx_hash ?? '', p, JSON.parse(row.requirements) as PaymentRequirements)
+      const req = JSON.parse(row.requirements) as PaymentRequirements
+      status = await facilitator.status(row.tx_hash ?? '', p, req, Number(row.created_at))
     } catch (e) {
       log.warn('reconcile: chain unavailable', { payment_id: row.id, error: (e as Error).message })
       out.unknown++
@@ -70,7 +71,10 @@ async function reconcileRows(
       const tx = status.tx || row.tx_hash || undefined
       if (await ledger.settleOnce(row.id, { reason: 'confirmed by reconciliation', tx })) out.settled++
     } else if (status.state === 'failed') {
-      await ledger.transition(row.id, 'failed', { reason: 'not on chain and expired (reconciled)' })
+      const reason = status.tx
+        ? `authorization used by ${status.tx}, which did not pay us (reconciled)`
+        : 'not on chain and expired (reconciled)'
+      await ledger.transition(row.id, 'failed', { reason })
       out.failed++
     } else out.unknown++
   }

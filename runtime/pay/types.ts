@@ -88,8 +88,12 @@ export interface Facilitator {
   verify(p: DecodedPayment, req: PaymentRequirements): Promise<VerifyResult>
   /** Broadcasts the transfer. `onSubmitted` is called with the tx hash before waiting for the receipt. */
   settle(p: DecodedPayment, req: PaymentRequirements, onSubmitted: (tx: string) => void): Promise<SettleResult>
-  /** Settlement status of a payment from the chain, for reconciliation (with the transaction that settled it). */
-  status(tx: string, p: DecodedPayment, req: PaymentRequirements): Promise<ChainStatus>
+  /**
+   * Settlement status of a payment from the chain, for reconciliation (with the transaction that settled it).
+   * `receivedAtMs`: when we first received the payment (the ledger row's created_at); it narrows the search for the
+   * authorization's use to the blocks mined since.
+   */
+  status(tx: string, p: DecodedPayment, req: PaymentRequirements, receivedAtMs?: number): Promise<ChainStatus>
   /** The payer's balance of `asset` (atomic units), where the backend can read the chain. */
   balance?(payer: `0x${string}`, asset: string): Promise<bigint>
   /** Whether `address` has contract code (cached): lets the cheap checks defer a contract wallet's signature to the chain. */
