@@ -13,10 +13,10 @@ import { createPublicClient, createWalletClient, getAddress, http, parseSignatur
 import { privateKeyToAccount } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { localBase, usdcBalance } from '../../runtime/chain/usdc'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { EIP3009_ABI } from '../../runtime/pay/eip3009-abi'
 import { launchChromium } from '../support/browser'
-import { decodeB64Json, post, startServer, type TestServer } from '../support/server'
+import { decodeB64Json, post, type TestServer } from '../support/server'
+import { startServerOnChain } from '../support/on-chain'
 import { withEcho } from '../support/extra-service'
 import { signPayment } from '../support/pay'
 
@@ -122,17 +122,9 @@ async function expiredPending(): Promise<void> {
 beforeAll(async () => {
   mkdirSync(ART, { recursive: true })
   chain = await startDevChain()
-  const facilitator = createLocalFacilitator({
-    rpcUrl: chain.rpcUrl,
-    settlerKey: chain.settler.privateKey as Hex,
-    chainId: 8453,
-    pollingIntervalMs: 20,
-  })
-  s = await startServer({
+  s = await startServerOnChain(chain, {
     entries: withEcho(),
-    facilitator,
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address, ADMIN_TOKEN: TOKEN, INVALID_PAYMENT_LIMIT: '0', DEMO_SERVICE: 'test-explain' },
+    env: { ADMIN_TOKEN: TOKEN, INVALID_PAYMENT_LIMIT: '0', DEMO_SERVICE: 'test-explain' },
   })
   payeeStart = await usdcBalance(chain.rpcUrl, chain.payee.address)
   const pay = wrapFetchWithPayment(

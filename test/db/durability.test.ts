@@ -18,9 +18,9 @@ import { ResultStore } from '../../runtime/db/results'
 import { durableCommits, durably, openDatabase } from '../../runtime/db/sqlite'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
-import { startChild } from '../../bench/lib'
-import { decodeB64Json, startServer, type TestServer } from '../support/server'
+import { startServerProcess } from '../support/server-process'
+import { decodeB64Json, type TestServer } from '../support/server'
+import { startServerOnChain } from '../support/on-chain'
 import { signPayment } from '../support/pay'
 
 let dir: string
@@ -135,13 +135,7 @@ describe('real paid calls (anvil, @x402/fetch)', () => {
   let s: TestServer
   beforeAll(async () => {
     chain = await startDevChain()
-    const facilitator = createLocalFacilitator({
-      rpcUrl: chain.rpcUrl,
-      settlerKey: chain.settler.privateKey as Hex,
-      chainId: 8453,
-      pollingIntervalMs: 20,
-    })
-    s = await startServer({ facilitator, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address } })
+    s = await startServerOnChain(chain)
   })
   afterAll(async () => {
     await s?.stop()
@@ -202,19 +196,12 @@ describe.skipIf(!perf)('fsync system calls of a real server process (perf)', () 
   })
 
   test('paid calls through a real server process: exactly one fsync per paid call', async () => {
-    const child = await startChild(
-      [process.execPath, 'runtime/index.ts'],
-      {
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'silent',
-        DATABASE_PATH: join(dir, 'counted.sqlite'),
-        RPC_URL: chain.rpcUrl,
-        SETTLER_PRIVATE_KEY: chain.settler.privateKey,
-        PAY_TO: chain.payee.address,
-      },
-      60_000,
-    )
+    const child = await startServerProcess({
+      DATABASE_PATH: join(dir, 'counted.sqlite'),
+      RPC_URL: chain.rpcUrl,
+      SETTLER_PRIVATE_KEY: chain.settler.privateKey,
+      PAY_TO: chain.payee.address,
+    })
     const out = join(dir, 'perf.txt')
     let counter: ReturnType<typeof Bun.spawn> | undefined
     try {

@@ -10,8 +10,8 @@ import { privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
-import { decodeB64Json, post, startServer, type TestServer } from '../support/server'
+import { decodeB64Json, post, type TestServer } from '../support/server'
+import { startServerOnChain } from '../support/on-chain'
 import { startFakeOpenAI, texts, type FakeOpenAI } from '../support/fake-openai'
 
 let chain: DevChain
@@ -20,16 +20,8 @@ let s: TestServer
 beforeAll(async () => {
   chain = await startDevChain()
   fake = startFakeOpenAI()
-  const facilitator = createLocalFacilitator({
-    rpcUrl: chain.rpcUrl,
-    settlerKey: chain.settler.privateKey as Hex,
-    chainId: 8453,
-    pollingIntervalMs: 20,
-  })
-  s = await startServer({
-    facilitator,
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address, OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'test-key' },
+  s = await startServerOnChain(chain, {
+    env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'test-key' },
   })
 })
 afterAll(async () => {

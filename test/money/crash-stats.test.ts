@@ -4,7 +4,6 @@
  * ledger's settled rows, so nothing buffered in memory can be lost.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,7 +13,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { startChild } from '../../bench/lib'
+import { paymentRows, startServerProcess } from '../support/server-process'
 
 let chain: DevChain
 let dir: string
@@ -28,31 +27,17 @@ afterAll(async () => {
 })
 
 const start = () =>
-  startChild(
-    [process.execPath, 'runtime/index.ts'],
-    {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      DATABASE_PATH: join(dir, 'db.sqlite'),
-      INVALID_PAYMENT_LIMIT: '0',
-      RPC_URL: chain.rpcUrl,
-      SETTLER_PRIVATE_KEY: chain.settler.privateKey,
-      PAY_TO: chain.payee.address,
-    },
-    60_000,
-  )
-const settledTotal = () => {
-  const db = new Database(join(dir, 'db.sqlite'), { readonly: true })
-  try {
-    return (db.query(`SELECT amount FROM payments WHERE state = 'settled'`).all() as { amount: string }[]).reduce(
-      (s, r) => s + BigInt(r.amount),
-      0n,
-    )
-  } finally {
-    db.close()
-  }
-}
+  startServerProcess({
+    DATABASE_PATH: join(dir, 'db.sqlite'),
+    INVALID_PAYMENT_LIMIT: '0',
+    RPC_URL: chain.rpcUrl,
+    SETTLER_PRIVATE_KEY: chain.settler.privateKey,
+    PAY_TO: chain.payee.address,
+  })
+const settledTotal = () =>
+  paymentRows(join(dir, 'db.sqlite'))
+    .filter((r) => r.state === 'settled')
+    .reduce((s, r) => s + BigInt(r.amount), 0n)
 
 test('kill -9 right after 24 concurrent paid answers: after restart /stats revenue = ledger = payee on-chain delta', async () => {
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)

@@ -5,13 +5,13 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { createWalletClient, http, parseAbi, publicActions, type Hex } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { privateKeyToAccount } from 'viem/accounts'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { localBase, setEthBalance, usdcBalance, USDC_BASE } from '../../runtime/chain/usdc'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { PayerGuard } from '../../runtime/pay/payer-guard'
 import type { Facilitator } from '../../runtime/pay/types'
-import { decodeB64Json, post, startServer, type TestServer } from '../support/server'
+import { decodeB64Json, post, type TestServer } from '../support/server'
+import { chainFacilitator, fundedPayer, startServerOnChain, stopAndTally } from '../support/on-chain'
 import { signPayment } from '../support/pay'
 import { counted, gatedEntry, withMoneyServices } from './services'
 
@@ -23,30 +23,15 @@ let moved = 0n
 let payeeBefore = 0n
 
 const facilitator = (): Facilitator => {
-  const f = createLocalFacilitator({
-    rpcUrl: chain.rpcUrl,
-    settlerKey: chain.settler.privateKey as Hex,
-    chainId: 8453,
-    pollingIntervalMs: 20,
-  })
+  const f = chainFacilitator(chain)
   return { ...f, verify: (p, r) => (calls.verify++, f.verify(p, r)) }
 }
-const server = async (env: Record<string, string> = {}) => {
-  const s = await startServer({
-    entries: withMoneyServices(gated.entry),
-    facilitator: facilitator(),
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address, ...env },
-  })
+const server = async (env: Record<string, string> = {}, entry = gated.entry) => {
+  const s = await startServerOnChain(chain, { entries: withMoneyServices(entry), facilitator: facilitator(), env })
   servers.push(s)
   return s
 }
-const newPayer = async (atomic: bigint) => {
-  const key = generatePrivateKey()
-  const address = privateKeyToAccount(key).address
-  if (atomic > 0n) await fundPayer(chain, address, atomic)
-  return { key, address }
-}
+const newPayer = (atomic: bigint) => fundedPayer(chain, atomic)
 const requirements = async (s: TestServer, slug: string) =>
   decodeB64Json((await post(`${s.url}/api/v1/${slug}`, {})).headers.get('payment-required')).accepts[0]
 const pay = async (s: TestServer, slug: string, key: Hex, headers: Record<string, string> = {}, header?: string) =>
@@ -65,14 +50,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   // money exact over every server of this file: /stats revenue = ledger settled total = payee's on-chain delta
-  const delta = (await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeBefore
-  let stats = 0n,
-    ledger = 0n
-  for (const s of servers) {
-    stats += BigInt(((await (await fetch(s.url + '/stats')).json()) as any).totals.revenue_atomic)
-    ledger += s.booted.ledger.settledTotal()
-    await s.stop()
-  }
+  const { delta, stats, ledger } = await stopAndTally(chain, servers, payeeBefore)
   await chain?.stop()
   expect(delta).toBe(moved)
   expect(stats).toBe(delta)
@@ -170,13 +148,7 @@ describe('settlement failure after verification', () => {
 
   test('a settlement failure after verification counts toward the refusal throttle of the client and the payer', async () => {
     const second = gatedEntry()
-    const s = await startServer({
-      entries: withMoneyServices(second.entry),
-      facilitator: facilitator(),
-      payTo: chain.payee.address,
-      env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '1', TRUSTED_PROXIES: '1' },
-    })
-    servers.push(s)
+    const s = await server({ INVALID_PAYMENT_LIMIT: '1', TRUSTED_PROXIES: '1' }, second.entry)
     const payer = await newPayer(1000n)
     const inflight = pay(s, 'test-gated', payer.key, { 'x-forwarded-for': '10.1.1.1' })
     await second.state.started

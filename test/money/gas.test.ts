@@ -10,7 +10,8 @@ import { usdcBalance } from '../../runtime/chain/usdc'
 import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { boot } from '../../runtime/boot'
 import { createLogger } from '../../runtime/log'
-import { decodeB64Json, post, startServer, type TestServer } from '../support/server'
+import { decodeB64Json, post, type TestServer } from '../support/server'
+import { startServerOnChain } from '../support/on-chain'
 import { withEcho } from '../support/extra-service'
 import { signPayment } from '../support/pay'
 
@@ -19,17 +20,9 @@ let s: TestServer
 const ETH_USD = 3000
 beforeAll(async () => {
   chain = await startDevChain()
-  const f = createLocalFacilitator({
-    rpcUrl: chain.rpcUrl,
-    settlerKey: chain.settler.privateKey as Hex,
-    chainId: 8453,
-    pollingIntervalMs: 20,
-  })
-  s = await startServer({
+  s = await startServerOnChain(chain, {
     entries: withEcho(),
-    facilitator: f,
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address, ETH_USD: String(ETH_USD) },
+    env: { ETH_USD: String(ETH_USD) },
   })
 })
 afterAll(async () => {

@@ -9,14 +9,13 @@
  * collect the kept result with the same payment: books = chain, nothing charged twice, nothing lost.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { Database } from 'bun:sqlite'
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { startChild } from '../../bench/lib'
+import { paymentRows, readDb, startServerProcess, type PaymentRow } from '../support/server-process'
 import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { signPayment } from '../support/pay'
 import { decodeB64Json, post } from '../support/server'
@@ -37,29 +36,14 @@ afterAll(async () => {
 
 const dbPath = () => join(dir, 'db.sqlite')
 const start = () =>
-  startChild(
-    [process.execPath, 'runtime/index.ts'],
-    {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      DATABASE_PATH: dbPath(),
-      RPC_URL: proxy.url,
-      SETTLER_PRIVATE_KEY: chain.settler.privateKey,
-      PAY_TO: chain.payee.address,
-    },
-    60_000,
-  )
+  startServerProcess({
+    DATABASE_PATH: dbPath(),
+    RPC_URL: proxy.url,
+    SETTLER_PRIVATE_KEY: chain.settler.privateKey,
+    PAY_TO: chain.payee.address,
+  })
 
-type Row = { id: number; state: string; tx_hash: string | null; amount: string }
-const lastPayment = (path: string): Row | undefined => {
-  const db = new Database(path, { readonly: true })
-  try {
-    return db.query('SELECT id, state, tx_hash, amount FROM payments ORDER BY id DESC LIMIT 1').get() as Row | undefined
-  } finally {
-    db.close()
-  }
-}
+const lastPayment = (path: string): PaymentRow | undefined => paymentRows(path).at(-1)
 const until = async (cond: () => boolean | Promise<boolean>, what: string, ms = 20_000) => {
   const t = Date.now()
   while (!(await cond())) {
@@ -82,7 +66,7 @@ function commitEnds(wal: Buffer): number[] {
  * WAL cut after that commit (the shared-memory index is dropped; SQLite rebuilds it from the WAL). Returns how many
  * commits were cut away.
  */
-function cutWalAfterFirst(path: string, done: (row: Row | undefined) => boolean): number {
+function cutWalAfterFirst(path: string, done: (row: PaymentRow | undefined) => boolean): number {
   const wal = readFileSync(path + '-wal')
   const ends = commitEnds(wal)
   const probe = join(dir, 'probe.sqlite')
@@ -129,9 +113,10 @@ test('power cut right after the durable `settling` commit: reconciled from the c
   expect(cut).toMatchObject({ state: 'settling', tx_hash: null, amount: '1000' })
   {
     // the kept result was written before that commit, so the fsync covered it
-    const db = new Database(dbPath(), { readonly: true })
-    const kept = db.query('SELECT body FROM paid_results WHERE payment_id = ?').get(cut.id) as { body: string } | null
-    db.close()
+    const kept = readDb(
+      dbPath(),
+      (db) => db.query('SELECT body FROM paid_results WHERE payment_id = ?').get(cut.id) as { body: string } | null,
+    )
     expect(JSON.parse(kept!.body)).toMatchObject({ slug: 'power-cut' })
   }
 

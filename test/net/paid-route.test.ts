@@ -12,8 +12,8 @@ import { privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
-import { decodeB64Json, startServer, type TestServer } from '../support/server'
+import { decodeB64Json, type TestServer } from '../support/server'
+import { startServerOnChain } from '../support/on-chain'
 import { html, json, serve, type Fixture } from './support'
 import { FORECAST_CURRENT } from '../support/live-data-recorded'
 
@@ -30,17 +30,8 @@ beforeAll(async () => {
   site = serve((_req, url) => (url.pathname === '/article' ? html(ARTICLE) : html('<p>not found</p>', 404)))
   meteo = serve(() => json(CURRENT))
   broken = serve(() => json({ error: true, reason: 'boom' }, 500))
-  const facilitator = createLocalFacilitator({
-    rpcUrl: chain.rpcUrl,
-    settlerKey: chain.settler.privateKey as Hex,
-    chainId: 8453,
-    pollingIntervalMs: 20,
-  })
-  s = await startServer({
-    facilitator,
-    payTo: chain.payee.address,
+  s = await startServerOnChain(chain, {
     env: {
-      PAY_TO: chain.payee.address,
       FETCH_ALLOW_HOSTS: site.host,
       UPSTREAM_OPEN_METEO_URL: meteo.url,
       UPSTREAM_COINGECKO_URL: broken.url,

@@ -4,14 +4,14 @@
  * the chain: nothing settled goes unrecorded, nothing is settled twice, nothing unsent is charged.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { startChild, type Child } from '../../bench/lib'
+import type { Child } from '../../bench/lib'
+import { paymentRows, startServerProcess } from '../support/server-process'
 import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { signPayment } from '../support/pay'
 import { decodeB64Json, post } from '../support/server'
@@ -31,10 +31,7 @@ afterAll(async () => {
 })
 
 const start = () =>
-  startChild([process.execPath, 'runtime/index.ts'], {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
+  startServerProcess({
     DATABASE_PATH: join(dir, 'db.sqlite'),
     RPC_URL: proxy.url,
     SETTLER_PRIVATE_KEY: chain.settler.privateKey,
@@ -51,19 +48,7 @@ const until = async (cond: () => boolean, ms = 10_000) => {
     await Bun.sleep(10)
   }
 }
-const rows = () => {
-  const db = new Database(join(dir, 'db.sqlite'), { readonly: true })
-  try {
-    return db.query('SELECT id, state, tx_hash, amount FROM payments ORDER BY id').all() as Array<{
-      id: number
-      state: string
-      tx_hash: string | null
-      amount: string
-    }>
-  } finally {
-    db.close()
-  }
-}
+const rows = () => paymentRows(join(dir, 'db.sqlite'))
 
 test('killed after the transfer was sent: reconciled as settled once after restart', async () => {
   let s = await start()

@@ -10,7 +10,8 @@ import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { setEthBalance, usdcBalance } from '../../runtime/chain/usdc'
-import { startChild, type Child } from '../../bench/lib'
+import type { Child } from '../../bench/lib'
+import { onPostgres, startServerProcess } from '../support/server-process'
 import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai'
 import { testPostgres, type LocalPostgres } from '../support/postgres'
@@ -29,28 +30,18 @@ const settlers = [generatePrivateKey(), generatePrivateKey(), generatePrivateKey
 let startBalance = 0n
 
 const start = (i: number) =>
-  startChild(
-    [process.execPath, 'runtime/index.ts'],
-    {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: dbUrl,
-      DATABASE_POOL_MAX: '5',
-      INSTANCE_ID: `i${i}`,
-      // instance 0 talks to the chain through a proxy, so a test can hold its settlement mid-flight
-      RPC_URL: i === 0 ? proxy.url : chain.rpcUrl,
-      SETTLER_PRIVATE_KEY: settlers[i],
-      PAY_TO: chain.payee.address,
-      RECONCILE_EVERY_MS: '300',
-      RECONCILE_STALE_MS: '3000',
-      DEMO_DAILY_LIMIT: '5',
-      OPENAI_BASE_URL: fake.url,
-      OPENAI_API_KEY: 'test-key',
-      DATABASE_PATH: '/nonexistent/never-used.sqlite',
-    },
-    60_000,
-  )
+  startServerProcess({
+    ...onPostgres(dbUrl, `i${i}`, 5),
+    // instance 0 talks to the chain through a proxy, so a test can hold its settlement mid-flight
+    RPC_URL: i === 0 ? proxy.url : chain.rpcUrl,
+    SETTLER_PRIVATE_KEY: settlers[i],
+    PAY_TO: chain.payee.address,
+    RECONCILE_EVERY_MS: '300',
+    RECONCILE_STALE_MS: '3000',
+    DEMO_DAILY_LIMIT: '5',
+    OPENAI_BASE_URL: fake.url,
+    OPENAI_API_KEY: 'test-key',
+  })
 
 beforeAll(async () => {
   ;[chain, pg] = await Promise.all([startDevChain(), testPostgres()])

@@ -28,7 +28,7 @@ export function refusingFacilitator(): Facilitator & { calls: number } {
   return f
 }
 
-type StartOptions = {
+export type StartOptions = {
   env?: Record<string, string>
   entries?: RegistryEntry[]
   facilitator?: Facilitator
