@@ -10,7 +10,8 @@ import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { installMulticall3, MULTICALL3 } from '../../runtime/chain/multicall'
 import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
-import { payment, requirements, rpc } from './helpers'
+import { payment, rpc } from './helpers'
+import { requirements } from '../support/pay'
 
 let chain: DevChain
 beforeAll(async () => {

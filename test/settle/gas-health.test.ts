@@ -15,8 +15,8 @@ import { LOW_SETTLEMENTS } from '../../runtime/pay/settle/health'
 import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { decodeB64Json, post, startServer } from '../support/server'
 import { withEcho } from '../support/extra-service'
-import { signPayment } from '../support/pay'
-import { addressOf, payment, requirements, settlerKeys } from './helpers'
+import { signPayment, requirements } from '../support/pay'
+import { addressOf, payment, settlerKeys } from './helpers'
 
 let chain: DevChain
 let proxy: FaultProxy

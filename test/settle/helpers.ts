@@ -1,20 +1,10 @@
-/** Shared pieces of the settlement tests: requirements, signed payments, raw RPC, waiting for a condition. */
+/** Shared pieces of the settlement tests: signed payments, raw RPC, waiting for a condition. */
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { decodePayment } from '../../runtime/pay/decode'
 import type { DecodedPayment, PaymentRequirements } from '../../runtime/pay/types'
-import { setEthBalance, USDC_BASE } from '../../runtime/chain/usdc'
+import { setEthBalance } from '../../runtime/chain/usdc'
 import { signPayment } from '../support/pay'
-
-export const requirements = (payTo: string, amount = '1000'): PaymentRequirements => ({
-  scheme: 'exact',
-  network: 'eip155:8453',
-  amount,
-  asset: USDC_BASE,
-  payTo,
-  maxTimeoutSeconds: 60,
-  extra: { name: 'USD Coin', version: '2' },
-})
 
 /** A signed, decoded payment of `req` by `key` (optionally with a chosen nonce / recipient). */
 export async function payment(
