@@ -19,6 +19,7 @@ import { createRemoteFacilitator } from '../../runtime/pay/remote-facilitator'
 import { remoteFacilitators } from '../../runtime/pay/remote-setup'
 import { startOfficialFacilitator, type OfficialFacilitator } from '../support/official-facilitator'
 import { startServer, type TestServer } from '../support/server'
+import { until } from '../support/until'
 
 const KEY_ID = 'organizations/11111111-2222-3333-4444-555555555555/apiKeys/66666666-7777-8888-9999-000000000000'
 
@@ -77,14 +78,6 @@ function deadUrl(): string {
   return url
 }
 
-async function waitFor(cond: () => boolean, what: string, ms = 30_000) {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await Bun.sleep(20)
-  }
-}
-
 /** ES256 key as CDP hands it out for .env files: SEC1 PEM with escaped line breaks. */
 const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' })
 const EC_SECRET = (ec.privateKey.export({ type: 'sec1', format: 'pem' }) as string).replace(/\n/g, '\\n')
@@ -130,8 +123,9 @@ describe('ES256 key, first facilitator down', () => {
     )
     s = await startServer({ facilitator: list, payTo: chain.payee.address, env })
     // The background /supported check reached the gateway (with a JWT) and failed once on the dead one.
-    await waitFor(
+    await until(
       () => gw.seen.some((x) => x.path.endsWith('/supported')) && list.states()[0].consecutive_failures === 1,
+      30_000,
       'the /supported check',
     )
   }, 120_000)

@@ -18,6 +18,7 @@ import { usdcBalance } from '../../runtime/chain/usdc'
 import { paymentRows, readDb, startServerProcess, type PaymentRow } from '../support/server-process'
 import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { signPayment } from '../support/pay'
+import { until } from '../support/until'
 import { decodeB64Json, post } from '../support/server'
 
 let chain: DevChain
@@ -44,13 +45,6 @@ const start = () =>
   })
 
 const lastPayment = (path: string): PaymentRow | undefined => paymentRows(path).at(-1)
-const until = async (cond: () => boolean | Promise<boolean>, what: string, ms = 20_000) => {
-  const t = Date.now()
-  while (!(await cond())) {
-    if (Date.now() - t > ms) throw new Error(`timed out waiting for ${what}`)
-    await Bun.sleep(10)
-  }
-}
 
 /** Byte offsets in a WAL file just after each commit frame (frame header bytes 4–7: database size, non-zero on commits). */
 function commitEnds(wal: Buffer): number[] {
@@ -96,11 +90,19 @@ test('power cut right after the durable `settling` commit: reconciled from the c
   proxy.calls.clear()
   const inflight = post(url(), { text: 'Power Cut' }, { 'payment-signature': header }).catch((e) => e)
   // the `settling` row is written, then the transfer is signed and sent: kill once the send is on its way
-  await until(() => lastPayment(dbPath())?.state === 'settling' && sends() >= 1, 'the settling row and the send')
+  await until(
+    () => lastPayment(dbPath())?.state === 'settling' && sends() >= 1,
+    20_000,
+    'the settling row and the send',
+  )
   process.kill(s.pid, 'SIGKILL')
   expect(await inflight).toBeInstanceOf(Error) // no answer: the caller never got the result
   // the transfer lands anyway (it was broadcast before the cut)
-  await until(async () => (await usdcBalance(chain.rpcUrl, chain.payee.address)) - before === 1000n, 'the transfer')
+  await until(
+    async () => (await usdcBalance(chain.rpcUrl, chain.payee.address)) - before === 1000n,
+    20_000,
+    'the transfer',
+  )
   proxy.delayIn.clear()
 
   // What survived the kill includes commits a power cut could have lost (the tx hash, at least)…

@@ -14,6 +14,7 @@ import type { Child } from '../../bench/lib'
 import { paymentRows, startServerProcess } from '../support/server-process'
 import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { signPayment } from '../support/pay'
+import { until } from '../support/until'
 import { decodeB64Json, post } from '../support/server'
 
 let chain: DevChain
@@ -40,13 +41,6 @@ const start = () =>
 const kill = async (c: Child) => {
   process.kill(c.pid, 'SIGKILL')
   await Bun.sleep(50)
-}
-const until = async (cond: () => boolean, ms = 10_000) => {
-  const t = Date.now()
-  while (!cond()) {
-    if (Date.now() - t > ms) throw new Error('condition not met')
-    await Bun.sleep(10)
-  }
 }
 const rows = () => paymentRows(join(dir, 'db.sqlite'))
 

@@ -17,6 +17,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai'
 import { testPostgres, type LocalPostgres } from '../support/postgres'
 import { PgCooldowns } from '../../runtime/db/postgres/cooldowns'
 import { signPayment } from '../support/pay'
+import { until } from '../support/until'
 import { decodeB64Json, post } from '../support/server'
 
 let chain: DevChain
@@ -63,13 +64,6 @@ afterAll(async () => {
 })
 
 const base = (i: number) => `http://127.0.0.1:${servers[i].port}`
-const until = async (cond: () => Promise<boolean>, ms = 30_000) => {
-  const t = Date.now()
-  while (!(await cond())) {
-    if (Date.now() - t > ms) throw new Error('condition not met in time')
-    await Bun.sleep(50)
-  }
-}
 const stats = async (i: number) =>
   (await (await fetch(`${base(i)}/stats/today`)).json()) as {
     totals: Record<string, unknown>

@@ -22,7 +22,8 @@ import { defineService, handlerFor, serviceRequest, t } from '../../runtime/sdk'
 import type { RegistryEntry } from '../../runtime/registry-types'
 import { entries } from '../../runtime/registry.gen'
 import { decodeB64Json, startServer, type TestServer } from '../support/server'
-import { payment, settlerKeys, until } from './helpers'
+import { payment, settlerKeys } from './helpers'
+import { until } from '../support/until'
 import { requirements } from '../support/pay'
 
 let chain: DevChain
