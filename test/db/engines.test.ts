@@ -22,6 +22,7 @@ import { PgQuota } from '../../runtime/db/postgres/quota'
 import { PgResultStore } from '../../runtime/db/postgres/results'
 import { PgThrottle } from '../../runtime/db/postgres/throttle'
 import { testPostgresPools, type TestPools } from '../support/postgres'
+import { reservation } from '../support/reservation'
 
 let pg: TestPools
 beforeAll(async () => {
@@ -67,19 +68,7 @@ const engines: Record<'sqlite' | 'postgres', (clock: Clock) => Promise<Engine>> 
   },
 }
 
-const res = (n: number, slug = 's', amount = '1000'): Reservation => ({
-  payer: '0x' + n.toString(16).padStart(40, '0'),
-  nonce: '0x' + n.toString(16).padStart(64, '0'),
-  slug,
-  tier: 'flat',
-  amount,
-  network: 'eip155:8453',
-  requestId: 'r',
-  validBefore: 2_000_000_000,
-  x402Version: 2,
-  payload: { n },
-  requirements: {},
-})
+const res = (n: number, slug = 's', amount = '1000') => reservation(n, { slug, amount, payload: { n } })
 
 describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
   test('an authorization is reserved once until released, even by 20 concurrent callers', async () => {
