@@ -10,7 +10,7 @@ import { usdcBalance } from '../runtime/chain/usdc'
 import { createLocalFacilitator } from '../runtime/pay/local-facilitator'
 import { decodeB64Json, post, startServer } from './support/server'
 import { withEcho } from './support/extra-service'
-import { startFaultProxy, type FaultProxy } from './support/rpc-faults'
+import { MINED_ANSWERS, startFaultProxy, type FaultProxy } from './support/rpc-faults'
 import { signPayment } from './support/pay'
 import { boot } from '../runtime/boot'
 import { createLogger } from '../runtime/log'
@@ -44,14 +44,7 @@ test('a settlement whose receipt is late is pending, withheld, and reconciled af
   const req = decodeB64Json((await post(s.url + '/api/v1/test-echo', {})).headers.get('payment-required')).accepts[0]
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   // the node mines the transaction at once; its answers (the receipt) reach us late
-  for (const m of [
-    'eth_sendRawTransactionSync',
-    'eth_sendRawTransaction',
-    'eth_getBlockByNumber',
-    'eth_getBlockReceipts',
-    'eth_getTransactionReceipt',
-  ])
-    proxy.delayOut.set(m, 1500)
+  for (const m of MINED_ANSWERS) proxy.delayOut.set(m, 1500)
   const r = await post(
     s.url + '/api/v1/test-echo',
     { code: 'late receipt' },
@@ -118,21 +111,13 @@ test('a reconciliation that races an in-flight settlement never counts the reven
   try {
     const req = decodeB64Json((await post(s.url + '/api/v1/test-echo', {})).headers.get('payment-required')).accepts[0]
     proxy.calls.clear()
-    for (const m of [
-      'eth_sendRawTransactionSync',
-      'eth_sendRawTransaction',
-      'eth_getBlockByNumber',
-      'eth_getBlockReceipts',
-      'eth_getTransactionReceipt',
-    ])
-      proxy.delayOut.set(m, 1500)
+    for (const m of MINED_ANSWERS) proxy.delayOut.set(m, 1500)
     const inflight = post(
       s.url + '/api/v1/test-echo',
       { code: 'race' },
       { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) },
     )
-    while (!(proxy.calls.get('eth_sendRawTransactionSync') ?? 0) && !(proxy.calls.get('eth_sendRawTransaction') ?? 0))
-      await Bun.sleep(5)
+    while (!proxy.sends()) await Bun.sleep(5)
     await Bun.sleep(100) // forwarded: the node mines it at once (automine); only its answer is late
     // the request is now waiting for its (delayed) receipt; the reconciler reads the chain directly and wins the race
     const { reconcile } = await import('../runtime/pay/reconcile')

@@ -21,7 +21,7 @@ import type { Facilitator } from '../runtime/pay/types'
 import { decodeB64Json, post, startServer, type TestServer } from './support/server'
 import { withEcho } from './support/extra-service'
 import { countingServices } from './support/counting-service'
-import { startFaultProxy, type FaultProxy } from './support/rpc-faults'
+import { SEND_METHODS, startFaultProxy, type FaultProxy } from './support/rpc-faults'
 import { signPayment } from './support/pay'
 
 let chain: DevChain
@@ -274,8 +274,7 @@ describe('a pending settlement', () => {
       const id = generatePaymentId()
       const header = await signed(req, id)
       // the send reaches the node late (after the 300 ms receipt wait): the settlement is pending with its hash
-      for (const m of ['eth_sendRawTransactionSync', 'eth_sendRawTransaction', 'eth_getTransactionReceipt'])
-        proxy.delayIn.set(m, 3000)
+      for (const m of [...SEND_METHODS, 'eth_getTransactionReceipt']) proxy.delayIn.set(m, 3000)
       const first = await post(server.url + '/api/v1/test-count', { code: 'late' }, { 'payment-signature': header })
       expect(first.status).toBe(402)
       expect(Number(first.headers.get('retry-after'))).toBeGreaterThan(0)

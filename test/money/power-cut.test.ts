@@ -16,7 +16,7 @@ import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { paymentRows, readDb, startServerProcess, type PaymentRow } from '../support/server-process'
-import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
+import { SEND_METHODS, startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { signPayment } from '../support/pay'
 import { until } from '../support/until'
 import { decodeB64Json, post } from '../support/server'
@@ -84,14 +84,12 @@ test('power cut right after the durable `settling` commit: reconciled from the c
   const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req })
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   // the signed transfer reaches the node 3 s after it was sent: the server is dead by then
-  for (const m of ['eth_sendRawTransactionSync', 'eth_sendRawTransaction']) proxy.delayIn.set(m, 3_000)
-  const sends = () =>
-    (proxy.calls.get('eth_sendRawTransactionSync') ?? 0) + (proxy.calls.get('eth_sendRawTransaction') ?? 0)
+  for (const m of SEND_METHODS) proxy.delayIn.set(m, 3_000)
   proxy.calls.clear()
   const inflight = post(url(), { text: 'Power Cut' }, { 'payment-signature': header }).catch((e) => e)
   // the `settling` row is written, then the transfer is signed and sent: kill once the send is on its way
   await until(
-    () => lastPayment(dbPath())?.state === 'settling' && sends() >= 1,
+    () => lastPayment(dbPath())?.state === 'settling' && proxy.sends() >= 1,
     20_000,
     'the settling row and the send',
   )

@@ -12,7 +12,7 @@ import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import type { Child } from '../../bench/lib'
 import { paymentRows, startServerProcess } from '../support/server-process'
-import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
+import { MINED_ANSWERS, SEND_METHODS, startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { signPayment } from '../support/pay'
 import { until } from '../support/until'
 import { decodeB64Json, post } from '../support/server'
@@ -52,14 +52,7 @@ test('killed after the transfer was sent: reconciled as settled once after resta
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   proxy.calls.clear()
   // the node mines the transfer at once; every answer that would tell the server so is late
-  for (const m of [
-    'eth_sendRawTransactionSync',
-    'eth_sendRawTransaction',
-    'eth_getBlockByNumber',
-    'eth_getBlockReceipts',
-    'eth_getTransactionReceipt',
-  ])
-    proxy.delayOut.set(m, 10_000)
+  for (const m of MINED_ANSWERS) proxy.delayOut.set(m, 10_000)
   const inflight = post(url, { text: 'killed mid-settlement' }, { 'payment-signature': header }).catch((e) => e)
   const t0 = Date.now()
   while ((await usdcBalance(chain.rpcUrl, chain.payee.address)) === before) {
@@ -100,14 +93,12 @@ test('killed between the handler and the transfer: nothing moves, and the attemp
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   proxy.calls.clear()
   // the signed transfer is on its way to the node but never arrives (held, then a gateway error)
-  for (const m of ['eth_sendRawTransactionSync', 'eth_sendRawTransaction']) {
+  for (const m of SEND_METHODS) {
     proxy.delayIn.set(m, 10_000)
     proxy.faults.set(m, { http: 502, times: 100 })
   }
   const inflight = post(url, { text: 'killed before settlement' }, { 'payment-signature': header }).catch((e) => e)
-  await until(
-    () => (proxy.calls.get('eth_sendRawTransactionSync') ?? 0) + (proxy.calls.get('eth_sendRawTransaction') ?? 0) >= 1,
-  )
+  await until(() => proxy.sends() >= 1)
   await kill(s)
   await inflight
   const id = rows().at(-1)!.id

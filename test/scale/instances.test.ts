@@ -12,7 +12,7 @@ import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/dev
 import { setEthBalance, usdcBalance } from '../../runtime/chain/usdc'
 import type { Child } from '../../bench/lib'
 import { onPostgres, startServerProcess } from '../support/server-process'
-import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
+import { MINED_ANSWERS, startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai'
 import { testPostgres, type LocalPostgres } from '../support/postgres'
 import { PgCooldowns } from '../../runtime/db/postgres/cooldowns'
@@ -178,14 +178,7 @@ test("an instance killed -9 mid-settlement: another instance's reconciler settle
   const before = await payeeDelta()
   proxy.calls.clear()
   // the node mines the transfer at once; every answer that would tell instance 0 so is held back
-  for (const m of [
-    'eth_sendRawTransactionSync',
-    'eth_sendRawTransaction',
-    'eth_getBlockByNumber',
-    'eth_getBlockReceipts',
-    'eth_getTransactionReceipt',
-  ])
-    proxy.delayOut.set(m, 60_000)
+  for (const m of MINED_ANSWERS) proxy.delayOut.set(m, 60_000)
   const inflight = post(url, { text: 'killed mid-settlement' }, { 'payment-signature': header }).catch((e) => e)
   const nonce = JSON.parse(Buffer.from(header, 'base64').toString()).payload.authorization.nonce.toLowerCase()
   const row = async () =>
