@@ -3,8 +3,6 @@
  * real USDC address), paid by the official clients. Balances are read from the chain.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { wrapFetchWithPayment as wrapFetchV1 } from 'x402-fetch'
 import { createWalletClient, http, type Hex } from 'viem'
 import { base } from 'viem/chains'
@@ -17,6 +15,7 @@ import { decodeB64Json, post, startServer, type TestServer } from './support/ser
 import { withEcho } from './support/extra-service'
 import { startFaultProxy, type FaultProxy } from './support/rpc-faults'
 import { signPayment } from './support/pay'
+import { payingFetch } from './support/paying-fetch'
 
 let chain: DevChain
 let proxy: FaultProxy
@@ -67,8 +66,7 @@ const balances = async () => ({
 })
 const requirementsOf = async (path: string) =>
   decodeB64Json((await post(s.url + path, {})).headers.get('payment-required')).accepts[0]
-const v2Client = (key: Hex) =>
-  wrapFetchWithPayment(fetch, new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(key))))
+const v2Client = (key: Hex) => payingFetch(key)
 const jsonInit = (body: unknown) => ({
   method: 'POST',
   headers: { 'content-type': 'application/json' },

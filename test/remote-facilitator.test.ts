@@ -1,8 +1,5 @@
 /** FACILITATOR_URL mode against the official x402 facilitator over HTTP, settling on a real local chain. */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
-import { privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../runtime/chain/devchain'
 import { usdcBalance } from '../runtime/chain/usdc'
@@ -10,6 +7,7 @@ import { createRemoteFacilitator } from '../runtime/pay/remote-facilitator'
 import { decodeB64Json, post, startServer, type TestServer } from './support/server'
 import { startOfficialFacilitator, type OfficialFacilitator } from './support/official-facilitator'
 import { signPayment } from './support/pay'
+import { payingFetch } from './support/paying-fetch'
 
 let chain: DevChain
 let fac: OfficialFacilitator
@@ -31,10 +29,7 @@ afterAll(async () => {
 
 test('the official client pays through the official facilitator: verified, settled on chain, receipt returned', async () => {
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
-  const pay = wrapFetchWithPayment(
-    fetch,
-    new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
-  )
+  const pay = payingFetch(chain.payer.privateKey as Hex)
   const r = await pay(s.url + '/api/v1/slugify', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -7,8 +7,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { createPublicClient, createWalletClient, getAddress, http, parseSignature, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
@@ -19,6 +17,7 @@ import { decodeB64Json, post, type TestServer } from '../support/server'
 import { startServerOnChain } from '../support/on-chain'
 import { withEcho } from '../support/extra-service'
 import { signPayment } from '../support/pay'
+import { payingFetch } from '../support/paying-fetch'
 
 const ART = 'test-artifacts/admin'
 const TOKEN = 'console-test-token-abcdefghijklmnop'
@@ -127,10 +126,7 @@ beforeAll(async () => {
     env: { ADMIN_TOKEN: TOKEN, INVALID_PAYMENT_LIMIT: '0', DEMO_SERVICE: 'test-explain' },
   })
   payeeStart = await usdcBalance(chain.rpcUrl, chain.payee.address)
-  const pay = wrapFetchWithPayment(
-    fetch,
-    new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
-  )
+  const pay = payingFetch(chain.payer.privateKey as Hex)
   const ok = await pay(s.url + '/api/v1/slugify', jsonInit({ text: 'Seen by the operator' }))
   expect(ok.status).toBe(200)
   paidTx = decodeB64Json(ok.headers.get('payment-response')).transaction

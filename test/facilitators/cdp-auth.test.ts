@@ -6,9 +6,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { generateKeyPairSync, type KeyObject } from 'node:crypto'
 import { decodeProtectedHeader, jwtVerify } from 'jose'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
-import { privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
@@ -20,6 +17,7 @@ import { remoteFacilitators } from '../../runtime/pay/remote-setup'
 import { startOfficialFacilitator, type OfficialFacilitator } from '../support/official-facilitator'
 import { startServer, type TestServer } from '../support/server'
 import { until } from '../support/until'
+import { payingFetch } from '../support/paying-fetch'
 
 const KEY_ID = 'organizations/11111111-2222-3333-4444-555555555555/apiKeys/66666666-7777-8888-9999-000000000000'
 
@@ -136,10 +134,7 @@ describe('ES256 key, first facilitator down', () => {
 
   test('the official client pays; /verify, /settle and /supported each carry a valid, request-bound JWT', async () => {
     const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
-    const pay = wrapFetchWithPayment(
-      fetch,
-      new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
-    )
+    const pay = payingFetch(chain.payer.privateKey as Hex)
     const r = await pay(s.url + '/api/v1/slugify', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -4,15 +4,13 @@
  * never settled. The free demo uses the same path within its quota.
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
-import { privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { decodeB64Json, post, type TestServer } from '../support/server'
 import { startServerOnChain } from '../support/on-chain'
 import { startFakeOpenAI, texts, type FakeOpenAI } from '../support/fake-openai'
+import { payingFetch } from '../support/paying-fetch'
 
 let chain: DevChain
 let fake: FakeOpenAI
@@ -31,11 +29,7 @@ afterAll(async () => {
 })
 beforeEach(() => fake.reset())
 
-const pay = () =>
-  wrapFetchWithPayment(
-    fetch,
-    new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
-  )
+const pay = () => payingFetch(chain.payer.privateKey as Hex)
 const json = (body: unknown) => ({
   method: 'POST',
   headers: { 'content-type': 'application/json' },

@@ -7,13 +7,11 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
-import { privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { paymentRows, startServerProcess } from '../support/server-process'
+import { payingFetch } from '../support/paying-fetch'
 
 let chain: DevChain
 let dir: string
@@ -42,10 +40,7 @@ const settledTotal = () =>
 test('kill -9 right after 24 concurrent paid answers: after restart /stats revenue = ledger = payee on-chain delta', async () => {
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   let s = await start()
-  const pay = wrapFetchWithPayment(
-    fetch,
-    new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
-  )
+  const pay = payingFetch(chain.payer.privateKey as Hex)
   const url = `http://127.0.0.1:${s.port}/api/v1/slugify`
   const answers = await Promise.all(
     Array.from({ length: 24 }, (_, i) =>

@@ -5,10 +5,6 @@
  * Every server's money is exact at the end: /stats revenue = ledger settled total = the payee's on-chain delta.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
-import type { Hex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import type { Facilitator } from '../../runtime/pay/types'
@@ -16,6 +12,7 @@ import type { TestServer } from '../support/server'
 import { chainFacilitator, fundedPayer, startServerOnChain, stopAndTally } from '../support/on-chain'
 import { testPostgres, type LocalPostgres } from '../support/postgres'
 import { counted, withMoneyServices } from './services'
+import { payingFetch } from '../support/paying-fetch'
 
 let chain: DevChain
 let pg: LocalPostgres
@@ -84,10 +81,6 @@ const start = async (engine: Engine) => {
 }
 
 const newPayer = (atomic: bigint) => fundedPayer(chain, atomic)
-
-/** The official client paying as `key`: each call signs a new authorization (a fresh nonce). */
-const payingFetch = (key: Hex) =>
-  wrapFetchWithPayment(fetch, new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(key))))
 
 const call = (pay: ReturnType<typeof payingFetch>, s: TestServer) =>
   pay(`${s.url}/api/v1/test-counted`, {

@@ -6,9 +6,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
-import { privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
@@ -16,6 +13,7 @@ import { decodeB64Json, type TestServer } from '../support/server'
 import { startServerOnChain } from '../support/on-chain'
 import { html, json, serve, type Fixture } from './support'
 import { FORECAST_CURRENT } from '../support/live-data-recorded'
+import { payingFetch } from '../support/paying-fetch'
 
 const ARTICLE = readFileSync(join(import.meta.dir, 'fixtures', 'article.html'), 'utf8')
 const CURRENT = FORECAST_CURRENT
@@ -44,11 +42,7 @@ afterAll(async () => {
   await chain?.stop()
 })
 
-const pay = () =>
-  wrapFetchWithPayment(
-    fetch,
-    new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
-  )
+const pay = () => payingFetch(chain.payer.privateKey as Hex)
 const body = (b: unknown) => ({
   method: 'POST',
   headers: { 'content-type': 'application/json' },

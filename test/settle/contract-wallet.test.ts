@@ -16,6 +16,7 @@ import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { decodeB64Json, startServer, type TestServer } from '../support/server'
 import { withEcho } from '../support/extra-service'
 import { settlerKeys } from './helpers'
+import { payingFetch } from '../support/paying-fetch'
 
 /** Runtime bytecode of the 1-of-1 EIP-1271 wallet. Calldata: selector, hash, offset, length, r, s, v. */
 export function walletRuntime(owner: Address): Hex {
@@ -169,10 +170,7 @@ test('an EOA payment costs no eth_getCode; an EOA signed by another key is refus
   const payer = generatePrivateKey()
   await fundPayer(chain, privateKeyToAccount(payer).address, 1_000_000n)
   proxy.calls.clear()
-  const eoa = wrapFetchWithPayment(
-    fetch,
-    new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(payer))),
-  )
+  const eoa = payingFetch(payer)
   expect((await call(eoa, 'eoa')).status).toBe(200)
   expect(proxy.calls.get('eth_getCode') ?? 0).toBe(0)
   proxy.calls.clear()

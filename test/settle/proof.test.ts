@@ -9,8 +9,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createWalletClient, http, parseSignature, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { localBase, USDC_BASE, usdcBalance } from '../../runtime/chain/usdc'
 import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
@@ -25,6 +23,7 @@ import { decodeB64Json, startServer, type TestServer } from '../support/server'
 import { payment, settlerKeys } from './helpers'
 import { until } from '../support/until'
 import { requirements } from '../support/pay'
+import { payingFetch } from '../support/paying-fetch'
 
 let chain: DevChain
 beforeAll(async () => {
@@ -179,10 +178,7 @@ describe('front-running', () => {
         seen = req.headers.get('payment-signature') ?? seen
         return fetch(req)
       }) as typeof fetch
-      const client = wrapFetchWithPayment(
-        spy,
-        new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(payer))),
-      )
+      const client = payingFetch(payer, spy)
       const pending = client(s.url + '/api/v1/test-slow', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
