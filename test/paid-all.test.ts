@@ -8,7 +8,7 @@ import { startDevChain, type DevChain } from '../runtime/chain/devchain'
 import { usdcBalance } from '../runtime/chain/usdc'
 import { entries } from '../runtime/registry.gen'
 import { issues } from '../runtime/validate'
-import { decodeB64Json, post, type TestServer } from './support/server'
+import { decodeB64Json, post, type TestServer, requirementsAt } from './support/server'
 import { startServerOnChain } from './support/on-chain'
 import { signPayment } from './support/pay'
 
@@ -33,7 +33,7 @@ test(`${paidable.length} utilities answer their examples through the paid route`
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   for (const e of paidable) {
     const path = `/api/v1/${e.folder}`
-    const req = decodeB64Json((await post(s.url + path, {})).headers.get('payment-required')).accepts[0]
+    const req = await requirementsAt(s.url + path)
     const r = await post(s.url + path, e.manifest.examples[0].input, {
       'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }),
     })

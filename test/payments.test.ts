@@ -11,7 +11,7 @@ import { startDevChain, type DevChain } from '../runtime/chain/devchain'
 import { usdcBalance } from '../runtime/chain/usdc'
 import { createLocalFacilitator } from '../runtime/pay/local-facilitator'
 import type { Facilitator } from '../runtime/pay/types'
-import { decodeB64Json, post, startServer, type TestServer } from './support/server'
+import { decodeB64Json, post, startServer, type TestServer, requirementsAt } from './support/server'
 import { withEcho } from './support/extra-service'
 import { startFaultProxy, type FaultProxy } from './support/rpc-faults'
 import { signPayment } from './support/pay'
@@ -64,8 +64,7 @@ const balances = async () => ({
   payer: await usdcBalance(chain.rpcUrl, chain.payer.address),
   payee: await usdcBalance(chain.rpcUrl, chain.payee.address),
 })
-const requirementsOf = async (path: string) =>
-  decodeB64Json((await post(s.url + path, {})).headers.get('payment-required')).accepts[0]
+const requirementsOf = (path: string) => requirementsAt(s.url + path)
 const v2Client = (key: Hex) => payingFetch(key)
 const jsonInit = (body: unknown) => ({
   method: 'POST',

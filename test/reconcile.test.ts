@@ -8,7 +8,7 @@ import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../runtime/chain/devchain'
 import { usdcBalance } from '../runtime/chain/usdc'
 import { createLocalFacilitator } from '../runtime/pay/local-facilitator'
-import { decodeB64Json, post, startServer } from './support/server'
+import { decodeB64Json, post, startServer, requirementsAt } from './support/server'
 import { withEcho } from './support/extra-service'
 import { MINED_ANSWERS, startFaultProxy, type FaultProxy } from './support/rpc-faults'
 import { signPayment } from './support/pay'
@@ -41,7 +41,7 @@ test('a settlement whose receipt is late is pending, withheld, and reconciled af
     env: { PAY_TO: chain.payee.address },
   })
   const dbPath = s.booted.config.databasePath
-  const req = decodeB64Json((await post(s.url + '/api/v1/test-echo', {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(s.url + '/api/v1/test-echo')
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   // the node mines the transaction at once; its answers (the receipt) reach us late
   for (const m of MINED_ANSWERS) proxy.delayOut.set(m, 1500)
@@ -109,7 +109,7 @@ test('a reconciliation that races an in-flight settlement never counts the reven
     env: { PAY_TO: chain.payee.address },
   })
   try {
-    const req = decodeB64Json((await post(s.url + '/api/v1/test-echo', {})).headers.get('payment-required')).accepts[0]
+    const req = await requirementsAt(s.url + '/api/v1/test-echo')
     proxy.calls.clear()
     for (const m of MINED_ANSWERS) proxy.delayOut.set(m, 1500)
     const inflight = post(

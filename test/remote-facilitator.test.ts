@@ -4,7 +4,7 @@ import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../runtime/chain/devchain'
 import { usdcBalance } from '../runtime/chain/usdc'
 import { createRemoteFacilitator } from '../runtime/pay/remote-facilitator'
-import { decodeB64Json, post, startServer, type TestServer } from './support/server'
+import { decodeB64Json, post, startServer, type TestServer, requirementsAt } from './support/server'
 import { startOfficialFacilitator, type OfficialFacilitator } from './support/official-facilitator'
 import { signPayment } from './support/pay'
 import { payingFetch } from './support/paying-fetch'
@@ -48,7 +48,7 @@ test('the official client pays through the official facilitator: verified, settl
 
 test('a forged payment never reaches the facilitator; a replay is refused locally', async () => {
   const calls = { ...fac.calls }
-  const req = decodeB64Json((await post(s.url + '/api/v1/slugify', {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(s.url + '/api/v1/slugify')
   const underpay = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req, value: '999' })
   expect((await post(s.url + '/api/v1/slugify', { text: 'x' }, { 'payment-signature': underpay })).status).toBe(402)
   const ok = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req })
@@ -67,7 +67,7 @@ test('facilitator unreachable: 503, nothing served, nothing moved', async () => 
     env: { PAY_TO: chain.payee.address },
   })
   try {
-    const req = decodeB64Json((await post(dead.url + '/api/v1/slugify', {})).headers.get('payment-required')).accepts[0]
+    const req = await requirementsAt(dead.url + '/api/v1/slugify')
     const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
     const r = await post(
       dead.url + '/api/v1/slugify',

@@ -18,7 +18,7 @@ import { setEthBalance, usdcBalance } from '../runtime/chain/usdc'
 import { createLocalFacilitator } from '../runtime/pay/local-facilitator'
 import { reconcile } from '../runtime/pay/reconcile'
 import type { Facilitator } from '../runtime/pay/types'
-import { decodeB64Json, post, startServer, type TestServer } from './support/server'
+import { decodeB64Json, post, startServer, type TestServer, requirementsAt } from './support/server'
 import { withEcho } from './support/extra-service'
 import { countingServices } from './support/counting-service'
 import { SEND_METHODS, startFaultProxy, type FaultProxy } from './support/rpc-faults'
@@ -78,8 +78,7 @@ beforeEach(() => {
 })
 
 const key = () => chain.payer.privateKey as Hex
-const requirementsOf = async (server: TestServer, path: string) =>
-  decodeB64Json((await post(server.url + path, {})).headers.get('payment-required')).accepts[0]
+const requirementsOf = (server: TestServer, path: string) => requirementsAt(server.url + path)
 const payeeBalance = (addr = payee) => usdcBalance(chain.rpcUrl, addr)
 
 /** /stats revenue = ledger settled total = payee's on-chain balance (it started at 0), exactly. */

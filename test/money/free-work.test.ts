@@ -10,7 +10,7 @@ import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/dev
 import { localBase, setEthBalance, usdcBalance, USDC_BASE } from '../../runtime/chain/usdc'
 import { PayerGuard } from '../../runtime/pay/payer-guard'
 import type { Facilitator } from '../../runtime/pay/types'
-import { decodeB64Json, post, type TestServer } from '../support/server'
+import { post, type TestServer, requirementsAt } from '../support/server'
 import { chainFacilitator, fundedPayer, startServerOnChain, stopAndTally } from '../support/on-chain'
 import { signPayment } from '../support/pay'
 import { counted, gatedEntry, withMoneyServices } from './services'
@@ -32,8 +32,7 @@ const server = async (env: Record<string, string> = {}, entry = gated.entry) => 
   return s
 }
 const newPayer = (atomic: bigint) => fundedPayer(chain, atomic)
-const requirements = async (s: TestServer, slug: string) =>
-  decodeB64Json((await post(`${s.url}/api/v1/${slug}`, {})).headers.get('payment-required')).accepts[0]
+const requirements = (s: TestServer, slug: string) => requirementsAt(`${s.url}/api/v1/${slug}`)
 const pay = async (s: TestServer, slug: string, key: Hex, headers: Record<string, string> = {}, header?: string) =>
   post(
     `${s.url}/api/v1/${slug}`,

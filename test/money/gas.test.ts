@@ -10,7 +10,7 @@ import { usdcBalance } from '../../runtime/chain/usdc'
 import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { boot } from '../../runtime/boot'
 import { createLogger } from '../../runtime/log'
-import { decodeB64Json, post, type TestServer } from '../support/server'
+import { decodeB64Json, post, type TestServer, requirementsAt } from '../support/server'
 import { startServerOnChain } from '../support/on-chain'
 import { withEcho } from '../support/extra-service'
 import { signPayment } from '../support/pay'
@@ -32,7 +32,7 @@ afterAll(async () => {
 
 test('gas per settlement = receipt gasUsed × effectiveGasPrice, in /stats totals, per day and per service', async () => {
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
-  const req = decodeB64Json((await post(s.url + '/api/v1/test-echo', {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(s.url + '/api/v1/test-echo')
   const txs: Hex[] = []
   for (const code of ['one', 'two']) {
     const r = await post(

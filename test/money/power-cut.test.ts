@@ -19,7 +19,7 @@ import { paymentRows, readDb, startServerProcess, type PaymentRow } from '../sup
 import { SEND_METHODS, startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { signPayment } from '../support/pay'
 import { until } from '../support/until'
-import { decodeB64Json, post } from '../support/server'
+import { decodeB64Json, post, requirementsAt } from '../support/server'
 
 let chain: DevChain
 let proxy: FaultProxy
@@ -80,7 +80,7 @@ function cutWalAfterFirst(path: string, done: (row: PaymentRow | undefined) => b
 test('power cut right after the durable `settling` commit: reconciled from the chain, settled once, result collected', async () => {
   let s = await start()
   const url = () => `http://127.0.0.1:${s.port}/api/v1/slugify`
-  const req = decodeB64Json((await post(url(), {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(url())
   const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req })
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   // the signed transfer reaches the node 3 s after it was sent: the server is dead by then

@@ -15,7 +15,7 @@ import { paymentRows, startServerProcess } from '../support/server-process'
 import { MINED_ANSWERS, SEND_METHODS, startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { signPayment } from '../support/pay'
 import { until } from '../support/until'
-import { decodeB64Json, post } from '../support/server'
+import { post, requirementsAt } from '../support/server'
 
 let chain: DevChain
 let proxy: FaultProxy
@@ -47,7 +47,7 @@ const rows = () => paymentRows(join(dir, 'db.sqlite'))
 test('killed after the transfer was sent: reconciled as settled once after restart', async () => {
   let s = await start()
   const url = `http://127.0.0.1:${s.port}/api/v1/slugify`
-  const req = decodeB64Json((await post(url, {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(url)
   const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req })
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   proxy.calls.clear()
@@ -87,7 +87,7 @@ test('killed after the transfer was sent: reconciled as settled once after resta
 test('killed between the handler and the transfer: nothing moves, and the attempt fails once it expires', async () => {
   let s = await start()
   const url = `http://127.0.0.1:${s.port}/api/v1/slugify`
-  const req = decodeB64Json((await post(url, {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(url)
   const validBefore = Math.floor(Date.now() / 1000) + 8
   const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req, validBefore })
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)

@@ -13,7 +13,7 @@ import { usdcBalance } from '../../runtime/chain/usdc'
 import { rss, type Child } from '../../bench/lib'
 import { readDb, startServerProcess } from '../support/server-process'
 import { signPayment } from '../support/pay'
-import { decodeB64Json, post } from '../support/server'
+import { post, requirementsAt } from '../support/server'
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 5)
 const CONCURRENCY = 8
@@ -41,7 +41,7 @@ afterAll(async () => {
 
 test(`mixed traffic for ${SECONDS} s: no unexpected errors, flat memory, money reconciles exactly`, async () => {
   const base = `http://127.0.0.1:${s.port}`
-  const req = decodeB64Json((await post(base + '/api/v1/hash-digest', {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(base + '/api/v1/hash-digest')
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   const demoAvailable = ((await (await fetch(base + '/services')).json()) as any).services.find(
     (x: any) => x.slug === 'explain-code',

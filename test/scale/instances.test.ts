@@ -18,7 +18,7 @@ import { testPostgres, type LocalPostgres } from '../support/postgres'
 import { PgCooldowns } from '../../runtime/db/postgres/cooldowns'
 import { signPayment } from '../support/pay'
 import { until } from '../support/until'
-import { decodeB64Json, post } from '../support/server'
+import { post, requirementsAt } from '../support/server'
 
 let chain: DevChain
 let pg: LocalPostgres
@@ -82,7 +82,7 @@ test('/health names the database and every instance is up', async () => {
 
 test('one payment sent 20 times across three instances at once: one 200, one transfer, 19 refused before the handler', async () => {
   const url = (i: number) => `${base(i)}/api/v1/slugify`
-  const req = decodeB64Json((await post(url(0), {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(url(0))
   const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req })
   const before = await payeeDelta()
   const answers = await Promise.all(
@@ -130,7 +130,7 @@ test('a payer funded for three calls sends ten payments across the instances at 
   const key = generatePrivateKey()
   const address = privateKeyToAccount(key).address
   await fundPayer(chain, address, 3000n)
-  const req = decodeB64Json((await post(`${base(1)}/api/v1/slugify`, {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(`${base(1)}/api/v1/slugify`)
   const callsBefore = (await stats(1)).services.find((x) => x.slug === 'slugify')?.calls as number
   const headers = await Promise.all(Array.from({ length: 10 }, () => signPayment({ key, requirements: req })))
   const answers = await Promise.all(
@@ -155,7 +155,7 @@ test('a payer cooled down by one instance is refused by every instance, before r
   await fundPayer(chain, address, 3000n)
   // a failed settlement after verification, as recorded by any instance (same table, same statement)
   expect(await new PgCooldowns(sql).strike(address.toUpperCase().replace('0X', '0x'))).toBe(30_000)
-  const req = decodeB64Json((await post(`${base(2)}/api/v1/slugify`, {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(`${base(2)}/api/v1/slugify`)
   const before = await payeeDelta()
   for (const i of [0, 1, 2]) {
     const r = await post(
@@ -173,7 +173,7 @@ test('a payer cooled down by one instance is refused by every instance, before r
 
 test("an instance killed -9 mid-settlement: another instance's reconciler settles its row, once", async () => {
   const url = `${base(0)}/api/v1/slugify`
-  const req = decodeB64Json((await post(url, {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(url)
   const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req })
   const before = await payeeDelta()
   proxy.calls.clear()
