@@ -9,13 +9,13 @@ import { base } from 'viem/chains'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../runtime/chain/devchain'
 import { usdcBalance } from '../runtime/chain/usdc'
-import { createLocalFacilitator } from '../runtime/pay/local-facilitator'
 import type { Facilitator } from '../runtime/pay/types'
-import { decodeB64Json, post, startServer, type TestServer, requirementsAt } from './support/server'
+import { decodeB64Json, post, type TestServer, requirementsAt } from './support/server'
 import { withEcho } from './support/extra-service'
 import { startFaultProxy, type FaultProxy } from './support/rpc-faults'
 import { signPayment } from './support/pay'
 import { payingFetch } from './support/paying-fetch'
+import { chainFacilitator, startServerOnChain } from './support/on-chain'
 
 let chain: DevChain
 let proxy: FaultProxy
@@ -34,19 +34,11 @@ function countingFacilitator(inner: Facilitator): Facilitator {
 beforeAll(async () => {
   chain = await startDevChain()
   proxy = startFaultProxy(chain.rpcUrl)
-  const facilitator = countingFacilitator(
-    createLocalFacilitator({
-      rpcUrl: proxy.url,
-      settlerKey: chain.settler.privateKey as Hex,
-      chainId: 8453,
-      pollingIntervalMs: 20,
-    }),
-  )
-  s = await startServer({
+  const facilitator = countingFacilitator(chainFacilitator(chain, { rpcUrl: proxy.url }))
+  s = await startServerOnChain(chain, {
     entries: withEcho(),
     facilitator,
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' },
+    env: { INVALID_PAYMENT_LIMIT: '0' },
   })
 })
 afterAll(async () => {

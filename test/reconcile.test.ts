@@ -8,12 +8,13 @@ import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../runtime/chain/devchain'
 import { usdcBalance } from '../runtime/chain/usdc'
 import { createLocalFacilitator } from '../runtime/pay/local-facilitator'
-import { decodeB64Json, post, startServer, requirementsAt } from './support/server'
+import { decodeB64Json, post, requirementsAt } from './support/server'
 import { withEcho } from './support/extra-service'
 import { MINED_ANSWERS, startFaultProxy, type FaultProxy } from './support/rpc-faults'
 import { signPayment } from './support/pay'
 import { boot } from '../runtime/boot'
 import { createLogger } from '../runtime/log'
+import { chainFacilitator, startServerOnChain } from './support/on-chain'
 
 let chain: DevChain
 let proxy: FaultProxy
@@ -27,18 +28,10 @@ afterAll(async () => {
 })
 
 test('a settlement whose receipt is late is pending, withheld, and reconciled after a restart', async () => {
-  const slow = createLocalFacilitator({
-    rpcUrl: proxy.url,
-    settlerKey: chain.settler.privateKey as Hex,
-    chainId: 8453,
-    pollingIntervalMs: 20,
-    receiptTimeoutMs: 300,
-  })
-  const s = await startServer({
+  const slow = chainFacilitator(chain, { rpcUrl: proxy.url, receiptTimeoutMs: 300 })
+  const s = await startServerOnChain(chain, {
     entries: withEcho(),
     facilitator: slow,
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address },
   })
   const dbPath = s.booted.config.databasePath
   const req = await requirementsAt(s.url + '/api/v1/test-echo')
@@ -68,12 +61,7 @@ test('a settlement whose receipt is late is pending, withheld, and reconciled af
   const again = await boot({
     env: { PATH: process.env.PATH, DATABASE_PATH: dbPath, PAY_TO: chain.payee.address },
     entries: withEcho(),
-    facilitator: createLocalFacilitator({
-      rpcUrl: chain.rpcUrl,
-      settlerKey: chain.settler.privateKey as Hex,
-      chainId: 8453,
-      pollingIntervalMs: 20,
-    }),
+    facilitator: chainFacilitator(chain),
     log: createLogger('silent'),
     reconcileEveryMs: 3_600_000,
   })
@@ -95,18 +83,10 @@ test('a settlement whose receipt is late is pending, withheld, and reconciled af
 })
 
 test('a reconciliation that races an in-flight settlement never counts the revenue twice', async () => {
-  const slow = createLocalFacilitator({
-    rpcUrl: proxy.url,
-    settlerKey: chain.settler.privateKey as Hex,
-    chainId: 8453,
-    pollingIntervalMs: 20,
-    receiptTimeoutMs: 5000,
-  })
-  const s = await startServer({
+  const slow = chainFacilitator(chain, { rpcUrl: proxy.url, receiptTimeoutMs: 5000 })
+  const s = await startServerOnChain(chain, {
     entries: withEcho(),
     facilitator: slow,
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address },
   })
   try {
     const req = await requirementsAt(s.url + '/api/v1/test-echo')

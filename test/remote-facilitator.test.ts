@@ -4,10 +4,11 @@ import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../runtime/chain/devchain'
 import { usdcBalance } from '../runtime/chain/usdc'
 import { createRemoteFacilitator } from '../runtime/pay/remote-facilitator'
-import { decodeB64Json, post, startServer, type TestServer, requirementsAt } from './support/server'
+import { decodeB64Json, post, type TestServer, requirementsAt } from './support/server'
 import { startOfficialFacilitator, type OfficialFacilitator } from './support/official-facilitator'
 import { signPayment } from './support/pay'
 import { payingFetch } from './support/paying-fetch'
+import { startServerOnChain } from './support/on-chain'
 
 let chain: DevChain
 let fac: OfficialFacilitator
@@ -15,10 +16,8 @@ let s: TestServer
 beforeAll(async () => {
   chain = await startDevChain()
   fac = startOfficialFacilitator(chain.rpcUrl, chain.settler.privateKey as Hex)
-  s = await startServer({
+  s = await startServerOnChain(chain, {
     facilitator: createRemoteFacilitator({ url: fac.url, authHeader: 'Bearer test-token' }),
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address },
   })
 })
 afterAll(async () => {
@@ -61,10 +60,8 @@ test('a forged payment never reaches the facilitator; a replay is refused locall
 })
 
 test('facilitator unreachable: 503, nothing served, nothing moved', async () => {
-  const dead = await startServer({
+  const dead = await startServerOnChain(chain, {
     facilitator: createRemoteFacilitator({ url: 'http://127.0.0.1:9', verifyTimeoutMs: 2000 }),
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address },
   })
   try {
     const req = await requirementsAt(dead.url + '/api/v1/slugify')

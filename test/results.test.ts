@@ -23,6 +23,7 @@ import { withEcho } from './support/extra-service'
 import { countingServices } from './support/counting-service'
 import { SEND_METHODS, startFaultProxy, type FaultProxy } from './support/rpc-faults'
 import { signPayment } from './support/pay'
+import { chainFacilitator } from './support/on-chain'
 
 let chain: DevChain
 let proxy: FaultProxy
@@ -55,16 +56,7 @@ async function serverFor(facilitator: Facilitator) {
 beforeAll(async () => {
   chain = await startDevChain()
   proxy = startFaultProxy(chain.rpcUrl)
-  const made = await serverFor(
-    counting(
-      createLocalFacilitator({
-        rpcUrl: chain.rpcUrl,
-        settlerKey: chain.settler.privateKey as Hex,
-        chainId: 8453,
-        pollingIntervalMs: 20,
-      }),
-    ),
-  )
+  const made = await serverFor(counting(chainFacilitator(chain)))
   s = made.server
   payee = made.payTo
 })

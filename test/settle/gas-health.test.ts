@@ -13,10 +13,11 @@ import { EIP3009_ABI } from '../../runtime/pay/eip3009-abi'
 import { TRANSFER_WITH_AUTHORIZATION_GAS } from '../../runtime/pay/settle/gas'
 import { LOW_SETTLEMENTS } from '../../runtime/pay/settle/health'
 import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
-import { decodeB64Json, post, startServer } from '../support/server'
+import { decodeB64Json, post } from '../support/server'
 import { withEcho } from '../support/extra-service'
 import { signPayment, requirements } from '../support/pay'
 import { addressOf, payment, settlerKeys } from './helpers'
+import { startServerOnChain } from '../support/on-chain'
 
 let chain: DevChain
 let proxy: FaultProxy
@@ -143,11 +144,9 @@ describe('settler health', () => {
       pollingIntervalMs: 20,
       blockTimeMs: 250,
     })
-    const s = await startServer({
+    const s = await startServerOnChain(chain, {
       entries: withEcho(),
       facilitator: f,
-      payTo: chain.payee.address,
-      env: { PAY_TO: chain.payee.address },
     })
     try {
       await f.settler.init()

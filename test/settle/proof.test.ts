@@ -11,7 +11,6 @@ import { createWalletClient, http, parseSignature, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { localBase, USDC_BASE, usdcBalance } from '../../runtime/chain/usdc'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { EIP3009_ABI } from '../../runtime/pay/eip3009-abi'
 import { reconcile } from '../../runtime/pay/reconcile'
 import { decodePayment } from '../../runtime/pay/decode'
@@ -19,11 +18,12 @@ import type { DecodedPayment, PaymentRequirements } from '../../runtime/pay/type
 import { defineService, handlerFor, serviceRequest, t } from '../../runtime/sdk'
 import type { RegistryEntry } from '../../runtime/registry-types'
 import { entries } from '../../runtime/registry.gen'
-import { decodeB64Json, startServer, type TestServer } from '../support/server'
+import { decodeB64Json, type TestServer } from '../support/server'
 import { payment, settlerKeys } from './helpers'
 import { until } from '../support/until'
 import { requirements } from '../support/pay'
 import { payingFetch } from '../support/paying-fetch'
+import { chainFacilitator, startServerOnChain } from '../support/on-chain'
 
 let chain: DevChain
 beforeAll(async () => {
@@ -76,14 +76,8 @@ const revenue = async (s: TestServer) =>
 describe('reconciliation needs a matching log, not authorizationState', () => {
   test('a nonce burned by a different authorization (to = payer, value 1) is failed; the real one is settled from the logs', async () => {
     const [third] = await settlerKeys(chain.rpcUrl, 1)
-    const f = createLocalFacilitator({
-      rpcUrl: chain.rpcUrl,
-      settlerKey: chain.settler.privateKey,
-      chainId: 8453,
-      pollingIntervalMs: 20,
-      blockTimeMs: 250,
-    })
-    const s = await startServer({ facilitator: f, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address } })
+    const f = chainFacilitator(chain, { blockTimeMs: 250 })
+    const s = await startServerOnChain(chain, { facilitator: f })
     try {
       const req = requirements(chain.payee.address)
       const payeeBefore = await usdcBalance(chain.rpcUrl, chain.payee.address)
@@ -156,18 +150,10 @@ describe('front-running', () => {
     const [third] = await settlerKeys(chain.rpcUrl, 1)
     const payer = generatePrivateKey()
     await fundPayer(chain, privateKeyToAccount(payer).address, 1_000_000n)
-    const f = createLocalFacilitator({
-      rpcUrl: chain.rpcUrl,
-      settlerKey: chain.settler.privateKey,
-      chainId: 8453,
-      pollingIntervalMs: 20,
-      blockTimeMs: 250,
-    })
-    const s = await startServer({
+    const f = chainFacilitator(chain, { blockTimeMs: 250 })
+    const s = await startServerOnChain(chain, {
       entries: [...entries, slow],
       facilitator: f,
-      payTo: chain.payee.address,
-      env: { PAY_TO: chain.payee.address },
     })
     try {
       const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
