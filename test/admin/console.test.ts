@@ -13,10 +13,11 @@ import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { localBase, usdcBalance } from '../../runtime/chain/usdc'
 import { EIP3009_ABI } from '../../runtime/pay/eip3009-abi'
 import { launchChromium } from '../support/browser'
-import { decodeB64Json, post, type TestServer } from '../support/server'
+import { decodeB64Json, post, type TestServer, requirementsAt } from '../support/server'
 import { startServerOnChain } from '../support/on-chain'
 import { withEcho } from '../support/extra-service'
 import { signPayment } from '../support/pay'
+import { reservationOf } from '../support/reservation'
 import { payingFetch } from '../support/paying-fetch'
 
 const ART = 'test-artifacts/admin'
@@ -39,8 +40,7 @@ const jsonInit = (body: unknown) => ({
 
 /** A settlement whose transaction was mined but whose receipt the server never saw: the ledger row stays pending. */
 async function latePending(): Promise<string> {
-  const requirements = decodeB64Json((await post(s.url + '/api/v1/slugify', {})).headers.get('payment-required'))
-    .accepts[0]
+  const requirements = await requirementsAt(s.url + '/api/v1/slugify')
   const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements })
   const raw = JSON.parse(Buffer.from(header, 'base64').toString())
   const a = raw.payload.authorization
@@ -70,19 +70,7 @@ async function latePending(): Promise<string> {
     { hash: tx },
   )
   const ledger = s.booted.ledger
-  const id = ledger.reserve({
-    payer: a.from,
-    nonce: a.nonce,
-    slug: 'slugify',
-    tier: 'flat',
-    amount: a.value,
-    network: 'eip155:8453',
-    requestId: 'req_late',
-    validBefore: Number(a.validBefore),
-    x402Version: 2,
-    payload: raw,
-    requirements,
-  })!
+  const id = ledger.reserve(reservationOf(raw, requirements, { slug: 'slugify', requestId: 'req_late' }))!
   ledger.transition(id, 'verified')
   ledger.transition(id, 'settling', { tx })
   ledger.transition(id, 'pending', { reason: 'settlement_pending' })
@@ -91,29 +79,15 @@ async function latePending(): Promise<string> {
 
 /** An authorization that was never broadcast and has expired: reconciliation must fail it (nothing was charged). */
 async function expiredPending(): Promise<void> {
-  const requirements = decodeB64Json((await post(s.url + '/api/v1/slugify', {})).headers.get('payment-required'))
-    .accepts[0]
+  const requirements = await requirementsAt(s.url + '/api/v1/slugify')
   const header = await signPayment({
     key: chain.payer.privateKey as Hex,
     requirements,
     validBefore: Math.floor(Date.now() / 1000) - 5,
   })
   const raw = JSON.parse(Buffer.from(header, 'base64').toString())
-  const a = raw.payload.authorization
   const ledger = s.booted.ledger
-  const id = ledger.reserve({
-    payer: a.from,
-    nonce: a.nonce,
-    slug: 'slugify',
-    tier: 'flat',
-    amount: a.value,
-    network: 'eip155:8453',
-    requestId: 'req_expired',
-    validBefore: Number(a.validBefore),
-    x402Version: 2,
-    payload: raw,
-    requirements,
-  })!
+  const id = ledger.reserve(reservationOf(raw, requirements, { slug: 'slugify', requestId: 'req_expired' }))!
   ledger.transition(id, 'settling')
   ledger.transition(id, 'pending', { reason: 'settlement_pending' })
 }

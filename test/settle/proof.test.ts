@@ -22,6 +22,7 @@ import { decodeB64Json, type TestServer } from '../support/server'
 import { payment, settlerKeys } from './helpers'
 import { until } from '../support/until'
 import { requirements } from '../support/pay'
+import { reservationOf } from '../support/reservation'
 import { payingFetch } from '../support/paying-fetch'
 import { chainFacilitator, startServerOnChain } from '../support/on-chain'
 
@@ -51,20 +52,13 @@ async function submitElsewhere(p: DecodedPayment, key: Hex): Promise<Hex> {
 
 /** A ledger row left `settling` without a tx hash (the process died before the send), as the gate writes it. */
 function settlingRow(s: TestServer, p: DecodedPayment, req: PaymentRequirements, slug: string): number {
-  const a = p.payload.authorization
-  const id = s.booted.ledger.reserve({
-    payer: a.from,
-    nonce: a.nonce,
-    slug,
-    tier: 'flat',
-    amount: req.amount,
-    network: req.network,
-    requestId: 'r-' + a.nonce.slice(2, 10),
-    validBefore: Number(a.validBefore),
-    x402Version: 2,
-    payload: p.raw,
-    requirements: req,
-  })!
+  const id = s.booted.ledger.reserve(
+    reservationOf(p.raw, req, {
+      slug,
+      amount: req.amount,
+      requestId: 'r-' + p.payload.authorization.nonce.slice(2, 10),
+    }),
+  )!
   s.booted.ledger.transition(id, 'verified')
   s.booted.ledger.transition(id, 'settling')
   return id

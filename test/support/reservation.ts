@@ -1,4 +1,5 @@
 import type { Reservation } from '../../runtime/db/ledger'
+import type { PaymentRequirements } from '../../runtime/pay/types'
 
 /**
  * A ledger reservation for tests and benches: authorization `n` of payer `n` (both `n` in hex), a flat 1000-atomic
@@ -18,3 +19,22 @@ export const reservation = (n: number, o: Partial<Reservation> = {}): Reservatio
   requirements: {},
   ...o,
 })
+
+/** The reservation the gate writes for the signed payment `raw` (a decoded PAYMENT-SIGNATURE) of `requirements`. */
+export const reservationOf = (
+  raw: Record<string, any>,
+  requirements: PaymentRequirements,
+  o: Partial<Reservation> = {},
+): Reservation => {
+  const a = raw.payload.authorization
+  return reservation(0, {
+    payer: a.from,
+    nonce: a.nonce,
+    amount: a.value,
+    network: requirements.network,
+    validBefore: Number(a.validBefore),
+    payload: raw,
+    requirements,
+    ...o,
+  })
+}
