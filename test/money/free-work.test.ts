@@ -32,6 +32,25 @@ const server = async (env: Record<string, string> = {}, entry = gated.entry) => 
   return s
 }
 const newPayer = (atomic: bigint) => fundedPayer(chain, atomic)
+/** The payer sends 1000 of its USDC away (to the chain's admin; it gets gas for that first), mined before this returns. */
+async function moveAway1000(key: Hex) {
+  const account = privateKeyToAccount(key)
+  await setEthBalance(chain.rpcUrl, account.address, 10n ** 16n)
+  const wallet = createWalletClient({
+    chain: localBase(chain.rpcUrl),
+    transport: http(chain.rpcUrl),
+    account,
+    pollingInterval: 20,
+  }).extend(publicActions)
+  await wallet.waitForTransactionReceipt({
+    hash: await wallet.writeContract({
+      address: USDC_BASE,
+      abi: parseAbi(['function transfer(address to, uint256 value) returns (bool)']),
+      functionName: 'transfer',
+      args: [chain.admin.address, 1000n],
+    }),
+  })
+}
 const requirements = (s: TestServer, slug: string) => requirementsAt(`${s.url}/api/v1/${slug}`)
 const pay = async (s: TestServer, slug: string, key: Hex, headers: Record<string, string> = {}, header?: string) =>
   post(
@@ -109,20 +128,7 @@ describe('settlement failure after verification', () => {
     const inflight = pay(s, 'test-gated', payer.key)
     await gated.state.started
     // the payer empties its wallet between verification and settlement
-    await setEthBalance(chain.rpcUrl, payer.address, 10n ** 16n)
-    const wallet = createWalletClient({
-      chain: localBase(chain.rpcUrl),
-      transport: http(chain.rpcUrl),
-      account: privateKeyToAccount(payer.key),
-      pollingInterval: 20,
-    }).extend(publicActions)
-    const hash = await wallet.writeContract({
-      address: USDC_BASE,
-      abi: parseAbi(['function transfer(address to, uint256 value) returns (bool)']),
-      functionName: 'transfer',
-      args: [chain.admin.address, 1000n],
-    })
-    await wallet.waitForTransactionReceipt({ hash })
+    await moveAway1000(payer.key)
     gated.state.open()
     const r = await inflight
     expect(r.status).toBe(402)
@@ -151,21 +157,7 @@ describe('settlement failure after verification', () => {
     const payer = await newPayer(1000n)
     const inflight = pay(s, 'test-gated', payer.key, { 'x-forwarded-for': '10.1.1.1' })
     await second.state.started
-    await setEthBalance(chain.rpcUrl, payer.address, 10n ** 16n)
-    const wallet = createWalletClient({
-      chain: localBase(chain.rpcUrl),
-      transport: http(chain.rpcUrl),
-      account: privateKeyToAccount(payer.key),
-      pollingInterval: 20,
-    }).extend(publicActions)
-    await wallet.waitForTransactionReceipt({
-      hash: await wallet.writeContract({
-        address: USDC_BASE,
-        abi: parseAbi(['function transfer(address to, uint256 value) returns (bool)']),
-        functionName: 'transfer',
-        args: [chain.admin.address, 1000n],
-      }),
-    })
+    await moveAway1000(payer.key)
     second.state.open()
     expect((await inflight).status).toBe(402)
     const other = await newPayer(1000n)
