@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { rss, startChild } from './lib'
+import { BOOT_ENV, rss, startChild } from './lib'
 
 const args = process.argv.slice(2)
 const runs = Number(args[args.indexOf('--runs') + 1] || 7) || 7
@@ -42,14 +42,6 @@ for (const [n, extra] of binaries.entries()) {
   targets.push({ label: `this tree, the single binary${extra ? ` built with ${extra}` : ''}`, cmd: [out], cwd: temp })
 }
 
-const env = {
-  PORT: '0',
-  HOST: '127.0.0.1',
-  PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
-  FACILITATOR_URL: 'http://127.0.0.1:9',
-  DATABASE_PATH: ':memory:',
-  LOG_LEVEL: 'silent',
-}
 const results = targets.map(() => ({ own: [] as number[], wall: [] as number[], rssMb: [] as number[] }))
 const loads: number[] = []
 try {
@@ -57,7 +49,7 @@ try {
     for (const [k, t] of targets.entries()) {
       loads.push(loadavg()[0])
       const started = performance.now()
-      const child = await startChild(t.cmd, env, 60_000, t.cwd)
+      const child = await startChild(t.cmd, BOOT_ENV, 60_000, t.cwd)
       results[k].wall.push(performance.now() - started)
       results[k].own.push(Number(child.lines.join(' ').match(/booted in (\d+) ms/)?.[1]))
       results[k].rssMb.push(rss(child.pid).nowMb)

@@ -12,8 +12,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { startDevChain } from '../runtime/chain/devchain'
@@ -21,6 +19,7 @@ import { setEthBalance, usdcBalance } from '../runtime/chain/usdc'
 import { installMulticall3 } from '../runtime/chain/multicall'
 import { startFaultProxy } from '../test/support/rpc-faults'
 import { startChild } from './lib'
+import { payingFetch } from '../test/support/paying-fetch'
 
 const BLOCK_S = 2
 const BODY = JSON.stringify({ text: 'benchmark', algo: 'sha256' })
@@ -64,10 +63,7 @@ export async function chainPaced(o: { smoke: boolean; keys: number; batchMs?: nu
   const base = `http://127.0.0.1:${child.port}`
   const url = `${base}/api/v1/hash-digest`
   const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY }
-  const pay = wrapFetchWithPayment(
-    fetch,
-    new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
-  )
+  const pay = payingFetch(chain.payer.privateKey as Hex)
   const ethOf = async (a: string) =>
     BigInt(
       (

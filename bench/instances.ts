@@ -5,7 +5,6 @@
  * ledger settled total = payee's on-chain delta.
  * `bun bench/instances.ts` (10 s runs) or `bun bench/instances.ts --smoke` (1 s). Prints markdown.
  */
-import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SQL } from 'bun'
@@ -15,29 +14,9 @@ import { fundPayer, startDevChain, type DevChain } from '../runtime/chain/devcha
 import { setEthBalance, usdcBalance } from '../runtime/chain/usdc'
 import { startPostgres } from '../scripts/ensure-postgres'
 import { machine, startChild, wrk, type Child, type WrkResult } from './lib'
-import { headers } from './paid'
+import { headers, paidScript } from './paid'
 
-const BODY = JSON.stringify({ text: 'benchmark', algo: 'sha256' })
 const PAYERS = 8
-
-function script(lines: string[]): string {
-  const file = join(tmpdir(), `inst-${Math.random().toString(36).slice(2)}.txt`)
-  writeFileSync(file, lines.join('\n'))
-  const lua = `${file}.lua`
-  writeFileSync(
-    lua,
-    `
-local hs = {}
-for line in io.lines("${file}") do hs[#hs + 1] = line end
-local i = 0
-request = function()
-  i = i + 1
-  return wrk.format("POST", "/api/v1/hash-digest", { ["Content-Type"] = "application/json", ["PAYMENT-SIGNATURE"] = hs[((i - 1) % #hs) + 1] }, ${JSON.stringify(BODY)})
-end
-`,
-  )
-  return lua
-}
 
 interface Run {
   label: string
@@ -72,7 +51,7 @@ async function run(
         wrk(u, {
           seconds,
           connections: Math.max(1, Math.round(conns / urls.length)),
-          script: script(all.slice(i * per, (i + 1) * per)),
+          script: paidScript(all.slice(i * per, (i + 1) * per)),
         }),
       ),
     )

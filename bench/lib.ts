@@ -67,6 +67,16 @@ export async function startChild(
   }
 }
 
+/** Env for timing a boot: no chain (a facilitator that is never called), no database file, no logs. */
+export const BOOT_ENV = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+  FACILITATOR_URL: 'http://127.0.0.1:9',
+  DATABASE_PATH: ':memory:',
+  LOG_LEVEL: 'silent',
+}
+
 export interface WrkResult {
   rps: number
   p50ms: number

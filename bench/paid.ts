@@ -13,7 +13,7 @@ import { typedData } from '../runtime/pay/signature'
 import type { PaymentRequirements } from '../runtime/pay/types'
 import { startChild, wrk, type WrkResult } from './lib'
 
-const BODY = JSON.stringify({ text: 'benchmark', algo: 'sha256' })
+export const BODY = JSON.stringify({ text: 'benchmark', algo: 'sha256' })
 
 /** `n` payment headers for the 402 of `url`, pre-signed round-robin by `keys` (each authorization used once). */
 export async function headers(url: string, keys: Hex[], n: number): Promise<string[]> {
@@ -45,8 +45,11 @@ export async function headers(url: string, keys: Hex[], n: number): Promise<stri
   )
 }
 
-function luaScript(file: string): string {
-  const script = join(tmpdir(), `paid-${Math.random().toString(36).slice(2)}.lua`)
+/** A wrk script that POSTs BODY to /api/v1/hash-digest with the next of `hs` as PAYMENT-SIGNATURE (round robin). */
+export function paidScript(hs: string[]): string {
+  const file = join(tmpdir(), `paid-${Math.random().toString(36).slice(2)}.txt`)
+  writeFileSync(file, hs.join('\n'))
+  const script = `${file}.lua`
   writeFileSync(
     script,
     `
@@ -63,7 +66,6 @@ end
 }
 
 async function run(
-  label: string,
   cmd: string[],
   env: Record<string, string>,
   payerKey: Hex,
@@ -77,10 +79,8 @@ async function run(
   try {
     const url = `http://127.0.0.1:${child.port}/api/v1/hash-digest`
     const hs = await headers(url, [payerKey], n)
-    const file = join(tmpdir(), `hs-${label}.txt`)
-    writeFileSync(file, hs.join('\n'))
     const before = await usdcBalance(chainUrl, payee)
-    const r = await wrk(url, { seconds, connections: conns, script: luaScript(file) })
+    const r = await wrk(url, { seconds, connections: conns, script: paidScript(hs) })
     const moved = (await usdcBalance(chainUrl, payee)) - before
     return { r, settled: Number(moved / 1000n) }
   } finally {
@@ -98,7 +98,6 @@ export async function paidComparison(smoke: boolean): Promise<string[]> {
     const conns = smoke ? 4 : 16
     const common = { RPC_URL: chain.rpcUrl, PAY_TO: chain.payee.address, DATABASE_PATH: ':memory:' }
     const ours = await run(
-      'ours',
       [process.execPath, 'bench/servers/app.ts'],
       { ...common, SETTLER_PRIVATE_KEY: chain.settler.privateKey },
       chain.payer.privateKey as Hex,
@@ -109,7 +108,6 @@ export async function paidComparison(smoke: boolean): Promise<string[]> {
       chain.payee.address,
     )
     const ref = await run(
-      'reference',
       ['node', 'bench/servers/reference.mjs'],
       { ...common, SETTLER_PRIVATE_KEY: settler2 },
       chain.payer.privateKey as Hex,

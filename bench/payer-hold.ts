@@ -7,8 +7,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Ledger, type Reservation } from '../runtime/db/ledger'
+import { Ledger } from '../runtime/db/ledger'
 import { openDatabase } from '../runtime/db/sqlite'
+import { reservation } from '../test/support/reservation'
 
 const n = Number(process.argv[2] ?? 3000)
 const dir = mkdtempSync(join(tmpdir(), 'bench-hold-'))
@@ -17,19 +18,7 @@ const ledger = new Ledger(db)
 const payerOf = (i: number) => '0x' + (i % 50).toString(16).padStart(40, '0')
 let seq = 0
 const reserve = (payer: string, amount = '1000'): number =>
-  ledger.reserve({
-    payer,
-    nonce: '0x' + (++seq).toString(16).padStart(64, '0'),
-    slug: 'bench',
-    tier: 'flat',
-    amount,
-    network: 'eip155:8453',
-    requestId: 'r',
-    validBefore: Math.floor(Date.now() / 1000) + 60,
-    x402Version: 2,
-    payload: {},
-    requirements: {},
-  } satisfies Reservation)!
+  ledger.reserve(reservation(++seq, { payer, slug: 'bench', amount, validBefore: Math.floor(Date.now() / 1000) + 60 }))!
 
 db.transaction(() => {
   for (let i = 0; i < 20_000; i++) ledger.settleOnce(reserve(payerOf(i)), { tx: '0x1' })

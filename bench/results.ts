@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { openDatabase } from '../runtime/db/sqlite'
 import { Ledger } from '../runtime/db/ledger'
 import { ResultStore } from '../runtime/db/results'
+import { reservation } from '../test/support/reservation'
 
 export function resultWriteCost(n: number): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'bench-results-'))
@@ -20,19 +21,7 @@ export function resultWriteCost(n: number): string[] {
     const ids: number[] = []
     const t = performance.now()
     for (let i = 0; i < n * 2; i++) {
-      const id = ledger.reserve({
-        payer: '0x' + 'a'.repeat(40),
-        nonce: '0x' + i.toString(16).padStart(64, '0'),
-        slug: 'hash-digest',
-        tier: 'flat',
-        amount: '1000',
-        network: 'eip155:8453',
-        requestId: 'r',
-        validBefore: 2e9,
-        x402Version: 2,
-        payload: {},
-        requirements: {},
-      })!
+      const id = ledger.reserve(reservation(i, { payer: '0x' + 'a'.repeat(40), slug: 'hash-digest' }))!
       ledger.transition(id, 'verified')
       ledger.transition(id, 'settling')
       ledger.settleOnce(id)

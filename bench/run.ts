@@ -5,7 +5,7 @@
  * as the median of several runs.
  */
 import { writeFileSync } from 'node:fs'
-import { machine, measure, rss, startChild, type WrkResult } from './lib'
+import { BOOT_ENV, machine, measure, rss, startChild, type WrkResult } from './lib'
 import { signatureThroughput } from './signatures'
 import { handlerThroughput } from './handlers'
 import { paidComparison } from './paid'
@@ -89,14 +89,7 @@ try {
   )
   for (const [label, cmd] of await bootCommands()) {
     const started = performance.now()
-    const child = await startChild(cmd, {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
-      FACILITATOR_URL: 'http://127.0.0.1:9',
-      DATABASE_PATH: ':memory:',
-      LOG_LEVEL: 'silent',
-    })
+    const child = await startChild(cmd, BOOT_ENV)
     const wall = performance.now() - started
     const reported = child.lines.join(' ').match(/booted in (\d+) ms/)?.[1]
     out(

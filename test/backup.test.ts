@@ -5,24 +5,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '../runtime/db/sqlite'
 import { Ledger } from '../runtime/db/ledger'
+import { reservation } from './support/reservation'
 
 test('bun run backup copies a live WAL database consistently', () => {
   const dir = mkdtempSync(join(tmpdir(), 'backup-'))
   const path = join(dir, 'live.sqlite')
   const db = openDatabase(path)
-  const id = new Ledger(db).reserve({
-    payer: '0x1',
-    nonce: '0x2',
-    slug: 's',
-    tier: 'flat',
-    amount: '1000',
-    network: 'eip155:8453',
-    requestId: 'r',
-    validBefore: 1,
-    x402Version: 2,
-    payload: {},
-    requirements: {},
-  })
+  const id = new Ledger(db).reserve(reservation(1, { payer: '0x1', nonce: '0x2', validBefore: 1 }))
   const dest = join(dir, 'copy.sqlite')
   const p = Bun.spawnSync([process.execPath, 'scripts/backup.ts', dest], {
     env: { ...process.env, DATABASE_PATH: path },

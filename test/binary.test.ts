@@ -3,14 +3,12 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
-import { privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../runtime/chain/devchain'
 import { anvilBinary } from '../runtime/chain/anvil'
 import { usdcBalance } from '../runtime/chain/usdc'
 import { startChild } from '../bench/lib'
+import { payingFetch } from './support/paying-fetch'
 
 const root = join(import.meta.dir, '..')
 const out = join(mkdtempSync(join(tmpdir(), 'bin-')), 'x402-api')
@@ -71,10 +69,7 @@ test('the binary serves /health, the site and a paid utility settled on chain, f
     expect(((await mcp.json()) as any).result.tools.some((t: { name: string }) => t.name === 'slugify')).toBe(true)
     expect(await (await fetch(url + '/admin')).text()).toContain('<form')
     const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
-    const pay = wrapFetchWithPayment(
-      fetch,
-      new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
-    )
+    const pay = payingFetch(chain.payer.privateKey as Hex)
     const r = await pay(url + '/api/v1/slugify', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { fundPayer, startDevChain, type DevChain } from '../runtime/chain/devchain'
 import { startAnvil } from '../runtime/chain/anvil'
 import { BASE_CHAIN_ID, localBase, USDC_BASE, usdcBalance } from '../runtime/chain/usdc'
+import { until } from './support/until'
 
 const ABI = parseAbi([
   'function name() view returns (string)',
@@ -22,15 +23,6 @@ const alive = (pid: number): boolean => {
     return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
   } catch {
     return false
-  }
-}
-
-/** Waits for a condition (polling), failing after `ms`. */
-const until = async (cond: () => boolean, ms = 5000): Promise<void> => {
-  const t0 = Date.now()
-  while (!cond()) {
-    if (Date.now() - t0 > ms) throw new Error('condition not met')
-    await Bun.sleep(5)
   }
 }
 

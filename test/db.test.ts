@@ -8,6 +8,7 @@ import { statsReport } from '../runtime/db/report'
 import { Database } from 'bun:sqlite'
 import { DailyQuota } from '../runtime/db/quota'
 import { Ledger } from '../runtime/db/ledger'
+import { reservation } from './support/reservation'
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'x402-db-'))
 
@@ -65,19 +66,11 @@ describe('sqlite', () => {
   test('the ledger reserves an authorization once until it is released', () => {
     const db = openDatabase(':memory:')
     const l = new Ledger(db)
-    const r = {
+    const r = reservation(1, {
       payer: '0xAbC0000000000000000000000000000000000001',
       nonce: '0x' + '11'.repeat(32),
-      slug: 's',
-      tier: 'flat',
-      amount: '1000',
-      network: 'eip155:8453',
-      requestId: 'r',
       validBefore: 1,
-      x402Version: 2,
-      payload: {},
-      requirements: {},
-    }
+    })
     const id = l.reserve(r)!
     expect(id).toBeGreaterThan(0)
     expect(l.reserve({ ...r, payer: r.payer.toLowerCase() })).toBeNull()
@@ -96,19 +89,7 @@ describe('sqlite', () => {
 
 test('a payment is settled (and counted) once, whoever gets there first', () => {
   const l = new Ledger(openDatabase(':memory:'))
-  const id = l.reserve({
-    payer: '0x1',
-    nonce: '0x2',
-    slug: 's',
-    tier: 'flat',
-    amount: '1000',
-    network: 'eip155:8453',
-    requestId: 'r',
-    validBefore: 1,
-    x402Version: 2,
-    payload: {},
-    requirements: {},
-  })!
+  const id = l.reserve(reservation(1, { payer: '0x1', nonce: '0x2', validBefore: 1 }))!
   l.transition(id, 'settling', { tx: '0xabc' })
   expect(l.settleOnce(id, { reason: 'reconciler' })).toBe(true)
   expect(l.settleOnce(id, { tx: '0xabc' })).toBe(false)
@@ -116,19 +97,7 @@ test('a payment is settled (and counted) once, whoever gets there first', () => 
 })
 
 describe('revenue from the ledger', () => {
-  const res = (n: number, slug = 's', amount = '1000') => ({
-    payer: '0x' + n.toString(16).padStart(40, '0'),
-    nonce: '0x' + n.toString(16).padStart(64, '0'),
-    slug,
-    tier: 'flat',
-    amount,
-    network: 'eip155:8453',
-    requestId: 'r',
-    validBefore: 1,
-    x402Version: 2,
-    payload: {},
-    requirements: {},
-  })
+  const res = (n: number, slug = 's', amount = '1000') => reservation(n, { slug, amount, validBefore: 1 })
 
   test('paid calls, revenue and gas per UTC day of settlement and per service, exact integers', () => {
     const db = openDatabase(':memory:')

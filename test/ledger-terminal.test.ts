@@ -5,22 +5,13 @@
 import { expect, test } from 'bun:test'
 import { openDatabase } from '../runtime/db/sqlite'
 import { Ledger } from '../runtime/db/ledger'
+import { reservation } from './support/reservation'
 
 test('a transition after settled changes nothing, and settleOnce stays once', () => {
   const ledger = new Ledger(openDatabase(':memory:'))
-  const id = ledger.reserve({
-    payer: '0x' + 'a'.repeat(40),
-    nonce: '0x' + '1'.repeat(64),
-    slug: 's',
-    tier: 'flat',
-    amount: '5',
-    network: 'eip155:8453',
-    requestId: 'r',
-    validBefore: 2e9,
-    x402Version: 2,
-    payload: {},
-    requirements: {},
-  })!
+  const id = ledger.reserve(
+    reservation(1, { payer: '0x' + 'a'.repeat(40), nonce: '0x' + '1'.repeat(64), amount: '5' }),
+  )!
   ledger.transition(id, 'verified')
   ledger.transition(id, 'settling')
   expect(ledger.settleOnce(id, { reason: 'confirmed by reconciliation' })).toBe(true)

@@ -6,26 +6,18 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../runtime/chain/devchain'
 import { usdcBalance } from '../runtime/chain/usdc'
-import { createLocalFacilitator } from '../runtime/pay/local-facilitator'
 import { entries } from '../runtime/registry.gen'
 import { issues } from '../runtime/validate'
-import { decodeB64Json, post, startServer, type TestServer } from './support/server'
+import { decodeB64Json, post, type TestServer, requirementsAt } from './support/server'
+import { startServerOnChain } from './support/on-chain'
 import { signPayment } from './support/pay'
 
 let chain: DevChain
 let s: TestServer
 beforeAll(async () => {
   chain = await startDevChain({ payerUsdc: 10_000_000_000n })
-  const facilitator = createLocalFacilitator({
-    rpcUrl: chain.rpcUrl,
-    settlerKey: chain.settler.privateKey as Hex,
-    chainId: 8453,
-    pollingIntervalMs: 20,
-  })
-  s = await startServer({
-    facilitator,
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' },
+  s = await startServerOnChain(chain, {
+    env: { INVALID_PAYMENT_LIMIT: '0' },
   })
 })
 afterAll(async () => {
@@ -41,7 +33,7 @@ test(`${paidable.length} utilities answer their examples through the paid route`
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   for (const e of paidable) {
     const path = `/api/v1/${e.folder}`
-    const req = decodeB64Json((await post(s.url + path, {})).headers.get('payment-required')).accepts[0]
+    const req = await requirementsAt(s.url + path)
     const r = await post(s.url + path, e.manifest.examples[0].input, {
       'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }),
     })

@@ -3,20 +3,19 @@
  * real USDC address), paid by the official clients. Balances are read from the chain.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { wrapFetchWithPayment as wrapFetchV1 } from 'x402-fetch'
 import { createWalletClient, http, type Hex } from 'viem'
 import { base } from 'viem/chains'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../runtime/chain/devchain'
 import { usdcBalance } from '../runtime/chain/usdc'
-import { createLocalFacilitator } from '../runtime/pay/local-facilitator'
 import type { Facilitator } from '../runtime/pay/types'
-import { decodeB64Json, post, startServer, type TestServer } from './support/server'
+import { decodeB64Json, post, type TestServer, requirementsAt } from './support/server'
 import { withEcho } from './support/extra-service'
 import { startFaultProxy, type FaultProxy } from './support/rpc-faults'
 import { signPayment } from './support/pay'
+import { payingFetch } from './support/paying-fetch'
+import { chainFacilitator, startServerOnChain } from './support/on-chain'
 
 let chain: DevChain
 let proxy: FaultProxy
@@ -35,19 +34,11 @@ function countingFacilitator(inner: Facilitator): Facilitator {
 beforeAll(async () => {
   chain = await startDevChain()
   proxy = startFaultProxy(chain.rpcUrl)
-  const facilitator = countingFacilitator(
-    createLocalFacilitator({
-      rpcUrl: proxy.url,
-      settlerKey: chain.settler.privateKey as Hex,
-      chainId: 8453,
-      pollingIntervalMs: 20,
-    }),
-  )
-  s = await startServer({
+  const facilitator = countingFacilitator(chainFacilitator(chain, { rpcUrl: proxy.url }))
+  s = await startServerOnChain(chain, {
     entries: withEcho(),
     facilitator,
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' },
+    env: { INVALID_PAYMENT_LIMIT: '0' },
   })
 })
 afterAll(async () => {
@@ -65,10 +56,8 @@ const balances = async () => ({
   payer: await usdcBalance(chain.rpcUrl, chain.payer.address),
   payee: await usdcBalance(chain.rpcUrl, chain.payee.address),
 })
-const requirementsOf = async (path: string) =>
-  decodeB64Json((await post(s.url + path, {})).headers.get('payment-required')).accepts[0]
-const v2Client = (key: Hex) =>
-  wrapFetchWithPayment(fetch, new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(key))))
+const requirementsOf = (path: string) => requirementsAt(s.url + path)
+const v2Client = (key: Hex) => payingFetch(key)
 const jsonInit = (body: unknown) => ({
   method: 'POST',
   headers: { 'content-type': 'application/json' },

@@ -8,12 +8,13 @@ import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../runtime/chain/devchain'
 import { usdcBalance } from '../runtime/chain/usdc'
 import { createLocalFacilitator } from '../runtime/pay/local-facilitator'
-import { decodeB64Json, post, startServer } from './support/server'
+import { decodeB64Json, post, requirementsAt } from './support/server'
 import { withEcho } from './support/extra-service'
-import { startFaultProxy, type FaultProxy } from './support/rpc-faults'
+import { MINED_ANSWERS, startFaultProxy, type FaultProxy } from './support/rpc-faults'
 import { signPayment } from './support/pay'
 import { boot } from '../runtime/boot'
 import { createLogger } from '../runtime/log'
+import { chainFacilitator, startServerOnChain } from './support/on-chain'
 
 let chain: DevChain
 let proxy: FaultProxy
@@ -27,31 +28,16 @@ afterAll(async () => {
 })
 
 test('a settlement whose receipt is late is pending, withheld, and reconciled after a restart', async () => {
-  const slow = createLocalFacilitator({
-    rpcUrl: proxy.url,
-    settlerKey: chain.settler.privateKey as Hex,
-    chainId: 8453,
-    pollingIntervalMs: 20,
-    receiptTimeoutMs: 300,
-  })
-  const s = await startServer({
+  const slow = chainFacilitator(chain, { rpcUrl: proxy.url, receiptTimeoutMs: 300 })
+  const s = await startServerOnChain(chain, {
     entries: withEcho(),
     facilitator: slow,
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address },
   })
   const dbPath = s.booted.config.databasePath
-  const req = decodeB64Json((await post(s.url + '/api/v1/test-echo', {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(s.url + '/api/v1/test-echo')
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   // the node mines the transaction at once; its answers (the receipt) reach us late
-  for (const m of [
-    'eth_sendRawTransactionSync',
-    'eth_sendRawTransaction',
-    'eth_getBlockByNumber',
-    'eth_getBlockReceipts',
-    'eth_getTransactionReceipt',
-  ])
-    proxy.delayOut.set(m, 1500)
+  for (const m of MINED_ANSWERS) proxy.delayOut.set(m, 1500)
   const r = await post(
     s.url + '/api/v1/test-echo',
     { code: 'late receipt' },
@@ -75,12 +61,7 @@ test('a settlement whose receipt is late is pending, withheld, and reconciled af
   const again = await boot({
     env: { PATH: process.env.PATH, DATABASE_PATH: dbPath, PAY_TO: chain.payee.address },
     entries: withEcho(),
-    facilitator: createLocalFacilitator({
-      rpcUrl: chain.rpcUrl,
-      settlerKey: chain.settler.privateKey as Hex,
-      chainId: 8453,
-      pollingIntervalMs: 20,
-    }),
+    facilitator: chainFacilitator(chain),
     log: createLogger('silent'),
     reconcileEveryMs: 3_600_000,
   })
@@ -102,37 +83,21 @@ test('a settlement whose receipt is late is pending, withheld, and reconciled af
 })
 
 test('a reconciliation that races an in-flight settlement never counts the revenue twice', async () => {
-  const slow = createLocalFacilitator({
-    rpcUrl: proxy.url,
-    settlerKey: chain.settler.privateKey as Hex,
-    chainId: 8453,
-    pollingIntervalMs: 20,
-    receiptTimeoutMs: 5000,
-  })
-  const s = await startServer({
+  const slow = chainFacilitator(chain, { rpcUrl: proxy.url, receiptTimeoutMs: 5000 })
+  const s = await startServerOnChain(chain, {
     entries: withEcho(),
     facilitator: slow,
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address },
   })
   try {
-    const req = decodeB64Json((await post(s.url + '/api/v1/test-echo', {})).headers.get('payment-required')).accepts[0]
+    const req = await requirementsAt(s.url + '/api/v1/test-echo')
     proxy.calls.clear()
-    for (const m of [
-      'eth_sendRawTransactionSync',
-      'eth_sendRawTransaction',
-      'eth_getBlockByNumber',
-      'eth_getBlockReceipts',
-      'eth_getTransactionReceipt',
-    ])
-      proxy.delayOut.set(m, 1500)
+    for (const m of MINED_ANSWERS) proxy.delayOut.set(m, 1500)
     const inflight = post(
       s.url + '/api/v1/test-echo',
       { code: 'race' },
       { 'payment-signature': await signPayment({ key: chain.payer.privateKey as Hex, requirements: req }) },
     )
-    while (!(proxy.calls.get('eth_sendRawTransactionSync') ?? 0) && !(proxy.calls.get('eth_sendRawTransaction') ?? 0))
-      await Bun.sleep(5)
+    while (!proxy.sends()) await Bun.sleep(5)
     await Bun.sleep(100) // forwarded: the node mines it at once (automine); only its answer is late
     // the request is now waiting for its (delayed) receipt; the reconciler reads the chain directly and wins the race
     const { reconcile } = await import('../runtime/pay/reconcile')

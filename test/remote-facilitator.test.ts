@@ -1,15 +1,14 @@
 /** FACILITATOR_URL mode against the official x402 facilitator over HTTP, settling on a real local chain. */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
-import { privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../runtime/chain/devchain'
 import { usdcBalance } from '../runtime/chain/usdc'
 import { createRemoteFacilitator } from '../runtime/pay/remote-facilitator'
-import { decodeB64Json, post, startServer, type TestServer } from './support/server'
+import { decodeB64Json, post, type TestServer, requirementsAt } from './support/server'
 import { startOfficialFacilitator, type OfficialFacilitator } from './support/official-facilitator'
 import { signPayment } from './support/pay'
+import { payingFetch } from './support/paying-fetch'
+import { startServerOnChain } from './support/on-chain'
 
 let chain: DevChain
 let fac: OfficialFacilitator
@@ -17,10 +16,8 @@ let s: TestServer
 beforeAll(async () => {
   chain = await startDevChain()
   fac = startOfficialFacilitator(chain.rpcUrl, chain.settler.privateKey as Hex)
-  s = await startServer({
+  s = await startServerOnChain(chain, {
     facilitator: createRemoteFacilitator({ url: fac.url, authHeader: 'Bearer test-token' }),
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address },
   })
 })
 afterAll(async () => {
@@ -31,10 +28,7 @@ afterAll(async () => {
 
 test('the official client pays through the official facilitator: verified, settled on chain, receipt returned', async () => {
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
-  const pay = wrapFetchWithPayment(
-    fetch,
-    new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
-  )
+  const pay = payingFetch(chain.payer.privateKey as Hex)
   const r = await pay(s.url + '/api/v1/slugify', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -53,7 +47,7 @@ test('the official client pays through the official facilitator: verified, settl
 
 test('a forged payment never reaches the facilitator; a replay is refused locally', async () => {
   const calls = { ...fac.calls }
-  const req = decodeB64Json((await post(s.url + '/api/v1/slugify', {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(s.url + '/api/v1/slugify')
   const underpay = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req, value: '999' })
   expect((await post(s.url + '/api/v1/slugify', { text: 'x' }, { 'payment-signature': underpay })).status).toBe(402)
   const ok = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req })
@@ -66,13 +60,11 @@ test('a forged payment never reaches the facilitator; a replay is refused locall
 })
 
 test('facilitator unreachable: 503, nothing served, nothing moved', async () => {
-  const dead = await startServer({
+  const dead = await startServerOnChain(chain, {
     facilitator: createRemoteFacilitator({ url: 'http://127.0.0.1:9', verifyTimeoutMs: 2000 }),
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address },
   })
   try {
-    const req = decodeB64Json((await post(dead.url + '/api/v1/slugify', {})).headers.get('payment-required')).accepts[0]
+    const req = await requirementsAt(dead.url + '/api/v1/slugify')
     const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
     const r = await post(
       dead.url + '/api/v1/slugify',

@@ -10,6 +10,7 @@ import { ResultStore } from '../runtime/db/results'
 import { PaidResults } from '../runtime/pay/results'
 import { b64json } from '../runtime/pay/challenge'
 import type { Ticket } from '../runtime/pay/gate'
+import { reservation } from './support/reservation'
 
 let db: Database
 let ledger: Ledger
@@ -27,19 +28,7 @@ let seq = 0
 function payment(state: 'verified' | 'settled' | 'pending' | 'failed' | 'released' = 'settled') {
   const nonce = '0x' + (++seq).toString(16).padStart(64, '0')
   const payer = '0x000000000000000000000000000000000000a11c'
-  const id = ledger.reserve({
-    payer,
-    nonce,
-    slug: 's',
-    tier: 'flat',
-    amount: '1',
-    network: 'eip155:8453',
-    requestId: 'r',
-    validBefore: now + 60,
-    x402Version: 2,
-    payload: {},
-    requirements: {},
-  })!
+  const id = ledger.reserve(reservation(seq, { payer, nonce, amount: '1', validBefore: now + 60 }))!
   if (state === 'settled') ledger.settleOnce(id)
   else ledger.transition(id, state)
   return { paymentId: id, payer, nonce, key: null as string | null, requestHash: 'h' + seq, expiresAt: now + 660 }

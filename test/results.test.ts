@@ -18,11 +18,12 @@ import { setEthBalance, usdcBalance } from '../runtime/chain/usdc'
 import { createLocalFacilitator } from '../runtime/pay/local-facilitator'
 import { reconcile } from '../runtime/pay/reconcile'
 import type { Facilitator } from '../runtime/pay/types'
-import { decodeB64Json, post, startServer, type TestServer } from './support/server'
+import { decodeB64Json, post, startServer, type TestServer, requirementsAt } from './support/server'
 import { withEcho } from './support/extra-service'
 import { countingServices } from './support/counting-service'
-import { startFaultProxy, type FaultProxy } from './support/rpc-faults'
+import { SEND_METHODS, startFaultProxy, type FaultProxy } from './support/rpc-faults'
 import { signPayment } from './support/pay'
+import { chainFacilitator } from './support/on-chain'
 
 let chain: DevChain
 let proxy: FaultProxy
@@ -55,16 +56,7 @@ async function serverFor(facilitator: Facilitator) {
 beforeAll(async () => {
   chain = await startDevChain()
   proxy = startFaultProxy(chain.rpcUrl)
-  const made = await serverFor(
-    counting(
-      createLocalFacilitator({
-        rpcUrl: chain.rpcUrl,
-        settlerKey: chain.settler.privateKey as Hex,
-        chainId: 8453,
-        pollingIntervalMs: 20,
-      }),
-    ),
-  )
+  const made = await serverFor(counting(chainFacilitator(chain)))
   s = made.server
   payee = made.payTo
 })
@@ -78,8 +70,20 @@ beforeEach(() => {
 })
 
 const key = () => chain.payer.privateKey as Hex
-const requirementsOf = async (server: TestServer, path: string) =>
-  decodeB64Json((await post(server.url + path, {})).headers.get('payment-required')).accepts[0]
+const requirementsOf = (server: TestServer, path: string) => requirementsAt(server.url + path)
+/** `header` with its signature replaced by another key's over the same authorization fields (a forgery). */
+async function forgedCopy(header: string, requirements: Record<string, unknown>): Promise<string> {
+  const p = JSON.parse(Buffer.from(header, 'base64').toString())
+  const a = p.payload.authorization
+  const other = await signPayment({
+    key: generatePrivateKey(),
+    requirements,
+    nonce: a.nonce,
+    validBefore: Number(a.validBefore),
+  })
+  p.payload.signature = JSON.parse(Buffer.from(other, 'base64').toString()).payload.signature
+  return Buffer.from(JSON.stringify(p)).toString('base64')
+}
 const payeeBalance = (addr = payee) => usdcBalance(chain.rpcUrl, addr)
 
 /** /stats revenue = ledger settled total = payee's on-chain balance (it started at 0), exactly. */
@@ -175,23 +179,10 @@ describe('the identical payment for the identical request collects the kept resu
       'invalid_exact_evm_payload_authorization_valid_before',
     )
     // past the local checks, a copy with another key's signature over the same fields gets nothing
-    const p = JSON.parse(Buffer.from(header, 'base64').toString())
-    const other = JSON.parse(
-      Buffer.from(
-        await signPayment({
-          key: generatePrivateKey(),
-          requirements: await requirementsOf(s, '/api/v1/test-count'),
-          validBefore,
-          nonce: p.payload.authorization.nonce,
-        }),
-        'base64',
-      ).toString(),
-    )
-    p.payload.signature = other.payload.signature
     const forged = await post(
       s.url + '/api/v1/test-count',
       { code: 'expiring' },
-      { 'payment-signature': Buffer.from(JSON.stringify(p)).toString('base64') },
+      { 'payment-signature': await forgedCopy(header, await requirementsOf(s, '/api/v1/test-count')) },
     )
     expect(forged.status).toBe(402)
     expect(JSON.stringify(await forged.json())).not.toContain('EXPIRING')
@@ -230,24 +221,11 @@ describe('the identical payment for the identical request collects the kept resu
     expect((await post(s.url + '/api/v1/test-count', { code: 'mine' }, { 'payment-signature': header })).status).toBe(
       200,
     )
-    const p = JSON.parse(Buffer.from(header, 'base64').toString())
     // a forged signature over the same authorization (another key): the kept result is not handed out
-    const forged = JSON.parse(
-      Buffer.from(
-        await signPayment({
-          key: generatePrivateKey(),
-          requirements: req,
-          nonce: p.payload.authorization.nonce,
-          validBefore: Number(p.payload.authorization.validBefore),
-        }),
-        'base64',
-      ).toString(),
-    )
-    p.payload.signature = forged.payload.signature
     const r = await post(
       s.url + '/api/v1/test-count',
       { code: 'mine' },
-      { 'payment-signature': Buffer.from(JSON.stringify(p)).toString('base64') },
+      { 'payment-signature': await forgedCopy(header, req) },
     )
     expect(r.status).toBe(402)
     expect(JSON.stringify(await r.json())).not.toContain('MINE')
@@ -274,8 +252,7 @@ describe('a pending settlement', () => {
       const id = generatePaymentId()
       const header = await signed(req, id)
       // the send reaches the node late (after the 300 ms receipt wait): the settlement is pending with its hash
-      for (const m of ['eth_sendRawTransactionSync', 'eth_sendRawTransaction', 'eth_getTransactionReceipt'])
-        proxy.delayIn.set(m, 3000)
+      for (const m of [...SEND_METHODS, 'eth_getTransactionReceipt']) proxy.delayIn.set(m, 3000)
       const first = await post(server.url + '/api/v1/test-count', { code: 'late' }, { 'payment-signature': header })
       expect(first.status).toBe(402)
       expect(Number(first.headers.get('retry-after'))).toBeGreaterThan(0)

@@ -3,17 +3,10 @@ import { hashTypedData, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { authorizationDigest, nativeRecovery, recoverNative } from '../runtime/pay/fast-recover'
 import { recoverSignerPureJs, typedData } from '../runtime/pay/signature'
-import type { Authorization, PaymentRequirements } from '../runtime/pay/types'
+import type { Authorization } from '../runtime/pay/types'
+import { requirements } from './support/pay'
 
-const req: PaymentRequirements = {
-  scheme: 'exact',
-  network: 'eip155:8453',
-  amount: '1000',
-  asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-  payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
-  maxTimeoutSeconds: 60,
-  extra: { name: 'USD Coin', version: '2' },
-}
+const req = requirements()
 
 async function vector(i: number) {
   const acct = privateKeyToAccount(generatePrivateKey())

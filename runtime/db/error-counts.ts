@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { utcDay } from './sqlite'
+import { SyncBatchWriter, type Batch } from './batched'
 import type { ErrorCountRow, ErrorCountStore } from './store'
 
 const CODE = /^[A-Z][A-Z0-9_]{0,63}$/
@@ -10,7 +11,9 @@ const MAX_CODES_PER_SLUG = 64
  * Increments held in memory between flushes (shared by the SQLite and Postgres stores): key `day|slug|code|status`.
  * Codes that are not UPPER_SNAKE are counted as OTHER.
  */
-export class ErrorCountBatch {
+export type PendingCount = { day: string; slug: string; code: string; status: number; count: number }
+
+export class ErrorCountBatch implements Batch<PendingCount[]> {
   private pending = new Map<string, number>()
   private perSlug = new Map<string, number>()
 
@@ -28,12 +31,9 @@ export class ErrorCountBatch {
     }
   }
 
-  get size(): number {
-    return this.pending.size
-  }
-
   /** Takes the batch (the store writes it, and gives it back with `restore` when the write failed). */
-  take(): Array<{ day: string; slug: string; code: string; status: number; count: number }> {
+  take(): PendingCount[] | undefined {
+    if (!this.pending.size) return undefined
     const out = [...this.pending].map(([k, count]) => {
       const [day, slug, code, status] = k.split('|')
       return { day, slug, code, status: Number(status), count }
@@ -43,7 +43,7 @@ export class ErrorCountBatch {
     return out
   }
 
-  restore(rows: Array<{ day: string; slug: string; code: string; status: number; count: number }>): void {
+  restore(rows: PendingCount[]): void {
     for (const r of rows) {
       const key = `${r.day}|${r.slug}|${r.code}|${r.status}`
       this.pending.set(key, (this.pending.get(key) ?? 0) + r.count)
@@ -66,48 +66,31 @@ export const byCount = (a: ErrorCountRow, b: ErrorCountRow) =>
 /** Error answers by code on SQLite: batched in memory, one transaction per flush (every `flushMs`, and on close). */
 export class ErrorCounts implements ErrorCountStore {
   private batch: ErrorCountBatch
-  private timer: ReturnType<typeof setInterval>
-  private upsert
+  private writer: SyncBatchWriter<PendingCount[]>
   private read
 
-  constructor(
-    private db: Database,
-    flushMs = 1000,
-    now = () => new Date(),
-  ) {
+  constructor(db: Database, flushMs = 1000, now = () => new Date()) {
     this.batch = new ErrorCountBatch(now)
-    this.upsert = db.prepare(
+    const upsert = db.prepare(
       `INSERT INTO error_codes_daily (day, slug, code, status, count) VALUES ($day, $slug, $code, $status, $count)
        ON CONFLICT (day, slug, code, status) DO UPDATE SET count = count + excluded.count`,
     )
     this.read = db.prepare(
       `SELECT slug, code, status, SUM(count) AS count FROM error_codes_daily WHERE day >= ? GROUP BY slug, code, status`,
     )
-    this.timer = setInterval(() => {
-      try {
-        this.flush()
-      } catch {
-        // kept for the next flush (see flush)
-      }
-    }, flushMs)
-    this.timer.unref?.()
+    const write = db.transaction((rows: PendingCount[]) => {
+      for (const r of rows) upsert.run(r)
+    })
+    this.writer = new SyncBatchWriter(this.batch, (rows) => void write(rows), flushMs)
   }
 
   record(slug: string, status: number, code: string): void {
     this.batch.add(slug, status, code)
   }
 
+  /** Writes the pending counts in one transaction; on failure they are kept for the next flush. */
   flush(): void {
-    if (!this.batch.size) return
-    const rows = this.batch.take()
-    try {
-      this.db.transaction(() => {
-        for (const r of rows) this.upsert.run(r)
-      })()
-    } catch (e) {
-      this.batch.restore(rows)
-      throw e
-    }
+    this.writer.flush()
   }
 
   rows(days = 30): ErrorCountRow[] {
@@ -116,7 +99,6 @@ export class ErrorCounts implements ErrorCountStore {
   }
 
   close(): void {
-    clearInterval(this.timer)
-    this.flush()
+    this.writer.close()
   }
 }

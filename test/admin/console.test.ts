@@ -7,18 +7,18 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { createPublicClient, createWalletClient, getAddress, http, parseSignature, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { localBase, usdcBalance } from '../../runtime/chain/usdc'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { EIP3009_ABI } from '../../runtime/pay/eip3009-abi'
 import { launchChromium } from '../support/browser'
-import { decodeB64Json, post, startServer, type TestServer } from '../support/server'
+import { decodeB64Json, post, type TestServer, requirementsAt } from '../support/server'
+import { startServerOnChain } from '../support/on-chain'
 import { withEcho } from '../support/extra-service'
 import { signPayment } from '../support/pay'
+import { reservationOf } from '../support/reservation'
+import { payingFetch } from '../support/paying-fetch'
 
 const ART = 'test-artifacts/admin'
 const TOKEN = 'console-test-token-abcdefghijklmnop'
@@ -40,8 +40,7 @@ const jsonInit = (body: unknown) => ({
 
 /** A settlement whose transaction was mined but whose receipt the server never saw: the ledger row stays pending. */
 async function latePending(): Promise<string> {
-  const requirements = decodeB64Json((await post(s.url + '/api/v1/slugify', {})).headers.get('payment-required'))
-    .accepts[0]
+  const requirements = await requirementsAt(s.url + '/api/v1/slugify')
   const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements })
   const raw = JSON.parse(Buffer.from(header, 'base64').toString())
   const a = raw.payload.authorization
@@ -71,19 +70,7 @@ async function latePending(): Promise<string> {
     { hash: tx },
   )
   const ledger = s.booted.ledger
-  const id = ledger.reserve({
-    payer: a.from,
-    nonce: a.nonce,
-    slug: 'slugify',
-    tier: 'flat',
-    amount: a.value,
-    network: 'eip155:8453',
-    requestId: 'req_late',
-    validBefore: Number(a.validBefore),
-    x402Version: 2,
-    payload: raw,
-    requirements,
-  })!
+  const id = ledger.reserve(reservationOf(raw, requirements, { slug: 'slugify', requestId: 'req_late' }))!
   ledger.transition(id, 'verified')
   ledger.transition(id, 'settling', { tx })
   ledger.transition(id, 'pending', { reason: 'settlement_pending' })
@@ -92,29 +79,15 @@ async function latePending(): Promise<string> {
 
 /** An authorization that was never broadcast and has expired: reconciliation must fail it (nothing was charged). */
 async function expiredPending(): Promise<void> {
-  const requirements = decodeB64Json((await post(s.url + '/api/v1/slugify', {})).headers.get('payment-required'))
-    .accepts[0]
+  const requirements = await requirementsAt(s.url + '/api/v1/slugify')
   const header = await signPayment({
     key: chain.payer.privateKey as Hex,
     requirements,
     validBefore: Math.floor(Date.now() / 1000) - 5,
   })
   const raw = JSON.parse(Buffer.from(header, 'base64').toString())
-  const a = raw.payload.authorization
   const ledger = s.booted.ledger
-  const id = ledger.reserve({
-    payer: a.from,
-    nonce: a.nonce,
-    slug: 'slugify',
-    tier: 'flat',
-    amount: a.value,
-    network: 'eip155:8453',
-    requestId: 'req_expired',
-    validBefore: Number(a.validBefore),
-    x402Version: 2,
-    payload: raw,
-    requirements,
-  })!
+  const id = ledger.reserve(reservationOf(raw, requirements, { slug: 'slugify', requestId: 'req_expired' }))!
   ledger.transition(id, 'settling')
   ledger.transition(id, 'pending', { reason: 'settlement_pending' })
 }
@@ -122,23 +95,12 @@ async function expiredPending(): Promise<void> {
 beforeAll(async () => {
   mkdirSync(ART, { recursive: true })
   chain = await startDevChain()
-  const facilitator = createLocalFacilitator({
-    rpcUrl: chain.rpcUrl,
-    settlerKey: chain.settler.privateKey as Hex,
-    chainId: 8453,
-    pollingIntervalMs: 20,
-  })
-  s = await startServer({
+  s = await startServerOnChain(chain, {
     entries: withEcho(),
-    facilitator,
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address, ADMIN_TOKEN: TOKEN, INVALID_PAYMENT_LIMIT: '0', DEMO_SERVICE: 'test-explain' },
+    env: { ADMIN_TOKEN: TOKEN, INVALID_PAYMENT_LIMIT: '0', DEMO_SERVICE: 'test-explain' },
   })
   payeeStart = await usdcBalance(chain.rpcUrl, chain.payee.address)
-  const pay = wrapFetchWithPayment(
-    fetch,
-    new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
-  )
+  const pay = payingFetch(chain.payer.privateKey as Hex)
   const ok = await pay(s.url + '/api/v1/slugify', jsonInit({ text: 'Seen by the operator' }))
   expect(ok.status).toBe(200)
   paidTx = decodeB64Json(ok.headers.get('payment-response')).transaction

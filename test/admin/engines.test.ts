@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { startServer, type TestServer } from '../support/server'
 import { testPostgres, type LocalPostgres } from '../support/postgres'
-import type { Reservation } from '../../runtime/db/ledger'
+import { reservation } from '../support/reservation'
 
 const TOKEN = 'engines-test-token-abcdefghijklmnop'
 let pg: LocalPostgres
@@ -22,19 +22,8 @@ afterAll(async () => {
   await pg?.stop()
 })
 
-const res = (n: number, slug: string, amount: string): Reservation => ({
-  payer: '0x' + n.toString(16).padStart(40, '0'),
-  nonce: '0x' + n.toString(16).padStart(64, '0'),
-  slug,
-  tier: 'flat',
-  amount,
-  network: 'eip155:8453',
-  requestId: `req_${n}`,
-  validBefore: 2_000_000_000,
-  x402Version: 2,
-  payload: { secret: 'signature-not-shown' },
-  requirements: {},
-})
+const res = (n: number, slug: string, amount: string) =>
+  reservation(n, { slug, amount, requestId: `req_${n}`, payload: { secret: 'signature-not-shown' } })
 
 async function history(s: TestServer): Promise<number[]> {
   const l = s.booted.storage.ledger

@@ -4,23 +4,17 @@
  * are normalised, a failed write keeps its counts for the next flush, and two instances on one Postgres add up.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { SQL } from 'bun'
 import { openDatabase } from '../../runtime/db/sqlite'
 import { ErrorCounts } from '../../runtime/db/error-counts'
 import { PgErrorCounts } from '../../runtime/db/postgres/error-counts'
-import { openPostgres } from '../../runtime/db/postgres/connect'
 import type { ErrorCountStore } from '../../runtime/db/store'
-import { testPostgres, type LocalPostgres } from '../support/postgres'
+import { testPostgresPools, type TestPools } from '../support/postgres'
 
-let pg: LocalPostgres
-const pools: SQL[] = []
+let pg: TestPools
 beforeAll(async () => {
-  pg = await testPostgres()
+  pg = await testPostgresPools()
 }, 60_000)
-afterAll(async () => {
-  for (const p of pools) await p.close().catch(() => {})
-  await pg?.stop()
-})
+afterAll(() => pg?.stop())
 
 interface Clock {
   ms: number
@@ -51,9 +45,7 @@ const engines: Record<'sqlite' | 'postgres', (clock: Clock) => Promise<Engine>> 
     }
   },
   async postgres(clock) {
-    const url = await pg.createDatabase(`ec${++dbs}`)
-    const sql = await openPostgres({ url, poolMax: 4, statementTimeoutMs: 5000 })
-    pools.push(sql)
+    const sql = await pg.fresh(`ec${++dbs}`, 4)
     return {
       store: () => new PgErrorCounts(sql, 3_600_000, () => new Date(clock.ms)),
       written: async () => Number((await sql`SELECT COALESCE(SUM(count), 0)::int AS n FROM error_codes_daily`)[0].n),

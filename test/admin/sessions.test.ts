@@ -13,7 +13,8 @@ import { SessionGeneration } from '../../runtime/db/admin-state'
 import { SignedSessions } from '../../runtime/admin/session'
 import { startServer } from '../support/server'
 import { testPostgres, type LocalPostgres } from '../support/postgres'
-import { startChild, type Child } from '../../bench/lib'
+import type { Child } from '../../bench/lib'
+import { onPostgres, startServerProcess } from '../support/server-process'
 
 const TOKEN = 'sessions-test-token-0123456789abcdef'
 const OTHER = 'another-admin-token-0123456789abcdef'
@@ -154,23 +155,13 @@ describe('two instances on one Postgres', () => {
     pg = await testPostgres()
     const url = await pg.createDatabase('sessions')
     const start = (i: number) =>
-      startChild(
-        [process.execPath, 'runtime/index.ts'],
-        {
-          PORT: '0',
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'silent',
-          DATABASE_URL: url,
-          DATABASE_POOL_MAX: '3',
-          INSTANCE_ID: `admin-${i}`,
-          ADMIN_TOKEN: TOKEN,
-          // a remote facilitator that is never reached: these tests make no payment
-          FACILITATOR_URL: 'http://127.0.0.1:9',
-          PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
-          DATABASE_PATH: '/nonexistent/never-used.sqlite',
-        },
-        60_000,
-      )
+      startServerProcess({
+        ...onPostgres(url, `admin-${i}`, 3),
+        ADMIN_TOKEN: TOKEN,
+        // a remote facilitator that is never reached: these tests make no payment
+        FACILITATOR_URL: 'http://127.0.0.1:9',
+        PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+      })
     // one at a time: both migrate the same database at boot
     servers.push(await start(0))
     servers.push(await start(1))

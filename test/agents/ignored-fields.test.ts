@@ -7,10 +7,10 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { ignoredFieldsHeader } from '../../runtime/input/ignored-header'
 import { decodeB64Json, startApp, type TestServer } from '../support/server'
 import { signPayment } from '../support/pay'
+import { chainFacilitator } from '../support/on-chain'
 
 let chain: DevChain
 let s: TestServer
@@ -19,12 +19,7 @@ let before = 0n
 let charged = 0n
 beforeAll(async () => {
   chain = await startDevChain({ payerUsdc: 1_000_000_000n })
-  const facilitator = createLocalFacilitator({
-    rpcUrl: chain.rpcUrl,
-    settlerKey: chain.settler.privateKey as Hex,
-    chainId: 8453,
-    pollingIntervalMs: 20,
-  })
+  const facilitator = chainFacilitator(chain)
   s = await startApp({
     facilitator,
     payTo: chain.payee.address,

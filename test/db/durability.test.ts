@@ -9,19 +9,17 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
-import { privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { Ledger, type Reservation } from '../../runtime/db/ledger'
 import { ResultStore } from '../../runtime/db/results'
 import { durableCommits, durably, openDatabase } from '../../runtime/db/sqlite'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
-import { startChild } from '../../bench/lib'
-import { decodeB64Json, startServer, type TestServer } from '../support/server'
+import { startServerProcess } from '../support/server-process'
+import { decodeB64Json, type TestServer } from '../support/server'
+import { startServerOnChain } from '../support/on-chain'
 import { signPayment } from '../support/pay'
+import { payingFetch } from '../support/paying-fetch'
 
 let dir: string
 beforeAll(() => {
@@ -135,13 +133,7 @@ describe('real paid calls (anvil, @x402/fetch)', () => {
   let s: TestServer
   beforeAll(async () => {
     chain = await startDevChain()
-    const facilitator = createLocalFacilitator({
-      rpcUrl: chain.rpcUrl,
-      settlerKey: chain.settler.privateKey as Hex,
-      chainId: 8453,
-      pollingIntervalMs: 20,
-    })
-    s = await startServer({ facilitator, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address } })
+    s = await startServerOnChain(chain)
   })
   afterAll(async () => {
     await s?.stop()
@@ -151,10 +143,7 @@ describe('real paid calls (anvil, @x402/fetch)', () => {
   test('each paid call makes exactly one durable commit; a refused payment makes none; books equal the chain', async () => {
     const db = s.booted.db
     expect(syncLevel(db)).toBe(NORMAL)
-    const pay = wrapFetchWithPayment(
-      fetch,
-      new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
-    )
+    const pay = payingFetch(chain.payer.privateKey as Hex)
     const payeeBefore = await usdcBalance(chain.rpcUrl, chain.payee.address)
     const before = durableCommits(db)
     for (let i = 0; i < 3; i++) {
@@ -202,29 +191,16 @@ describe.skipIf(!perf)('fsync system calls of a real server process (perf)', () 
   })
 
   test('paid calls through a real server process: exactly one fsync per paid call', async () => {
-    const child = await startChild(
-      [process.execPath, 'runtime/index.ts'],
-      {
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'silent',
-        DATABASE_PATH: join(dir, 'counted.sqlite'),
-        RPC_URL: chain.rpcUrl,
-        SETTLER_PRIVATE_KEY: chain.settler.privateKey,
-        PAY_TO: chain.payee.address,
-      },
-      60_000,
-    )
+    const child = await startServerProcess({
+      DATABASE_PATH: join(dir, 'counted.sqlite'),
+      RPC_URL: chain.rpcUrl,
+      SETTLER_PRIVATE_KEY: chain.settler.privateKey,
+      PAY_TO: chain.payee.address,
+    })
     const out = join(dir, 'perf.txt')
     let counter: ReturnType<typeof Bun.spawn> | undefined
     try {
-      const pay = wrapFetchWithPayment(
-        fetch,
-        new x402Client().register(
-          'eip155:8453',
-          new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex)),
-        ),
-      )
+      const pay = payingFetch(chain.payer.privateKey as Hex)
       const url = `http://127.0.0.1:${child.port}/api/v1/slugify`
       const call = (text: string) =>
         pay(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }) })

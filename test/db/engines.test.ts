@@ -21,17 +21,14 @@ import { PgStats } from '../../runtime/db/postgres/stats'
 import { PgQuota } from '../../runtime/db/postgres/quota'
 import { PgResultStore } from '../../runtime/db/postgres/results'
 import { PgThrottle } from '../../runtime/db/postgres/throttle'
-import { testPostgres, type LocalPostgres } from '../support/postgres'
+import { testPostgresPools, type TestPools } from '../support/postgres'
+import { reservation } from '../support/reservation'
 
-let pg: LocalPostgres
-const pools: SQL[] = []
+let pg: TestPools
 beforeAll(async () => {
-  pg = await testPostgres()
+  pg = await testPostgresPools()
 }, 60_000)
-afterAll(async () => {
-  for (const p of pools) await p.close().catch(() => {})
-  await pg?.stop()
-})
+afterAll(() => pg?.stop())
 
 interface Clock {
   ms: number
@@ -59,9 +56,7 @@ const engines: Record<'sqlite' | 'postgres', (clock: Clock) => Promise<Engine>> 
     }
   },
   async postgres(clock) {
-    const url = await pg.createDatabase(`t${++dbs}`)
-    const sql = await openPostgres({ url, poolMax: 10, statementTimeoutMs: 5000 })
-    pools.push(sql)
+    const sql = await pg.fresh(`t${++dbs}`, 10)
     return {
       ledger: new PgLedger(sql, 'test-instance', () => clock.ms),
       stats: new PgStats(sql, 60_000, () => new Date(clock.ms)),
@@ -73,19 +68,7 @@ const engines: Record<'sqlite' | 'postgres', (clock: Clock) => Promise<Engine>> 
   },
 }
 
-const res = (n: number, slug = 's', amount = '1000'): Reservation => ({
-  payer: '0x' + n.toString(16).padStart(40, '0'),
-  nonce: '0x' + n.toString(16).padStart(64, '0'),
-  slug,
-  tier: 'flat',
-  amount,
-  network: 'eip155:8453',
-  requestId: 'r',
-  validBefore: 2_000_000_000,
-  x402Version: 2,
-  payload: { n },
-  requirements: {},
-})
+const res = (n: number, slug = 's', amount = '1000') => reservation(n, { slug, amount, payload: { n } })
 
 describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
   test('an authorization is reserved once until released, even by 20 concurrent callers', async () => {
@@ -353,11 +336,8 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
 
 describe('postgres only', () => {
   test('five instances booting at once migrate once (advisory lock)', async () => {
-    const url = await pg.createDatabase('migrate_race')
-    const opened = await Promise.all(
-      Array.from({ length: 5 }, () => openPostgres({ url, poolMax: 2, statementTimeoutMs: 5000 })),
-    )
-    pools.push(...opened)
+    const url = await pg.pg.createDatabase('migrate_race')
+    const opened = await Promise.all(Array.from({ length: 5 }, () => pg.pool(url, 2)))
     const [v] = await opened[0]`SELECT version FROM schema_version`
     expect(Number(v.version)).toBe(PG_MIGRATIONS.length)
     expect(Number((await opened[0]`SELECT COUNT(*) AS n FROM schema_version`)[0].n)).toBe(1)
@@ -446,9 +426,7 @@ describe('postgres only', () => {
 })
 
 test('postgres: the refusal throttle is one window shared by every instance', async () => {
-  const url = await pg.createDatabase('throttle')
-  const sql = await openPostgres({ url, poolMax: 4, statementTimeoutMs: 5000 })
-  pools.push(sql)
+  const sql = await pg.fresh('throttle', 4)
   let now = 1_000_000
   const a = new PgThrottle(sql, 3, 60_000, () => now),
     b = new PgThrottle(sql, 3, 60_000, () => now)
@@ -472,9 +450,8 @@ test('postgres: the refusal throttle is one window shared by every instance', as
 })
 
 test('postgres: a payer struck by one instance is cooling down on every instance', async () => {
-  const url = await pg.createDatabase('cooldowns')
-  const [sqlA, sqlB] = await Promise.all([1, 2].map(() => openPostgres({ url, poolMax: 4, statementTimeoutMs: 5000 })))
-  pools.push(sqlA, sqlB)
+  const url = await pg.pg.createDatabase('cooldowns')
+  const [sqlA, sqlB] = await Promise.all([1, 2].map(() => pg.pool(url, 4)))
   let now = 5_000_000
   const a = new PgLedger(sqlA, 'instance-a', () => now)
   const b = new PgLedger(sqlB, 'instance-b', () => now)

@@ -6,9 +6,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { generateKeyPairSync, type KeyObject } from 'node:crypto'
 import { decodeProtectedHeader, jwtVerify } from 'jose'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
-import { privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
@@ -19,6 +16,8 @@ import { createRemoteFacilitator } from '../../runtime/pay/remote-facilitator'
 import { remoteFacilitators } from '../../runtime/pay/remote-setup'
 import { startOfficialFacilitator, type OfficialFacilitator } from '../support/official-facilitator'
 import { startServer, type TestServer } from '../support/server'
+import { until } from '../support/until'
+import { payingFetch } from '../support/paying-fetch'
 
 const KEY_ID = 'organizations/11111111-2222-3333-4444-555555555555/apiKeys/66666666-7777-8888-9999-000000000000'
 
@@ -77,14 +76,6 @@ function deadUrl(): string {
   return url
 }
 
-async function waitFor(cond: () => boolean, what: string, ms = 30_000) {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await Bun.sleep(20)
-  }
-}
-
 /** ES256 key as CDP hands it out for .env files: SEC1 PEM with escaped line breaks. */
 const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' })
 const EC_SECRET = (ec.privateKey.export({ type: 'sec1', format: 'pem' }) as string).replace(/\n/g, '\\n')
@@ -130,8 +121,9 @@ describe('ES256 key, first facilitator down', () => {
     )
     s = await startServer({ facilitator: list, payTo: chain.payee.address, env })
     // The background /supported check reached the gateway (with a JWT) and failed once on the dead one.
-    await waitFor(
+    await until(
       () => gw.seen.some((x) => x.path.endsWith('/supported')) && list.states()[0].consecutive_failures === 1,
+      30_000,
       'the /supported check',
     )
   }, 120_000)
@@ -142,10 +134,7 @@ describe('ES256 key, first facilitator down', () => {
 
   test('the official client pays; /verify, /settle and /supported each carry a valid, request-bound JWT', async () => {
     const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
-    const pay = wrapFetchWithPayment(
-      fetch,
-      new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
-    )
+    const pay = payingFetch(chain.payer.privateKey as Hex)
     const r = await pay(s.url + '/api/v1/slugify', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

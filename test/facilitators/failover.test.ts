@@ -5,7 +5,8 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { createFacilitatorList } from '../../runtime/pay/facilitator-list'
 import { createRemoteFacilitator, NotAccepted } from '../../runtime/pay/remote-facilitator'
-import type { DecodedPayment, PaymentRequirements } from '../../runtime/pay/types'
+import type { DecodedPayment } from '../../runtime/pay/types'
+import { requirements } from '../support/pay'
 
 type Handler = (path: string, req: Request) => Response | Promise<Response>
 interface Stub {
@@ -62,15 +63,7 @@ const payment = {
   network: 'eip155:8453',
   payload: {},
 } as unknown as DecodedPayment
-const req: PaymentRequirements = {
-  scheme: 'exact',
-  network: 'eip155:8453',
-  amount: '1000',
-  asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-  payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
-  maxTimeoutSeconds: 60,
-  extra: { name: 'USD Coin', version: '2' },
-}
+const req = requirements()
 
 function list(urls: string[], o: { failures?: number; now?: () => number; settleTimeoutMs?: number } = {}) {
   return createFacilitatorList(

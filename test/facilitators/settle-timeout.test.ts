@@ -14,7 +14,7 @@ import { reconcile } from '../../runtime/pay/reconcile'
 import { remoteFacilitators } from '../../runtime/pay/remote-setup'
 import { startOfficialFacilitator, type OfficialFacilitator } from '../support/official-facilitator'
 import { signPayment } from '../support/pay'
-import { decodeB64Json, post, startServer, type TestServer } from '../support/server'
+import { post, startServer, type TestServer, requirementsAt } from '../support/server'
 
 let chain: DevChain
 let fac: OfficialFacilitator
@@ -84,7 +84,7 @@ afterAll(async () => {
 })
 
 test('a timed-out /settle is not retried elsewhere; it stays pending and is reconciled from the chain once', async () => {
-  const req = decodeB64Json((await post(s.url + '/api/v1/slugify', {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(s.url + '/api/v1/slugify')
   const r = await post(
     s.url + '/api/v1/slugify',
     { text: 'slow settle' },

@@ -5,11 +5,10 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
-import { startServer, type TestServer } from '../support/server'
+import type { TestServer } from '../support/server'
+import { startServerOnChain } from '../support/on-chain'
 import { withEcho } from '../support/extra-service'
 
 let chain: DevChain
@@ -18,18 +17,7 @@ let agent: Client
 
 beforeAll(async () => {
   chain = await startDevChain()
-  const facilitator = createLocalFacilitator({
-    rpcUrl: chain.rpcUrl,
-    settlerKey: chain.settler.privateKey as Hex,
-    chainId: 8453,
-    pollingIntervalMs: 20,
-  })
-  s = await startServer({
-    entries: withEcho(),
-    facilitator,
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address },
-  })
+  s = await startServerOnChain(chain, { entries: withEcho() })
   agent = new Client({ name: 'desktop-agent', version: '1.0.0' })
   await agent.connect(
     new StdioClientTransport({

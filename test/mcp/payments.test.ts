@@ -11,9 +11,9 @@ import { createWalletClient, http, parseAbi, publicActions, type Hex } from 'vie
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { localBase, setEthBalance, USDC_BASE, usdcBalance } from '../../runtime/chain/usdc'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import type { Facilitator } from '../../runtime/pay/types'
-import { startServer, type TestServer } from '../support/server'
+import type { TestServer } from '../support/server'
+import { chainFacilitator, startServerOnChain } from '../support/on-chain'
 import { withEcho } from '../support/extra-service'
 import { mcpClient, textJson } from './client'
 
@@ -39,19 +39,11 @@ function countingFacilitator(inner: Facilitator): Facilitator {
 
 beforeAll(async () => {
   chain = await startDevChain()
-  const facilitator = countingFacilitator(
-    createLocalFacilitator({
-      rpcUrl: chain.rpcUrl,
-      settlerKey: chain.settler.privateKey as Hex,
-      chainId: 8453,
-      pollingIntervalMs: 20,
-    }),
-  )
-  s = await startServer({
+  const facilitator = countingFacilitator(chainFacilitator(chain))
+  s = await startServerOnChain(chain, {
     entries: withEcho(),
     facilitator,
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' },
+    env: { INVALID_PAYMENT_LIMIT: '0' },
   })
   c = await mcpClient(s.url)
   await c.listTools() // caches every outputSchema: the client then validates each structuredContent against it

@@ -4,15 +4,13 @@
  * never settled. The free demo uses the same path within its quota.
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
-import { privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
-import { decodeB64Json, post, startServer, type TestServer } from '../support/server'
+import { decodeB64Json, post, type TestServer } from '../support/server'
+import { startServerOnChain } from '../support/on-chain'
 import { startFakeOpenAI, texts, type FakeOpenAI } from '../support/fake-openai'
+import { payingFetch } from '../support/paying-fetch'
 
 let chain: DevChain
 let fake: FakeOpenAI
@@ -20,16 +18,8 @@ let s: TestServer
 beforeAll(async () => {
   chain = await startDevChain()
   fake = startFakeOpenAI()
-  const facilitator = createLocalFacilitator({
-    rpcUrl: chain.rpcUrl,
-    settlerKey: chain.settler.privateKey as Hex,
-    chainId: 8453,
-    pollingIntervalMs: 20,
-  })
-  s = await startServer({
-    facilitator,
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address, OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'test-key' },
+  s = await startServerOnChain(chain, {
+    env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'test-key' },
   })
 })
 afterAll(async () => {
@@ -39,11 +29,7 @@ afterAll(async () => {
 })
 beforeEach(() => fake.reset())
 
-const pay = () =>
-  wrapFetchWithPayment(
-    fetch,
-    new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
-  )
+const pay = () => payingFetch(chain.payer.privateKey as Hex)
 const json = (body: unknown) => ({
   method: 'POST',
   headers: { 'content-type': 'application/json' },

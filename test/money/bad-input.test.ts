@@ -5,37 +5,20 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { connect } from 'node:net'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { startChild, type Child } from '../../bench/lib'
+import type { Child } from '../../bench/lib'
+import { startServerProcess, UNREACHABLE_CHAIN } from '../support/server-process'
 import { nestsDeeperThan } from '../../runtime/http/body'
 
 const LIMIT = 300_000
 let c: Child
-let dir: string
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'bad-input-'))
-  c = await startChild(
-    [process.execPath, 'runtime/index.ts'],
-    {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      DATABASE_PATH: join(dir, 'db.sqlite'),
-      BODY_LIMIT_BYTES: String(LIMIT),
-      // a chain that is never reached: every request below must be refused before any payment work
-      RPC_URL: 'http://127.0.0.1:9',
-      SETTLER_PRIVATE_KEY: '0x' + '11'.repeat(32),
-      PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
-    },
-    60_000,
-  )
+  c = await startServerProcess({
+    LOG_LEVEL: 'info',
+    BODY_LIMIT_BYTES: String(LIMIT),
+    ...UNREACHABLE_CHAIN, // every request below must be refused before any payment work
+  })
 })
-afterAll(async () => {
-  await c?.stop()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => c?.stop())
 
 /** Sends bytes as they are and returns the status and body of the answer. */
 const raw = (request: string) =>

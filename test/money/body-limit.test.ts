@@ -6,38 +6,21 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { connect } from 'node:net'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { rss, startChild, type Child } from '../../bench/lib'
+import { rss, type Child } from '../../bench/lib'
+import { startServerProcess, UNREACHABLE_CHAIN } from '../support/server-process'
 
 const LIMIT = 300_000
 const MCP_LIMIT = LIMIT + 64 * 1024 // runtime/mcp/routes.ts: JSON-RPC envelopes get 64 KiB more
 let c: Child
-let dir: string
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'body-limit-'))
-  c = await startChild(
-    [process.execPath, 'runtime/index.ts'],
-    {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      DATABASE_PATH: join(dir, 'db.sqlite'),
-      BODY_LIMIT_BYTES: String(LIMIT),
-      // a chain that is never reached: every request below must be refused before any payment work
-      RPC_URL: 'http://127.0.0.1:9',
-      SETTLER_PRIVATE_KEY: `0x${'11'.repeat(32)}`,
-      PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
-      ADMIN_TOKEN: 'body-limit-test-admin-token-0123456789',
-    },
-    60_000,
-  )
+  c = await startServerProcess({
+    LOG_LEVEL: 'info',
+    BODY_LIMIT_BYTES: String(LIMIT),
+    ...UNREACHABLE_CHAIN, // every request below must be refused before any payment work
+    ADMIN_TOKEN: 'body-limit-test-admin-token-0123456789',
+  })
 })
-afterAll(async () => {
-  await c?.stop()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => c?.stop())
 
 const head = (path: string, framing: string) =>
   `POST ${path} HTTP/1.1\r\nHost: localhost\r\ncontent-type: application/json\r\npayment-signature: e30=\r\n${framing}\r\n`

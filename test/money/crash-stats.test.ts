@@ -4,17 +4,14 @@
  * ledger's settled rows, so nothing buffered in memory can be lost.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
-import { privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { startChild } from '../../bench/lib'
+import { paymentRows, startServerProcess } from '../support/server-process'
+import { payingFetch } from '../support/paying-fetch'
 
 let chain: DevChain
 let dir: string
@@ -28,39 +25,22 @@ afterAll(async () => {
 })
 
 const start = () =>
-  startChild(
-    [process.execPath, 'runtime/index.ts'],
-    {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      DATABASE_PATH: join(dir, 'db.sqlite'),
-      INVALID_PAYMENT_LIMIT: '0',
-      RPC_URL: chain.rpcUrl,
-      SETTLER_PRIVATE_KEY: chain.settler.privateKey,
-      PAY_TO: chain.payee.address,
-    },
-    60_000,
-  )
-const settledTotal = () => {
-  const db = new Database(join(dir, 'db.sqlite'), { readonly: true })
-  try {
-    return (db.query(`SELECT amount FROM payments WHERE state = 'settled'`).all() as { amount: string }[]).reduce(
-      (s, r) => s + BigInt(r.amount),
-      0n,
-    )
-  } finally {
-    db.close()
-  }
-}
+  startServerProcess({
+    DATABASE_PATH: join(dir, 'db.sqlite'),
+    INVALID_PAYMENT_LIMIT: '0',
+    RPC_URL: chain.rpcUrl,
+    SETTLER_PRIVATE_KEY: chain.settler.privateKey,
+    PAY_TO: chain.payee.address,
+  })
+const settledTotal = () =>
+  paymentRows(join(dir, 'db.sqlite'))
+    .filter((r) => r.state === 'settled')
+    .reduce((s, r) => s + BigInt(r.amount), 0n)
 
 test('kill -9 right after 24 concurrent paid answers: after restart /stats revenue = ledger = payee on-chain delta', async () => {
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   let s = await start()
-  const pay = wrapFetchWithPayment(
-    fetch,
-    new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
-  )
+  const pay = payingFetch(chain.payer.privateKey as Hex)
   const url = `http://127.0.0.1:${s.port}/api/v1/slugify`
   const answers = await Promise.all(
     Array.from({ length: 24 }, (_, i) =>

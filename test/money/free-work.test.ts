@@ -5,13 +5,13 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { createWalletClient, http, parseAbi, publicActions, type Hex } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { privateKeyToAccount } from 'viem/accounts'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { localBase, setEthBalance, usdcBalance, USDC_BASE } from '../../runtime/chain/usdc'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { PayerGuard } from '../../runtime/pay/payer-guard'
 import type { Facilitator } from '../../runtime/pay/types'
-import { decodeB64Json, post, startServer, type TestServer } from '../support/server'
+import { post, type TestServer, requirementsAt } from '../support/server'
+import { chainFacilitator, fundedPayer, startServerOnChain, stopAndTally } from '../support/on-chain'
 import { signPayment } from '../support/pay'
 import { counted, gatedEntry, withMoneyServices } from './services'
 
@@ -23,32 +23,35 @@ let moved = 0n
 let payeeBefore = 0n
 
 const facilitator = (): Facilitator => {
-  const f = createLocalFacilitator({
-    rpcUrl: chain.rpcUrl,
-    settlerKey: chain.settler.privateKey as Hex,
-    chainId: 8453,
-    pollingIntervalMs: 20,
-  })
+  const f = chainFacilitator(chain)
   return { ...f, verify: (p, r) => (calls.verify++, f.verify(p, r)) }
 }
-const server = async (env: Record<string, string> = {}) => {
-  const s = await startServer({
-    entries: withMoneyServices(gated.entry),
-    facilitator: facilitator(),
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address, ...env },
-  })
+const server = async (env: Record<string, string> = {}, entry = gated.entry) => {
+  const s = await startServerOnChain(chain, { entries: withMoneyServices(entry), facilitator: facilitator(), env })
   servers.push(s)
   return s
 }
-const newPayer = async (atomic: bigint) => {
-  const key = generatePrivateKey()
-  const address = privateKeyToAccount(key).address
-  if (atomic > 0n) await fundPayer(chain, address, atomic)
-  return { key, address }
+const newPayer = (atomic: bigint) => fundedPayer(chain, atomic)
+/** The payer sends 1000 of its USDC away (to the chain's admin; it gets gas for that first), mined before this returns. */
+async function moveAway1000(key: Hex) {
+  const account = privateKeyToAccount(key)
+  await setEthBalance(chain.rpcUrl, account.address, 10n ** 16n)
+  const wallet = createWalletClient({
+    chain: localBase(chain.rpcUrl),
+    transport: http(chain.rpcUrl),
+    account,
+    pollingInterval: 20,
+  }).extend(publicActions)
+  await wallet.waitForTransactionReceipt({
+    hash: await wallet.writeContract({
+      address: USDC_BASE,
+      abi: parseAbi(['function transfer(address to, uint256 value) returns (bool)']),
+      functionName: 'transfer',
+      args: [chain.admin.address, 1000n],
+    }),
+  })
 }
-const requirements = async (s: TestServer, slug: string) =>
-  decodeB64Json((await post(`${s.url}/api/v1/${slug}`, {})).headers.get('payment-required')).accepts[0]
+const requirements = (s: TestServer, slug: string) => requirementsAt(`${s.url}/api/v1/${slug}`)
 const pay = async (s: TestServer, slug: string, key: Hex, headers: Record<string, string> = {}, header?: string) =>
   post(
     `${s.url}/api/v1/${slug}`,
@@ -65,14 +68,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   // money exact over every server of this file: /stats revenue = ledger settled total = payee's on-chain delta
-  const delta = (await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeBefore
-  let stats = 0n,
-    ledger = 0n
-  for (const s of servers) {
-    stats += BigInt(((await (await fetch(s.url + '/stats')).json()) as any).totals.revenue_atomic)
-    ledger += s.booted.ledger.settledTotal()
-    await s.stop()
-  }
+  const { delta, stats, ledger } = await stopAndTally(chain, servers, payeeBefore)
   await chain?.stop()
   expect(delta).toBe(moved)
   expect(stats).toBe(delta)
@@ -132,20 +128,7 @@ describe('settlement failure after verification', () => {
     const inflight = pay(s, 'test-gated', payer.key)
     await gated.state.started
     // the payer empties its wallet between verification and settlement
-    await setEthBalance(chain.rpcUrl, payer.address, 10n ** 16n)
-    const wallet = createWalletClient({
-      chain: localBase(chain.rpcUrl),
-      transport: http(chain.rpcUrl),
-      account: privateKeyToAccount(payer.key),
-      pollingInterval: 20,
-    }).extend(publicActions)
-    const hash = await wallet.writeContract({
-      address: USDC_BASE,
-      abi: parseAbi(['function transfer(address to, uint256 value) returns (bool)']),
-      functionName: 'transfer',
-      args: [chain.admin.address, 1000n],
-    })
-    await wallet.waitForTransactionReceipt({ hash })
+    await moveAway1000(payer.key)
     gated.state.open()
     const r = await inflight
     expect(r.status).toBe(402)
@@ -170,31 +153,11 @@ describe('settlement failure after verification', () => {
 
   test('a settlement failure after verification counts toward the refusal throttle of the client and the payer', async () => {
     const second = gatedEntry()
-    const s = await startServer({
-      entries: withMoneyServices(second.entry),
-      facilitator: facilitator(),
-      payTo: chain.payee.address,
-      env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '1', TRUSTED_PROXIES: '1' },
-    })
-    servers.push(s)
+    const s = await server({ INVALID_PAYMENT_LIMIT: '1', TRUSTED_PROXIES: '1' }, second.entry)
     const payer = await newPayer(1000n)
     const inflight = pay(s, 'test-gated', payer.key, { 'x-forwarded-for': '10.1.1.1' })
     await second.state.started
-    await setEthBalance(chain.rpcUrl, payer.address, 10n ** 16n)
-    const wallet = createWalletClient({
-      chain: localBase(chain.rpcUrl),
-      transport: http(chain.rpcUrl),
-      account: privateKeyToAccount(payer.key),
-      pollingInterval: 20,
-    }).extend(publicActions)
-    await wallet.waitForTransactionReceipt({
-      hash: await wallet.writeContract({
-        address: USDC_BASE,
-        abi: parseAbi(['function transfer(address to, uint256 value) returns (bool)']),
-        functionName: 'transfer',
-        args: [chain.admin.address, 1000n],
-      }),
-    })
+    await moveAway1000(payer.key)
     second.state.open()
     expect((await inflight).status).toBe(402)
     const other = await newPayer(1000n)

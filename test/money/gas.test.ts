@@ -10,7 +10,8 @@ import { usdcBalance } from '../../runtime/chain/usdc'
 import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { boot } from '../../runtime/boot'
 import { createLogger } from '../../runtime/log'
-import { decodeB64Json, post, startServer, type TestServer } from '../support/server'
+import { decodeB64Json, post, type TestServer, requirementsAt } from '../support/server'
+import { startServerOnChain } from '../support/on-chain'
 import { withEcho } from '../support/extra-service'
 import { signPayment } from '../support/pay'
 
@@ -19,17 +20,9 @@ let s: TestServer
 const ETH_USD = 3000
 beforeAll(async () => {
   chain = await startDevChain()
-  const f = createLocalFacilitator({
-    rpcUrl: chain.rpcUrl,
-    settlerKey: chain.settler.privateKey as Hex,
-    chainId: 8453,
-    pollingIntervalMs: 20,
-  })
-  s = await startServer({
+  s = await startServerOnChain(chain, {
     entries: withEcho(),
-    facilitator: f,
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address, ETH_USD: String(ETH_USD) },
+    env: { ETH_USD: String(ETH_USD) },
   })
 })
 afterAll(async () => {
@@ -39,7 +32,7 @@ afterAll(async () => {
 
 test('gas per settlement = receipt gasUsed × effectiveGasPrice, in /stats totals, per day and per service', async () => {
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
-  const req = decodeB64Json((await post(s.url + '/api/v1/test-echo', {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(s.url + '/api/v1/test-echo')
   const txs: Hex[] = []
   for (const code of ['one', 'two']) {
     const r = await post(

@@ -5,17 +5,14 @@
  * Every server's money is exact at the end: /stats revenue = ledger settled total = the payee's on-chain delta.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
-import type { Hex } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
+import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import type { Facilitator } from '../../runtime/pay/types'
-import { startServer, type TestServer } from '../support/server'
+import type { TestServer } from '../support/server'
+import { chainFacilitator, fundedPayer, startServerOnChain, stopAndTally } from '../support/on-chain'
 import { testPostgres, type LocalPostgres } from '../support/postgres'
 import { counted, withMoneyServices } from './services'
+import { payingFetch } from '../support/paying-fetch'
 
 let chain: DevChain
 let pg: LocalPostgres
@@ -30,14 +27,7 @@ beforeAll(async () => {
 }, 120_000)
 
 afterAll(async () => {
-  const delta = (await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeBefore
-  let stats = 0n,
-    ledger = 0n
-  for (const s of servers) {
-    stats += BigInt(((await (await fetch(s.url + '/stats')).json()) as any).totals.revenue_atomic)
-    ledger += await s.booted.storage.ledger.settledTotal()
-    await s.stop()
-  }
+  const { delta, stats, ledger } = await stopAndTally(chain, servers, payeeBefore)
   await Promise.all([chain?.stop(), pg?.stop()])
   expect(delta).toBe(moved)
   expect(stats).toBe(delta)
@@ -49,12 +39,7 @@ afterAll(async () => {
  * gate records it), and the first balance read of an armed test runs a callback before it answers.
  */
 function hookedFacilitator() {
-  const f = createLocalFacilitator({
-    rpcUrl: chain.rpcUrl,
-    settlerKey: chain.settler.privateKey as Hex,
-    chainId: 8453,
-    pollingIntervalMs: 20,
-  })
+  const f = chainFacilitator(chain)
   const hooks = {
     balanceReads: 0,
     /** While set, a settlement whose transfer is mined waits for it before returning to the gate. */
@@ -87,24 +72,15 @@ function hookedFacilitator() {
 type Engine = 'sqlite' | 'postgres'
 const start = async (engine: Engine) => {
   const { facilitator, hooks } = hookedFacilitator()
-  const env: Record<string, string> = { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' }
+  const env: Record<string, string> = { INVALID_PAYMENT_LIMIT: '0' }
   if (engine === 'postgres') Object.assign(env, { DATABASE_URL: await pg.createDatabase(`hold${++dbs}`) })
-  const s = await startServer({ entries: withMoneyServices(), facilitator, payTo: chain.payee.address, env })
+  const s = await startServerOnChain(chain, { entries: withMoneyServices(), facilitator, env })
   servers.push(s)
   expect(s.booted.storage.kind).toBe(engine)
   return { s, hooks }
 }
 
-const newPayer = async (atomic: bigint) => {
-  const key = generatePrivateKey()
-  const address = privateKeyToAccount(key).address
-  if (atomic > 0n) await fundPayer(chain, address, atomic)
-  return { key, address }
-}
-
-/** The official client paying as `key`: each call signs a new authorization (a fresh nonce). */
-const payingFetch = (key: Hex) =>
-  wrapFetchWithPayment(fetch, new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(key))))
+const newPayer = (atomic: bigint) => fundedPayer(chain, atomic)
 
 const call = (pay: ReturnType<typeof payingFetch>, s: TestServer) =>
   pay(`${s.url}/api/v1/test-counted`, {

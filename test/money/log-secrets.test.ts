@@ -7,7 +7,7 @@ import { generatePrivateKey } from 'viem/accounts'
 import { parseSignature, type Hex } from 'viem'
 import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { createLogger, redact } from '../../runtime/log'
-import { decodeB64Json, post, startServer, type TestServer } from '../support/server'
+import { post, startServer, type TestServer, requirementsAt } from '../support/server'
 import { withEcho } from '../support/extra-service'
 import { signPayment } from '../support/pay'
 
@@ -31,7 +31,7 @@ afterAll(async () => {
 })
 
 test('an RPC answering 500 with a key in its URL: 503, and the log holds neither the key nor the signature', async () => {
-  const req = decodeB64Json((await post(s.url + '/api/v1/test-echo', {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(s.url + '/api/v1/test-echo')
   const header = await signPayment({ key: generatePrivateKey(), requirements: req })
   const signature = JSON.parse(Buffer.from(header, 'base64').toString()).payload.signature as Hex
   const r = await post(s.url + '/api/v1/test-echo', { code: 'x' }, { 'payment-signature': header })

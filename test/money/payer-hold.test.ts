@@ -5,28 +5,18 @@
  * logic against real ledger rows.
  */
 import { expect, test } from 'bun:test'
-import { Ledger, type Reservation } from '../../runtime/db/ledger'
+import { Ledger } from '../../runtime/db/ledger'
 import { openDatabase } from '../../runtime/db/sqlite'
 import { PaymentRefused } from '../../runtime/pay/decode'
 import { PayerHold } from '../../runtime/pay/payer-hold'
 import type { Facilitator } from '../../runtime/pay/types'
+import { reservation } from '../support/reservation'
 
 const PAYER = '0x00000000000000000000000000000000000000AA'
 const ASSET = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'
 let n = 0
-const reservation = (amount = '1000'): Reservation => ({
-  payer: PAYER,
-  nonce: '0x' + (++n).toString(16).padStart(64, '0'),
-  slug: 's',
-  tier: 'flat',
-  amount,
-  network: 'eip155:8453',
-  requestId: 'r',
-  validBefore: Math.floor(Date.now() / 1000) + 60,
-  x402Version: 2,
-  payload: {},
-  requirements: {},
-})
+const newReservation = (amount = '1000') =>
+  reservation(++n, { payer: PAYER, amount, validBefore: Math.floor(Date.now() / 1000) + 60 })
 
 function setup(balance: () => Promise<bigint>, withBalance = true) {
   const ledger = new Ledger(openDatabase(':memory:'))
@@ -39,7 +29,7 @@ function setup(balance: () => Promise<bigint>, withBalance = true) {
     ...(withBalance ? { balance: () => (reads.n++, balance()) } : {}),
   } as unknown as Facilitator
   const hold = new PayerHold(ledger, facilitator)
-  const reserve = (amount = '1000') => ledger.reserve(reservation(amount))!
+  const reserve = (amount = '1000') => ledger.reserve(newReservation(amount))!
   return { ledger, hold, reads, reserve }
 }
 

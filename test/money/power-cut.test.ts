@@ -9,17 +9,17 @@
  * collect the kept result with the same payment: books = chain, nothing charged twice, nothing lost.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { Database } from 'bun:sqlite'
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { startChild } from '../../bench/lib'
-import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
+import { paymentRows, readDb, startServerProcess, type PaymentRow } from '../support/server-process'
+import { SEND_METHODS, startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { signPayment } from '../support/pay'
-import { decodeB64Json, post } from '../support/server'
+import { until } from '../support/until'
+import { decodeB64Json, post, requirementsAt } from '../support/server'
 
 let chain: DevChain
 let proxy: FaultProxy
@@ -37,36 +37,14 @@ afterAll(async () => {
 
 const dbPath = () => join(dir, 'db.sqlite')
 const start = () =>
-  startChild(
-    [process.execPath, 'runtime/index.ts'],
-    {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      DATABASE_PATH: dbPath(),
-      RPC_URL: proxy.url,
-      SETTLER_PRIVATE_KEY: chain.settler.privateKey,
-      PAY_TO: chain.payee.address,
-    },
-    60_000,
-  )
+  startServerProcess({
+    DATABASE_PATH: dbPath(),
+    RPC_URL: proxy.url,
+    SETTLER_PRIVATE_KEY: chain.settler.privateKey,
+    PAY_TO: chain.payee.address,
+  })
 
-type Row = { id: number; state: string; tx_hash: string | null; amount: string }
-const lastPayment = (path: string): Row | undefined => {
-  const db = new Database(path, { readonly: true })
-  try {
-    return db.query('SELECT id, state, tx_hash, amount FROM payments ORDER BY id DESC LIMIT 1').get() as Row | undefined
-  } finally {
-    db.close()
-  }
-}
-const until = async (cond: () => boolean | Promise<boolean>, what: string, ms = 20_000) => {
-  const t = Date.now()
-  while (!(await cond())) {
-    if (Date.now() - t > ms) throw new Error(`timed out waiting for ${what}`)
-    await Bun.sleep(10)
-  }
-}
+const lastPayment = (path: string): PaymentRow | undefined => paymentRows(path).at(-1)
 
 /** Byte offsets in a WAL file just after each commit frame (frame header bytes 4–7: database size, non-zero on commits). */
 function commitEnds(wal: Buffer): number[] {
@@ -82,7 +60,7 @@ function commitEnds(wal: Buffer): number[] {
  * WAL cut after that commit (the shared-memory index is dropped; SQLite rebuilds it from the WAL). Returns how many
  * commits were cut away.
  */
-function cutWalAfterFirst(path: string, done: (row: Row | undefined) => boolean): number {
+function cutWalAfterFirst(path: string, done: (row: PaymentRow | undefined) => boolean): number {
   const wal = readFileSync(path + '-wal')
   const ends = commitEnds(wal)
   const probe = join(dir, 'probe.sqlite')
@@ -102,21 +80,27 @@ function cutWalAfterFirst(path: string, done: (row: Row | undefined) => boolean)
 test('power cut right after the durable `settling` commit: reconciled from the chain, settled once, result collected', async () => {
   let s = await start()
   const url = () => `http://127.0.0.1:${s.port}/api/v1/slugify`
-  const req = decodeB64Json((await post(url(), {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(url())
   const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req })
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   // the signed transfer reaches the node 3 s after it was sent: the server is dead by then
-  for (const m of ['eth_sendRawTransactionSync', 'eth_sendRawTransaction']) proxy.delayIn.set(m, 3_000)
-  const sends = () =>
-    (proxy.calls.get('eth_sendRawTransactionSync') ?? 0) + (proxy.calls.get('eth_sendRawTransaction') ?? 0)
+  for (const m of SEND_METHODS) proxy.delayIn.set(m, 3_000)
   proxy.calls.clear()
   const inflight = post(url(), { text: 'Power Cut' }, { 'payment-signature': header }).catch((e) => e)
   // the `settling` row is written, then the transfer is signed and sent: kill once the send is on its way
-  await until(() => lastPayment(dbPath())?.state === 'settling' && sends() >= 1, 'the settling row and the send')
+  await until(
+    () => lastPayment(dbPath())?.state === 'settling' && proxy.sends() >= 1,
+    20_000,
+    'the settling row and the send',
+  )
   process.kill(s.pid, 'SIGKILL')
   expect(await inflight).toBeInstanceOf(Error) // no answer: the caller never got the result
   // the transfer lands anyway (it was broadcast before the cut)
-  await until(async () => (await usdcBalance(chain.rpcUrl, chain.payee.address)) - before === 1000n, 'the transfer')
+  await until(
+    async () => (await usdcBalance(chain.rpcUrl, chain.payee.address)) - before === 1000n,
+    20_000,
+    'the transfer',
+  )
   proxy.delayIn.clear()
 
   // What survived the kill includes commits a power cut could have lost (the tx hash, at least)…
@@ -129,9 +113,10 @@ test('power cut right after the durable `settling` commit: reconciled from the c
   expect(cut).toMatchObject({ state: 'settling', tx_hash: null, amount: '1000' })
   {
     // the kept result was written before that commit, so the fsync covered it
-    const db = new Database(dbPath(), { readonly: true })
-    const kept = db.query('SELECT body FROM paid_results WHERE payment_id = ?').get(cut.id) as { body: string } | null
-    db.close()
+    const kept = readDb(
+      dbPath(),
+      (db) => db.query('SELECT body FROM paid_results WHERE payment_id = ?').get(cut.id) as { body: string } | null,
+    )
     expect(JSON.parse(kept!.body)).toMatchObject({ slug: 'power-cut' })
   }
 

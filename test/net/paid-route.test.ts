@@ -6,16 +6,14 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
-import { privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
-import { decodeB64Json, startServer, type TestServer } from '../support/server'
+import { decodeB64Json, type TestServer } from '../support/server'
+import { startServerOnChain } from '../support/on-chain'
 import { html, json, serve, type Fixture } from './support'
 import { FORECAST_CURRENT } from '../support/live-data-recorded'
+import { payingFetch } from '../support/paying-fetch'
 
 const ARTICLE = readFileSync(join(import.meta.dir, 'fixtures', 'article.html'), 'utf8')
 const CURRENT = FORECAST_CURRENT
@@ -30,17 +28,8 @@ beforeAll(async () => {
   site = serve((_req, url) => (url.pathname === '/article' ? html(ARTICLE) : html('<p>not found</p>', 404)))
   meteo = serve(() => json(CURRENT))
   broken = serve(() => json({ error: true, reason: 'boom' }, 500))
-  const facilitator = createLocalFacilitator({
-    rpcUrl: chain.rpcUrl,
-    settlerKey: chain.settler.privateKey as Hex,
-    chainId: 8453,
-    pollingIntervalMs: 20,
-  })
-  s = await startServer({
-    facilitator,
-    payTo: chain.payee.address,
+  s = await startServerOnChain(chain, {
     env: {
-      PAY_TO: chain.payee.address,
       FETCH_ALLOW_HOSTS: site.host,
       UPSTREAM_OPEN_METEO_URL: meteo.url,
       UPSTREAM_COINGECKO_URL: broken.url,
@@ -53,11 +42,7 @@ afterAll(async () => {
   await chain?.stop()
 })
 
-const pay = () =>
-  wrapFetchWithPayment(
-    fetch,
-    new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
-  )
+const pay = () => payingFetch(chain.payer.privateKey as Hex)
 const body = (b: unknown) => ({
   method: 'POST',
   headers: { 'content-type': 'application/json' },

@@ -4,17 +4,18 @@
  * the chain: nothing settled goes unrecorded, nothing is settled twice, nothing unsent is charged.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { startChild, type Child } from '../../bench/lib'
-import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
+import type { Child } from '../../bench/lib'
+import { paymentRows, startServerProcess } from '../support/server-process'
+import { MINED_ANSWERS, SEND_METHODS, startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { signPayment } from '../support/pay'
-import { decodeB64Json, post } from '../support/server'
+import { until } from '../support/until'
+import { post, requirementsAt } from '../support/server'
 
 let chain: DevChain
 let proxy: FaultProxy
@@ -31,10 +32,7 @@ afterAll(async () => {
 })
 
 const start = () =>
-  startChild([process.execPath, 'runtime/index.ts'], {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
+  startServerProcess({
     DATABASE_PATH: join(dir, 'db.sqlite'),
     RPC_URL: proxy.url,
     SETTLER_PRIVATE_KEY: chain.settler.privateKey,
@@ -44,43 +42,17 @@ const kill = async (c: Child) => {
   process.kill(c.pid, 'SIGKILL')
   await Bun.sleep(50)
 }
-const until = async (cond: () => boolean, ms = 10_000) => {
-  const t = Date.now()
-  while (!cond()) {
-    if (Date.now() - t > ms) throw new Error('condition not met')
-    await Bun.sleep(10)
-  }
-}
-const rows = () => {
-  const db = new Database(join(dir, 'db.sqlite'), { readonly: true })
-  try {
-    return db.query('SELECT id, state, tx_hash, amount FROM payments ORDER BY id').all() as Array<{
-      id: number
-      state: string
-      tx_hash: string | null
-      amount: string
-    }>
-  } finally {
-    db.close()
-  }
-}
+const rows = () => paymentRows(join(dir, 'db.sqlite'))
 
 test('killed after the transfer was sent: reconciled as settled once after restart', async () => {
   let s = await start()
   const url = `http://127.0.0.1:${s.port}/api/v1/slugify`
-  const req = decodeB64Json((await post(url, {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(url)
   const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req })
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   proxy.calls.clear()
   // the node mines the transfer at once; every answer that would tell the server so is late
-  for (const m of [
-    'eth_sendRawTransactionSync',
-    'eth_sendRawTransaction',
-    'eth_getBlockByNumber',
-    'eth_getBlockReceipts',
-    'eth_getTransactionReceipt',
-  ])
-    proxy.delayOut.set(m, 10_000)
+  for (const m of MINED_ANSWERS) proxy.delayOut.set(m, 10_000)
   const inflight = post(url, { text: 'killed mid-settlement' }, { 'payment-signature': header }).catch((e) => e)
   const t0 = Date.now()
   while ((await usdcBalance(chain.rpcUrl, chain.payee.address)) === before) {
@@ -115,20 +87,18 @@ test('killed after the transfer was sent: reconciled as settled once after resta
 test('killed between the handler and the transfer: nothing moves, and the attempt fails once it expires', async () => {
   let s = await start()
   const url = `http://127.0.0.1:${s.port}/api/v1/slugify`
-  const req = decodeB64Json((await post(url, {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(url)
   const validBefore = Math.floor(Date.now() / 1000) + 8
   const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req, validBefore })
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   proxy.calls.clear()
   // the signed transfer is on its way to the node but never arrives (held, then a gateway error)
-  for (const m of ['eth_sendRawTransactionSync', 'eth_sendRawTransaction']) {
+  for (const m of SEND_METHODS) {
     proxy.delayIn.set(m, 10_000)
     proxy.faults.set(m, { http: 502, times: 100 })
   }
   const inflight = post(url, { text: 'killed before settlement' }, { 'payment-signature': header }).catch((e) => e)
-  await until(
-    () => (proxy.calls.get('eth_sendRawTransactionSync') ?? 0) + (proxy.calls.get('eth_sendRawTransaction') ?? 0) >= 1,
-  )
+  await until(() => proxy.sends() >= 1)
   await kill(s)
   await inflight
   const id = rows().at(-1)!.id

@@ -4,16 +4,16 @@
  * the payee's on-chain balance change. LOAD_SECONDS (default 5) sets the duration; `bun run test:long` uses 60.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { rss, startChild, type Child } from '../../bench/lib'
+import { rss, type Child } from '../../bench/lib'
+import { readDb, startServerProcess } from '../support/server-process'
 import { signPayment } from '../support/pay'
-import { decodeB64Json, post } from '../support/server'
+import { post, requirementsAt } from '../support/server'
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 5)
 const CONCURRENCY = 8
@@ -23,9 +23,7 @@ let dir: string
 beforeAll(async () => {
   chain = await startDevChain({ payerUsdc: 10_000_000_000n })
   dir = mkdtempSync(join(tmpdir(), 'load-'))
-  s = await startChild([process.execPath, 'runtime/index.ts'], {
-    PORT: '0',
-    HOST: '127.0.0.1',
+  s = await startServerProcess({
     LOG_LEVEL: process.env.LOAD_LOG ?? 'silent',
     DATABASE_PATH: join(dir, 'db.sqlite'),
     INVALID_PAYMENT_LIMIT: '0',
@@ -43,7 +41,7 @@ afterAll(async () => {
 
 test(`mixed traffic for ${SECONDS} s: no unexpected errors, flat memory, money reconciles exactly`, async () => {
   const base = `http://127.0.0.1:${s.port}`
-  const req = decodeB64Json((await post(base + '/api/v1/hash-digest', {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(base + '/api/v1/hash-digest')
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   const demoAvailable = ((await (await fetch(base + '/services')).json()) as any).services.find(
     (x: any) => x.slug === 'explain-code',
@@ -103,11 +101,15 @@ test(`mixed traffic for ${SECONDS} s: no unexpected errors, flat memory, money r
   // money: ledger == stats == chain
   const paidOk = counts.get('paid 200') ?? 0
   expect(paidOk).toBeGreaterThan(0)
-  const db = new Database(join(dir, 'db.sqlite'), { readonly: true })
-  const settled = db
-    .query(`SELECT COALESCE(SUM(CAST(amount AS INTEGER)), 0) AS s, COUNT(*) AS n FROM payments WHERE state = 'settled'`)
-    .get() as { s: number; n: number }
-  db.close()
+  const settled = readDb(
+    join(dir, 'db.sqlite'),
+    (db) =>
+      db
+        .query(
+          `SELECT COALESCE(SUM(CAST(amount AS INTEGER)), 0) AS s, COUNT(*) AS n FROM payments WHERE state = 'settled'`,
+        )
+        .get() as { s: number; n: number },
+  )
   const stats = (await (await fetch(base + '/stats')).json()) as any
   const moved = (await usdcBalance(chain.rpcUrl, chain.payee.address)) - before
   expect(settled.n).toBe(paidOk)

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { generatePrivateKey } from 'viem/accounts'
 import { boot, ConfigError } from '../../runtime/boot'
 import { createLogger } from '../../runtime/log'
-import { decodeB64Json, post, refusingFacilitator, startServer, type TestServer } from '../support/server'
+import { post, refusingFacilitator, startServer, type TestServer, requirementsAt } from '../support/server'
 import { signPayment } from '../support/pay'
 import { testPostgres, type LocalPostgres } from '../support/postgres'
 
@@ -45,7 +45,7 @@ test('database down: /health 503 degraded, paid calls 503 before verification, d
   const h = await fetch(`${s.url}/health`)
   expect(h.status).toBe(200)
   expect(await h.json()).toMatchObject({ status: 'ok', database_kind: 'postgres' })
-  const req = decodeB64Json((await post(`${s.url}/api/v1/slugify`, {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(`${s.url}/api/v1/slugify`)
   const header = await signPayment({ key: generatePrivateKey(), requirements: req })
   await pg.stop()
   await Bun.sleep(1100) // /health caches its probe for one second

@@ -10,13 +10,15 @@ import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { setEthBalance, usdcBalance } from '../../runtime/chain/usdc'
-import { startChild, type Child } from '../../bench/lib'
-import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
+import type { Child } from '../../bench/lib'
+import { onPostgres, startServerProcess } from '../support/server-process'
+import { MINED_ANSWERS, startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai'
 import { testPostgres, type LocalPostgres } from '../support/postgres'
 import { PgCooldowns } from '../../runtime/db/postgres/cooldowns'
 import { signPayment } from '../support/pay'
-import { decodeB64Json, post } from '../support/server'
+import { until } from '../support/until'
+import { post, requirementsAt } from '../support/server'
 
 let chain: DevChain
 let pg: LocalPostgres
@@ -29,28 +31,18 @@ const settlers = [generatePrivateKey(), generatePrivateKey(), generatePrivateKey
 let startBalance = 0n
 
 const start = (i: number) =>
-  startChild(
-    [process.execPath, 'runtime/index.ts'],
-    {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: dbUrl,
-      DATABASE_POOL_MAX: '5',
-      INSTANCE_ID: `i${i}`,
-      // instance 0 talks to the chain through a proxy, so a test can hold its settlement mid-flight
-      RPC_URL: i === 0 ? proxy.url : chain.rpcUrl,
-      SETTLER_PRIVATE_KEY: settlers[i],
-      PAY_TO: chain.payee.address,
-      RECONCILE_EVERY_MS: '300',
-      RECONCILE_STALE_MS: '3000',
-      DEMO_DAILY_LIMIT: '5',
-      OPENAI_BASE_URL: fake.url,
-      OPENAI_API_KEY: 'test-key',
-      DATABASE_PATH: '/nonexistent/never-used.sqlite',
-    },
-    60_000,
-  )
+  startServerProcess({
+    ...onPostgres(dbUrl, `i${i}`, 5),
+    // instance 0 talks to the chain through a proxy, so a test can hold its settlement mid-flight
+    RPC_URL: i === 0 ? proxy.url : chain.rpcUrl,
+    SETTLER_PRIVATE_KEY: settlers[i],
+    PAY_TO: chain.payee.address,
+    RECONCILE_EVERY_MS: '300',
+    RECONCILE_STALE_MS: '3000',
+    DEMO_DAILY_LIMIT: '5',
+    OPENAI_BASE_URL: fake.url,
+    OPENAI_API_KEY: 'test-key',
+  })
 
 beforeAll(async () => {
   ;[chain, pg] = await Promise.all([startDevChain(), testPostgres()])
@@ -72,13 +64,6 @@ afterAll(async () => {
 })
 
 const base = (i: number) => `http://127.0.0.1:${servers[i].port}`
-const until = async (cond: () => Promise<boolean>, ms = 30_000) => {
-  const t = Date.now()
-  while (!(await cond())) {
-    if (Date.now() - t > ms) throw new Error('condition not met in time')
-    await Bun.sleep(50)
-  }
-}
 const stats = async (i: number) =>
   (await (await fetch(`${base(i)}/stats/today`)).json()) as {
     totals: Record<string, unknown>
@@ -97,7 +82,7 @@ test('/health names the database and every instance is up', async () => {
 
 test('one payment sent 20 times across three instances at once: one 200, one transfer, 19 refused before the handler', async () => {
   const url = (i: number) => `${base(i)}/api/v1/slugify`
-  const req = decodeB64Json((await post(url(0), {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(url(0))
   const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req })
   const before = await payeeDelta()
   const answers = await Promise.all(
@@ -145,7 +130,7 @@ test('a payer funded for three calls sends ten payments across the instances at 
   const key = generatePrivateKey()
   const address = privateKeyToAccount(key).address
   await fundPayer(chain, address, 3000n)
-  const req = decodeB64Json((await post(`${base(1)}/api/v1/slugify`, {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(`${base(1)}/api/v1/slugify`)
   const callsBefore = (await stats(1)).services.find((x) => x.slug === 'slugify')?.calls as number
   const headers = await Promise.all(Array.from({ length: 10 }, () => signPayment({ key, requirements: req })))
   const answers = await Promise.all(
@@ -170,7 +155,7 @@ test('a payer cooled down by one instance is refused by every instance, before r
   await fundPayer(chain, address, 3000n)
   // a failed settlement after verification, as recorded by any instance (same table, same statement)
   expect(await new PgCooldowns(sql).strike(address.toUpperCase().replace('0X', '0x'))).toBe(30_000)
-  const req = decodeB64Json((await post(`${base(2)}/api/v1/slugify`, {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(`${base(2)}/api/v1/slugify`)
   const before = await payeeDelta()
   for (const i of [0, 1, 2]) {
     const r = await post(
@@ -188,19 +173,12 @@ test('a payer cooled down by one instance is refused by every instance, before r
 
 test("an instance killed -9 mid-settlement: another instance's reconciler settles its row, once", async () => {
   const url = `${base(0)}/api/v1/slugify`
-  const req = decodeB64Json((await post(url, {})).headers.get('payment-required')).accepts[0]
+  const req = await requirementsAt(url)
   const header = await signPayment({ key: chain.payer.privateKey as Hex, requirements: req })
   const before = await payeeDelta()
   proxy.calls.clear()
   // the node mines the transfer at once; every answer that would tell instance 0 so is held back
-  for (const m of [
-    'eth_sendRawTransactionSync',
-    'eth_sendRawTransaction',
-    'eth_getBlockByNumber',
-    'eth_getBlockReceipts',
-    'eth_getTransactionReceipt',
-  ])
-    proxy.delayOut.set(m, 60_000)
+  for (const m of MINED_ANSWERS) proxy.delayOut.set(m, 60_000)
   const inflight = post(url, { text: 'killed mid-settlement' }, { 'payment-signature': header }).catch((e) => e)
   const nonce = JSON.parse(Buffer.from(header, 'base64').toString()).payload.authorization.nonce.toLowerCase()
   const row = async () =>

@@ -9,8 +9,9 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { installMulticall3, MULTICALL3 } from '../../runtime/chain/multicall'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
-import { payment, requirements, rpc } from './helpers'
+import { payment, rpc } from './helpers'
+import { requirements } from '../support/pay'
+import { chainFacilitator } from '../support/on-chain'
 
 let chain: DevChain
 beforeAll(async () => {
@@ -20,14 +21,7 @@ beforeAll(async () => {
 afterAll(() => chain?.stop())
 
 test('ten settlements and one unfunded payer in one batch: ten paid in one transaction, the bad one fails alone', async () => {
-  const f = createLocalFacilitator({
-    rpcUrl: chain.rpcUrl,
-    settlerKey: chain.settler.privateKey,
-    chainId: 8453,
-    pollingIntervalMs: 20,
-    blockTimeMs: 250,
-    batch: { windowMs: 50 },
-  })
+  const f = chainFacilitator(chain, { blockTimeMs: 250, batch: { windowMs: 50 } })
   try {
     const to = privateKeyToAccount(generatePrivateKey()).address
     const req = requirements(to)

@@ -11,11 +11,12 @@ import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { localBase, usdcBalance } from '../../runtime/chain/usdc'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
-import { decodeB64Json, startServer, type TestServer } from '../support/server'
+import { decodeB64Json, type TestServer } from '../support/server'
 import { withEcho } from '../support/extra-service'
 import { settlerKeys } from './helpers'
+import { payingFetch } from '../support/paying-fetch'
+import { chainFacilitator, startServerOnChain } from '../support/on-chain'
 
 /** Runtime bytecode of the 1-of-1 EIP-1271 wallet. Calldata: selector, hash, offset, length, r, s, v. */
 export function walletRuntime(owner: Address): Hex {
@@ -81,18 +82,11 @@ let s: TestServer
 beforeAll(async () => {
   chain = await startDevChain()
   proxy = startFaultProxy(chain.rpcUrl)
-  const f = createLocalFacilitator({
-    rpcUrl: proxy.url,
-    settlerKey: chain.settler.privateKey,
-    chainId: 8453,
-    pollingIntervalMs: 20,
-    blockTimeMs: 250,
-  })
-  s = await startServer({
+  const f = chainFacilitator(chain, { rpcUrl: proxy.url, blockTimeMs: 250 })
+  s = await startServerOnChain(chain, {
     entries: withEcho(),
     facilitator: f,
-    payTo: chain.payee.address,
-    env: { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' },
+    env: { INVALID_PAYMENT_LIMIT: '0' },
   })
 })
 afterAll(async () => {
@@ -169,10 +163,7 @@ test('an EOA payment costs no eth_getCode; an EOA signed by another key is refus
   const payer = generatePrivateKey()
   await fundPayer(chain, privateKeyToAccount(payer).address, 1_000_000n)
   proxy.calls.clear()
-  const eoa = wrapFetchWithPayment(
-    fetch,
-    new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(payer))),
-  )
+  const eoa = payingFetch(payer)
   expect((await call(eoa, 'eoa')).status).toBe(200)
   expect(proxy.calls.get('eth_getCode') ?? 0).toBe(0)
   proxy.calls.clear()

@@ -13,10 +13,11 @@ import { EIP3009_ABI } from '../../runtime/pay/eip3009-abi'
 import { TRANSFER_WITH_AUTHORIZATION_GAS } from '../../runtime/pay/settle/gas'
 import { LOW_SETTLEMENTS } from '../../runtime/pay/settle/health'
 import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
-import { decodeB64Json, post, startServer } from '../support/server'
+import { post, requirementsAt } from '../support/server'
 import { withEcho } from '../support/extra-service'
-import { signPayment } from '../support/pay'
-import { addressOf, payment, requirements, settlerKeys } from './helpers'
+import { signPayment, requirements } from '../support/pay'
+import { addressOf, payment, settlerKeys } from './helpers'
+import { startServerOnChain } from '../support/on-chain'
 
 let chain: DevChain
 let proxy: FaultProxy
@@ -143,11 +144,9 @@ describe('settler health', () => {
       pollingIntervalMs: 20,
       blockTimeMs: 250,
     })
-    const s = await startServer({
+    const s = await startServerOnChain(chain, {
       entries: withEcho(),
       facilitator: f,
-      payTo: chain.payee.address,
-      env: { PAY_TO: chain.payee.address },
     })
     try {
       await f.settler.init()
@@ -157,8 +156,7 @@ describe('settler health', () => {
         canPay: false,
         settlers: [{ address: addressOf(key), balance_wei: '0', settlements_left: 0, in_flight: 0 }],
       })
-      const req = decodeB64Json((await post(s.url + '/api/v1/test-echo', {})).headers.get('payment-required'))
-        .accepts[0]
+      const req = await requirementsAt(s.url + '/api/v1/test-echo')
       const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
       proxy.calls.clear()
       const r = await post(

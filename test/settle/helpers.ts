@@ -1,20 +1,10 @@
-/** Shared pieces of the settlement tests: requirements, signed payments, raw RPC, waiting for a condition. */
+/** Shared pieces of the settlement tests: signed payments, raw RPC, settler keys. */
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { decodePayment } from '../../runtime/pay/decode'
 import type { DecodedPayment, PaymentRequirements } from '../../runtime/pay/types'
-import { setEthBalance, USDC_BASE } from '../../runtime/chain/usdc'
+import { setEthBalance } from '../../runtime/chain/usdc'
 import { signPayment } from '../support/pay'
-
-export const requirements = (payTo: string, amount = '1000'): PaymentRequirements => ({
-  scheme: 'exact',
-  network: 'eip155:8453',
-  amount,
-  asset: USDC_BASE,
-  payTo,
-  maxTimeoutSeconds: 60,
-  extra: { name: 'USD Coin', version: '2' },
-})
 
 /** A signed, decoded payment of `req` by `key` (optionally with a chosen nonce / recipient). */
 export async function payment(
@@ -34,15 +24,6 @@ export async function rpc<T = any>(url: string, method: string, params: unknown[
   const j = (await res.json()) as { result?: T; error?: { message: string } }
   if (j.error) throw new Error(`${method}: ${j.error.message}`)
   return j.result as T
-}
-
-/** Waits until `cond` holds (polling), failing after `ms`. */
-export async function until(cond: () => boolean | Promise<boolean>, ms = 20_000, what = 'condition'): Promise<void> {
-  const t0 = Date.now()
-  while (!(await cond())) {
-    if (Date.now() - t0 > ms) throw new Error(`${what} not met within ${ms} ms`)
-    await Bun.sleep(10)
-  }
 }
 
 /** Fresh settler keys holding `eth` wei each. */

@@ -13,7 +13,9 @@ import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { TRANSFER_WITH_AUTHORIZATION_GAS } from '../../runtime/pay/settle/gas'
 import type { DecodedPayment, SettleResult } from '../../runtime/pay/types'
 import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
-import { addressOf, payment, requirements, rpc, settlerKeys, txCount, until } from './helpers'
+import { addressOf, payment, rpc, settlerKeys, txCount } from './helpers'
+import { until } from '../support/until'
+import { requirements } from '../support/pay'
 
 let chain: DevChain
 let proxy: FaultProxy

@@ -9,11 +9,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createWalletClient, http, parseSignature, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { localBase, USDC_BASE, usdcBalance } from '../../runtime/chain/usdc'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { EIP3009_ABI } from '../../runtime/pay/eip3009-abi'
 import { reconcile } from '../../runtime/pay/reconcile'
 import { decodePayment } from '../../runtime/pay/decode'
@@ -21,8 +18,13 @@ import type { DecodedPayment, PaymentRequirements } from '../../runtime/pay/type
 import { defineService, handlerFor, serviceRequest, t } from '../../runtime/sdk'
 import type { RegistryEntry } from '../../runtime/registry-types'
 import { entries } from '../../runtime/registry.gen'
-import { decodeB64Json, startServer, type TestServer } from '../support/server'
-import { payment, requirements, settlerKeys, until } from './helpers'
+import { decodeB64Json, type TestServer } from '../support/server'
+import { payment, settlerKeys } from './helpers'
+import { until } from '../support/until'
+import { requirements } from '../support/pay'
+import { reservationOf } from '../support/reservation'
+import { payingFetch } from '../support/paying-fetch'
+import { chainFacilitator, startServerOnChain } from '../support/on-chain'
 
 let chain: DevChain
 beforeAll(async () => {
@@ -50,20 +52,13 @@ async function submitElsewhere(p: DecodedPayment, key: Hex): Promise<Hex> {
 
 /** A ledger row left `settling` without a tx hash (the process died before the send), as the gate writes it. */
 function settlingRow(s: TestServer, p: DecodedPayment, req: PaymentRequirements, slug: string): number {
-  const a = p.payload.authorization
-  const id = s.booted.ledger.reserve({
-    payer: a.from,
-    nonce: a.nonce,
-    slug,
-    tier: 'flat',
-    amount: req.amount,
-    network: req.network,
-    requestId: 'r-' + a.nonce.slice(2, 10),
-    validBefore: Number(a.validBefore),
-    x402Version: 2,
-    payload: p.raw,
-    requirements: req,
-  })!
+  const id = s.booted.ledger.reserve(
+    reservationOf(p.raw, req, {
+      slug,
+      amount: req.amount,
+      requestId: 'r-' + p.payload.authorization.nonce.slice(2, 10),
+    }),
+  )!
   s.booted.ledger.transition(id, 'verified')
   s.booted.ledger.transition(id, 'settling')
   return id
@@ -75,14 +70,8 @@ const revenue = async (s: TestServer) =>
 describe('reconciliation needs a matching log, not authorizationState', () => {
   test('a nonce burned by a different authorization (to = payer, value 1) is failed; the real one is settled from the logs', async () => {
     const [third] = await settlerKeys(chain.rpcUrl, 1)
-    const f = createLocalFacilitator({
-      rpcUrl: chain.rpcUrl,
-      settlerKey: chain.settler.privateKey,
-      chainId: 8453,
-      pollingIntervalMs: 20,
-      blockTimeMs: 250,
-    })
-    const s = await startServer({ facilitator: f, payTo: chain.payee.address, env: { PAY_TO: chain.payee.address } })
+    const f = chainFacilitator(chain, { blockTimeMs: 250 })
+    const s = await startServerOnChain(chain, { facilitator: f })
     try {
       const req = requirements(chain.payee.address)
       const payeeBefore = await usdcBalance(chain.rpcUrl, chain.payee.address)
@@ -155,18 +144,10 @@ describe('front-running', () => {
     const [third] = await settlerKeys(chain.rpcUrl, 1)
     const payer = generatePrivateKey()
     await fundPayer(chain, privateKeyToAccount(payer).address, 1_000_000n)
-    const f = createLocalFacilitator({
-      rpcUrl: chain.rpcUrl,
-      settlerKey: chain.settler.privateKey,
-      chainId: 8453,
-      pollingIntervalMs: 20,
-      blockTimeMs: 250,
-    })
-    const s = await startServer({
+    const f = chainFacilitator(chain, { blockTimeMs: 250 })
+    const s = await startServerOnChain(chain, {
       entries: [...entries, slow],
       facilitator: f,
-      payTo: chain.payee.address,
-      env: { PAY_TO: chain.payee.address },
     })
     try {
       const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
@@ -177,10 +158,7 @@ describe('front-running', () => {
         seen = req.headers.get('payment-signature') ?? seen
         return fetch(req)
       }) as typeof fetch
-      const client = wrapFetchWithPayment(
-        spy,
-        new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(payer))),
-      )
+      const client = payingFetch(payer, spy)
       const pending = client(s.url + '/api/v1/test-slow', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -12,10 +12,10 @@ import { createPublicClient, http, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { localBase, usdcBalance } from '../../runtime/chain/usdc'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { launchChromium } from '../support/browser'
 import { post, startServer, type TestServer } from '../support/server'
 import { withEcho } from '../support/extra-service'
+import { chainFacilitator } from '../support/on-chain'
 
 const ART = 'test-artifacts/site'
 let chain: DevChain
@@ -28,13 +28,7 @@ let payeeStart = 0n
 beforeAll(async () => {
   mkdirSync(ART, { recursive: true })
   chain = await startDevChain()
-  const facilitator = () =>
-    createLocalFacilitator({
-      rpcUrl: chain.rpcUrl,
-      settlerKey: chain.settler.privateKey as Hex,
-      chainId: 8453,
-      pollingIntervalMs: 20,
-    })
+  const facilitator = () => chainFacilitator(chain)
   const env = { PAY_TO: chain.payee.address, INVALID_PAYMENT_LIMIT: '0' }
   ;[dev, real] = await Promise.all([
     startServer({

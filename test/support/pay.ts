@@ -1,8 +1,23 @@
 import { privateKeyToAccount } from 'viem/accounts'
 import { getAddress, type Hex } from 'viem'
 import { TRANSFER_WITH_AUTHORIZATION } from '../../runtime/pay/signature'
+import type { PaymentRequirements } from '../../runtime/pay/types'
 
 export const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'
+
+/** Requirements of an `exact` USDC payment on Base, as this server states them (1000 atomic = 0.001 USDC by default). */
+export const requirements = (
+  payTo = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+  amount = '1000',
+): PaymentRequirements => ({
+  scheme: 'exact',
+  network: 'eip155:8453',
+  amount,
+  asset: USDC,
+  payTo,
+  maxTimeoutSeconds: 60,
+  extra: { name: 'USD Coin', version: '2' },
+})
 
 export interface SignOptions {
   key: Hex

@@ -15,10 +15,22 @@ export interface Fault {
   times?: number
 }
 
+/** The two ways a transaction is sent (the first answers with its receipt, EIP-7966). */
+export const SEND_METHODS = ['eth_sendRawTransactionSync', 'eth_sendRawTransaction']
+/** Every answer that tells the sender its transaction was mined: the send itself and the receipt and block reads. */
+export const MINED_ANSWERS = [
+  ...SEND_METHODS,
+  'eth_getBlockByNumber',
+  'eth_getBlockReceipts',
+  'eth_getTransactionReceipt',
+]
+
 export interface FaultProxy {
   url: string
   calls: Map<string, number>
   total(): number
+  /** Transactions sent so far (either send method). */
+  sends(): number
   delayIn: Map<string, number>
   delayOut: Map<string, number>
   /** Latency added to every call in each direction (ms), e.g. 25 for a hosted RPC. */
@@ -34,6 +46,7 @@ export function startFaultProxy(target: string): FaultProxy {
     url: '',
     calls: new Map(),
     total: () => [...proxy.calls.values()].reduce((a, b) => a + b, 0),
+    sends: () => SEND_METHODS.reduce((n, m) => n + (proxy.calls.get(m) ?? 0), 0),
     delayIn: new Map(),
     delayOut: new Map(),
     latency: { in: 0, out: 0 },

@@ -28,7 +28,7 @@ export function refusingFacilitator(): Facilitator & { calls: number } {
   return f
 }
 
-type StartOptions = {
+export type StartOptions = {
   env?: Record<string, string>
   entries?: RegistryEntry[]
   facilitator?: Facilitator
@@ -134,3 +134,7 @@ export function post(url: string, body: unknown, headers: Record<string, string>
 }
 
 export const decodeB64Json = (v: string | null) => (v ? JSON.parse(Buffer.from(v, 'base64').toString('utf8')) : null)
+
+/** What `url` asks to be paid: the first `accepts` entry of the 402 that an unpaid POST of `{}` gets. */
+export const requirementsAt = async (url: string) =>
+  decodeB64Json((await post(url, {})).headers.get('payment-required')).accepts[0]

@@ -1,5 +1,6 @@
 import type { SQL } from 'bun'
-import { byCount, ErrorCountBatch } from '../error-counts'
+import { AsyncBatchWriter } from '../batched'
+import { byCount, ErrorCountBatch, type PendingCount } from '../error-counts'
 import type { ErrorCountRow, ErrorCountStore } from '../store'
 
 /**
@@ -8,8 +9,7 @@ import type { ErrorCountRow, ErrorCountStore } from '../store'
  */
 export class PgErrorCounts implements ErrorCountStore {
   private batch: ErrorCountBatch
-  private timer: ReturnType<typeof setInterval>
-  private flushing: Promise<void> = Promise.resolve()
+  private writer: AsyncBatchWriter<PendingCount[]>
 
   constructor(
     private sql: SQL,
@@ -17,39 +17,27 @@ export class PgErrorCounts implements ErrorCountStore {
     now = () => new Date(),
   ) {
     this.batch = new ErrorCountBatch(now)
-    this.timer = setInterval(() => void this.flush().catch(() => {}), flushMs)
-    this.timer.unref?.()
+    this.writer = new AsyncBatchWriter(this.batch, (rows) => this.write(rows), flushMs)
   }
 
   record(slug: string, status: number, code: string): void {
     this.batch.add(slug, status, code)
   }
 
-  /** Adds the pending counts in one statement; on failure they are put back for the next flush. */
+  /** Adds the pending counts in one statement; on failure they are kept for the next flush. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(
-      () => this.write(),
-      () => this.write(),
-    )
-    return this.flushing
+    return this.writer.flush()
   }
 
-  private async write(): Promise<void> {
-    if (!this.batch.size) return
-    const rows = this.batch.take()
-    const col = (f: (r: (typeof rows)[number]) => string | number) => rows.map(f).join('\n')
-    try {
-      await this.sql`
-        INSERT INTO error_codes_daily (day, slug, code, status, count)
-        SELECT d, s, c, st, n
-        FROM unnest(string_to_array(${col((r) => r.day)}, E'\n'), string_to_array(${col((r) => r.slug)}, E'\n'),
-                    string_to_array(${col((r) => r.code)}, E'\n'), string_to_array(${col((r) => r.status)}, E'\n')::integer[],
-                    string_to_array(${col((r) => r.count)}, E'\n')::bigint[]) AS x(d, s, c, st, n)
-        ON CONFLICT (day, slug, code, status) DO UPDATE SET count = error_codes_daily.count + excluded.count`
-    } catch (e) {
-      this.batch.restore(rows)
-      throw e
-    }
+  private async write(rows: PendingCount[]): Promise<void> {
+    const col = (f: (r: PendingCount) => string | number) => rows.map(f).join('\n')
+    await this.sql`
+      INSERT INTO error_codes_daily (day, slug, code, status, count)
+      SELECT d, s, c, st, n
+      FROM unnest(string_to_array(${col((r) => r.day)}, E'\n'), string_to_array(${col((r) => r.slug)}, E'\n'),
+                  string_to_array(${col((r) => r.code)}, E'\n'), string_to_array(${col((r) => r.status)}, E'\n')::integer[],
+                  string_to_array(${col((r) => r.count)}, E'\n')::bigint[]) AS x(d, s, c, st, n)
+      ON CONFLICT (day, slug, code, status) DO UPDATE SET count = error_codes_daily.count + excluded.count`
   }
 
   async rows(days = 30): Promise<ErrorCountRow[]> {
@@ -67,8 +55,7 @@ export class PgErrorCounts implements ErrorCountStore {
       .sort(byCount)
   }
 
-  async close(): Promise<void> {
-    clearInterval(this.timer)
-    await this.flush().catch(() => {})
+  close(): Promise<void> {
+    return this.writer.close()
   }
 }
