@@ -19,7 +19,9 @@ import { createRpc } from '../../runtime/pay/settle/rpc'
 import type { DecodedPayment, Facilitator, PaymentRequirements } from '../../runtime/pay/types'
 import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { startApp, type TestServer } from '../support/server'
-import { payment, requirements, rpc, settlerKeys, until } from './helpers'
+import { requirements } from '../support/pay'
+import { until } from '../support/until'
+import { payment, rpc, settlerKeys } from './helpers'
 
 type Env = { chain: DevChain; proxy: FaultProxy; f: Facilitator; s: TestServer; req: PaymentRequirements }
 let env: Env | undefined
