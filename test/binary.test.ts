@@ -26,9 +26,9 @@ beforeAll(async () => {
     stdout: 'pipe',
     stderr: 'pipe',
   })
-  if (b.exitCode !== 0) throw new Error(b.stderr.toString())
+  if (b.exitCode !== 0) throw new Error(`build exited ${b.exitCode}: ${b.stderr.toString()}`)
   chain = await startDevChain()
-})
+}, 240_000) // --bytecode compiles every module ahead of time: ~10 s on an idle 2-core machine
 afterAll(async () => {
   await chain?.stop()
   rmSync(join(out, '..'), { recursive: true, force: true })
