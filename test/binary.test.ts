@@ -1,5 +1,6 @@
 /** `bun run build` makes one executable that serves everything, from any directory, paid on a real chain. */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { SQL } from 'bun'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,6 +12,7 @@ import { startDevChain, type DevChain } from '../runtime/chain/devchain'
 import { anvilBinary } from '../runtime/chain/anvil'
 import { usdcBalance } from '../runtime/chain/usdc'
 import { startChild } from '../bench/lib'
+import { testPostgres } from './support/postgres'
 
 const root = join(import.meta.dir, '..')
 const out = join(mkdtempSync(join(tmpdir(), 'bin-')), 'x402-api')
@@ -88,6 +90,59 @@ test('the binary serves /health, the site and a paid utility settled on chain, f
     rmSync(cwd, { recursive: true, force: true })
   }
 })
+
+test('the binary stores payments in Postgres with DATABASE_URL (the Postgres modules are a lazy chunk)', async () => {
+  const pg = await testPostgres()
+  const cwd = mkdtempSync(join(tmpdir(), 'bin-pg-'))
+  try {
+    const proc = await startChild(
+      [out],
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        PAY_TO: chain.payee.address,
+        RPC_URL: chain.rpcUrl,
+        SETTLER_PRIVATE_KEY: chain.settler.privateKey,
+        DATABASE_URL: pg.url,
+        LOG_LEVEL: 'silent',
+        PATH: process.env.PATH,
+      },
+      30_000,
+      cwd,
+    )
+    try {
+      const url = `http://127.0.0.1:${proc.port}`
+      const h = (await (await fetch(url + '/health')).json()) as Record<string, unknown>
+      expect(h).toMatchObject({ status: 'ok', database: 'ok', database_kind: 'postgres' })
+      const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
+      const pay = wrapFetchWithPayment(
+        fetch,
+        new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
+      )
+      const r = await pay(url + '/api/v1/slugify', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: 'Binary on Postgres' }),
+      })
+      expect(r.status).toBe(200)
+      expect(await r.json()).toEqual({ slug: 'binary-on-postgres', length: 18 })
+      // the payment row is in Postgres, settled, and matches what the payee received on chain
+      const sql = new SQL({ url: pg.url, max: 1 })
+      try {
+        const rows = await sql`SELECT state, amount::text AS amount FROM payments`
+        expect(rows.map((x: { state: string; amount: string }) => [x.state, x.amount])).toEqual([['settled', '1000']])
+      } finally {
+        await sql.close()
+      }
+      expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(1000n)
+    } finally {
+      await proc.stop()
+    }
+  } finally {
+    rmSync(cwd, { recursive: true, force: true })
+    await pg.stop()
+  }
+}, 120_000)
 
 test('the binary runs the embedded dev chain too (anvil given by ANVIL_PATH)', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'bin-dev-'))
