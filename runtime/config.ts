@@ -79,12 +79,20 @@ function readYaml(env: Env): { text: string; from: string } {
   return { text: embedded as unknown as string, from: 'built-in registry.yaml' }
 }
 
+/** The last registry.yaml text parsed and its document: `bun start` reads the config twice (index.ts, then boot). */
+let lastParsed: { text: string; doc: unknown } | undefined
+/** `parse(text)`, parsed once per distinct text; each caller gets its own copy (loadConfig writes into it). */
+function parseOnce(text: string): any {
+  if (lastParsed?.text !== text) lastParsed = { text, doc: parse(text) }
+  return structuredClone(lastParsed.doc)
+}
+
 /** Reads registry.yaml (or the built-in copy) and applies environment overrides. Returns every problem found. */
 export function loadConfig(env: Env = process.env, yamlText?: string): { config: Config; problems: string[] } {
   const problems: string[] = []
   let doc: any = {}
   try {
-    doc = parse(yamlText ?? readYaml(env).text) ?? {}
+    doc = parseOnce(yamlText ?? readYaml(env).text) ?? {}
   } catch (e) {
     problems.push(`registry.yaml: ${(e as Error).message}`)
   }
