@@ -1,10 +1,13 @@
 /**
  * Boot time of `bun start` (and of the single binary with --binary), measured as docs/benchmarks.md §5 does: the
  * server's own "booted in N ms" line, `FACILITATOR_URL` config, `:memory:` database, best of N boots; spawn to
- * listening and idle RSS alongside. `--ref <commit>` measures other commits the same way, interleaved with this
+ * listening, idle RSS and the first 402 answer (an unpaid call right after boot, where lazily loaded payment
+ * modules are paid for) alongside. `--ref <commit>` measures other commits the same way, interleaved with this
  * tree (each commit exported to a temp dir that shares this node_modules), so before/after compare under one load.
  *
- *   bun bench/boot.ts [--runs 7] [--binary] [--binary-extra <bun build flag>] [--ref <commit> ...]
+ *   bun bench/boot.ts [--runs 7] [--binary] [--binary-extra <bun build flag>] [--ref <commit> ...] [--env KEY=VALUE ...]
+ *
+ * `--env` adds to the environment of every boot (e.g. `--env ADMIN_TOKEN=…` to include the console).
  */
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -49,8 +52,14 @@ const env = {
   FACILITATOR_URL: 'http://127.0.0.1:9',
   DATABASE_PATH: ':memory:',
   LOG_LEVEL: 'silent',
+  ...Object.fromEntries(args.flatMap((a, i) => (args[i - 1] === '--env' ? [a.split(/=(.*)/s).slice(0, 2)] : []))),
 }
-const results = targets.map(() => ({ own: [] as number[], wall: [] as number[], rssMb: [] as number[] }))
+const results = targets.map(() => ({
+  own: [] as number[],
+  wall: [] as number[],
+  rssMb: [] as number[],
+  first402: [] as number[],
+}))
 const loads: number[] = []
 try {
   for (let i = 0; i < runs; i++) {
@@ -61,6 +70,15 @@ try {
       results[k].wall.push(performance.now() - started)
       results[k].own.push(Number(child.lines.join(' ').match(/booted in (\d+) ms/)?.[1]))
       results[k].rssMb.push(rss(child.pid).nowMb)
+      const asked = performance.now()
+      const r = await fetch(`http://127.0.0.1:${child.port}/api/v1/slugify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"text":"first call"}',
+      })
+      await r.arrayBuffer()
+      if (r.status !== 402) throw new Error(`${t.label}: the first unpaid call answered ${r.status}`)
+      results[k].first402.push(performance.now() - asked)
       await child.stop()
     }
   }
@@ -75,6 +93,6 @@ console.log(
 for (const [k, t] of targets.entries()) {
   const r = results[k]
   console.log(
-    `- ${t.label}: booted in ${min(r.own)} ms by its own clock (best; median ${med(r.own)}), ${min(r.wall).toFixed(0)} ms from spawn to listening; idle RSS ${med(r.rssMb).toFixed(0)} MB`,
+    `- ${t.label}: booted in ${min(r.own)} ms by its own clock (best; median ${med(r.own)}), ${min(r.wall).toFixed(0)} ms from spawn to listening; idle RSS ${med(r.rssMb).toFixed(0)} MB; first 402 in ${med(r.first402).toFixed(0)} ms (median)`,
   )
 }
