@@ -1,7 +1,7 @@
 /** `bun run build` makes one executable that serves everything, from any directory, paid on a real chain. */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { SQL } from 'bun'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
@@ -58,6 +58,8 @@ test('the binary serves /health, the site and a paid utility settled on chain, f
     expect(proc.lines.join('\n')).toMatch(/booted in \d+ ms/)
     expect((await (await fetch(url + '/health')).json()) as any).toMatchObject({ status: 'ok', database: 'ok' })
     expect((await fetch(url + '/')).headers.get('content-type')).toContain('text/html')
+    // no registry.yaml in this directory: the built-in copy
+    expect(((await (await fetch(url + '/services')).json()) as any).provider).toBe('Agent Utility API')
     // What loads on first use (dynamic imports, the pay bundle embedded as a file) is inside the binary too.
     const payJs = await fetch(url + '/pay.js')
     expect([payJs.status, payJs.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8'])
@@ -117,7 +119,10 @@ test('the binary stores payments in Postgres with DATABASE_URL (the Postgres mod
       const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
       const pay = wrapFetchWithPayment(
         fetch,
-        new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex))),
+        new x402Client().register(
+          'eip155:8453',
+          new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex)),
+        ),
       )
       const r = await pay(url + '/api/v1/slugify', {
         method: 'POST',
@@ -144,8 +149,15 @@ test('the binary stores payments in Postgres with DATABASE_URL (the Postgres mod
   }
 }, 120_000)
 
-test('the binary runs the embedded dev chain too (anvil given by ANVIL_PATH)', async () => {
+test('the binary runs the embedded dev chain too (anvil given by ANVIL_PATH), with an edited registry.yaml', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'bin-dev-'))
+  // an operator's registry.yaml in the working directory (parsed by the yaml package, a lazy chunk in the binary)
+  const shipped = readFileSync(join(root, 'registry.yaml'), 'utf8')
+  expect(shipped).toContain('  name: Agent Utility API\n')
+  writeFileSync(
+    join(cwd, 'registry.yaml'),
+    shipped.replace('  name: Agent Utility API\n', '  name: Edited Binary API\n'),
+  )
   const proc = await startChild(
     [out],
     { PORT: '0', HOST: '127.0.0.1', ANVIL_PATH: anvilBinary(), LOG_LEVEL: 'silent', PATH: process.env.PATH },
@@ -155,6 +167,8 @@ test('the binary runs the embedded dev chain too (anvil given by ANVIL_PATH)', a
   try {
     expect(proc.lines.join('\n')).toContain('NOT REAL MONEY')
     expect((await fetch(`http://127.0.0.1:${proc.port}/health`)).status).toBe(200)
+    const services = (await (await fetch(`http://127.0.0.1:${proc.port}/services`)).json()) as any
+    expect(services.provider).toBe('Edited Binary API')
   } finally {
     await proc.stop()
     rmSync(cwd, { recursive: true, force: true })

@@ -1,10 +1,29 @@
 /**
  * `bun start` reads the configuration twice (runtime/index.ts, then boot) and registry.yaml is parsed once: each
  * call still gets a document of its own, so what one call writes into its config (environment overlays on
- * `upstreams` and `services`) never shows in another's.
+ * `upstreams` and `services`) never shows in another's. The shipped registry.yaml is parsed by Bun's built-in
+ * parser, any other text by the `yaml` package: both must give the same document for the shipped file.
  */
 import { expect, test } from 'bun:test'
+import { parse } from 'yaml'
+import shipped from '../../registry.yaml' with { type: 'text' }
 import { loadConfig } from '../../runtime/config'
+
+test("the shipped registry.yaml: Bun's parser gives the document the yaml package gives", () => {
+  const text = shipped as unknown as string
+  expect(text).toContain('provider:')
+  expect(Bun.YAML.parse(text)).toStrictEqual(parse(text))
+  expect(JSON.stringify(Bun.YAML.parse(text))).toBe(JSON.stringify(parse(text)))
+})
+
+test('an operator-written text goes through the yaml package: its strict rules hold (a duplicate key is an error)', () => {
+  // Bun's parser would take the last value silently; the yaml package refuses the file.
+  const twice = 'demo:\n  tier: quick\ndemo:\n  tier: pro\n'
+  expect(loadConfig({}, twice).problems.filter((p) => p.startsWith('registry.yaml: '))).toHaveLength(1)
+  // and YAML 1.2 core schema: an unquoted 0x… is a number there, so the address check names it
+  const problems = loadConfig({}, 'payment:\n  pay_to: 0x209693Bc6afc0C5328bA36FaF03C514EF312287C\n').problems
+  expect(problems.some((p) => p.startsWith('PAY_TO must be a 0x address'))).toBe(true)
+})
 
 const yaml = `
 payment:
