@@ -26,24 +26,36 @@ interface Target {
   cwd: string
 }
 const targets: Target[] = [{ label: 'this tree, `bun start`', cmd: [process.execPath, 'runtime/index.ts'], cwd: root }]
+const trees: Array<{ name: string; dir: string }> = [{ name: 'this tree', dir: root }]
 for (const ref of refs) {
   const dir = join(temp, ref)
   const x = Bun.spawnSync(['sh', '-c', `mkdir -p '${dir}' && git archive '${ref}' | tar -x -C '${dir}'`], { cwd: root })
   if (x.exitCode !== 0) throw new Error(`git archive ${ref}: ${x.stderr}`)
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
   targets.push({ label: `${ref}, \`bun start\``, cmd: [process.execPath, 'runtime/index.ts'], cwd: dir })
+  trees.push({ name: ref, dir })
 }
-// The binary as package.json's build script makes it; `--binary-extra <flag>` adds one built with that flag too.
-const binaries = args.includes('--binary') ? [''] : []
-for (const [i, a] of args.entries()) if (args[i - 1] === '--binary-extra') binaries.push(a)
-const build = (await Bun.file(join(root, 'package.json')).json()).scripts.build.split('&&').pop().trim().split(/\s+/)
-for (const [n, extra] of binaries.entries()) {
-  const out = join(temp, `x402-api-${n}`)
+// With --binary, each tree's binary as its own package.json build script makes it; `--binary-extra <flag>` adds
+// one of this tree built with that flag too.
+let n = 0
+async function addBinary(tree: { name: string; dir: string }, extra = '') {
+  const build = (await Bun.file(join(tree.dir, 'package.json')).json()).scripts.build
+    .split('&&')
+    .pop()
+    .trim()
+    .split(/\s+/)
+  const out = join(temp, `x402-api-${n++}`)
   const flags = build.slice(1).map((a: string, i: number, all: string[]) => (all[i - 1] === '--outfile' ? out : a))
-  const b = Bun.spawnSync([process.execPath, ...flags, ...(extra ? [extra] : [])], { cwd: root })
+  const b = Bun.spawnSync([process.execPath, ...flags, ...(extra ? [extra] : [])], { cwd: tree.dir })
   if (b.exitCode !== 0) throw new Error(b.stderr.toString())
-  targets.push({ label: `this tree, the single binary${extra ? ` built with ${extra}` : ''}`, cmd: [out], cwd: temp })
+  targets.push({
+    label: `${tree.name}, the single binary${extra ? ` built with ${extra}` : ''}`,
+    cmd: [out],
+    cwd: temp,
+  })
 }
+if (args.includes('--binary')) for (const t of trees) await addBinary(t)
+for (const [i, a] of args.entries()) if (args[i - 1] === '--binary-extra') await addBinary(trees[0], a)
 
 const env = {
   PORT: '0',
