@@ -1,10 +1,13 @@
 /**
  * Boot time of `bun start` (and of the single binary with --binary), measured as docs/benchmarks.md §5 does: the
  * server's own "booted in N ms" line, `FACILITATOR_URL` config, `:memory:` database, best of N boots; spawn to
- * listening and idle RSS alongside. `--ref <commit>` measures other commits the same way, interleaved with this
+ * listening, idle RSS and the first 402 answer (an unpaid call right after boot, where lazily loaded payment
+ * modules are paid for) alongside. `--ref <commit>` measures other commits the same way, interleaved with this
  * tree (each commit exported to a temp dir that shares this node_modules), so before/after compare under one load.
  *
- *   bun bench/boot.ts [--runs 7] [--binary] [--binary-extra <bun build flag>] [--ref <commit> ...]
+ *   bun bench/boot.ts [--runs 7] [--binary] [--binary-extra <bun build flag>] [--ref <commit> ...] [--env KEY=VALUE ...]
+ *
+ * `--env` adds to the environment of every boot (e.g. `--env ADMIN_TOKEN=…` to include the console).
  */
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -23,36 +26,66 @@ interface Target {
   cwd: string
 }
 const targets: Target[] = [{ label: 'this tree, `bun start`', cmd: [process.execPath, 'runtime/index.ts'], cwd: root }]
+const trees: Array<{ name: string; dir: string }> = [{ name: 'this tree', dir: root }]
 for (const ref of refs) {
   const dir = join(temp, ref)
   const x = Bun.spawnSync(['sh', '-c', `mkdir -p '${dir}' && git archive '${ref}' | tar -x -C '${dir}'`], { cwd: root })
   if (x.exitCode !== 0) throw new Error(`git archive ${ref}: ${x.stderr}`)
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
   targets.push({ label: `${ref}, \`bun start\``, cmd: [process.execPath, 'runtime/index.ts'], cwd: dir })
+  trees.push({ name: ref, dir })
 }
-// The binary as package.json's build script makes it; `--binary-extra <flag>` adds one built with that flag too.
-const binaries = args.includes('--binary') ? [''] : []
-for (const [i, a] of args.entries()) if (args[i - 1] === '--binary-extra') binaries.push(a)
-const build = (await Bun.file(join(root, 'package.json')).json()).scripts.build.split('&&').pop().trim().split(/\s+/)
-for (const [n, extra] of binaries.entries()) {
-  const out = join(temp, `x402-api-${n}`)
+// With --binary, each tree's binary as its own package.json build script makes it; `--binary-extra <flag>` adds
+// one of this tree built with that flag too.
+let n = 0
+async function addBinary(tree: { name: string; dir: string }, extra = '') {
+  const build = (await Bun.file(join(tree.dir, 'package.json')).json()).scripts.build
+    .split('&&')
+    .pop()
+    .trim()
+    .split(/\s+/)
+  const out = join(temp, `x402-api-${n++}`)
   const flags = build.slice(1).map((a: string, i: number, all: string[]) => (all[i - 1] === '--outfile' ? out : a))
-  const b = Bun.spawnSync([process.execPath, ...flags, ...(extra ? [extra] : [])], { cwd: root })
+  const b = Bun.spawnSync([process.execPath, ...flags, ...(extra ? [extra] : [])], { cwd: tree.dir })
   if (b.exitCode !== 0) throw new Error(b.stderr.toString())
-  targets.push({ label: `this tree, the single binary${extra ? ` built with ${extra}` : ''}`, cmd: [out], cwd: temp })
+  targets.push({
+    label: `${tree.name}, the single binary${extra ? ` built with ${extra}` : ''}`,
+    cmd: [out],
+    cwd: temp,
+  })
 }
+if (args.includes('--binary')) for (const t of trees) await addBinary(t)
+for (const [i, a] of args.entries()) if (args[i - 1] === '--binary-extra') await addBinary(trees[0], a)
 
-const results = targets.map(() => ({ own: [] as number[], wall: [] as number[], rssMb: [] as number[] }))
+const env = {
+  ...BOOT_ENV,
+  ...Object.fromEntries(args.flatMap((a, i) => (args[i - 1] === '--env' ? [a.split(/=(.*)/s).slice(0, 2)] : []))),
+}
+const results = targets.map(() => ({
+  own: [] as number[],
+  wall: [] as number[],
+  rssMb: [] as number[],
+  first402: [] as number[],
+}))
 const loads: number[] = []
 try {
   for (let i = 0; i < runs; i++) {
     for (const [k, t] of targets.entries()) {
       loads.push(loadavg()[0])
       const started = performance.now()
-      const child = await startChild(t.cmd, BOOT_ENV, 60_000, t.cwd)
+      const child = await startChild(t.cmd, env, 60_000, t.cwd)
       results[k].wall.push(performance.now() - started)
       results[k].own.push(Number(child.lines.join(' ').match(/booted in (\d+) ms/)?.[1]))
       results[k].rssMb.push(rss(child.pid).nowMb)
+      const asked = performance.now()
+      const r = await fetch(`http://127.0.0.1:${child.port}/api/v1/slugify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"text":"first call"}',
+      })
+      await r.arrayBuffer()
+      if (r.status !== 402) throw new Error(`${t.label}: the first unpaid call answered ${r.status}`)
+      results[k].first402.push(performance.now() - asked)
       await child.stop()
     }
   }
@@ -67,6 +100,6 @@ console.log(
 for (const [k, t] of targets.entries()) {
   const r = results[k]
   console.log(
-    `- ${t.label}: booted in ${min(r.own)} ms by its own clock (best; median ${med(r.own)}), ${min(r.wall).toFixed(0)} ms from spawn to listening; idle RSS ${med(r.rssMb).toFixed(0)} MB`,
+    `- ${t.label}: booted in ${min(r.own)} ms by its own clock (best; median ${med(r.own)}), ${min(r.wall).toFixed(0)} ms from spawn to listening; idle RSS ${med(r.rssMb).toFixed(0)} MB; first 402 in ${med(r.first402).toFixed(0)} ms (median)`,
   )
 }

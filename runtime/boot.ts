@@ -32,6 +32,8 @@ export interface BootOptions {
   reconcileEveryMs?: number
   /** The embedded dev chain's funded payer; lets the try-it panel pay (ignored unless the dev chain is in use). */
   devPayer?: DevPayer
+  /** The configuration already read from `env` (`bun start` reads it once, to choose the payment backend). */
+  loaded?: ReturnType<typeof loadConfig>
 }
 
 export interface Booted {
@@ -61,7 +63,7 @@ export class ConfigError extends Error {
 export async function boot(o: BootOptions): Promise<Booted> {
   const env = o.env ?? process.env
   const log = o.log ?? createLogger(env.LOG_LEVEL)
-  const { config, problems } = loadConfig(env)
+  const { config, problems } = o.loaded ?? loadConfig(env)
   const payTo = config.payTo || o.payTo || ''
   if (!payTo) problems.push('PAY_TO is not set')
   const models = modelProvider({

@@ -18,7 +18,8 @@ process.on('unhandledRejection', (e) =>
 )
 
 async function main() {
-  const { config } = loadConfig()
+  const loaded = loadConfig()
+  const { config } = loaded
   let facilitator: Facilitator
   let payTo: string | undefined
   let stopChain: (() => Promise<void>) | undefined
@@ -93,7 +94,7 @@ async function main() {
       .catch((e) =>
         log.warn('settler boot reads failed; retried on the first paid call', { error: (e as Error).message }),
       )
-  const booted = await boot({ facilitator, payTo, log, devPayer }).catch(async (e) => {
+  const booted = await boot({ facilitator, payTo, log, devPayer, loaded }).catch(async (e) => {
     await stopChain?.()
     throw e
   })

@@ -1,6 +1,7 @@
 /** `bun run build` makes one executable that serves everything, from any directory, paid on a real chain. */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { SQL } from 'bun'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
@@ -9,6 +10,7 @@ import { anvilBinary } from '../runtime/chain/anvil'
 import { usdcBalance } from '../runtime/chain/usdc'
 import { startChild } from '../bench/lib'
 import { payingFetch } from './support/paying-fetch'
+import { testPostgres } from './support/postgres'
 
 const root = join(import.meta.dir, '..')
 const out = join(mkdtempSync(join(tmpdir(), 'bin-')), 'x402-api')
@@ -24,9 +26,9 @@ beforeAll(async () => {
     stdout: 'pipe',
     stderr: 'pipe',
   })
-  if (b.exitCode !== 0) throw new Error(b.stderr.toString())
+  if (b.exitCode !== 0) throw new Error(`build exited ${b.exitCode}: ${b.stderr.toString()}`)
   chain = await startDevChain()
-})
+}, 240_000) // --bytecode compiles every module ahead of time: ~10 s on an idle 2-core machine
 afterAll(async () => {
   await chain?.stop()
   rmSync(join(out, '..'), { recursive: true, force: true })
@@ -54,6 +56,8 @@ test('the binary serves /health, the site and a paid utility settled on chain, f
     expect(proc.lines.join('\n')).toMatch(/booted in \d+ ms/)
     expect((await (await fetch(url + '/health')).json()) as any).toMatchObject({ status: 'ok', database: 'ok' })
     expect((await fetch(url + '/')).headers.get('content-type')).toContain('text/html')
+    // no registry.yaml in this directory: the built-in copy
+    expect(((await (await fetch(url + '/services')).json()) as any).provider).toBe('Agent Utility API')
     // What loads on first use (dynamic imports, the pay bundle embedded as a file) is inside the binary too.
     const payJs = await fetch(url + '/pay.js')
     expect([payJs.status, payJs.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8'])
@@ -84,8 +88,65 @@ test('the binary serves /health, the site and a paid utility settled on chain, f
   }
 })
 
-test('the binary runs the embedded dev chain too (anvil given by ANVIL_PATH)', async () => {
+test('the binary stores payments in Postgres with DATABASE_URL (the Postgres modules are a lazy chunk)', async () => {
+  const pg = await testPostgres()
+  const cwd = mkdtempSync(join(tmpdir(), 'bin-pg-'))
+  try {
+    const proc = await startChild(
+      [out],
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        PAY_TO: chain.payee.address,
+        RPC_URL: chain.rpcUrl,
+        SETTLER_PRIVATE_KEY: chain.settler.privateKey,
+        DATABASE_URL: pg.url,
+        LOG_LEVEL: 'silent',
+        PATH: process.env.PATH,
+      },
+      30_000,
+      cwd,
+    )
+    try {
+      const url = `http://127.0.0.1:${proc.port}`
+      const h = (await (await fetch(url + '/health')).json()) as Record<string, unknown>
+      expect(h).toMatchObject({ status: 'ok', database: 'ok', database_kind: 'postgres' })
+      const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
+      const pay = payingFetch(chain.payer.privateKey as Hex)
+      const r = await pay(url + '/api/v1/slugify', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: 'Binary on Postgres' }),
+      })
+      expect(r.status).toBe(200)
+      expect(await r.json()).toEqual({ slug: 'binary-on-postgres', length: 18 })
+      // the payment row is in Postgres, settled, and matches what the payee received on chain
+      const sql = new SQL({ url: pg.url, max: 1 })
+      try {
+        const rows = await sql`SELECT state, amount::text AS amount FROM payments`
+        expect(rows.map((x: { state: string; amount: string }) => [x.state, x.amount])).toEqual([['settled', '1000']])
+      } finally {
+        await sql.close()
+      }
+      expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(1000n)
+    } finally {
+      await proc.stop()
+    }
+  } finally {
+    rmSync(cwd, { recursive: true, force: true })
+    await pg.stop()
+  }
+}, 120_000)
+
+test('the binary runs the embedded dev chain too (anvil given by ANVIL_PATH), with an edited registry.yaml', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'bin-dev-'))
+  // an operator's registry.yaml in the working directory (parsed by the yaml package, a lazy chunk in the binary)
+  const shipped = readFileSync(join(root, 'registry.yaml'), 'utf8')
+  expect(shipped).toContain('  name: Agent Utility API\n')
+  writeFileSync(
+    join(cwd, 'registry.yaml'),
+    shipped.replace('  name: Agent Utility API\n', '  name: Edited Binary API\n'),
+  )
   const proc = await startChild(
     [out],
     { PORT: '0', HOST: '127.0.0.1', ANVIL_PATH: anvilBinary(), LOG_LEVEL: 'silent', PATH: process.env.PATH },
@@ -95,6 +156,8 @@ test('the binary runs the embedded dev chain too (anvil given by ANVIL_PATH)', a
   try {
     expect(proc.lines.join('\n')).toContain('NOT REAL MONEY')
     expect((await fetch(`http://127.0.0.1:${proc.port}/health`)).status).toBe(200)
+    const services = (await (await fetch(`http://127.0.0.1:${proc.port}/services`)).json()) as any
+    expect(services.provider).toBe('Edited Binary API')
   } finally {
     await proc.stop()
     rmSync(cwd, { recursive: true, force: true })

@@ -1,5 +1,4 @@
 import type { Facilitator } from './types'
-import { chainStatus } from './settle/proof'
 import { createRpc, withReadRetry } from './settle/rpc'
 
 /**
@@ -9,6 +8,11 @@ import { createRpc, withReadRetry } from './settle/rpc'
  */
 export function createChainStatus(rpcUrl: string, timeoutMs = 10_000): Facilitator['status'] {
   const rpc = withReadRetry(createRpc(rpcUrl, timeoutMs))
-  return (tx, p, req, receivedAtMs) =>
-    chainStatus(rpc, tx, p.payload.authorization, req.asset, { receivedAtMs, maxTimeoutSeconds: req.maxTimeoutSeconds })
+  // settle/proof (and the viem it imports) loads on the first status read, not at boot.
+  let proof: Promise<typeof import('./settle/proof')> | undefined
+  return async (tx, p, req, receivedAtMs) =>
+    (await (proof ??= import('./settle/proof'))).chainStatus(rpc, tx, p.payload.authorization, req.asset, {
+      receivedAtMs,
+      maxTimeoutSeconds: req.maxTimeoutSeconds,
+    })
 }

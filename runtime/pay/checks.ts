@@ -1,4 +1,4 @@
-import { getAddress, isAddressEqual } from 'viem'
+import { getAddress, isAddressEqual } from 'viem/utils'
 import { PaymentRefused } from './decode'
 import { recoverSigner } from './signature'
 import type { DecodedPayment, PaymentRequirements } from './types'

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { getAddress, isAddressEqual } from 'viem'
+import { getAddress, isAddressEqual } from 'viem/utils'
 import type { StoredResult } from '../db/results'
 import type { ResultStoreLike } from '../db/store'
 import { b64json } from './challenge'

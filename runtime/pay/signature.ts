@@ -1,4 +1,4 @@
-import { recoverTypedDataAddress, getAddress } from 'viem'
+import { recoverTypedDataAddress, getAddress } from 'viem/utils'
 import type { Authorization, PaymentRequirements } from './types'
 import { recoverNative } from './fast-recover'
 

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
-import { getAddress, isAddressEqual, type Hex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import type { Hex } from 'viem'
+import { getAddress, isAddressEqual } from 'viem/utils'
 import type { CatalogService } from '../catalog'
 import { usesDevChain, type Config } from '../config'
 import { readBody } from '../http/body'
@@ -44,6 +44,8 @@ export function devPayerRoutes(deps: DevPayerDeps) {
   const plugin = new Elysia({ name: 'dev-payer' })
   const payer = deps.devPayer
   if (!payer || !usesDevChain(deps.config)) return plugin
+  // viem/accounts (~100 modules) loads only on the dev chain, the one configuration that uses it.
+  const { privateKeyToAccount } = require('viem/accounts') as typeof import('viem/accounts')
   const account = privateKeyToAccount(payer.privateKey)
   if (!isAddressEqual(account.address, payer.address)) throw new Error('dev payer key and address do not match')
   const { config } = deps

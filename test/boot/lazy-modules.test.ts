@@ -52,6 +52,11 @@ const LAZY = {
   search: /runtime\/discovery\/(search|llms)\.ts$/,
   openai: /npm:openai\//,
   settler: /runtime\/pay\/settle\/settler\.ts$/,
+  // viem's root entry (~420 modules) and viem/accounts (~100, with the BIP-39 word lists): boot needs only viem/utils
+  viemRoot: /npm:viem\/_esm\/index\.js$/,
+  viemAccounts: /npm:viem\/_esm\/accounts\/index\.js$/,
+  // the shipped registry.yaml is parsed by Bun's built-in parser; the yaml package only for an edited file
+  yaml: /npm:yaml\//,
 }
 const has = (mods: string[], re: RegExp) => mods.some((m) => re.test(m))
 
@@ -70,6 +75,6 @@ test('each loads on first use: /mcp, /docs, /discovery/search, and the console w
   ])
   for (const name of ['console', 'mcp', 'mcpSdk', 'openapiViewer', 'search'] as const)
     expect([name, has(mods, LAZY[name])]).toEqual([name, true])
-  for (const name of ['postgres', 'openai', 'settler'] as const)
+  for (const name of ['postgres', 'openai', 'settler', 'viemRoot', 'viemAccounts', 'yaml'] as const)
     expect([name, has(mods, LAZY[name])]).toEqual([name, false])
 })

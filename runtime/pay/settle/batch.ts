@@ -1,4 +1,5 @@
-import { encodeFunctionData, parseAbi, type Hex } from 'viem'
+import type { Hex } from 'viem'
+import { encodeFunctionData, parseAbi } from 'viem/utils'
 import type { RawReceipt } from './receipt'
 import type { Settler } from './settler'
 

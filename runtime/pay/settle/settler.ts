@@ -1,4 +1,5 @@
-import { keccak256, type Hex } from 'viem'
+import type { Hex } from 'viem'
+import { keccak256 } from 'viem/utils'
 import { privateKeyToAccount } from 'viem/accounts'
 import { FeeCache, bumped } from './fees'
 import { Lane, type Job } from './lane'
