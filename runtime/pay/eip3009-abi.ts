@@ -1,4 +1,14 @@
 import { REASON, type PaymentReason } from './reasons'
+/** The fields of an EIP-3009 authorization: the EIP-712 `TransferWithAuthorization` type and the call's first arguments. */
+export const TRANSFER_WITH_AUTHORIZATION = [
+  { name: 'from', type: 'address' },
+  { name: 'to', type: 'address' },
+  { name: 'value', type: 'uint256' },
+  { name: 'validAfter', type: 'uint256' },
+  { name: 'validBefore', type: 'uint256' },
+  { name: 'nonce', type: 'bytes32' },
+] as const
+
 /** The EIP-3009 functions of USDC (FiatTokenV2_2) that settlement and reconciliation use. */
 export const EIP3009_ABI = [
   {
@@ -7,12 +17,7 @@ export const EIP3009_ABI = [
     stateMutability: 'nonpayable',
     outputs: [],
     inputs: [
-      { name: 'from', type: 'address' },
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-      { name: 'validAfter', type: 'uint256' },
-      { name: 'validBefore', type: 'uint256' },
-      { name: 'nonce', type: 'bytes32' },
+      ...TRANSFER_WITH_AUTHORIZATION,
       { name: 'v', type: 'uint8' },
       { name: 'r', type: 'bytes32' },
       { name: 's', type: 'bytes32' },
@@ -23,15 +28,7 @@ export const EIP3009_ABI = [
     name: 'transferWithAuthorization',
     stateMutability: 'nonpayable',
     outputs: [],
-    inputs: [
-      { name: 'from', type: 'address' },
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-      { name: 'validAfter', type: 'uint256' },
-      { name: 'validBefore', type: 'uint256' },
-      { name: 'nonce', type: 'bytes32' },
-      { name: 'signature', type: 'bytes' },
-    ],
+    inputs: [...TRANSFER_WITH_AUTHORIZATION, { name: 'signature', type: 'bytes' }],
   },
   {
     type: 'function',

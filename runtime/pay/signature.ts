@@ -1,15 +1,7 @@
 import { recoverTypedDataAddress, getAddress } from 'viem/utils'
 import type { Authorization, PaymentRequirements } from './types'
+import { TRANSFER_WITH_AUTHORIZATION } from './eip3009-abi'
 import { recoverNative } from './fast-recover'
-
-export const TRANSFER_WITH_AUTHORIZATION = [
-  { name: 'from', type: 'address' },
-  { name: 'to', type: 'address' },
-  { name: 'value', type: 'uint256' },
-  { name: 'validAfter', type: 'uint256' },
-  { name: 'validBefore', type: 'uint256' },
-  { name: 'nonce', type: 'bytes32' },
-] as const
 
 /** EIP-712 typed data of an EIP-3009 authorization, built from OUR requirements (domain) and the client's message. */
 export function typedData(a: Authorization, req: PaymentRequirements) {

@@ -6,7 +6,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { verifyTypedData, type Hex } from 'viem'
 import { loadConfig } from '../../runtime/config'
 import { assetDefaults } from '../../runtime/pay/networks'
-import { TRANSFER_WITH_AUTHORIZATION } from '../../runtime/pay/signature'
+import { TRANSFER_WITH_AUTHORIZATION } from '../../runtime/pay/eip3009-abi'
 import { decodeB64Json, post, startServer } from '../support/server'
 
 const PAY_TO = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C'

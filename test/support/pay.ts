@@ -1,6 +1,6 @@
 import { privateKeyToAccount } from 'viem/accounts'
 import { getAddress, type Hex } from 'viem'
-import { TRANSFER_WITH_AUTHORIZATION } from '../../runtime/pay/signature'
+import { TRANSFER_WITH_AUTHORIZATION } from '../../runtime/pay/eip3009-abi'
 import type { PaymentRequirements } from '../../runtime/pay/types'
 
 export const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'

@@ -1,4 +1,5 @@
-import { encodeFunctionData, getAddress, keccak256, toHex, type Hex } from 'viem'
+import type { Hex } from 'viem'
+import { encodeFunctionData, getAddress, keccak256, toHex } from 'viem/utils'
 import { VALID_BEFORE_SLACK_S } from '../checks'
 import { EIP3009_ABI } from '../eip3009-abi'
 import type { Authorization, ChainStatus } from '../types'
