@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import { durably } from './sqlite'
 import type { SessionGenerationStore } from './store'
 
 /** The console's session generation on SQLite (a row of admin_state; 0 until the first sign-out). */
@@ -6,7 +7,7 @@ export class SessionGeneration implements SessionGenerationStore {
   private read
   private bump
 
-  constructor(db: Database) {
+  constructor(private db: Database) {
     this.read = db.prepare(`SELECT value FROM admin_state WHERE name = 'session_generation'`)
     this.bump = db.prepare(
       `INSERT INTO admin_state (name, value) VALUES ('session_generation', 1)
@@ -18,7 +19,8 @@ export class SessionGeneration implements SessionGenerationStore {
     return (this.read.get() as { value: number } | null)?.value ?? 0
   }
 
+  /** Fsync'd (`durably`): a sign-out that a power cut undid would revive the sessions it ended (a leaked cookie). */
   next(): number {
-    return (this.bump.get() as { value: number }).value
+    return durably(this.db, () => (this.bump.get() as { value: number }).value)
   }
 }

@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import type { Hex } from 'viem'
 import { Ledger, type Reservation } from '../../runtime/db/ledger'
 import { ResultStore } from '../../runtime/db/results'
+import { SessionGeneration } from '../../runtime/db/admin-state'
 import { durableCommits, durably, openDatabase } from '../../runtime/db/sqlite'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
@@ -126,6 +127,19 @@ describe('durable commits on a SQLite file', () => {
     results.close()
     db.close()
   })
+})
+
+test("a console sign-out is fsync'd: a power cut cannot revive the sessions it ended", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'durable-gen-'))
+  const db = openDatabase(join(dir, 'db.sqlite'))
+  const gen = new SessionGeneration(db)
+  const before = durableCommits(db)
+  expect(gen.next()).toBe(1)
+  expect(durableCommits(db)).toBe(before + 1)
+  expect(gen.current()).toBe(1)
+  expect((db.query('PRAGMA synchronous').get() as { synchronous: number }).synchronous).toBe(1) // back to NORMAL
+  db.close()
+  rmSync(dir, { recursive: true })
 })
 
 describe('real paid calls (anvil, @x402/fetch)', () => {

@@ -116,6 +116,11 @@ test('a backend that cannot read balances is not checked; a failed read fails cl
   const id = a.reserve()
   await a.hold.hold(id, PAYER, 1000n, ASSET, Date.now())
   expect(a.ledger.get(id)!.state).toBe('verified')
+  // ... but a row released meanwhile (e.g. by the reconciler) is not brought back: the call is refused
+  const gone = a.reserve()
+  a.ledger.transition(gone, 'released', { reason: 'request ended before settlement (reconciled)' })
+  await expect(a.hold.hold(gone, PAYER, 1000n, ASSET, Date.now())).rejects.toBeInstanceOf(PaymentRefused)
+  expect(a.ledger.get(gone)!.state).toBe('released')
 
   const b = setup(async () => {
     throw new Error('rpc down')

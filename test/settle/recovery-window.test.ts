@@ -162,6 +162,20 @@ describe('recovery searches the blocks mined while the authorization was usable'
     expect((await usdcBalance(e.chain.rpcUrl, e.chain.payee.address)) - before).toBe(1000n)
   }, 120_000)
 
+  test('a row written by a clock running ahead of the chain: the window misses, one search back from the head finds it', async () => {
+    const e = await setup()
+    const [third] = await settlerKeys(e.chain.rpcUrl, 1)
+    const p = await payment(e.chain.payer.privateKey, e.req)
+    const id = settlingRow(e.s, p, e.req)
+    const tx = await submitElsewhere(e.chain, p, third)
+    await downFor(e.chain, 300)
+    // the row says it arrived 10 minutes after the chain's time of its use (a server clock 10 min ahead)
+    const aheadMs = e.s.booted.ledger.get(id)!.created_at + 600_000
+    e.proxy.calls.clear()
+    expect(await createChainStatus(e.proxy.url)('', p, e.req, aheadMs)).toEqual({ state: 'settled', tx })
+    expect(e.proxy.calls.get('eth_getLogs')).toBeLessThanOrEqual(2)
+  }, 60_000)
+
   test('the authorization used in the window to pay someone else: failed with that tx, nothing counted', async () => {
     const e = await setup()
     const [third] = await settlerKeys(e.chain.rpcUrl, 1)
@@ -216,7 +230,7 @@ describe('recovery searches the blocks mined while the authorization was usable'
     expect(e.s.booted.ledger.settledTotal()).toBe(0n)
   }, 60_000)
 
-  test('unused and expired by our clock: failed', async () => {
+  test('unused, and the chain is past validBefore: failed', async () => {
     const e = await setup()
     const p = await payment(e.chain.payer.privateKey, e.req, { validBefore: Math.floor(Date.now() / 1000) - 5 })
     const id = settlingRow(e.s, p, e.req)
@@ -224,6 +238,21 @@ describe('recovery searches the blocks mined while the authorization was usable'
     expect(out).toMatchObject({ settled: 0, failed: 1, unknown: 0 })
     expect(e.s.booted.ledger.get(id)!.state).toBe('failed')
     expect(logs).toBe(0)
+  }, 60_000)
+
+  test('unused, our clock just past validBefore but no block says so: unknown (its transfer can still land)', async () => {
+    const e = await setup()
+    // the chain's newest block is before validBefore; only our clock has passed it (a clock ahead of the chain, or
+    // an RPC whose latest block lags): a block mined now could still use the authorization
+    const head = await latestBlock(createRpc(e.chain.rpcUrl))
+    const validBefore = head.timestamp + 2
+    const p = await payment(e.chain.payer.privateKey, e.req, { validBefore })
+    const id = settlingRow(e.s, p, e.req)
+    await until(() => Date.now() / 1000 > validBefore + 1, 15_000, 'our clock past validBefore')
+    const { out } = await reconcileCounted(e)
+    expect((await latestBlock(createRpc(e.chain.rpcUrl))).timestamp).toBeLessThan(validBefore)
+    expect(out).toMatchObject({ settled: 0, failed: 0, unknown: 1 })
+    expect(e.s.booted.ledger.get(id)!.state).toBe('settling')
   }, 60_000)
 })
 

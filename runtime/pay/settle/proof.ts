@@ -94,6 +94,12 @@ export async function findUse(
 
 /** Clock skew allowed between our server and the chain's block timestamps, at each end of the search (seconds). */
 const USE_MARGIN_S = 30
+/**
+ * How far past validBefore our own clock must be before an unused authorization is called expired without a block
+ * that says so (seconds): a clock ahead of the chain, or an RPC whose `latest` lags, must not fail a payment whose
+ * transfer can still land. The chain's own word (a head at or past validBefore) needs no margin.
+ */
+const EXPIRY_CLOCK_MARGIN_S = 120n
 
 /** What bounds when an authorization can have been used, besides its own validAfter / validBefore. */
 interface UseBounds {
@@ -133,7 +139,7 @@ interface StatusOptions extends UseBounds {
  * facilitators alike): settled only with a receipt proving this authorization paid us (the given transaction, or
  * one found by the token's AuthorizationUsed logs for (from, nonce) among the blocks mined while the authorization
  * was usable, however long ago: see useTimes); failed when the nonce was used to pay someone else, or is unused and
- * expired (by the chain's head timestamp, or by our clock as before); unknown otherwise.
+ * expired (by the chain's head timestamp, or by our clock EXPIRY_CLOCK_MARGIN_S past validBefore); unknown otherwise.
  */
 export async function chainStatus(
   rpc: Rpc,
@@ -164,7 +170,9 @@ export async function chainStatus(
     ) !== 0n
   if (!used) {
     const validBefore = BigInt(a.validBefore)
-    const expired = validBefore <= BigInt(head.timestamp) || validBefore < BigInt(Math.floor(Date.now() / 1000))
+    const expired =
+      validBefore <= BigInt(head.timestamp) ||
+      validBefore + EXPIRY_CLOCK_MARGIN_S < BigInt(Math.floor(Date.now() / 1000))
     return { state: expired ? 'failed' : 'unknown' }
   }
   const t = useTimes(a, o)
@@ -172,9 +180,11 @@ export async function chainStatus(
   const span = await clock.span(t.from, t.to)
   const max = o.maxBlocks ?? 10_000
   // The earliest blocks first: the authorization is used within seconds of being received.
-  const found = span
-    ? await findUse(rpc, asset, a, { from: span.from, to: Math.min(span.to, span.from + max - 1) })
-    : null
-  if (!found) return { state: 'unknown' } // used, but not while it was ours to use: no proof either way
+  const found =
+    (span ? await findUse(rpc, asset, a, { from: span.from, to: Math.min(span.to, span.from + max - 1) }) : null) ??
+    // Used, but not within the window: the clock that wrote the row may run ahead of the chain. Search back from
+    // the head once (rare; the usual case stays one eth_getLogs).
+    (await findUse(rpc, asset, a, max))
+  if (!found) return { state: 'unknown' } // used outside everything searched: no proof either way, an operator decides
   return found.paid ? { state: 'settled', tx: found.tx } : { state: 'failed', tx: found.tx }
 }
