@@ -95,6 +95,7 @@ export function createApp(deps: AppDeps) {
     openapi: once(() => openapiDocument(services, config, VERSION)),
     agentOpenapi: once(() => JSON.stringify(agentOpenapiDocument(services, config, VERSION))),
   }
+  const fullOpenapi = once(() => JSON.stringify(docs.openapi()))
   const cached = (body: string) =>
     new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8', ...PREFLIGHT_HEADERS } })
   const client = (req: Request, server: { requestIP(r: Request): { address: string } | null } | null) =>
@@ -168,6 +169,7 @@ export function createApp(deps: AppDeps) {
       )
       .get('/services', () => cached(docs.services()))
       .get('/openapi.json', () => cached(docs.agentOpenapi()))
+      .get('/openapi/full.json', () => cached(fullOpenapi()))
       .get('/.well-known/x402', () => cached(docs.wellKnown()))
       .get('/.well-known/x402.json', () => cached(docs.wellKnown()))
       .get('/discovery/resources', ({ request }) =>

@@ -66,7 +66,10 @@ export function lazyMcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Se
     .delete('/mcp', to, opts)
 }
 
-/** /docs (the OpenAPI viewer page) and /openapi/full.json: @elysiajs/openapi serving our own document. */
+/**
+ * /docs: the OpenAPI viewer page of @elysiajs/openapi, showing our own document. The document it loads,
+ * /openapi/full.json, is served by runtime/app.ts like /openapi.json (CORS, nosniff), not by the plugin.
+ */
 export function lazyDocsRoutes(document: () => unknown, log: Logger) {
   const forward = lazyApp(async () => {
     const { openapi } = await import('@elysiajs/openapi')
@@ -81,5 +84,5 @@ export function lazyDocsRoutes(document: () => unknown, log: Logger) {
     )
   })
   const to = ({ request }: { request: Request }) => forward(request)
-  return new Elysia({ name: 'docs-lazy' }).get('/docs', to, HIDDEN).get('/openapi/full.json', to, HIDDEN)
+  return new Elysia({ name: 'docs-lazy' }).get('/docs', to, HIDDEN)
 }
