@@ -4,7 +4,6 @@ import type { Database } from 'bun:sqlite'
 import type { LedgerStore, QuotaStore } from './db/store'
 import type { Storage } from './db/open'
 import { loadStatsReport } from './db/report'
-import { isDatabaseError } from './db/errors'
 import { clientAddress } from './http/client-ip'
 import { requestUrl } from './http/request-url'
 import { errorResponse, json, newRequestId, PREFLIGHT_HEADERS } from './http/respond'
@@ -19,7 +18,7 @@ import type { adminRoutes, AdminDeps } from './admin/routes'
 import { lazyDiscoveryRoutes, lazyDocsRoutes, lazyMcpRoutes } from './lazy-routes'
 import { devPayerRoutes, type DevPayer } from './site/dev-payer'
 import { ServiceError } from './sdk'
-import { asServiceError } from './http/unexpected'
+import { errorAnswer } from './http/error-answer'
 import type { FacilitatorHealth } from './pay/types'
 
 export const VERSION = '1.0.0'
@@ -96,6 +95,7 @@ export function createApp(deps: AppDeps) {
     openapi: once(() => openapiDocument(services, config, VERSION)),
     agentOpenapi: once(() => JSON.stringify(agentOpenapiDocument(services, config, VERSION))),
   }
+  const fullOpenapi = once(() => JSON.stringify(docs.openapi()))
   const cached = (body: string) =>
     new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8', ...PREFLIGHT_HEADERS } })
   const client = (req: Request, server: { requestIP(r: Request): { address: string } | null } | null) =>
@@ -138,17 +138,7 @@ export function createApp(deps: AppDeps) {
             id,
           )
         }
-        if (isDatabaseError(error))
-          return errorResponse(
-            new ServiceError(503, 'DATABASE_UNAVAILABLE', 'The database is unavailable right now; retry shortly.', {
-              retryable: true,
-              headers: { 'retry-after': '5' },
-            }),
-            id,
-          )
-        if (code === 'PARSE')
-          return errorResponse(new ServiceError(400, 'INVALID_JSON', 'The body could not be parsed.'), id)
-        return errorResponse(asServiceError(error, deps.log, { request_id: id, code: String(code) }), id)
+        return errorAnswer(error, code, id, deps.log)
       })
       .use(siteRoutes)
       .use(lazyDiscoveryRoutes(services, config, deps.payTo, deps.bootedAt, deps.log))
@@ -179,6 +169,7 @@ export function createApp(deps: AppDeps) {
       )
       .get('/services', () => cached(docs.services()))
       .get('/openapi.json', () => cached(docs.agentOpenapi()))
+      .get('/openapi/full.json', () => cached(fullOpenapi()))
       .get('/.well-known/x402', () => cached(docs.wellKnown()))
       .get('/.well-known/x402.json', () => cached(docs.wellKnown()))
       .get('/discovery/resources', ({ request }) =>

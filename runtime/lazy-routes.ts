@@ -2,8 +2,8 @@ import { type AnyElysia, Elysia } from 'elysia'
 import type { CatalogService } from './catalog'
 import type { Config } from './config'
 import { lazyApp } from './http/lazy-app'
-import { errorResponse, newRequestId } from './http/respond'
-import { asServiceError } from './http/unexpected'
+import { errorAnswer } from './http/error-answer'
+import { newRequestId } from './http/respond'
 import type { McpDeps } from './mcp/routes'
 import type { Logger } from './sdk'
 
@@ -17,13 +17,12 @@ type ServerLike = { requestIP(r: Request): { address: string } | null } | null
 const HIDDEN = { detail: { hide: true } }
 
 /**
- * The routes as an app of their own that answers like the main one when something throws: the one error shape,
- * the error logged (a bare Elysia app would answer 500 with the raw error message).
+ * The routes as an app of their own that answers like the main one when something throws (runtime/http/error-answer.ts:
+ * the one error shape, logged with its request id, database errors 503; a bare Elysia app would answer 500 with the
+ * raw error message).
  */
 export const contained = (routes: AnyElysia, log: Logger) =>
-  new Elysia()
-    .onError(({ error, code }) => errorResponse(asServiceError(error, log, { code: String(code) }), newRequestId()))
-    .use(routes)
+  new Elysia().onError(({ error, code }) => errorAnswer(error, code, newRequestId(), log)).use(routes)
 
 /** /llms.txt, /icon.svg, /discovery/search (runtime/discovery/routes.ts). */
 export function lazyDiscoveryRoutes(
@@ -67,7 +66,10 @@ export function lazyMcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Se
     .delete('/mcp', to, opts)
 }
 
-/** /docs (the OpenAPI viewer page) and /openapi/full.json: @elysiajs/openapi serving our own document. */
+/**
+ * /docs: the OpenAPI viewer page of @elysiajs/openapi, showing our own document. The document it loads,
+ * /openapi/full.json, is served by runtime/app.ts like /openapi.json (CORS, nosniff), not by the plugin.
+ */
 export function lazyDocsRoutes(document: () => unknown, log: Logger) {
   const forward = lazyApp(async () => {
     const { openapi } = await import('@elysiajs/openapi')
@@ -82,5 +84,5 @@ export function lazyDocsRoutes(document: () => unknown, log: Logger) {
     )
   })
   const to = ({ request }: { request: Request }) => forward(request)
-  return new Elysia({ name: 'docs-lazy' }).get('/docs', to, HIDDEN).get('/openapi/full.json', to, HIDDEN)
+  return new Elysia({ name: 'docs-lazy' }).get('/docs', to, HIDDEN)
 }

@@ -30,6 +30,7 @@ import { signInPage } from './sign-in'
 import consoleHtml from './admin.html' with { type: 'text' }
 import consoleCss from './admin.css' with { type: 'text' }
 import consoleJs from './admin-site.js' with { type: 'text' }
+import { importingUi } from '../site/ui-version'
 
 export interface AdminDeps {
   config: Config
@@ -46,6 +47,9 @@ export interface AdminDeps {
   /** Present in a booted server; without them the console has no ledger to show. */
   admin?: { ledger: LedgerStore; facilitator: Facilitator }
 }
+
+/** The console script as served: its import of /ui.js versioned (runtime/site/ui-version.ts). */
+const CONSOLE_JS = importingUi(consoleJs as unknown as string)
 
 type Srv = { requestIP(r: Request): { address: string } | null } | null
 
@@ -194,7 +198,7 @@ export function adminRoutes(deps: AdminDeps) {
         return send(signedIn ? (consoleHtml as unknown as string) : signInPage(), 200, 'text/html')
       })
       .get('/admin/admin.css', () => send(consoleCss as unknown as string, 200, 'text/css'))
-      .get('/admin/admin.js', () => send(consoleJs as unknown as string, 200, 'text/javascript'))
+      .get('/admin/admin.js', () => send(CONSOLE_JS, 200, 'text/javascript'))
       .post(
         '/admin/login',
         async ({ request, server }) => {

@@ -2,7 +2,9 @@
  * Counts held in memory and written in batches (traffic counters and error counts, on both engines): a flush takes
  * the pending batch and writes it; a write that fails gives the batch back (merged with what came since) for the
  * next flush, and the error goes to whoever called flush. A timer flushes every `flushMs` without keeping the
- * process alive (its failures just wait for the next flush); close() stops it and flushes once more.
+ * process alive (its failures just wait for the next flush); close() stops it and flushes once more. On both
+ * engines a failure of that last flush is dropped, not thrown: the batches are traffic counters, not money, and
+ * nothing is left to retry them, so the closes that follow (the other stores, the facilitator) still run.
  */
 export interface Batch<T> {
   /** Takes what is pending and starts a new batch (undefined when nothing is pending). */
@@ -46,9 +48,14 @@ export class SyncBatchWriter<T> {
     }
   }
 
+  /** Stops the timer and flushes once more (a failure is dropped: nothing is left to retry it). */
   close(): void {
     clearInterval(this.timer)
-    this.flush()
+    try {
+      this.flush()
+    } catch {
+      // dropped, as on Postgres (AsyncBatchWriter.close)
+    }
   }
 }
 

@@ -22,11 +22,15 @@ export class ErrorCountBatch implements Batch<PendingCount[]> {
   add(slug: string, status: number, code: string): void {
     if (!CODE.test(code)) code = 'OTHER'
     if (!Number.isInteger(status) || status < 400 || status > 599) status = 500
-    const key = `${utcDay(this.now())}|${slug}|${code}|${status}`
-    const n = this.pending.get(key)
-    if (n !== undefined) this.pending.set(key, n + 1)
+    this.count(`${utcDay(this.now())}|${slug}|${code}|${status}`, slug, 1)
+  }
+
+  /** Adds `n` to `key`; a key new to the batch is admitted only while its service has fewer than the bound. */
+  private count(key: string, slug: string, n: number): void {
+    const had = this.pending.get(key)
+    if (had !== undefined) this.pending.set(key, had + n)
     else if ((this.perSlug.get(slug) ?? 0) < MAX_CODES_PER_SLUG) {
-      this.pending.set(key, 1)
+      this.pending.set(key, n)
       this.perSlug.set(slug, (this.perSlug.get(slug) ?? 0) + 1)
     }
   }
@@ -43,11 +47,12 @@ export class ErrorCountBatch implements Batch<PendingCount[]> {
     return out
   }
 
+  /**
+   * Merges a batch whose write failed back in, under the same bound as `add` (the keys that came since count
+   * against it): however many flushes fail, a service never holds more than MAX_CODES_PER_SLUG keys.
+   */
   restore(rows: PendingCount[]): void {
-    for (const r of rows) {
-      const key = `${r.day}|${r.slug}|${r.code}|${r.status}`
-      this.pending.set(key, (this.pending.get(key) ?? 0) + r.count)
-    }
+    for (const r of rows) this.count(`${r.day}|${r.slug}|${r.code}|${r.status}`, r.slug, r.count)
   }
 
   /** The first day of a `days`-day window ending today (UTC). */

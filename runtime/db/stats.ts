@@ -46,7 +46,8 @@ export class CounterBatch implements Batch<PendingCounters> {
 /**
  * Per-service per-day traffic counters (calls, errors, tokens, demo calls). Increments are held in memory and written in one transaction per flush
  * (every `flushMs`, and on close), so recording never touches the disk on the request path.
- * Reads merge the pending increments, so /stats is exact at any moment.
+ * A read flushes the pending increments first, so /stats is exact at any moment; while the database fails, the read
+ * fails too (an error answer, never a partial count) and the increments stay pending for the next flush.
  */
 export class Stats {
   private batch: CounterBatch

@@ -2,7 +2,7 @@ import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
 import { atomicToUsd } from '../pay/amount'
 import { TIERS } from '../sdk'
-import { errorSchema, freePaths, guidanceOf, protocolsOf } from './openapi'
+import { errorSchema, freePaths, guidanceOf, IGNORED_FIELDS_HEADER, PAYMENT_ID_CONFLICT, protocolsOf } from './openapi'
 
 /**
  * GET /openapi.json: the compact OpenAPI 3.1 document agents' discovery reads first (agentcash's OpenAPI-first
@@ -55,6 +55,7 @@ export function agentOpenapiDocument(services: CatalogService[], cfg: Config, ve
     responses: {
       200: {
         description: 'Result (settled payment; PAYMENT-RESPONSE header)',
+        headers: IGNORED_FIELDS_HEADER,
         content: { 'application/json': { schema: { type: 'object' } } },
       },
       402: {
@@ -62,6 +63,7 @@ export function agentOpenapiDocument(services: CatalogService[], cfg: Config, ve
           "Payment Required: PAYMENT-REQUIRED header (base64 x402 v2 PaymentRequired with this service's price and schemas)",
       },
       404: { description: 'No such service', content: { 'application/json': { schema: errorSchema } } },
+      409: PAYMENT_ID_CONFLICT,
       422: { description: 'Invalid input (nothing charged)', content: { 'application/json': { schema: errorSchema } } },
     },
     'x-payment-info': { price: { mode: 'dynamic', currency: 'USD', min, max }, protocols: protocolsOf(cfg) },

@@ -16,12 +16,17 @@ export const errorSchema = {
   },
 }
 
-/** Documented on every paid 200 (runtime/input/ignored-header.ts). */
-const IGNORED_FIELDS_HEADER = {
+/** Documented on every paid 200 (runtime/input/ignored-header.ts), in both documents. */
+export const IGNORED_FIELDS_HEADER = {
   'X-Ignored-Fields': {
     description: 'Top-level body fields the service did not use, comma-separated (absent when every field was used).',
     schema: { type: 'string' },
   },
+}
+/** The 409 of a paid call, in both documents. */
+export const PAYMENT_ID_CONFLICT = {
+  description: 'The payment-identifier was already used for a different request (nothing charged)',
+  content: { 'application/json': { schema: errorSchema } },
 }
 const free = (summary: string, tag = 'Public') => ({
   tags: [tag],
@@ -162,10 +167,7 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
         402: {
           description: 'Payment Required: PAYMENT-REQUIRED header (base64 x402 v2 PaymentRequired) and a JSON body',
         },
-        409: {
-          description: 'The payment-identifier was already used for a different request (nothing charged)',
-          content: { 'application/json': { schema: errorSchema } },
-        },
+        409: PAYMENT_ID_CONFLICT,
         422: {
           description: 'Invalid input (nothing charged)',
           content: { 'application/json': { schema: errorSchema } },

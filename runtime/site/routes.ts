@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import html from './index.html' with { type: 'text' }
 import css from './site.css' with { type: 'text' }
 import js from './site.js' with { type: 'text' }
-import ui from './ui.js' with { type: 'text' }
+import { importingUi, UI_JS } from './ui-version'
 // 400 KiB: embedded as a file (read on request), not as a string built at every boot.
 import payJsPath from './pay.bundle.js' with { type: 'file' }
 
@@ -19,9 +19,10 @@ const asset = (body: string, type: string) => () =>
 export const siteRoutes = new Elysia({ name: 'site' })
   .get('/', asset(html as unknown as string, 'text/html'))
   .get('/site.css', asset(css as unknown as string, 'text/css'))
-  .get('/site.js', asset(js as unknown as string, 'text/javascript'))
-  // DOM, table and chart helpers shared by /site.js and the operator console's /admin/admin.js (ES module).
-  .get('/ui.js', asset(ui as unknown as string, 'text/javascript'))
+  .get('/site.js', asset(importingUi(js as unknown as string), 'text/javascript'))
+  // DOM, table and chart helpers shared by /site.js and the operator console's /admin/admin.js (ES module),
+  // imported as /ui.js?v=<hash of its content> (runtime/site/ui-version.ts).
+  .get('/ui.js', asset(UI_JS, 'text/javascript'))
   // The browser payment client (@x402/fetch + viem), loaded only when a visitor pays from the try-it panel.
   .get(
     '/pay.js',

@@ -116,6 +116,24 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       await s.close()
     })
 
+    test('the 64-code bound holds across failed writes (a failed batch merged back counts against it)', async () => {
+      const e = await engines[kind]({ ms: T0 })
+      const s = e.store()
+      for (let i = 0; i < 64; i++) s.record('noisy', 400, `CODE_${i}`)
+      const heal = await e.breakWrites()
+      for (let round = 1; round <= 10; round++) {
+        await expect(Promise.resolve().then(() => s.flush())).rejects.toThrow()
+        for (let i = 0; i < 64; i++) s.record('noisy', 400, `ROUND_${round}_${i}`)
+        s.record('noisy', 400, 'CODE_0')
+      }
+      await heal()
+      const rows = (await s.rows()).filter((r) => r.slug === 'noisy')
+      expect(rows.length).toBe(64)
+      expect(rows.find((r) => r.code === 'CODE_0')?.count).toBe(11)
+      expect(rows.every((r) => r.code.startsWith('CODE_'))).toBe(true)
+      await s.close()
+    })
+
     test('a failed write keeps its counts for the next flush', async () => {
       const e = await engines[kind]({ ms: T0 })
       const s = e.store()

@@ -84,3 +84,17 @@ test('the console page loads the shared assets and keeps its own headers; the as
   }
   expect(await (await fetch(s.url + '/ui.js')).text()).toBe(read('site/ui.js'))
 })
+
+test('both scripts are served importing ui.js at a URL versioned by its content (no new script against an old cached ui.js)', async () => {
+  const ui = read('site/ui.js')
+  const expected = `/ui.js?v=${Bun.hash(ui).toString(36)}`
+  for (const path of ['/site.js', '/admin/admin.js']) {
+    const js = await (await fetch(s.url + path)).text()
+    const imports = [...js.matchAll(/from '(\/ui\.js[^']*)'/g)].map((m) => m[1])
+    expect(imports).toEqual([expected])
+  }
+  const r = await fetch(s.url + expected)
+  expect(r.status).toBe(200)
+  expect(r.headers.get('content-type')).toStartWith('text/javascript')
+  expect(await r.text()).toBe(ui)
+})

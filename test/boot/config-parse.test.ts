@@ -7,13 +7,33 @@
 import { expect, test } from 'bun:test'
 import { parse } from 'yaml'
 import shipped from '../../registry.yaml' with { type: 'text' }
-import { loadConfig } from '../../runtime/config'
+import { loadConfig, SHIPPED_REGISTRY_SHA256 } from '../../runtime/config'
+
+const sha256 = (text: string) => new Bun.CryptoHasher('sha256').update(text).digest('hex')
+
+test('SHIPPED_REGISTRY_SHA256 is the hash of the committed registry.yaml', () => {
+  const actual = sha256(shipped as unknown as string)
+  if (actual !== SHIPPED_REGISTRY_SHA256)
+    throw new Error(
+      `registry.yaml changed: set SHIPPED_REGISTRY_SHA256 in runtime/config.ts to '${actual}' ` +
+        '(until then the shipped file is parsed by the yaml package, a slower boot)',
+    )
+})
 
 test("the shipped registry.yaml: Bun's parser gives the document the yaml package gives", () => {
   const text = shipped as unknown as string
   expect(text).toContain('provider:')
   expect(Bun.YAML.parse(text)).toStrictEqual(parse(text))
   expect(JSON.stringify(Bun.YAML.parse(text))).toBe(JSON.stringify(parse(text)))
+})
+
+test('a text that differs from the shipped file goes through the yaml package, even the shipped file edited', () => {
+  // An edited checkout embeds the edited file: a second `services:` block must be reported, not silently merged.
+  const text = shipped as unknown as string
+  const edited = `${text}\nservices:\n  slugify:\n    price_usd: 0.5\n`
+  expect(text).toContain('\nservices:')
+  expect(loadConfig({}, edited).problems.filter((p) => p.startsWith('registry.yaml: '))).toHaveLength(1)
+  expect(loadConfig({}, text).problems.filter((p) => p.startsWith('registry.yaml: '))).toHaveLength(0)
 })
 
 test('an operator-written text goes through the yaml package: its strict rules hold (a duplicate key is an error)', () => {

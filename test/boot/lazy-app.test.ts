@@ -2,6 +2,7 @@
 import { expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
 import { lazyApp } from '../../runtime/http/lazy-app'
+import { DatabaseUnavailable } from '../../runtime/db/errors'
 import { contained } from '../../runtime/lazy-routes'
 
 const req = (path: string) => new Request(`http://localhost${path}`)
@@ -47,4 +48,30 @@ test('a route group that throws answers in the one error shape and logs the erro
   expect(JSON.stringify(j)).not.toContain('secret detail')
   expect(logged.length).toBe(1)
   expect(String(logged[0][1]?.error)).toContain('secret detail')
+})
+
+test('a route group answers like the main app: the logged error carries the request id it answers with, a database error is a 503', async () => {
+  const logged: Array<Record<string, unknown> | undefined> = []
+  const log = { info() {}, warn() {}, error: (_m: string, f?: Record<string, unknown>) => void logged.push(f) }
+  const routes = new Elysia()
+    .get('/boom', () => {
+      throw new Error('boom')
+    })
+    .get('/db', () => {
+      throw new DatabaseUnavailable('pool down')
+    })
+  const app = contained(routes, log)
+  const r = await app.handle(req('/boom'))
+  const j = (await r.json()) as any
+  expect(j.request_id).toMatch(/^req_/)
+  expect(r.headers.get('x-request-id') ?? j.request_id).toBe(j.request_id)
+  expect(logged).toHaveLength(1)
+  expect(logged[0]?.request_id).toBe(j.request_id)
+  const d = await app.handle(req('/db'))
+  expect(d.status).toBe(503)
+  expect(d.headers.get('retry-after')).toBe('5')
+  const dj = (await d.json()) as any
+  expect(dj.error.code).toBe('DATABASE_UNAVAILABLE')
+  expect(JSON.stringify(dj)).not.toContain('pool down')
+  expect(logged).toHaveLength(1) // a database outage is answered, not logged as a crash (as in the main app)
 })

@@ -1,9 +1,15 @@
 /**
  * Traffic counters on both engines keep a batch whose write failed (runtime/db/batched.ts): the flush that fails
- * throws, the increments stay pending (reads still include them), and the next flush after the table is back writes
- * them exactly once.
+ * throws, the increments stay pending, and the next flush after the table is back writes them exactly once. A failed
+ * last flush at close() is dropped on both engines, so the storage's other closes still run.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Database } from 'bun:sqlite'
+import { loadConfig } from '../../runtime/config'
+import { openStorage } from '../../runtime/db/open'
 import { openDatabase } from '../../runtime/db/sqlite'
 import { Stats } from '../../runtime/db/stats'
 import { PgStats } from '../../runtime/db/postgres/stats'
@@ -17,6 +23,7 @@ beforeAll(async () => {
 afterAll(() => pg?.stop())
 
 const now = () => new Date('2026-11-22T10:00:00Z')
+let dbs = 0
 type Setup = { stats: StatsStore; run(statement: string): Promise<unknown>; written(): Promise<number> }
 const engines: Record<'sqlite' | 'postgres', () => Promise<Setup>> = {
   async sqlite() {
@@ -28,7 +35,7 @@ const engines: Record<'sqlite' | 'postgres', () => Promise<Setup>> = {
     }
   },
   async postgres() {
-    const sql = await pg.fresh('counters', 4)
+    const sql = await pg.fresh(`counters${++dbs}`, 4)
     return {
       stats: new PgStats(sql, 3_600_000, now),
       run: (q) => sql.unsafe(q),
@@ -61,3 +68,34 @@ for (const kind of ['sqlite', 'postgres'] as const) {
     await e.stats.close()
   })
 }
+
+for (const kind of ['sqlite', 'postgres'] as const) {
+  test(`${kind}: close() with a failing database drops the last batch instead of throwing`, async () => {
+    const e = await engines[kind]()
+    e.stats.record('slugify', { calls: 1 })
+    await e.run('ALTER TABLE stats_daily RENAME TO stats_daily_away')
+    await expect(Promise.resolve().then(() => e.stats.close())).resolves.toBeUndefined()
+    await e.run('ALTER TABLE stats_daily_away RENAME TO stats_daily')
+    expect(await e.written()).toBe(0)
+  })
+}
+
+test('sqlite: a failing stats write at shutdown does not stop storage.close() from flushing the error counts', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'counters-close-'))
+  try {
+    const path = join(dir, 'api.sqlite')
+    const storage = await openStorage(loadConfig({ DATABASE_PATH: path }).config)
+    storage.stats.record('slugify', { calls: 1 })
+    storage.errorCounts.record('slugify', 422, 'INVALID_INPUT')
+    storage.sqlite!.run('ALTER TABLE stats_daily RENAME TO stats_daily_away')
+    await storage.close()
+    storage.sqlite!.close()
+    const db = new Database(path, { readonly: true })
+    expect(db.query('SELECT slug, code, status, count FROM error_codes_daily').all()).toEqual([
+      { slug: 'slugify', code: 'INVALID_INPUT', status: 422, count: 1 },
+    ])
+    db.close()
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})

@@ -72,3 +72,25 @@ test('OpenAPI: contact, guidance pointing at /llms.txt, the /api alias documente
   expect(doc.paths['/llms.txt'].get.security).toEqual([])
   expect(doc.paths['/discovery/search'].get.security).toEqual([])
 })
+
+test("the agents' document documents what the full reference does for a paid call: the 409 and X-Ignored-Fields", async () => {
+  const agent = (await (await s.fetch('/openapi.json')).json()) as any
+  const full = (await (await s.fetch('/openapi/full.json')).json()) as any
+  const op = agent.paths['/api/v1/{slug}'].post
+  const ref = full.paths['/api/v1/slugify'].post
+  expect(op.responses[409].description).toContain('payment-identifier')
+  expect(op.responses[409]).toEqual(ref.responses[409])
+  expect(op.responses[200].headers['X-Ignored-Fields'].schema).toEqual({ type: 'string' })
+  expect(op.responses[200].headers).toEqual(ref.responses[200].headers)
+})
+
+test('/openapi/full.json is served like /openapi.json: JSON, CORS for any origin, nosniff', async () => {
+  for (const path of ['/openapi.json', '/openapi/full.json']) {
+    const r = await s.fetch(path, { headers: { origin: 'https://agent.example' } })
+    expect(r.status).toBe(200)
+    expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(r.headers.get('access-control-allow-origin')).toBe('*')
+    expect(r.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(((await r.json()) as any).openapi).toBe('3.1.0')
+  }
+})
