@@ -16,6 +16,7 @@ import { MINED_ANSWERS, SEND_METHODS, startFaultProxy, type FaultProxy } from '.
 import { signPayment } from '../support/pay'
 import { until } from '../support/until'
 import { post, requirementsAt } from '../support/server'
+import { rpc } from '../settle/helpers'
 
 let chain: DevChain
 let proxy: FaultProxy
@@ -110,6 +111,8 @@ test('killed between the handler and the transfer: nothing moves, and the attemp
   await s.stop()
   expect(rows().find((r) => r.id === id)).toMatchObject({ state: 'settling' })
   await until(() => Date.now() / 1000 > validBefore + 1, 15_000)
+  // a block past validBefore (on Base one comes every 2 s; this chain mines on demand): no later block can use it
+  await rpc(chain.rpcUrl, 'evm_mine')
   s = await start()
   try {
     expect(rows().find((r) => r.id === id)).toMatchObject({ state: 'failed' })
