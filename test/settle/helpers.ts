@@ -1,6 +1,8 @@
 /** Shared pieces of the settlement tests: signed payments, raw RPC, settler keys. */
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import type { Hex } from 'viem'
+import { createWalletClient, http, parseSignature, type Hex } from 'viem'
+import { localBase, USDC_BASE } from '../../runtime/chain/usdc'
+import { EIP3009_ABI } from '../../runtime/pay/eip3009-abi'
 import { decodePayment } from '../../runtime/pay/decode'
 import type { DecodedPayment, PaymentRequirements } from '../../runtime/pay/types'
 import { setEthBalance } from '../../runtime/chain/usdc'
@@ -36,3 +38,20 @@ export async function settlerKeys(rpcUrl: string, n: number, wei = 10n ** 18n): 
 export const addressOf = (k: Hex) => privateKeyToAccount(k).address
 export const txCount = async (url: string, address: string, tag = 'latest') =>
   Number(BigInt(await rpc<string>(url, 'eth_getTransactionCount', [address, tag])))
+
+/**
+ * Submits an authorization to the token from a third party's wallet (not our settler: a front-runner, or a transfer
+ * our records lost). Resolves with its hash once sent (on an automining chain, once mined).
+ */
+export async function submitElsewhere(rpcUrl: string, p: DecodedPayment, key: Hex): Promise<Hex> {
+  const w = createWalletClient({ chain: localBase(rpcUrl), transport: http(rpcUrl), account: privateKeyToAccount(key) })
+  const a = p.payload.authorization
+  const { v, r, s } = parseSignature(p.payload.signature)
+  return w.writeContract({
+    address: USDC_BASE,
+    abi: EIP3009_ABI,
+    functionName: 'transferWithAuthorization',
+    args: [a.from, a.to, BigInt(a.value), BigInt(a.validAfter), BigInt(a.validBefore), a.nonce, Number(v), r, s],
+    gas: 200_000n,
+  })
+}

@@ -7,11 +7,10 @@
  *   PAYMENT-RESPONSE naming the front-runner's transaction, and the books count it exactly once.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createWalletClient, http, parseSignature, type Hex } from 'viem'
+import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
-import { localBase, USDC_BASE, usdcBalance } from '../../runtime/chain/usdc'
-import { EIP3009_ABI } from '../../runtime/pay/eip3009-abi'
+import { usdcBalance } from '../../runtime/chain/usdc'
 import { reconcile } from '../../runtime/pay/reconcile'
 import { decodePayment } from '../../runtime/pay/decode'
 import type { DecodedPayment, PaymentRequirements } from '../../runtime/pay/types'
@@ -19,9 +18,11 @@ import { defineService, handlerFor, serviceRequest, t } from '../../runtime/sdk'
 import type { RegistryEntry } from '../../runtime/registry-types'
 import { entries } from '../../runtime/registry.gen'
 import { decodeB64Json, type TestServer } from '../support/server'
-import { payment, settlerKeys } from './helpers'
+import { payment, settlerKeys, submitElsewhere as submitTo } from './helpers'
 import { until } from '../support/until'
 import { requirements } from '../support/pay'
+
+const submitElsewhere = (p: DecodedPayment, key: Hex) => submitTo(chain.rpcUrl, p, key)
 import { reservationOf } from '../support/reservation'
 import { payingFetch } from '../support/paying-fetch'
 import { chainFacilitator, startServerOnChain } from '../support/on-chain'
@@ -31,24 +32,6 @@ beforeAll(async () => {
   chain = await startDevChain({ payerUsdc: 10_000_000n })
 })
 afterAll(() => chain?.stop())
-
-/** Submits an authorization to the token from a third party's wallet (not our settler). */
-async function submitElsewhere(p: DecodedPayment, key: Hex): Promise<Hex> {
-  const w = createWalletClient({
-    chain: localBase(chain.rpcUrl),
-    transport: http(chain.rpcUrl),
-    account: privateKeyToAccount(key),
-  })
-  const a = p.payload.authorization
-  const { v, r, s } = parseSignature(p.payload.signature)
-  return w.writeContract({
-    address: USDC_BASE,
-    abi: EIP3009_ABI,
-    functionName: 'transferWithAuthorization',
-    args: [a.from, a.to, BigInt(a.value), BigInt(a.validAfter), BigInt(a.validBefore), a.nonce, Number(v), r, s],
-    gas: 200_000n,
-  })
-}
 
 /** A ledger row left `settling` without a tx hash (the process died before the send), as the gate writes it. */
 function settlingRow(s: TestServer, p: DecodedPayment, req: PaymentRequirements, slug: string): number {

@@ -6,13 +6,11 @@
  * RPC calls counted at a proxy, books checked against the chain.
  */
 import { afterEach, describe, expect, test } from 'bun:test'
-import { createWalletClient, http, parseSignature, type Hex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
-import { localBase, USDC_BASE, usdcBalance } from '../../runtime/chain/usdc'
+import { usdcBalance } from '../../runtime/chain/usdc'
 import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { createChainStatus } from '../../runtime/pay/chain-status'
-import { EIP3009_ABI } from '../../runtime/pay/eip3009-abi'
 import { reconcile } from '../../runtime/pay/reconcile'
 import { BlockClock, latestBlock } from '../../runtime/pay/settle/blocks'
 import { createRpc } from '../../runtime/pay/settle/rpc'
@@ -21,7 +19,7 @@ import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { startApp, type TestServer } from '../support/server'
 import { requirements } from '../support/pay'
 import { until } from '../support/until'
-import { payment, rpc, settlerKeys } from './helpers'
+import { payment, rpc, settlerKeys, submitElsewhere as submitTo } from './helpers'
 
 type Env = { chain: DevChain; proxy: FaultProxy; f: Facilitator; s: TestServer; req: PaymentRequirements }
 let env: Env | undefined
@@ -49,22 +47,9 @@ afterEach(async () => {
   env = undefined
 })
 
-/** Submits an authorization to the token from a third party's wallet (not our settler); resolves once mined. */
+/** Submits an authorization from a third party's wallet; resolves once mined. */
 async function submitElsewhere(chain: DevChain, p: DecodedPayment, key: Hex): Promise<Hex> {
-  const w = createWalletClient({
-    chain: localBase(chain.rpcUrl),
-    transport: http(chain.rpcUrl),
-    account: privateKeyToAccount(key),
-  })
-  const a = p.payload.authorization
-  const { v, r, s } = parseSignature(p.payload.signature)
-  const hash = await w.writeContract({
-    address: USDC_BASE,
-    abi: EIP3009_ABI,
-    functionName: 'transferWithAuthorization',
-    args: [a.from, a.to, BigInt(a.value), BigInt(a.validAfter), BigInt(a.validBefore), a.nonce, Number(v), r, s],
-    gas: 200_000n,
-  })
+  const hash = await submitTo(chain.rpcUrl, p, key)
   await until(async () => !!(await rpc(chain.rpcUrl, 'eth_getTransactionReceipt', [hash])), 20_000, 'mined')
   return hash
 }
