@@ -16,6 +16,7 @@ import type {
   ThrottleStore,
 } from './store'
 import { Throttle } from '../http/throttle'
+import { SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from '../admin/sign-in'
 import { AdminQueries, type AdminReads } from './admin-queries'
 import { ErrorCounts } from './error-counts'
 import { SessionGeneration } from './admin-state'
@@ -29,6 +30,8 @@ export interface Storage {
   results: ResultStoreLike
   /** Costly payment refusals per client / payer per minute (in memory on SQLite: one process). */
   refusals: ThrottleStore
+  /** Failed console sign-ins per client per 5 minutes (in memory on SQLite; shared by every instance on Postgres). */
+  signIns: ThrottleStore
   /** The operator console's reads. */
   admin: AdminReads
   /** The console's error answers by code (batched like the stats counters) and its session generation. */
@@ -64,6 +67,7 @@ export async function openStorage(config: Config): Promise<Storage> {
     quota: new DailyQuota(db, config.demo.dailyLimit),
     results,
     refusals: new Throttle(config.invalidPaymentLimit),
+    signIns: new Throttle(SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS),
     admin: new AdminQueries(db),
     errorCounts,
     sessionGeneration: new SessionGeneration(db),

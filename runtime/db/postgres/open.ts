@@ -9,6 +9,7 @@ import { PgQuota } from './quota'
 import { PgResultStore } from './results'
 import { PgStats } from './stats'
 import { PgThrottle } from './throttle'
+import { SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from '../../admin/sign-in'
 
 /** The Postgres storage (DATABASE_URL); loaded by openStorage only when it is configured. Throws DatabaseUnavailable. */
 export async function openPostgresStorage(
@@ -30,6 +31,7 @@ export async function openPostgresStorage(
     quota: new PgQuota(sql, config.demo.dailyLimit),
     results: new PgResultStore(sql, limits),
     refusals: new PgThrottle(sql, config.invalidPaymentLimit),
+    signIns: new PgThrottle(sql, SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS, undefined, 'sign-in'),
     admin: new PgAdminQueries(sql),
     errorCounts,
     sessionGeneration: new PgSessionGeneration(sql),
