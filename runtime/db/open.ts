@@ -20,6 +20,8 @@ import { SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from '../admin/sign-in'
 import { AdminQueries, type AdminReads } from './admin-queries'
 import { ErrorCounts } from './error-counts'
 import { SessionGeneration } from './admin-state'
+import { droppedCounters } from './batched'
+import type { Logger } from '../sdk'
 
 /** Everything the server keeps, on one engine: the embedded SQLite file, or a Postgres shared by N instances. */
 export interface Storage {
@@ -49,15 +51,18 @@ export interface Storage {
 export const instanceIdOf = (config: Config) =>
   config.database.instanceId || `${hostname().slice(0, 40)}-${process.pid}`
 
-/** Opens the configured storage: Postgres when DATABASE_URL is set (throws DatabaseUnavailable), else SQLite. */
-export async function openStorage(config: Config): Promise<Storage> {
+/**
+ * Opens the configured storage: Postgres when DATABASE_URL is set (throws DatabaseUnavailable), else SQLite. `log`
+ * hears of counters lost at shutdown (a failed last flush).
+ */
+export async function openStorage(config: Config, log?: Pick<Logger, 'warn'>): Promise<Storage> {
   const limits = { maxBodyBytes: 1_048_576, maxTotalBytes: config.paidResultsMaxBytes }
   // Postgres modules load only when DATABASE_URL is set (literal specifier: still bundled in the binary).
   if (config.database.url)
-    return (await import('./postgres/open')).openPostgresStorage(config, instanceIdOf(config), limits)
+    return (await import('./postgres/open')).openPostgresStorage(config, instanceIdOf(config), limits, log)
   const db = openDatabase(config.databasePath)
-  const stats = new Stats(db)
-  const errorCounts = new ErrorCounts(db)
+  const stats = new Stats(db, undefined, undefined, droppedCounters(log, 'stats'))
+  const errorCounts = new ErrorCounts(db, undefined, undefined, droppedCounters(log, 'error counts'))
   const results = new ResultStore(db, limits)
   const ping = db.prepare('SELECT 1')
   return {

@@ -1,5 +1,7 @@
 import type { Config } from '../../config'
 import type { Storage } from '../open'
+import { droppedCounters } from '../batched'
+import type { Logger } from '../../sdk'
 import { PgAdminQueries } from './admin-queries'
 import { PgSessionGeneration } from './admin-state'
 import { PgErrorCounts } from './error-counts'
@@ -16,14 +18,15 @@ export async function openPostgresStorage(
   config: Config,
   instanceId: string,
   limits: { maxBodyBytes: number; maxTotalBytes: number },
+  log?: Pick<Logger, 'warn'>,
 ): Promise<Storage> {
   const sql = await openPostgres({
     url: config.database.url,
     poolMax: config.database.poolMax,
     statementTimeoutMs: config.database.statementTimeoutMs,
   })
-  const stats = new PgStats(sql)
-  const errorCounts = new PgErrorCounts(sql)
+  const stats = new PgStats(sql, undefined, undefined, droppedCounters(log, 'stats'))
+  const errorCounts = new PgErrorCounts(sql, undefined, undefined, droppedCounters(log, 'error counts'))
   return {
     kind: 'postgres',
     ledger: new PgLedger(sql, instanceId),
