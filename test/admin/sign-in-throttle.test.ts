@@ -64,8 +64,9 @@ describe('buckets in one refusals table', () => {
 describe('two instances on one Postgres', () => {
   const servers: Child[] = []
   const base = (i: number) => `http://127.0.0.1:${servers[i].port}`
+  let url = ''
   beforeAll(async () => {
-    const url = await pg.pg.createDatabase('signins')
+    url = await pg.pg.createDatabase('signins')
     const start = (i: number) =>
       startServerProcess({
         ...onPostgres(url, `signin-${i}`, 3),
@@ -131,5 +132,27 @@ describe('two instances on one Postgres', () => {
     expect((await signIn(0, client, TOKEN)).status).toBe(303)
     expect((await signIn(1, client, WRONG)).status).toBe(401) // the 10th failure
     expect((await signIn(0, client, TOKEN)).status).toBe(429)
+  }, 60_000)
+
+  test('fail closed: while the shared count cannot be read, sign-ins and bearer tokens get 503 (right or wrong)', async () => {
+    const sql = await pg.pool(url, 2)
+    const client = '203.0.113.9'
+    await sql`ALTER TABLE refusals RENAME TO refusals_away`
+    try {
+      for (const i of [0, 1]) {
+        for (const token of [WRONG, TOKEN]) {
+          const form = await signIn(i, client, token)
+          expect(form.status).toBe(503)
+          expect(form.headers.get('retry-after')).toBe('5')
+          const api = await bearer(i, client, token)
+          expect(api.status).toBe(503)
+          expect(((await api.json()) as { error: { code: string } }).error.code).toBe('DATABASE_UNAVAILABLE')
+        }
+      }
+    } finally {
+      await sql`ALTER TABLE refusals_away RENAME TO refusals`
+    }
+    expect((await signIn(0, client, TOKEN)).status).toBe(303)
+    expect((await bearer(1, client, TOKEN)).status).toBe(200)
   }, 60_000)
 })
