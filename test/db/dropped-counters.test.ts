@@ -88,7 +88,12 @@ test('writers: onDropped hears the count only when the last flush fails (sync an
     }
     const open = () =>
       async
-        ? new AsyncBatchWriter(batch, async (b) => write(b), 3_600_000, (n) => heard.push(n))
+        ? new AsyncBatchWriter(
+            batch,
+            async (b) => write(b),
+            3_600_000,
+            (n) => heard.push(n),
+          )
         : new SyncBatchWriter(batch, write, 3_600_000, (n) => heard.push(n))
     add('a')
     add('b')
