@@ -78,7 +78,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
 
   let storage: Storage
   try {
-    storage = await openStorage(config)
+    storage = await openStorage(config, log)
   } catch (e) {
     if (e instanceof DatabaseUnavailable) throw new ConfigError([e.message])
     throw e

@@ -3,7 +3,7 @@ import type { Database } from 'bun:sqlite'
 import type { Config } from '../config'
 import { usesDevChain } from '../config'
 import { AdminQueries, PAYMENT_STATES, type AdminReads } from '../db/admin-queries'
-import type { ErrorCountStore, LedgerStore, SessionGenerationStore, StatsStore } from '../db/store'
+import type { ErrorCountStore, LedgerStore, SessionGenerationStore, StatsStore, ThrottleStore } from '../db/store'
 import { ErrorCounts } from '../db/error-counts'
 import { SessionGeneration } from '../db/admin-state'
 import { clientAddress } from '../http/client-ip'
@@ -43,7 +43,7 @@ export interface AdminDeps {
   /** Slugs of the served services (error codes are counted for these only). */
   services?: Array<{ slug: string }>
   /** The console's shared state on the storage engine (default: SQLite stores over `db`). */
-  storage?: { errorCounts: ErrorCountStore; sessionGeneration: SessionGenerationStore }
+  storage?: { errorCounts: ErrorCountStore; sessionGeneration: SessionGenerationStore; signIns?: ThrottleStore }
   /** Present in a booted server; without them the console has no ledger to show. */
   admin?: { ledger: LedgerStore; facilitator: Facilitator }
 }
@@ -118,7 +118,8 @@ export function adminRoutes(deps: AdminDeps) {
   if (!config.adminToken) return plugin
   const token = config.adminToken
   const sessions = new SignedSessions(token, deps.storage?.sessionGeneration ?? new SessionGeneration(deps.db))
-  const throttle = signInThrottle()
+  // Failed sign-ins per client: on the storage (shared by every instance on Postgres), else in this process.
+  const throttle: ThrottleStore = deps.storage?.signIns ?? signInThrottle()
   const queries = deps.adminQueries ?? new AdminQueries(deps.db)
   const errorCodes = deps.storage?.errorCounts ?? new ErrorCounts(deps.db)
   const known = new Set((deps.services ?? []).map((s) => s.slug))
@@ -133,10 +134,28 @@ export function adminRoutes(deps: AdminDeps) {
   })
   const client = (req: Request, server: Srv) =>
     clientAddress(server?.requestIP(req)?.address, req.headers.get('x-forwarded-for'), config.trustedProxies)
-  const throttled = (who: string) =>
+  const throttled = async (who: string) =>
     fail(429, 'TOO_MANY_ATTEMPTS', 'Too many failed sign-ins from this client; wait and try again.', undefined, {
-      'retry-after': String(throttle.retryAfter(who)),
+      'retry-after': String(await throttle.retryAfter(who)),
     })
+
+  /** Whether `who` used up its failed tries; 'unknown' when the shared counter does not answer (then: fail closed). */
+  const blocked = async (who: string): Promise<boolean | 'unknown'> => {
+    try {
+      return await throttle.blocked(who)
+    } catch (e) {
+      deps.log.warn('admin: sign-in throttle unreadable', { error: String(e) })
+      return 'unknown'
+    }
+  }
+  /** Counts a failed try (the answer is a refusal either way; a counter that does not answer is logged). */
+  const failed = async (who: string) => {
+    try {
+      await throttle.hit(who)
+    } catch (e) {
+      deps.log.warn('admin: sign-in throttle not updated', { error: String(e) })
+    }
+  }
 
   const unavailable = () =>
     fail(503, 'DATABASE_UNAVAILABLE', 'The database is not answering, so the session cannot be checked.', undefined, {
@@ -154,12 +173,14 @@ export function adminRoutes(deps: AdminDeps) {
   /** null when the request is authenticated; otherwise the refusal to send. */
   const authenticate = async (req: Request, server: Srv): Promise<{ refusal: Response | null; cookie: boolean }> => {
     const who = client(req, server)
-    if (throttle.blocked(who)) return { refusal: throttled(who), cookie: false }
+    const over = await blocked(who)
+    if (over === 'unknown') return { refusal: unavailable(), cookie: false }
+    if (over) return { refusal: await throttled(who), cookie: false }
     const auth = req.headers.get('authorization')
     if (auth !== null) {
       const m = auth.match(/^Bearer\s+(\S+)\s*$/i)
       if (m && tokenMatches(m[1], token)) return { refusal: null, cookie: false }
-      throttle.hit(who)
+      await failed(who)
       deps.log.warn('admin: bad bearer token', { client: who })
       return {
         refusal: fail(401, 'UNAUTHORIZED', 'The bearer token is not valid.', undefined, {
@@ -206,9 +227,14 @@ export function adminRoutes(deps: AdminDeps) {
           const secure = isHttps(request, config.trustedProxies)
           if (!sameOrigin(request, origins, true))
             return send(signInPage('This form must be sent from this site.'), 403, 'text/html')
-          if (throttle.blocked(who))
+          const over = await blocked(who)
+          if (over === 'unknown')
+            return send(signInPage('The database is not answering; try again shortly.'), 503, 'text/html', {
+              'retry-after': '5',
+            })
+          if (over)
             return send(signInPage('Too many failed attempts. Wait a few minutes.'), 429, 'text/html', {
-              'retry-after': String(throttle.retryAfter(who)),
+              'retry-after': String(await throttle.retryAfter(who)),
             })
           let presented: string | null = null
           try {
@@ -217,7 +243,7 @@ export function adminRoutes(deps: AdminDeps) {
             return send(signInPage('The form could not be read.'), 400, 'text/html')
           }
           if (!tokenMatches(presented, token)) {
-            throttle.hit(who)
+            await failed(who)
             deps.log.warn('admin: failed sign-in', { client: who })
             return send(signInPage('That token is not right.'), 401, 'text/html')
           }

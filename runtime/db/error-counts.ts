@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { utcDay } from './sqlite'
-import { SyncBatchWriter, type Batch } from './batched'
+import { SyncBatchWriter, type Batch, type OnDropped } from './batched'
 import type { ErrorCountRow, ErrorCountStore } from './store'
 
 const CODE = /^[A-Z][A-Z0-9_]{0,63}$/
@@ -74,7 +74,7 @@ export class ErrorCounts implements ErrorCountStore {
   private writer: SyncBatchWriter<PendingCount[]>
   private read
 
-  constructor(db: Database, flushMs = 1000, now = () => new Date()) {
+  constructor(db: Database, flushMs = 1000, now = () => new Date(), onDropped?: OnDropped) {
     this.batch = new ErrorCountBatch(now)
     const upsert = db.prepare(
       `INSERT INTO error_codes_daily (day, slug, code, status, count) VALUES ($day, $slug, $code, $status, $count)
@@ -86,7 +86,7 @@ export class ErrorCounts implements ErrorCountStore {
     const write = db.transaction((rows: PendingCount[]) => {
       for (const r of rows) upsert.run(r)
     })
-    this.writer = new SyncBatchWriter(this.batch, (rows) => void write(rows), flushMs)
+    this.writer = new SyncBatchWriter(this.batch, (rows) => void write(rows), flushMs, onDropped)
   }
 
   record(slug: string, status: number, code: string): void {

@@ -16,9 +16,12 @@ import type {
   ThrottleStore,
 } from './store'
 import { Throttle } from '../http/throttle'
+import { SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from '../admin/sign-in'
 import { AdminQueries, type AdminReads } from './admin-queries'
 import { ErrorCounts } from './error-counts'
 import { SessionGeneration } from './admin-state'
+import { droppedCounters } from './batched'
+import type { Logger } from '../sdk'
 
 /** Everything the server keeps, on one engine: the embedded SQLite file, or a Postgres shared by N instances. */
 export interface Storage {
@@ -29,6 +32,8 @@ export interface Storage {
   results: ResultStoreLike
   /** Costly payment refusals per client / payer per minute (in memory on SQLite: one process). */
   refusals: ThrottleStore
+  /** Failed console sign-ins per client per 5 minutes (in memory on SQLite; shared by every instance on Postgres). */
+  signIns: ThrottleStore
   /** The operator console's reads. */
   admin: AdminReads
   /** The console's error answers by code (batched like the stats counters) and its session generation. */
@@ -46,15 +51,18 @@ export interface Storage {
 export const instanceIdOf = (config: Config) =>
   config.database.instanceId || `${hostname().slice(0, 40)}-${process.pid}`
 
-/** Opens the configured storage: Postgres when DATABASE_URL is set (throws DatabaseUnavailable), else SQLite. */
-export async function openStorage(config: Config): Promise<Storage> {
+/**
+ * Opens the configured storage: Postgres when DATABASE_URL is set (throws DatabaseUnavailable), else SQLite. `log`
+ * hears of counters lost at shutdown (a failed last flush).
+ */
+export async function openStorage(config: Config, log?: Pick<Logger, 'warn'>): Promise<Storage> {
   const limits = { maxBodyBytes: 1_048_576, maxTotalBytes: config.paidResultsMaxBytes }
   // Postgres modules load only when DATABASE_URL is set (literal specifier: still bundled in the binary).
   if (config.database.url)
-    return (await import('./postgres/open')).openPostgresStorage(config, instanceIdOf(config), limits)
+    return (await import('./postgres/open')).openPostgresStorage(config, instanceIdOf(config), limits, log)
   const db = openDatabase(config.databasePath)
-  const stats = new Stats(db)
-  const errorCounts = new ErrorCounts(db)
+  const stats = new Stats(db, undefined, undefined, droppedCounters(log, 'stats'))
+  const errorCounts = new ErrorCounts(db, undefined, undefined, droppedCounters(log, 'error counts'))
   const results = new ResultStore(db, limits)
   const ping = db.prepare('SELECT 1')
   return {
@@ -64,6 +72,7 @@ export async function openStorage(config: Config): Promise<Storage> {
     quota: new DailyQuota(db, config.demo.dailyLimit),
     results,
     refusals: new Throttle(config.invalidPaymentLimit),
+    signIns: new Throttle(SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS),
     admin: new AdminQueries(db),
     errorCounts,
     sessionGeneration: new SessionGeneration(db),

@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { utcDay } from './sqlite'
-import { SyncBatchWriter, type Batch } from './batched'
+import { SyncBatchWriter, type Batch, type OnDropped } from './batched'
 
 /** Traffic counters. Paid calls and revenue are not counters: they are read from the ledger's settled rows. */
 export type Counter = 'calls' | 'errors' | 'tokens' | 'demo_calls'
@@ -57,6 +57,7 @@ export class Stats {
     private db: Database,
     flushMs = 1000,
     now = () => new Date(),
+    onDropped?: OnDropped,
   ) {
     this.batch = new CounterBatch(now)
     const upsert = db.prepare(
@@ -69,7 +70,7 @@ export class Stats {
         upsert.run({ day, slug, ...row })
       }
     })
-    this.writer = new SyncBatchWriter(this.batch, (batch) => void write(batch), flushMs)
+    this.writer = new SyncBatchWriter(this.batch, (batch) => void write(batch), flushMs, onDropped)
   }
 
   /** Adds to the counters of `slug` for today (UTC). */

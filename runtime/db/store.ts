@@ -106,7 +106,10 @@ export interface ResultStoreLike {
   close(): Awaitable<void>
 }
 
-/** Fixed-window refusal counter (runtime/http/throttle.ts in memory; a shared table on Postgres). */
+/**
+ * Fixed-window counter per key (runtime/http/throttle.ts in memory; a shared table on Postgres, one bucket per use:
+ * payment refusals, console sign-ins), each with its own limit and window.
+ */
 export interface ThrottleStore {
   blocked(key: string): Awaitable<boolean>
   hit(key: string): Awaitable<void>

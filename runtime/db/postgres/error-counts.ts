@@ -1,5 +1,5 @@
 import type { SQL } from 'bun'
-import { AsyncBatchWriter } from '../batched'
+import { AsyncBatchWriter, type OnDropped } from '../batched'
 import { byCount, ErrorCountBatch, type PendingCount } from '../error-counts'
 import type { ErrorCountRow, ErrorCountStore } from '../store'
 
@@ -15,9 +15,10 @@ export class PgErrorCounts implements ErrorCountStore {
     private sql: SQL,
     flushMs = 1000,
     now = () => new Date(),
+    onDropped?: OnDropped,
   ) {
     this.batch = new ErrorCountBatch(now)
-    this.writer = new AsyncBatchWriter(this.batch, (rows) => this.write(rows), flushMs)
+    this.writer = new AsyncBatchWriter(this.batch, (rows) => this.write(rows), flushMs, onDropped)
   }
 
   record(slug: string, status: number, code: string): void {

@@ -1,5 +1,7 @@
 import type { Config } from '../../config'
 import type { Storage } from '../open'
+import { droppedCounters } from '../batched'
+import type { Logger } from '../../sdk'
 import { PgAdminQueries } from './admin-queries'
 import { PgSessionGeneration } from './admin-state'
 import { PgErrorCounts } from './error-counts'
@@ -9,20 +11,22 @@ import { PgQuota } from './quota'
 import { PgResultStore } from './results'
 import { PgStats } from './stats'
 import { PgThrottle } from './throttle'
+import { SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from '../../admin/sign-in'
 
 /** The Postgres storage (DATABASE_URL); loaded by openStorage only when it is configured. Throws DatabaseUnavailable. */
 export async function openPostgresStorage(
   config: Config,
   instanceId: string,
   limits: { maxBodyBytes: number; maxTotalBytes: number },
+  log?: Pick<Logger, 'warn'>,
 ): Promise<Storage> {
   const sql = await openPostgres({
     url: config.database.url,
     poolMax: config.database.poolMax,
     statementTimeoutMs: config.database.statementTimeoutMs,
   })
-  const stats = new PgStats(sql)
-  const errorCounts = new PgErrorCounts(sql)
+  const stats = new PgStats(sql, undefined, undefined, droppedCounters(log, 'stats'))
+  const errorCounts = new PgErrorCounts(sql, undefined, undefined, droppedCounters(log, 'error counts'))
   return {
     kind: 'postgres',
     ledger: new PgLedger(sql, instanceId),
@@ -30,6 +34,7 @@ export async function openPostgresStorage(
     quota: new PgQuota(sql, config.demo.dailyLimit),
     results: new PgResultStore(sql, limits),
     refusals: new PgThrottle(sql, config.invalidPaymentLimit),
+    signIns: new PgThrottle(sql, SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS, undefined, 'sign-in'),
     admin: new PgAdminQueries(sql),
     errorCounts,
     sessionGeneration: new PgSessionGeneration(sql),

@@ -1,5 +1,5 @@
 import type { SQL } from 'bun'
-import { AsyncBatchWriter } from '../batched'
+import { AsyncBatchWriter, type OnDropped } from '../batched'
 import { CounterBatch, type Counter, type PendingCounters } from '../stats'
 import type { StatsStore } from '../store'
 
@@ -16,9 +16,10 @@ export class PgStats implements StatsStore {
     private sql: SQL,
     flushMs = 1000,
     now = () => new Date(),
+    onDropped?: OnDropped,
   ) {
     this.batch = new CounterBatch(now)
-    this.writer = new AsyncBatchWriter(this.batch, (batch) => this.write(batch), flushMs)
+    this.writer = new AsyncBatchWriter(this.batch, (batch) => this.write(batch), flushMs, onDropped)
   }
 
   record(slug: string, add: Partial<Record<Counter, number>>): void {
