@@ -1,5 +1,5 @@
 import { timingSafeEqual, createHash } from 'node:crypto'
-import { Throttle } from '../http/throttle'
+import { SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS, Throttle } from '../http/throttle'
 
 /** The session cookie; scoped to /admin so no other route ever sees it (its value: see session.ts). */
 export const SESSION_COOKIE = 'admin_session'
@@ -60,4 +60,4 @@ export function sameOrigin(req: Request, allowedOrigins: string[], cookieAuth: b
 }
 
 /** Failed sign-ins (and bad bearer tokens) per client: `limit` per 5 minutes, then 429. */
-export const signInThrottle = (limit = 10) => new Throttle(limit, 5 * 60_000)
+export const signInThrottle = (limit = SIGN_IN_LIMIT) => new Throttle(limit, SIGN_IN_WINDOW_MS)

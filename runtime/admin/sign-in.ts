@@ -1,7 +1,3 @@
-/** Failed sign-ins (and bad bearer tokens) allowed per client per window, then 429 (shared by every instance on Postgres). */
-export const SIGN_IN_LIMIT = 10
-export const SIGN_IN_WINDOW_MS = 5 * 60_000
-
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /** The sign-in form (no data of any kind): posts the token once, gets a session cookie back. */

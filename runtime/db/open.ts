@@ -15,8 +15,7 @@ import type {
   StatsStore,
   ThrottleStore,
 } from './store'
-import { Throttle } from '../http/throttle'
-import { SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from '../admin/sign-in'
+import { SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS, Throttle } from '../http/throttle'
 import { AdminQueries, type AdminReads } from './admin-queries'
 import { ErrorCounts } from './error-counts'
 import { SessionGeneration } from './admin-state'

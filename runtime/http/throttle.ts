@@ -39,3 +39,11 @@ export class Throttle {
     return w ? Math.max(1, Math.ceil((w.start + this.windowMs - this.now()) / 1000)) : 1
   }
 }
+
+/**
+ * The operator console's sign-in policy: failed sign-ins (and bad bearer tokens) allowed per client per window, then
+ * 429 (shared by every instance on Postgres). Here, beside the throttle, so the storage can build it without loading
+ * the console.
+ */
+export const SIGN_IN_LIMIT = 10
+export const SIGN_IN_WINDOW_MS = 5 * 60_000

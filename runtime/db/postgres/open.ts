@@ -11,7 +11,7 @@ import { PgQuota } from './quota'
 import { PgResultStore } from './results'
 import { PgStats } from './stats'
 import { PgThrottle } from './throttle'
-import { SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from '../../admin/sign-in'
+import { SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from '../../http/throttle'
 
 /** The Postgres storage (DATABASE_URL); loaded by openStorage only when it is configured. Throws DatabaseUnavailable. */
 export async function openPostgresStorage(
