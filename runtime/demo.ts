@@ -5,7 +5,6 @@ import { errorResponse, json } from './http/respond'
 import { runHandler, type PipelineDeps } from './pipeline'
 import { ServiceError } from './sdk'
 import { prepareInput } from './validate'
-import { isDatabaseError } from './db/errors'
 import { asServiceError } from './http/unexpected'
 
 /**
@@ -65,14 +64,12 @@ export async function serveDemo(
       quotaHeaders,
     )
   } catch (e) {
-    if (isDatabaseError(e))
-      return errorResponse(
-        new ServiceError(503, 'DATABASE_UNAVAILABLE', 'The demo is unavailable right now (database); retry shortly.', {
-          retryable: true,
-          headers: { 'retry-after': '5' },
-        }),
-        requestId,
-      )
-    return errorResponse(asServiceError(e, deps.log, { request_id: requestId }, 'demo failed'), requestId)
+    return errorResponse(
+      asServiceError(e, deps.log, { request_id: requestId }, 'demo failed', {
+        code: 'DATABASE_UNAVAILABLE',
+        message: 'The demo is unavailable right now (database); retry shortly.',
+      }),
+      requestId,
+    )
   }
 }

@@ -16,7 +16,6 @@ import { paymentIdentifierOf } from './pay/payment-id'
 import { requestHash, RETRY_PENDING_S, type PaidResults } from './pay/results'
 import { collectedResponse } from './pay/collected'
 import { InFlightCalls } from './pay/in-flight'
-import { isDatabaseError } from './db/errors'
 import { asServiceError } from './http/unexpected'
 import { REASON } from './pay/reasons'
 
@@ -121,18 +120,11 @@ export async function runHandler(
 }
 
 /** Errors to answers: the shared database (DATABASE_URL) down or too slow fails closed as a retryable 503. */
-function toServiceError(e: unknown, log: Logger, requestId: string): ServiceError {
-  if (isDatabaseError(e)) {
-    log.error('database unavailable', { request_id: requestId, error: String((e as Error).message).slice(0, 200) })
-    return new ServiceError(
-      503,
-      'PAYMENT_UNAVAILABLE',
-      'Payments are unavailable right now (database); nothing was charged. Retry shortly.',
-      { retryable: true, headers: { 'retry-after': '5' } },
-    )
-  }
-  return asServiceError(e, log, { request_id: requestId })
-}
+const toServiceError = (e: unknown, log: Logger, requestId: string): ServiceError =>
+  asServiceError(e, log, { request_id: requestId }, 'unhandled error', {
+    code: 'PAYMENT_UNAVAILABLE',
+    message: 'Payments are unavailable right now (database); nothing was charged. Retry shortly.',
+  })
 
 /**
  * One paid call, framework-free: availability -> body cap -> tier -> 402 challenge when unpaid -> body

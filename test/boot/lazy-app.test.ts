@@ -52,7 +52,12 @@ test('a route group that throws answers in the one error shape and logs the erro
 
 test('a route group answers like the main app: the logged error carries the request id it answers with, a database error is a 503', async () => {
   const logged: Array<Record<string, unknown> | undefined> = []
-  const log = { info() {}, warn() {}, error: (_m: string, f?: Record<string, unknown>) => void logged.push(f) }
+  const messages: string[] = []
+  const log = {
+    info() {},
+    warn() {},
+    error: (m: string, f?: Record<string, unknown>) => void (messages.push(m), logged.push(f)),
+  }
   const routes = new Elysia()
     .get('/boom', () => {
       throw new Error('boom')
@@ -73,5 +78,8 @@ test('a route group answers like the main app: the logged error carries the requ
   const dj = (await d.json()) as any
   expect(dj.error.code).toBe('DATABASE_UNAVAILABLE')
   expect(JSON.stringify(dj)).not.toContain('pool down')
-  expect(logged).toHaveLength(1) // a database outage is answered, not logged as a crash (as in the main app)
+  // a database outage is logged as one, with the request id it answered with, not as a crash (as on the paid path)
+  expect(messages).toEqual(['unhandled error', 'database unavailable'])
+  expect(logged[1]?.request_id).toBe(dj.request_id)
+  expect(String(logged[1]?.error)).toContain('pool down')
 })
