@@ -1,0 +1,45 @@
+/**
+ * The one "doubles the hostile input and bounds the growth" check (issue #24). A linear service takes about twice as
+ * long on twice the input; a quadratic one four times. Timing on a shared 2-core machine is noisy, so each size runs
+ * several times alternately and the fastest run of each counts; a call that stays under `floorMs` even at the larger
+ * size is bounded whatever its ratio (fixed costs dominate there).
+ */
+import { expect } from 'bun:test'
+
+export interface Growth {
+  small: number
+  large: number
+  ratio: number
+}
+
+/** Fastest of `reps` alternating runs at sizes n and 2n, in ms. */
+export async function measureGrowth(run: (n: number) => unknown, n: number, reps = 3): Promise<Growth> {
+  await run(n) // warm-up: JIT, lazy imports
+  let small = Number.POSITIVE_INFINITY
+  let large = Number.POSITIVE_INFINITY
+  for (let i = 0; i < reps; i++) {
+    let t = performance.now()
+    await run(n)
+    small = Math.min(small, performance.now() - t)
+    t = performance.now()
+    await run(2 * n)
+    large = Math.min(large, performance.now() - t)
+  }
+  return { small, large, ratio: large / Math.max(small, 0.001) }
+}
+
+/**
+ * Asserts that doubling the input at most `maxRatio`-folds the time (default 3: linear is 2, quadratic 4), unless
+ * the doubled input still runs under `floorMs`.
+ */
+export async function expectLinearGrowth(
+  label: string,
+  run: (n: number) => unknown,
+  n: number,
+  { maxRatio = 3, floorMs = 40, reps = 3 }: { maxRatio?: number; floorMs?: number; reps?: number } = {},
+): Promise<Growth> {
+  const g = await measureGrowth(run, n, reps)
+  const bounded = g.large < floorMs || g.ratio <= maxRatio
+  expect({ label, bounded, ...(bounded ? {} : g) }).toEqual({ label, bounded: true })
+  return g
+}
