@@ -5,7 +5,7 @@ import type { LedgerStore, QuotaStore } from './db/store'
 import type { Storage } from './db/open'
 import { loadStatsReport } from './db/report'
 import { clientAddress } from './http/client-ip'
-import { requestUrl } from './http/request-url'
+import { hasValidUrl, invalidHost, requestUrl } from './http/request-url'
 import { errorResponse, json, newRequestId, PREFLIGHT_HEADERS } from './http/respond'
 import { discoveryDocument, servicesDocument, wellKnownDocument } from './discovery/surfaces'
 import { openapiDocument } from './discovery/openapi'
@@ -112,14 +112,13 @@ export function createApp(deps: AppDeps) {
 
   return (
     new Elysia()
+      // Before any route or hook (and it turns off Bun's static routes, which would answer without running any):
+      // a malformed Host header leaves a request without a URL, refused here in the one error shape.
+      .onRequest(({ request }) => (hasValidUrl(request) ? undefined : errorResponse(invalidHost(), newRequestId())))
       .options('*', () => new Response(null, { status: 204, headers: PREFLIGHT_HEADERS }))
       .onError(({ code, request, error }) => {
         const id = newRequestId()
-        if (!URL.canParse(request.url))
-          return errorResponse(
-            new ServiceError(400, 'INVALID_HOST', 'The Host header is not a valid host name or address.'),
-            id,
-          )
+        if (!hasValidUrl(request)) return errorResponse(invalidHost(), id)
         if (code === 'NOT_FOUND') {
           const slug = new URL(request.url).pathname.match(/^\/api\/(?:v1\/)?([^/]+)\/?$/)?.[1]
           if (slug && bySlug.has(slug))

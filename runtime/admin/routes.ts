@@ -208,7 +208,12 @@ export function adminRoutes(deps: AdminDeps) {
     plugin
       // Counts error answers by code for the console (global: it sees the /api routes registered after this plugin).
       .mapResponse({ as: 'global' }, ({ request, responseValue }) => {
-        observeAnswer(errorCodes, known, request, responseValue)
+        // Counting must never change an answer: a failure here is logged and the answer goes out as it is.
+        try {
+          observeAnswer(errorCodes, known, request, responseValue)
+        } catch (e) {
+          deps.log.error('admin: error count not recorded', { error: String((e as Error)?.stack ?? e) })
+        }
       })
       .get('/admin', async ({ request }) => {
         const signedIn = await session(request)
