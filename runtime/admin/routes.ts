@@ -8,20 +8,12 @@ import { ErrorCounts } from '../db/error-counts'
 import { SessionGeneration } from '../db/admin-state'
 import { clientAddress } from '../http/client-ip'
 import { readBody } from '../http/body'
+import { sameOrigin } from '../http/same-origin'
 import { newRequestId } from '../http/respond'
 import { reconcile } from '../pay/reconcile'
 import type { Facilitator } from '../pay/types'
 import type { ErrorCode, Logger } from '../sdk'
-import {
-  clearedCookie,
-  isHttps,
-  readCookie,
-  sameOrigin,
-  SESSION_COOKIE,
-  sessionCookie,
-  signInThrottle,
-  tokenMatches,
-} from './auth'
+import { clearedCookie, isHttps, readCookie, SESSION_COOKIE, sessionCookie, signInThrottle, tokenMatches } from './auth'
 import { explorerBase, paymentTxUrl } from './explorer'
 import { overview } from './overview'
 import { observeAnswer } from './error-codes'
