@@ -182,10 +182,18 @@ export function createApp(deps: AppDeps) {
           ),
         ),
       )
-      .get('/stats', async () => json(await loadStatsReport(deps.stats, deps.ledger, 30, config.ethUsd)))
+      .get('/stats', async () =>
+        json(await loadStatsReport(deps.stats, deps.ledger, 30, config.ethUsd, config.network)),
+      )
       .get('/stats/today', async () => {
-        const r = await loadStatsReport(deps.stats, deps.ledger, 1, config.ethUsd)
-        return json({ day: new Date().toISOString().slice(0, 10), totals: r.totals, services: r.services })
+        const r = await loadStatsReport(deps.stats, deps.ledger, 1, config.ethUsd, config.network)
+        return json({
+          day: new Date().toISOString().slice(0, 10),
+          network: r.network,
+          totals: r.totals,
+          services: r.services,
+          networks: r.networks,
+        })
       })
       .post(
         '/api/demo/explain',

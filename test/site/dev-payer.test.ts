@@ -73,13 +73,14 @@ test('the page of this server gets a signature; no answer carries a CORS header'
 })
 
 test('another web page is refused: foreign Origin, cross-site fetch metadata, no Origin at all (403 CROSS_ORIGIN)', async () => {
-  for (const headers of [
+  const cases: Array<Record<string, string>> = [
     { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
     { origin: 'https://evil.example' },
     { origin: 'null' },
     { origin: s.url, 'sec-fetch-site': 'cross-site' },
     { origin: s.url, 'sec-fetch-site': 'same-site' },
-  ]) {
+  ]
+  for (const headers of cases) {
     const r = await sign(typedData(), headers)
     expect([headers, r.status]).toEqual([headers, 403])
     expect(((await r.json()) as any).error.code).toBe('CROSS_ORIGIN')
