@@ -114,11 +114,13 @@ export function createApp(deps: AppDeps) {
     new Elysia()
       // Before any route or hook (and it turns off Bun's static routes, which would answer without running any):
       // a malformed Host header leaves a request without a URL, refused here in the one error shape.
-      .onRequest(({ request }) => (hasValidUrl(request) ? undefined : errorResponse(invalidHost(), newRequestId())))
+      .onRequest(({ request }) =>
+        hasValidUrl(request) ? undefined : errorResponse(invalidHost(request), newRequestId()),
+      )
       .options('*', () => new Response(null, { status: 204, headers: PREFLIGHT_HEADERS }))
       .onError(({ code, request, error }) => {
         const id = newRequestId()
-        if (!hasValidUrl(request)) return errorResponse(invalidHost(), id)
+        if (!hasValidUrl(request)) return errorResponse(invalidHost(request), id)
         if (code === 'NOT_FOUND') {
           const slug = new URL(request.url).pathname.match(/^\/api\/(?:v1\/)?([^/]+)\/?$/)?.[1]
           if (slug && bySlug.has(slug))

@@ -1,8 +1,10 @@
 import { ServiceError } from '../sdk/errors'
 
-/** The answer to a request whose Host header is malformed (`a b`, `h:99999`, `[::1`, `%`, ...). */
-export const invalidHost = () =>
-  new ServiceError(400, 'INVALID_HOST', 'The Host header is not a valid host name or address.')
+/** The answer to a request whose Host header is malformed (`a b`, `h:99999`, `[::1`, `%`, ...) or missing (HTTP/1.0). */
+export const invalidHost = (req?: Request) =>
+  req && !req.headers.has('host')
+    ? new ServiceError(400, 'INVALID_HOST', 'A Host header is required.')
+    : new ServiceError(400, 'INVALID_HOST', 'The Host header is not a valid host name or address.')
 
 /**
  * Whether Bun could build the request's URL. Bun builds `req.url` from the Host header and, when the Host is
@@ -17,6 +19,6 @@ export function requestUrl(req: Request): URL {
   try {
     return new URL(req.url)
   } catch {
-    throw invalidHost()
+    throw invalidHost(req)
   }
 }

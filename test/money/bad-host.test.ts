@@ -49,9 +49,15 @@ for (const mode of ['with ADMIN_TOKEN', 'without ADMIN_TOKEN'])
         expect([where, j.error.code]).toEqual([where, 'INVALID_HOST'])
         expect(r.body).not.toMatch(STACK)
       }
+    // no Host at all (HTTP/1.0): the same 400, saying what is missing
+    const none = await rawHttp(c.port, `GET /health HTTP/1.0\r\n\r\n`)
+    expect(none.status).toBe(400)
+    expect(JSON.parse(none.body).error).toEqual({ code: 'INVALID_HOST', message: 'A Host header is required.' })
     // the same routes with a good Host still answer (the guard refuses only what has no URL)
-    const ok = await rawHttp(c.port, `GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nconnection: close\r\n\r\n`)
-    expect(ok.status).toBe(200)
+    for (const host of ['127.0.0.1', 'example.com:8080', '[::1]:80']) {
+      const ok = await rawHttp(c.port, `GET /health HTTP/1.1\r\nHost: ${host}\r\nconnection: close\r\n\r\n`)
+      expect([host, ok.status]).toEqual([host, 200])
+    }
     expect(c.stderr.join('')).toBe('')
     // nothing but the logger's JSON lines on stdout, and no stack in them
     for (const line of c.lines.slice(logLines).join('\n').split('\n').filter(Boolean)) {
