@@ -7,6 +7,8 @@ export interface Child {
   port: number
   pid: number
   lines: string[]
+  /** What the process wrote to stderr (also passed through to this process's stderr). */
+  stderr: string[]
   stop(): Promise<void>
 }
 
@@ -20,10 +22,17 @@ export async function startChild(
   const proc = Bun.spawn(cmd, {
     cwd,
     stdout: 'pipe',
-    stderr: 'inherit',
+    stderr: 'pipe',
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
   })
   const lines: string[] = []
+  const stderr: string[] = []
+  ;(async () => {
+    for await (const chunk of proc.stderr) {
+      stderr.push(new TextDecoder().decode(chunk))
+      process.stderr.write(chunk)
+    }
+  })()
   const reader = proc.stdout.getReader()
   const decoder = new TextDecoder()
   let buf = ''
@@ -60,6 +69,7 @@ export async function startChild(
     port,
     pid: proc.pid,
     lines,
+    stderr,
     async stop() {
       proc.kill('SIGTERM')
       await proc.exited

@@ -5,7 +5,7 @@ import type { LedgerStore, QuotaStore } from './db/store'
 import type { Storage } from './db/open'
 import { loadStatsReport } from './db/report'
 import { clientAddress } from './http/client-ip'
-import { requestUrl } from './http/request-url'
+import { hasValidUrl, invalidHost, requestUrl } from './http/request-url'
 import { errorResponse, json, newRequestId, PREFLIGHT_HEADERS } from './http/respond'
 import { discoveryDocument, servicesDocument, wellKnownDocument } from './discovery/surfaces'
 import { openapiDocument } from './discovery/openapi'
@@ -112,14 +112,15 @@ export function createApp(deps: AppDeps) {
 
   return (
     new Elysia()
+      // Before any route or hook (and it turns off Bun's static routes, which would answer without running any):
+      // a malformed Host header leaves a request without a URL, refused here in the one error shape.
+      .onRequest(({ request }) =>
+        hasValidUrl(request) ? undefined : errorResponse(invalidHost(request), newRequestId()),
+      )
       .options('*', () => new Response(null, { status: 204, headers: PREFLIGHT_HEADERS }))
       .onError(({ code, request, error }) => {
         const id = newRequestId()
-        if (!URL.canParse(request.url))
-          return errorResponse(
-            new ServiceError(400, 'INVALID_HOST', 'The Host header is not a valid host name or address.'),
-            id,
-          )
+        if (!hasValidUrl(request)) return errorResponse(invalidHost(request), id)
         if (code === 'NOT_FOUND') {
           const slug = new URL(request.url).pathname.match(/^\/api\/(?:v1\/)?([^/]+)\/?$/)?.[1]
           if (slug && bySlug.has(slug))
@@ -183,10 +184,18 @@ export function createApp(deps: AppDeps) {
           ),
         ),
       )
-      .get('/stats', async () => json(await loadStatsReport(deps.stats, deps.ledger, 30, config.ethUsd)))
+      .get('/stats', async () =>
+        json(await loadStatsReport(deps.stats, deps.ledger, 30, config.ethUsd, config.network)),
+      )
       .get('/stats/today', async () => {
-        const r = await loadStatsReport(deps.stats, deps.ledger, 1, config.ethUsd)
-        return json({ day: new Date().toISOString().slice(0, 10), totals: r.totals, services: r.services })
+        const r = await loadStatsReport(deps.stats, deps.ledger, 1, config.ethUsd, config.network)
+        return json({
+          day: new Date().toISOString().slice(0, 10),
+          network: r.network,
+          totals: r.totals,
+          services: r.services,
+          networks: r.networks,
+        })
       })
       .post(
         '/api/demo/explain',

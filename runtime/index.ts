@@ -98,7 +98,7 @@ async function main() {
     await stopChain?.()
     throw e
   })
-  const server = booted.app.listen(serveOptions(booted.config.port, booted.config.host))
+  const server = booted.app.listen(serveOptions(booted.config.port, booted.config.host, booted.log))
   const url = `http://${booted.config.host === '0.0.0.0' ? 'localhost' : booted.config.host}:${server.server!.port}`
   writeDevPayer?.(url)
   console.log(

@@ -18,10 +18,10 @@ describe('sqlite', () => {
     const db = openDatabase(join(dir, 'a.sqlite'))
     expect(db.query('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' })
     expect(db.query('PRAGMA synchronous').get()).toEqual({ synchronous: 1 })
-    expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: 5 })
+    expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: 6 })
     db.close()
     const again = openDatabase(join(dir, 'a.sqlite'))
-    expect(again.query('PRAGMA user_version').get()).toEqual({ user_version: 5 })
+    expect(again.query('PRAGMA user_version').get()).toEqual({ user_version: 6 })
     again.close()
     rmSync(dir, { recursive: true })
   })
@@ -115,18 +115,20 @@ describe('revenue from the ledger', () => {
     const d = l.reserve(res(4, 'b', '5'))!
     l.transition(d, 'failed') // never counted
     stats.record('a', { calls: 2 })
+    const network = 'eip155:8453'
     expect(l.settledByDay(0)).toEqual([
       {
         day: '2026-11-21',
+        network,
         slug: 'a',
         paid_calls: 1,
         revenue_atomic: '1000',
         gas_wei: (61234n * 1000000007n).toString(),
       },
-      { day: '2026-11-22', slug: 'a', paid_calls: 1, revenue_atomic: '9007199254740993', gas_wei: '150000' },
-      { day: '2026-11-22', slug: 'b', paid_calls: 1, revenue_atomic: '7', gas_wei: '0' },
+      { day: '2026-11-22', network, slug: 'a', paid_calls: 1, revenue_atomic: '9007199254740993', gas_wei: '150000' },
+      { day: '2026-11-22', network, slug: 'b', paid_calls: 1, revenue_atomic: '7', gas_wei: '0' },
     ])
-    const r = statsReport(stats, l, 30, 2000, new Date(now))
+    const r = statsReport(stats, l, 30, 2000, network, new Date(now))
     expect(r.totals).toMatchObject({
       paid_calls: 3,
       revenue_atomic: '9007199254742000',
@@ -142,7 +144,7 @@ describe('revenue from the ledger', () => {
       ['a', 2, '9007199254741993', (61234n * 1000000007n + 150000n).toString()],
       ['b', 1, '7', '0'],
     ])
-    expect(statsReport(stats, l, 1, null, new Date(now)).totals).toMatchObject({
+    expect(statsReport(stats, l, 1, null, network, new Date(now)).totals).toMatchObject({
       paid_calls: 2,
       revenue_atomic: '9007199254741000',
       gas_usd: null,
@@ -172,9 +174,9 @@ describe('revenue from the ledger', () => {
               PRAGMA user_version = 1;`)
     old.close()
     const db = openDatabase(path)
-    expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: 5 })
+    expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: 6 })
     expect(new Ledger(db).settledByDay(0)).toEqual([
-      { day: '2026-11-22', slug: 'a', paid_calls: 1, revenue_atomic: '4200', gas_wei: '0' },
+      { day: '2026-11-22', network: 'eip155:8453', slug: 'a', paid_calls: 1, revenue_atomic: '4200', gas_wei: '0' },
     ])
     db.close()
     rmSync(dir, { recursive: true })

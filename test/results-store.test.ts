@@ -41,7 +41,7 @@ test('a body over the single cap is not kept; with an identifier the claim stays
   const s = store(100)
   const p = payment()
   expect(s.keep(p, 'x'.repeat(101))).toBe(false)
-  expect(s.byAuthorization(p.payer, p.nonce)).toBeNull()
+  expect(s.byAuthorization('eip155:8453', p.payer, p.nonce)).toBeNull()
   const q = { ...payment(), key: 'pay_0123456789abcdef' }
   expect(s.keep(q, 'é'.repeat(51))).toBe(false) // 102 bytes in UTF-8
   expect(s.byKey(q.payer, q.key!)).toMatchObject({ payment_id: q.paymentId, body: null, state: 'settled' })
@@ -53,7 +53,7 @@ test('past the total cap the oldest bodies are dropped, their rows stay', () => 
   const ps = Array.from({ length: 5 }, () => payment())
   for (const p of ps) s.keep(p, 'y'.repeat(300))
   expect(s.totalBytes).toBeLessThanOrEqual(1000)
-  const bodies = ps.map((p) => s.byAuthorization(p.payer, p.nonce)?.body?.length ?? null)
+  const bodies = ps.map((p) => s.byAuthorization('eip155:8453', p.payer, p.nonce)?.body?.length ?? null)
   expect(bodies).toEqual([null, null, 300, 300, 300])
   // the total survives a restart (summed from the table)
   expect(store(1000, 1000).totalBytes).toBe(900)
@@ -65,9 +65,9 @@ test('rows expire at validBefore + grace: deleted on read, and purged', () => {
   const q = payment()
   s.keep(p, '{"a":1}')
   s.keep(q, '{"b":2}')
-  expect(s.byAuthorization(p.payer, p.nonce)?.body).toBe('{"a":1}')
+  expect(s.byAuthorization('eip155:8453', p.payer, p.nonce)?.body).toBe('{"a":1}')
   now = p.expiresAt + 1
-  expect(s.byAuthorization(p.payer, p.nonce)).toBeNull()
+  expect(s.byAuthorization('eip155:8453', p.payer, p.nonce)).toBeNull()
   expect(db.query('SELECT COUNT(*) AS n FROM paid_results').get()).toEqual({ n: 1 })
   expect(s.purge()).toBe(1)
   expect(db.query('SELECT COUNT(*) AS n FROM paid_results').get()).toEqual({ n: 0 })
@@ -78,9 +78,9 @@ test('rows of failed or released payments are never returned and are purged', ()
   const s = store()
   const failed = payment('pending')
   s.keep(failed, '{"f":1}')
-  expect(s.byAuthorization(failed.payer, failed.nonce)?.state).toBe('pending')
+  expect(s.byAuthorization('eip155:8453', failed.payer, failed.nonce)?.state).toBe('pending')
   ledger.transition(failed.paymentId, 'failed', { reason: 'reconciled' })
-  expect(s.byAuthorization(failed.payer, failed.nonce)).toBeNull()
+  expect(s.byAuthorization('eip155:8453', failed.payer, failed.nonce)).toBeNull()
   const released = { ...payment('verified'), key: 'pay_released_claim_1' }
   expect(s.claim({ ...released, key: released.key })).toBeNull()
   ledger.transition(released.paymentId, 'released')
@@ -129,7 +129,7 @@ test('the receipt is written only when it differs from the one rebuilt from the 
     b64json({ success: true, transaction: tx, network: 'eip155:8453', payer: from }),
     tx,
   )
-  expect(s.byAuthorization(same.payer, same.nonce)?.receipt).toBeNull()
+  expect(s.byAuthorization('eip155:8453', same.payer, same.nonce)?.receipt).toBeNull()
   const differs = payment()
   s.keep(differs, '{}')
   const remote = b64json({
@@ -140,7 +140,7 @@ test('the receipt is written only when it differs from the one rebuilt from the 
     extra: 1,
   })
   results.settled(ticket(differs.paymentId), remote, tx)
-  expect(s.byAuthorization(differs.payer, differs.nonce)?.receipt).toBe(remote)
+  expect(s.byAuthorization('eip155:8453', differs.payer, differs.nonce)?.receipt).toBe(remote)
 })
 
 test('bodies are written in batches: a lookup or close writes the pending ones first', () => {
@@ -150,7 +150,7 @@ test('bodies are written in batches: a lookup or close writes the pending ones f
   s.keep(a, '{"a":1}')
   s.keep(b, '{"b":1}')
   expect(count()).toBe(0) // still buffered: no disk flush on the paid path
-  expect(s.byAuthorization(b.payer, b.nonce)?.body).toBe('{"b":1}')
+  expect(s.byAuthorization('eip155:8453', b.payer, b.nonce)?.body).toBe('{"b":1}')
   expect(count()).toBe(2)
   const c = payment()
   s.keep(c, '{"c":1}')
@@ -159,5 +159,5 @@ test('bodies are written in batches: a lookup or close writes the pending ones f
   s.keep(d, '{"d":1}')
   s.close()
   expect(count()).toBe(3)
-  expect(store().byAuthorization(d.payer, d.nonce)?.body).toBe('{"d":1}')
+  expect(store().byAuthorization('eip155:8453', d.payer, d.nonce)?.body).toBe('{"d":1}')
 })

@@ -68,6 +68,10 @@ const bars = (target, rows, series) => chart(target, rows, series, { width: 640,
 
 function renderMoney(o) {
   const ethUsd = Number($('#eth-usd').value) || 0
+  // Each network is its own figure (a testnet's USDC is not revenue): the charts and table show the main one.
+  $('#money-networks').textContent = o.money.networks
+    .map((n, i) => `${n.network}${i === 0 ? ' (shown below)' : ''}: ${usd(n.revenue_usd)} in ${n.settled} settled`)
+    .join(' · ')
   const byDay = new Map(o.money.days.map((d) => [d.day, d]))
   const days = Array.from({ length: o.window_days }, (_, i) =>
     new Date(Date.now() - (o.window_days - 1 - i) * 86400000).toISOString().slice(0, 10),

@@ -38,26 +38,5 @@ export function clearedCookie(secure: boolean): string {
   return `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/admin; Max-Age=0${secure ? '; Secure' : ''}`
 }
 
-/**
- * CSRF defence for state-changing requests: a browser always sends Origin on a POST, and Sec-Fetch-Site in modern
- * browsers; both must name this site. `cookieAuth` requests must carry an Origin (a cookie is what a forged
- * cross-site form would ride on); bearer requests from non-browser clients may omit both headers.
- */
-export function sameOrigin(req: Request, allowedOrigins: string[], cookieAuth: boolean): boolean {
-  const site = req.headers.get('sec-fetch-site')
-  if (site && site !== 'same-origin' && site !== 'none') return false
-  const origin = req.headers.get('origin')
-  if (!origin) return !cookieAuth
-  const host = req.headers.get('host')
-  let o: URL
-  try {
-    o = new URL(origin)
-  } catch {
-    return false
-  }
-  if (host && o.host === host) return true
-  return allowedOrigins.includes(o.origin)
-}
-
 /** Failed sign-ins (and bad bearer tokens) per client: `limit` per 5 minutes, then 429. */
 export const signInThrottle = (limit = SIGN_IN_LIMIT) => new Throttle(limit, SIGN_IN_WINDOW_MS)

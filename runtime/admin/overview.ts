@@ -42,7 +42,7 @@ export async function overview(d: OverviewDeps) {
   }
   const rows = await d.stats.rows(WINDOW_DAYS)
   // Paid calls come from the ledger's settled rows (the stats counters keep traffic only).
-  const money = await d.queries.money(WINDOW_DAYS)
+  const money = await d.queries.money(WINDOW_DAYS, d.network)
   const settledBySlug = new Map(money.services.map((m) => [m.slug, m.settled]))
   const perService = new Map<
     string,

@@ -8,20 +8,12 @@ import { ErrorCounts } from '../db/error-counts'
 import { SessionGeneration } from '../db/admin-state'
 import { clientAddress } from '../http/client-ip'
 import { readBody } from '../http/body'
+import { sameOrigin } from '../http/same-origin'
 import { newRequestId } from '../http/respond'
 import { reconcile } from '../pay/reconcile'
 import type { Facilitator } from '../pay/types'
 import type { ErrorCode, Logger } from '../sdk'
-import {
-  clearedCookie,
-  isHttps,
-  readCookie,
-  sameOrigin,
-  SESSION_COOKIE,
-  sessionCookie,
-  signInThrottle,
-  tokenMatches,
-} from './auth'
+import { clearedCookie, isHttps, readCookie, SESSION_COOKIE, sessionCookie, signInThrottle, tokenMatches } from './auth'
 import { explorerBase, paymentTxUrl } from './explorer'
 import { overview } from './overview'
 import { observeAnswer } from './error-codes'
@@ -110,7 +102,8 @@ export function paymentQuery(
 /**
  * The operator console: `/admin` (page) and `/admin/api/*` (JSON). Absent (plain 404, like any unknown path) unless
  * ADMIN_TOKEN is set. JSON takes `Authorization: Bearer <token>` or the session cookie set by the sign-in form;
- * POSTs also need a same-origin request (CSRF). Failed sign-ins and bad bearer tokens are throttled per client.
+ * POSTs also need a same-origin request (CSRF). Failed sign-ins and bad bearer tokens are throttled per client; a right
+ * token or a valid session always passes.
  */
 export function adminRoutes(deps: AdminDeps) {
   const plugin = new Elysia({ name: 'admin' })
@@ -134,11 +127,6 @@ export function adminRoutes(deps: AdminDeps) {
   })
   const client = (req: Request, server: Srv) =>
     clientAddress(server?.requestIP(req)?.address, req.headers.get('x-forwarded-for'), config.trustedProxies)
-  const throttled = async (who: string) =>
-    fail(429, 'TOO_MANY_ATTEMPTS', 'Too many failed sign-ins from this client; wait and try again.', undefined, {
-      'retry-after': String(await throttle.retryAfter(who)),
-    })
-
   /** Whether `who` used up its failed tries; 'unknown' when the shared counter does not answer (then: fail closed). */
   const blocked = async (who: string): Promise<boolean | 'unknown'> => {
     try {
@@ -170,24 +158,44 @@ export function adminRoutes(deps: AdminDeps) {
       return 'unknown'
     }
   }
+  /**
+   * The refusal of a wrong credential from `who`: 401 (counted) while the client has tries left, then 429 with
+   * Retry-After; 503 when the shared count cannot be read (fail closed). Only wrong credentials reach it: a right one
+   * always passes, so nobody sharing the operator's address can lock the operator out.
+   */
+  const refuseWrong = async (
+    who: string,
+    wrong: () => Response,
+    tooMany: (retryAfter: string) => Response,
+    unreadable: () => Response = unavailable,
+  ) => {
+    const over = await blocked(who)
+    if (over === 'unknown') return unreadable()
+    if (over) return tooMany(String(await throttle.retryAfter(who)))
+    await failed(who)
+    return wrong()
+  }
   /** null when the request is authenticated; otherwise the refusal to send. */
   const authenticate = async (req: Request, server: Srv): Promise<{ refusal: Response | null; cookie: boolean }> => {
-    const who = client(req, server)
-    const over = await blocked(who)
-    if (over === 'unknown') return { refusal: unavailable(), cookie: false }
-    if (over) return { refusal: await throttled(who), cookie: false }
     const auth = req.headers.get('authorization')
     if (auth !== null) {
       const m = auth.match(/^Bearer\s+(\S+)\s*$/i)
       if (m && tokenMatches(m[1], token)) return { refusal: null, cookie: false }
-      await failed(who)
-      deps.log.warn('admin: bad bearer token', { client: who })
-      return {
-        refusal: fail(401, 'UNAUTHORIZED', 'The bearer token is not valid.', undefined, {
-          'www-authenticate': 'Bearer realm="admin"',
-        }),
-        cookie: false,
-      }
+      const who = client(req, server)
+      const refusal = await refuseWrong(
+        who,
+        () => {
+          deps.log.warn('admin: bad bearer token', { client: who })
+          return fail(401, 'UNAUTHORIZED', 'The bearer token is not valid.', undefined, {
+            'www-authenticate': 'Bearer realm="admin"',
+          })
+        },
+        (retryAfter) =>
+          fail(429, 'TOO_MANY_ATTEMPTS', 'Too many failed sign-ins from this client; wait and try again.', undefined, {
+            'retry-after': retryAfter,
+          }),
+      )
+      return { refusal, cookie: false }
     }
     const signedIn = await session(req)
     if (signedIn === 'unknown') return { refusal: unavailable(), cookie: false }
@@ -208,7 +216,12 @@ export function adminRoutes(deps: AdminDeps) {
     plugin
       // Counts error answers by code for the console (global: it sees the /api routes registered after this plugin).
       .mapResponse({ as: 'global' }, ({ request, responseValue }) => {
-        observeAnswer(errorCodes, known, request, responseValue)
+        // Counting must never change an answer: a failure here is logged and the answer goes out as it is.
+        try {
+          observeAnswer(errorCodes, known, request, responseValue)
+        } catch (e) {
+          deps.log.error('admin: error count not recorded', { error: String((e as Error)?.stack ?? e) })
+        }
       })
       .get('/admin', async ({ request }) => {
         const signedIn = await session(request)
@@ -227,26 +240,28 @@ export function adminRoutes(deps: AdminDeps) {
           const secure = isHttps(request, config.trustedProxies)
           if (!sameOrigin(request, origins, true))
             return send(signInPage('This form must be sent from this site.'), 403, 'text/html')
-          const over = await blocked(who)
-          if (over === 'unknown')
-            return send(signInPage('The database is not answering; try again shortly.'), 503, 'text/html', {
-              'retry-after': '5',
-            })
-          if (over)
-            return send(signInPage('Too many failed attempts. Wait a few minutes.'), 429, 'text/html', {
-              'retry-after': String(await throttle.retryAfter(who)),
-            })
           let presented: string | null = null
           try {
             presented = new URLSearchParams(await readBody(request, 4096, 10_000)).get('token')
           } catch {
             return send(signInPage('The form could not be read.'), 400, 'text/html')
           }
-          if (!tokenMatches(presented, token)) {
-            await failed(who)
-            deps.log.warn('admin: failed sign-in', { client: who })
-            return send(signInPage('That token is not right.'), 401, 'text/html')
-          }
+          if (!tokenMatches(presented, token))
+            return refuseWrong(
+              who,
+              () => {
+                deps.log.warn('admin: failed sign-in', { client: who })
+                return send(signInPage('That token is not right.'), 401, 'text/html')
+              },
+              (retryAfter) =>
+                send(signInPage('Too many failed attempts. Wait a few minutes.'), 429, 'text/html', {
+                  'retry-after': retryAfter,
+                }),
+              () =>
+                send(signInPage('The database is not answering; try again shortly.'), 503, 'text/html', {
+                  'retry-after': '5',
+                }),
+            )
           let s: { value: string; maxAgeSeconds: number }
           try {
             s = await sessions.create()

@@ -111,12 +111,12 @@ export class AdminQueries {
     // One aggregation per (UTC day of settlement, service), over the same rows and expressions as /stats
     // (Ledger.settledByDay), plus what the average gas per service needs.
     this.moneyQ = db.prepare(
-      `SELECT strftime('%Y-%m-%d', settled_at / 1000, 'unixepoch') AS day, slug, COUNT(*) AS settled,
+      `SELECT strftime('%Y-%m-%d', settled_at / 1000, 'unixepoch') AS day, network, slug, COUNT(*) AS settled,
               CAST(SUM(CAST(amount AS INTEGER)) AS TEXT) AS revenue_atomic,
               CAST(COALESCE(SUM(gas_used * gas_price), 0) AS TEXT) AS gas_wei,
               CAST(COALESCE(SUM(gas_used), 0) AS TEXT) AS gas_used, COUNT(gas_used) AS with_gas
        FROM payments INDEXED BY payments_settled WHERE state = 'settled' AND settled_at >= ?
-       GROUP BY day, slug ORDER BY day, slug`,
+       GROUP BY day, network, slug ORDER BY day, network, slug`,
     )
     this.released = db.prepare(
       `SELECT slug, reason, COUNT(*) AS n FROM payments WHERE state = 'released' AND updated_at >= ? GROUP BY slug, reason`,
@@ -158,11 +158,12 @@ export class AdminQueries {
   }
 
   /**
-   * Settled revenue and settlement gas per UTC day and per service over the last `days` UTC days (today included),
-   * the window /stats uses: one SQL aggregation by (day, service), rolled up here.
+   * Settled revenue and settlement gas per UTC day and per service on `network`, and each network's totals, over the
+   * last `days` UTC days (today included), the window /stats uses: one SQL aggregation by (day, network, service),
+   * rolled up here.
    */
-  money(days: number): { days: DayMoney[]; services: ServiceMoney[] } {
-    return moneyFromCells(this.moneyQ.all(windowStartMs(days, this.now())) as MoneyCell[])
+  money(days: number, network: string): Money {
+    return moneyFromCells(this.moneyQ.all(windowStartMs(days, this.now())) as MoneyCell[], network)
   }
 
   /**
@@ -186,9 +187,10 @@ export class AdminQueries {
   }
 }
 
-/** One (UTC day, service) cell of settled payments, as both engines' aggregation returns it. */
+/** One (UTC day, network, service) cell of settled payments, as both engines' aggregation returns it. */
 export interface MoneyCell {
   day: string
+  network: string
   slug: string
   settled: number | string
   revenue_atomic: string
@@ -202,14 +204,39 @@ export interface MoneyCell {
 export const windowStartMs = (days: number, now: Date) =>
   Date.parse(`${utcDay(new Date(now.getTime() - (days - 1) * 86_400_000))}T00:00:00Z`)
 
-/** Rolls (day, service) cells up into days and services (exact: bigint sums). */
-export function moneyFromCells(cells: MoneyCell[]): { days: DayMoney[]; services: ServiceMoney[] } {
+/** One network's settled money over the window. */
+export interface NetworkMoneyTotal {
+  network: string
+  revenue_atomic: string
+  revenue_usd: number
+  gas_wei: string
+  settled: number
+}
+
+/** The console's money view: days and services on `network` (the primary one), and every network's totals. */
+export interface Money {
+  network: string
+  days: DayMoney[]
+  services: ServiceMoney[]
+  /** `network` first (even without settlements), then the others by name; never one sum of different chains. */
+  networks: NetworkMoneyTotal[]
+}
+
+/** Rolls (day, network, service) cells up into the days and services of `network` and per-network totals (exact). */
+export function moneyFromCells(cells: MoneyCell[], network: string): Money {
   const byDay = new Map<string, { rev: bigint; gas: bigint; n: number }>()
   const bySlug = new Map<string, { rev: bigint; gas: bigint; n: number; gasUsed: bigint; withGas: number }>()
+  const byNetwork = new Map<string, { rev: bigint; gas: bigint; n: number }>([[network, { rev: 0n, gas: 0n, n: 0 }]])
   for (const c of cells) {
     const rev = sum(c.revenue_atomic),
       gas = sum(c.gas_wei),
       n = Number(c.settled)
+    const t = byNetwork.get(c.network) ?? { rev: 0n, gas: 0n, n: 0 }
+    t.rev += rev
+    t.gas += gas
+    t.n += n
+    byNetwork.set(c.network, t)
+    if (c.network !== network) continue
     const d = byDay.get(c.day) ?? { rev: 0n, gas: 0n, n: 0 }
     d.rev += rev
     d.gas += gas
@@ -223,7 +250,19 @@ export function moneyFromCells(cells: MoneyCell[]): { days: DayMoney[]; services
     s.withGas += Number(c.with_gas)
     bySlug.set(c.slug, s)
   }
+  const others = [...byNetwork.keys()].filter((n) => n !== network).sort()
   return {
+    network,
+    networks: [network, ...others].map((n) => {
+      const t = byNetwork.get(n)!
+      return {
+        network: n,
+        revenue_atomic: t.rev.toString(),
+        revenue_usd: Number(t.rev) / 1e6,
+        gas_wei: t.gas.toString(),
+        settled: t.n,
+      }
+    }),
     days: [...byDay]
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([day, d]) => ({
@@ -273,7 +312,7 @@ export interface AdminReads {
   unsettledPayments(): Awaitable<AdminPayment[]>
   stateCounts(): Awaitable<Record<string, number>>
   events(id: number): Awaitable<Array<{ state: string; detail: string | null; at: string }>>
-  money(days: number): Awaitable<{ days: DayMoney[]; services: ServiceMoney[] }>
+  money(days: number, network: string): Awaitable<Money>
   paidFailures(days: number): Awaitable<Array<{ slug: string; code: string; status: number | null; count: number }>>
   demoQuota(days: number): Awaitable<Array<{ day: string; clients: number; calls: number }>>
 }

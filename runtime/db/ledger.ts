@@ -41,9 +41,11 @@ export interface SettlementGas {
   effectiveGasPrice?: string
 }
 
-/** Settled payments of one UTC day and service: exact integer sums as decimal strings. */
+/** Settled payments of one UTC day, network and service: exact integer sums as decimal strings. */
 export interface SettledRow {
   day: string
+  /** The CAIP-2 network the payments settled on (each network's revenue is its own figure). */
+  network: string
   slug: string
   paid_calls: number
   revenue_atomic: string
@@ -128,9 +130,10 @@ export class Ledger {
     )
     // Integer sums (SQLite raises on overflow rather than rounding), read back as text for exact bigints.
     this.settledQ = db.prepare(
-      `SELECT strftime('%Y-%m-%d', settled_at / 1000, 'unixepoch') AS day, slug, COUNT(*) AS paid_calls,
+      `SELECT strftime('%Y-%m-%d', settled_at / 1000, 'unixepoch') AS day, network, slug, COUNT(*) AS paid_calls,
               CAST(SUM(CAST(amount AS INTEGER)) AS TEXT) AS revenue_atomic, CAST(COALESCE(SUM(gas_used * gas_price), 0) AS TEXT) AS gas_wei
-       FROM payments INDEXED BY payments_settled WHERE state = 'settled' AND settled_at >= ? GROUP BY day, slug ORDER BY day, slug`,
+       FROM payments INDEXED BY payments_settled WHERE state = 'settled' AND settled_at >= ?
+       GROUP BY day, network, slug ORDER BY day, network, slug`,
     )
     this.costQ = db.prepare(
       `SELECT CAST(SUM(c) AS TEXT) AS total, COUNT(*) AS n FROM
@@ -140,7 +143,7 @@ export class Ledger {
   }
 
   /**
-   * Atomically reserves one authorization (payer, nonce). Returns the row id, or null when the same
+   * Atomically reserves one authorization (network, payer, nonce). Returns the row id, or null when the same
    * authorization is already reserved, in flight, settled or failed.
    */
   reserve(r: Reservation): number | null {
@@ -210,13 +213,15 @@ export class Ledger {
     return this.byStateQ.all(JSON.stringify(states)) as PaymentRow[]
   }
 
-  /** Sum of settled amounts (atomic units). */
-  settledTotal(): bigint {
-    const rows = this.db.query(`SELECT amount FROM payments WHERE state = 'settled'`).all() as { amount: string }[]
+  /** Sum of settled amounts (atomic units): on `network` only, or on every network. */
+  settledTotal(network?: string): bigint {
+    const rows = this.db
+      .query(`SELECT amount FROM payments WHERE state = 'settled' AND ($network IS NULL OR network = $network)`)
+      .all({ network: network ?? null }) as { amount: string }[]
     return rows.reduce((s, r) => s + BigInt(r.amount), 0n)
   }
 
-  /** Settled payments per UTC day (of settled_at) and service since `sinceMs`. */
+  /** Settled payments per UTC day (of settled_at), network and service since `sinceMs`. */
   settledByDay(sinceMs: number): SettledRow[] {
     return this.settledQ.all(sinceMs) as SettledRow[]
   }

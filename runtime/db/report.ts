@@ -59,14 +59,40 @@ function finish(l: Line, ethUsd: number | null): DayStats {
   }
 }
 
+/** One network's settled money over the window (each network is its own figure: test USDC is not revenue). */
+export interface NetworkMoney {
+  network: string
+  paid_calls: number
+  revenue_usd: number
+  revenue_atomic: string
+  gas_wei: string
+  gas_usd: number | null
+}
+
 /**
  * The /stats report over the last `days` UTC days: totals, per day and per service. Traffic comes from the stats
  * counters, paid calls / revenue / gas from the ledger's settled rows (grouped by the UTC day they settled), so
- * the books equal the chain after any crash.
+ * the books equal the chain after any crash. Money is per network: `totals`, `days` and `services` count the
+ * payments settled on `network` (the configured primary network, named in the report); `networks` gives each
+ * network's own figures (the primary first), never one sum of different chains.
  */
-export function statsReport(stats: Stats, ledger: Ledger, days: number, ethUsd: number | null, now = new Date()) {
+export function statsReport(
+  stats: Stats,
+  ledger: Ledger,
+  days: number,
+  ethUsd: number | null,
+  network: string,
+  now = new Date(),
+) {
   const sinceDay = utcDay(new Date(now.getTime() - (days - 1) * 86_400_000))
-  return buildReport(stats.rows(days), ledger.settledByDay(Date.parse(`${sinceDay}T00:00:00Z`)), days, ethUsd, now)
+  return buildReport(
+    stats.rows(days),
+    ledger.settledByDay(Date.parse(`${sinceDay}T00:00:00Z`)),
+    days,
+    ethUsd,
+    network,
+    now,
+  )
 }
 
 /** `statsReport` from any storage engine (SQLite or Postgres). */
@@ -75,6 +101,7 @@ export async function loadStatsReport(
   ledger: LedgerStore,
   days: number,
   ethUsd: number | null,
+  network: string,
   now = new Date(),
 ) {
   const sinceDay = utcDay(new Date(now.getTime() - (days - 1) * 86_400_000))
@@ -82,12 +109,43 @@ export async function loadStatsReport(
     stats.rows(days),
     ledger.settledByDay(Date.parse(`${sinceDay}T00:00:00Z`)),
   ])
-  return buildReport(traffic, settled, days, ethUsd, now)
+  return buildReport(traffic, settled, days, ethUsd, network, now)
 }
 
 type TrafficRow = { day: string; slug: string } & Record<Counter, number>
 
-function buildReport(traffic: TrafficRow[], settled: SettledRow[], days: number, ethUsd: number | null, now: Date) {
+/** Each network's money in `settled`, `primary` first (listed even without settlements), the others by name. */
+function byNetwork(settled: SettledRow[], primary: string, ethUsd: number | null): NetworkMoney[] {
+  const lines = new Map<string, Line>([[primary, empty()]])
+  for (const r of settled) {
+    if (!lines.has(r.network)) lines.set(r.network, empty())
+    const l = lines.get(r.network)!
+    l.paid_calls += r.paid_calls
+    l.revenue += BigInt(r.revenue_atomic)
+    l.gas += BigInt(r.gas_wei)
+  }
+  const names = [primary, ...[...lines.keys()].filter((n) => n !== primary).sort()]
+  return names.map((network) => {
+    const f = finish(lines.get(network)!, ethUsd)
+    return {
+      network,
+      paid_calls: f.paid_calls,
+      revenue_usd: f.revenue_usd,
+      revenue_atomic: f.revenue_atomic,
+      gas_wei: f.gas_wei,
+      gas_usd: f.gas_usd,
+    }
+  })
+}
+
+function buildReport(
+  traffic: TrafficRow[],
+  settled: SettledRow[],
+  days: number,
+  ethUsd: number | null,
+  network: string,
+  now: Date,
+) {
   const sinceDay = utcDay(new Date(now.getTime() - (days - 1) * 86_400_000))
   const cells = new Map<string, Line>()
   const cell = (day: string, slug: string) => {
@@ -102,6 +160,7 @@ function buildReport(traffic: TrafficRow[], settled: SettledRow[], days: number,
     for (const k of ['calls', 'errors', 'tokens', 'demo_calls'] as Counter[]) c[k] += r[k]
   }
   for (const r of settled) {
+    if (r.network !== network) continue
     const c = cell(r.day, r.slug)
     c.paid_calls += r.paid_calls
     c.revenue += BigInt(r.revenue_atomic)
@@ -120,8 +179,10 @@ function buildReport(traffic: TrafficRow[], settled: SettledRow[], days: number,
   }
   return {
     window_days: days,
+    network,
     totals: finish(total, ethUsd),
     days: [...byDay.keys()].sort().map((day) => ({ day, ...finish(byDay.get(day)!, ethUsd) })),
     services: [...bySlug.keys()].sort().map((slug) => ({ slug, ...finish(bySlug.get(slug)!, ethUsd) })),
+    networks: byNetwork(settled, network, ethUsd),
   }
 }

@@ -67,7 +67,7 @@ export class ResultStore {
   ) {
     this.q = {
       byAuth: db.prepare(
-        `${JOINED} WHERE r.payer = ? AND r.nonce = ? AND p.state NOT IN ${DEAD} ORDER BY r.payment_id DESC LIMIT 1`,
+        `${JOINED} WHERE r.payer = ? AND r.nonce = ? AND p.network = ? AND p.state NOT IN ${DEAD} ORDER BY r.payment_id DESC LIMIT 1`,
       ),
       byKey: db.prepare(`${JOINED} WHERE r.payer = ? AND r.payment_key = ?`),
       insert: db.prepare(
@@ -134,9 +134,9 @@ export class ResultStore {
   }
 
   /** The live (unexpired, not failed/released) row of an authorization, if any (an expired one is deleted on read). */
-  byAuthorization(payer: string, nonce: string): StoredResult | null {
+  byAuthorization(network: string, payer: string, nonce: string): StoredResult | null {
     this.flush()
-    const row = this.q.byAuth.get(payer.toLowerCase(), nonce.toLowerCase()) as StoredResult | null
+    const row = this.q.byAuth.get(payer.toLowerCase(), nonce.toLowerCase(), network) as StoredResult | null
     if (row && row.expires_at < this.nowS()) {
       this.discard(row.payment_id)
       return null

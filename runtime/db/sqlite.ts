@@ -53,6 +53,12 @@ const MIGRATIONS: string[] = [
   // The in-flight hold (Ledger.verifyWithin) reads one payer's rows in flight on every paid call: index exactly
   // those (as on Postgres), so a busy payer costs what an idle one does.
   `CREATE INDEX payments_inflight ON payments (payer) WHERE state IN ('verified', 'settling', 'pending');`,
+  // An authorization is (network, payer, nonce): the same nonce signed on two chains is two payments (#24). The
+  // settled rows are summed per network (/stats, the console), so the covering index carries it.
+  `DROP INDEX payments_authorization;
+   CREATE UNIQUE INDEX payments_authorization ON payments (network, payer, nonce) WHERE state <> 'released';
+   DROP INDEX payments_settled;
+   CREATE INDEX payments_settled ON payments (settled_at, network, slug, amount, gas_used, gas_price) WHERE state = 'settled';`,
 ]
 
 /**

@@ -11,14 +11,16 @@ import type { KeepInput, StoredResult } from './results'
 export type Awaitable<T> = T | Promise<T>
 
 export interface LedgerStore extends PayerLedger {
-  /** Atomic reservation of one authorization (payer, nonce): the row id, or null when it is already in use. */
+  /** Atomic reservation of one authorization (network, payer, nonce): the row id, or null when it is already in use. */
   reserve(r: Reservation): Awaitable<number | null>
   transition(id: number, state: PaymentState, detail?: { tx?: string; reason?: string }): Awaitable<void>
   /** Marks a payment settled exactly once: true when this call made the change. */
   settleOnce(id: number, detail?: { tx?: string; reason?: string } & SettlementGas): Awaitable<boolean>
   get(id: number): Awaitable<PaymentRow | null>
   byState(states: PaymentState[]): Awaitable<PaymentRow[]>
-  settledTotal(): Awaitable<bigint>
+  /** Sum of settled amounts (atomic units) on `network`, or on every network. */
+  settledTotal(network?: string): Awaitable<bigint>
+  /** Settled payments per UTC day (of settlement), network and service since `sinceMs`. */
   settledByDay(sinceMs: number): Awaitable<SettledRow[]>
   averageSettlementCost(sinceMs: number, limit?: number): Awaitable<bigint | null>
   events(id: number): Awaitable<Array<{ state: string; detail: string | null }>>
@@ -96,7 +98,7 @@ export interface QuotaStore {
 }
 
 export interface ResultStoreLike {
-  byAuthorization(payer: string, nonce: string): Awaitable<StoredResult | null>
+  byAuthorization(network: string, payer: string, nonce: string): Awaitable<StoredResult | null>
   byKey(payer: string, key: string): Awaitable<StoredResult | null>
   claim(k: KeepInput & { key: string }): Awaitable<StoredResult | null>
   keep(k: KeepInput, body: string): Awaitable<boolean>

@@ -1,3 +1,6 @@
+import { ServiceError, type Logger } from '../sdk'
+import { errorResponse, newRequestId } from './respond'
+
 /**
  * Bun.serve's own body cap, set out of the way. Bun enforces maxRequestBodySize itself: a Content-Length over it is
  * answered 413 without a body before any of our code runs, and a chunked body is cut when the bytes *received*
@@ -9,9 +12,20 @@
  */
 const BUN_BODY_CAP = Number.MAX_SAFE_INTEGER
 
-/** Options for `app.listen` shared by `bun start` and test servers. */
-export const serveOptions = (port: number, hostname: string) => ({
+/**
+ * Options for `app.listen` shared by `bun start` and test servers. Never Bun's development mode (Elysia turns it on
+ * unless NODE_ENV=production): its error page shows the working directory, paths, the stack and source lines. An
+ * error that escapes the app's own hooks reaches `error`: logged through the redacting logger (never printed raw),
+ * answered 500 in the one error shape.
+ */
+export const serveOptions = (port: number, hostname: string, log: Logger) => ({
   port,
   hostname,
   maxRequestBodySize: BUN_BODY_CAP,
+  development: false,
+  error(e: Error) {
+    const id = newRequestId()
+    log.error('unhandled error outside the app', { request_id: id, error: String(e?.stack ?? e) })
+    return errorResponse(new ServiceError(500, 'INTERNAL', 'An internal error occurred; nothing was charged.'), id)
+  },
 })

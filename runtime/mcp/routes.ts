@@ -56,7 +56,9 @@ const rpcError = (status: number, code: number, message: string, headers: Record
 
 /**
  * POST /mcp: the MCP Streamable HTTP endpoint, stateless (a fresh SDK server and transport per request, JSON
- * answers). GET and DELETE answer 405: there is no session and no server-initiated stream.
+ * answers). GET and DELETE answer 405: there is no session and no server-initiated stream. The protocol versions are
+ * the SDK's (2024-10-07 to 2025-11-25, the client's own when it is one of them); JSON-RPC batches are refused in every
+ * one of them, though 2025-03-26 had them (no official SDK client sends them).
  */
 export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: ServerLike) => string, version: string) {
   const { services, config } = deps
@@ -92,6 +94,14 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
       const err = e instanceof ServiceError ? e : new ServiceError(400, 'INVALID_JSON', 'The body could not be read.')
       return rpcError(err.status === 422 ? 400 : err.status, -32700, err.message)
     }
+    // JSON-RPC batches are refused for every protocol version: MCP 2025-06-18 removed them, and one unauthenticated
+    // batch of cheap requests (100 × tools/list, 4.8 KB) would otherwise buy a 40 MB answer.
+    if (Array.isArray(parsedBody))
+      return rpcError(
+        400,
+        -32600,
+        'Invalid Request: JSON-RPC batches are not accepted (removed in MCP 2025-06-18); send one message per request.',
+      )
     const mcp = await (sdk ??= loadSdk())
     const server = new mcp.Server(
       { name: config.provider.name, version },

@@ -1,4 +1,4 @@
-import { decodeAbiParameters, encodeFunctionData, getAddress, parseSignature, type Hex } from 'viem'
+import { decodeAbiParameters, encodeFunctionData, getAddress, type Hex } from 'viem'
 import { EIP3009_ABI, revertReason } from './eip3009-abi'
 import { REASON } from './reasons'
 import { ESTIMATE_MARGIN_PCT, TRANSFER_WITH_AUTHORIZATION_GAS } from './settle/gas'
@@ -63,7 +63,18 @@ function revertOf(e: unknown): string | null {
   return null
 }
 
-/** Call arguments: the (v, r, s) variant for 65-byte signatures, the bytes variant otherwise (contract wallets). */
+/** The recovery byte of a 65-byte signature that ECDSA can use (0, 1, 27, 28), as 27/28; null for anything else. */
+function ecdsaV(sig: string): number | null {
+  if ((sig.length - 2) / 2 !== 65) return null
+  const v = Number.parseInt(sig.slice(130, 132), 16)
+  return v === 0 || v === 1 ? v + 27 : v === 27 || v === 28 ? v : null
+}
+
+/**
+ * Call arguments: the (v, r, s) variant for 65-byte signatures whose v is an ECDSA recovery byte, the bytes variant
+ * otherwise: other lengths and other v (a Safe's eth_sign signatures carry v = 31/32), which only a contract wallet's
+ * EIP-1271 check can read; the chain decides.
+ */
 function calldata(p: DecodedPayment): Hex {
   const a = p.payload.authorization
   const base = [
@@ -75,14 +86,13 @@ function calldata(p: DecodedPayment): Hex {
     a.nonce,
   ] as const
   const sig = p.payload.signature
-  if ((sig.length - 2) / 2 === 65) {
-    const { r, s, v, yParity } = parseSignature(sig)
+  const v = ecdsaV(sig)
+  if (v !== null)
     return encodeFunctionData({
       abi: EIP3009_ABI,
       functionName: 'transferWithAuthorization',
-      args: [...base, Number(v ?? BigInt(27 + yParity!)), r, s],
+      args: [...base, v, `0x${sig.slice(2, 66)}`, `0x${sig.slice(66, 130)}`],
     })
-  }
   return encodeFunctionData({ abi: EIP3009_ABI, functionName: 'transferWithAuthorization', args: [...base, sig] })
 }
 
@@ -137,9 +147,9 @@ export function createLocalFacilitator(o: LocalFacilitatorOptions): Facilitator 
   const timer = setInterval(() => void refresh(), o.balanceEveryMs ?? 60_000)
   timer.unref?.()
   const health = (): FacilitatorHealth => settlerHealth(settler, TRANSFER_WITH_AUTHORIZATION_GAS, reachable, lastError)
-  /** The payer is an EOA whose 65-byte signature was recovered locally (hasCode never said otherwise). */
+  /** The payer is an EOA whose 65-byte ECDSA signature was recovered locally (hasCode never said otherwise). */
   const eoaPath = (p: DecodedPayment) =>
-    (p.payload.signature.length - 2) / 2 === 65 && !codeCache.get(p.payload.authorization.from.toLowerCase())?.has
+    ecdsaV(p.payload.signature) !== null && !codeCache.get(p.payload.authorization.from.toLowerCase())?.has
   const fail = (req: PaymentRequirements, payer: string, errorReason: string, tx = ''): SettleResult => ({
     success: false,
     transaction: tx,

@@ -128,7 +128,7 @@ export class PaidResults {
    */
   async byAuthorization(p: DecodedPayment, req: PaymentRequirements, hash: string): Promise<Collected | null> {
     const a = p.payload.authorization
-    const row = await this.store.byAuthorization(a.from, a.nonce)
+    const row = await this.store.byAuthorization(req.network, a.from, a.nonce)
     if (!row || row.request_hash !== hash) return null
     if (!(await holdsAuthorization(p, row, req))) return null
     return this.outcome(row)

@@ -4,6 +4,7 @@ import { getAddress, isAddressEqual } from 'viem/utils'
 import type { CatalogService } from '../catalog'
 import { usesDevChain, type Config } from '../config'
 import { readBody } from '../http/body'
+import { sameOrigin } from '../http/same-origin'
 import { errorResponse, json, newRequestId } from '../http/respond'
 import { TRANSFER_WITH_AUTHORIZATION } from '../pay/eip3009-abi'
 import type { Facilitator } from '../pay/types'
@@ -26,19 +27,35 @@ export interface DevPayerDeps {
 }
 
 const MAX_VALIDITY_SECONDS = 3600
-const uint = (v: unknown) =>
-  typeof v === 'string' && /^\d{1,78}$/.test(v)
-    ? BigInt(v)
-    : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0
+const UINT256_LIMIT = 1n << 256n
+/** A uint256 given as a decimal string or a safe integer; null for anything else (2^256 and up included). */
+const uint = (v: unknown) => {
+  const n =
+    typeof v === 'string' && /^\d{1,78}$/.test(v)
       ? BigInt(v)
-      : null
+      : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0
+        ? BigInt(v)
+        : null
+  return n !== null && n < UINT256_LIMIT ? n : null
+}
+/** The dev payer's answers carry no CORS header: only the page this server serves may use it. */
+const NO_CORS = ['access-control-allow-origin', 'access-control-expose-headers']
+const sameSiteOnly = (r: Response) => {
+  for (const h of NO_CORS) r.headers.delete(h)
+  return r
+}
+const isJson = (req: Request) =>
+  (req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase() === 'application/json'
 
 /**
  * Lets the try-it panel pay with the dev chain's demo payer: `GET /api/dev-payer` (address, balance) and
  * `POST /api/dev-payer/sign` (signs one EIP-3009 TransferWithAuthorization). Only on the embedded dev chain: with
  * RPC_URL or FACILITATOR_URL set (a real network) these routes do not exist, whatever is passed in. The server signs
  * only USDC transfers from the demo payer to this server's payee, for exactly the price of a service tier, valid
- * for at most an hour; anything else is 422. The key never leaves the server.
+ * for at most an hour; anything else is 422. The key never leaves the server. Only this server's own pages may ask:
+ * signing needs a same-origin request (Origin naming this host, Sec-Fetch-Site same-origin when sent; else 403
+ * CROSS_ORIGIN) with a JSON content type (else 415, so no cross-site "simple" form or text/plain POST reaches it), and
+ * no answer carries a CORS header (the preflight of a cross-origin page gets none either).
  */
 export function devPayerRoutes(deps: DevPayerDeps) {
   const plugin = new Elysia({ name: 'dev-payer' })
@@ -54,7 +71,10 @@ export function devPayerRoutes(deps: DevPayerDeps) {
   const refuse = (message: string, path: string) =>
     new ServiceError(422, 'REFUSED_TO_SIGN', message, { details: [{ path, message }] })
 
+  const noPreflight = () => new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } })
   return plugin
+    .options('/api/dev-payer', noPreflight)
+    .options('/api/dev-payer/sign', noPreflight)
     .get('/api/dev-payer', async () => {
       let balance: string | null = null
       try {
@@ -62,18 +82,20 @@ export function devPayerRoutes(deps: DevPayerDeps) {
       } catch {
         /* shown as unknown */
       }
-      return json(
-        {
-          address: account.address,
-          network: config.network,
-          asset: config.asset,
-          balance_atomic: balance,
-          dev_chain: true,
-          note: 'Embedded dev chain: test USDC, not real money.',
-        },
-        200,
-        undefined,
-        { 'cache-control': 'no-store' },
+      return sameSiteOnly(
+        json(
+          {
+            address: account.address,
+            network: config.network,
+            asset: config.asset,
+            balance_atomic: balance,
+            dev_chain: true,
+            note: 'Embedded dev chain: test USDC, not real money.',
+          },
+          200,
+          undefined,
+          { 'cache-control': 'no-store' },
+        ),
       )
     })
     .post(
@@ -81,6 +103,14 @@ export function devPayerRoutes(deps: DevPayerDeps) {
       async ({ request }) => {
         const id = newRequestId()
         try {
+          if (!sameOrigin(request, [], true))
+            throw new ServiceError(
+              403,
+              'CROSS_ORIGIN',
+              'The demo payer signs only for pages of this server (same origin).',
+            )
+          if (!isJson(request))
+            throw new ServiceError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the typed data as application/json.')
           let t: any
           try {
             t = JSON.parse(await readBody(request, 8192, 10_000))
@@ -119,8 +149,10 @@ export function devPayerRoutes(deps: DevPayerDeps) {
           if (value === null || !prices.has(value.toString()))
             throw refuse('value must be the price of a service tier.', '/message/value')
           const now = BigInt(Math.floor(Date.now() / 1000))
-          if (after === null || before === null || before <= now || before - now > BigInt(MAX_VALIDITY_SECONDS))
+          if (before === null || before <= now || before - now > BigInt(MAX_VALIDITY_SECONDS))
             throw refuse(`The authorization must expire within ${MAX_VALIDITY_SECONDS} s.`, '/message/validBefore')
+          if (after === null || after >= before)
+            throw refuse('validAfter must be a whole number of seconds below validBefore.', '/message/validAfter')
           if (typeof m.nonce !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(m.nonce))
             throw refuse('nonce must be 32 bytes of hex.', '/message/nonce')
           const signature = await account.signTypedData({
@@ -141,9 +173,11 @@ export function devPayerRoutes(deps: DevPayerDeps) {
               nonce: m.nonce as Hex,
             },
           })
-          return json({ signature }, 200, id, { 'cache-control': 'no-store' })
+          return sameSiteOnly(json({ signature }, 200, id, { 'cache-control': 'no-store' }))
         } catch (e) {
-          return errorResponse(asServiceError(e, deps.log, { request_id: id }, 'dev payer signing failed'), id)
+          return sameSiteOnly(
+            errorResponse(asServiceError(e, deps.log, { request_id: id }, 'dev payer signing failed'), id),
+          )
         }
       },
       { parse: 'none' },

@@ -5,6 +5,21 @@ export const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 =
 export const daysInMonth = (y: number, m: number) =>
   [31, isLeap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
 
+/**
+ * The years the date services accept: ISO 8601's four-digit years without expansion (RFC 5545's too), 0001-9999.
+ * Beyond them calendar arithmetic leaves the range of JavaScript dates (±8.64e15 ms) and iCalendar cannot write
+ * them, so a date outside is the caller's to fix (422), never a 500 or an answer with nulls in it.
+ */
+export const FIRST_YEAR = 1
+export const LAST_YEAR = 9999
+
+/** Throws a 422 on `field` unless every year in `years` lies in FIRST_YEAR..LAST_YEAR. */
+export function checkYears(field: string, ...years: number[]): void {
+  for (const y of years)
+    if (!(y >= FIRST_YEAR && y <= LAST_YEAR))
+      throw invalid(field, `must fall within the years 0001 to 9999 (year ${Number.isFinite(y) ? y : 'out of range'})`)
+}
+
 /** Parses YYYY-MM-DD strictly (real calendar dates only) into a UTC Date. */
 export function parseDate(field: string, s: string): { y: number; m: number; d: number; date: Date } {
   const mt = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s)

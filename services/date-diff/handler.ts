@@ -1,11 +1,13 @@
 import { DateTime } from 'luxon'
 import { handlerFor, invalid } from '../../runtime/sdk'
+import { checkYears } from '../_lib/dates'
 import manifest from './manifest'
 
 const parse = (field: string, s: string) => {
   const d = DateTime.fromISO(s.trim(), { zone: 'utc', setZone: true })
   if (!d.isValid)
     throw invalid(field, `is not an ISO-8601 date or date-time (${d.invalidExplanation ?? d.invalidReason})`)
+  checkYears(field, d.year)
   return d
 }
 

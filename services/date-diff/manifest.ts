@@ -12,8 +12,8 @@ export default defineService({
   model: 'none',
   input: t.Object(
     {
-      start: t.String({ maxLength: 64, description: 'Start date or date-time (ISO-8601).' }),
-      end: t.String({ maxLength: 64, description: 'End date or date-time (ISO-8601).' }),
+      start: t.String({ maxLength: 64, description: 'Start date or date-time (ISO-8601, years 0001-9999).' }),
+      end: t.String({ maxLength: 64, description: 'End date or date-time (ISO-8601, years 0001-9999).' }),
     },
     { additionalProperties: true },
   ),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { DateTime } from 'luxon'
 import { handlerFor, invalid } from '../../runtime/sdk'
+import { checkYears } from '../_lib/dates'
 import manifest from './manifest'
 
 /** RFC 5545 §3.3.11 TEXT escaping; control characters other than newlines and tab (not allowed in TEXT) are dropped. */
@@ -59,11 +60,16 @@ export default handlerFor(manifest, ({ events, calendar_name, timezone }, ctx) =
     if (allDay && !e.end && e.duration_minutes)
       end = start.plus({ days: Math.max(1, Math.ceil(e.duration_minutes / 1440)) })
     if (end <= start) throw invalid(`${at}/end`, 'must be after start')
+    const tzid = !allDay && !!timezone && !/[zZ]|[+-]\d\d:?\d\d$/.test(e.start)
+    const written = (d: DateTime) => (allDay ? d : tzid ? d.setZone(timezone) : d.toUTC())
+    // iCalendar writes four-digit years only (RFC 5545 DATE): a date written beyond them is the caller's to fix.
+    checkYears(`${at}/start`, written(start).year)
+    checkYears(e.end ? `${at}/end` : e.duration_minutes ? `${at}/duration_minutes` : `${at}/start`, written(end).year)
     const when = (d: DateTime) =>
       allDay
         ? `;VALUE=DATE:${d.toFormat('yyyyMMdd')}`
-        : timezone && !/[zZ]|[+-]\d\d:?\d\d$/.test(e.start)
-          ? `;TZID=${timezone}:${d.setZone(timezone).toFormat("yyyyMMdd'T'HHmmss")}`
+        : tzid
+          ? `;TZID=${timezone}:${written(d).toFormat("yyyyMMdd'T'HHmmss")}`
           : `:${utc(d)}`
     const uid =
       e.uid ??

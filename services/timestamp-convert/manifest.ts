@@ -61,7 +61,10 @@ export default defineService({
     iso_local: t.String({ description: 'ISO-8601 in `timezone` with its offset, e.g. 2023-11-14T23:13:20.000+01:00.' }),
     timezone: t.String({ description: 'The IANA zone used.' }),
     utc_offset: t.String({ description: 'UTC offset of `timezone` at that instant, ±HH:MM.' }),
-    utc_offset_minutes: t.Integer({ description: 'The same offset in minutes (east of UTC positive).' }),
+    utc_offset_minutes: t.Number({
+      description:
+        'The same offset in minutes (east of UTC positive); fractional for the local mean time some zones used before standard time (Pacific/Kiritimati in 1900: -629.33, i.e. -10:29:20).',
+    }),
     weekday: t.String({ description: 'English weekday name in `timezone`, e.g. Tuesday.' }),
     rfc2822: t.String({ description: 'RFC 2822 date in `timezone`, e.g. Tue, 14 Nov 2023 23:13:20 +0100.' }),
     detected_unit: t.Union([t.Literal('s'), t.Literal('ms'), t.Literal('iso')], {

@@ -251,7 +251,7 @@ describe('admin access', () => {
     }
   })
 
-  test('failed sign-ins are throttled per client (429 with Retry-After), and so are bad bearer tokens', async () => {
+  test('failed sign-ins are throttled per client (429 with Retry-After), and so are bad bearer tokens; the right token and a session always pass', async () => {
     const s = await startServer({ env: { ADMIN_TOKEN: TOKEN, TRUSTED_PROXIES: '1' } })
     try {
       const from = (ip: string, token: string) =>
@@ -259,29 +259,47 @@ describe('admin access', () => {
           ...form(token),
           headers: { ...form(token).headers, origin: s.url, 'x-forwarded-for': ip },
         })
+      // the operator signed in before the attack
+      const before = await from('198.51.100.7', TOKEN)
+      expect(before.status).toBe(303)
+      const session = before.headers.get('set-cookie')!.split(';')[0]
       const statuses: number[] = []
       for (let i = 0; i < 11; i++) statuses.push((await from('198.51.100.7', 'wrong-token-wrong-token-wrong')).status)
       expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401))
       expect(statuses[10]).toBe(429)
-      // even the right token is refused while throttled: guessing cannot continue
-      const blocked = await from('198.51.100.7', TOKEN)
+      const blocked = await from('198.51.100.7', 'wrong-token-wrong-token-wrong')
       expect(blocked.status).toBe(429)
       expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0)
+      const wrongApi = await fetch(s.url + '/admin/api/payments', {
+        headers: { ...bearer('x'.repeat(30)), 'x-forwarded-for': '198.51.100.7' },
+      })
+      expect(wrongApi.status).toBe(429)
+      expect(wrongApi.headers.get('cache-control')).toBe('no-store')
+      // #24: ten wrong tries from the operator's address never lock out the operator's right token or session
+      expect((await from('198.51.100.7', TOKEN)).status).toBe(303)
       const api = await fetch(s.url + '/admin/api/payments', {
         headers: { ...bearer(), 'x-forwarded-for': '198.51.100.7' },
       })
-      expect(api.status).toBe(429)
-      expect(api.headers.get('cache-control')).toBe('no-store')
+      expect(api.status).toBe(200)
+      const withSession = await fetch(s.url + '/admin/api/overview', {
+        headers: { cookie: session, 'x-forwarded-for': '198.51.100.7' },
+      })
+      expect(withSession.status).toBe(200)
+      expect(
+        (await fetch(s.url + '/admin', { headers: { cookie: session, 'x-forwarded-for': '198.51.100.7' } })).status,
+      ).toBe(200)
+      // and wrong ones are still slowed after the right one passed
+      expect((await from('198.51.100.7', 'wrong-token-wrong-token-wrong')).status).toBe(429)
       // another client is unaffected
       expect((await from('198.51.100.8', TOKEN)).status).toBe(303)
       for (let i = 0; i < 10; i++)
         await fetch(s.url + '/admin/api/payments', {
           headers: { ...bearer('x'.repeat(30)), 'x-forwarded-for': '198.51.100.9' },
         })
-      expect(
-        (await fetch(s.url + '/admin/api/payments', { headers: { ...bearer(), 'x-forwarded-for': '198.51.100.9' } }))
-          .status,
-      ).toBe(429)
+      const tooMany = (t: string) =>
+        fetch(s.url + '/admin/api/payments', { headers: { ...bearer(t), 'x-forwarded-for': '198.51.100.9' } })
+      expect((await tooMany('x'.repeat(30))).status).toBe(429)
+      expect((await tooMany(TOKEN)).status).toBe(200)
       // no token ever reaches the logs
       expect(s.logs.join('\n')).not.toContain(TOKEN)
     } finally {

@@ -163,5 +163,17 @@ test("the console's revenue and gas per day and per service equal /stats on both
         avg_gas_used: 61234,
       },
     ])
+    // #24: a testnet payment with the same authorization is its own payment and its own figure on both surfaces
+    const t = (await l.reserve({ ...res(41, 'hash-digest', '777000'), network: 'eip155:84532' }))!
+    await l.settleOnce(t, { tx: '0x' + 'f'.repeat(64) })
+    const after = (await get(s, '/admin/api/overview')).money
+    const statsAfter = (await (await fetch(s.url + '/stats')).json()) as Record<string, any>
+    expect(after.services).toEqual(money.services)
+    expect(statsAfter.totals.revenue_atomic).toBe(stats.totals.revenue_atomic)
+    expect(after.networks.map((n: Record<string, any>) => [n.network, n.revenue_atomic, n.settled])).toEqual(
+      statsAfter.networks.map((n: Record<string, any>) => [n.network, n.revenue_atomic, n.paid_calls]),
+    )
+    expect(after.networks.map((n: Record<string, any>) => n.network)).toEqual(['eip155:8453', 'eip155:84532'])
+    expect(after.networks[1]).toMatchObject({ revenue_atomic: '777000', settled: 1 })
   }
 })

@@ -79,7 +79,7 @@ describe('admin queries', () => {
     expect(q.payments({ limit: 50, slug: 'slugify', state: 'settled' }).map((p) => p.id)).toEqual([2, 1])
     expect(q.unsettledPayments().map((p) => p.id)).toEqual([6])
     expect(q.stateCounts()).toEqual({ settled: 3, released: 2, pending: 1 })
-    const m = q.money(30)
+    const m = q.money(30, 'eip155:8453')
     expect(m.days).toEqual([
       { day: '2026-11-20', revenue_atomic: '1000', revenue_usd: 0.001, gas_wei: '0', settled: 1 },
       { day: '2026-11-21', revenue_atomic: '5500', revenue_usd: 0.0055, gas_wei: '0', settled: 2 },
@@ -91,6 +91,32 @@ describe('admin queries', () => {
     expect(q.paidFailures(30)).toEqual([{ slug: 'hash-digest', code: 'UPSTREAM_ERROR', status: 502, count: 2 }])
     expect(q.demoQuota(30)).toEqual([{ day: '2026-11-21', clients: 2, calls: 4 }])
     expect(q.events(6).map((e) => e.state)).toEqual(['reserved', 'pending'])
+    // #24: the same authorization settled on a testnet is its own payment and its own figure, never added in
+    const testnet = new Ledger(db, () => T0 + 86_400_000)
+    const t = testnet.reserve({
+      payer: '0x' + 'ab'.repeat(20),
+      nonce: '0x' + '1'.repeat(64),
+      slug: 'slugify',
+      tier: 'flat',
+      amount: '1000000',
+      network: 'eip155:84532',
+      requestId: 'req_t',
+      validBefore: 0,
+      x402Version: 2,
+      payload: {},
+      requirements: {},
+    })!
+    testnet.settleOnce(t, { tx: '0x' + '7'.repeat(64) })
+    const both = q.money(30, 'eip155:8453')
+    expect(both.days).toEqual(m.days)
+    expect(both.services).toEqual(m.services)
+    expect(both.networks).toEqual([
+      { network: 'eip155:8453', revenue_atomic: '6500', revenue_usd: 0.0065, gas_wei: '0', settled: 3 },
+      { network: 'eip155:84532', revenue_atomic: '1000000', revenue_usd: 1, gas_wei: '0', settled: 1 },
+    ])
+    expect(q.money(30, 'eip155:84532').services).toEqual([
+      expect.objectContaining({ slug: 'slugify', revenue_atomic: '1000000', settled: 1 }),
+    ])
     db.close()
   })
 
@@ -111,7 +137,7 @@ describe('admin queries', () => {
       settled_at: '2026-11-21T12:00:00.000Z',
     })
     expect(q.payment(ids.b)!.gas_cost_wei).toBeNull()
-    const m = q.money(30)
+    const m = q.money(30, 'eip155:8453')
     expect(m.days).toEqual([
       {
         day: '2026-11-21',

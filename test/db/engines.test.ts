@@ -4,7 +4,10 @@
  * parallel over the pool).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { SQL } from 'bun'
+import { SQL } from 'bun'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { openDatabase } from '../../runtime/db/sqlite'
 import { Ledger, type Reservation } from '../../runtime/db/ledger'
 import { Stats } from '../../runtime/db/stats'
@@ -99,6 +102,43 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
     expect((await e.ledger.byState(['released'])).map((x) => x.id)).toEqual([id])
   })
 
+  test('#24: an authorization is (network, payer, nonce): one nonce on two chains is two payments, counted per network', async () => {
+    const clock = { ms: Date.parse('2026-11-22T10:00:00Z') }
+    const e = await engines[kind](clock)
+    const MAIN = 'eip155:8453',
+      TEST = 'eip155:84532'
+    const onMain = { ...res(90, 'a', '4200'), network: MAIN }
+    const onTest = { ...onMain, network: TEST, amount: '1000000' }
+    const [m, t] = await Promise.all([e.ledger.reserve(onMain), e.ledger.reserve(onTest)])
+    expect(m).not.toBeNull()
+    expect(t).not.toBeNull()
+    // still one use per chain, whoever races for it
+    const again = await Promise.all(Array.from({ length: 10 }, (_, i) => e.ledger.reserve(i % 2 ? onMain : onTest)))
+    expect(again).toEqual(Array(10).fill(null))
+    await e.ledger.settleOnce(m!, { tx: '0x1' })
+    await e.ledger.settleOnce(t!, { tx: '0x2' })
+    expect(await e.ledger.settledTotal(MAIN)).toBe(4200n)
+    expect(await e.ledger.settledTotal(TEST)).toBe(1000000n)
+    expect(await e.ledger.settledTotal()).toBe(1004200n)
+    // /stats: the money of the configured network, and each network's own figure beside it
+    const r = await loadStatsReport(e.stats, e.ledger, 30, null, MAIN, new Date(clock.ms))
+    expect(r.network).toBe(MAIN)
+    expect(r.totals).toMatchObject({ paid_calls: 1, revenue_atomic: '4200', revenue_usd: 0.0042 })
+    expect(r.services).toEqual([expect.objectContaining({ slug: 'a', paid_calls: 1, revenue_atomic: '4200' })])
+    expect(r.networks).toEqual([
+      { network: MAIN, paid_calls: 1, revenue_usd: 0.0042, revenue_atomic: '4200', gas_wei: '0', gas_usd: null },
+      { network: TEST, paid_calls: 1, revenue_usd: 1, revenue_atomic: '1000000', gas_wei: '0', gas_usd: null },
+    ])
+    const onTestnet = await loadStatsReport(e.stats, e.ledger, 30, null, TEST, new Date(clock.ms))
+    expect(onTestnet.totals.revenue_atomic).toBe('1000000')
+    expect(onTestnet.networks.map((n) => n.network)).toEqual([TEST, MAIN])
+    // a configured network without settlements is listed with zeros
+    const other = await loadStatsReport(e.stats, e.ledger, 30, null, 'eip155:1', new Date(clock.ms))
+    expect(other.totals.revenue_atomic).toBe('0')
+    expect(other.networks[0]).toMatchObject({ network: 'eip155:1', paid_calls: 0, revenue_atomic: '0' })
+    await e.stats.close()
+  })
+
   test('a payment is settled (and counted) once when 10 settle it at the same moment', async () => {
     const e = await engines[kind]({ ms: Date.now() })
     const id = (await e.ledger.reserve(res(2)))!
@@ -125,18 +165,20 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
     const d = (await e.ledger.reserve(res(4, 'b', '5')))!
     await e.ledger.transition(d, 'failed')
     e.stats.record('a', { calls: 2 })
+    const network = 'eip155:8453'
     expect(await e.ledger.settledByDay(0)).toEqual([
       {
         day: '2026-11-21',
+        network,
         slug: 'a',
         paid_calls: 1,
         revenue_atomic: '1000',
         gas_wei: (61234n * 1000000007n).toString(),
       },
-      { day: '2026-11-22', slug: 'a', paid_calls: 1, revenue_atomic: '9007199254740993', gas_wei: '150000' },
-      { day: '2026-11-22', slug: 'b', paid_calls: 1, revenue_atomic: '7', gas_wei: '0' },
+      { day: '2026-11-22', network, slug: 'a', paid_calls: 1, revenue_atomic: '9007199254740993', gas_wei: '150000' },
+      { day: '2026-11-22', network, slug: 'b', paid_calls: 1, revenue_atomic: '7', gas_wei: '0' },
     ])
-    const r = await loadStatsReport(e.stats, e.ledger, 30, 2000, new Date(clock.ms))
+    const r = await loadStatsReport(e.stats, e.ledger, 30, 2000, network, new Date(clock.ms))
     expect(r.totals).toMatchObject({
       paid_calls: 3,
       revenue_atomic: '9007199254742000',
@@ -208,9 +250,9 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
     await e.ledger.settleOnce(winner, { tx: '0xfeed' })
     const row = (await store.byKey(r1.payer, 'key-1'))!
     expect(row).toMatchObject({ payment_id: winner, state: 'settled', body: '{"ok":true}', tx_hash: '0xfeed' })
-    expect(
-      await store.byAuthorization(winner === id1 ? r1.payer : r2.payer, winner === id1 ? r1.nonce : r2.nonce),
-    ).toMatchObject({ payment_id: winner })
+    const won = winner === id1 ? r1 : r2
+    expect(await store.byAuthorization(won.network, won.payer, won.nonce)).toMatchObject({ payment_id: winner })
+    expect(await store.byAuthorization('eip155:84532', won.payer, won.nonce)).toBeNull() // another chain's payment
     expect(await store.keep({ ...k(id2 === winner ? id1 : id2, r1), key: null }, 'x'.repeat(2000))).toBe(false) // over the single cap
     await e.ledger.transition(winner, 'failed') // terminal 'settled' stays
     expect((await store.byKey(r1.payer, 'key-1'))?.state).toBe('settled')
@@ -331,6 +373,79 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
     expect(await c.strike(A)).toBe(60_000)
     // B's first cool-down ended 30 s after its strike, 100+150+480 s ago: B starts over too
     expect(await c.strike(B)).toBe(30_000)
+  })
+})
+
+/** Rows of a database written by the previous release: a settled payment and one still in flight, same payer. */
+const legacyRows = (network: string) => [
+  { ...res(300, 'a', '4200'), network, state: 'settled', settled_at: Date.parse('2026-11-22T10:00:00Z') },
+  { ...res(301, 'a', '4200'), payer: res(300).payer, network, state: 'verified', settled_at: null },
+]
+
+describe('#24: migrating an existing database to (network, payer, nonce)', () => {
+  const MAIN = 'eip155:8453',
+    TEST = 'eip155:84532'
+  /** After the migration: the in-flight row still holds its authorization on its chain, not on another. */
+  const check = async (ledger: LedgerStore) => {
+    const [settled, inFlight] = legacyRows(MAIN)
+    expect(await ledger.reserve(inFlight)).toBeNull()
+    expect(await ledger.reserve(settled)).toBeNull()
+    expect(await ledger.reserve({ ...inFlight, network: TEST })).not.toBeNull()
+    expect(await ledger.settledByDay(0)).toEqual([
+      { day: '2026-11-22', network: MAIN, slug: 'a', paid_calls: 1, revenue_atomic: '4200', gas_wei: '0' },
+    ])
+    expect(await ledger.settledTotal(MAIN)).toBe(4200n)
+  }
+
+  test('sqlite: a version-5 database (the previous release) migrates in place, rows kept', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'migrate-'))
+    const path = join(dir, 'v5.sqlite')
+    const v = openDatabase(path)
+    // the previous release's indexes, as its databases have them
+    v.exec(`DROP INDEX payments_authorization;
+      CREATE UNIQUE INDEX payments_authorization ON payments (payer, nonce) WHERE state <> 'released';
+      DROP INDEX payments_settled;
+      CREATE INDEX payments_settled ON payments (settled_at, slug, amount, gas_used, gas_price) WHERE state = 'settled';
+      PRAGMA user_version = 5;`)
+    for (const r of legacyRows(MAIN))
+      v.query(
+        `INSERT INTO payments (payer, nonce, slug, tier, amount, network, state, request_id, valid_before, x402_version, payload, requirements, created_at, updated_at, settled_at)
+         VALUES (?, ?, ?, 'flat', ?, ?, ?, 'r', 2000000000, 2, '{}', '{}', 1, 1, ?)`,
+      ).run(r.payer, r.nonce, r.slug, r.amount, r.network, r.state, r.settled_at)
+    v.close()
+    const db = openDatabase(path)
+    try {
+      expect((db.query('PRAGMA user_version').get() as { user_version: number }).user_version).toBeGreaterThan(5)
+      const index = (name: string) =>
+        (db.query(`SELECT sql FROM sqlite_master WHERE name = ?`).get(name) as { sql: string }).sql
+      expect(index('payments_authorization')).toContain('(network, payer, nonce)')
+      expect(index('payments_settled')).toContain('(settled_at, network, slug')
+      await check(new Ledger(db))
+    } finally {
+      db.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  test('postgres: a database at the previous schema version migrates in place, rows kept', async () => {
+    const url = await pg.pg.createDatabase('migrate_network')
+    const raw = new SQL({ url, max: 1 })
+    const previous = PG_MIGRATIONS.findIndex((m) => m.includes('(network, payer, nonce)'))
+    expect(previous).toBeGreaterThan(0)
+    await raw.begin(async (tx) => {
+      for (const m of PG_MIGRATIONS.slice(0, previous)) await tx.unsafe(m)
+      await tx`CREATE TABLE schema_version (version integer NOT NULL)`
+      await tx`INSERT INTO schema_version (version) VALUES (${previous})`
+      for (const r of legacyRows(MAIN))
+        await tx`INSERT INTO payments (payer, nonce, slug, tier, amount, network, state, request_id, valid_before, x402_version, payload, requirements, created_at, updated_at, settled_at, instance)
+          VALUES (${r.payer}, ${r.nonce}, ${r.slug}, 'flat', ${r.amount}, ${r.network}, ${r.state}, 'r', 2000000000, 2, '{}', '{}', 1, 1, ${r.settled_at}, 'old')`
+    })
+    await raw.close()
+    const sql = await pg.pool(url, 2)
+    expect(Number((await sql`SELECT version FROM schema_version`)[0].version)).toBe(PG_MIGRATIONS.length)
+    const [idx] = await sql`SELECT indexdef FROM pg_indexes WHERE indexname = 'payments_authorization'`
+    expect(idx.indexdef).toContain('(network, payer, nonce)')
+    await check(new PgLedger(sql, 'new-instance'))
   })
 })
 

@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
-import { privateKeyToAccount } from 'viem/accounts'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { getAddress, type Hex } from 'viem'
 import { TRANSFER_WITH_AUTHORIZATION } from '../../runtime/pay/eip3009-abi'
-import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
+import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { USDC_BASE, usdcBalance } from '../../runtime/chain/usdc'
 import { boot, ConfigError } from '../../runtime/boot'
 import { loadConfig } from '../../runtime/config'
@@ -90,16 +90,16 @@ const challengeOf = async (path: string) => {
   expect(r.status).toBe(402)
   return { header: decodeB64Json(r.headers.get('payment-required')), body: (await r.json()) as any }
 }
-/** A chain-B (84532) TransferWithAuthorization by chain B's payer, signed by hand (the v1 and verify cases). */
-const signOnB = async (to: string, value: string) => {
-  const acct = privateKeyToAccount(chainB.payer.privateKey)
+/** A chain-B (84532) TransferWithAuthorization (by chain B's payer unless `key`), signed by hand. */
+const signOnB = async (to: string, value: string, key: Hex = chainB.payer.privateKey, nonce?: Hex) => {
+  const acct = privateKeyToAccount(key)
   const authorization = {
     from: acct.address,
     to: getAddress(to),
     value,
     validAfter: '0',
     validBefore: String(Math.floor(Date.now() / 1000) + 60),
-    nonce: `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')}` as Hex,
+    nonce: nonce ?? (`0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')}` as Hex),
   }
   const signature = await acct.signTypedData({
     domain: { name: 'USD Coin', version: '2', chainId: 84532, verifyingContract: USDC_BASE },
@@ -229,13 +229,51 @@ describe('one server, two chains', () => {
     expect(await payee()).toEqual(before)
   }, 60_000)
 
-  test('/stats revenue = ledger settled total = the sum of both payee deltas', async () => {
+  test('#24: one nonce signed by one payer on both chains is two payments; both settle, each on its chain', async () => {
+    const { header } = await challengeOf('/api/v1/test-echo')
+    const [reqA, reqB] = header.accepts
+    const key = generatePrivateKey()
+    const payer = privateKeyToAccount(key).address
+    await fundPayer(chainA, payer, 1_000_000n)
+    await fundPayer(chainB, payer, 1_000_000n)
+    const nonce = `0x${'5a'.repeat(32)}` as Hex
+    const before = await payee()
+    const onA = await signPayment({ key, requirements: reqA, nonce })
+    const a = await post(s.url + '/api/v1/test-echo', { code: 'nonce on A' }, { 'payment-signature': onA })
+    expect(a.status).toBe(200)
+    const { signature, authorization } = await signOnB(reqB.payTo, reqB.amount, key, nonce)
+    const onB = Buffer.from(
+      JSON.stringify({ x402Version: 2, accepted: reqB, payload: { signature, authorization } }),
+    ).toString('base64')
+    const b = await post(s.url + '/api/v1/test-echo', { code: 'nonce on B' }, { 'payment-signature': onB })
+    expect(b.status).toBe(200)
+    expect(decodeB64Json(b.headers.get('payment-response'))).toMatchObject({ success: true, network: B })
+    expect(await payee()).toEqual({ a: before.a + BigInt(reqA.amount), b: before.b + BigInt(reqB.amount) })
+    // each authorization is still used once on its own chain: a replay on B is refused, nothing moves
+    const replay = await post(s.url + '/api/v1/test-echo', { code: 'again' }, { 'payment-signature': onB })
+    expect(replay.status).toBe(402)
+    expect(await payee()).toEqual({ a: before.a + BigInt(reqA.amount), b: before.b + BigInt(reqB.amount) })
+  }, 60_000)
+
+  test('#24: /stats counts each network on its own: the main network in totals, every network in `networks`', async () => {
     const stats = (await (await fetch(s.url + '/stats')).json()) as any
-    const settled = s.booted.ledger.settledTotal()
     const now = await payee()
-    expect(settled).toBe(now.a - start.a + (now.b - start.b))
-    expect(BigInt(Math.round(stats.totals.revenue_usd * 1e6))).toBe(settled)
-    expect(settled > 0n).toBe(true)
+    const onA = s.booted.ledger.settledTotal(A)
+    const onB = s.booted.ledger.settledTotal(B)
+    expect(onA).toBe(now.a - start.a)
+    expect(onB).toBe(now.b - start.b)
+    expect(s.booted.ledger.settledTotal()).toBe(onA + onB)
+    expect(stats.network).toBe(A)
+    expect(BigInt(stats.totals.revenue_atomic)).toBe(onA)
+    expect(stats.networks.map((n: any) => [n.network, BigInt(n.revenue_atomic)])).toEqual([
+      [A, onA],
+      [B, onB],
+    ])
+    expect(onA > 0n && onB > 0n).toBe(true)
+    const today = (await (await fetch(s.url + '/stats/today')).json()) as any
+    expect(today.network).toBe(A)
+    expect(BigInt(today.totals.revenue_atomic)).toBe(onA)
+    expect(today.networks.map((n: any) => n.network)).toEqual([A, B])
     expect(sends()).toBeGreaterThanOrEqual(2)
   })
 

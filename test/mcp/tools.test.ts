@@ -305,6 +305,39 @@ describe('protocol edges', () => {
     expect(pre.headers.get('access-control-allow-headers')).toContain('Mcp-Protocol-Version')
   })
 
+  test('a JSON-RPC batch is refused whole (HTTP 400, Invalid Request, id null): 100 × tools/list buys no 40 MB answer', async () => {
+    const one = { jsonrpc: '2.0', method: 'tools/list' }
+    for (const version of ['2025-06-18', '2025-03-26', '2025-11-25', undefined]) {
+      for (const batch of [
+        Array.from({ length: 100 }, (_, i) => ({ ...one, id: i })),
+        [{ ...one, id: 1 }],
+        [{ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }],
+        [],
+      ]) {
+        const r = await fetch(s.url + '/mcp', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...(version ? { 'mcp-protocol-version': version } : {}),
+          },
+          body: JSON.stringify(batch),
+        })
+        expect([version, batch.length, r.status]).toEqual([version, batch.length, 400])
+        const text = await r.text()
+        expect(text.length).toBeLessThan(1000)
+        const j = JSON.parse(text)
+        expect(j).toEqual({
+          jsonrpc: '2.0',
+          error: { code: -32600, message: expect.stringContaining('batch') },
+          id: null,
+        })
+      }
+    }
+    // one message per request still works
+    expect((await c.listTools()).tools.length).toBeGreaterThan(3)
+  })
+
   test('malformed tool calls get a JSON-RPC error or an isError result, never a 500 or a hang', async () => {
     const deep = JSON.parse('{"a":'.repeat(3000) + '1' + '}'.repeat(3000))
     const cases: unknown[] = [

@@ -4,10 +4,10 @@
  * (with the production maxRequestBodySize) and raw sockets, so the requests are exactly as sent.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { connect } from 'node:net'
 import type { Child } from '../../bench/lib'
 import { startServerProcess, UNREACHABLE_CHAIN } from '../support/server-process'
 import { nestsDeeperThan } from '../../runtime/http/body'
+import { rawHttp } from '../support/raw-http'
 
 const LIMIT = 300_000
 let c: Child
@@ -21,14 +21,7 @@ beforeAll(async () => {
 afterAll(() => c?.stop())
 
 /** Sends bytes as they are and returns the status and body of the answer. */
-const raw = (request: string) =>
-  new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const s = connect(c.port, '127.0.0.1', () => s.write(request))
-    let out = ''
-    s.on('data', (d) => (out += d))
-    s.on('close', () => resolve({ status: Number(out.split(' ')[1]), body: out.slice(out.indexOf('\r\n\r\n') + 4) }))
-    s.on('error', reject)
-  })
+const raw = (request: string) => rawHttp(c.port, request)
 const shape = (body: string): { error: { code: string; message: string } } => {
   const j = JSON.parse(body)
   expect(Object.keys(j).sort()).toEqual(['error', 'request_id'])

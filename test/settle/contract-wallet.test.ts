@@ -5,7 +5,7 @@
  * with USDC. A valid EOA payment costs no eth_getCode; a contract wallet signed by a stranger is refused by the chain.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { createPublicClient, createWalletClient, http, type Address, type Hex } from 'viem'
+import { createPublicClient, createWalletClient, hashTypedData, http, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
@@ -18,18 +18,46 @@ import { settlerKeys } from './helpers'
 import { payingFetch } from '../support/paying-fetch'
 import { chainFacilitator, startServerOnChain } from '../support/on-chain'
 
-/** Runtime bytecode of the 1-of-1 EIP-1271 wallet. Calldata: selector, hash, offset, length, r, s, v. */
-export function walletRuntime(owner: Address): Hex {
+/** The eth_sign prefix of a 32-byte message: "\x19Ethereum Signed Message:\n32" (28 bytes). */
+const ETH_SIGN_PREFIX = Buffer.from('\x19Ethereum Signed Message:\n32', 'latin1')
+
+/**
+ * Runtime bytecode of the 1-of-1 EIP-1271 wallet. Calldata: selector, hash, offset, length, r, s, v. With `ethSign`
+ * it checks signatures the way a Safe checks its owners' eth_sign signatures: v = 31/32 (27/28 + 4) over
+ * keccak256("\x19Ethereum Signed Message:\n32" ‖ hash).
+ */
+export function walletRuntime(owner: Address, ethSign = false): Hex {
   const b: number[] = []
   const push1 = (x: number) => b.push(0x60, x)
-  push1(0x04)
-  b.push(0x35)
-  push1(0x00)
-  b.push(0x52) //             mem[0x00] = hash
+  if (ethSign) {
+    b.push(0x7b, ...ETH_SIGN_PREFIX) // PUSH28 prefix
+    push1(0x20)
+    b.push(0x1b) //                    prefix << 32: left-aligned in a word
+    push1(0x00)
+    b.push(0x52) //                    mem[0x00..0x1c] = prefix
+    push1(0x04)
+    b.push(0x35)
+    push1(0x1c)
+    b.push(0x52) //                    mem[0x1c..0x3c] = hash
+    push1(0x3c)
+    push1(0x00)
+    b.push(0x20) //                    keccak256(mem[0..0x3c])
+    push1(0x00)
+    b.push(0x52) //                    mem[0x00] = the eth_sign digest
+  } else {
+    push1(0x04)
+    b.push(0x35)
+    push1(0x00)
+    b.push(0x52) //             mem[0x00] = hash
+  }
   push1(0xa4)
   b.push(0x35)
   push1(0xf8)
   b.push(0x1c)
+  if (ethSign) {
+    push1(0x04)
+    b.push(0x90, 0x03) //                v - 4
+  }
   push1(0x20)
   b.push(0x52) // mem[0x20] = v (first byte after s)
   push1(0x64)
@@ -95,7 +123,7 @@ afterAll(async () => {
   await chain?.stop()
 })
 
-async function deployWallet(owner: Address): Promise<Address> {
+async function deployWallet(owner: Address, ethSign = false): Promise<Address> {
   const [deployer] = await settlerKeys(chain.rpcUrl, 1)
   const w = createWalletClient({
     chain: localBase(chain.rpcUrl),
@@ -103,7 +131,7 @@ async function deployWallet(owner: Address): Promise<Address> {
     account: privateKeyToAccount(deployer),
   })
   const pub = createPublicClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl), pollingInterval: 20 })
-  const hash = await w.sendTransaction({ data: initCode(walletRuntime(owner)), gas: 200_000n })
+  const hash = await w.sendTransaction({ data: initCode(walletRuntime(owner, ethSign)), gas: 200_000n })
   const r = await pub.waitForTransactionReceipt({ hash })
   expect(r.status).toBe('success')
   return r.contractAddress!
@@ -171,4 +199,57 @@ test('an EOA payment costs no eth_getCode; an EOA signed by another key is refus
   expect(forged.status).toBe(402)
   expect(proxy.calls.get('eth_getCode')).toBe(1)
   expect(proxy.calls.get('eth_call') ?? 0).toBe(0) // refused before any simulation
+})
+
+/** The official client paying as a Safe-style wallet: the owner eth_signs the EIP-712 digest, v + 4 (31/32). */
+const safeStyleClient = (wallet: Address, signerKey: Hex) => {
+  const owner = privateKeyToAccount(signerKey)
+  return wrapFetchWithPayment(
+    fetch,
+    new x402Client().register(
+      'eip155:8453',
+      new ExactEvmScheme({
+        address: wallet,
+        signTypedData: async (m) => {
+          const sig = await owner.signMessage({ message: { raw: hashTypedData(m as never) } })
+          const v = Number.parseInt(sig.slice(130), 16)
+          expect([27, 28]).toContain(v)
+          return `${sig.slice(0, 130)}${(v + 4).toString(16)}` as Hex
+        },
+      }),
+    ),
+  )
+}
+
+test('#24: a Safe-style eth_sign signature (65 bytes, v = 31/32) is left to the chain: paid and settled, not a 503', async () => {
+  const ownerKey = generatePrivateKey()
+  const wallet = await deployWallet(privateKeyToAccount(ownerKey).address, true)
+  await fundPayer(chain, wallet, 1_000_000n)
+  const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
+  const settledBefore = s.booted.ledger.settledTotal()
+  const r = await call(safeStyleClient(wallet, ownerKey), 'safe style')
+  expect(r.status).toBe(200)
+  expect(await r.json()).toEqual({ echo: 'SAFE STYLE', tier: 'flat' })
+  expect(decodeB64Json(r.headers.get('payment-response'))).toMatchObject({ success: true, payer: wallet })
+  const delta = (await usdcBalance(chain.rpcUrl, chain.payee.address)) - before
+  expect(delta).toBe(4200n)
+  expect(await usdcBalance(chain.rpcUrl, wallet)).toBe(1_000_000n - 4200n)
+  expect(s.booted.ledger.settledTotal() - settledBefore).toBe(delta)
+})
+
+test('#24: the same style signed by a stranger is refused by the chain (402); an EOA with v = 31 is refused locally', async () => {
+  const wallet = await deployWallet(privateKeyToAccount(generatePrivateKey()).address, true)
+  await fundPayer(chain, wallet, 1_000_000n)
+  const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
+  const stranger = await call(safeStyleClient(wallet, generatePrivateKey()), 'stranger')
+  expect(stranger.status).toBe(402)
+  expect(await usdcBalance(chain.rpcUrl, wallet)).toBe(1_000_000n)
+  // an EOA cannot sign with v = 31: refused before any simulation, a 402 (never 503)
+  const eoaKey = generatePrivateKey()
+  await fundPayer(chain, privateKeyToAccount(eoaKey).address, 1_000_000n)
+  proxy.calls.clear()
+  const eoa = await call(safeStyleClient(privateKeyToAccount(eoaKey).address, eoaKey), 'eoa v31')
+  expect(eoa.status).toBe(402)
+  expect(proxy.calls.get('eth_call') ?? 0).toBe(0)
+  expect(await usdcBalance(chain.rpcUrl, chain.payee.address)).toBe(before)
 })

@@ -182,7 +182,7 @@ describe('pay from the page', () => {
         nonce: '0x' + '11'.repeat(32),
       },
     }
-    const ok = await post(dev.url + '/api/dev-payer/sign', good)
+    const ok = await post(dev.url + '/api/dev-payer/sign', good, { origin: dev.url })
     expect(ok.status).toBe(200)
     expect(((await ok.json()) as any).signature).toMatch(/^0x[0-9a-f]{130}$/)
     const attacker = privateKeyToAccount(generatePrivateKey()).address
@@ -194,14 +194,14 @@ describe('pay from the page', () => {
       [{ ...good, domain: { ...good.domain, verifyingContract: attacker } }, '/domain/verifyingContract'],
       [{ ...good, primaryType: 'Permit' }, '/primaryType'],
     ] as const) {
-      const r = await post(dev.url + '/api/dev-payer/sign', bad)
+      const r = await post(dev.url + '/api/dev-payer/sign', bad, { origin: dev.url })
       expect(r.status).toBe(422)
       const b = (await r.json()) as any
       expect(b.error.code).toBe('REFUSED_TO_SIGN')
       expect(b.error.details[0].path).toBe(path)
     }
-    expect((await post(dev.url + '/api/dev-payer/sign', 'not json')).status).toBe(400)
-    expect((await post(dev.url + '/api/dev-payer/sign', 'x'.repeat(9000))).status).toBe(413)
+    expect((await post(dev.url + '/api/dev-payer/sign', 'not json', { origin: dev.url })).status).toBe(400)
+    expect((await post(dev.url + '/api/dev-payer/sign', 'x'.repeat(9000), { origin: dev.url })).status).toBe(413)
     // No demo payer where none was given, and none on a real network even if one is passed in.
     expect((await fetch(real.url + '/api/dev-payer')).status).toBe(404)
     expect((await post(real.url + '/api/dev-payer/sign', good)).status).toBe(404)

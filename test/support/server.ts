@@ -97,7 +97,7 @@ function withHelpers(
 /** Boots the real app on 127.0.0.1:0 with a fresh on-disk SQLite database in a temp dir (for tests about sockets). */
 export async function startServer(o: StartOptions = {}): Promise<TestServer> {
   const t = await bootForTest(o)
-  const server = t.booted.app.listen(serveOptions(0, '127.0.0.1'))
+  const server = t.booted.app.listen(serveOptions(0, '127.0.0.1', t.booted.log))
   return withHelpers(`http://127.0.0.1:${server.server!.port}`, (req) => fetch(req), {
     booted: t.booted,
     dir: t.dir,

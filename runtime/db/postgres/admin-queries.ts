@@ -7,8 +7,7 @@ import {
   type MoneyCell,
   type AdminPayment,
   type AdminReads,
-  type DayMoney,
-  type ServiceMoney,
+  type Money,
 } from '../admin-queries'
 import { utcDay } from '../sqlite'
 
@@ -77,16 +76,16 @@ export class PgAdminQueries implements AdminReads {
     }))
   }
 
-  /** One aggregation by (UTC day, service) over the rows and expressions of /stats (PgLedger.settledByDay). */
-  async money(days: number): Promise<{ days: DayMoney[]; services: ServiceMoney[] }> {
+  /** One aggregation by (UTC day, network, service) over the rows and expressions of /stats (PgLedger.settledByDay). */
+  async money(days: number, network: string): Promise<Money> {
     const since = windowStartMs(days, this.now())
     const cells = await this.sql`
-      SELECT to_char(to_timestamp(settled_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, slug,
+      SELECT to_char(to_timestamp(settled_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, network, slug,
              COUNT(*)::int AS settled, SUM(amount::numeric)::text AS revenue_atomic,
              COALESCE(SUM(gas_used * gas_price), 0)::text AS gas_wei,
              COALESCE(SUM(gas_used), 0)::text AS gas_used, COUNT(gas_used)::int AS with_gas
-      FROM payments WHERE state = 'settled' AND settled_at >= ${since}::bigint GROUP BY 1, 2 ORDER BY 1, 2`
-    return moneyFromCells(cells as MoneyCell[])
+      FROM payments WHERE state = 'settled' AND settled_at >= ${since}::bigint GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`
+    return moneyFromCells(cells as MoneyCell[], network)
   }
 
   async paidFailures(

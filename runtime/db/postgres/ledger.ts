@@ -25,7 +25,7 @@ const digits = (s: string | undefined) => (s && /^\d{1,40}$/.test(s) ? s : null)
 
 /**
  * The payment ledger on Postgres: same states and guarantees as runtime/db/ledger.ts, shared by every instance.
- * Reservation is one INSERT against the partial unique index (payer, nonce) WHERE state <> 'released'; settle-once
+ * Reservation is one INSERT against the partial unique index (network, payer, nonce) WHERE state <> 'released'; settle-once
  * is one conditional UPDATE; each statement writes its payment_events row in the same statement (CTE).
  */
 export class PgLedger implements LedgerStore {
@@ -91,17 +91,17 @@ export class PgLedger implements LedgerStore {
     return rows.map(toRow)
   }
 
-  async settledTotal(): Promise<bigint> {
-    const [r] = await this
-      .sql`SELECT COALESCE(SUM(amount::numeric), 0)::text AS total FROM payments WHERE state = 'settled'`
+  async settledTotal(network?: string): Promise<bigint> {
+    const [r] = await this.sql`SELECT COALESCE(SUM(amount::numeric), 0)::text AS total FROM payments
+      WHERE state = 'settled' AND (${network ?? null}::text IS NULL OR network = ${network ?? null}::text)`
     return BigInt(r.total)
   }
 
   async settledByDay(sinceMs: number): Promise<SettledRow[]> {
     const rows = await this.sql`
-      SELECT to_char(to_timestamp(settled_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, slug, COUNT(*)::int AS paid_calls,
+      SELECT to_char(to_timestamp(settled_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, network, slug, COUNT(*)::int AS paid_calls,
              SUM(amount::numeric)::text AS revenue_atomic, COALESCE(SUM(gas_used * gas_price), 0)::text AS gas_wei
-      FROM payments WHERE state = 'settled' AND settled_at >= ${sinceMs}::bigint GROUP BY 1, 2 ORDER BY 1, 2`
+      FROM payments WHERE state = 'settled' AND settled_at >= ${sinceMs}::bigint GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`
     return rows.map((r: SettledRow) => ({ ...r, paid_calls: Number(r.paid_calls) }))
   }
 

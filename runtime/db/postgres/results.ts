@@ -24,11 +24,12 @@ export class PgResultStore implements ResultStoreLike {
     return rows.length ? toResult(rows[0]) : null
   }
 
-  async byAuthorization(payer: string, nonce: string): Promise<StoredResult | null> {
+  async byAuthorization(network: string, payer: string, nonce: string): Promise<StoredResult | null> {
     const row = await this.one(
       await this.sql`
       SELECT r.*, p.state, p.tx_hash, p.network, p.payload FROM paid_results r JOIN payments p ON p.id = r.payment_id
-      WHERE r.payer = ${payer.toLowerCase()} AND r.nonce = ${nonce.toLowerCase()} AND p.state NOT IN ('failed', 'released')
+      WHERE r.payer = ${payer.toLowerCase()} AND r.nonce = ${nonce.toLowerCase()} AND p.network = ${network}
+        AND p.state NOT IN ('failed', 'released')
       ORDER BY r.payment_id DESC LIMIT 1`,
     )
     if (row && row.expires_at < this.nowS()) {

@@ -40,4 +40,7 @@ export const PG_MIGRATIONS: string[] = [
      day text NOT NULL, slug text NOT NULL, code text NOT NULL, status integer NOT NULL, count bigint NOT NULL,
      PRIMARY KEY (day, slug, code, status));
    CREATE TABLE admin_state (name text PRIMARY KEY, value bigint NOT NULL);`,
+  // An authorization is (network, payer, nonce): the same nonce signed on two chains is two payments (#24).
+  `DROP INDEX payments_authorization;
+   CREATE UNIQUE INDEX payments_authorization ON payments (network, payer, nonce) WHERE state <> 'released';`,
 ]
