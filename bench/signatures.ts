@@ -38,6 +38,6 @@ export async function signatureThroughput(n: number): Promise<string[]> {
     `| native libsecp256k1 + cached EIP-712 domain (used) | **${Math.round(native)}** | ≥ 10,000 |`,
     `| viem pure-JS recovery (fallback; baseline) | ${Math.round(js)} | |`,
     '',
-    `Ratio native / pure-JS: ${(native / js).toFixed(1)}x. Both are tested to agree (test/signature.test.ts).`,
+    `Ratio native / pure-JS: ${(native / js).toFixed(1)}x. Both are tested to agree (test/pay/signature.test.ts).`,
   ]
 }

@@ -1,7 +1,7 @@
 /**
  * MCP clients validate every structuredContent against the tool's outputSchema with ajv (formats included), after
  * the payment has settled: a result that ajv rejects would be paid for and then thrown away by the client. This
- * runs every service fixture through its handler (as test/fixtures.test.ts does) and checks the real answer with
+ * runs every service fixture through its handler (as test/services/fixtures.test.ts does) and checks the real answer with
  * the MCP SDK's own validator against the outputSchema published in tools/list.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'

@@ -1,5 +1,5 @@
 /**
- * The one fixture runner (used by test/fixtures.test.ts and the model contract tests). A fixture runs a service's
+ * The one fixture runner (used by test/services/fixtures.test.ts and the model contract tests). A fixture runs a service's
  * handler with the same input preparation as the HTTP route, against scripted model replies, a loopback web site
  * and loopback upstreams when it declares them, then checks the answer. Format: services/README.md ("fixtures.json").
  */

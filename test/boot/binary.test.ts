@@ -5,14 +5,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
-import { startDevChain, type DevChain } from '../runtime/chain/devchain'
-import { anvilBinary } from '../runtime/chain/anvil'
-import { usdcBalance } from '../runtime/chain/usdc'
-import { startChild } from '../bench/lib'
-import { payingFetch } from './support/paying-fetch'
-import { testPostgres } from './support/postgres'
+import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
+import { anvilBinary } from '../../runtime/chain/anvil'
+import { usdcBalance } from '../../runtime/chain/usdc'
+import { startChild } from '../../bench/lib'
+import { payingFetch } from '../support/paying-fetch'
+import { testPostgres } from '../support/postgres'
 
-const root = join(import.meta.dir, '..')
+const root = join(import.meta.dir, '..', '..')
 const out = join(mkdtempSync(join(tmpdir(), 'bin-')), 'x402-api')
 let chain: DevChain
 beforeAll(async () => {

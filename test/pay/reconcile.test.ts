@@ -5,16 +5,16 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Hex } from 'viem'
-import { startDevChain, type DevChain } from '../runtime/chain/devchain'
-import { usdcBalance } from '../runtime/chain/usdc'
-import { createLocalFacilitator } from '../runtime/pay/local-facilitator'
-import { decodeB64Json, post, requirementsAt } from './support/server'
-import { withEcho } from './support/extra-service'
-import { MINED_ANSWERS, startFaultProxy, type FaultProxy } from './support/rpc-faults'
-import { signPayment } from './support/pay'
-import { boot } from '../runtime/boot'
-import { createLogger } from '../runtime/log'
-import { chainFacilitator, startServerOnChain } from './support/on-chain'
+import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
+import { usdcBalance } from '../../runtime/chain/usdc'
+import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
+import { decodeB64Json, post, requirementsAt } from '../support/server'
+import { withEcho } from '../support/extra-service'
+import { MINED_ANSWERS, startFaultProxy, type FaultProxy } from '../support/rpc-faults'
+import { signPayment } from '../support/pay'
+import { boot } from '../../runtime/boot'
+import { createLogger } from '../../runtime/log'
+import { chainFacilitator, startServerOnChain } from '../support/on-chain'
 
 let chain: DevChain
 let proxy: FaultProxy
@@ -70,7 +70,7 @@ test('a settlement whose receipt is late is pending, withheld, and reconciled af
   const paid = () => again.ledger.settledByDay(0).find((x) => x.slug === 'test-echo')
   expect(paid()).toMatchObject({ paid_calls: 1, revenue_atomic: '4200' })
   // reconciling again changes nothing: counted once
-  const { reconcile } = await import('../runtime/pay/reconcile')
+  const { reconcile } = await import('../../runtime/pay/reconcile')
   await reconcile(
     again.ledger,
     createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453 }),
@@ -100,7 +100,7 @@ test('a reconciliation that races an in-flight settlement never counts the reven
     while (!proxy.sends()) await Bun.sleep(5)
     await Bun.sleep(100) // forwarded: the node mines it at once (automine); only its answer is late
     // the request is now waiting for its (delayed) receipt; the reconciler reads the chain directly and wins the race
-    const { reconcile } = await import('../runtime/pay/reconcile')
+    const { reconcile } = await import('../../runtime/pay/reconcile')
     const direct = createLocalFacilitator({
       rpcUrl: chain.rpcUrl,
       settlerKey: chain.settler.privateKey as Hex,

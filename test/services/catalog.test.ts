@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { isDeepStrictEqual } from 'node:util'
-import { entries } from '../runtime/registry.gen'
-import { testContext } from '../runtime/sdk'
-import { prepareInput } from '../runtime/validate'
-import { sentenceCaseProblem } from './support/names'
+import { entries } from '../../runtime/registry.gen'
+import { testContext } from '../../runtime/sdk'
+import { prepareInput } from '../../runtime/validate'
+import { sentenceCaseProblem } from '../support/names'
 
 /**
  * Catalog rules every manifest follows (a new service is checked the moment its folder exists):

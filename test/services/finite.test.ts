@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test'
-import { assertFinite, ServiceError } from '../runtime/sdk'
-import { nonFinitePath } from '../runtime/sdk/finite'
+import { assertFinite, ServiceError } from '../../runtime/sdk'
+import { nonFinitePath } from '../../runtime/sdk/finite'
 
 test('the one finiteness check: the JSON pointer of the first NaN/±Infinity, or null', () => {
   expect(nonFinitePath({ a: 1, b: [2, { c: 3 }], d: 'x', e: null })).toBeNull()
@@ -28,7 +28,7 @@ test('assertFinite returns the answer unchanged or throws 422 RESULT_OUT_OF_RANG
 })
 
 test('a body number beyond the double range is the same check on input: 422 INVALID_INPUT with its path', async () => {
-  const { parseJson } = await import('../runtime/http/body')
+  const { parseJson } = await import('../../runtime/http/body')
   let err: unknown
   try {
     parseJson('{"a": {"b": [1, 2e400]}}')

@@ -1,8 +1,8 @@
 import { expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ERROR_CODES } from '../runtime/sdk/error-codes'
-import { REASON } from '../runtime/pay/reasons'
+import { ERROR_CODES } from '../../runtime/sdk/error-codes'
+import { REASON } from '../../runtime/pay/reasons'
 
 test('error codes: one closed list, unique, UPPER_SNAKE (what the console counts), no synonym of INVALID_JSON', () => {
   expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length)
@@ -16,7 +16,7 @@ test('x402 reasons: unique snake_case strings; no other runtime file spells one 
   expect(new Set(values).size).toBe(values.length)
   expect(values.filter((r) => !/^[a-z][a-z0-9_]+$/.test(r))).toEqual([])
   const owned = new Set(['reasons.ts'])
-  const root = join(import.meta.dir, '..')
+  const root = join(import.meta.dir, '..', '..')
   const offenders: string[] = []
   for (const f of new Bun.Glob('runtime/**/*.ts').scanSync(root)) {
     if (owned.has(f.split('/').pop()!)) continue

@@ -4,13 +4,13 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Hex } from 'viem'
-import { startDevChain, type DevChain } from '../runtime/chain/devchain'
-import { usdcBalance } from '../runtime/chain/usdc'
-import { entries } from '../runtime/registry.gen'
-import { issues } from '../runtime/validate'
-import { decodeB64Json, post, type TestServer, requirementsAt } from './support/server'
-import { startServerOnChain } from './support/on-chain'
-import { signPayment } from './support/pay'
+import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
+import { usdcBalance } from '../../runtime/chain/usdc'
+import { entries } from '../../runtime/registry.gen'
+import { issues } from '../../runtime/validate'
+import { decodeB64Json, post, type TestServer, requirementsAt } from '../support/server'
+import { startServerOnChain } from '../support/on-chain'
+import { signPayment } from '../support/pay'
 
 let chain: DevChain
 let s: TestServer

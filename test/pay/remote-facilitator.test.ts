@@ -1,14 +1,14 @@
 /** FACILITATOR_URL mode against the official x402 facilitator over HTTP, settling on a real local chain. */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Hex } from 'viem'
-import { startDevChain, type DevChain } from '../runtime/chain/devchain'
-import { usdcBalance } from '../runtime/chain/usdc'
-import { createRemoteFacilitator } from '../runtime/pay/remote-facilitator'
-import { decodeB64Json, post, type TestServer, requirementsAt } from './support/server'
-import { startOfficialFacilitator, type OfficialFacilitator } from './support/official-facilitator'
-import { signPayment } from './support/pay'
-import { payingFetch } from './support/paying-fetch'
-import { startServerOnChain } from './support/on-chain'
+import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
+import { usdcBalance } from '../../runtime/chain/usdc'
+import { createRemoteFacilitator } from '../../runtime/pay/remote-facilitator'
+import { decodeB64Json, post, type TestServer, requirementsAt } from '../support/server'
+import { startOfficialFacilitator, type OfficialFacilitator } from '../support/official-facilitator'
+import { signPayment } from '../support/pay'
+import { payingFetch } from '../support/paying-fetch'
+import { startServerOnChain } from '../support/on-chain'
 
 let chain: DevChain
 let fac: OfficialFacilitator

@@ -2,13 +2,13 @@ import { describe, expect, test } from 'bun:test'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { render } from '../scripts/gen-registry'
-import { loadConfig } from '../runtime/config'
-import { buildCatalog } from '../runtime/catalog'
-import { entries } from '../runtime/registry.gen'
-import { echoEntry } from './support/extra-service'
+import { render } from '../../scripts/gen-registry'
+import { loadConfig } from '../../runtime/config'
+import { buildCatalog } from '../../runtime/catalog'
+import { entries } from '../../runtime/registry.gen'
+import { echoEntry } from '../support/extra-service'
 
-const root = join(import.meta.dir, '..')
+const root = join(import.meta.dir, '..', '..')
 
 describe('generated registry index', () => {
   test('runtime/registry.gen.ts is up to date with services/', () => {

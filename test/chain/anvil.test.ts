@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createPublicClient, createWalletClient, http, parseAbi, parseSignature, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
-import { fundPayer, startDevChain, type DevChain } from '../runtime/chain/devchain'
-import { startAnvil } from '../runtime/chain/anvil'
-import { BASE_CHAIN_ID, localBase, USDC_BASE, usdcBalance } from '../runtime/chain/usdc'
-import { until } from './support/until'
+import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
+import { startAnvil } from '../../runtime/chain/anvil'
+import { BASE_CHAIN_ID, localBase, USDC_BASE, usdcBalance } from '../../runtime/chain/usdc'
+import { until } from '../support/until'
 
 const ABI = parseAbi([
   'function name() view returns (string)',
@@ -200,7 +200,7 @@ test("a busy port fails fast with anvil's own error", async () => {
 })
 
 test('anvil dies with its parent even when the parent is SIGKILLed (stdin watchdog)', async () => {
-  const mod = new URL('../runtime/chain/anvil.ts', import.meta.url).pathname
+  const mod = new URL('../../runtime/chain/anvil.ts', import.meta.url).pathname
   const code = `const { startAnvil } = await import(${JSON.stringify(mod)}); const a = await startAnvil(); console.log(JSON.stringify({ pid: a.pid, home: a.home })); setInterval(() => {}, 1e6)`
   const child = Bun.spawn([process.execPath, '-e', code], { stdout: 'pipe', stderr: 'inherit' })
   const reader = child.stdout.getReader()

@@ -3,9 +3,9 @@ import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDatabase } from '../runtime/db/sqlite'
-import { Ledger } from '../runtime/db/ledger'
-import { reservation } from './support/reservation'
+import { openDatabase } from '../../runtime/db/sqlite'
+import { Ledger } from '../../runtime/db/ledger'
+import { reservation } from '../support/reservation'
 
 test('bun run backup copies a live WAL database consistently', () => {
   const dir = mkdtempSync(join(tmpdir(), 'backup-'))

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'bun:test'
 import { hashTypedData, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { authorizationDigest, nativeRecovery, recoverNative } from '../runtime/pay/fast-recover'
-import { recoverSignerPureJs, typedData } from '../runtime/pay/signature'
-import type { Authorization } from '../runtime/pay/types'
-import { requirements } from './support/pay'
+import { authorizationDigest, nativeRecovery, recoverNative } from '../../runtime/pay/fast-recover'
+import { recoverSignerPureJs, typedData } from '../../runtime/pay/signature'
+import type { Authorization } from '../../runtime/pay/types'
+import { requirements } from '../support/pay'
 
 const req = requirements()
 

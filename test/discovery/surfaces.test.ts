@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { decodeB64Json, startApp, type TestServer } from './support/server'
-import { withEcho } from './support/extra-service'
+import { decodeB64Json, startApp, type TestServer } from '../support/server'
+import { withEcho } from '../support/extra-service'
 
 /**
  * Slug -> prices from the spec's tables (sections 4.3 and 4.4), kept in the repository as data
  * (test/data/spec-services.json) so the suite needs nothing beside the clone; independent of the manifests.
  */
 function specPrices(): Map<string, Record<string, number>> {
-  const { services } = JSON.parse(readFileSync(join(import.meta.dir, 'data', 'spec-services.json'), 'utf8')) as {
+  const { services } = JSON.parse(readFileSync(join(import.meta.dir, '..', 'data', 'spec-services.json'), 'utf8')) as {
     services: Array<{ slug: string; prices: Record<string, number> }>
   }
   const out = new Map(services.map((x) => [x.slug, x.prices]))
@@ -195,7 +195,7 @@ describe('the 402 challenge', () => {
     const services = (await getJson('/services')).services as any[]
     const mcp = services.find((x) => x.slug === 'mcp-blueprint')
     if (mcp.available) expect(decodeB64Json(r.headers.get('payment-required')).accepts[0].amount).toBe('3000000')
-    const { usdToAtomic } = await import('../runtime/pay/amount')
+    const { usdToAtomic } = await import('../../runtime/pay/amount')
     expect([usdToAtomic(0.005), usdToAtomic(0.0042), usdToAtomic(2.5), usdToAtomic(0.1), usdToAtomic(0.3)]).toEqual([
       '5000',
       '4200',

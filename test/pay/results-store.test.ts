@@ -4,13 +4,13 @@
  */
 import { beforeEach, expect, test } from 'bun:test'
 import type { Database } from 'bun:sqlite'
-import { openDatabase } from '../runtime/db/sqlite'
-import { Ledger } from '../runtime/db/ledger'
-import { ResultStore } from '../runtime/db/results'
-import { PaidResults } from '../runtime/pay/results'
-import { b64json } from '../runtime/pay/challenge'
-import type { Ticket } from '../runtime/pay/gate'
-import { reservation } from './support/reservation'
+import { openDatabase } from '../../runtime/db/sqlite'
+import { Ledger } from '../../runtime/db/ledger'
+import { ResultStore } from '../../runtime/db/results'
+import { PaidResults } from '../../runtime/pay/results'
+import { b64json } from '../../runtime/pay/challenge'
+import type { Ticket } from '../../runtime/pay/gate'
+import { reservation } from '../support/reservation'
 
 let db: Database
 let ledger: Ledger

@@ -1,7 +1,7 @@
 /** The third-party checker @agentcash/discovery (what x402scan-style crawlers run) against the live server. */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { checkEndpointSchema, discoverOriginSchema } from '@agentcash/discovery'
-import { startServer, type TestServer } from './support/server'
+import { startServer, type TestServer } from '../support/server'
 
 let s: TestServer
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { post, startServer, type TestServer } from './support/server'
-import { withEcho } from './support/extra-service'
+import { post, startServer, type TestServer } from '../support/server'
+import { withEcho } from '../support/extra-service'
 
 describe('free demo quota', () => {
   let s: TestServer

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { decodeB64Json, post, refusingFacilitator, startApp, startServer, type TestServer } from './support/server'
-import { withEcho } from './support/extra-service'
-import { signPayment } from './support/pay'
+import { decodeB64Json, post, refusingFacilitator, startApp, startServer, type TestServer } from '../support/server'
+import { withEcho } from '../support/extra-service'
+import { signPayment } from '../support/pay'
 import { generatePrivateKey } from 'viem/accounts'
 
 // A syntactically present but worthless payment header: it gets requests past the 402 so that body errors
