@@ -6,9 +6,9 @@
  * services' fixtures.json.
  */
 import { afterAll, expect, test } from 'bun:test'
-import { entries } from '../runtime/registry.gen'
-import { ServiceError, type TierName } from '../runtime/sdk'
-import { schemaProblems, startFixtureServers } from './support/fixture-run'
+import { entries } from '../../runtime/registry.gen'
+import { ServiceError, type TierName } from '../../runtime/sdk'
+import { schemaProblems, startFixtureServers } from '../support/fixture-run'
 
 const servers = startFixtureServers()
 afterAll(() => servers.close())
