@@ -18,12 +18,6 @@ async function setCode(rpcUrl: string, address: string, code: string): Promise<v
 }
 
 /**
- * Installs our Multicall3 (tryAggregate, aggregate3) at its canonical address on an anvil node. Public chains have
- * the real one; the settlement batches and x402's batch-settlement facilitator read through it.
- */
-export const installMulticall3 = (rpcUrl: string) => setCode(rpcUrl, MULTICALL3, artifacts.contracts.Multicall3.runtime)
-
-/**
  * Installs the x402 `batch-settlement` contracts (our x402BatchSettlement and ERC-3009 deposit collector, written
  * from the scheme's spec) and Multicall3 at the addresses the official packages hard-code, on an anvil node
  * (`anvil_setCode`). The contracts have no constructor state, so their runtime code is the whole install.
@@ -32,6 +26,7 @@ export async function installBatchSettlement(rpcUrl: string): Promise<void> {
   await Promise.all([
     setCode(rpcUrl, BATCH_SETTLEMENT, artifacts.contracts.X402BatchSettlement.runtime),
     setCode(rpcUrl, ERC3009_DEPOSIT_COLLECTOR, artifacts.contracts.ERC3009DepositCollector.runtime),
-    installMulticall3(rpcUrl),
+    // public chains have the real Multicall3: our `exact` batches and x402's facilitator call it
+    setCode(rpcUrl, MULTICALL3, artifacts.contracts.Multicall3.runtime),
   ])
 }
