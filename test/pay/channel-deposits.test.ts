@@ -60,9 +60,7 @@ test(`${CHANNELS} channels opened at once through one settler key: every deposit
       })
     }),
   )
-  const payloads = await Promise.all(
-    payers.map((c) => c.createPaymentPayload(2, requirements as never)),
-  )
+  const payloads = await Promise.all(payers.map((c) => c.createPaymentPayload(2, requirements as never)))
   for (const p of payloads) expect((p.payload as { type: string }).type).toBe('deposit')
   // funded on an automining chain; from here on, 1 s blocks like a real chain
   await fetch(chain.rpcUrl, {
