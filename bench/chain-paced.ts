@@ -16,7 +16,6 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { startDevChain } from '../runtime/chain/devchain'
 import { setEthBalance, usdcBalance } from '../runtime/chain/usdc'
-import { installMulticall3 } from '../runtime/chain/multicall'
 import { startFaultProxy } from '../test/support/rpc-faults'
 import { startChild } from './lib'
 import { payingFetch } from '../test/support/paying-fetch'
@@ -43,7 +42,6 @@ export async function chainPaced(o: { smoke: boolean; keys: number; batchMs?: nu
         ]
   ).filter((s) => !only || s.callers === only)
   const chain = await startDevChain({ blockTime: BLOCK_S, payerUsdc: 100_000_000_000n })
-  if (o.batchMs) await installMulticall3(chain.rpcUrl)
   const proxy = startFaultProxy(chain.rpcUrl)
   proxy.latency = { in: 25, out: 25 }
   const dir = mkdtempSync(join(tmpdir(), 'chain-paced-'))

@@ -7,6 +7,7 @@
 const bun = process.execPath
 const steps: Array<[string, string[]]> = [
   ['registry index is up to date', [bun, 'scripts/gen-registry.ts', '--check']],
+  ['contract artifacts are up to date (solc)', [bun, 'scripts/contracts-build.ts', '--check']],
   ['typecheck (tsc --noEmit)', [bun, 'x', 'tsc', '--noEmit', '-p', '.']],
   ['lint (Biome format + lint, knip: unused files and dependencies)', [bun, 'run', 'lint']],
   ['Chromium for the browser tests', ['bash', 'scripts/ensure-chromium.sh']],

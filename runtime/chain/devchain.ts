@@ -1,6 +1,7 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { Address, Hex } from 'viem'
 import { startAnvil, type Anvil } from './anvil'
+import { installBatchSettlement } from './contracts'
 import { BASE_CHAIN_ID, CHAIN_IDS, installUsdc, mintUsdc, setEthBalance, USDC_BASE } from './usdc'
 
 /** A key pair on the dev chain. */
@@ -54,7 +55,7 @@ const account = (privateKey: Hex = generatePrivateKey()): DevAccount => ({
 
 /**
  * Starts a real local Base replica for the dev server and the tests: anvil with chain id 8453, Circle's FiatTokenV2_2
- * at the real USDC address, a settler with 100 ETH and a payer with `payerUsdc` USDC. Fresh random keys every time
+ * at the real USDC address, the x402 batch-settlement contracts and Multicall3 at their canonical addresses, a settler with 100 ETH and a payer with `payerUsdc` USDC. Fresh random keys every time
  * unless `keys` are given. NOT real money. Boots in roughly 50–100 ms (anvil startup dominates).
  */
 export async function startDevChain(opts: DevChainOptions = {}): Promise<DevChain> {
@@ -66,6 +67,7 @@ export async function startDevChain(opts: DevChainOptions = {}): Promise<DevChai
     await Promise.all([
       setEthBalance(anvil.url, admin.address, 10n * ETH),
       setEthBalance(anvil.url, settler.address, 100n * ETH),
+      installBatchSettlement(anvil.url),
     ])
     await installUsdc(anvil.url, admin.privateKey, [{ to: payer.address, amount: opts.payerUsdc ?? 1_000_000_000n }])
     return {

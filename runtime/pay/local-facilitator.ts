@@ -8,7 +8,7 @@ import { succeeded, type RawReceipt } from './settle/receipt'
 import { createRpc, hexToBig, RpcError, withReadRetry, type Rpc } from './settle/rpc'
 import { Settler } from './settle/settler'
 import { SettlementBatcher } from './settle/batch'
-import { MULTICALL3 } from '../chain/multicall'
+import { MULTICALL3 } from '../chain/addresses'
 import type {
   DecodedPayment,
   Facilitator,

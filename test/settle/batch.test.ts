@@ -1,6 +1,6 @@
 /**
  * Optional batching (#14 item 4): settlements arriving together go out as one Multicall3 aggregate3 transaction
- * (the dev chain gets a hand-assembled aggregate3 stand-in at the Multicall3 address), allowFailure per call;
+ * (every dev chain has our Multicall3 at its canonical address, contracts/src), allowFailure per call;
  * each payment's outcome comes from its own logs, so one bad authorization fails alone. Reports gas per
  * settlement with and without batching.
  */
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { installMulticall3, MULTICALL3 } from '../../runtime/chain/multicall'
+import { MULTICALL3 } from '../../runtime/chain/addresses'
 import { payment, rpc } from './helpers'
 import { requirements } from '../support/pay'
 import { chainFacilitator } from '../support/on-chain'
@@ -16,7 +16,6 @@ import { chainFacilitator } from '../support/on-chain'
 let chain: DevChain
 beforeAll(async () => {
   chain = await startDevChain({ payerUsdc: 10_000_000n })
-  await installMulticall3(chain.rpcUrl)
 })
 afterAll(() => chain?.stop())
 

@@ -1,0 +1,102 @@
+import type { Hex } from 'viem'
+import { keccak_256 } from '@noble/hashes/sha3'
+import { recoverAddress } from 'viem/utils'
+import { BATCH_SETTLEMENT } from '../../chain/addresses'
+import { recoverDigestNative } from '../fast-recover'
+
+/** A channel's immutable configuration (the x402 batch-settlement `ChannelConfig`); its EIP-712 hash is its id. */
+export interface ChannelConfig {
+  payer: Hex
+  payerAuthorizer: Hex
+  receiver: Hex
+  receiverAuthorizer: Hex
+  token: Hex
+  withdrawDelay: number
+  salt: Hex
+}
+
+const enc = new TextEncoder()
+const k = (b: Uint8Array) => keccak_256(b)
+const bytes = (h: string) => Uint8Array.from(Buffer.from(h.startsWith('0x') ? h.slice(2) : h, 'hex'))
+const toHex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}` as Hex
+
+const DOMAIN_TYPEHASH = k(
+  enc.encode('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)'),
+)
+const CONFIG_TYPEHASH = k(
+  enc.encode(
+    'ChannelConfig(address payer,address payerAuthorizer,address receiver,address receiverAuthorizer,address token,uint40 withdrawDelay,bytes32 salt)',
+  ),
+)
+const VOUCHER_TYPEHASH = k(enc.encode('Voucher(bytes32 channelId,uint128 maxClaimableAmount)'))
+
+/** Writes a value right-aligned in the 32-byte word at `at`. */
+function word(out: Uint8Array, at: number, v: bigint | Uint8Array): void {
+  if (v instanceof Uint8Array) {
+    out.set(v, at + 32 - v.length)
+    return
+  }
+  for (let i = 31; i >= 0 && v > 0n; i--, v >>= 8n) out[at + i] = Number(v & 0xffn)
+}
+
+const domains = new Map<number, Uint8Array>()
+/** The settlement contract's EIP-712 domain separator on a chain (name "x402 Batch Settlement", version "1"). */
+function domain(chainId: number): Uint8Array {
+  let d = domains.get(chainId)
+  if (!d) {
+    const buf = new Uint8Array(32 * 5)
+    buf.set(DOMAIN_TYPEHASH, 0)
+    buf.set(k(enc.encode('x402 Batch Settlement')), 32)
+    buf.set(k(enc.encode('1')), 64)
+    word(buf, 96, BigInt(chainId))
+    word(buf, 128, bytes(BATCH_SETTLEMENT))
+    domains.set(chainId, (d = k(buf)))
+  }
+  return d
+}
+
+function typed(chainId: number, structHash: Uint8Array): Uint8Array {
+  const m = new Uint8Array(66)
+  m[0] = 0x19
+  m[1] = 0x01
+  m.set(domain(chainId), 2)
+  m.set(structHash, 34)
+  return k(m)
+}
+
+/** The channel id: the EIP-712 digest of the config under the settlement contract's domain on `chainId`. */
+export function channelIdOf(c: ChannelConfig, chainId: number): Hex {
+  const s = new Uint8Array(32 * 8)
+  s.set(CONFIG_TYPEHASH, 0)
+  word(s, 32, bytes(c.payer))
+  word(s, 64, bytes(c.payerAuthorizer))
+  word(s, 96, bytes(c.receiver))
+  word(s, 128, bytes(c.receiverAuthorizer))
+  word(s, 160, bytes(c.token))
+  word(s, 192, BigInt(c.withdrawDelay))
+  s.set(bytes(c.salt), 224)
+  return toHex(typed(chainId, k(s)))
+}
+
+/** The digest a payer (authorizer) signs for a cumulative voucher. */
+export function voucherDigest(channelId: Hex, maxClaimableAmount: bigint, chainId: number): Uint8Array {
+  const s = new Uint8Array(32 * 3)
+  s.set(VOUCHER_TYPEHASH, 0)
+  s.set(bytes(channelId), 32)
+  word(s, 64, maxClaimableAmount)
+  return typed(chainId, k(s))
+}
+
+/**
+ * The address that signed a voucher (ECDSA, no RPC): native libsecp256k1 when available, else viem. Throws on a
+ * malformed signature. A channel whose `payerAuthorizer` is zero needs the payer's EIP-1271 check instead (RPC).
+ */
+export async function voucherSigner(
+  channelId: Hex,
+  maxClaimableAmount: bigint,
+  signature: Hex,
+  chainId: number,
+): Promise<string> {
+  const digest = voucherDigest(channelId, maxClaimableAmount, chainId)
+  return recoverDigestNative(digest, signature) ?? recoverAddress({ hash: toHex(digest), signature })
+}
