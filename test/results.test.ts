@@ -132,10 +132,12 @@ describe('the identical payment for the identical request collects the kept resu
     expect(await again.text()).toBe(firstBody)
     expect(again.headers.get('payment-response')).toBe(receipt)
     expect(again.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'))
-    // the receipt was rebuilt from the ledger, identical to the first: no extra write on the paid path
+    // the settlement response carries a signed receipt (issued once, docs/receipts.md): it is kept with the result
+    // and the same one is sent again
     expect(s.booted.db.query('SELECT receipt FROM paid_results ORDER BY payment_id DESC LIMIT 1').get()).toEqual({
-      receipt: null,
+      receipt,
     })
+    expect(decodeB64Json(receipt).extensions['offer-receipt'].info.receipt.format).toBe('jws')
     expect(svc.state.runs.count).toBe(runs + 1)
     expect(counted.settle).toBe(1)
     expect((await payeeBalance()) - before).toBe(3100n)

@@ -164,7 +164,7 @@ export class PaidResults {
    * and gets its answer; without the stored copy a later collection rebuilds the receipt from the ledger.
    */
   async settled(t: Ticket, receipt: string, transaction: string): Promise<void> {
-    // Usually the receipt is exactly the one rebuilt from the ledger: then it costs no write on the paid path.
+    // A receipt without a signed one (its signing failed) is the one rebuilt from the ledger: then no write.
     if (receipt === successReceipt(transaction, t.requirements.network, t.payment.payload.authorization.from)) return
     try {
       await this.store.setReceipt(t.id, receipt)
