@@ -20,6 +20,8 @@ export type FakeReply =
       hold?: number
       /** Close the connection after this many chunks, without a finish reason or [DONE]. */
       breakAfter?: number
+      /** End the body cleanly after this many chunks, without a finish reason or [DONE] (a truncated stream). */
+      endAfter?: number
     }
 
 export interface ChatBody {
@@ -93,6 +95,11 @@ export function startFakeOpenAI(): FakeOpenAI {
           })
           holding = false
           releaseHold = undefined
+        }
+        if (r.endAfter !== undefined && i >= r.endAfter) {
+          ended = true
+          c.close()
+          return
         }
         if (r.breakAfter !== undefined && i >= r.breakAfter) {
           ended = true
