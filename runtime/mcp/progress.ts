@@ -1,7 +1,8 @@
 /**
  * A tool call the client asked progress for (`_meta.progressToken`): the call runs as a stream through the same
  * pipeline (docs/streaming.md) and each text chunk becomes a `notifications/progress` (progress = characters of
- * the answer so far, message = the chunk); the final event becomes the tool result, as a JSON answer would.
+ * the answer so far, message = the chunk; a restarted answer says so in its message and counts on); the final event
+ * becomes the tool result, as a JSON answer would.
  * @module mcp/progress
  */
 import { PAYMENT_RESPONSE_META, objectResult, toToolResult, type ToolResult } from './results'
@@ -32,8 +33,8 @@ export async function streamToToolResult(res: Response, onProgress: (p: Progress
       chars += text.length
       onProgress({ progress: chars, message: text })
     } else if (event === 'restart') {
-      chars = 0
-      onProgress({ progress: 0, message: `restarted: ${String(value.reason ?? '')}` })
+      // Progress must only increase (MCP): the count goes on; the message says to drop the text so far.
+      onProgress({ progress: ++chars, message: `(restart: ${String(value.reason ?? '')})` })
     } else if (event === 'result') {
       const { payment, ...result } = value
       final = objectResult(result, false, payment ? { [PAYMENT_RESPONSE_META]: payment } : undefined)
