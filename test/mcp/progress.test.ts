@@ -100,3 +100,24 @@ test('the free demo tool sends progress too; without a progressToken the answer 
   expect(res.headers.get('content-type')).toStartWith('application/json')
   expect(((await res.json()) as any).result.structuredContent.result).toBe('Quiet.')
 })
+
+test('a model stream that breaks off over MCP: progress, then an isError result; nothing is charged', async () => {
+  const args = { code: 'broken()', tier: 'quick' }
+  const unpaid = await c.callTool({ name: 'explain-code', arguments: args })
+  const payment = await new x402Client()
+    .register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex)))
+    .createPaymentPayload(unpaid.structuredContent as never)
+  fake.reply({ stream: ['Half ', 'of it'], hold: 1, breakAfter: 1 })
+  const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
+  const notes: Note[] = []
+  const call = c.callTool({ name: 'explain-code', arguments: args, _meta: { 'x402/payment': payment } }, undefined, {
+    onprogress: (p) => void notes.push(p),
+  })
+  await until(() => notes.length > 0, 30_000, 'a progress notification')
+  fake.release()
+  const r = await call
+  expect(r.isError).toBe(true)
+  expect(r.structuredContent).toMatchObject({ error: { code: 'UPSTREAM_ERROR', upstream: 'model' } })
+  expect(r._meta?.['x402/payment-response']).toBeUndefined()
+  expect(await usdcBalance(chain.rpcUrl, chain.payee.address)).toBe(before)
+})

@@ -5,12 +5,13 @@
  * result; a broken model stream or a client that leaves moves nothing; every paid answer carries a signed receipt.
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test'
-import type { Hex } from 'viem'
+import { createWalletClient, http, parseAbi, publicActions, type Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { extractReceiptFromResponse, verifyReceiptSignatureJWS } from '@x402/extensions/offer-receipt'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
-import { usdcBalance } from '../../runtime/chain/usdc'
+import { localBase, setEthBalance, USDC_BASE, usdcBalance } from '../../runtime/chain/usdc'
 import { post, requirementsAt, type TestServer } from '../support/server'
-import { startServerOnChain, stopAndTally } from '../support/on-chain'
+import { fundedPayer, startServerOnChain, stopAndTally } from '../support/on-chain'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai'
 import { payingFetch } from '../support/paying-fetch'
 import { sseReader } from '../support/sse'
@@ -144,6 +145,38 @@ test('a client that disconnects mid-stream stops the call; the payment is releas
   // The model call was stopped too: the paused fake saw its connection go.
   await until(() => !fake.holding, 30_000, 'the model call aborted')
   expect(await payee()).toBe(before)
+})
+
+test('the payer spends its funds while the model writes: settlement fails, one SETTLEMENT_FAILED event, no money', async () => {
+  const url = s.url + '/api/v1/explain-code?tier=quick'
+  const price = BigInt((await requirementsAt(url)).amount)
+  const payer = await fundedPayer(chain, price)
+  await setEthBalance(chain.rpcUrl, payer.address, 10n ** 17n)
+  fake.reply({ stream: ['Spent ', 'already.'], hold: 1 })
+  const before = await payee()
+  const r = await payingFetch(payer.key)(url, streamed({ code: 'spend()' }))
+  const events = sseReader(r)
+  expect((await events.next())?.data).toEqual({ text: 'Spent' })
+  // Verified and reserved, the model still writing: the payer moves every unit away, on chain.
+  const wallet = createWalletClient({
+    chain: localBase(chain.rpcUrl),
+    transport: http(chain.rpcUrl),
+    account: privateKeyToAccount(payer.key),
+    pollingInterval: 20,
+  }).extend(publicActions)
+  const sink = privateKeyToAccount(generatePrivateKey()).address
+  const hash = await wallet.writeContract({
+    address: USDC_BASE,
+    abi: parseAbi(['function transfer(address to, uint256 value) returns (bool)']),
+    functionName: 'transfer',
+    args: [sink, price],
+  })
+  await wallet.waitForTransactionReceipt({ hash })
+  fake.release()
+  const last = (await events.rest()).at(-1)!
+  expect(last).toMatchObject({ event: 'error', data: { error: { code: 'SETTLEMENT_FAILED' } } })
+  expect(await payee()).toBe(before)
+  expect(await usdcBalance(chain.rpcUrl, sink)).toBe(price)
 })
 
 test('a structured service streams the model JSON as it is produced; the result is its rendering', async () => {
