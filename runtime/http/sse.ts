@@ -88,3 +88,45 @@ export function eventStream(
     }),
   }
 }
+
+/**
+ * Passes an SSE body through, adding `: keep-alive` comments every `heartbeatMs` between its chunks (each chunk
+ * must be whole events, as the MCP SDK writes them). `onEnd` runs once when it ends or the client goes away.
+ */
+export function withKeepAlive(
+  body: ReadableStream<Uint8Array>,
+  heartbeatMs: number,
+  onEnd: () => void,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader()
+  let timer: ReturnType<typeof setInterval> | undefined
+  let ended = false
+  const end = () => {
+    clearInterval(timer)
+    if (ended) return
+    ended = true
+    onEnd()
+  }
+  return new ReadableStream<Uint8Array>({
+    start(c) {
+      timer = setInterval(() => {
+        try {
+          c.enqueue(KEEP_ALIVE)
+        } catch {
+          clearInterval(timer)
+        }
+      }, heartbeatMs)
+      timer.unref?.()
+    },
+    async pull(c) {
+      const { done, value } = await reader.read()
+      if (!done) return c.enqueue(value)
+      end()
+      c.close()
+    },
+    cancel(reason) {
+      end()
+      return reader.cancel(reason)
+    },
+  })
+}

@@ -3,6 +3,7 @@ import type { CatalogService } from '../catalog'
 import type { QuotaStore } from '../db/store'
 import { parseJson, readBody } from '../http/body'
 import { BASE_HEADERS } from '../http/respond'
+import { withKeepAlive } from '../http/sse'
 import type { PipelineDeps } from '../pipeline'
 import { ServiceError } from '../sdk'
 import { asServiceError } from '../http/unexpected'
@@ -150,19 +151,8 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
       if (!sse || !res.body) return new Response(res.body, { status: res.status, headers })
       // The server lives until its SSE answer ends (the result was written) or the client leaves.
       streaming = true
-      const reader = res.body.getReader()
-      const body = new ReadableStream<Uint8Array>({
-        async pull(c) {
-          const { done, value } = await reader.read()
-          if (!done) return c.enqueue(value)
-          c.close()
-          close()
-        },
-        cancel(reason) {
-          close()
-          return reader.cancel(reason)
-        },
-      })
+      // Keep-alive comments while a model thinks, as on the HTTP stream.
+      const body = withKeepAlive(res.body, config.streamHeartbeatMs, close)
       return new Response(body, { status: res.status, headers })
     } finally {
       if (!streaming) close()

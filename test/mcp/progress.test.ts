@@ -17,6 +17,7 @@ import type { TestServer } from '../support/server'
 import { startServerOnChain, stopAndTally } from '../support/on-chain'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai'
 import { until } from '../support/until'
+import { sseReader } from '../support/sse'
 import { mcpClient } from './client'
 
 let chain: DevChain
@@ -28,7 +29,9 @@ let expected = 0n
 beforeAll(async () => {
   chain = await startDevChain()
   fake = startFakeOpenAI()
-  s = await startServerOnChain(chain, { env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'test-key' } })
+  s = await startServerOnChain(chain, {
+    env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'test-key', STREAM_HEARTBEAT_MS: '40' },
+  })
   payeeBefore = await usdcBalance(chain.rpcUrl, chain.payee.address)
   c = await mcpClient(s.url)
   await c.listTools()
@@ -120,4 +123,30 @@ test('a model stream that breaks off over MCP: progress, then an isError result;
   expect(r.structuredContent).toMatchObject({ error: { code: 'UPSTREAM_ERROR', upstream: 'model' } })
   expect(r._meta?.['x402/payment-response']).toBeUndefined()
   expect(await usdcBalance(chain.rpcUrl, chain.payee.address)).toBe(before)
+})
+
+test('the SSE answer of a tool call with progress: notifications, keep-alive comments while the model thinks, the result', async () => {
+  fake.reply({ stream: ['Thinking ', 'done.'], hold: 1 })
+  const res = await fetch(s.url + '/mcp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'demo_explain_code', arguments: { code: 'think()' }, _meta: { progressToken: 'p1' } },
+    }),
+  })
+  expect(res.headers.get('content-type')).toStartWith('text/event-stream')
+  const events = sseReader(res)
+  const first = await events.next()
+  expect(first?.data).toMatchObject({
+    method: 'notifications/progress',
+    params: { progressToken: 'p1', progress: 'Thinking'.length, message: 'Thinking' },
+  })
+  expect((await events.next(true))?.event).toBe(':') // idle while the model is paused: keep-alive
+  expect(fake.holding).toBe(true)
+  fake.release()
+  const last = (await events.rest()).at(-1)!
+  expect(last.data).toMatchObject({ id: 7, result: { structuredContent: { result: 'Thinking done.' } } })
 })
