@@ -138,6 +138,10 @@ async function answer(c: StreamedCall): Promise<{ response: Response; streaming:
       }
       const f = await safeFinish(next.out)
       w.send(f.ok ? 'result' : 'error', f.ok ? f.data : errorBody(f.error, c.requestId))
+    } catch {
+      // Releasing failed (the store is down): the reconciler releases it; the client still gets a last event.
+      const err = new ServiceError(500, 'INTERNAL', 'The call could not be completed; nothing was charged.')
+      w.send('error', errorBody(err, c.requestId))
     } finally {
       c.signal.removeEventListener('abort', leave)
       w.close()
