@@ -13,13 +13,13 @@ import { ignoredFieldsHeader } from './input/ignored-header'
 import { ClientGone, unlessDisconnected } from './http/disconnect'
 import type { DecodedPayment } from './pay/types'
 import { paymentIdentifierOf } from './pay/payment-id'
-import { requestHash, type PaidResults } from './pay/results'
+import { requestHash, type Collected, type PaidResults } from './pay/results'
 import { collectedResponse } from './pay/collected'
 import { InFlightCalls } from './pay/in-flight'
 import { asServiceError } from './http/unexpected'
 import { REASON } from './pay/reasons'
 import type { ReceiptIssuer } from './pay/receipts'
-import { settleKept } from './pay/settle-kept'
+import { settleKept, signedCollection } from './pay/settle-kept'
 import { wantsEventStream } from './http/sse'
 import { streamPaid } from './stream/paid'
 
@@ -195,9 +195,11 @@ export async function servePaid(
     const key = paymentIdentifierOf(decoded)
     // With several networks (NETWORKS): the requirements of the network the payment names.
     const requirements = requirementsOfPayment(c.accepts, decoded)
+    const purchase = { resourceUrl: resource, service: svc.slug, tier, requestHash: hash, requestId }
+    const collect = (got: Collected) => signedCollection(deps, got, purchase, requirements)
     if (key) {
       const got = await deps.results.byIdentifier(decoded, key, requirements, hash)
-      if (got) return collectedResponse(got, requestId, version, refuse)
+      if (got) return collectedResponse(await collect(got), requestId, version, refuse)
     }
     try {
       ticket = await gate.authorize(decoded, requirements, svc.slug, tier, requestId, client)
@@ -205,7 +207,7 @@ export async function servePaid(
       if (e instanceof PaymentRefused) {
         if (e.reason === REASON.authorizationAlreadyUsed || e.reason === REASON.validBefore) {
           const got = await deps.results.byAuthorization(decoded, requirements, hash)
-          if (got) return collectedResponse(got, requestId, version, refuse)
+          if (got) return collectedResponse(await collect(got), requestId, version, refuse)
           // The same payment for the same request is still running here (the client gave up waiting): wait for it.
           if (e.reason === REASON.authorizationAlreadyUsed && inFlight.running(decoded, hash))
             return refuse(
@@ -229,7 +231,7 @@ export async function servePaid(
       if (held) {
         await gate.release(ticket, 'payment identifier already used')
         ticket = undefined
-        return collectedResponse(held, requestId, version, refuse)
+        return collectedResponse(await collect(held), requestId, version, refuse)
       }
     }
     if (wantsEventStream(req) && svc.manifest.needs?.includes('model')) {
@@ -283,13 +285,7 @@ export async function servePaid(
     await deps.results.keep(ticket, key, hash, body)
     const t = ticket
     ticket = undefined
-    const settled = await settleKept(deps, t, {
-      resourceUrl: resource,
-      service: svc.slug,
-      tier,
-      requestHash: hash,
-      requestId,
-    })
+    const settled = await settleKept(deps, t, purchase)
     if (!settled.ok) return refuse(settled.reason, settled.message, settled.headers)
     return new Response(body, {
       status: 200,

@@ -8,7 +8,8 @@ import type { Logger } from '../sdk'
 import { b64json } from './challenge'
 import type { PaymentGate, Ticket } from './gate'
 import { receiptExtension, type ReceiptIssuer } from './receipts'
-import { RETRY_PENDING_S, type PaidResults } from './results'
+import { RETRY_PENDING_S, type Collected, type PaidResults } from './results'
+import type { PaymentRequirements } from './types'
 
 export interface SettleKeptDeps {
   gate: PaymentGate
@@ -92,5 +93,40 @@ export async function settleKept(deps: SettleKeptDeps, t: Ticket, p: Purchase): 
       : 'Settlement did not complete; the result is withheld.',
     pending: Boolean(settled.pending),
     headers: { [headerName]: header, ...later },
+  }
+}
+
+/**
+ * A kept result collected again whose settlement response was rebuilt from the ledger (the payment settled by
+ * reconciliation after its request had ended): signed now, kept, and the same one sent on every later collection.
+ */
+export async function signedCollection(
+  deps: SettleKeptDeps,
+  c: Collected,
+  p: Purchase,
+  requirements: PaymentRequirements,
+): Promise<Collected> {
+  if (c.kind !== 'result' || !c.unsigned) return c
+  const { paymentId, transaction, network, payer } = c.unsigned
+  try {
+    const receipt = await deps.receipts.issue({
+      resourceUrl: p.resourceUrl,
+      service: p.service,
+      tier: p.tier,
+      requestHash: p.requestHash,
+      scheme: requirements.scheme,
+      network,
+      asset: requirements.asset,
+      amount: requirements.amount,
+      payTo: requirements.payTo,
+      payer,
+      transaction,
+    })
+    const header = b64json({ success: true, transaction, network, payer, extensions: receiptExtension(receipt) })
+    await deps.results.receiptIssued(paymentId, header)
+    return { kind: 'result', body: c.body, receipt: header }
+  } catch (e) {
+    deps.log.error('signing the receipt failed', { request_id: p.requestId, error: String(e) })
+    return c
   }
 }
