@@ -20,6 +20,7 @@ import { devPayerRoutes, type DevPayer } from './site/dev-payer'
 import { ServiceError } from './sdk'
 import { errorAnswer } from './http/error-answer'
 import type { FacilitatorHealth } from './pay/types'
+import { receiptRoutes } from './pay/receipt-routes'
 
 export const VERSION = '1.0.0'
 const HEALTH_HEADERS = {
@@ -145,6 +146,7 @@ export function createApp(deps: AppDeps) {
       .use(lazyDiscoveryRoutes(services, config, deps.payTo, deps.bootedAt, deps.log))
       .use(deps.adminRoutes ? deps.adminRoutes({ ...deps, adminQueries: deps.storage?.admin }) : new Elysia())
       .use(devPayerRoutes(deps))
+      .use(receiptRoutes(deps.receipts, config.bodyLimitBytes, config.bodyTimeoutMs, deps.log))
       .get('/health', async () => {
         const now = Date.now()
         if (now - dbCheckedAt < 1000 && healthBody)

@@ -19,6 +19,7 @@ import { modelProvider } from './model/provider'
 import type { Logger } from './sdk'
 import type { DevPayer } from './site/dev-payer'
 import { PaidResults } from './pay/results'
+import { createReceiptIssuer, defaultKeyPath, loadReceiptKey, type ReceiptIssuer } from './pay/receipts'
 
 export interface BootOptions {
   env?: Record<string, string | undefined>
@@ -111,6 +112,17 @@ export async function boot(o: BootOptions): Promise<Booted> {
   )
   purge.unref?.()
   await results.purge()
+  let receipts: ReceiptIssuer
+  try {
+    const keyPath = defaultKeyPath(config.databasePath)
+    const warn = !usesDevChain(config) || Boolean(config.database.url)
+    receipts = await createReceiptIssuer(
+      await loadReceiptKey(config.receiptSigningKey, keyPath, log, warn),
+      config.provider.apiBase,
+    )
+  } catch (e) {
+    throw new ConfigError([(e as Error).message])
+  }
   // The operator console's modules load only when it is enabled (literal specifier: bundled in the binary).
   const admin = config.adminToken ? await import('./admin/routes') : undefined
   const app = createApp({
@@ -126,6 +138,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
     log,
     refusals,
     results,
+    receipts,
     bootedAt: Date.now(),
     facilitatorHealth: () => o.facilitator.health?.(),
     admin: { ledger, facilitator: o.facilitator },

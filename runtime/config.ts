@@ -56,6 +56,10 @@ export interface Config {
   paidResultsMaxBytes: number
   /** ETH price in USD (ETH_USD), for gas costs in /stats and the boot's price check; null when unset. */
   ethUsd: number | null
+  /** Signs the receipts of paid calls (RECEIPT_SIGNING_KEY, a private P-256 JWK); empty = a generated key kept beside the database. */
+  receiptSigningKey: string
+  /** A streamed answer sends a `: keep-alive` comment this often (STREAM_HEARTBEAT_MS, default 15 000). */
+  streamHeartbeatMs: number
   /** Shared Postgres for N instances (DATABASE_URL, postgres://…); empty = the embedded SQLite at databasePath. */
   database: {
     url: string
@@ -192,6 +196,8 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     adminToken: String(env.ADMIN_TOKEN ?? ''),
     paidResultsMaxBytes: num('PAID_RESULTS_MAX_MB', env.PAID_RESULTS_MAX_MB, 64, 1) * 1_048_576,
     ethUsd: env.ETH_USD ? num('ETH_USD', env.ETH_USD, 0) : null,
+    receiptSigningKey: String(env.RECEIPT_SIGNING_KEY ?? ''),
+    streamHeartbeatMs: num('STREAM_HEARTBEAT_MS', env.STREAM_HEARTBEAT_MS, 15_000, 10),
     database: {
       url: String(env.DATABASE_URL ?? ''),
       poolMax: num('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10, 2), // the reconciler holds one connection for its lock

@@ -6,6 +6,8 @@ import { runHandler, type PipelineDeps } from './pipeline'
 import { ServiceError } from './sdk'
 import { prepareInput } from './validate'
 import { asServiceError } from './http/unexpected'
+import { wantsEventStream } from './http/sse'
+import { streamDemo } from './stream/demo'
 
 /**
  * POST /api/demo/explain: the demo service (explain-code by default) at its demo tier, free, limited per
@@ -47,6 +49,8 @@ export async function serveDemo(
         },
       )
     }
+    if (wantsEventStream(req))
+      return await streamDemo(req, { svc, input, requestId, client, quota, reserved: q, headers: quotaHeaders }, deps)
     const tier = deps.config.demo.tier
     const abort = new AbortController()
     let out: unknown

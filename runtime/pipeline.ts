@@ -4,7 +4,7 @@ import type { StatsStore, ThrottleStore } from './db/store'
 import { readBody, parseJson, refuseDeclaredOversize, requireJson } from './http/body'
 import { BASE_HEADERS, errorResponse, json } from './http/respond'
 import { requestUrl } from './http/request-url'
-import { b64json, challenge, requirementsOfPayment } from './pay/challenge'
+import { challenge, requirementsOfPayment } from './pay/challenge'
 import { decodePayment, PaymentRefused } from './pay/decode'
 import { FacilitatorUnavailable, type PaymentGate, type Ticket } from './pay/gate'
 import { assertFinite, isTier, ServiceError, TIERS, type Logger, type ServiceContext, type TierName } from './sdk'
@@ -13,11 +13,15 @@ import { ignoredFieldsHeader } from './input/ignored-header'
 import { ClientGone, unlessDisconnected } from './http/disconnect'
 import type { DecodedPayment } from './pay/types'
 import { paymentIdentifierOf } from './pay/payment-id'
-import { requestHash, RETRY_PENDING_S, type PaidResults } from './pay/results'
+import { requestHash, type Collected, type PaidResults } from './pay/results'
 import { collectedResponse } from './pay/collected'
 import { InFlightCalls } from './pay/in-flight'
 import { asServiceError } from './http/unexpected'
 import { REASON } from './pay/reasons'
+import type { ReceiptIssuer } from './pay/receipts'
+import { settleKept, signedCollection } from './pay/settle-kept'
+import { wantsEventStream } from './http/sse'
+import { streamPaid } from './stream/paid'
 
 export interface PipelineDeps {
   config: Config
@@ -29,6 +33,8 @@ export interface PipelineDeps {
   log: Logger
   /** Paid results kept for collection again (same payment or payment identifier, same request). */
   results: PaidResults
+  /** Signs the receipt of every paid answer (runtime/pay/receipts.ts). */
+  receipts: ReceiptIssuer
   /** Builds the handler context (fetch, upstreams, model) for one call. */
   context(svc: CatalogService, tier: TierName, requestId: string, signal: AbortSignal): ServiceContext
 }
@@ -120,7 +126,7 @@ export async function runHandler(
 }
 
 /** Errors to answers: the shared database (DATABASE_URL) down or too slow fails closed as a retryable 503. */
-const toServiceError = (e: unknown, log: Logger, requestId: string): ServiceError =>
+export const toServiceError = (e: unknown, log: Logger, requestId: string): ServiceError =>
   asServiceError(e, log, { request_id: requestId }, 'unhandled error', {
     code: 'PAYMENT_UNAVAILABLE',
     message: 'Payments are unavailable right now (database); nothing was charged. Retry shortly.',
@@ -189,9 +195,11 @@ export async function servePaid(
     const key = paymentIdentifierOf(decoded)
     // With several networks (NETWORKS): the requirements of the network the payment names.
     const requirements = requirementsOfPayment(c.accepts, decoded)
+    const purchase = { resourceUrl: resource, service: svc.slug, tier, requestHash: hash, requestId }
+    const collect = (got: Collected) => signedCollection(deps, got, purchase, requirements)
     if (key) {
       const got = await deps.results.byIdentifier(decoded, key, requirements, hash)
-      if (got) return collectedResponse(got, requestId, version, refuse)
+      if (got) return collectedResponse(await collect(got), requestId, version, refuse)
     }
     try {
       ticket = await gate.authorize(decoded, requirements, svc.slug, tier, requestId, client)
@@ -199,7 +207,7 @@ export async function servePaid(
       if (e instanceof PaymentRefused) {
         if (e.reason === REASON.authorizationAlreadyUsed || e.reason === REASON.validBefore) {
           const got = await deps.results.byAuthorization(decoded, requirements, hash)
-          if (got) return collectedResponse(got, requestId, version, refuse)
+          if (got) return collectedResponse(await collect(got), requestId, version, refuse)
           // The same payment for the same request is still running here (the client gave up waiting): wait for it.
           if (e.reason === REASON.authorizationAlreadyUsed && inFlight.running(decoded, hash))
             return refuse(
@@ -223,8 +231,18 @@ export async function servePaid(
       if (held) {
         await gate.release(ticket, 'payment identifier already used')
         ticket = undefined
-        return collectedResponse(held, requestId, version, refuse)
+        return collectedResponse(await collect(held), requestId, version, refuse)
       }
+    }
+    if (wantsEventStream(req) && svc.manifest.needs?.includes('model')) {
+      // Streamed (Server-Sent Events): runs, settles after the complete result and releases like below.
+      const t = ticket
+      const end = done
+      ticket = undefined
+      done = undefined
+      const headers = ignoredFieldsHeader(ignored)
+      const call = { svc, tier, input, ticket: t, key, hash, resource, requestId, refuse, headers, done: end }
+      return streamPaid(req, call, deps)
     }
     const abort = new AbortController()
     let out: unknown
@@ -267,32 +285,15 @@ export async function servePaid(
     await deps.results.keep(ticket, key, hash, body)
     const t = ticket
     ticket = undefined
-    const settled = await gate.settle(t)
-    const receipt = b64json({
-      success: settled.success,
-      transaction: settled.transaction,
-      network: settled.network,
-      payer: settled.payer,
-      ...(settled.errorReason ? { errorReason: settled.errorReason } : {}),
-    })
-    const receiptHeader = t.payment.x402Version === 2 ? 'payment-response' : 'x-payment-response'
-    if (settled.success) await deps.results.settled(t, receipt, settled.transaction)
-    else if (!settled.pending) await deps.results.discard(t)
-    if (!settled.success) {
-      // A pending settlement keeps the result: the same payment sent again collects it once the transfer is confirmed.
-      const later = settled.pending ? { 'retry-after': String(RETRY_PENDING_S) } : undefined
-      const message = later
-        ? 'Settlement is not confirmed yet; send the same payment again later to collect the result.'
-        : 'Settlement did not complete; the result is withheld.'
-      return refuse(settled.errorReason ?? 'settlement_failed', message, { [receiptHeader]: receipt, ...later })
-    }
+    const settled = await settleKept(deps, t, purchase)
+    if (!settled.ok) return refuse(settled.reason, settled.message, settled.headers)
     return new Response(body, {
       status: 200,
       headers: {
         'content-type': 'application/json; charset=utf-8',
         ...BASE_HEADERS,
         'x-request-id': requestId,
-        [receiptHeader]: receipt,
+        [settled.headerName]: settled.header,
         'cache-control': 'private, no-store',
         ...ignoredFieldsHeader(ignored),
       },

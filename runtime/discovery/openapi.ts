@@ -45,6 +45,15 @@ export const guidanceOf = (cfg: Config) => {
 export const protocolsOf = (cfg: Config) =>
   cfg.networks.map((n) => ({ x402: { network: n.network, asset: n.asset, scheme: 'exact' } }))
 
+/** The streamed answer of a model service (Accept: text/event-stream). */
+const STREAM_CONTENT = {
+  schema: {
+    type: 'string',
+    description:
+      'Server-Sent Events: `delta` events ({"text"}) as the model writes, then one `result` event (this JSON answer plus `payment`, the settlement response with its signed receipt) or one `error` event. Settled only after the complete result. See docs/streaming.md.',
+  },
+}
+
 /** The free operations, the same in both documents. */
 export function freePaths(services: CatalogService[]): Record<string, unknown> {
   return {
@@ -162,7 +171,11 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
         200: {
           description: 'Result (settled payment; PAYMENT-RESPONSE header)',
           headers: IGNORED_FIELDS_HEADER,
-          content: { 'application/json': { schema: s.outputJsonSchema } },
+          content: {
+            'application/json': { schema: s.outputJsonSchema },
+            // Model services stream with Accept: text/event-stream (docs/streaming.md).
+            ...(s.manifest.needs?.includes('model') ? { 'text/event-stream': STREAM_CONTENT } : {}),
+          },
         },
         402: {
           description: 'Payment Required: PAYMENT-REQUIRED header (base64 x402 v2 PaymentRequired) and a JSON body',

@@ -4,19 +4,30 @@ import { serveDemo } from '../demo'
 import { newRequestId } from '../http/respond'
 import { b64json } from '../pay/challenge'
 import { servePaid, type PipelineDeps } from '../pipeline'
+import { streamToToolResult, type Progress } from './progress'
 import { PAYMENT_META, toToolResult, type ToolResult } from './results'
+
+/** The tool result of a pipeline answer: streamed into progress notifications when the client asked for them. */
+const resultOf = (res: Response, origin: CallOrigin) =>
+  origin.progress ? streamToToolResult(res, origin.progress) : toToolResult(res)
 
 /** Where a tool call comes from: the real socket address of the MCP HTTP request and its abort signal. */
 export interface CallOrigin {
   client: string
   signal: AbortSignal
+  /** Set when the client asked for progress (`_meta.progressToken`): the call then streams (./progress). */
+  progress?: (p: Progress) => void
 }
 
 /** Tool-call arguments as the JSON body the HTTP route would receive. */
 const jsonRequest = (path: string, args: unknown, origin: CallOrigin, headers: Record<string, string> = {}) =>
   new Request(`http://mcp.internal${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: {
+      'content-type': 'application/json',
+      ...(origin.progress ? { accept: 'text/event-stream' } : {}),
+      ...headers,
+    },
     body: JSON.stringify(args ?? {}),
     signal: origin.signal,
   })
@@ -43,7 +54,7 @@ export async function callPaidTool(
     origin.client,
     deps,
   )
-  return toToolResult(res)
+  return resultOf(res, origin)
 }
 
 /** The free demo tool: the same code path and daily quota as POST /api/demo/explain. */
@@ -62,5 +73,5 @@ export async function callDemoTool(
     quota,
     deps,
   )
-  return toToolResult(res)
+  return resultOf(res, origin)
 }

@@ -3,11 +3,13 @@ import type { CatalogService } from '../catalog'
 import type { QuotaStore } from '../db/store'
 import { parseJson, readBody } from '../http/body'
 import { BASE_HEADERS } from '../http/respond'
+import { withKeepAlive } from '../http/sse'
 import type { PipelineDeps } from '../pipeline'
 import { ServiceError } from '../sdk'
 import { asServiceError } from '../http/unexpected'
 import { callDemoTool, callPaidTool, type CallOrigin } from './bridge'
 import { createFreeTools, errorResult } from './free'
+import type { Progress } from './progress'
 import type { ToolResult } from './results'
 import { demoToolName, FREE_TOOLS, freeTools, paidTool } from './tools'
 
@@ -30,12 +32,22 @@ const loadSdk = async () => {
 }
 let sdk: ReturnType<typeof loadSdk> | undefined
 
+/** True for a tools/call (alone or in a batch) that carries `_meta.progressToken`. */
+function asksProgress(body: unknown): boolean {
+  const one = (m: unknown) => {
+    const r = m as { method?: unknown; params?: { _meta?: { progressToken?: unknown } } } | null
+    return r?.method === 'tools/call' && r.params?._meta?.progressToken !== undefined
+  }
+  return Array.isArray(body) ? body.some(one) : one(body)
+}
+
 type ServerLike = { requestIP(r: Request): { address: string } | null } | null
 
 const INSTRUCTIONS =
   'Every tool named after a service (kebab-case) is paid per call with x402 v2 (scheme exact, USDC on Base). ' +
   'Call it without payment to get isError with the PaymentRequired in structuredContent, sign one of its `accepts`, and repeat the same call with the PaymentPayload in _meta["x402/payment"]; ' +
-  'the receipt comes back in _meta["x402/payment-response"]. Invalid arguments and failed calls are never charged. ' +
+  'the receipt comes back in _meta["x402/payment-response"] (its signed receipt under extensions["offer-receipt"]). ' +
+  'Send _meta.progressToken to get notifications/progress with the answer text as a model writes it. Invalid arguments and failed calls are never charged. ' +
   'Free tools: search_services (find a service by words), describe_service (schema, prices, example), and a daily-limited demo.'
 
 const MCP_HEADERS = { ...BASE_HEADERS, 'access-control-expose-headers': 'Mcp-Session-Id, Mcp-Protocol-Version' }
@@ -109,33 +121,51 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
     )
     server.setRequestHandler(mcp.ListToolsRequestSchema, () => listed)
     server.setRequestHandler(mcp.CallToolRequestSchema, async (req, extra) => {
+      const progressToken = req.params._meta?.progressToken
+      // Progress asked for: each chunk of the answer is a notifications/progress on this request's SSE answer.
+      const progress =
+        progressToken === undefined
+          ? undefined
+          : (p: Progress) =>
+              void extra
+                .sendNotification({ method: 'notifications/progress', params: { progressToken, ...p } })
+                .catch(() => {})
       try {
         return await callTool(
           mcp,
           req.params.name,
           req.params.arguments,
           req.params._meta as Record<string, unknown> | undefined,
-          { client, signal: AbortSignal.any([request.signal, extra.signal]) },
+          { client, signal: AbortSignal.any([request.signal, extra.signal]), progress },
         )
       } catch (e) {
         if (e instanceof mcp.McpError) throw e
         return errorResult(asServiceError(e, deps.log, { tool: req.params.name }, 'mcp tool call failed'))
       }
     })
+    // A tool call asking for progress is answered as SSE (notifications, then the result); anything else as JSON.
+    const sse = asksProgress(parsedBody)
     const transport = new mcp.Transport({
       sessionIdGenerator: undefined,
-      enableJsonResponse: true,
+      enableJsonResponse: !sse,
       maxRequestBodySize: bodyLimit,
     })
+    const close = () => void server.close().catch(() => {})
+    let streaming = false
     try {
       await server.connect(transport)
       const res = await transport.handleRequest(request, { parsedBody })
       const headers = new Headers(res.headers)
       for (const [k, v] of Object.entries(MCP_HEADERS)) headers.set(k, v)
       headers.set('cache-control', 'no-store')
-      return new Response(res.body, { status: res.status, headers })
+      if (!sse || !res.body) return new Response(res.body, { status: res.status, headers })
+      // The server lives until its SSE answer ends (the result was written) or the client leaves.
+      streaming = true
+      // Keep-alive comments while a model thinks, as on the HTTP stream.
+      const body = withKeepAlive(res.body, config.streamHeartbeatMs, close)
+      return new Response(body, { status: res.status, headers })
     } finally {
-      void server.close().catch(() => {})
+      if (!streaming) close()
     }
   }
 

@@ -83,6 +83,7 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
           : { type: 'json_object' }
     }
     try {
+      if (req.stream) return await streamed(body, req)
       return await client!.chat.completions.create(body, { signal: req.signal, timeout: timeoutMs })
     } catch (e) {
       // Some OpenAI-compatible servers reject json_schema; fall back to json_object for good.
@@ -91,6 +92,56 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
         return call(req, messages)
       }
       throw e
+    }
+  }
+
+  /**
+   * The same call with `stream: true`: each content chunk goes to `req.stream` as it arrives; the usage comes in the
+   * last chunk (`stream_options.include_usage`). Answered as the completion it adds up to. A stream that ends
+   * without a finish reason broke off: that is a provider failure, never a (short) answer.
+   */
+  async function streamed(
+    body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
+    req: ModelRequest,
+  ): Promise<OpenAI.Chat.Completions.ChatCompletion> {
+    const chunks = await client!.chat.completions.create(
+      { ...body, stream: true, stream_options: { include_usage: true } },
+      { signal: req.signal, timeout: timeoutMs },
+    )
+    const parts: string[] = []
+    let refusal: string | null = null
+    let finish: OpenAI.Chat.Completions.ChatCompletion.Choice['finish_reason'] | null = null
+    let usage: OpenAI.CompletionUsage | undefined
+    let model = ''
+    for await (const chunk of chunks) {
+      if (typeof chunk.model === 'string' && chunk.model) model = chunk.model
+      if (chunk.usage) usage = chunk.usage
+      const choice = chunk.choices?.[0]
+      if (!choice) continue
+      const text = choice.delta?.content
+      if (typeof text === 'string' && text) {
+        parts.push(text)
+        req.stream!.delta(text)
+      }
+      if (choice.delta?.refusal) refusal = (refusal ?? '') + choice.delta.refusal
+      if (choice.finish_reason) finish = choice.finish_reason
+    }
+    if (!finish)
+      throw upstreamError('model', 'the model stream ended before the answer was complete', { retryable: true })
+    return {
+      id: 'streamed',
+      object: 'chat.completion',
+      created: 0,
+      model,
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: parts.join(''), refusal },
+          finish_reason: finish,
+          logprobs: null,
+        },
+      ],
+      usage,
     }
   }
 
@@ -128,6 +179,7 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
         throw upstreamError('model', `the model returned an invalid structured answer twice (${checked.reason})`, {
           retryable: true,
         })
+      req.stream?.restart(checked.reason)
       messages.push(
         { role: 'assistant', content: text.slice(0, 20_000) },
         { role: 'user', content: retryText(checked.reason) },

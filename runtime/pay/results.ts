@@ -16,7 +16,13 @@ export const RETRY_PENDING_S = 10
 
 /** What a repeated payment gets instead of running the handler again. */
 export type Collected =
-  | { kind: 'result'; body: string; receipt: string }
+  /** `unsigned`: the receipt was rebuilt from the ledger (settled by reconciliation), without a signed receipt yet. */
+  | {
+      kind: 'result'
+      body: string
+      receipt: string
+      unsigned?: { paymentId: number; transaction: string; network: string; payer: string }
+    }
   | { kind: 'pending'; retryAfter: number }
   /** The payment identifier belongs to a different request. */
   | { kind: 'conflict' }
@@ -74,7 +80,15 @@ export class PaidResults {
     switch (row.state) {
       case 'settled': {
         if (row.body === null) return { kind: 'gone' }
-        return { kind: 'result', body: row.body, receipt: row.receipt ?? this.rebuiltReceipt(row) }
+        if (row.receipt) return { kind: 'result', body: row.body, receipt: row.receipt }
+        const receipt = this.rebuiltReceipt(row)
+        const { transaction, network, payer } = JSON.parse(Buffer.from(receipt, 'base64').toString('utf8'))
+        return {
+          kind: 'result',
+          body: row.body,
+          receipt,
+          unsigned: { paymentId: row.payment_id, transaction, network, payer },
+        }
       }
       case 'pending':
         return { kind: 'pending', retryAfter: RETRY_PENDING_S }
@@ -164,12 +178,21 @@ export class PaidResults {
    * and gets its answer; without the stored copy a later collection rebuilds the receipt from the ledger.
    */
   async settled(t: Ticket, receipt: string, transaction: string): Promise<void> {
-    // Usually the receipt is exactly the one rebuilt from the ledger: then it costs no write on the paid path.
+    // A receipt without a signed one (its signing failed) is the one rebuilt from the ledger: then no write.
     if (receipt === successReceipt(transaction, t.requirements.network, t.payment.payload.authorization.from)) return
     try {
       await this.store.setReceipt(t.id, receipt)
     } catch {
       /* rebuilt from the ledger on collection */
+    }
+  }
+
+  /** A receipt signed at collection (runtime/pay/settle-kept.ts) is kept, so every collection sends the same one. */
+  async receiptIssued(paymentId: number, receipt: string): Promise<void> {
+    try {
+      await this.store.setReceipt(paymentId, receipt)
+    } catch {
+      /* signed again on the next collection */
     }
   }
 

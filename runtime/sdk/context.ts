@@ -59,6 +59,17 @@ export interface Upstream {
   ): Promise<{ status: number; data: T }>
 }
 
+/**
+ * Where a handler sends its answer as it is produced, when the client asked for a stream (`Accept: text/event-stream`,
+ * docs/streaming.md). The runtime frames it as Server-Sent Events; a handler only passes it on (`ctx.stream`).
+ */
+export interface StreamSink {
+  /** The next chunk of the answer's text. */
+  delta(text: string): void
+  /** Drop the text sent so far: the answer is being produced again (a rejected structured answer asked for anew). */
+  restart(reason: string): void
+}
+
 /** One chat completion request. `user` is always sent as delimited data in the user message. */
 export interface ModelRequest {
   system: string
@@ -76,6 +87,11 @@ export interface ModelRequest {
   validate?: (json: unknown) => string | undefined
   /** Aborts the provider call (pass `ctx.signal`). */
   signal?: AbortSignal
+  /**
+   * Streams the answer (pass `ctx.stream`): the provider is asked with `stream: true` and each text chunk goes here
+   * as it arrives. The result is the same as without it.
+   */
+  stream?: StreamSink
 }
 
 export interface ModelResult {
@@ -121,4 +137,6 @@ export interface ServiceContext {
   upstream(name: string): Upstream
   model: ModelClient
   x402: PaymentVerifier
+  /** Set when the client asked for a stream: pass it to the model call (`stream: ctx.stream`). */
+  stream?: StreamSink
 }

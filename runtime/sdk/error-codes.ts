@@ -26,6 +26,7 @@ export const ERROR_CODES = [
   'PAYMENT_UNAVAILABLE', // the facilitator (or the ledger database) cannot be reached; retryable
   'DATABASE_UNAVAILABLE', // the shared database (DATABASE_URL) is down: /stats, the demo; retryable
   'RESULT_NOT_KEPT',
+  'SETTLEMENT_FAILED', // a streamed call's settlement did not complete after its text was sent: result withheld
   'TOO_MANY_INVALID_PAYMENTS',
   'REFUSED_TO_SIGN', // the dev payer refuses typed data that is not a USDC transfer to this server
   // Demo

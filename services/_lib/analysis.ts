@@ -12,6 +12,7 @@ import {
   type Static,
   type Tier,
   type TSchema,
+  trimmedStream,
 } from '../../runtime/sdk'
 import { dataBlock } from './model-utility'
 
@@ -105,10 +106,13 @@ export function tieredAnalysis<M extends ServiceManifest, J = unknown>(manifest:
         ...req,
         jsonSchema: s.schema as Record<string, unknown>,
         validate: s.validate ? (v) => s.validate!(v as J) : undefined,
+        // Streamed: the model's own JSON as it is produced; `result` is its rendering (docs/streaming.md).
+        stream: ctx.stream,
       })
       return { result: s.render(r.json as J, tier), model: r.model, tokens_used: r.tokensUsed } as Static<M['output']>
     }
-    const r = await ctx.model.complete(req)
+    // Streamed: the chunks add up to exactly `result`.
+    const r = await ctx.model.complete({ ...req, stream: trimmedStream(ctx.stream) })
     return { result: r.text.trim(), model: r.model, tokens_used: r.tokensUsed } as Static<M['output']>
   })
 }

@@ -45,6 +45,8 @@ export async function askJson<S extends TSchema>(
     jsonSchema: o.schema as unknown as Record<string, unknown>,
     validate: o.validate ? (v) => o.validate!(v as Static<S>) : undefined,
     signal: ctx.signal,
+    // Streamed: the model's JSON answer as it is produced (docs/streaming.md).
+    stream: ctx.stream,
   })
   return { value: r.json as Static<S>, model: r.model, tokens_used: r.tokensUsed }
 }

@@ -3,6 +3,7 @@
  * replica (anvil + Circle's USDC) with the official @x402/fetch client and hand-signed replays. Every test that
  * moves money ends with: /stats revenue = ledger settled total = payee's on-chain delta, exactly.
  */
+import { verifyReceiptSignatureJWS } from '@x402/extensions/offer-receipt'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
@@ -132,10 +133,12 @@ describe('the identical payment for the identical request collects the kept resu
     expect(await again.text()).toBe(firstBody)
     expect(again.headers.get('payment-response')).toBe(receipt)
     expect(again.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'))
-    // the receipt was rebuilt from the ledger, identical to the first: no extra write on the paid path
+    // the settlement response carries a signed receipt (issued once, docs/receipts.md): it is kept with the result
+    // and the same one is sent again
     expect(s.booted.db.query('SELECT receipt FROM paid_results ORDER BY payment_id DESC LIMIT 1').get()).toEqual({
-      receipt: null,
+      receipt,
     })
+    expect(decodeB64Json(receipt).extensions['offer-receipt'].info.receipt.format).toBe('jws')
     expect(svc.state.runs.count).toBe(runs + 1)
     expect(counted.settle).toBe(1)
     expect((await payeeBalance()) - before).toBe(3100n)
@@ -287,11 +290,20 @@ describe('a pending settlement', () => {
       const collected = await post(server.url + '/api/v1/test-count', { code: 'late' }, { 'payment-signature': header })
       expect(collected.status).toBe(200)
       expect(((await collected.json()) as { echo: string }).echo).toBe('LATE')
-      expect(decodeB64Json(collected.headers.get('payment-response'))).toEqual({
+      // settled by reconciliation: the receipt is signed at collection (docs/receipts.md), then kept
+      const settle = decodeB64Json(collected.headers.get('payment-response'))
+      expect(settle).toMatchObject({
         success: true,
         transaction: tx,
         network: 'eip155:8453',
         payer: chain.payer.address,
+      })
+      const receipt = settle.extensions['offer-receipt'].info.receipt
+      const did = (await (await server.fetch('/.well-known/did.json')).json()) as any
+      expect(await verifyReceiptSignatureJWS(receipt, did.verificationMethod[0].publicKeyJwk)).toMatchObject({
+        service: 'test-count',
+        transaction: tx,
+        amount: '3100',
       })
       const collectedById = await post(
         server.url + '/api/v1/test-count',
