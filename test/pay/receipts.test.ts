@@ -10,16 +10,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { verifyReceiptSignatureJWS, type JWSSignedReceipt } from '@x402/extensions/offer-receipt'
 import { Elysia } from 'elysia'
-import { createLogger } from '../runtime/log'
-import { receiptRoutes } from '../runtime/pay/receipt-routes'
+import { createLogger } from '../../runtime/log'
+import { receiptRoutes } from '../../runtime/pay/receipt-routes'
 import {
   createReceiptIssuer,
   defaultKeyPath,
   loadReceiptKey,
   type ReceiptFacts,
   type ReceiptIssuer,
-} from '../runtime/pay/receipts'
-import { startApp } from './support/server'
+} from '../../runtime/pay/receipts'
+import { startApp } from '../support/server'
 
 const log = createLogger('error', () => {})
 const dir = mkdtempSync(join(tmpdir(), 'x402-receipts-'))
