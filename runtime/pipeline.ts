@@ -193,6 +193,8 @@ export async function servePaid(
       const got = await deps.results.byIdentifier(decoded, key, requirements, hash)
       if (got) return collectedResponse(got, requestId, version, refuse)
     }
+    // Marked before verification: an identical retry while this call verifies is told to wait, not to sign again.
+    done = inFlight.start(decoded, hash)
     try {
       ticket = await gate.authorize(decoded, requirements, svc.slug, tier, requestId, client)
     } catch (e) {
@@ -217,7 +219,6 @@ export async function servePaid(
         })
       throw e
     }
-    done = inFlight.start(decoded, hash)
     if (key) {
       const held = await deps.results.claim(ticket, key, hash)
       if (held) {

@@ -139,12 +139,18 @@ export class PaymentGate {
       await this.holds.hold(id, a.from, BigInt(req.amount), req.asset, verifyStartedMs)
     } catch (e) {
       await this.ledger.transition(id, 'released', {
-        reason: e instanceof PaymentRefused ? e.reason : 'balance unavailable',
+        reason:
+          e instanceof PaymentRefused
+            ? e.reason
+            : e instanceof ServiceError
+              ? 'another paid call of the payer is unsettled'
+              : 'balance unavailable',
       })
       if (e instanceof PaymentRefused) {
         this.count(client, a.from)
         throw e
       }
+      if (e instanceof ServiceError) throw e // 429: one unsettled paid call per payer (no balance reads)
       this.log.warn('payer balance unavailable', { request_id: requestId, error: (e as Error).message })
       throw new FacilitatorUnavailable('payment verification is unavailable; nothing was charged')
     }
@@ -214,9 +220,12 @@ export class PaymentGate {
         effectiveGasPrice: result.effectiveGasPrice,
       })
     } else if (result.pending) {
-      await this.ledger.transition(t.id, 'pending', { tx: result.transaction || undefined, reason: result.errorReason })
+      const reason = result.note ?? result.errorReason
+      await this.ledger.transition(t.id, 'pending', { tx: result.transaction || undefined, reason })
+      this.log.warn('settlement outcome unknown; pending until reconciled', { payment_id: t.id, reason })
     } else {
-      await this.ledger.transition(t.id, 'failed', { tx: result.transaction || undefined, reason: result.errorReason })
+      const reason = result.note ?? result.errorReason
+      await this.ledger.transition(t.id, 'failed', { tx: result.transaction || undefined, reason })
       // The payment verified, then did not settle: the handler ran for free. Cool the payer down and count it.
       const shared = this.ledger.cooldowns
       const ms = shared

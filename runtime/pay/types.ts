@@ -49,6 +49,8 @@ export interface SettleResult {
   errorReason?: string
   /** Sent but not confirmed in time: the ledger keeps it pending and reconciles it later. */
   pending?: boolean
+  /** Why, in words, for the ledger's reason (never sent to the client). */
+  note?: string
   /** Gas used by the settlement transaction (decimal string), when known. */
   gasUsed?: string
   /** Effective gas price of the settlement transaction in wei (decimal string), when known. */
