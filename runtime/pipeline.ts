@@ -194,7 +194,7 @@ export async function servePaid(
       if (got) return collectedResponse(got, requestId, version, refuse)
     }
     // Marked before verification: an identical retry while this call verifies is told to wait, not to sign again.
-    done = inFlight.start(decoded, hash)
+    done = inFlight.start(decoded, hash) ?? undefined
     try {
       ticket = await gate.authorize(decoded, requirements, svc.slug, tier, requestId, client)
     } catch (e) {
@@ -203,7 +203,7 @@ export async function servePaid(
           const got = await deps.results.byAuthorization(decoded, requirements, hash)
           if (got) return collectedResponse(got, requestId, version, refuse)
           // The same payment for the same request is still running here (the client gave up waiting): wait for it.
-          if (e.reason === REASON.authorizationAlreadyUsed && inFlight.running(decoded, hash))
+          if (e.reason === REASON.authorizationAlreadyUsed && !done && inFlight.running(decoded, hash))
             return refuse(
               REASON.settlementPending,
               'This payment is being processed for this identical request; send it again in a few seconds to collect the result.',

@@ -38,6 +38,7 @@ function counting(inner: Facilitator): Facilitator {
     verify: (p, r) => inner.verify(p, r),
     settle: (p, r, cb) => (counted.settle++, inner.settle(p, r, cb)),
     status: (tx, p, r) => inner.status(tx, p, r),
+    balance: inner.balance,
   }
 }
 

@@ -17,10 +17,13 @@ export class InFlightCalls {
     return `${a.from.toLowerCase()}:${a.nonce.toLowerCase()}`
   }
 
-  /** Marks the call running unless another call of the same authorization holds the mark; returns its release. */
-  start(p: DecodedPayment, requestHash: string): () => void {
+  /**
+   * Marks the call running and returns the mark's release; null when another call of the same authorization holds
+   * the mark (then `running` says whether that call is for the identical request).
+   */
+  start(p: DecodedPayment, requestHash: string): (() => void) | null {
     const k = this.key(p)
-    if (this.calls.has(k)) return () => {}
+    if (this.calls.has(k)) return null
     const mark = { hash: requestHash }
     this.calls.set(k, mark)
     return () => {

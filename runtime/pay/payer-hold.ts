@@ -5,7 +5,6 @@ import { RETRY_IN_FLIGHT_S, RETRY_PENDING_S } from './results'
 import { ServiceError } from '../sdk'
 import type { Facilitator } from './types'
 
-
 /** Rounds of "wait for the payer's payments to be recorded, read again" before a refusal is sent. */
 const MAX_ROUNDS = 3
 
