@@ -137,7 +137,7 @@ async function facilitatorServer(withRpc: boolean) {
   return { s, facilitator }
 }
 
-const callCounted = (pay: typeof fetch, s: TestServer) =>
+const callCounted = (pay: ReturnType<typeof payingFetch>, s: TestServer) =>
   pay(`${s.url}/api/v1/test-counted`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
