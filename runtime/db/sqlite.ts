@@ -53,6 +53,8 @@ const MIGRATIONS: string[] = [
   // The in-flight hold (Ledger.verifyWithin) reads one payer's rows in flight on every paid call: index exactly
   // those (as on Postgres), so a busy payer costs what an idle one does.
   `CREATE INDEX payments_inflight ON payments (payer) WHERE state IN ('verified', 'settling', 'pending');`,
+  // The failed runs of one authorization (Ledger.failedRuns, read on every paid call): its released rows only.
+  `CREATE INDEX payments_released ON payments (payer, nonce) WHERE state = 'released';`,
 ]
 
 /**

@@ -1,4 +1,4 @@
-import type { LedgerStore, ThrottleStore } from '../db/store'
+import { FAILED_RUN_REASON, type LedgerStore, type ThrottleStore } from '../db/store'
 import { ServiceError, type Logger } from '../sdk'
 import { cheapChecks } from './checks'
 import { PaymentRefused } from './decode'
@@ -19,6 +19,13 @@ export interface Ticket {
 }
 
 export class FacilitatorUnavailable extends Error {}
+
+/**
+ * How many times one authorization may run a handler that fails (model down, upstream error, timeout ...) before it
+ * is refused (`authorization_failed_runs_exhausted`): a client may retry the same payment after a failure, but one
+ * signature never buys unbounded work.
+ */
+export const MAX_FAILED_RUNS = 3
 
 const short = (s: string) => (s.length > 16 ? `${s.slice(0, 10)}…${s.slice(-4)}` : s)
 
@@ -120,6 +127,22 @@ export class PaymentGate {
         REASON.authorizationAlreadyUsed,
         'this payment authorization was already used (or is in use); sign a new one',
       )
+    // Read once this reservation holds the authorization (one use at a time), so every earlier run is counted.
+    let failedRuns: number
+    try {
+      failedRuns = await this.ledger.failedRuns(a.from, a.nonce)
+    } catch (e) {
+      await Promise.resolve(this.ledger.transition(id, 'released', { reason: 'ledger unavailable' })).catch(() => {})
+      this.log.error('payment ledger unavailable', { request_id: requestId, error: (e as Error).message })
+      throw new FacilitatorUnavailable('payments are unavailable (ledger database); nothing was charged')
+    }
+    if (failedRuns >= MAX_FAILED_RUNS) {
+      await this.ledger.transition(id, 'released', { reason: REASON.failedRunsExhausted })
+      throw new PaymentRefused(
+        REASON.failedRunsExhausted,
+        `this payment authorization already ran ${failedRuns} times and failed each time (at most ${MAX_FAILED_RUNS}); sign a new one`,
+      )
+    }
     const verifyStartedMs = Date.now()
     let verdict
     try {
@@ -163,9 +186,19 @@ export class PaymentGate {
     return { id, payment, requirements: req, payer: a.from, slug, client }
   }
 
-  /** The handler failed: nothing is settled and the authorization may be used again. */
+  /** Nothing ran (or the caller left): nothing is settled and the authorization may be used again. */
   async release(t: Ticket, reason: string): Promise<void> {
     await this.ledger.transition(t.id, 'released', { reason })
+  }
+
+  /**
+   * The handler ran and failed (`what`: its status and code): nothing is settled, and the failed run counts like a
+   * costly refusal against the client and the payer (the refusal throttle) and against the authorization, which may
+   * run again until it has failed MAX_FAILED_RUNS times.
+   */
+  async failed(t: Ticket, what: string): Promise<void> {
+    await this.ledger.transition(t.id, 'released', { reason: `${FAILED_RUN_REASON}${what}` })
+    this.count(t.client, t.payer)
   }
 
   /** Settles after a successful handler. A result is served only when this returns success. */

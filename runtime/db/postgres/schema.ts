@@ -40,4 +40,6 @@ export const PG_MIGRATIONS: string[] = [
      day text NOT NULL, slug text NOT NULL, code text NOT NULL, status integer NOT NULL, count bigint NOT NULL,
      PRIMARY KEY (day, slug, code, status));
    CREATE TABLE admin_state (name text PRIMARY KEY, value bigint NOT NULL);`,
+  // The failed runs of one authorization (PgLedger.failedRuns, read on every paid call): its released rows only.
+  `CREATE INDEX payments_released ON payments (payer, nonce) WHERE state = 'released';`,
 ]
