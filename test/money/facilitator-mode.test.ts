@@ -23,6 +23,7 @@ import { startOfficialFacilitator, type OfficialFacilitator } from '../support/o
 import { fundedPayer, startServerOnChain, stopAndTally } from '../support/on-chain'
 import { signPayment } from '../support/pay'
 import { payingFetch } from '../support/paying-fetch'
+import { testPostgres, type LocalPostgres } from '../support/postgres'
 import { decodeB64Json, post, requirementsAt, type TestServer } from '../support/server'
 import { until } from '../support/until'
 import { counted, gatedEntry, withMoneyServices } from './services'
@@ -30,6 +31,8 @@ import { counted, gatedEntry, withMoneyServices } from './services'
 type SettleMode = 'pass' | 'http-500-after-transfer' | 'false-naming-mined-transfer' | 'success-with-fake-hash'
 
 let chain: DevChain
+let pg: LocalPostgres
+let dbs = 0
 let fac: OfficialFacilitator
 let proxy: ReturnType<typeof Bun.serve>
 const servers: TestServer[] = []
@@ -48,7 +51,7 @@ const bend = {
 const FAKE_HASH = `0x${'ab'.repeat(32)}`
 
 beforeAll(async () => {
-  chain = await startDevChain()
+  ;[chain, pg] = await Promise.all([startDevChain(), testPostgres()])
   fac = startOfficialFacilitator(chain.rpcUrl, chain.settler.privateKey as Hex)
   proxy = Bun.serve({
     port: 0,
@@ -106,7 +109,7 @@ afterAll(async () => {
   const { delta, stats, ledger } = await stopAndTally(chain, servers, payeeBefore)
   proxy?.stop(true)
   fac?.stop()
-  await chain?.stop()
+  await Promise.all([chain?.stop(), pg?.stop()])
   expect(delta).toBe(moved)
   expect(stats).toBe(delta)
   expect(ledger).toBe(delta)
@@ -120,13 +123,16 @@ beforeEach(() => {
 
 const gated = gatedEntry()
 
+type Engine = 'sqlite' | 'postgres'
+
 /** A server paid through the proxy (FACILITATOR_URL), with or without RPC_URL, as boot builds it. */
-async function facilitatorServer(withRpc: boolean) {
+async function facilitatorServer(withRpc: boolean, engine: Engine = 'sqlite') {
   const env: Record<string, string> = {
     PAY_TO: chain.payee.address,
     FACILITATOR_URL: `http://127.0.0.1:${proxy.port}`,
     INVALID_PAYMENT_LIMIT: '0',
     ...(withRpc ? { RPC_URL: chain.rpcUrl } : {}),
+    ...(engine === 'postgres' ? { DATABASE_URL: await pg.createDatabase(`facilitator${++dbs}`) } : {}),
   }
   const { config, problems } = loadConfig(env)
   expect(problems).toEqual([])
@@ -134,6 +140,7 @@ async function facilitatorServer(withRpc: boolean) {
   expect(!!facilitator.balance).toBe(withRpc)
   const s = await startServerOnChain(chain, { entries: withMoneyServices(gated.entry), facilitator, env })
   servers.push(s)
+  expect(s.booted.storage.kind).toBe(engine)
   return { s, facilitator }
 }
 
@@ -151,9 +158,14 @@ const payOnce = async (s: TestServer, key: Hex, slug = 'test-counted', body: unk
 
 const reasonOf = async (r: Response) => ((await r.json()) as { reason?: string }).reason
 
-describe.each([true, false])('RPC_URL beside the facilitator: %p', (withRpc) => {
+describe.each([
+  [true, 'sqlite'],
+  [false, 'sqlite'],
+  [true, 'postgres'],
+  [false, 'postgres'],
+] as const)('RPC_URL beside the facilitator: %p, %s', (withRpc, engine) => {
   test('a payer funded for one call sends 20 authorizations at once (official client): one handler run, one transfer', async () => {
-    const { s } = await facilitatorServer(withRpc)
+    const { s } = await facilitatorServer(withRpc, engine)
     const payer = await fundedPayer(chain, 1000n)
     const pay = payingFetch(payer.key)
     const answers = await Promise.all(Array.from({ length: 20 }, () => callCounted(pay, s)))
@@ -170,14 +182,14 @@ describe.each([true, false])('RPC_URL beside the facilitator: %p', (withRpc) => 
     }
     expect(counted.runs).toBe(1)
     expect(await usdcBalance(chain.rpcUrl, payer.address)).toBe(0n)
-    expect(s.booted.ledger.settledTotal()).toBe(1000n)
-    const open = s.booted.ledger.byState(['reserved', 'verified', 'settling', 'pending'])
+    expect(await s.booted.storage.ledger.settledTotal()).toBe(1000n)
+    const open = await s.booted.storage.ledger.byState(['reserved', 'verified', 'settling', 'pending'])
     expect(open.filter((r) => r.payer === payer.address.toLowerCase())).toEqual([])
     moved += 1000n
   }, 60_000)
 
   test('an identical retry while the first call still verifies gets settlement_pending, then collects the result', async () => {
-    const { s } = await facilitatorServer(withRpc)
+    const { s } = await facilitatorServer(withRpc, engine)
     const payer = await fundedPayer(chain, 1000n)
     const { send } = await payOnce(s, payer.key)
     let release!: () => void
