@@ -1,5 +1,5 @@
 import { REASON } from './reasons'
-import type { ChainStatus, Facilitator, SettleResult } from './types'
+import type { ChainStatus, Facilitator } from './types'
 
 /** Reads of the chain after an answer that names a transaction not yet proven (an RPC behind the facilitator's). */
 const PROOF_READS = 3
