@@ -256,28 +256,35 @@ export class PaymentGate {
       const reason = result.note ?? result.errorReason
       await this.ledger.transition(t.id, 'pending', { tx: result.transaction || undefined, reason })
       this.log.warn('settlement outcome unknown; pending until reconciled', { payment_id: t.id, reason })
+      // The facilitator cleanly refused it (the chain cannot prove either way yet): the books wait for the chain,
+      // the payer is cooled down as after a failed settlement.
+      if (result.refused) await this.coolDown(t, reason)
     } else {
       const reason = result.note ?? result.errorReason
       await this.ledger.transition(t.id, 'failed', { tx: result.transaction || undefined, reason })
-      // The payment verified, then did not settle: the handler ran for free. Cool the payer down and count it.
-      const shared = this.ledger.cooldowns
-      const ms = shared
-        ? await Promise.resolve()
-            .then(() => shared.strike(t.payer))
-            .catch((e) => {
-              // Unrecorded in the shared table: cool the payer down in this process at least.
-              this.log.error('payer cool-down not recorded', { payment_id: t.id, error: (e as Error).message })
-              return this.guard.strike(t.payer)
-            })
-        : this.guard.strike(t.payer)
-      this.count(t.client, t.payer)
-      this.log.warn('settlement failed after verification; payer cooling down', {
-        payment_id: t.id,
-        payer: t.payer,
-        reason: result.errorReason,
-        cooldown_s: Math.round(ms / 1000),
-      })
+      await this.coolDown(t, reason)
     }
     return result
+  }
+
+  /** The payment verified, then did not settle: the handler ran for free. Cool the payer down and count it. */
+  private async coolDown(t: Ticket, reason: string | undefined): Promise<void> {
+    const shared = this.ledger.cooldowns
+    const ms = shared
+      ? await Promise.resolve()
+          .then(() => shared.strike(t.payer))
+          .catch((e) => {
+            // Unrecorded in the shared table: cool the payer down in this process at least.
+            this.log.error('payer cool-down not recorded', { payment_id: t.id, error: (e as Error).message })
+            return this.guard.strike(t.payer)
+          })
+      : this.guard.strike(t.payer)
+    this.count(t.client, t.payer)
+    this.log.warn('settlement failed after verification; payer cooling down', {
+      payment_id: t.id,
+      payer: t.payer,
+      reason,
+      cooldown_s: Math.round(ms / 1000),
+    })
   }
 }

@@ -11,7 +11,8 @@ const PROOF_WAIT_MS = 500
  * - settled only when a receipt proves this authorization paid us (the named transaction, or one found by the
  *   token's AuthorizationUsed + Transfer logs: runtime/pay/settle/proof.ts), and then with that transaction;
  * - failed only when the chain says it can no longer pay us (its nonce paid someone else, or unused and expired);
- * - otherwise unknown: pending, never served, reconciled from the chain later (runtime/pay/reconcile.ts).
+ * - otherwise unknown: pending, never served, reconciled from the chain later (runtime/pay/reconcile.ts); when the
+ *   facilitator cleanly refused it (success:false, no transaction), `refused`: the payer is cooled down too.
  * A transport failure or timeout still throws (the gate keeps the payment pending).
  */
 export function provenSettle(settle: Facilitator['settle'], status: Facilitator['status']): Facilitator['settle'] {
@@ -52,6 +53,7 @@ export function provenSettle(settle: Facilitator['settle'], status: Facilitator[
       payer,
       errorReason: REASON.settlementPending,
       pending: true,
+      refused: !said.success && !said.pending && !said.transaction,
       note: `facilitator said ${facilitatorSaid}; not proven on chain yet`,
     }
   }

@@ -51,6 +51,8 @@ export interface SettleResult {
   pending?: boolean
   /** Why, in words, for the ledger's reason (never sent to the client). */
   note?: string
+  /** Pending, but the facilitator cleanly refused it: the payer is cooled down as after a failed settlement. */
+  refused?: boolean
   /** Gas used by the settlement transaction (decimal string), when known. */
   gasUsed?: string
   /** Effective gas price of the settlement transaction in wei (decimal string), when known. */

@@ -13,14 +13,14 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import type { Hex } from 'viem'
-import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { loadConfig } from '../../runtime/config'
 import { createLogger } from '../../runtime/log'
 import { reconcile } from '../../runtime/pay/reconcile'
 import { remoteFacilitators } from '../../runtime/pay/remote-setup'
 import { startOfficialFacilitator, type OfficialFacilitator } from '../support/official-facilitator'
-import { fundedPayer, startServerOnChain, stopAndTally } from '../support/on-chain'
+import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
+import { fundedPayer, moveAway, startServerOnChain, stopAndTally } from '../support/on-chain'
 import { signPayment } from '../support/pay'
 import { payingFetch } from '../support/paying-fetch'
 import { testPostgres, type LocalPostgres } from '../support/postgres'
@@ -126,7 +126,7 @@ const gated = gatedEntry()
 type Engine = 'sqlite' | 'postgres'
 
 /** A server paid through the proxy (FACILITATOR_URL), with or without RPC_URL, as boot builds it. */
-async function facilitatorServer(withRpc: boolean, engine: Engine = 'sqlite') {
+async function facilitatorServer(withRpc: boolean, engine: Engine = 'sqlite', entry = gated.entry) {
   const env: Record<string, string> = {
     PAY_TO: chain.payee.address,
     FACILITATOR_URL: `http://127.0.0.1:${proxy.port}`,
@@ -138,7 +138,7 @@ async function facilitatorServer(withRpc: boolean, engine: Engine = 'sqlite') {
   expect(problems).toEqual([])
   const facilitator = remoteFacilitators(config, createLogger('silent'), { settleTimeoutMs: 10_000 })
   expect(!!facilitator.balance).toBe(withRpc)
-  const s = await startServerOnChain(chain, { entries: withMoneyServices(gated.entry), facilitator, env })
+  const s = await startServerOnChain(chain, { entries: withMoneyServices(entry), facilitator, env })
   servers.push(s)
   expect(s.booted.storage.kind).toBe(engine)
   return { s, facilitator }
@@ -310,5 +310,31 @@ describe('settle answers that are not a clean success (RPC_URL beside the facili
     expect(await usdcBalance(chain.rpcUrl, payer.address)).toBe(1000n)
     const stats = (await (await fetch(`${s.url}/stats`)).json()) as { totals: { revenue_atomic: string } }
     expect(stats.totals.revenue_atomic).toBe('0')
+  }, 60_000)
+})
+
+describe.each([true, false])('a settlement refused after the funds moved away (RPC_URL: %p)', (withRpc) => {
+  test('the handler ran once, the result is withheld, the payer is cooled down before its next verification', async () => {
+    const mid = gatedEntry()
+    const { s } = await facilitatorServer(withRpc, 'sqlite', mid.entry)
+    const payer = await fundedPayer(chain, 1000n)
+    const first = (await payOnce(s, payer.key, 'test-gated')).send()
+    await mid.state.started
+    await moveAway(chain, payer.key, 1000n) // the payer empties its wallet while its handler runs
+    mid.state.open()
+    const r = await first
+    expect(r.status).toBe(402)
+    expect(JSON.stringify(await r.json())).not.toContain('"runs"')
+    // with RPC_URL the refusal is not proof: pending until the chain says (failed once the authorization expires);
+    // without it the facilitator's clean refusal is taken: failed
+    expect(s.booted.ledger.byState([withRpc ? 'pending' : 'failed']).length).toBe(1)
+    await fundPayer(chain, payer.address, 1000n)
+    const verifiesBefore = bend.verifies
+    const again = await (await payOnce(s, payer.key, 'test-gated')).send()
+    expect(again.status).toBe(402)
+    expect(await reasonOf(again)).toBe('payer_cooling_down')
+    expect(bend.verifies).toBe(verifiesBefore)
+    expect(mid.state.runs).toBe(1)
+    expect(await s.booted.storage.ledger.settledTotal()).toBe(0n)
   }, 60_000)
 })
