@@ -169,11 +169,12 @@ export class PaymentGate {
               ? 'another paid call of the payer is unsettled'
               : 'balance unavailable',
       })
-      if (e instanceof PaymentRefused) {
+      // A refusal after verification work (the payer short, or 429: one unsettled paid call per payer without
+      // balance reads) counts like any costly refusal.
+      if (e instanceof PaymentRefused || e instanceof ServiceError) {
         this.count(client, a.from)
         throw e
       }
-      if (e instanceof ServiceError) throw e // 429: one unsettled paid call per payer (no balance reads)
       this.log.warn('payer balance unavailable', { request_id: requestId, error: (e as Error).message })
       throw new FacilitatorUnavailable('payment verification is unavailable; nothing was charged')
     }
