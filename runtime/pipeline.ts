@@ -257,9 +257,7 @@ export async function servePaid(
         )
       }
       const err = toServiceError(e, log, requestId)
-      // A run that failed counts against the client, the payer and the authorization (503: this server, not the run).
-      if (err.status === 503) await gate.release(ticket, `unavailable ${err.status} ${err.code}`)
-      else await gate.failed(ticket, `${err.status} ${err.code}`)
+      await gate.failed(ticket, err.status, err.code)
       ticket = undefined
       stats.record(svc.slug, { calls: 1, errors: 1 })
       return errorResponse(err, requestId)

@@ -193,12 +193,13 @@ export class PaymentGate {
   }
 
   /**
-   * The handler ran and failed (`what`: its status and code): nothing is settled, and the failed run counts like a
-   * costly refusal against the client and the payer (the refusal throttle) and against the authorization, which may
-   * run again until it has failed MAX_FAILED_RUNS times.
+   * The handler ran and failed with `status` and `code`: nothing is settled, and the failed run counts like a costly
+   * refusal against the client and the payer (the refusal throttle) and against the authorization, which may run
+   * again until it has failed MAX_FAILED_RUNS times. A 503 is this server unavailable, not the run: only released.
    */
-  async failed(t: Ticket, what: string): Promise<void> {
-    await this.ledger.transition(t.id, 'released', { reason: `${FAILED_RUN_REASON}${what}` })
+  async failed(t: Ticket, status: number, code: string): Promise<void> {
+    if (status === 503) return this.release(t, `unavailable ${status} ${code}`)
+    await this.ledger.transition(t.id, 'released', { reason: `${FAILED_RUN_REASON}${status} ${code}` })
     this.count(t.client, t.payer)
   }
 
