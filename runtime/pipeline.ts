@@ -239,9 +239,10 @@ export async function servePaid(
     } catch (e) {
       await deps.results.discard(ticket)
       if (e instanceof ClientGone) {
-        // Nobody is there to receive the result: nothing is settled and the authorization may be used again.
+        // Nobody is there to receive the result: nothing is settled; the authorization may be used again, but the
+        // run counts as a failed one (the work was done).
         abort.abort()
-        await gate.release(ticket, 'client disconnected')
+        await gate.failed(ticket, 499, 'CLIENT_CLOSED_REQUEST')
         ticket = undefined
         log.info('client disconnected before the answer; payment released', {
           request_id: requestId,

@@ -3,7 +3,8 @@
  * Circle's USDC) with a loopback model that fails, on both storage engines: the same $2.50 `security-audit?tier=pro`
  * authorization replayed after failed runs runs at most MAX_FAILED_RUNS times (each run: the model's invalid answer
  * and its one retry), then is refused with `authorization_failed_runs_exhausted`; each failed run counts against the
- * client and the payer in the refusal throttle (INVALID_PAYMENT_LIMIT). Nothing is charged for a failed run; a new
+ * client and the payer in the refusal throttle (INVALID_PAYMENT_LIMIT); a caller that disconnects while the model
+ * works is such a failed run too. Nothing is charged for a failed run; a new
  * authorization still pays once the model works. Books exact: /stats revenue = ledger = the payee's on-chain delta.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
@@ -16,6 +17,7 @@ import { fundedPayer, startServerOnChain, stopAndTally } from '../support/on-cha
 import { signPayment } from '../support/pay'
 import { testPostgres, type LocalPostgres } from '../support/postgres'
 import { post, requirementsAt, type TestServer } from '../support/server'
+import { until } from '../support/until'
 
 let chain: DevChain
 let pg: LocalPostgres
@@ -101,6 +103,39 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (engine) => {
       'handler 502 UPSTREAM_ERROR',
     ])
     expect(await s.booted.storage.ledger.failedRuns(payer.address, released[0].nonce)).toBe(MAX_FAILED_RUNS)
+  }, 90_000)
+
+  test('disconnecting once the model works, then replaying the same authorization: at most 3 runs, then refused', async () => {
+    const s = await start(engine, { INVALID_PAYMENT_LIMIT: '0' })
+    const payer = await fundedPayer(chain, PRO_PRICE)
+    const header = await signPayment({ key: payer.key, requirements: await requirementsAt(s.url + PRO_AUDIT) })
+    fake.reset()
+    const ledger = s.booted.storage.ledger
+    const releasedOfPayer = async () =>
+      (await ledger.byState(['released'])).filter((r) => r.payer === payer.address.toLowerCase())
+    for (let run = 1; run <= MAX_FAILED_RUNS; run++) {
+      fake.reply({ hang: true }) // the model works until the caller is gone
+      const gone = new AbortController()
+      const call = fetch(s.url + PRO_AUDIT, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'payment-signature': header },
+        body: JSON.stringify(BODY),
+        signal: gone.signal,
+      }).catch(() => null)
+      await until(() => fake.requests.length === run, 30_000, `model call ${run}`)
+      gone.abort()
+      await call
+      await until(async () => (await releasedOfPayer()).length === run, 30_000, `run ${run} released`)
+    }
+    expect((await releasedOfPayer()).map((r) => r.reason)).toEqual(
+      Array(MAX_FAILED_RUNS).fill('handler 499 CLIENT_CLOSED_REQUEST'),
+    )
+    const refused = await post(s.url + PRO_AUDIT, BODY, { 'payment-signature': header })
+    expect(refused.status).toBe(402)
+    expect(((await refused.json()) as { reason: string }).reason).toBe('authorization_failed_runs_exhausted')
+    expect(fake.requests.length).toBe(MAX_FAILED_RUNS)
+    expect(await usdcBalance(chain.rpcUrl, payer.address)).toBe(PRO_PRICE)
+    expect(await ledger.settledTotal()).toBe(0n)
   }, 90_000)
 
   test('each failed run counts against the client and the payer (INVALID_PAYMENT_LIMIT); a new authorization pays once the model works', async () => {
