@@ -25,6 +25,13 @@ export function remoteFacilitators(
   // proof before it counts, and payers' balances are read for the in-flight hold, as with self-facilitation.
   // Without it: at most one unsettled paid call per payer (runtime/pay/payer-hold.ts).
   const chain = config.rpcUrl ? createChainReader(config.rpcUrl) : undefined
+  if (!chain)
+    log.info(
+      'facilitator mode without RPC_URL: settle answers are taken unproven and each payer may have one unsettled paid call at a time (set RPC_URL to check them on chain)',
+      {
+        network: config.network,
+      },
+    )
   const list = createFacilitatorList(members, {
     failures: config.facilitatorFailures,
     cooldownMs: config.facilitatorCooldownSeconds * 1000,
