@@ -54,13 +54,16 @@ export class PaymentGate {
   readonly holds: PayerHold
 
   /** Counts a costly refusal against the client and, when its signature was proven, against the payer. */
-  private count(client: string, payer: string | null): void {
+  /** Resolves once recorded (a failed run awaits it, so the next attempt sees it); the refusal paths do not wait. */
+  private count(client: string, payer: string | null): Promise<void> {
     const hit = (key: string) =>
-      void Promise.resolve(this.refusals?.hit(key)).catch((e) =>
+      Promise.resolve(this.refusals?.hit(key)).catch((e) =>
         this.log.warn('refusal throttle unavailable', { error: (e as Error).message }),
       )
-    if (client) hit(client)
-    if (payer) hit(`payer:${payer.toLowerCase()}`)
+    return Promise.all([
+      client ? hit(client) : undefined,
+      payer ? hit(`payer:${payer.toLowerCase()}`) : undefined,
+    ]).then(() => {})
   }
 
   /**
@@ -138,6 +141,8 @@ export class PaymentGate {
     }
     if (failedRuns >= MAX_FAILED_RUNS) {
       await this.ledger.transition(id, 'released', { reason: REASON.failedRunsExhausted })
+      // Counted (each replay writes two ledger rows): a client replaying a spent authorization is throttled.
+      void this.count(client, signatureChecked ? a.from : null)
       throw new PaymentRefused(
         REASON.failedRunsExhausted,
         `this payment authorization already ran ${failedRuns} times and failed each time (at most ${MAX_FAILED_RUNS}); sign a new one`,
@@ -154,7 +159,7 @@ export class PaymentGate {
     }
     if (!verdict.isValid) {
       await this.ledger.transition(id, 'released', { reason: verdict.invalidReason ?? 'invalid' })
-      this.count(client, signatureChecked ? a.from : null)
+      void this.count(client, signatureChecked ? a.from : null)
       throw new PaymentRefused(verdict.invalidReason ?? REASON.invalidPayment)
     }
     try {
@@ -172,7 +177,7 @@ export class PaymentGate {
       // A refusal after verification work (the payer short, or 429: one unsettled paid call per payer without
       // balance reads) counts like any costly refusal.
       if (e instanceof PaymentRefused || e instanceof ServiceError) {
-        this.count(client, a.from)
+        void this.count(client, a.from)
         throw e
       }
       this.log.warn('payer balance unavailable', { request_id: requestId, error: (e as Error).message })
@@ -200,7 +205,7 @@ export class PaymentGate {
   async failed(t: Ticket, status: number, code: string): Promise<void> {
     if (status === 503) return this.release(t, `unavailable ${status} ${code}`)
     await this.ledger.transition(t.id, 'released', { reason: `${FAILED_RUN_REASON}${status} ${code}` })
-    this.count(t.client, t.payer)
+    await this.count(t.client, t.payer)
   }
 
   /** Settles after a successful handler. A result is served only when this returns success. */
@@ -281,7 +286,7 @@ export class PaymentGate {
             return this.guard.strike(t.payer)
           })
       : this.guard.strike(t.payer)
-    this.count(t.client, t.payer)
+    await this.count(t.client, t.payer)
     this.log.warn('settlement failed after verification; payer cooling down', {
       payment_id: t.id,
       payer: t.payer,
