@@ -4,6 +4,8 @@ import type { ChainStatus, Facilitator } from './types'
 /** Reads of the chain after an answer that names a transaction not yet proven (an RPC behind the facilitator's). */
 const PROOF_READS = 3
 const PROOF_WAIT_MS = 500
+/** The most the proof may add to a paid call (a slow RPC): past it the payment is pending, proven by the reconciler. */
+const PROOF_BUDGET_MS = 15_000
 
 /**
  * A remote facilitator's settle answer judged by the chain (RPC_URL beside FACILITATOR_URL): the facilitator's word
@@ -19,13 +21,23 @@ export function provenSettle(settle: Facilitator['settle'], status: Facilitator[
   return async (p, req, onSubmitted) => {
     const said = await settle(p, req, onSubmitted)
     const payer = said.payer ?? p.payload.authorization.from
-    let chain: ChainStatus = { state: 'unknown' }
-    for (let i = 0; i < PROOF_READS; i++) {
-      if (i > 0) await Bun.sleep(PROOF_WAIT_MS * i)
-      chain = await status(said.transaction ?? '', p, req).catch((): ChainStatus => ({ state: 'unknown' }))
-      // Without a hash there is no receipt to wait for: the logs already answered.
-      if (chain.state !== 'unknown' || !said.transaction) break
+    const prove = async (): Promise<ChainStatus> => {
+      let chain: ChainStatus = { state: 'unknown' }
+      for (let i = 0; i < PROOF_READS; i++) {
+        if (i > 0) await Bun.sleep(PROOF_WAIT_MS * i)
+        chain = await status(said.transaction ?? '', p, req).catch((): ChainStatus => ({ state: 'unknown' }))
+        // Without a hash there is no receipt to wait for: the logs already answered.
+        if (chain.state !== 'unknown' || !said.transaction) break
+      }
+      return chain
     }
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const chain = await Promise.race([
+      prove(),
+      new Promise<ChainStatus>((resolve) => {
+        timer = setTimeout(() => resolve({ state: 'unknown' }), PROOF_BUDGET_MS)
+      }),
+    ]).finally(() => clearTimeout(timer))
     const facilitatorSaid = said.success ? 'success' : `success:false (${said.errorReason ?? 'no reason'})`
     if (chain.state === 'settled') {
       const same = chain.tx.toLowerCase() === said.transaction?.toLowerCase()
