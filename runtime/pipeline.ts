@@ -201,6 +201,8 @@ export async function servePaid(
       const got = await deps.results.byIdentifier(decoded, key, requirements, hash)
       if (got) return collectedResponse(await collect(got), requestId, version, refuse)
     }
+    // Marked before verification: an identical retry while this call verifies is told to wait, not to sign again.
+    done = inFlight.start(decoded, hash) ?? undefined
     try {
       ticket = await gate.authorize(decoded, requirements, svc.slug, tier, requestId, client)
     } catch (e) {
@@ -209,7 +211,7 @@ export async function servePaid(
           const got = await deps.results.byAuthorization(decoded, requirements, hash)
           if (got) return collectedResponse(await collect(got), requestId, version, refuse)
           // The same payment for the same request is still running here (the client gave up waiting): wait for it.
-          if (e.reason === REASON.authorizationAlreadyUsed && inFlight.running(decoded, hash))
+          if (e.reason === REASON.authorizationAlreadyUsed && !done && inFlight.running(decoded, hash))
             return refuse(
               REASON.settlementPending,
               'This payment is being processed for this identical request; send it again in a few seconds to collect the result.',
@@ -225,7 +227,6 @@ export async function servePaid(
         })
       throw e
     }
-    done = inFlight.start(decoded, hash)
     if (key) {
       const held = await deps.results.claim(ticket, key, hash)
       if (held) {
@@ -256,9 +257,10 @@ export async function servePaid(
     } catch (e) {
       await deps.results.discard(ticket)
       if (e instanceof ClientGone) {
-        // Nobody is there to receive the result: nothing is settled and the authorization may be used again.
+        // Nobody is there to receive the result: nothing is settled; the authorization may be used again, but the
+        // run counts as a failed one (the work was done).
         abort.abort()
-        await gate.release(ticket, 'client disconnected')
+        await gate.failed(ticket, 499, 'CLIENT_CLOSED_REQUEST')
         ticket = undefined
         log.info('client disconnected before the answer; payment released', {
           request_id: requestId,
@@ -274,7 +276,7 @@ export async function servePaid(
         )
       }
       const err = toServiceError(e, log, requestId)
-      await gate.release(ticket, `handler ${err.status} ${err.code}`)
+      await gate.failed(ticket, err.status, err.code)
       ticket = undefined
       stats.record(svc.slug, { calls: 1, errors: 1 })
       return errorResponse(err, requestId)

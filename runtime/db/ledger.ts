@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'bun:sqlite'
 import { durably } from './sqlite'
-import type { PayerCheck } from './store'
+import { FAILED_RUN_REASON, type PayerCheck } from './store'
 
 /**
  * reserved -> verified -> settling -> settled | pending | failed; reserved/verified -> released (handler failed
@@ -203,6 +203,25 @@ export class Ledger {
       this.event.run(id, 'settled', detail.reason ?? detail.tx ?? null, this.now())
       return true
     })()
+  }
+
+  private failedQ?: Statement
+
+  /** See LedgerStore.failedRuns (through the partial index payments_released). */
+  failedRuns(network: string, payer: string, nonce: string): number {
+    this.failedQ ??= this.db.prepare(
+      `SELECT COUNT(*) AS n FROM payments INDEXED BY payments_released
+       WHERE network = $network AND payer = $payer AND nonce = $nonce AND state = 'released'
+         AND substr(reason, 1, $len) = $prefix`,
+    )
+    const r = this.failedQ.get({
+      network,
+      payer: payer.toLowerCase(),
+      nonce: nonce.toLowerCase(),
+      len: FAILED_RUN_REASON.length,
+      prefix: FAILED_RUN_REASON,
+    }) as { n: number }
+    return r.n
   }
 
   get(id: number): PaymentRow | null {

@@ -59,6 +59,8 @@ const MIGRATIONS: string[] = [
    CREATE UNIQUE INDEX payments_authorization ON payments (network, payer, nonce) WHERE state <> 'released';
    DROP INDEX payments_settled;
    CREATE INDEX payments_settled ON payments (settled_at, network, slug, amount, gas_used, gas_price) WHERE state = 'settled';`,
+  // The failed runs of one authorization (Ledger.failedRuns, read on every paid call): its released rows only.
+  `CREATE INDEX payments_released ON payments (network, payer, nonce) WHERE state = 'released';`,
 ]
 
 /**

@@ -14,6 +14,11 @@ export interface LedgerStore extends PayerLedger {
   /** Atomic reservation of one authorization (network, payer, nonce): the row id, or null when it is already in use. */
   reserve(r: Reservation): Awaitable<number | null>
   transition(id: number, state: PaymentState, detail?: { tx?: string; reason?: string }): Awaitable<void>
+  /**
+   * How many times authorization (payer, nonce) ran a handler that failed (its rows released with a reason starting
+   * FAILED_RUN_REASON): the gate refuses it after MAX_FAILED_RUNS (runtime/pay/gate.ts).
+   */
+  failedRuns(network: string, payer: string, nonce: string): Awaitable<number>
   /** Marks a payment settled exactly once: true when this call made the change. */
   settleOnce(id: number, detail?: { tx?: string; reason?: string } & SettlementGas): Awaitable<boolean>
   get(id: number): Awaitable<PaymentRow | null>
@@ -42,6 +47,9 @@ export interface CooldownStore {
   /** Starts or extends the payer's cool-down (base, doubling with repeats, capped); returns its length (ms). */
   strike(payer: string): Awaitable<number>
 }
+
+/** The start of a released row's reason when its handler ran and failed, e.g. `handler 502 UPSTREAM_ERROR` (counted by `failedRuns`). */
+export const FAILED_RUN_REASON = 'handler '
 
 /** How far the clocks of two instances may differ (ms): settlements this close before a balance read count as after it. */
 export const SKEW_MS = 1000

@@ -1,4 +1,4 @@
-import type { LedgerStore, ThrottleStore } from '../db/store'
+import { FAILED_RUN_REASON, type LedgerStore, type ThrottleStore } from '../db/store'
 import { ServiceError, type Logger } from '../sdk'
 import { cheapChecks } from './checks'
 import { PaymentRefused } from './decode'
@@ -19,6 +19,13 @@ export interface Ticket {
 }
 
 export class FacilitatorUnavailable extends Error {}
+
+/**
+ * How many times one authorization may run a handler that fails (model down, upstream error, timeout ...) before it
+ * is refused (`authorization_failed_runs_exhausted`): a client may retry the same payment after a failure, but one
+ * signature never buys unbounded work.
+ */
+export const MAX_FAILED_RUNS = 3
 
 const short = (s: string) => (s.length > 16 ? `${s.slice(0, 10)}…${s.slice(-4)}` : s)
 
@@ -47,13 +54,16 @@ export class PaymentGate {
   readonly holds: PayerHold
 
   /** Counts a costly refusal against the client and, when its signature was proven, against the payer. */
-  private count(client: string, payer: string | null): void {
+  /** Resolves once recorded (a failed run awaits it, so the next attempt sees it); the refusal paths do not wait. */
+  private count(client: string, payer: string | null): Promise<void> {
     const hit = (key: string) =>
-      void Promise.resolve(this.refusals?.hit(key)).catch((e) =>
+      Promise.resolve(this.refusals?.hit(key)).catch((e) =>
         this.log.warn('refusal throttle unavailable', { error: (e as Error).message }),
       )
-    if (client) hit(client)
-    if (payer) hit(`payer:${payer.toLowerCase()}`)
+    return Promise.all([
+      client ? hit(client) : undefined,
+      payer ? hit(`payer:${payer.toLowerCase()}`) : undefined,
+    ]).then(() => {})
   }
 
   /**
@@ -120,6 +130,24 @@ export class PaymentGate {
         REASON.authorizationAlreadyUsed,
         'this payment authorization was already used (or is in use); sign a new one',
       )
+    // Read once this reservation holds the authorization (one use at a time), so every earlier run is counted.
+    let failedRuns: number
+    try {
+      failedRuns = await this.ledger.failedRuns(req.network, a.from, a.nonce)
+    } catch (e) {
+      await Promise.resolve(this.ledger.transition(id, 'released', { reason: 'ledger unavailable' })).catch(() => {})
+      this.log.error('payment ledger unavailable', { request_id: requestId, error: (e as Error).message })
+      throw new FacilitatorUnavailable('payments are unavailable (ledger database); nothing was charged')
+    }
+    if (failedRuns >= MAX_FAILED_RUNS) {
+      await this.ledger.transition(id, 'released', { reason: REASON.failedRunsExhausted })
+      // Counted (each replay writes two ledger rows): a client replaying a spent authorization is throttled.
+      void this.count(client, signatureChecked ? a.from : null)
+      throw new PaymentRefused(
+        REASON.failedRunsExhausted,
+        `this payment authorization already ran ${failedRuns} times and failed each time (at most ${MAX_FAILED_RUNS}); sign a new one`,
+      )
+    }
     const verifyStartedMs = Date.now()
     let verdict
     try {
@@ -131,7 +159,7 @@ export class PaymentGate {
     }
     if (!verdict.isValid) {
       await this.ledger.transition(id, 'released', { reason: verdict.invalidReason ?? 'invalid' })
-      this.count(client, signatureChecked ? a.from : null)
+      void this.count(client, signatureChecked ? a.from : null)
       throw new PaymentRefused(verdict.invalidReason ?? REASON.invalidPayment)
     }
     try {
@@ -139,10 +167,17 @@ export class PaymentGate {
       await this.holds.hold(id, a.from, BigInt(req.amount), req.asset, verifyStartedMs)
     } catch (e) {
       await this.ledger.transition(id, 'released', {
-        reason: e instanceof PaymentRefused ? e.reason : 'balance unavailable',
+        reason:
+          e instanceof PaymentRefused
+            ? e.reason
+            : e instanceof ServiceError
+              ? 'another paid call of the payer is unsettled'
+              : 'balance unavailable',
       })
-      if (e instanceof PaymentRefused) {
-        this.count(client, a.from)
+      // A refusal after verification work (the payer short, or 429: one unsettled paid call per payer without
+      // balance reads) counts like any costly refusal.
+      if (e instanceof PaymentRefused || e instanceof ServiceError) {
+        void this.count(client, a.from)
         throw e
       }
       this.log.warn('payer balance unavailable', { request_id: requestId, error: (e as Error).message })
@@ -157,9 +192,20 @@ export class PaymentGate {
     return { id, payment, requirements: req, payer: a.from, slug, client }
   }
 
-  /** The handler failed: nothing is settled and the authorization may be used again. */
+  /** Nothing ran (or the caller left): nothing is settled and the authorization may be used again. */
   async release(t: Ticket, reason: string): Promise<void> {
     await this.ledger.transition(t.id, 'released', { reason })
+  }
+
+  /**
+   * The handler ran and failed with `status` and `code`: nothing is settled, and the failed run counts like a costly
+   * refusal against the client and the payer (the refusal throttle) and against the authorization, which may run
+   * again until it has failed MAX_FAILED_RUNS times. A 503 is this server unavailable, not the run: only released.
+   */
+  async failed(t: Ticket, status: number, code: string): Promise<void> {
+    if (status === 503) return this.release(t, `unavailable ${status} ${code}`)
+    await this.ledger.transition(t.id, 'released', { reason: `${FAILED_RUN_REASON}${status} ${code}` })
+    await this.count(t.client, t.payer)
   }
 
   /** Settles after a successful handler. A result is served only when this returns success. */
@@ -214,28 +260,38 @@ export class PaymentGate {
         effectiveGasPrice: result.effectiveGasPrice,
       })
     } else if (result.pending) {
-      await this.ledger.transition(t.id, 'pending', { tx: result.transaction || undefined, reason: result.errorReason })
+      const reason = result.note ?? result.errorReason
+      await this.ledger.transition(t.id, 'pending', { tx: result.transaction || undefined, reason })
+      this.log.warn('settlement outcome unknown; pending until reconciled', { payment_id: t.id, reason })
+      // The facilitator cleanly refused it (the chain cannot prove either way yet): the books wait for the chain,
+      // the payer is cooled down as after a failed settlement.
+      if (result.refused) await this.coolDown(t, reason)
     } else {
-      await this.ledger.transition(t.id, 'failed', { tx: result.transaction || undefined, reason: result.errorReason })
-      // The payment verified, then did not settle: the handler ran for free. Cool the payer down and count it.
-      const shared = this.ledger.cooldowns
-      const ms = shared
-        ? await Promise.resolve()
-            .then(() => shared.strike(t.payer))
-            .catch((e) => {
-              // Unrecorded in the shared table: cool the payer down in this process at least.
-              this.log.error('payer cool-down not recorded', { payment_id: t.id, error: (e as Error).message })
-              return this.guard.strike(t.payer)
-            })
-        : this.guard.strike(t.payer)
-      this.count(t.client, t.payer)
-      this.log.warn('settlement failed after verification; payer cooling down', {
-        payment_id: t.id,
-        payer: t.payer,
-        reason: result.errorReason,
-        cooldown_s: Math.round(ms / 1000),
-      })
+      const reason = result.note ?? result.errorReason
+      await this.ledger.transition(t.id, 'failed', { tx: result.transaction || undefined, reason })
+      await this.coolDown(t, reason)
     }
     return result
+  }
+
+  /** The payment verified, then did not settle: the handler ran for free. Cool the payer down and count it. */
+  private async coolDown(t: Ticket, reason: string | undefined): Promise<void> {
+    const shared = this.ledger.cooldowns
+    const ms = shared
+      ? await Promise.resolve()
+          .then(() => shared.strike(t.payer))
+          .catch((e) => {
+            // Unrecorded in the shared table: cool the payer down in this process at least.
+            this.log.error('payer cool-down not recorded', { payment_id: t.id, error: (e as Error).message })
+            return this.guard.strike(t.payer)
+          })
+      : this.guard.strike(t.payer)
+    await this.count(t.client, t.payer)
+    this.log.warn('settlement failed after verification; payer cooling down', {
+      payment_id: t.id,
+      payer: t.payer,
+      reason,
+      cooldown_s: Math.round(ms / 1000),
+    })
   }
 }

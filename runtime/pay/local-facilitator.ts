@@ -3,6 +3,7 @@ import { EIP3009_ABI, revertReason } from './eip3009-abi'
 import { REASON } from './reasons'
 import { ESTIMATE_MARGIN_PCT, TRANSFER_WITH_AUTHORIZATION_GAS } from './settle/gas'
 import { settlerHealth } from './settle/health'
+import { tokenBalance } from './settle/balance'
 import { chainStatus, findUse, paysUs } from './settle/proof'
 import { succeeded, type RawReceipt } from './settle/receipt'
 import { createRpc, hexToBig, RpcError, withReadRetry, type Rpc } from './settle/rpc'
@@ -258,17 +259,7 @@ export function createLocalFacilitator(o: LocalFacilitatorOptions): Facilitator 
         blockTimeMs: o.blockTimeMs,
         maxBlocks: o.logLookbackBlocks,
       }),
-    async balance(payer, asset) {
-      return hexToBig(
-        await rpc<string>('eth_call', [
-          {
-            to: getAddress(asset),
-            data: encodeFunctionData({ abi: EIP3009_ABI, functionName: 'balanceOf', args: [getAddress(payer)] }),
-          },
-          'latest',
-        ]),
-      )
-    },
+    balance: (payer, asset) => tokenBalance(rpc, payer, asset),
     async hasCode(address) {
       const k = address.toLowerCase()
       const hit = codeCache.get(k)

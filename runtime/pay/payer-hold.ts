@@ -1,10 +1,9 @@
 import type { LedgerStore } from '../db/store'
 import { PaymentRefused } from './decode'
 import { REASON } from './reasons'
+import { RETRY_IN_FLIGHT_S, RETRY_PENDING_S } from './results'
+import { ServiceError } from '../sdk'
 import type { Facilitator } from './types'
-
-/** The balance assumed when the payment backend cannot read one: more than any payer can owe. */
-const UNCHECKED = 2n ** 255n
 
 /** Rounds of "wait for the payer's payments to be recorded, read again" before a refusal is sent. */
 const MAX_ROUNDS = 3
@@ -44,10 +43,18 @@ export class PayerHold {
     let r = await this.ledger.verifyWithin(id, payer, amount, null, since)
     if (r.outcome === 'ok') return
     if (!this.facilitator.balance) {
-      // A backend that cannot read balances is not checked: with an unbounded balance verifyWithin makes only its
-      // guarded move reserved -> verified (a row released meanwhile, e.g. by the reconciler, stays released).
-      r = await this.ledger.verifyWithin(id, payer, amount, { value: UNCHECKED, readAtMs: this.now() }, since)
-      if (r.outcome === 'ok') return
+      // A backend that cannot read balances (a remote facilitator without RPC_URL): at most one unsettled paid call
+      // per payer. 'recheck' means another of its payments is in flight (verified, settling, pending until its
+      // authorization expires) or one settled since this verification began (the verification's balance check may
+      // predate it); without a balance to read, the payer is told to send this payment again later.
+      if (r.outcome === 'recheck') {
+        throw new ServiceError(
+          429,
+          'BUSY',
+          'Another paid call of this payer is not settled yet (one at a time); send this payment again shortly. Nothing was charged.',
+          { headers: { 'retry-after': String(r.sent > 0n ? RETRY_PENDING_S : RETRY_IN_FLIGHT_S) }, retryable: true },
+        )
+      }
       throw new PaymentRefused(REASON.invalidPayment, 'the payment was released before its verification ended')
     }
     const key = payer.toLowerCase()

@@ -28,6 +28,8 @@ export const REASON = {
   insufficientBalance: 'insufficient_balance',
   payerCoolingDown: 'payer_cooling_down',
   settlementPending: 'settlement_pending',
+  /** The authorization's handler ran and failed MAX_FAILED_RUNS times (runtime/pay/gate.ts): sign a new one. */
+  failedRunsExhausted: 'authorization_failed_runs_exhausted',
 } as const
 
 export type PaymentReason = (typeof REASON)[keyof typeof REASON]

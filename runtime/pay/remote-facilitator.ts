@@ -73,7 +73,17 @@ export function createRemoteFacilitator(
             network: v1NetworkOf(req.network),
           },
   })
-  async function call<T>(method: 'GET' | 'POST', path: string, payload: unknown, timeoutMs: number): Promise<T> {
+  /**
+   * `answersOn(status)`: whether a JSON answer with this non-2xx status is still an answer (verify: any; settle: a
+   * 4xx only, a refusal of the request; a 5xx is unknown, the transfer may have been sent).
+   */
+  async function call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    payload: unknown,
+    timeoutMs: number,
+    answersOn: (status: number) => boolean = () => true,
+  ): Promise<T> {
     const url = urlOf(path)
     let authorization = o.authHeader
     // A request we could not sign was never sent: nothing to fear from sending it elsewhere.
@@ -108,7 +118,8 @@ export function createRemoteFacilitator(
     if (!res.ok && REFUSED_STATUS.has(res.status) && !answered)
       throw new NotAccepted(`facilitator ${name}${path} refused the request (${res.status})`)
     if (json === undefined) throw new Error(`facilitator ${name}${path} answered ${res.status} with non-JSON`)
-    if (!res.ok && !answered) throw new Error(`facilitator ${name}${path} answered ${res.status}`)
+    if (!res.ok && (!answered || !answersOn(res.status)))
+      throw new Error(`facilitator ${name}${path} answered ${res.status}`)
     return json as T
   }
   return {
@@ -119,11 +130,35 @@ export function createRemoteFacilitator(
       if (typeof r.isValid !== 'boolean') throw new Error(`facilitator ${name}/verify answered without isValid`)
       return r
     },
+    /**
+     * Only a clean answer is taken as it stands: HTTP 2xx with success:true and a transaction hash (settled), or
+     * a 2xx/4xx success:false without any transaction (failed: refused). A 5xx (or other non-2xx, non-4xx) answer of
+     * any body throws (unknown: the gate keeps the payment pending); success:false naming a transaction, or success
+     * without one, is pending. With RPC_URL the answer is then checked on chain either way
+     * (runtime/pay/proven-settle.ts).
+     */
     async settle(p, req, onSubmitted): Promise<SettleResult> {
-      const r = await call<SettleResult>('POST', '/settle', body(p, req), o.settleTimeoutMs ?? 90_000)
+      const r = await call<SettleResult>(
+        'POST',
+        '/settle',
+        body(p, req),
+        o.settleTimeoutMs ?? 90_000,
+        (status) => status >= 400 && status < 500,
+      )
       if (typeof r.success !== 'boolean') throw new Error(`facilitator ${name}/settle answered without success`)
-      if (r.transaction) onSubmitted(r.transaction)
-      return { ...r, network: r.network ?? req.network, pending: r.errorReason === REASON.settlementPending }
+      const tx = typeof r.transaction === 'string' && /^0x[0-9a-fA-F]{64}$/.test(r.transaction) ? r.transaction : ''
+      if (tx) onSubmitted(tx)
+      const clean = r.success ? !!tx : !tx && r.errorReason !== REASON.settlementPending
+      if (clean) return { ...r, transaction: tx, network: r.network ?? req.network }
+      return {
+        ...r,
+        success: false,
+        transaction: tx,
+        network: r.network ?? req.network,
+        errorReason: REASON.settlementPending,
+        pending: true,
+        note: `facilitator answered success:${r.success}${tx ? ' with a transaction' : ' without a transaction'}${r.errorReason ? ` (${String(r.errorReason).slice(0, 80)})` : ''}`,
+      }
     },
     async supported(): Promise<SupportedKinds> {
       const r = await call<SupportedKinds>('GET', '/supported', undefined, o.verifyTimeoutMs ?? 10_000)

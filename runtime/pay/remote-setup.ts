@@ -1,14 +1,16 @@
 import type { Config } from '../config'
 import type { Logger } from '../sdk'
 import { createCdpAuth } from './cdp-auth'
-import { createChainStatus } from './chain-status'
+import { createChainReader } from './chain-status'
+import { provenSettle } from './proven-settle'
 import { createFacilitatorList } from './facilitator-list'
 import { createRemoteFacilitator } from './remote-facilitator'
 
 /**
  * FACILITATOR_URL (a comma-separated list) as one Facilitator: tried in order behind circuit breakers, every
  * request authenticated with a fresh CDP JWT when CDP_API_KEY_ID/SECRET are set (else FACILITATOR_AUTH_HEADER).
- * With RPC_URL too, reconciliation reads settlement status from the chain. Checks each facilitator's /supported in the background and warns when it does not list our network.
+ * With RPC_URL too, settle answers are proven and reconciliation reads settlement status from the chain, and payer
+ * balances are read for the in-flight hold. Checks each facilitator's /supported in the background and warns when it does not list our network.
  */
 export function remoteFacilitators(
   config: Config,
@@ -19,13 +21,22 @@ export function remoteFacilitators(
   const members = config.facilitatorUrls.map((url) =>
     createRemoteFacilitator({ url, auth, authHeader: config.facilitatorAuthHeader || undefined, ...timeouts }),
   )
-  // With RPC_URL as well, pending settlements (e.g. a timed-out /settle) are resolved from the chain.
-  const status = config.rpcUrl ? createChainStatus(config.rpcUrl) : undefined
+  // With RPC_URL as well: pending settlements are resolved from the chain, every settle answer is checked there by
+  // proof before it counts, and payers' balances are read for the in-flight hold, as with self-facilitation.
+  // Without it: at most one unsettled paid call per payer (runtime/pay/payer-hold.ts).
+  const chain = config.rpcUrl ? createChainReader(config.rpcUrl) : undefined
+  if (!chain)
+    log.info(
+      'facilitator mode without RPC_URL: settle answers are taken unproven and each payer may have one unsettled paid call at a time (set RPC_URL to check them on chain)',
+      {
+        network: config.network,
+      },
+    )
   const list = createFacilitatorList(members, {
     failures: config.facilitatorFailures,
     cooldownMs: config.facilitatorCooldownSeconds * 1000,
     log,
-    status,
+    status: chain?.status,
   })
   void list.supported().then((all) => {
     for (const s of all) {
@@ -34,5 +45,5 @@ export function remoteFacilitators(
         log.warn('facilitator does not list this network', { facilitator: s.url, network: config.network })
     }
   })
-  return list
+  return chain ? { ...list, settle: provenSettle(list.settle, chain.status), balance: chain.balance } : list
 }

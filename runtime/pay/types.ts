@@ -49,6 +49,10 @@ export interface SettleResult {
   errorReason?: string
   /** Sent but not confirmed in time: the ledger keeps it pending and reconciles it later. */
   pending?: boolean
+  /** Why, in words, for the ledger's reason (never sent to the client). */
+  note?: string
+  /** Pending, but the facilitator cleanly refused it: the payer is cooled down as after a failed settlement. */
+  refused?: boolean
   /** Gas used by the settlement transaction (decimal string), when known. */
   gasUsed?: string
   /** Effective gas price of the settlement transaction in wei (decimal string), when known. */

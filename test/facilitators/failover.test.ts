@@ -42,13 +42,14 @@ function deadUrl(): string {
   return url
 }
 
+const TX = `0x${'abc'.padStart(64, '0')}`
 const ok = () =>
   stub((path) =>
     Response.json(
       path === '/verify'
         ? { isValid: true, payer: '0x1' }
         : path === '/settle'
-          ? { success: true, transaction: '0xabc', network: 'eip155:8453' }
+          ? { success: true, transaction: TX, network: 'eip155:8453' }
           : { kinds: [] },
     ),
   )
@@ -103,10 +104,10 @@ describe('settle: fails over only when the first facilitator certainly did not t
       submitted.length = 0
       expect(await list([first, second.url]).settle(payment, req, onSubmitted)).toMatchObject({
         success: true,
-        transaction: '0xabc',
+        transaction: TX,
       })
       expect(second.hits['/settle']).toBe(1)
-      expect(submitted).toEqual(['0xabc'])
+      expect(submitted).toEqual([TX])
     }
   })
 

@@ -34,6 +34,7 @@ function countingFacilitator(inner: Facilitator): Facilitator {
       return inner.settle(p, r, cb)
     },
     status: (tx, p, r) => inner.status(tx, p, r),
+    balance: inner.balance,
   }
 }
 

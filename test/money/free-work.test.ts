@@ -4,14 +4,13 @@
  * fails after verification is cooled down; the refusal throttle counts only costly refusals, per client and payer.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { createWalletClient, http, parseAbi, publicActions, type Hex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import type { Hex } from 'viem'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
-import { localBase, setEthBalance, usdcBalance, USDC_BASE } from '../../runtime/chain/usdc'
+import { usdcBalance } from '../../runtime/chain/usdc'
 import { PayerGuard } from '../../runtime/pay/payer-guard'
 import type { Facilitator } from '../../runtime/pay/types'
 import { post, type TestServer, requirementsAt } from '../support/server'
-import { chainFacilitator, fundedPayer, startServerOnChain, stopAndTally } from '../support/on-chain'
+import { chainFacilitator, fundedPayer, moveAway, startServerOnChain, stopAndTally } from '../support/on-chain'
 import { signPayment } from '../support/pay'
 import { counted, gatedEntry, withMoneyServices } from './services'
 
@@ -32,25 +31,7 @@ const server = async (env: Record<string, string> = {}, entry = gated.entry) => 
   return s
 }
 const newPayer = (atomic: bigint) => fundedPayer(chain, atomic)
-/** The payer sends 1000 of its USDC away (to the chain's admin; it gets gas for that first), mined before this returns. */
-async function moveAway1000(key: Hex) {
-  const account = privateKeyToAccount(key)
-  await setEthBalance(chain.rpcUrl, account.address, 10n ** 16n)
-  const wallet = createWalletClient({
-    chain: localBase(chain.rpcUrl),
-    transport: http(chain.rpcUrl),
-    account,
-    pollingInterval: 20,
-  }).extend(publicActions)
-  await wallet.waitForTransactionReceipt({
-    hash: await wallet.writeContract({
-      address: USDC_BASE,
-      abi: parseAbi(['function transfer(address to, uint256 value) returns (bool)']),
-      functionName: 'transfer',
-      args: [chain.admin.address, 1000n],
-    }),
-  })
-}
+const moveAway1000 = (key: Hex) => moveAway(chain, key, 1000n)
 const requirements = (s: TestServer, slug: string) => requirementsAt(`${s.url}/api/v1/${slug}`)
 const pay = async (s: TestServer, slug: string, key: Hex, headers: Record<string, string> = {}, header?: string) =>
   post(

@@ -9,6 +9,7 @@ import { Ledger } from '../../runtime/db/ledger'
 import { openDatabase } from '../../runtime/db/sqlite'
 import { PaymentRefused } from '../../runtime/pay/decode'
 import { PayerHold } from '../../runtime/pay/payer-hold'
+import { ServiceError } from '../../runtime/sdk'
 import type { Facilitator } from '../../runtime/pay/types'
 import { reservation } from '../support/reservation'
 
@@ -110,16 +111,35 @@ test('a refusal with a sent payment but none of this process settling it (pendin
   expect(reads.n).toBe(1) // no second round: nothing of this process to wait for, nothing settled since the read
 })
 
-test('a backend that cannot read balances is not checked; a failed read fails closed', async () => {
+test('a backend that cannot read balances allows one unsettled paid call per payer (429 BUSY); a failed read fails closed', async () => {
   const a = setup(async () => 0n, false)
-  a.ledger.transition(a.reserve(), 'verified')
+  const first = a.reserve()
+  await a.hold.hold(first, PAYER, 1000n, ASSET, Date.now())
+  expect(a.ledger.get(first)!.state).toBe('verified')
+  // another call while the first is unsettled (verified, then pending until its authorization expires): 429
+  for (const state of ['verified', 'settling', 'pending'] as const) {
+    a.ledger.transition(first, state)
+    const id = a.reserve()
+    const refused = await a.hold.hold(id, PAYER, 1000n, ASSET, Date.now()).catch((e) => e)
+    expect(refused).toBeInstanceOf(ServiceError)
+    expect(refused).toMatchObject({ status: 429, code: 'BUSY' })
+    expect(Number((refused as ServiceError).headers?.['retry-after'])).toBeGreaterThan(0)
+    expect(a.ledger.get(id)!.state).toBe('reserved') // the gate releases it
+    a.ledger.transition(id, 'released')
+  }
+  // once it settled, a payment whose verification began after that goes through; one verified before it is refused
+  // (its verification's balance check predates the settlement)
+  const before = Date.now() - 1
+  a.ledger.settleOnce(first)
+  await expect(a.hold.hold(a.reserve(), PAYER, 1000n, ASSET, before)).rejects.toBeInstanceOf(ServiceError)
   const id = a.reserve()
-  await a.hold.hold(id, PAYER, 1000n, ASSET, Date.now())
+  await a.hold.hold(id, PAYER, 1000n, ASSET, Date.now() + 1)
   expect(a.ledger.get(id)!.state).toBe('verified')
   // ... but a row released meanwhile (e.g. by the reconciler) is not brought back: the call is refused
+  a.ledger.settleOnce(id)
   const gone = a.reserve()
   a.ledger.transition(gone, 'released', { reason: 'request ended before settlement (reconciled)' })
-  await expect(a.hold.hold(gone, PAYER, 1000n, ASSET, Date.now())).rejects.toBeInstanceOf(PaymentRefused)
+  await expect(a.hold.hold(gone, PAYER, 1000n, ASSET, Date.now() + 1)).rejects.toBeInstanceOf(PaymentRefused)
   expect(a.ledger.get(gone)!.state).toBe('released')
 
   const b = setup(async () => {

@@ -28,6 +28,7 @@ function countingFacilitator(inner: Facilitator): Facilitator {
     verify: (p, r) => (counted.verify++, inner.verify(p, r)),
     settle: (p, r, cb) => (counted.settle++, inner.settle(p, r, cb)),
     status: (tx, p, r) => inner.status(tx, p, r),
+    balance: inner.balance,
   }
 }
 

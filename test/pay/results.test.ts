@@ -39,6 +39,7 @@ function counting(inner: Facilitator): Facilitator {
     verify: (p, r) => inner.verify(p, r),
     settle: (p, r, cb) => (counted.settle++, inner.settle(p, r, cb)),
     status: (tx, p, r) => inner.status(tx, p, r),
+    balance: inner.balance,
   }
 }
 
@@ -426,7 +427,7 @@ describe('a caller that disconnects before its answer', () => {
         .get(nonce) as { id: number; state: string; reason: string }
     const deadline = Date.now() + 20_000
     while (row().state !== 'released' && Date.now() < deadline) await Bun.sleep(10)
-    expect(row()).toMatchObject({ state: 'released', reason: 'client disconnected' })
+    expect(row()).toMatchObject({ state: 'released', reason: 'handler 499 CLIENT_CLOSED_REQUEST' })
     // the handler runs to its end anyway; still nothing is settled
     svc.state.open()
     await svc.state.finished

@@ -1,8 +1,8 @@
 /** A server paid on the dev chain (anvil, Circle's USDC), and the money check the files that pay run at the end. */
-import type { Hex } from 'viem'
+import { createWalletClient, http, parseAbi, publicActions, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { fundPayer, type DevChain } from '../../runtime/chain/devchain'
-import { usdcBalance } from '../../runtime/chain/usdc'
+import { localBase, setEthBalance, usdcBalance, USDC_BASE } from '../../runtime/chain/usdc'
 import { createLocalFacilitator, type LocalFacilitatorOptions } from '../../runtime/pay/local-facilitator'
 import { startServer, type StartOptions, type TestServer } from './server'
 
@@ -31,6 +31,26 @@ export async function fundedPayer(chain: DevChain, atomic: bigint): Promise<{ ke
   const address = privateKeyToAccount(key).address
   if (atomic > 0n) await fundPayer(chain, address, atomic)
   return { key, address }
+}
+
+/** The payer sends `atomic` of its USDC away (to the chain's admin; it gets gas for that first), mined before this returns. */
+export async function moveAway(chain: DevChain, key: Hex, atomic: bigint): Promise<void> {
+  const account = privateKeyToAccount(key)
+  await setEthBalance(chain.rpcUrl, account.address, 10n ** 16n)
+  const wallet = createWalletClient({
+    chain: localBase(chain.rpcUrl),
+    transport: http(chain.rpcUrl),
+    account,
+    pollingInterval: 20,
+  }).extend(publicActions)
+  await wallet.waitForTransactionReceipt({
+    hash: await wallet.writeContract({
+      address: USDC_BASE,
+      abi: parseAbi(['function transfer(address to, uint256 value) returns (bool)']),
+      functionName: 'transfer',
+      args: [chain.admin.address, atomic],
+    }),
+  })
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { SQL } from 'bun'
 import type { PaymentRow, PaymentState, Reservation, SettledRow, SettlementGas } from '../ledger'
-import { SKEW_MS, type CooldownStore, type LedgerStore, type PayerCheck } from '../store'
+import { FAILED_RUN_REASON, SKEW_MS, type CooldownStore, type LedgerStore, type PayerCheck } from '../store'
 import { PgCooldowns } from './cooldowns'
 
 const NUM_FIELDS = [
@@ -78,6 +78,15 @@ export class PgLedger implements LedgerStore {
       ev AS (INSERT INTO payment_events (payment_id, state, detail, at) SELECT id, 'settled', ${detail.reason ?? detail.tx ?? null}::text, ${now}::bigint FROM u)
       SELECT id FROM u`
     return rows.length === 1
+  }
+
+  async failedRuns(network: string, payer: string, nonce: string): Promise<number> {
+    const [r] = await this.sql`
+      SELECT COUNT(*)::int AS n FROM payments
+      WHERE network = ${network} AND payer = ${payer.toLowerCase()} AND nonce = ${nonce.toLowerCase()}
+        AND state = 'released'
+        AND left(reason, ${FAILED_RUN_REASON.length}::int) = ${FAILED_RUN_REASON}`
+    return Number(r.n)
   }
 
   async get(id: number): Promise<PaymentRow | null> {

@@ -43,4 +43,6 @@ export const PG_MIGRATIONS: string[] = [
   // An authorization is (network, payer, nonce): the same nonce signed on two chains is two payments (#24).
   `DROP INDEX payments_authorization;
    CREATE UNIQUE INDEX payments_authorization ON payments (network, payer, nonce) WHERE state <> 'released';`,
+  // The failed runs of one authorization (PgLedger.failedRuns, read on every paid call): its released rows only.
+  `CREATE INDEX payments_released ON payments (network, payer, nonce) WHERE state = 'released';`,
 ]
