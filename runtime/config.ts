@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import embedded from '../registry.yaml' with { type: 'text' }
 import { assetDefaults } from './pay/networks'
 import { listOf, networkSettings, type NetworkSetting } from './pay/network-settings'
@@ -54,6 +55,12 @@ export interface Config {
   adminToken: string
   /** Total bytes of paid results kept for collection again (oldest bodies dropped past it). */
   paidResultsMaxBytes: number
+  /**
+   * Where handlers run (runtime/isolate): `workers` kept ready (ISOLATE_WORKERS, default the cores), at most
+   * `maxWorkers` calls at once (ISOLATE_MAX_WORKERS; more wait within their deadline), and the process RSS past
+   * which the call using memory is stopped (ISOLATE_MEMORY_MB).
+   */
+  isolate: { workers: number; maxWorkers: number; memoryMb: number }
   /** ETH price in USD (ETH_USD), for gas costs in /stats and the boot's price check; null when unset. */
   ethUsd: number | null
   /** Shared Postgres for N instances (DATABASE_URL, postgres://…); empty = the embedded SQLite at databasePath. */
@@ -191,6 +198,11 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     invalidPaymentLimit: num('INVALID_PAYMENT_LIMIT', env.INVALID_PAYMENT_LIMIT, 30),
     adminToken: String(env.ADMIN_TOKEN ?? ''),
     paidResultsMaxBytes: num('PAID_RESULTS_MAX_MB', env.PAID_RESULTS_MAX_MB, 64, 1) * 1_048_576,
+    isolate: {
+      workers: num('ISOLATE_WORKERS', env.ISOLATE_WORKERS, Math.max(2, availableParallelism()), 1),
+      maxWorkers: num('ISOLATE_MAX_WORKERS', env.ISOLATE_MAX_WORKERS, 4 * Math.max(2, availableParallelism()), 1),
+      memoryMb: num('ISOLATE_MEMORY_MB', env.ISOLATE_MEMORY_MB, 512, 64),
+    },
     ethUsd: env.ETH_USD ? num('ETH_USD', env.ETH_USD, 0) : null,
     database: {
       url: String(env.DATABASE_URL ?? ''),
@@ -253,6 +265,8 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     problems.push('PAY_TO is required when payments go to a real chain (RPC_URL, FACILITATOR_URL or NETWORKS)')
   if (config.adminToken && (config.adminToken.length < 24 || /\s/.test(config.adminToken)))
     problems.push('ADMIN_TOKEN must be at least 24 characters without spaces (e.g. `openssl rand -base64 32`)')
+  if (config.isolate.maxWorkers < config.isolate.workers)
+    problems.push('ISOLATE_MAX_WORKERS must be at least ISOLATE_WORKERS')
   if (!isTier(config.demo.tier)) problems.push(`demo.tier must be one of ${TIERS.join(', ')}`)
   return { config, problems }
 }

@@ -73,7 +73,7 @@ export interface ModelRequest {
    * Extra check of a schema-valid JSON answer (e.g. "the SQL must parse"): return a reason to reject it.
    * A rejected answer is retried once like a schema failure, then 502.
    */
-  validate?: (json: unknown) => string | undefined
+  validate?: (json: unknown) => string | undefined | Promise<string | undefined>
   /** Aborts the provider call (pass `ctx.signal`). */
   signal?: AbortSignal
 }

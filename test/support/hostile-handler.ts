@@ -1,0 +1,17 @@
+import type { ServiceContext } from '../../runtime/sdk'
+
+/**
+ * The handler of the hostile test services (test/support/hostile-service.ts), loaded by URL inside a worker of the
+ * pool: it says it started (a log line the test waits for), then spins forever or allocates without bound.
+ */
+export default function hostile(input: { code: string }, ctx: ServiceContext): unknown {
+  if (ctx.service === 'test-quick') return { echo: input.code.toUpperCase() }
+  ctx.log.info(`${ctx.service} started`)
+  if (ctx.service === 'test-bloat') {
+    const kept: string[] = []
+    for (let i = 0; ; i++) kept.push(`${i}`.padEnd(1_000_000, 'x'))
+  }
+  for (;;) {
+    // a busy loop that never yields: only ending its worker stops it
+  }
+}
