@@ -57,8 +57,8 @@ export interface Config {
   paidResultsMaxBytes: number
   /**
    * Where handlers run (runtime/isolate): `workers` kept ready (ISOLATE_WORKERS, default the cores), at most
-   * `maxWorkers` calls at once (ISOLATE_MAX_WORKERS; more wait within their deadline), and the process RSS past
-   * which the call using memory is stopped (ISOLATE_MEMORY_MB).
+   * `maxWorkers` calls at once (ISOLATE_MAX_WORKERS; more wait within their deadline), and how much one call may grow
+   * the process's RSS before it is stopped (ISOLATE_MEMORY_MB).
    */
   isolate: { workers: number; maxWorkers: number; memoryMb: number }
   /** ETH price in USD (ETH_USD), for gas costs in /stats and the boot's price check; null when unset. */
@@ -201,7 +201,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     isolate: {
       workers: num('ISOLATE_WORKERS', env.ISOLATE_WORKERS, Math.max(2, availableParallelism()), 1),
       maxWorkers: num('ISOLATE_MAX_WORKERS', env.ISOLATE_MAX_WORKERS, 4 * Math.max(2, availableParallelism()), 1),
-      memoryMb: num('ISOLATE_MEMORY_MB', env.ISOLATE_MEMORY_MB, 512, 64),
+      memoryMb: num('ISOLATE_MEMORY_MB', env.ISOLATE_MEMORY_MB, 256, 16),
     },
     ethUsd: env.ETH_USD ? num('ETH_USD', env.ETH_USD, 0) : null,
     database: {

@@ -7,7 +7,7 @@ export interface PoolOptions {
   workers: number
   /** Calls running at once (one per worker); more wait for a worker within their deadline. */
   maxWorkers: number
-  /** Process RSS (MB) past which the call most likely using the memory is stopped. */
+  /** The most a call may grow the process's RSS (MB) while it runs; past it the call is stopped. */
   memoryMb: number
 }
 
@@ -25,6 +25,8 @@ interface Job {
   resolve(v: unknown): void
   reject(e: Error): void
   started: number
+  /** Process RSS when the call started. */
+  rssAtStart: number
   slot?: Slot
 }
 
@@ -67,7 +69,7 @@ export class HandlerPool {
   run(target: Target, input: unknown, ctx: ServiceContext): Promise<unknown> {
     return new Promise((resolve, reject) => {
       if (this.closed) return reject(new ServiceError(503, 'NOT_AVAILABLE', 'The server is shutting down.'))
-      const job: Job = { target, input, ctx, resolve, reject, started: 0 }
+      const job: Job = { target, input, ctx, resolve, reject, started: 0, rssAtStart: 0 }
       if (ctx.signal.aborted) return reject(stopped(target))
       ctx.signal.addEventListener('abort', () => this.stop(job, stopped(target)), { once: true })
       this.queue.push(job)
@@ -117,6 +119,7 @@ export class HandlerPool {
     slot.job = job
     job.slot = slot
     job.started = performance.now()
+    job.rssAtStart = rss()
     const upstreams: CallContext['upstreams'] = {}
     for (const name of job.target.upstreams) {
       try {
@@ -229,18 +232,25 @@ export class HandlerPool {
     }
   }
 
-  /** Past the memory ceiling, the call most likely using it is stopped: computing (not waiting on I/O), oldest first. */
+  /**
+   * A call during which the process grew by more than the ceiling is stopped: among several, one computing (not
+   * waiting on the network or the model) first, then the youngest (the growth happened entirely while it ran).
+   */
   private sample() {
-    if (this.reclaiming || rss() <= this.o.memoryMb * 1_048_576) return
-    const busy = this.slots.filter((s) => s.job && !s.ended).sort((a, b) => a.job!.started - b.job!.started)
-    const victim = busy.find((s) => s.calls === 0) ?? busy[0]
+    if (this.reclaiming) return
+    const now = rss()
+    const over = this.slots
+      .filter((s) => s.job && !s.ended && now - s.job.rssAtStart > this.o.memoryMb * 1_048_576)
+      .sort((a, b) => b.job!.started - a.job!.started)
+    const victim = over.find((s) => s.calls === 0) ?? over[0]
     if (!victim) return
     const slug = victim.job!.target.slug
     this.reclaiming = victim
     this.log.warn('handler stopped at the memory ceiling', {
       request_id: victim.job!.ctx.requestId,
       service: slug,
-      rss_mb: Math.round(rss() / 1_048_576),
+      rss_mb: Math.round(now / 1_048_576),
+      grown_mb: Math.round((now - victim.job!.rssAtStart) / 1_048_576),
     })
     this.end(
       victim,

@@ -10,7 +10,8 @@ import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { fundedPayer, startServerOnChain, stopAndTally } from '../support/on-chain'
 import { payingFetch } from '../support/paying-fetch'
-import type { TestServer } from '../support/server'
+import { post, startServer, type TestServer } from '../support/server'
+import { mcpClient, textJson } from '../mcp/client'
 import { until } from '../support/until'
 import { withHostile } from '../support/hostile-service'
 
@@ -25,11 +26,9 @@ beforeAll(async () => {
   chain = await startDevChain()
   payeeBefore = await usdcBalance(chain.rpcUrl, chain.payee.address)
   payer = await fundedPayer(chain, 1_000_000n)
-  // The ceiling sits well above what this test process already uses, so only the bomb reaches it.
-  const ceiling = Math.round(process.memoryUsage.rss() / MB) + 160
   server = await startServerOnChain(chain, {
     entries: withHostile(),
-    env: { ISOLATE_WORKERS: '2', ISOLATE_MAX_WORKERS: '4', ISOLATE_MEMORY_MB: String(ceiling) },
+    env: { ISOLATE_WORKERS: '2', ISOLATE_MAX_WORKERS: '4', ISOLATE_MEMORY_MB: '128' },
   })
 })
 afterAll(async () => {
@@ -85,4 +84,77 @@ test('a handler spinning forever is stopped at its deadline: 504 in the error sh
   // the spinning worker was ended; the next calls get a worker
   await until(() => pool().busy === 0, 10_000, 'no call running')
   expect((await paid('test-quick', { code: 'after' })).status).toBe(200)
-})
+}, 60_000)
+
+test('a handler that never ends is stopped when its client leaves; the others keep answering meanwhile', async () => {
+  const client = new AbortController()
+  let done = false
+  const call = paid('test-hang', { code: 'x' }, client.signal)
+    .catch(() => undefined)
+    .finally(() => (done = true))
+  await until(() => started('test-hang'), 30_000, 'test-hang started')
+  await othersAnswerWhile(() => !done && pool().busy === 1)
+  client.abort()
+  await call
+  // the server noticed the client leaving and ended the worker (nothing settled: the tally at the end)
+  await until(() => pool().busy === 0, 30_000, 'the hanging worker ended')
+  expect((await paid('test-quick', { code: 'after' })).status).toBe(200)
+}, 60_000)
+
+test('a handler allocating without bound is stopped at the memory ceiling: 422, not charged, RSS bounded', async () => {
+  const [before, costBefore] = [await usdcBalance(chain.rpcUrl, payer.address), moved]
+  let done = false
+  let peak = 0
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 5)
+  const call = paid('test-bloat', { code: 'x' }).finally(() => (done = true))
+  await until(() => started('test-bloat'), 30_000, 'test-bloat started')
+  expect((await fetch(`${server.url}/health`)).status).toBe(200)
+  const res = await call
+  clearInterval(sampler)
+  expect(res.status).toBe(422)
+  const body = (await res.json()) as { error: { code: string }; request_id: string }
+  expect(body.error.code).toBe('MEMORY_LIMIT')
+  expect(done).toBe(true)
+  expect(peak).toBeLessThan(512 * MB)
+  expect(before - (await usdcBalance(chain.rpcUrl, payer.address))).toBe(moved - costBefore)
+  // the memory is given back and the next calls work
+  await until(() => process.memoryUsage.rss() < peak - 64 * MB, 30_000, 'memory released')
+  expect((await paid('test-quick', { code: 'after' })).status).toBe(200)
+}, 60_000)
+
+test("the issue's hostile input (html-to-markdown, <b>x</b> x 60,000) never stalls the server", async () => {
+  let done = false
+  const call = paid('html-to-markdown', { html: '<b>x</b>'.repeat(60_000) }).finally(() => (done = true))
+  // whatever the service's own speed, /health and the pool's other workers answer while it runs
+  expect((await fetch(`${server.url}/health`)).status).toBe(200)
+  expect((await paid('test-quick', { code: 'meanwhile' })).status).toBe(200)
+  const res = await call
+  expect(done).toBe(true)
+  // answered, or stopped at the deadline or the memory ceiling: never a stall, never another error
+  expect([200, 422, 504]).toContain(res.status)
+}, 60_000)
+
+test('the demo and the MCP demo tool run in the same pool: a spinning handler is a 504 there too, quota refunded', async () => {
+  const s = await startServer({ entries: withHostile(), env: { DEMO_SERVICE: 'test-spin', DEMO_DAILY_LIMIT: '2' } })
+  try {
+    const mcp = await mcpClient(s.url)
+    let done = 0
+    const calls = [
+      post(`${s.url}/api/demo/explain`, { code: 'x' }).finally(() => done++),
+      mcp.callTool({ name: 'demo_test_spin', arguments: { code: 'x' } }).finally(() => done++),
+    ] as const
+    await until(() => s.logs.filter((l) => l.includes('test-spin started')).length === 2, 30_000, 'both spinning')
+    expect((await fetch(`${s.url}/health`)).status).toBe(200)
+    expect(done).toBe(0)
+    const [http, tool] = await Promise.all(calls)
+    expect(http.status).toBe(504)
+    expect(((await http.json()) as { error: { code: string } }).error.code).toBe('HANDLER_TIMEOUT')
+    expect(tool.isError).toBe(true)
+    expect(textJson(tool).error.code).toBe('HANDLER_TIMEOUT')
+    // neither failed call used up the free quota (2 a day): a third call runs again instead of a 429
+    expect((await post(`${s.url}/api/demo/explain`, { code: 'x' })).status).toBe(504)
+    await mcp.close()
+  } finally {
+    await s.stop()
+  }
+}, 60_000)
