@@ -40,7 +40,13 @@ interface Slot {
   ended: boolean
 }
 
-const WORKER_URL = new URL('./worker.ts', import.meta.url)
+/**
+ * The worker's module: beside this file in the source tree; in the single binary (`bun build --compile` with
+ * runtime/index.ts and this worker as entry points), this code sits at the bundle's root and the worker at isolate/.
+ */
+const WORKER_URL = import.meta.url.includes('$bunfs')
+  ? new URL('./isolate/worker.js', import.meta.url)
+  : new URL('./worker.ts', import.meta.url)
 const SAMPLE_MS = 20
 const RETIRE_IDLE_MS = 10_000
 
