@@ -45,8 +45,14 @@ function page(p: Omit<FetchedPage, 'headers' | 'text'> & { headers: [string, str
 }
 
 function contextOf(c: CallContext): ServiceContext {
-  const log = (level: 'info' | 'warn' | 'error') => (msg: string, fields?: Record<string, unknown>) =>
-    post({ t: 'log', level, msg, fields })
+  const log = (level: 'info' | 'warn' | 'error') => (msg: string, fields?: Record<string, unknown>) => {
+    try {
+      post({ t: 'log', level, msg, fields })
+    } catch {
+      // fields that cannot cross a thread (functions, class instances) are logged as text
+      post({ t: 'log', level, msg, fields: { fields: String(fields) } })
+    }
+  }
   return {
     requestId: c.requestId,
     service: c.service,

@@ -1,0 +1,40 @@
+/**
+ * The cost of running a handler in the worker pool (runtime/isolate) instead of on the main thread: a cheap utility
+ * (slugify) called N times one after another, and N times 8 at a time. `bun bench/isolate.ts [N]`.
+ */
+import { HandlerPool } from '../runtime/isolate'
+import { entries } from '../runtime/registry.gen'
+import { createLogger } from '../runtime/log'
+import { testContext } from '../runtime/sdk'
+import { prepareInput } from '../runtime/validate'
+
+const slug = 'slugify'
+const n = Number(process.argv[2] ?? 5000)
+const e = entries.find((x) => x.folder === slug)!
+const input = prepareInput(e.manifest.input, { text: 'Héllo Wörld, this is a fairly long title for a slug' })
+const ctx = () => testContext({ service: slug, tier: 'flat' })
+const pool = new HandlerPool({ workers: 2, maxWorkers: 2, memoryMb: 256 }, createLogger('silent'))
+const wide = new HandlerPool({ workers: 2, maxWorkers: 8, memoryMb: 256 }, createLogger('silent'))
+const target = { slug, upstreams: [] }
+
+async function time(label: string, call: () => Promise<unknown>, parallel = 1) {
+  for (let i = 0; i < 200; i++) await call() // warm-up: JIT, the handler's module loaded in each worker
+  const t = performance.now()
+  for (let i = 0; i < n / parallel; i++) await Promise.all(Array.from({ length: parallel }, call))
+  const ms = performance.now() - t
+  return `| ${label} | ${Math.round((n / ms) * 1000)} | ${((ms * 1000) / n).toFixed(1)} |`
+}
+
+const rows = [
+  `| ${slug}, ${n} calls | calls per second | mean µs per call |`,
+  '|---|---|---|',
+  await time('inline, one at a time', async () => e.handler!(input as never, ctx())),
+  await time('pool, one at a time', () => pool.run(target, input, ctx())),
+  await time('inline, 8 at a time', async () => e.handler!(input as never, ctx()), 8),
+  await time('pool (2 workers), 8 at a time', () => pool.run(target, input, ctx()), 8),
+  await time('pool (up to 8 workers), 8 at a time', () => wide.run(target, input, ctx()), 8),
+]
+pool.close()
+wide.close()
+console.log(rows.join('\n'))
+process.exit(0)
