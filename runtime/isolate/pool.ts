@@ -61,8 +61,8 @@ export class HandlerPool {
   private slots: Slot[] = []
   private queue: Job[] = []
   private sampler?: ReturnType<typeof setInterval>
-  /** A worker ended for memory whose heap is not yet released: no second victim until it is. */
-  private reclaiming?: Slot
+  /** A worker ended for memory whose heap is not yet released: no second victim until it is (or for 1 s at most). */
+  private reclaiming?: { slot: Slot; until: number }
   private asks = 0
   private closed = false
 
@@ -114,7 +114,7 @@ export class HandlerPool {
     worker.onerror = (e) => this.end(slot, new Error(`handler worker failed: ${e.message}`))
     worker.addEventListener('close', () => {
       if (!slot.ended) this.end(slot, new Error('handler worker exited'))
-      if (this.reclaiming === slot) this.reclaiming = undefined
+      if (this.reclaiming?.slot === slot) this.reclaiming = undefined
     })
     this.slots.push(slot)
     return slot
@@ -220,16 +220,18 @@ export class HandlerPool {
       this.queue.splice(i, 1)
       return job.reject(err)
     }
-    if (job.slot?.job === job) this.end(job.slot, err)
+    if (job.slot?.job === job) this.end(job.slot, err, true)
   }
 
   /** Ends a worker (and rejects its call with `err`); the next call that needs one gets a fresh worker. */
-  private end(slot: Slot, err?: Error) {
+  private end(slot: Slot, err?: Error, replace = false) {
     if (slot.ended) return
     slot.ended = true
     clearTimeout(slot.idle)
     slot.worker.terminate()
     this.slots = this.slots.filter((s) => s !== slot)
+    // A worker the pool stopped is replaced at once (the next call finds one ready); a failing one only on demand.
+    if (replace && !this.closed && this.slots.length < this.o.workers) this.spawn()
     const job = slot.job
     if (job) {
       if (!(err instanceof ServiceError))
@@ -243,7 +245,7 @@ export class HandlerPool {
    * waiting on the network or the model) first, then the youngest (the growth happened entirely while it ran).
    */
   private sample() {
-    if (this.reclaiming) return
+    if (this.reclaiming && performance.now() < this.reclaiming.until) return
     const now = rss()
     const over = this.slots
       .filter((s) => s.job && !s.ended && now - s.job.rssAtStart > this.o.memoryMb * 1_048_576)
@@ -251,7 +253,7 @@ export class HandlerPool {
     const victim = over.find((s) => s.calls === 0) ?? over[0]
     if (!victim) return
     const slug = victim.job!.target.slug
-    this.reclaiming = victim
+    this.reclaiming = { slot: victim, until: performance.now() + 1000 }
     this.log.warn('handler stopped at the memory ceiling', {
       request_id: victim.job!.ctx.requestId,
       service: slug,
@@ -265,6 +267,7 @@ export class HandlerPool {
         'MEMORY_LIMIT',
         `${slug} needed more memory than one call may use for this input; nothing was charged.`,
       ),
+      true,
     )
   }
 }

@@ -83,6 +83,7 @@ test('a handler spinning forever is stopped at its deadline: 504 in the error sh
   expect(before - (await usdcBalance(chain.rpcUrl, payer.address))).toBe(moved - costBefore)
   // the spinning worker was ended; the next calls get a worker
   await until(() => pool().busy === 0, 10_000, 'no call running')
+  expect(pool().workers).toBe(server.booted.config.isolate.workers)
   expect((await paid('test-quick', { code: 'after' })).status).toBe(200)
 }, 60_000)
 
