@@ -49,6 +49,7 @@ const WORKER_URL = import.meta.url.includes('$bunfs')
   : new URL('./worker.ts', import.meta.url)
 const SAMPLE_MS = 20
 const RETIRE_IDLE_MS = 10_000
+const GROW_AFTER_MS = 50
 
 const rss = () => process.memoryUsage.rss()
 
@@ -98,13 +99,24 @@ export class HandlerPool {
     return { workers: this.slots.length, busy: this.slots.filter((s) => s.job).length, waiting: this.queue.length }
   }
 
+  /**
+   * Gives waiting calls a worker. Beyond the warm count a worker is added only for each call that holds one without
+   * computing briefly: waiting on the network or the model, or running longer than GROW_AFTER_MS (likely a heavy or
+   * hostile input). Short calls share the warm workers (more threads than cores only slow them down).
+   */
   private pump() {
     while (this.queue.length) {
       let slot = this.slots.find((s) => !s.job && !s.ended)
-      if (!slot && this.slots.length < this.o.maxWorkers) slot = this.spawn()
+      if (!slot && this.slots.length < Math.min(this.o.maxWorkers, this.o.workers + this.lent())) slot = this.spawn()
       if (!slot) return
       this.start(slot, this.queue.shift()!)
     }
+  }
+
+  /** Busy workers whose call is waiting on the main thread or has run past GROW_AFTER_MS. */
+  private lent() {
+    const now = performance.now()
+    return this.slots.filter((s) => s.job && (s.calls > 0 || now - s.job.started > GROW_AFTER_MS)).length
   }
 
   private spawn(): Slot {
@@ -149,7 +161,10 @@ export class HandlerPool {
     } catch (e) {
       return this.finish(slot, () => job.reject(new ServiceError(422, 'INVALID_INPUT', `input cannot be sent: ${e}`)))
     }
-    this.sampler ??= setInterval(() => this.sample(), SAMPLE_MS)
+    this.sampler ??= setInterval(() => {
+      this.sample()
+      this.pump() // a call that has become long lends its place: waiting calls may get a new worker
+    }, SAMPLE_MS)
   }
 
   private receive(slot: Slot, m: FromWorker) {
@@ -163,6 +178,7 @@ export class HandlerPool {
       return answer?.(m.why)
     }
     slot.calls++
+    this.pump()
     this.contextCall(slot, job, m.id, m.op, m.args)
       .then(
         (value) => this.send(slot, { t: 'reply', id: m.id, ok: true, value }),

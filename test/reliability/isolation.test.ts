@@ -26,9 +26,11 @@ beforeAll(async () => {
   chain = await startDevChain()
   payeeBefore = await usdcBalance(chain.rpcUrl, chain.payee.address)
   payer = await fundedPayer(chain, 1_000_000n)
+  // One warm worker, two at most: while a bomb holds the warm one, the cheap calls meanwhile prove that the pool adds
+  // a worker beside a long call (and never more than ISOLATE_MAX_WORKERS).
   server = await startServerOnChain(chain, {
     entries: withHostile(),
-    env: { ISOLATE_WORKERS: '2', ISOLATE_MAX_WORKERS: '4', ISOLATE_MEMORY_MB: '128' },
+    env: { ISOLATE_WORKERS: '1', ISOLATE_MAX_WORKERS: '2', ISOLATE_MEMORY_MB: '128' },
   })
 })
 afterAll(async () => {
