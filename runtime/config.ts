@@ -200,7 +200,8 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     paidResultsMaxBytes: num('PAID_RESULTS_MAX_MB', env.PAID_RESULTS_MAX_MB, 64, 1) * 1_048_576,
     isolate: {
       workers: num('ISOLATE_WORKERS', env.ISOLATE_WORKERS, Math.max(2, availableParallelism()), 1),
-      maxWorkers: num('ISOLATE_MAX_WORKERS', env.ISOLATE_MAX_WORKERS, 4 * Math.max(2, availableParallelism()), 1),
+      // calls waiting on the model or the network hold a worker each: room for them beside the computing ones
+      maxWorkers: num('ISOLATE_MAX_WORKERS', env.ISOLATE_MAX_WORKERS, Math.max(16, 4 * availableParallelism()), 1),
       memoryMb: num('ISOLATE_MEMORY_MB', env.ISOLATE_MEMORY_MB, 256, 16),
     },
     ethUsd: env.ETH_USD ? num('ETH_USD', env.ETH_USD, 0) : null,

@@ -114,7 +114,10 @@ export interface ServiceContext {
   /** The tier's token budget (0 for utilities). */
   maxTokens: number
   now(): Date
-  /** Aborted when the request's time budget runs out or the client goes away. */
+  /**
+   * Aborted when the request's time budget runs out or the client goes away. A handler in the worker pool
+   * (runtime/isolate) is stopped instead: its worker is ended, whatever it is doing.
+   */
   signal: AbortSignal
   log: Logger
   fetch: SafeFetch
