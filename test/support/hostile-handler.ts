@@ -1,10 +1,18 @@
-import type { ServiceContext } from '../../runtime/sdk'
+import { ServiceError, type ServiceContext } from '../../runtime/sdk'
 
 /**
  * The handler of the hostile test services (test/support/hostile-service.ts), loaded by URL inside a worker of the
  * pool: it says it started (a log line the test waits for), then spins forever or allocates without bound.
+ * `code: 'refuse'` throws a ServiceError, `code: 'function'` returns what cannot cross a thread.
  */
 export default function hostile(input: { code: string }, ctx: ServiceContext): unknown {
+  if (input.code === 'refuse')
+    throw new ServiceError(429, 'BUSY', 'busy, try later', {
+      headers: { 'retry-after': '3' },
+      retryable: true,
+      details: [{ path: '/code', message: 'refused' }],
+    })
+  if (input.code === 'function') return { echo: () => 'not data' }
   if (ctx.service === 'test-quick') return { echo: input.code.toUpperCase() }
   ctx.log.info(`${ctx.service} started`)
   if (ctx.service === 'test-bloat') {
