@@ -25,6 +25,8 @@ interface Job {
   resolve(v: unknown): void
   reject(e: Error): void
   started: number
+  /** This run's number: a context call made by an earlier run's leftovers in the same worker is refused. */
+  seq: number
   /** Process RSS when the call started. */
   rssAtStart: number
   slot?: Slot
@@ -65,6 +67,7 @@ export class HandlerPool {
   /** A worker ended for memory whose heap is not yet released: no second victim until it is (or for 1 s at most). */
   private reclaiming?: { slot: Slot; until: number }
   private asks = 0
+  private runs = 0
   private closed = false
 
   constructor(
@@ -76,7 +79,7 @@ export class HandlerPool {
   run(target: Target, input: unknown, ctx: ServiceContext): Promise<unknown> {
     return new Promise((resolve, reject) => {
       if (this.closed) return reject(new ServiceError(503, 'NOT_AVAILABLE', 'The server is shutting down.'))
-      const job: Job = { target, input, ctx, resolve, reject, started: 0, rssAtStart: 0 }
+      const job: Job = { target, input, ctx, resolve, reject, started: 0, seq: 0, rssAtStart: 0 }
       if (ctx.signal.aborted) return reject(stopped(target))
       ctx.signal.addEventListener('abort', () => this.stop(job, stopped(target)), { once: true })
       this.queue.push(job)
@@ -137,6 +140,7 @@ export class HandlerPool {
     slot.job = job
     job.slot = slot
     job.started = performance.now()
+    job.seq = ++this.runs
     job.rssAtStart = rss()
     const upstreams: CallContext['upstreams'] = {}
     for (const name of job.target.upstreams) {
@@ -157,7 +161,14 @@ export class HandlerPool {
       upstreams,
     }
     try {
-      this.send(slot, { t: 'run', slug: job.target.slug, module: job.target.module, input: job.input, ctx })
+      this.send(slot, {
+        t: 'run',
+        job: job.seq,
+        slug: job.target.slug,
+        module: job.target.module,
+        input: job.input,
+        ctx,
+      })
     } catch (e) {
       return this.finish(slot, () => job.reject(new ServiceError(422, 'INVALID_INPUT', `input cannot be sent: ${e}`)))
     }
@@ -176,6 +187,10 @@ export class HandlerPool {
       const answer = slot.asks.get(m.ask)
       slot.asks.delete(m.ask)
       return answer?.(m.why)
+    }
+    if (m.job !== job.seq) {
+      const error = toWire(new ServiceError(503, 'ABORTED', 'a context call outlived its handler'))
+      return this.send(slot, { t: 'reply', id: m.id, ok: false, error })
     }
     slot.calls++
     this.pump()
@@ -216,9 +231,11 @@ export class HandlerPool {
   /** Ends the call, then frees its worker for the next one (or retires it when idle beyond the warm count). */
   private finish(slot: Slot, settle: () => void) {
     slot.job = undefined
+    // a model call still waiting for the worker's check of its answer ends instead of waiting forever
+    for (const answer of slot.asks.values()) answer('the call was stopped')
     slot.asks.clear()
     settle()
-    if (!this.queue.length && this.slots.length > this.o.workers) {
+    if (!slot.ended && !this.queue.length && this.slots.length > this.o.workers) {
       slot.idle = setTimeout(() => !slot.job && this.end(slot), RETIRE_IDLE_MS)
       slot.idle.unref?.()
     }

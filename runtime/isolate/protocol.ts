@@ -14,7 +14,7 @@ export interface CallContext {
 /** Main thread -> worker. */
 export type ToWorker =
   /** Run `slug`'s handler (from the generated handler index, or from `module` when given). */
-  | { t: 'run'; slug: string; module?: string; input: unknown; ctx: CallContext }
+  | { t: 'run'; job: number; slug: string; module?: string; input: unknown; ctx: CallContext }
   /** The answer to the worker's context call `id`. */
   | { t: 'reply'; id: number; ok: true; value: unknown }
   | { t: 'reply'; id: number; ok: false; error: WireError }
@@ -25,8 +25,8 @@ export type ToWorker =
 export type FromWorker =
   | { t: 'done'; ok: true; out: unknown }
   | { t: 'done'; ok: false; error: WireError }
-  /** A context call run by the main thread (network, model, payments), answered with `reply`. */
-  | { t: 'call'; id: number; op: 'fetch' | 'getJson' | 'complete' | 'verify'; args: unknown[] }
+  /** A context call of run `job`, made by the main thread (network, model, payments), answered with `reply`. */
+  | { t: 'call'; job: number; id: number; op: 'fetch' | 'getJson' | 'complete' | 'verify'; args: unknown[] }
   | { t: 'validated'; ask: number; why: string | undefined }
   | { t: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> }
 

@@ -30,12 +30,17 @@ async function handlerOf(slug: string, module: string | undefined): Promise<Hand
   return fn
 }
 
-function call<T>(op: Extract<FromWorker, { t: 'call' }>['op'], args: unknown[], validate?: ModelRequest['validate']) {
+function call<T>(
+  job: number,
+  op: Extract<FromWorker, { t: 'call' }>['op'],
+  args: unknown[],
+  validate?: ModelRequest['validate'],
+) {
   const id = ++nextId
   if (validate) validators.set(id, validate)
   return new Promise<T>((resolve, reject) => {
     waiting.set(id, { resolve: resolve as (v: unknown) => void, reject })
-    post({ t: 'call', id, op, args })
+    post({ t: 'call', job, id, op, args })
   }).finally(() => validators.delete(id))
 }
 
@@ -44,7 +49,7 @@ function page(p: Omit<FetchedPage, 'headers' | 'text'> & { headers: [string, str
   return { ...p, headers, text: () => decodeBody(p.body, headers.get('content-type')) }
 }
 
-function contextOf(c: CallContext): ServiceContext {
+function contextOf(job: number, c: CallContext): ServiceContext {
   const log = (level: 'info' | 'warn' | 'error') => (msg: string, fields?: Record<string, unknown>) => {
     try {
       post({ t: 'log', level, msg, fields })
@@ -62,7 +67,7 @@ function contextOf(c: CallContext): ServiceContext {
     // The main thread ends this worker instead of aborting: nothing here outlives the call.
     signal: new AbortController().signal,
     log: { info: log('info'), warn: log('warn'), error: log('error') },
-    fetch: async (url, opts) => page(await call(`fetch`, [url, opts])),
+    fetch: async (url, opts) => page(await call(job, 'fetch', [url, opts])),
     upstream(name) {
       const u = c.upstreams[name]
       if (!u)
@@ -70,20 +75,20 @@ function contextOf(c: CallContext): ServiceContext {
           retryable: false,
           extra: { upstream: name },
         })
-      return { ...u, getJson: (path, query, opts) => call('getJson', [name, path, query, opts]) }
+      return { ...u, getJson: (path, query, opts) => call(job, 'getJson', [name, path, query, opts]) }
     },
     model: {
       ...c.model,
-      complete: ({ signal: _signal, validate, ...req }) => call('complete', [req, Boolean(validate)], validate),
+      complete: ({ signal: _signal, validate, ...req }) => call(job, 'complete', [req, Boolean(validate)], validate),
     },
-    x402: { verify: (req) => call('verify', [req]) },
+    x402: { verify: (req) => call(job, 'verify', [req]) },
   }
 }
 
 async function run(m: Extract<ToWorker, { t: 'run' }>) {
   try {
     const fn = await handlerOf(m.slug, m.module)
-    const out = await fn(m.input, contextOf(m.ctx))
+    const out = await fn(m.input, contextOf(m.job, m.ctx))
     try {
       post({ t: 'done', ok: true, out })
     } catch (e) {
