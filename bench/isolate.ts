@@ -13,8 +13,8 @@ const n = Number(process.argv[2] ?? 5000)
 const e = entries.find((x) => x.folder === slug)!
 const input = prepareInput(e.manifest.input, { text: 'Héllo Wörld, this is a fairly long title for a slug' })
 const ctx = () => testContext({ service: slug, tier: 'flat' })
-const pool = new HandlerPool({ workers: 2, maxWorkers: 2, memoryMb: 256 }, createLogger('silent'))
-const wide = new HandlerPool({ workers: 2, maxWorkers: 8, memoryMb: 256 }, createLogger('silent'))
+const pool = new HandlerPool({ workers: 2, maxWorkers: 2, memoryMb: 256, answerMb: 16 }, createLogger('silent'))
+const wide = new HandlerPool({ workers: 2, maxWorkers: 8, memoryMb: 256, answerMb: 16 }, createLogger('silent'))
 const target = { slug, upstreams: [] }
 
 async function time(label: string, call: () => Promise<unknown>, parallel = 1) {

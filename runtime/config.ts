@@ -57,10 +57,11 @@ export interface Config {
   paidResultsMaxBytes: number
   /**
    * Where handlers run (runtime/isolate): `workers` kept ready (ISOLATE_WORKERS, default the cores), at most
-   * `maxWorkers` calls at once (ISOLATE_MAX_WORKERS; more wait within their deadline), and how much one call may grow
-   * the process's RSS before it is stopped (ISOLATE_MEMORY_MB).
+   * `maxWorkers` calls at once (ISOLATE_MAX_WORKERS; more wait within their deadline), how much one call may grow
+   * the process's RSS before it is stopped (ISOLATE_MEMORY_MB), and the largest answer (JSON) one call may return
+   * (ISOLATE_ANSWER_MB; a larger one is refused inside the worker, before it reaches the event loop).
    */
-  isolate: { workers: number; maxWorkers: number; memoryMb: number }
+  isolate: { workers: number; maxWorkers: number; memoryMb: number; answerMb: number }
   /** ETH price in USD (ETH_USD), for gas costs in /stats and the boot's price check; null when unset. */
   ethUsd: number | null
   /** Shared Postgres for N instances (DATABASE_URL, postgres://…); empty = the embedded SQLite at databasePath. */
@@ -203,6 +204,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
       // calls waiting on the model or the network hold a worker each: room for them beside the computing ones
       maxWorkers: num('ISOLATE_MAX_WORKERS', env.ISOLATE_MAX_WORKERS, Math.max(16, 4 * availableParallelism()), 1),
       memoryMb: num('ISOLATE_MEMORY_MB', env.ISOLATE_MEMORY_MB, 256, 16),
+      answerMb: num('ISOLATE_ANSWER_MB', env.ISOLATE_ANSWER_MB, 16, 1),
     },
     ethUsd: env.ETH_USD ? num('ETH_USD', env.ETH_USD, 0) : null,
     database: {

@@ -9,6 +9,8 @@ export interface PoolOptions {
   maxWorkers: number
   /** The most a call may grow the process's RSS (MB) while it runs; past it the call is stopped. */
   memoryMb: number
+  /** The largest answer (MB of JSON) a call may return; a larger one is refused in the worker. */
+  answerMb: number
 }
 
 /** What a call runs: a service of the generated handler index, or a module whose default export is the handler. */
@@ -168,6 +170,7 @@ export class HandlerPool {
         module: job.target.module,
         input: job.input,
         ctx,
+        answerBytes: this.o.answerMb * 1_048_576,
       })
     } catch (e) {
       return this.finish(slot, () => job.reject(new ServiceError(422, 'INVALID_INPUT', `input cannot be sent: ${e}`)))

@@ -14,7 +14,7 @@ export interface CallContext {
 /** Main thread -> worker. */
 export type ToWorker =
   /** Run `slug`'s handler (from the generated handler index, or from `module` when given). */
-  | { t: 'run'; job: number; slug: string; module?: string; input: unknown; ctx: CallContext }
+  | { t: 'run'; job: number; slug: string; module?: string; input: unknown; ctx: CallContext; answerBytes: number }
   /** The answer to the worker's context call `id`. */
   | { t: 'reply'; id: number; ok: true; value: unknown }
   | { t: 'reply'; id: number; ok: false; error: WireError }

@@ -89,6 +89,14 @@ async function run(m: Extract<ToWorker, { t: 'run' }>) {
   try {
     const fn = await handlerOf(m.slug, m.module)
     const out = await fn(m.input, contextOf(m.job, m.ctx))
+    // Measured here, where the work can still be stopped: a huge answer would block the event loop on arrival.
+    const size = JSON.stringify(out)?.length ?? 0
+    if (size > m.answerBytes)
+      throw new ServiceError(
+        422,
+        'RESPONSE_TOO_LARGE',
+        `the answer for this input would be ${(size / 1_048_576).toFixed(1)} MB, over the ${m.answerBytes / 1_048_576} MB one call may return; ask for less`,
+      )
     try {
       post({ t: 'done', ok: true, out })
     } catch (e) {

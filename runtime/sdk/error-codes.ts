@@ -48,7 +48,7 @@ export const ERROR_CODES = [
   'UPSTREAM_ERROR',
   'UPSTREAM_TIMEOUT',
   'URL_NOT_ALLOWED',
-  'RESPONSE_TOO_LARGE',
+  'RESPONSE_TOO_LARGE', // a fetched document, or the answer this input would get, is over its cap (422)
   'UNREADABLE_DOCUMENT',
   'NO_READABLE_CONTENT', // a fetched page has no readable text
   'NOT_A_FEED',

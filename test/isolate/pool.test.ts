@@ -7,7 +7,7 @@ import { until } from '../support/until'
 
 const logs: string[] = []
 const pool = new HandlerPool(
-  { workers: 1, maxWorkers: 1, memoryMb: 256 },
+  { workers: 1, maxWorkers: 1, memoryMb: 256, answerMb: 1 },
   createLogger('info', (l) => logs.push(l)),
 )
 afterAll(() => pool.close())
@@ -48,4 +48,10 @@ test('with every worker busy a call waits; stopped while waiting, it leaves the 
   spin.abort()
   expect(((await spinning) as ServiceError).status).toBe(504)
   expect(await call('test-quick', 'next')).toEqual({ echo: 'NEXT' })
+})
+
+test('an answer over the cap is refused inside the worker (422 RESPONSE_TOO_LARGE), never sent to the event loop', async () => {
+  const e = (await call('test-quick', 'big').catch((x) => x)) as ServiceError
+  expect([e.status, e.code]).toEqual([422, 'RESPONSE_TOO_LARGE'])
+  expect(e.message).toContain('over the 1 MB one call may return')
 })

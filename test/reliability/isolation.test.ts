@@ -137,6 +137,20 @@ test("the issue's hostile input (html-to-markdown, <b>x</b> x 60,000) never stal
   expect([200, 422, 504]).toContain(res.status)
 }, 60_000)
 
+test("the issue's jsonpath-extract `$..*` x 100 (a huge answer): 422 in the error shape, not charged", async () => {
+  let data: unknown = 1
+  for (let i = 0; i < 60; i++) data = { a: data, b: { x: i }, c: 'x'.repeat(1000) }
+  const [before, costBefore] = [await usdcBalance(chain.rpcUrl, payer.address), moved]
+  const res = await paid('jsonpath-extract', { data, paths: Array(100).fill('$..*') })
+  expect(res.status).toBe(422)
+  // stopped at the answer cap, or at the memory ceiling while building it, whichever comes first
+  expect(['RESPONSE_TOO_LARGE', 'MEMORY_LIMIT']).toContain(
+    ((await res.json()) as { error: { code: string } }).error.code,
+  )
+  expect(before - (await usdcBalance(chain.rpcUrl, payer.address))).toBe(moved - costBefore)
+  expect((await fetch(`${server.url}/health`)).status).toBe(200)
+}, 60_000)
+
 test('the demo and the MCP demo tool run in the same pool: a spinning handler is a 504 there too, quota refunded', async () => {
   const s = await startServer({ entries: withHostile(), env: { DEMO_SERVICE: 'test-spin', DEMO_DAILY_LIMIT: '2' } })
   try {
