@@ -14,6 +14,7 @@ import { post, startServer, type TestServer } from '../support/server'
 import { mcpClient, textJson } from '../mcp/client'
 import { until } from '../support/until'
 import { withHostile } from '../support/hostile-service'
+import { deflateBombPdf } from '../support/deflate-bomb'
 
 const MB = 1_048_576
 let chain: DevChain
@@ -149,6 +150,19 @@ test("the issue's jsonpath-extract `$..*` x 100 (a huge answer): 422 in the erro
   )
   expect(before - (await usdcBalance(chain.rpcUrl, payer.address))).toBe(moved - costBefore)
   expect((await fetch(`${server.url}/health`)).status).toBe(200)
+}, 60_000)
+
+test("the issue's pdf-form-fill deflate bomb (an object stream inflating to 400 MB): stopped, not charged", async () => {
+  const pdf = await deflateBombPdf(400)
+  const [before, costBefore] = [await usdcBalance(chain.rpcUrl, payer.address), moved]
+  let done = false
+  const call = paid('pdf-form-fill', { pdf_b64: pdf.toString('base64'), fields: {} }).finally(() => (done = true))
+  expect((await fetch(`${server.url}/health`)).status).toBe(200)
+  const res = await call
+  expect(done).toBe(true)
+  // the memory ceiling (128 MB here), or a cap on inflated size inside the service: a 422 either way
+  expect(res.status).toBe(422)
+  expect(before - (await usdcBalance(chain.rpcUrl, payer.address))).toBe(moved - costBefore)
 }, 60_000)
 
 test('the demo and the MCP demo tool run in the same pool: a spinning handler is a 504 there too, quota refunded', async () => {
