@@ -1,12 +1,16 @@
 /**
  * The cost of running a handler in the worker pool (runtime/isolate) instead of on the main thread: a cheap utility
- * (slugify) called N times one after another, and N times 8 at a time. `bun bench/isolate.ts [N]`.
+ * (slugify) called N times one after another, and N times 8 at a time; then `/health` over HTTP while a handler
+ * spins in a worker, against `/health` alone. `bun bench/isolate.ts [N]`.
  */
 import { HandlerPool } from '../runtime/isolate'
 import { entries } from '../runtime/registry.gen'
 import { createLogger } from '../runtime/log'
 import { testContext } from '../runtime/sdk'
 import { prepareInput } from '../runtime/validate'
+import { withHostile } from '../test/support/hostile-service'
+import { post, startServer } from '../test/support/server'
+import { until } from '../test/support/until'
 
 const slug = 'slugify'
 const n = Number(process.argv[2] ?? 5000)
@@ -37,4 +41,25 @@ const rows = [
 pool.close()
 wide.close()
 console.log(rows.join('\n'))
+
+/** `/health` latency over real HTTP for `ms`, one request at a time: p50 and p99 in ms. */
+async function healthFor(url: string, ms: number) {
+  const times: number[] = []
+  for (const end = performance.now() + ms; performance.now() < end; ) {
+    const t = performance.now()
+    await (await fetch(`${url}/health`)).arrayBuffer()
+    times.push(performance.now() - t)
+  }
+  times.sort((a, b) => a - b)
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(2)
+  return `${times.length} requests, p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`
+}
+// The free demo set to a handler that spins until its 3 s deadline: /health while it spins, and without it.
+const s = await startServer({ entries: withHostile(), env: { DEMO_SERVICE: 'test-spin', LOG_LEVEL: 'silent' } })
+console.log(`\n/health alone: ${await healthFor(s.url, 2000)}`)
+const spinning = post(`${s.url}/api/demo/explain`, { code: 'x' })
+await until(() => s.logs.some((l) => l.includes('test-spin started')))
+console.log(`/health while a handler spins: ${await healthFor(s.url, 2000)}`)
+console.log(`the spinning call: ${(await spinning).status}`)
+await s.stop()
 process.exit(0)
