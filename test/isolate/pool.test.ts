@@ -1,6 +1,7 @@
 /** The worker pool on its own (runtime/isolate/pool.ts): what crosses the thread, and calls that wait for a worker. */
 import { afterAll, expect, test } from 'bun:test'
 import { HandlerPool } from '../../runtime/isolate'
+import { loadConfig } from '../../runtime/config'
 import { createLogger } from '../../runtime/log'
 import { ServiceError, testContext } from '../../runtime/sdk'
 import { until } from '../support/until'
@@ -54,4 +55,13 @@ test('an answer over the cap is refused inside the worker (422 RESPONSE_TOO_LARG
   const e = (await call('test-quick', 'big').catch((x) => x)) as ServiceError
   expect([e.status, e.code]).toEqual([422, 'RESPONSE_TOO_LARGE'])
   expect(e.message).toContain('over the 1 MB one call may return')
+})
+
+test('ISOLATE_* configure the pool; a maximum below the warm count or a tiny memory ceiling is refused at boot', () => {
+  const { config, problems } = loadConfig({ ISOLATE_WORKERS: '3', ISOLATE_MAX_WORKERS: '5', ISOLATE_MEMORY_MB: '300' })
+  expect(problems).toEqual([])
+  expect(config.isolate).toEqual({ workers: 3, maxWorkers: 5, memoryMb: 300, answerMb: 16 })
+  const bad = loadConfig({ ISOLATE_WORKERS: '4', ISOLATE_MAX_WORKERS: '2', ISOLATE_MEMORY_MB: '1' }).problems
+  expect(bad).toContain('ISOLATE_MAX_WORKERS must be at least ISOLATE_WORKERS')
+  expect(bad.some((p) => p.startsWith('ISOLATE_MEMORY_MB must be a number >= 16'))).toBe(true)
 })
