@@ -112,7 +112,18 @@ export class HandlerPool {
   private pump() {
     while (this.queue.length) {
       let slot = this.slots.find((s) => !s.job && !s.ended)
-      if (!slot && this.slots.length < Math.min(this.o.maxWorkers, this.o.workers + this.lent())) slot = this.spawn()
+      if (!slot && this.slots.length < Math.min(this.o.maxWorkers, this.o.workers + this.lent())) {
+        try {
+          slot = this.spawn()
+        } catch (e) {
+          // no thread to be had (the system's limit): the call is refused as retryable, never run here
+          this.log.error('handler worker could not start', { error: String(e) })
+          this.queue
+            .shift()!
+            .reject(new ServiceError(503, 'BUSY', 'No worker is available; retry shortly.', { retryable: true }))
+          continue
+        }
+      }
       if (!slot) return
       this.start(slot, this.queue.shift()!)
     }
@@ -267,7 +278,12 @@ export class HandlerPool {
     slot.worker.terminate()
     this.slots = this.slots.filter((s) => s !== slot)
     // A worker the pool stopped is replaced at once (the next call finds one ready); a failing one only on demand.
-    if (replace && !this.closed && this.slots.length < this.o.workers) this.spawn()
+    if (replace && !this.closed && this.slots.length < this.o.workers)
+      try {
+        this.spawn()
+      } catch {
+        /* started on demand instead (pump) */
+      }
     const job = slot.job
     if (job) {
       if (!(err instanceof ServiceError))
