@@ -140,6 +140,7 @@ export class HandlerPool {
     const slot: Slot = { worker, calls: 0, asks: new Map(), ended: false }
     worker.onmessage = (e: MessageEvent<FromWorker>) => this.receive(slot, e.data)
     worker.onerror = (e) => this.end(slot, new Error(`handler worker failed: ${e.message}`))
+    worker.onmessageerror = () => this.end(slot, new Error('a message from the handler worker could not be read'))
     worker.addEventListener('close', () => {
       if (!slot.ended) this.end(slot, new Error('handler worker exited'))
       if (this.reclaiming?.slot === slot) this.reclaiming = undefined
