@@ -20,6 +20,7 @@ import type { Logger } from './sdk'
 import type { DevPayer } from './site/dev-payer'
 import { PaidResults } from './pay/results'
 import { createReceiptIssuer, defaultKeyPath, loadReceiptKey, type ReceiptIssuer } from './pay/receipts'
+import { HandlerPool, isolated } from './isolate'
 
 export interface BootOptions {
   env?: Record<string, string | undefined>
@@ -41,6 +42,8 @@ export interface Booted {
   app: ReturnType<typeof createApp>
   config: Config
   services: CatalogService[]
+  /** Where the handlers run (runtime/isolate). */
+  pool: HandlerPool
   /** The SQLite handle (undefined on Postgres, DATABASE_URL). */
   db: Database
   /** The storage engine in use (SQLite or Postgres) and its stores. */
@@ -71,11 +74,15 @@ export async function boot(o: BootOptions): Promise<Booted> {
     baseUrl: config.openai.baseUrl || undefined,
     apiKey: config.openai.apiKey || undefined,
   })
-  const { services, problems: manifestProblems } = buildCatalog(o.entries ?? generated, config, models.available)
+  const entries = o.entries ?? generated
+  const { services: catalog, problems: manifestProblems } = buildCatalog(entries, config, models.available)
   problems.push(...manifestProblems)
-  if (!services.some((s) => s.slug === config.demo.service))
+  if (!catalog.some((s) => s.slug === config.demo.service))
     problems.push(`demo.service '${config.demo.service}' is not a registered service`)
   if (problems.length) throw new ConfigError(problems)
+  // Handlers run in workers that are ended when a call outlives its deadline or memory (runtime/isolate).
+  const pool = new HandlerPool(config.isolate, log)
+  const services = isolated(catalog, entries, generated, pool)
 
   let storage: Storage
   try {
@@ -155,6 +162,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
     app,
     config,
     services,
+    pool,
     db,
     storage,
     gate,
@@ -162,6 +170,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
     ledger: (storage.kind === 'sqlite' ? ledger : undefined) as Ledger,
     stats: (storage.kind === 'sqlite' ? stats : undefined) as Stats,
     async close() {
+      pool.close()
       clearInterval(timer)
       clearInterval(purge)
       await storage.close()

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import embedded from '../registry.yaml' with { type: 'text' }
 import { assetDefaults } from './pay/networks'
 import { listOf, networkSettings, type NetworkSetting } from './pay/network-settings'
@@ -54,6 +55,13 @@ export interface Config {
   adminToken: string
   /** Total bytes of paid results kept for collection again (oldest bodies dropped past it). */
   paidResultsMaxBytes: number
+  /**
+   * Where handlers run (runtime/isolate): `workers` kept ready (ISOLATE_WORKERS, default the cores), at most
+   * `maxWorkers` calls at once (ISOLATE_MAX_WORKERS; more wait within their deadline), how much one call may grow
+   * the process's RSS before it is stopped (ISOLATE_MEMORY_MB), and the largest answer (JSON) one call may return
+   * (ISOLATE_ANSWER_MB; a larger one is refused inside the worker, before it reaches the event loop).
+   */
+  isolate: { workers: number; maxWorkers: number; memoryMb: number; answerMb: number }
   /** ETH price in USD (ETH_USD), for gas costs in /stats and the boot's price check; null when unset. */
   ethUsd: number | null
   /** Signs the receipts of paid calls (RECEIPT_SIGNING_KEY, a private P-256 JWK); empty = a generated key kept beside the database. */
@@ -195,6 +203,13 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     invalidPaymentLimit: num('INVALID_PAYMENT_LIMIT', env.INVALID_PAYMENT_LIMIT, 30),
     adminToken: String(env.ADMIN_TOKEN ?? ''),
     paidResultsMaxBytes: num('PAID_RESULTS_MAX_MB', env.PAID_RESULTS_MAX_MB, 64, 1) * 1_048_576,
+    isolate: {
+      workers: num('ISOLATE_WORKERS', env.ISOLATE_WORKERS, Math.max(2, availableParallelism()), 1),
+      // calls waiting on the model or the network hold a worker each: room for them beside the computing ones
+      maxWorkers: num('ISOLATE_MAX_WORKERS', env.ISOLATE_MAX_WORKERS, Math.max(16, 4 * availableParallelism()), 1),
+      memoryMb: num('ISOLATE_MEMORY_MB', env.ISOLATE_MEMORY_MB, 256, 16),
+      answerMb: num('ISOLATE_ANSWER_MB', env.ISOLATE_ANSWER_MB, 16, 1),
+    },
     ethUsd: env.ETH_USD ? num('ETH_USD', env.ETH_USD, 0) : null,
     receiptSigningKey: String(env.RECEIPT_SIGNING_KEY ?? ''),
     streamHeartbeatMs: num('STREAM_HEARTBEAT_MS', env.STREAM_HEARTBEAT_MS, 15_000, 10),
@@ -259,6 +274,8 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     problems.push('PAY_TO is required when payments go to a real chain (RPC_URL, FACILITATOR_URL or NETWORKS)')
   if (config.adminToken && (config.adminToken.length < 24 || /\s/.test(config.adminToken)))
     problems.push('ADMIN_TOKEN must be at least 24 characters without spaces (e.g. `openssl rand -base64 32`)')
+  if (config.isolate.maxWorkers < config.isolate.workers)
+    problems.push('ISOLATE_MAX_WORKERS must be at least ISOLATE_WORKERS')
   if (!isTier(config.demo.tier)) problems.push(`demo.tier must be one of ${TIERS.join(', ')}`)
   return { config, problems }
 }

@@ -173,7 +173,7 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
           )
         return { text, model, tokensUsed }
       }
-      const checked = checkJson(text, req.jsonSchema, req.validate)
+      const checked = await checkJson(text, req.jsonSchema, req.validate)
       if (checked.ok) return { text, json: checked.value, model, tokensUsed }
       if (attempt === 1)
         throw upstreamError('model', `the model returned an invalid structured answer twice (${checked.reason})`, {

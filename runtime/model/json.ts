@@ -26,13 +26,14 @@ export type Checked = { ok: true; value: unknown } | { ok: false; reason: string
 
 /**
  * Parses `text` as JSON and validates it against `schema`, then runs the optional extra check.
- * @example checkJson('{"a":1}', { type: 'object', required: ['a'] }) // { ok: true, value: { a: 1 } }
+ * The extra check may be async (a handler in a worker checks there: runtime/isolate).
+ * @example await checkJson('{"a":1}', { type: 'object', required: ['a'] }) // { ok: true, value: { a: 1 } }
  */
-export function checkJson(
+export async function checkJson(
   text: string,
   schema: Record<string, unknown>,
-  extra?: (v: unknown) => string | undefined,
-): Checked {
+  extra?: (v: unknown) => string | undefined | Promise<string | undefined>,
+): Promise<Checked> {
   let value: unknown
   try {
     value = JSON.parse(stripFence(text))
@@ -47,7 +48,7 @@ export function checkJson(
   if (extra) {
     let why: string | undefined
     try {
-      why = extra(value)
+      why = await extra(value)
     } catch (e) {
       why = `rejected: ${(e as Error).message}`
     }

@@ -84,7 +84,7 @@ export interface ModelRequest {
    * Extra check of a schema-valid JSON answer (e.g. "the SQL must parse"): return a reason to reject it.
    * A rejected answer is retried once like a schema failure, then 502.
    */
-  validate?: (json: unknown) => string | undefined
+  validate?: (json: unknown) => string | undefined | Promise<string | undefined>
   /** Aborts the provider call (pass `ctx.signal`). */
   signal?: AbortSignal
   /**
@@ -130,7 +130,10 @@ export interface ServiceContext {
   /** The tier's token budget (0 for utilities). */
   maxTokens: number
   now(): Date
-  /** Aborted when the request's time budget runs out or the client goes away. */
+  /**
+   * Aborted when the request's time budget runs out or the client goes away. A handler in the worker pool
+   * (runtime/isolate) is stopped instead: its worker is ended, whatever it is doing.
+   */
   signal: AbortSignal
   log: Logger
   fetch: SafeFetch

@@ -34,7 +34,8 @@ export const ERROR_CODES = [
   'DEMO_QUOTA_EXCEEDED',
   // Server and availability
   'INTERNAL', // an unexpected error; nothing was charged
-  'HANDLER_TIMEOUT',
+  'HANDLER_TIMEOUT', // the call outlived its deadline and was stopped (504); nothing was charged
+  'MEMORY_LIMIT', // the input made the call use more memory than the server allows; it was stopped (422), not charged
   'RESULT_OUT_OF_RANGE', // a handler produced a number outside double precision
   'NOT_IMPLEMENTED',
   'NOT_CONFIGURED',
@@ -48,7 +49,7 @@ export const ERROR_CODES = [
   'UPSTREAM_ERROR',
   'UPSTREAM_TIMEOUT',
   'URL_NOT_ALLOWED',
-  'RESPONSE_TOO_LARGE',
+  'RESPONSE_TOO_LARGE', // a fetched document, or the answer this input would get, is over its cap (422)
   'UNREADABLE_DOCUMENT',
   'NO_READABLE_CONTENT', // a fetched page has no readable text
   'NOT_A_FEED',

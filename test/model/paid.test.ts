@@ -88,3 +88,16 @@ test('the free demo explains code with the remaining quota, without payment', as
   })
   expect(fake.requests[0].max_tokens).toBe(1000)
 })
+
+test("a structured answer the handler's own check rejects (run in its worker) is asked again once, then served", async () => {
+  fake.reply(
+    { json: { label: 'positive', score: -0.5, magnitude: 0.4, reason: 'contradicts itself' }, tokens: 10 },
+    { json: { label: 'positive', score: 0.8, magnitude: 0.6, reason: 'The author loves it.' }, tokens: 20 },
+  )
+  const r = await pay()(s.url + '/api/v1/sentiment-analyze', json({ text: 'I love it' }))
+  expect(r.status).toBe(200)
+  expect(await r.json()).toMatchObject({ label: 'positive', score: 0.8, tokens_used: 30 })
+  expect(fake.requests).toHaveLength(2)
+  // the retry tells the model what the handler's check found
+  expect(JSON.stringify(fake.requests[1].messages)).toContain('label positive contradicts score -0.5')
+})

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { render } from '../../scripts/gen-registry'
+import { render, renderHandlers } from '../../scripts/gen-registry'
 import { loadConfig } from '../../runtime/config'
 import { buildCatalog } from '../../runtime/catalog'
 import { entries } from '../../runtime/registry.gen'
@@ -13,6 +13,11 @@ const root = join(import.meta.dir, '..', '..')
 describe('generated registry index', () => {
   test('runtime/registry.gen.ts is up to date with services/', () => {
     expect(readFileSync(join(root, 'runtime', 'registry.gen.ts'), 'utf8')).toBe(render())
+  })
+  test("the worker pool's handler index (runtime/isolate/handlers.gen.ts) is up to date and lists every built service", () => {
+    expect(readFileSync(join(root, 'runtime', 'isolate', 'handlers.gen.ts'), 'utf8')).toBe(renderHandlers())
+    const listed = [...renderHandlers().matchAll(/^ {2}'([a-z0-9-]+)': /gm)].map((m) => m[1])
+    expect(listed).toEqual(entries.filter((e) => e.handler).map((e) => e.folder))
   })
   test('adding a folder changes the index (the drift check would fail)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gen-'))
