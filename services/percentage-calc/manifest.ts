@@ -71,6 +71,8 @@ export default defineService({
       operation: 'op',
       mode: 'op',
       type: 'op',
+      old: 'from',
+      new: 'to',
       numerator: 'part',
       denominator: 'whole',
     },
