@@ -51,7 +51,7 @@ async function main() {
         `    RPC ${chain.rpcUrl}   payee ${chain.payee.address}`,
         `    demo payer (funded with test USDC): address ${chain.payer.address}`,
         `    DEMO_PAYER_KEY=${chain.payer.privateKey}`,
-        '    Run `bun run demo` in another terminal to pay a few services with @x402/fetch,',
+        '    Run `npm run demo` in another terminal to pay a few services with @x402/fetch,',
         '    or pay from the try-it panel on the home page (the demo payer signs; dev chain only).',
         '',
       ].join('\n'),

@@ -6,7 +6,7 @@
  * lies in a directory it cannot enter (a 0700 home, a `mktemp -d` folder), the binaries are copied once to a
  * directory under /tmp it can read (`x402-pg-<platform>-<version>`), and the data directory is made there too.
  * `stop()` ends the server and deletes the data directory.
- * CLI: `bun scripts/ensure-postgres.ts` prints DATABASE_URL=… and runs until Ctrl-C.
+ * CLI: `node scripts/bootstrap.mjs scripts/ensure-postgres.ts` prints DATABASE_URL=… and runs until Ctrl-C.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs'
