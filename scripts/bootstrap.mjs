@@ -7,7 +7,7 @@
 // platform's optional packages, so npm has nothing to add). Its output goes to stderr, so stdout carries only
 // Bun's (the stdio MCP bridge speaks JSON-RPC on stdout), and a progress line is printed every 15 s.
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -37,27 +37,34 @@ const run = (cmd, args, onTick) =>
     })
   })
 
-/** Packages installed so far (top-level folders of node_modules, scopes counted by their members). */
-function installedCount() {
-  try {
-    let n = 0
-    for (const d of readdirSync(modules)) {
-      if (d.startsWith('.')) continue
-      n += d.startsWith('@') ? readdirSync(join(modules, d)).length : 1
-    }
-    return n
-  } catch {
-    return 0
-  }
-}
+const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'))
+const fits = (list, value) =>
+  !list || list.includes(value) || (list.some((x) => x.startsWith('!')) && !list.includes(`!${value}`))
+const libc = process.report?.getReport?.().header?.glibcVersionRuntime ? 'glibc' : 'musl'
+/** Top-level packages of the lockfile that npm installs here (the other platforms' binaries left out). */
+const topLevel = Object.entries(lock.packages ?? {})
+  .filter(
+    ([k, p]) =>
+      /^node_modules\/(@[^/]+\/)?[^/]+$/.test(k) &&
+      fits(p.os, process.platform) &&
+      fits(p.cpu, process.arch) &&
+      (process.platform !== 'linux' || fits(p.libc, libc)),
+  )
+  .map(([k]) => k)
+
+/** How many of them are unpacked so far (their package.json is in place). */
+const unpacked = () => topLevel.filter((k) => existsSync(join(root, k, 'package.json'))).length
 
 if (!existsSync(bun) || !existsSync(stamp) || readFileSync(stamp, 'utf8') !== lockHash) {
-  const total = Object.keys(JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')).packages ?? {}).length
   say('installing the locked dependencies with `npm ci` (first run or package-lock.json changed).')
-  say('The first install fetches every dependency (about 1.4 GB once installed: Bun, anvil, Postgres, sharp, ...): a few minutes.')
+  say(
+    'The first install fetches every dependency (about 1.4 GB once installed: Bun, anvil, Postgres, sharp, ...): a few minutes.',
+  )
   const started = Date.now()
   const code = await run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], () =>
-    say(`still installing: ${installedCount()} packages in node_modules (of about ${total}), ${Math.round((Date.now() - started) / 1000)} s`),
+    say(
+      `still installing (${Math.round((Date.now() - started) / 1000)} s): ${unpacked()} of ${topLevel.length} packages unpacked`,
+    ),
   )
   if (code !== 0) {
     say(`npm ci failed (exit ${code}); nothing was started.`)
