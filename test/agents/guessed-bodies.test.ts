@@ -21,8 +21,10 @@ interface Case {
   body: Record<string, unknown>
   /** A useful answer: checks on the 200 body (known values from an independent source). */
   answer?: (out: Out) => void
-  /** Or a 422 naming this field (a JSON pointer such as "/apr"). */
+  /** Or a 422 naming this field (a JSON pointer such as "/apr")... */
   fix?: string
+  /** ...whose message for that field says this. */
+  says?: string
 }
 
 const CASES: Case[] = [
@@ -33,7 +35,12 @@ const CASES: Case[] = [
     answer: (o) => expect(o.monthly_payment).toBe(1199.1),
   },
   // A rate written in percent: the 422 says to send 0.06 or rate_unit "percent".
-  { slug: 'loan-amortization-schedule', body: { amount: 200000, rate: 6, years: 30 }, fix: '/apr' },
+  {
+    slug: 'loan-amortization-schedule',
+    body: { amount: 200000, rate: 6, years: 30 },
+    fix: '/apr',
+    says: 'send 0.06 or set rate_unit: "percent"',
+  },
   {
     // Python: round(1000 * 1.05 ** 10, 2) == 1628.89
     slug: 'compound-interest-projection',
@@ -46,7 +53,12 @@ const CASES: Case[] = [
     body: { amount: 5, from_unit: 'km', to_unit: 'mi' },
     answer: (o) => expect(o.result).toBeCloseTo(5000 / 1609.344, 12),
   },
-  { slug: 'unit-convert', body: { value: 10, from: 'kg', to: 'meter' }, fix: '/to' },
+  {
+    slug: 'unit-convert',
+    body: { value: 10, from: 'kg', to: 'meter' },
+    fix: '/to',
+    says: 'cannot convert kg to meter',
+  },
   {
     slug: 'text-diff',
     body: { old: 'a\nb\n', new: 'a\nc\n' },
@@ -126,7 +138,7 @@ const CASES: Case[] = [
     answer: (o) => expect([o.mean, o.stdev_population]).toEqual([5, 2]),
   },
   // `apr` is not a field of the converter (it converts either way): the 422 names `rate`.
-  { slug: 'apr-apy-converter', body: { apr: 0.05 }, fix: '/rate' },
+  { slug: 'apr-apy-converter', body: { apr: 0.05 }, fix: '/rate', says: 'you sent "apr"; did you mean rate?' },
 ]
 
 let chain: DevChain
@@ -198,8 +210,9 @@ test('20 services called with guessed field names: a useful answer or a 422 nami
       results.push(`${c.slug}: 200`)
     } else {
       expect({ label, status: r.status, code: out.error?.code }).toEqual({ label, status: 422, code: 'INVALID_INPUT' })
-      const paths = (out.error.details as Array<{ path: string }>).map((d) => d.path)
-      expect({ label, paths }).toEqual({ label, paths: expect.arrayContaining([c.fix]) })
+      const details = out.error.details as Array<{ path: string; message: string }>
+      expect({ label, paths: details.map((d) => d.path) }).toEqual({ label, paths: expect.arrayContaining([c.fix]) })
+      expect(details.find((d) => d.path === c.fix)!.message).toContain(c.says!)
       expect(fields.has(c.fix!.slice(1))).toBe(true)
       expect(r.headers.get('payment-response')).toBeNull()
       results.push(`${c.slug}: 422 ${c.fix}`)
