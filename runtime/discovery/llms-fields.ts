@@ -23,8 +23,25 @@ const trim = (b: Schema): Schema => {
   return c
 }
 
+/** `{name?, balance, apr}`: an object's field names, `?` on the optional ones (one level, for arrays and records). */
+function shape(o: Schema): string {
+  const req = new Set((o.required as string[] | undefined) ?? [])
+  return `{${Object.keys((o.properties as Schema) ?? {})
+    .map((k) => (req.has(k) ? k : `${k}?`))
+    .join(', ')}}`
+}
+const isObj = (x: unknown): x is Schema => !!x && typeof x === 'object' && !Array.isArray(x)
+const withFields = (x: unknown): x is Schema => isObj(x) && isObj(x.properties) && Object.keys(x.properties).length > 0
+
 function what(schema: Schema): string {
   const s = trim(schema)
+  // Arrays of objects and records of objects say what goes inside (the debts of a debt planner, the fields of a mock).
+  if (s.type === 'array' && withFields(s.items)) return `array of ${shape(s.items)}`
+  if (s.type === 'object' && isObj(s.patternProperties)) {
+    const inner = Object.values(s.patternProperties as Record<string, Schema>)[0]
+    const obj = withFields(inner) ? inner : ((inner?.anyOf as Schema[] | undefined) ?? []).find(withFields)
+    if (obj) return `object of name → ${shape(obj)}${obj !== inner ? ' or a shorthand' : ''}`
+  }
   const lits = literalsOf(s)
   if (lits.length > MAX_VALUES && !(Array.isArray(s.anyOf) && (s.anyOf as Schema[]).some((b) => !literalsOf(b).length)))
     return `one of ${lits.slice(0, MAX_VALUES).join(', ')}, ... (${lits.length} values, all in /services)`
