@@ -37,23 +37,23 @@ const run = (cmd, args, onTick) =>
     })
   })
 
-const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'))
 const fits = (list, value) =>
   !list || list.includes(value) || (list.some((x) => x.startsWith('!')) && !list.includes(`!${value}`))
-const libc = process.report?.getReport?.().header?.glibcVersionRuntime ? 'glibc' : 'musl'
-/** Top-level packages of the lockfile that npm installs here (the other platforms' binaries left out). */
-const topLevel = Object.entries(lock.packages ?? {})
-  .filter(
-    ([k, p]) =>
-      /^node_modules\/(@[^/]+\/)?[^/]+$/.test(k) &&
-      fits(p.os, process.platform) &&
-      fits(p.cpu, process.arch) &&
-      (process.platform !== 'linux' || fits(p.libc, libc)),
-  )
-  .map(([k]) => k)
 
-/** How many of them are unpacked so far (their package.json is in place). */
-const unpacked = () => topLevel.filter((k) => existsSync(join(root, k, 'package.json'))).length
+/** Top-level packages of the lockfile that npm installs here (the other platforms' binaries left out). */
+function installable() {
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'))
+  const libc = process.report?.getReport?.().header?.glibcVersionRuntime ? 'glibc' : 'musl'
+  return Object.entries(lock.packages ?? {})
+    .filter(
+      ([k, p]) =>
+        /^node_modules\/(@[^/]+\/)?[^/]+$/.test(k) &&
+        fits(p.os, process.platform) &&
+        fits(p.cpu, process.arch) &&
+        (process.platform !== 'linux' || fits(p.libc, libc)),
+    )
+    .map(([k]) => k)
+}
 
 if (!existsSync(bun) || !existsSync(stamp) || readFileSync(stamp, 'utf8') !== lockHash) {
   say('installing the locked dependencies with `npm ci` (first run or package-lock.json changed).')
@@ -61,9 +61,12 @@ if (!existsSync(bun) || !existsSync(stamp) || readFileSync(stamp, 'utf8') !== lo
     'The first install fetches every dependency (about 1.4 GB once installed: Bun, anvil, Postgres, sharp, ...): a few minutes.',
   )
   const started = Date.now()
+  const packages = installable()
+  // A package is unpacked once its package.json is in place.
+  const unpacked = () => packages.filter((k) => existsSync(join(root, k, 'package.json'))).length
   const code = await run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], () =>
     say(
-      `still installing (${Math.round((Date.now() - started) / 1000)} s): ${unpacked()} of ${topLevel.length} packages unpacked`,
+      `still installing (${Math.round((Date.now() - started) / 1000)} s): ${unpacked()} of ${packages.length} packages unpacked`,
     ),
   )
   if (code !== 0) {
