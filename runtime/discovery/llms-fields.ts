@@ -31,15 +31,15 @@ function shape(o: Schema): string {
     .join(', ')}}`
 }
 const isObj = (x: unknown): x is Schema => !!x && typeof x === 'object' && !Array.isArray(x)
-const withFields = (x: unknown): x is Schema => isObj(x) && isObj(x.properties) && Object.keys(x.properties).length > 0
+const withFields = (x: unknown): boolean => isObj(x) && isObj(x.properties) && Object.keys(x.properties).length > 0
 
 function what(schema: Schema): string {
   const s = trim(schema)
   // Arrays of objects and records of objects say what goes inside (the debts of a debt planner, the fields of a mock).
-  if (s.type === 'array' && withFields(s.items)) return `array of ${shape(s.items)}`
+  if (s.type === 'array' && withFields(s.items)) return `array of ${shape(s.items as Schema)}`
   if (s.type === 'object' && isObj(s.patternProperties)) {
-    const inner = Object.values(s.patternProperties as Record<string, Schema>)[0]
-    const obj = withFields(inner) ? inner : ((inner?.anyOf as Schema[] | undefined) ?? []).find(withFields)
+    const inner: Schema = Object.values(s.patternProperties as Record<string, Schema>)[0] ?? {}
+    const obj = withFields(inner) ? inner : ((inner.anyOf as Schema[] | undefined) ?? []).find(withFields)
     if (obj) return `object of name → ${shape(obj)}${obj !== inner ? ' or a shorthand' : ''}`
   }
   const lits = literalsOf(s)
