@@ -33,6 +33,8 @@ async function main() {
   if (usesDevChain(config)) {
     const { startDevChain } = await import('./chain/devchain')
     const { createLocalFacilitator } = await import('./pay/local-facilitator')
+    const { freshDevChainDatabase } = await import('./chain/dev-database')
+    const devDatabase = freshDevChainDatabase(config)
     const chain = await startDevChain()
     stopChain = chain.stop
     payTo = chain.payee.address
@@ -50,8 +52,9 @@ async function main() {
         '!!! DEV CHAIN: payments go to an embedded local Base replica (anvil, chain id 8453). THEY ARE NOT REAL MONEY. !!!',
         `    RPC ${chain.rpcUrl}   payee ${chain.payee.address}`,
         `    demo payer (funded with test USDC): address ${chain.payer.address}`,
+        `    database ${devDatabase ?? 'DATABASE_URL (Postgres, kept)'}${devDatabase ? ' (new for every dev-chain run: the chain is new too)' : ''}`,
         `    DEMO_PAYER_KEY=${chain.payer.privateKey}`,
-        '    Run `bun run demo` in another terminal to pay a few services with @x402/fetch,',
+        '    Run `npm run demo` in another terminal to pay a few services with @x402/fetch,',
         '    or pay from the try-it panel on the home page (the demo payer signs; dev chain only).',
         '',
       ].join('\n'),

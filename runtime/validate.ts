@@ -5,6 +5,7 @@ import { ServiceError, type FieldIssue } from './sdk/errors'
 import { aliasesOf, canonicalize } from './input/normalize'
 import { translate } from './input/messages'
 import { nearest } from './input/enum-match'
+import { isSynonym } from './input/synonyms'
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>()
 
@@ -46,11 +47,14 @@ export function prepareInputReport(schema: TSchema, body: unknown): { input: unk
   return { input, ignored }
 }
 
-/** A missing top-level field that an unused field of the body looks like gets "you sent x; did you mean year?". */
+/**
+ * A missing top-level field that an unused field of the body looks like (a near spelling, or a word agents use for it:
+ * `apr` for `rate`) gets "you sent x; did you mean rate?".
+ */
 function withUnusedHint(issue: FieldIssue, ignored: string[]): FieldIssue {
   const field = issue.path.slice(1)
   if (!ignored.length || !issue.message.startsWith('is required') || field.includes('/')) return issue
-  const sent = ignored.find((k) => nearest(k, [field]) === field)
+  const sent = ignored.find((k) => nearest(k, [field]) === field) ?? ignored.find((k) => isSynonym(k, field))
   return sent === undefined
     ? issue
     : { ...issue, message: `${issue.message} (you sent ${JSON.stringify(sent)}; did you mean ${field}?)` }

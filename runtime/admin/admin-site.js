@@ -66,12 +66,31 @@ const PAYMENT_COLS = [
 // ---- charts (inline SVG, /ui.js) -----------------------------------------
 const bars = (target, rows, series) => chart(target, rows, series, { width: 640, height: 220, pad: 30, format: usd })
 
+/** The measured gas price of the settlements shown (gwei per gas unit), or null without gas figures. */
+function gweiPerGas(services) {
+  let used = 0,
+    wei = 0
+  for (const s of services)
+    if (s.avg_gas_used !== null && s.gas_wei) {
+      used += s.avg_gas_used * s.settled
+      wei += Number(s.gas_wei)
+    }
+  return used ? wei / used / 1e9 : null
+}
+
 function renderMoney(o) {
   const ethUsd = Number($('#eth-usd').value) || 0
   // Each network is its own figure (a testnet's USDC is not revenue): the charts and table show the main one.
   $('#money-networks').textContent = o.money.networks
     .map((n, i) => `${n.network}${i === 0 ? ' (shown below)' : ''}: ${usd(n.revenue_usd)} in ${n.settled} settled`)
     .join(' · ')
+  // On the dev chain gas costs the dev chain's fee (anvil's), not Base's, and revenue is test USDC: say so, or every
+  // service looks like it sells at a loss.
+  const gwei = o.dev_chain ? gweiPerGas(o.money.services) : null
+  $('#money-dev-note').hidden = !o.dev_chain
+  $('#money-dev-note').textContent = o.dev_chain
+    ? `Embedded dev chain: gas here is priced at the dev chain's fee${gwei === null ? '' : ` (${gwei.toPrecision(3)} gwei per gas, measured on these settlements)`}, not Base's, which is usually a small fraction of a gwei; revenue is test USDC. A negative margin here says nothing about a deployment on Base.`
+    : ''
   const byDay = new Map(o.money.days.map((d) => [d.day, d]))
   const days = Array.from({ length: o.window_days }, (_, i) =>
     new Date(Date.now() - (o.window_days - 1 - i) * 86400000).toISOString().slice(0, 10),

@@ -1,13 +1,11 @@
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
 import { CATEGORIES, TIERS, type TierName } from '../sdk'
+import { firstSentence } from './sentence'
+import { fieldLines } from './llms-fields'
 
-/** The first sentence of a description, capped: the one-line purpose of a service. */
-export function oneLine(description: string, max = 160): string {
-  const flat = description.replace(/\s+/g, ' ').trim()
-  const first = flat.match(/^.+?[.!?](?=\s|$)/)?.[0] ?? flat
-  return first.length <= max ? first : `${first.slice(0, max - 1).trimEnd()}…`
-}
+/** The one-line purpose of a service: the first sentence of its description, whole (see firstSentence). */
+export const oneLine = firstSentence
 
 const price = (s: CatalogService) => {
   const tiers = Object.keys(s.pricing) as TierName[]
@@ -18,7 +16,8 @@ const price = (s: CatalogService) => {
 
 /**
  * GET /llms.txt (llmstxt.org format): what the API is, how to pay with x402, and every service grouped by
- * category with its price and one-line purpose. Generated from the catalog at boot, so it never drifts.
+ * category with its price, one-line purpose, input fields and the other field names it accepts. Generated from the
+ * catalog at boot, so it never drifts.
  */
 export function llmsTxt(services: CatalogService[], cfg: Config): string {
   const base = cfg.provider.apiBase.replace(/\/+$/, '')
@@ -40,6 +39,7 @@ export function llmsTxt(services: CatalogService[], cfg: Config): string {
     `Tiered (model-backed) services take \`?tier=${TIERS.join('|')}\` (default standard); each tier has its own price.`,
     'Model-backed services stream with `Accept: text/event-stream`: `delta` events as the model writes, then one `result` event (the JSON answer plus `payment`, the settlement response); settled only after the complete result, nothing charged if the stream breaks.',
     `Errors always have the shape \`{ "error": { "code", "message", "details"? }, "request_id" }\`. Bad input is a 422 and costs nothing.`,
+    'Under each service below: its body fields (type; required, default or optional; allowed values) and the other field names it accepts (`alias`→`field`; the field wins when both are sent). Enum values match case-insensitively, with `-`, `_` and spaces alike. A 422 names each wrong field and what to send.',
     '',
     '## Discovery',
     '',
@@ -58,6 +58,7 @@ export function llmsTxt(services: CatalogService[], cfg: Config): string {
     for (const s of inCat)
       out.push(
         `- [${s.manifest.name}](${base}/api/v1/${s.slug}): ${price(s)}. ${oneLine(s.manifest.description)}${s.available ? '' : ' (currently unavailable)'}`,
+        ...fieldLines(s),
       )
   }
   return `${out.join('\n')}\n`

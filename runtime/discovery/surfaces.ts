@@ -26,13 +26,23 @@ export function publishedInputSchema(s: CatalogService): Record<string, unknown>
   )
 }
 
-/** GET /services: every service with tiers, prices, endpoints, availability and schemas. */
+/** GET /services: every service with tiers, prices, endpoints, availability and schemas, and the free demo. */
 export function servicesDocument(services: CatalogService[], cfg: Config) {
+  const demo = services.find((s) => s.slug === cfg.demo.service)
   return {
     provider: cfg.provider.name,
     network: cfg.network,
     asset: cfg.asset,
     count: services.length,
+    // The free demo (POST /api/demo/explain): which service, and whether it can answer (its model is configured).
+    demo: {
+      path: '/api/demo/explain',
+      service: cfg.demo.service,
+      tier: cfg.demo.tier,
+      daily_limit: cfg.demo.dailyLimit,
+      available: demo?.available ?? false,
+      ...(demo?.unavailableReason ? { unavailable_reason: demo.unavailableReason.message } : {}),
+    },
     services: services.map((s) => ({
       slug: s.slug,
       name: s.manifest.name,

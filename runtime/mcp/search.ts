@@ -1,5 +1,6 @@
 import type { CatalogService } from '../catalog'
 import { priceLine } from './tools'
+import { firstSentence } from '../discovery/sentence'
 
 const STOP = new Set([
   'a',
@@ -38,9 +39,9 @@ export function words(text: string): string[] {
   return (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => !STOP.has(w))
 }
 
-/** The first sentence of a description, at most 160 characters. */
+/** The first sentence of a description (abbreviations such as "e.g." do not end it), at most 160 characters. */
 export function oneLine(text: string): string {
-  const first = text.split(/(?<=\.)\s/)[0] ?? text
+  const first = firstSentence(text)
   return first.length > 160 ? `${first.slice(0, 157)}...` : first
 }
 

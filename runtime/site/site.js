@@ -225,6 +225,8 @@ async function send(s, form) {
       el('pre', {}, JSON.stringify(await res.json().catch(() => null), null, 2)),
     )
   }
+  // The answer lands below the form: bring it into view (the dialog scrolls, not the page).
+  out.scrollIntoView({ block: 'start' })
 }
 
 // ---- pay from the page ---------------------------------------------------
@@ -269,6 +271,7 @@ async function payBox(s, form, a) {
         body: JSON.stringify(bodyOf(form)),
       })
       showPaid(out, paid, a, dev)
+      out.scrollIntoView({ block: 'start' })
     } catch (e) {
       out.replaceChildren(el('p', { class: 'error', role: 'alert' }, `Payment did not go through: ${e.message || e}`))
     }
@@ -441,11 +444,25 @@ async function refreshStats() {
   const doc = await fetch('/services').then((r) => r.json())
   services = doc.services
   $('#network').textContent = doc.network
+  // The free demo needs its model: without one the button is off and says why (instead of answering 503).
+  if (doc.demo && !doc.demo.available) {
+    $('#demo-submit').disabled = true
+    $('#demo-unavailable').textContent = `The demo is off on this server: ${doc.demo.unavailable_reason}`
+    $('#demo-unavailable').hidden = false
+  }
   for (const c of [...new Set(services.map((s) => s.category))].sort()) $('#cat').append(el('option', { value: c }, c))
   readFilters()
   for (const id of ['#q', '#cat', '#max']) $(id).addEventListener('input', render)
   render()
   document.body.dataset.ready = 'true'
 })()
+// On the embedded dev chain, say so at the top of the page.
+findDevPayer().then((dev) => {
+  if (dev) {
+    $('#dev-notice-payer').textContent = `The demo payer ${dev.address} pays from the try-it panel.`
+    $('#dev-notice').hidden = false
+  }
+  document.body.dataset.chainChecked = 'true'
+})
 refreshStats()
 setInterval(refreshStats, Number(new URLSearchParams(location.search).get('refresh') || 10) * 1000)

@@ -32,6 +32,8 @@ export default defineService({
       data: 'input',
       mode: 'op',
       action: 'op',
+      type: 'op',
+      operation: 'op',
       encoding: 'alphabet',
       format: 'alphabet',
       scheme: 'alphabet',

@@ -40,7 +40,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
-  aliases: { fields: { case: 'to', style: 'to', target: 'to', input: 'text' } },
+  aliases: { fields: { case: 'to', style: 'to', target: 'to', format: 'to', input: 'text' } },
   output: t.Object({
     to: t.String({ description: 'Normalised target name.' }),
     result: t.String(),

@@ -50,7 +50,19 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
-  aliases: { values: RATE_UNIT_ALIASES },
+  aliases: {
+    fields: {
+      amount: 'principal',
+      initial: 'principal',
+      initial_investment: 'principal',
+      rate: 'annual_rate',
+      interest_rate: 'annual_rate',
+      apr: 'annual_rate',
+      term_years: 'years',
+      term: 'years',
+    },
+    values: RATE_UNIT_ALIASES,
+  },
   output: t.Object({
     final_balance: money('Balance at the end of the horizon (rounded to cents).'),
     total_contributed: money('principal + all contributions.'),

@@ -52,6 +52,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { amount: 'value', from_unit: 'from', to_unit: 'to' } },
   output: t.Object({
     value: t.String({ description: 'The input amount, normalised.' }),
     from: t.String({ description: 'Source unit.' }),

@@ -58,6 +58,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: { fields: { value: 'amount', from: 'from_unit', to: 'to_unit' } },
   output: t.Object({
     amount: t.String({ description: 'The input amount, normalised.' }),
     from_unit: t.String({ description: 'Source unit.' }),

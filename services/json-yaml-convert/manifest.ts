@@ -39,7 +39,19 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
-  aliases: { fields: { data: 'input', text: 'input' } },
+  aliases: {
+    fields: {
+      data: 'input',
+      text: 'input',
+      format: 'to',
+      to_format: 'to',
+      output_format: 'to',
+      target: 'to',
+      from_format: 'from',
+      input_format: 'from',
+      source: 'from',
+    },
+  },
   output: t.Object({
     output: t.String({ description: 'The converted text (ends with a newline for YAML).' }),
     from: fmt('Source format used.'),

@@ -24,6 +24,7 @@ export default handlerFor(manifest, ({ text, expected_output_tokens = 0, calls =
   return {
     characters,
     words,
+    tokens: estimate,
     estimate,
     by_characters: Math.round(byChars),
     by_words: Math.round(byWords),

@@ -4,7 +4,7 @@ export default defineService({
   slug: 'llm-token-estimate',
   name: 'LLM token estimate',
   description:
-    'Heuristic token count for English-like text and an illustrative cost projection. Estimate = round((characters/4 + words×4/3) / 2): the mean of the two common rules of thumb (about 4 characters or 0.75 words per token for BPE tokenizers such as cl100k). Real counts vary by tokenizer and language (code and non-Latin scripts use more tokens). Prices are illustrative vendor list prices per million tokens as published in January 2025 (prices_as_of), not quotes: check the vendor before relying on them.',
+    'Heuristic token count for English-like text (`tokens`) and an illustrative cost projection. tokens = round((characters/4 + words×4/3) / 2): the mean of the two common rules of thumb (about 4 characters or 0.75 words per token for BPE tokenizers such as cl100k). Real counts vary by tokenizer and language (code and non-Latin scripts use more tokens). Prices are illustrative vendor list prices per million tokens as published in January 2025 (prices_as_of), not quotes: check the vendor before relying on them.',
   category: 'text',
   kind: 'utility',
   method: 'POST',
@@ -31,7 +31,8 @@ export default defineService({
   output: t.Object({
     characters: t.Integer(),
     words: t.Integer(),
-    estimate: t.Integer({ description: 'Estimated tokens.' }),
+    tokens: t.Integer({ description: 'Estimated tokens (the figure; also in `estimate`).' }),
+    estimate: t.Integer({ description: 'Estimated tokens, the same figure as `tokens` (kept for older clients).' }),
     by_characters: t.Integer({ description: 'characters / 4' }),
     by_words: t.Integer({ description: 'words × 4/3' }),
     method: t.String(),
@@ -52,6 +53,7 @@ export default defineService({
       output: {
         characters: 44,
         words: 9,
+        tokens: 12,
         estimate: 12,
         by_characters: 11,
         by_words: 12,

@@ -54,7 +54,21 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
-  aliases: { values: RATE_UNIT_ALIASES },
+  aliases: {
+    fields: {
+      amount: 'principal',
+      loan_amount: 'principal',
+      loan: 'principal',
+      rate: 'apr',
+      interest_rate: 'apr',
+      annual_rate: 'apr',
+      years: 'term_years',
+      term: 'term_years',
+      loan_term: 'term_years',
+      extra: 'extra_payment',
+    },
+    values: RATE_UNIT_ALIASES,
+  },
   output: t.Object({
     monthly_payment: money('Scheduled monthly payment (principal + interest), rounded to cents, without extra.'),
     monthly_payment_exact: money('The annuity formula before rounding.'),

@@ -15,7 +15,7 @@ export default handlerFor(manifest, (input) => {
   return out
 })
 
-function compute({ op, from, to, value, percent, tip_percent, split = 1 }: Static<typeof manifest.input>) {
+function compute({ op, from, to, part, whole, value, percent, tip_percent, split = 1 }: Static<typeof manifest.input>) {
   switch (op) {
     case 'percent_of': {
       // With only the spec's `from` and `to`: `from` % of `to`.
@@ -35,10 +35,14 @@ function compute({ op, from, to, value, percent, tip_percent, split = 1 }: Stati
       }
     }
     case 'what_percent': {
-      const a = need(from, 'from', op),
-        b = need(to, 'to', op)
-      if (b === 0) throw invalid('to', 'must not be 0')
-      return { op, result: r((a / b) * 100), explanation: `${a} is ${r((a / b) * 100)}% of ${b}` }
+      // `part` is X and `whole` is Y in "X is what percent of Y"; the spec's `from` and `to` stand in for them.
+      const a = part ?? from,
+        b = whole ?? to
+      if (a === undefined) throw invalid('part', 'is required for op what_percent: X in "X is what percent of Y"')
+      if (b === undefined) throw invalid('whole', 'is required for op what_percent: Y in "X is what percent of Y"')
+      if (b === 0) throw invalid(whole !== undefined ? 'whole' : 'to', 'must not be 0')
+      const result = r((a / b) * 100)
+      return { op, result, part: a, whole: b, explanation: `${a} is ${result}% of ${b}` }
     }
     case 'tip': {
       const bill = value ?? need(from, 'value', op)

@@ -7,7 +7,7 @@ export default defineService({
   slug: 'percentage-calc',
   name: 'Percentage calculator',
   description:
-    'Everyday percentages; percents are written as percents (15 means 15 %). Fields used by each op — percent_of: `percent` % of `value` (`from` is accepted instead of `value`; with only `from` and `to`, it is `from` % of `to`: from 15, to 200 -> 30). percent_change: change from `from` to `to` as a percent of |from| (negative for a decrease). what_percent: `from` is what percent of `to` (X is what percent of Y). tip: a `tip_percent` tip (or `percent`, or `to`; default 15) on the bill `value` (or `from`), total, and the total split between `split` people (default 1). add_percent / subtract_percent: `value` increased or decreased by `percent` % (e.g. VAT, a discount). Ops may be written as in the spec (percent-of, percent-change, X-is-what-percent-of-Y) and `rate` is accepted for `percent`. Results are rounded to 10 decimal places. A missing field for the op, division by zero (percent_change from 0, what_percent of 0) or a result outside double range is a 422.',
+    'Everyday percentages; percents are written as percents (15 means 15 %). Fields used by each op — percent_of: `percent` % of `value` (`from` is accepted instead of `value`; with only `from` and `to`, it is `from` % of `to`: from 15, to 200 -> 30). percent_change: change from `from` to `to` as a percent of |from| (negative for a decrease). what_percent: `part` is what percent of `whole` (X is what percent of Y; without them `from` is read as the part and `to` as the whole, and the answer echoes `part` and `whole`). tip: a `tip_percent` tip (or `percent`, or `to`; default 15) on the bill `value` (or `from`), total, and the total split between `split` people (default 1). add_percent / subtract_percent: `value` increased or decreased by `percent` % (e.g. VAT, a discount). Ops may be written as in the spec (percent-of, percent-change, X-is-what-percent-of-Y) and `rate` is accepted for `percent`. Results are rounded to 10 decimal places. A missing field for the op, division by zero (percent_change from 0, what_percent of 0) or a result outside double range is a 422.',
   category: 'math',
   kind: 'utility',
   method: 'POST',
@@ -22,14 +22,16 @@ export default defineService({
             'The calculation: percent_of, percent_change, what_percent, tip, add_percent or subtract_percent.',
         },
       ),
+      part: t.Optional(num('what_percent: the part (X in "X is what percent of Y"), e.g. 30 of 120.')),
+      whole: t.Optional(num('what_percent: the whole (Y in "X is what percent of Y"), e.g. 120.')),
       from: t.Optional(
         num(
-          'percent_change: start value; what_percent: the part (X); percent_of and tip: used as the value when `value` is absent.',
+          'percent_change: start value; what_percent: the part (X) when `part` is absent; percent_of and tip: used as the value when `value` is absent.',
         ),
       ),
       to: t.Optional(
         num(
-          'percent_change: end value; what_percent: the whole (Y); percent_of without `percent`: the base; tip without `tip_percent`/`percent`: the tip rate in percent.',
+          'percent_change: end value; what_percent: the whole (Y) when `whole` is absent; percent_of without `percent`: the base; tip without `tip_percent`/`percent`: the tip rate in percent.',
         ),
       ),
       value: t.Optional(
@@ -68,6 +70,11 @@ export default defineService({
       people: 'split',
       operation: 'op',
       mode: 'op',
+      type: 'op',
+      old: 'from',
+      new: 'to',
+      numerator: 'part',
+      denominator: 'whole',
     },
     values: {
       op: {
@@ -104,6 +111,8 @@ export default defineService({
     tip: t.Optional(t.Number({ description: 'tip only: the tip amount.' })),
     total: t.Optional(t.Number({ description: 'tip only: bill + tip.' })),
     per_person: t.Optional(t.Number({ description: 'tip only: total / split (not rounded to cents).' })),
+    part: t.Optional(t.Number({ description: 'what_percent only: the part (X) that was used.' })),
+    whole: t.Optional(t.Number({ description: 'what_percent only: the whole (Y) that was used.' })),
   }),
   examples: [
     {
@@ -113,8 +122,8 @@ export default defineService({
     },
     {
       name: 'What percent',
-      input: { op: 'what_percent', from: 30, to: 120 },
-      output: { op: 'what_percent', result: 25, explanation: '30 is 25% of 120' },
+      input: { op: 'what_percent', part: 30, whole: 120 },
+      output: { op: 'what_percent', result: 25, part: 30, whole: 120, explanation: '30 is 25% of 120' },
     },
     {
       name: 'Tip split four ways',

@@ -22,6 +22,16 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
+  aliases: {
+    fields: {
+      amount: 'value',
+      quantity: 'value',
+      from_unit: 'from',
+      to_unit: 'to',
+      source_unit: 'from',
+      target_unit: 'to',
+    },
+  },
   output: t.Object({
     value: t.Number({ description: 'The input quantity.' }),
     from: t.String({ description: 'Source unit as understood (aliases resolved, e.g. C -> degC).' }),

@@ -62,7 +62,19 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
-  aliases: { fields: { data: 'input', text: 'input' } },
+  aliases: {
+    fields: {
+      data: 'input',
+      text: 'input',
+      format: 'to',
+      to_format: 'to',
+      output_format: 'to',
+      target: 'to',
+      from_format: 'from',
+      input_format: 'from',
+      source: 'from',
+    },
+  },
   output: t.Object({
     output: t.String({ description: 'The converted text.' }),
     from: fmt('Source format used.'),

@@ -177,6 +177,9 @@ describe('operator console', () => {
         .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))).reduce((a, b) => a + b, 0)),
     ).toBeCloseTo(0.001, 9)
     expect(await page.textContent('[data-stat="Pending / settling"]')).toBe('2')
+    // dev chain: the margins come with the reason they are negative (gas at the dev chain's fee)
+    expect(await page.isVisible('#money-dev-note')).toBe(true)
+    expect(await page.textContent('#money-dev-note')).toMatch(/priced at the dev chain's fee \([0-9.e+-]+ gwei per gas/)
     await page.screenshot({ path: `${ART}/console.png`, fullPage: true })
   }, 30_000)
 

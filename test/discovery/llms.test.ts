@@ -34,7 +34,20 @@ test('/llms.txt lists every service by category with its price and purpose, and 
     expect(line).toBeDefined()
     const prices = Object.values(svc.pricing).map((p: any) => `$${p.price_usd}`)
     for (const p of prices) expect(line).toContain(p)
-    expect(line!.length).toBeLessThan(400)
+    // The whole first sentence, never cut ("…"), and the fields under it: every input field, the required ones marked.
+    expect(line).toMatch(/[.!?)]$/)
+    const at = lines.indexOf(line!)
+    const fields = lines.slice(at + 1).find((l) => l.startsWith('  - Fields: '))
+    expect(lines.slice(at + 1, lines.indexOf(fields!)).every((l) => l.startsWith('  - '))).toBe(true)
+    // /services publishes a tiered service's fields as a flat map, a utility's as JSON Schema.
+    const tiered = svc.kind === 'tiered'
+    const props = (tiered ? svc.input_schema : svc.input_schema.properties) as Record<string, { required?: boolean }>
+    const required = tiered
+      ? Object.keys(props).filter((k) => props[k].required)
+      : ((svc.input_schema.required ?? []) as string[])
+    expect(Object.keys(props).length).toBeGreaterThan(0)
+    for (const name of Object.keys(props)) expect(fields).toContain(`\`${name}\` (`)
+    for (const name of required) expect(fields).toMatch(new RegExp(`\`${name}\` \\([^)]*; required\\)`))
     // Under its category heading.
     const heading = lines
       .slice(0, lines.indexOf(line!))
@@ -45,10 +58,36 @@ test('/llms.txt lists every service by category with its price and purpose, and 
   expect(lines.filter((l) => l.startsWith('- [') && l.includes('/api/v1/')).length).toBe(services.length)
 })
 
-test('the one-line purpose is the first sentence, capped', () => {
+test('the one-line purpose is the first sentence, whole: abbreviations and decimals do not end it', () => {
   expect(oneLine('Turns text into a URL slug: ASCII. Same rules as Django.')).toBe('Turns text into a URL slug: ASCII.')
   expect(oneLine('Version 1.2 parser.  Second.')).toBe('Version 1.2 parser.')
-  expect(oneLine('x'.repeat(300), 20)).toBe(`${'x'.repeat(19)}…`)
+  expect(oneLine('Price of coins by id (e.g. bitcoin, i.e. the id) from CoinGecko. More.')).toBe(
+    'Price of coins by id (e.g. bitcoin, i.e. the id) from CoinGecko.',
+  )
+  expect(oneLine('Black-Scholes (Hull, Options, ch. 15) with greeks. Rho per point.')).toBe(
+    'Black-Scholes (Hull, Options, ch. 15) with greeks.',
+  )
+  expect(oneLine(`${'word '.repeat(100)}end. Next.`)).toBe(`${'word '.repeat(100)}end.`)
+})
+
+test('/llms.txt names the fields, their aliases and the guidance between near twins', async () => {
+  const text = await (await s.fetch('/llms.txt')).text()
+  const entry = (slug: string) => {
+    const lines = text.split('\n')
+    const at = lines.findIndex((l) => l.includes(`/api/v1/${slug})`))
+    const end = lines.findIndex((l, i) => i > at && !l.startsWith('  - '))
+    return lines.slice(at, end).join('\n')
+  }
+  const loan = entry('loan-amortization-schedule')
+  expect(loan).toContain('`principal` (number greater than 0; required)')
+  expect(loan).toContain('`rate_unit` (one of decimal, percent; default "decimal")')
+  for (const pair of ['`amount`→`principal`', '`rate`→`apr`', '`years`→`term_years`']) expect(loan).toContain(pair)
+  expect(entry('percentage-calc')).toContain('`type`→`op`')
+  expect(entry('debt-payoff-planner')).toContain('`debts` (array of {name?, balance, apr, min_payment}; required)')
+  expect(entry('debt-payoff-planner')).toContain('`debts[].rate`→`debts[].apr`')
+  expect(entry('mock-data-generate')).toContain('`fields` (object of name → {type, min?, max?,')
+  expect(entry('eth-unit-convert')).toContain('  - Differs from eth-unit-converter: ')
+  expect(entry('eth-unit-converter')).toContain('  - Differs from eth-unit-convert: ')
 })
 
 test('OpenAPI: contact, guidance pointing at /llms.txt, the /api alias documented once', async () => {
