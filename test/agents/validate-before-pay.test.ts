@@ -27,7 +27,7 @@ afterAll(async () => {
   expect(fake.requests).toHaveLength(0)
 })
 
-const errorOf = async (r: Response) => ((await r.json()) as { error: { code: string; message: string; details?: any } })
+const errorOf = async (r: Response) => (await r.json()) as { error: { code: string; message: string; details?: any } }
 
 describe('HTTP: refused before the 402', () => {
   test('explain-code without `code` is a 422 naming the field, with no PAYMENT-REQUIRED', async () => {
@@ -70,7 +70,11 @@ describe('HTTP: the price is still one probe away', () => {
       { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } },
       // Discovery probes often send `{}` with no content type at all.
       { method: 'POST', body: '{}' },
-      { method: 'POST', body: '{"code":"print(1)","language":"python"}', headers: { 'content-type': 'application/json' } },
+      {
+        method: 'POST',
+        body: '{"code":"print(1)","language":"python"}',
+        headers: { 'content-type': 'application/json' },
+      },
     ]
     for (const init of probes) {
       const r = await s.fetch('/api/v1/explain-code', init)
