@@ -226,7 +226,12 @@ describe('public endpoints', () => {
     const r = await s.fetch('/docs')
     expect(r.status).toBe(200)
     expect(r.headers.get('content-type')).toContain('text/html')
-    // It shows the full reference (one operation per service), not the agents' compact document.
-    expect(await r.text()).toContain('"url":"openapi/full.json"') // relative to /docs: /openapi/full.json
+    // The viewer comes from this origin and shows the full reference (one operation per service), not the agents'
+    // compact document; test/site/docs.test.ts renders it in Chromium with the network off.
+    const html = await r.text()
+    expect(html).toContain('<script src="docs/swagger-ui-bundle.js')
+    expect(html).toContain('<code>POST /api/v1/slugify</code>')
+    expect(html).not.toMatch(/https?:\/\/(?!localhost)/)
+    expect(await (await s.fetch('/docs/init.js')).text()).toContain("url: 'openapi/full.json'") // relative to /docs
   })
 })

@@ -30,7 +30,7 @@ test('a busy port: exit 1 and one line naming the port and PORT, no stack', asyn
   expect(r.code).toBe(1)
   const lines = r.stderr.trim().split('\n')
   expect(lines).toEqual([
-    `Port ${squatter.port} on 127.0.0.1 is already in use: set PORT to a free port (e.g. PORT=${squatter.port + 1}) or stop the process that holds it.`,
+    `Port ${squatter.port} on 127.0.0.1 is already in use: set PORT to a free port (e.g. PORT=${squatter.port! + 1}) or stop the process that holds it.`,
   ])
   expect(r.stdout).not.toMatch(STACK)
 }, 60_000)
