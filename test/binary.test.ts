@@ -73,7 +73,7 @@ test('the binary serves /health, the site and a paid utility settled on chain, f
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     })
-    expect(((await mcp.json()) as any).result.tools.some((t: { name: string }) => t.name === 'slugify')).toBe(true)
+    expect(((await mcp.json()) as any).result.tools.some((t: { name: string }) => t.name === 'call_service')).toBe(true)
     expect(await (await fetch(url + '/admin')).text()).toContain('<form')
     const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
     const pay = payingFetch(chain.payer.privateKey as Hex)
