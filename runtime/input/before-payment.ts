@@ -7,11 +7,12 @@ const PRICE_PROBE = /^\s*(\{\s*\})?\s*$/
 
 /**
  * Small bodies already found valid, per schema (the check is a pure function of schema and body): agents and
- * probes repeat the same body unpaid, so its 402 costs a lookup, not a parse and a validation. Bounded.
+ * probes repeat the same body unpaid, so its 402 costs a lookup, not a parse and a validation. Bounded: at most
+ * KEEP bodies of KEEP_CHARS per service.
  */
 const valid = new WeakMap<TSchema, Set<string>>()
-const KEEP = 256
-const KEEP_CHARS = 2048
+const KEEP = 32
+const KEEP_CHARS = 1024
 
 /**
  * The body of an unpaid call, checked before the 402 asks for money: a body that would be refused once paid
