@@ -10,7 +10,7 @@ type OpenApi = { info?: { title?: string; description?: string }; paths?: Record
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const
 
-const escape = (s: string) =>
+const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 
 /** The price line of an operation's description ("Price: flat $0.001000 (USDC on ...)"), when it has one. */
@@ -25,7 +25,7 @@ function operationList(doc: OpenApi): string {
       if (!op) continue
       const price = priceOf(op)
       items.push(
-        `<li><code>${m.toUpperCase()} ${escape(path)}</code> ${escape(op.summary ?? '')}${price ? ` <small>(${escape(price)})</small>` : ''}</li>`,
+        `<li><code>${m.toUpperCase()} ${escapeHtml(path)}</code> ${escapeHtml(op.summary ?? '')}${price ? ` <small>(${escapeHtml(price)})</small>` : ''}</li>`,
       )
     }
   }
@@ -34,7 +34,7 @@ function operationList(doc: OpenApi): string {
 
 /** The page: the viewer's stylesheet and script (our origin) plus the operation list, hidden once the viewer renders. */
 function page(doc: OpenApi): string {
-  const title = escape(doc.info?.title ?? 'API reference')
+  const title = escapeHtml(doc.info?.title ?? 'API reference')
   return `<!doctype html>
 <html lang="en">
 <head>
