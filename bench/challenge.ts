@@ -7,7 +7,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { measure, startChild, type WrkResult } from './lib'
+import { readFileSync } from 'node:fs'
+import { measure, startChild, wrk, type WrkResult } from './lib'
 
 const bun = process.execPath
 const o = { seconds: 5, connections: 32 }
@@ -18,6 +19,21 @@ writeFileSync(
   fresh,
   `wrk.method = "POST"\nwrk.headers["content-type"] = "application/json"\nlocal n = 0\nrequest = function()\n  n = n + 1\n  return wrk.format(nil, nil, nil, '{"text":"hello ' .. n .. '"}')\nend\n`,
 )
+/** CPU time (user + system, µs) a process has used, from /proc (clock ticks of 10 ms). */
+const cpuUs = (pid: number) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(f[11]) + Number(f[12])) * 10_000
+}
+/**
+ * The server's CPU time per answered request over one 5 s run after a warm-up: unlike req/s, it hardly moves when
+ * other work shares the machine.
+ */
+async function cpuPerRequest(pid: number, url: string, opts: Parameters<typeof wrk>[1]) {
+  await wrk(url, { ...opts, seconds: 2 })
+  const before = cpuUs(pid)
+  const r = await wrk(url, opts)
+  return (cpuUs(pid) - before) / r.requests
+}
 const fmt = (r: WrkResult) => `${Math.round(r.rps)} req/s, p50 ${r.p50ms.toFixed(2)} ms, p99 ${r.p99ms.toFixed(2)} ms`
 
 const raw = await startChild([bun, 'bench/servers/raw.ts'])
@@ -49,6 +65,17 @@ try {
   console.log('|---|---|---|---|---|')
   for (const [label, r, base] of rows)
     console.log(`| ${label} | ${fmt(base)} | ${fmt(r)} | **${(r.rps / base.rps).toFixed(2)}x** | ≥ 0.6x |`)
+  const valid = { ...o, method: 'POST', body: '{"text":"hello"}', headers: json }
+  const cpu = {
+    raw: await cpuPerRequest(raw.pid, `http://127.0.0.1:${raw.port}/`, valid),
+    same: await cpuPerRequest(app.pid, at, valid),
+    fresh: await cpuPerRequest(app.pid, at, { ...o, script: fresh }),
+    empty: await cpuPerRequest(app.pid, at, { ...o, method: 'POST', body: '{}', headers: json }),
+  }
+  console.log()
+  console.log(
+    `Server CPU per request: raw Bun.serve ${cpu.raw.toFixed(1)} µs; unpaid 402 with the same body ${cpu.same.toFixed(1)} µs (${(cpu.raw / cpu.same).toFixed(2)}x), a fresh body ${cpu.fresh.toFixed(1)} µs (${(cpu.raw / cpu.fresh).toFixed(2)}x), \`{}\` ${cpu.empty.toFixed(1)} µs (${(cpu.raw / cpu.empty).toFixed(2)}x).`,
+  )
 } finally {
   await raw.stop()
   await app.stop()
