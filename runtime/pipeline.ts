@@ -156,7 +156,7 @@ export async function servePaid(
     const c = cachedChallenge(svc, tier, resource, deps)
     if (!header) {
       // A body the paid call would refuse is refused now, before anyone signs; empty or `{}` reads the price.
-      checkBeforePayment(svc.manifest.input, req, raw)
+      checkBeforePayment(svc.manifest.input, req, raw, svc.manifest.examples[0]?.input)
       return new Response(c.bodyText, { status: 402, headers: { ...c.headers, 'x-request-id': requestId } })
     }
     if (await deps.refusals.blocked(client)) {

@@ -31,7 +31,7 @@ export function llmsTxt(services: CatalogService[], cfg: Config): string {
     '',
     '## How to pay (x402)',
     '',
-    `1. POST the request (the body you mean to pay for) without payment. A body that would be refused is answered now, before any payment: malformed JSON 400, not JSON 415, invalid fields 422 with \`details\` saying what to send. An empty body or \`{}\` only asks for the price. Otherwise the answer is 402 with a \`PAYMENT-REQUIRED\` header: base64 JSON whose \`accepts[0]\` gives the price (\`amount\`, USDC with 6 decimals), \`payTo\`, \`asset\`, \`network\` and \`maxTimeoutSeconds\`.`,
+    `1. POST the request (the body you mean to pay for) without payment. A body that would be refused is answered now, before any payment: malformed JSON 400 and not JSON 415 (both with an \`example\` body), invalid fields 422 with \`details\` saying what to send. An empty body or \`{}\` only asks for the price. Otherwise the answer is 402 with a \`PAYMENT-REQUIRED\` header: base64 JSON whose \`accepts[0]\` gives the price (\`amount\`, USDC with 6 decimals), \`payTo\`, \`asset\`, \`network\` and \`maxTimeoutSeconds\`.`,
     '2. Sign an EIP-3009 `TransferWithAuthorization` for exactly that amount to `payTo` (EIP-712 domain from `accepts[0].extra`: name and version of the token).',
     '3. Repeat the identical request with the header `PAYMENT-SIGNATURE` (base64 of the v2 PaymentPayload; legacy v1 clients send `X-PAYMENT`).',
     '4. A 200 carries the result and a `PAYMENT-RESPONSE` header with the settlement transaction. A failed call (status >= 400) is never charged; the same authorization can be used again.',

@@ -42,7 +42,10 @@ describe('HTTP: refused before the 402', () => {
   test('malformed JSON is a 400, a non-JSON content type a 415', async () => {
     const bad = await s.post('/api/v1/slugify', 'not json')
     expect(bad.status).toBe(400)
-    expect((await errorOf(bad)).error.code).toBe('INVALID_JSON')
+    const { error } = await errorOf(bad)
+    expect(error.code).toBe('INVALID_JSON')
+    // What to send: the service's own example body.
+    expect((error as any).example).toEqual({ text: expect.any(String) })
     const form = await s.post('/api/v1/slugify', 'text=hi', { 'content-type': 'application/x-www-form-urlencoded' })
     expect(form.status).toBe(415)
     expect(form.headers.get('payment-required')).toBeNull()
