@@ -166,3 +166,24 @@ test('the binary runs the embedded dev chain too (anvil given by ANVIL_PATH), wi
     rmSync(cwd, { recursive: true, force: true })
   }
 })
+
+test('the binary without ANVIL_PATH (no node_modules beside it) says what to set, in one line, with no stack', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'bin-noanvil-'))
+  try {
+    const p = Bun.spawn([out], {
+      cwd,
+      env: { PORT: '0', HOST: '127.0.0.1', PATH: process.env.PATH ?? '', HOME: cwd },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    const [stdout, stderr] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()])
+    expect(await p.exited).toBe(1)
+    const lines = stderr.trim().split('\n')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toStartWith('The embedded dev chain did not start: anvil binary not found: set ANVIL_PATH')
+    expect(stdout + stderr).not.toMatch(/^\s+at /m)
+    expect(stdout).not.toContain('DEMO_PAYER_KEY')
+  } finally {
+    rmSync(cwd, { recursive: true, force: true })
+  }
+})
