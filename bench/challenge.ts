@@ -25,8 +25,8 @@ const cpuUs = (pid: number) => {
   return (Number(f[11]) + Number(f[12])) * 10_000
 }
 /**
- * The server's CPU time per answered request over one 5 s run after a warm-up: unlike req/s, it hardly moves when
- * other work shares the machine.
+ * The server's CPU time per answered request over one 5 s run after a warm-up: less sensitive than req/s to other
+ * work on the machine, though contention still inflates it.
  */
 async function cpuPerRequest(pid: number, url: string, opts: Parameters<typeof wrk>[1]) {
   await wrk(url, { ...opts, seconds: 2 })
