@@ -16,3 +16,7 @@ declare module '*ui.js' {
   const text: string
   export default text
 }
+declare module 'swagger-ui-dist/swagger-ui-bundle.js' {
+  const path: string
+  export default path
+}

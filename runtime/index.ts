@@ -12,6 +12,9 @@ import type { createLocalFacilitator } from './pay/local-facilitator'
 import type { Facilitator } from './pay/types'
 
 const DEV_PAYER_FILE = 'data/dev-payer.json'
+
+/** A start that cannot go on for a reason the operator fixes (busy port, missing binary): one line, no stack. */
+class StartError extends Error {}
 const log = createLogger()
 process.on('unhandledRejection', (e) =>
   log.error('unhandled rejection (survived)', { error: String((e as Error)?.stack ?? e) }),
@@ -25,6 +28,7 @@ async function main() {
   let stopChain: (() => Promise<void>) | undefined
   let writeDevPayer: ((apiUrl: string) => void) | undefined
   let devPayer: { address: `0x${string}`; privateKey: Hex } | undefined
+  let banner = ''
   const chainId = Number(config.network.split(':')[1])
   if (usesDevChain(config) && config.network !== 'eip155:8453')
     throw new ConfigError([
@@ -35,7 +39,11 @@ async function main() {
     const { createLocalFacilitator } = await import('./pay/local-facilitator')
     const { freshDevChainDatabase } = await import('./chain/dev-database')
     const devDatabase = freshDevChainDatabase(config)
-    const chain = await startDevChain()
+    const chain = await startDevChain().catch((e: Error) => {
+      throw new StartError(
+        `The embedded dev chain did not start: ${e.message}. To use a real network instead, set RPC_URL and SETTLER_PRIVATE_KEY, or FACILITATOR_URL.`,
+      )
+    })
     stopChain = chain.stop
     payTo = chain.payee.address
     devPayer = chain.payer
@@ -46,7 +54,9 @@ async function main() {
       pollingIntervalMs: 20,
       blockTimeMs: 1000,
     })
-    console.log(
+    // Printed once listening: a refused configuration or a busy port shows only its error, never a payer key.
+    const later = (text: string) => (banner = text)
+    later(
       [
         '',
         '!!! DEV CHAIN: payments go to an embedded local Base replica (anvil, chain id 8453). THEY ARE NOT REAL MONEY. !!!',
@@ -101,7 +111,20 @@ async function main() {
     await stopChain?.()
     throw e
   })
-  const server = booted.app.listen(serveOptions(booted.config.port, booted.config.host, booted.log))
+  let server: ReturnType<typeof booted.app.listen>
+  try {
+    server = booted.app.listen(serveOptions(booted.config.port, booted.config.host, booted.log))
+  } catch (e) {
+    await booted.close()
+    booted.db?.close()
+    await stopChain?.()
+    if ((e as { code?: string }).code !== 'EADDRINUSE') throw e
+    const { port, host } = booted.config
+    throw new StartError(
+      `Port ${port} on ${host} is already in use: set PORT to a free port (e.g. PORT=${port + 1}) or stop the process that holds it.`,
+    )
+  }
+  if (banner) console.log(banner)
   const url = `http://${booted.config.host === '0.0.0.0' ? 'localhost' : booted.config.host}:${server.server!.port}`
   writeDevPayer?.(url)
   console.log(
@@ -123,7 +146,7 @@ async function main() {
 }
 
 main().catch((e) => {
-  if (e instanceof ConfigError) console.error(e.message)
+  if (e instanceof ConfigError || e instanceof StartError) console.error(e.message)
   else console.error(e)
   process.exit(1)
 })

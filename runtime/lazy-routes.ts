@@ -67,22 +67,15 @@ export function lazyMcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Se
 }
 
 /**
- * /docs: the OpenAPI viewer page of @elysiajs/openapi, showing our own document. The document it loads,
- * /openapi/full.json, is served by runtime/app.ts like /openapi.json (CORS, nosniff), not by the plugin.
+ * /docs and its assets (runtime/discovery/docs-page.ts): the reference viewer (Swagger UI from the pinned npm
+ * package, served from this origin) showing /openapi/full.json, which runtime/app.ts serves like /openapi.json.
  */
 export function lazyDocsRoutes(document: () => unknown, log: Logger) {
-  const forward = lazyApp(async () => {
-    const { openapi } = await import('@elysiajs/openapi')
-    return contained(
-      openapi({
-        path: '/docs',
-        specPath: '/openapi/full.json',
-        documentation: document() as never,
-        exclude: { paths: [/.*/] },
-      }),
-      log,
-    )
-  })
+  const forward = lazyApp(async () => contained((await import('./discovery/docs-page')).docsRoutes(document), log))
   const to = ({ request }: { request: Request }) => forward(request)
-  return new Elysia({ name: 'docs-lazy' }).get('/docs', to, HIDDEN)
+  return new Elysia({ name: 'docs-lazy' })
+    .get('/docs', to, HIDDEN)
+    .get('/docs/swagger-ui.css', to, HIDDEN)
+    .get('/docs/swagger-ui-bundle.js', to, HIDDEN)
+    .get('/docs/init.js', to, HIDDEN)
 }

@@ -1,7 +1,8 @@
 import type { CatalogService } from './catalog'
 import type { Config } from './config'
 import type { StatsStore, ThrottleStore } from './db/store'
-import { readBody, parseJson, refuseDeclaredOversize, requireJson } from './http/body'
+import { readBody, parseJson, requireJson } from './http/body'
+import { checkBeforePayment } from './input/before-payment'
 import { BASE_HEADERS, errorResponse, json } from './http/respond'
 import { requestUrl } from './http/request-url'
 import { challenge, requirementsOfPayment } from './pay/challenge'
@@ -133,8 +134,8 @@ export const toServiceError = (e: unknown, log: Logger, requestId: string): Serv
   })
 
 /**
- * One paid call, framework-free: availability -> body cap -> tier -> 402 challenge when unpaid -> body
- * validation -> payment verification and reservation -> handler -> settle only on success.
+ * One paid call, framework-free: availability -> body cap -> tier -> body validation -> 402 challenge when
+ * unpaid -> payment verification and reservation -> handler -> settle only on success.
  */
 /** Paid calls running in this process (per authorization and request), for the identical retry of a timed-out client. */
 const inFlight = new InFlightCalls()
@@ -156,13 +157,14 @@ export async function servePaid(
     const v2 = req.headers.get('payment-signature')
     const header = v2 ?? req.headers.get('x-payment')
     const resource = `${config.provider.apiBase}${url.pathname}${url.search}`
-    // Unpaid: the body only matters for a tiered service's `tier` field, so a utility's challenge never reads it.
-    const needsBody = header !== null || (svc.manifest.kind === 'tiered' && !url.searchParams.has('tier'))
-    if (!needsBody) refuseDeclaredOversize(req, config.bodyLimitBytes)
-    const raw = needsBody ? await readBody(req, config.bodyLimitBytes, config.bodyTimeoutMs) : ''
+    const raw = await readBody(req, config.bodyLimitBytes, config.bodyTimeoutMs)
     const tier = resolveTier(svc, url, raw)
     const c = cachedChallenge(svc, tier, resource, deps)
-    if (!header) return new Response(c.bodyText, { status: 402, headers: { ...c.headers, 'x-request-id': requestId } })
+    if (!header) {
+      // A body the paid call would refuse is refused now, before anyone signs; empty or `{}` reads the price.
+      checkBeforePayment(svc.manifest.input, req, raw, svc.manifest.examples[0]?.input)
+      return new Response(c.bodyText, { status: 402, headers: { ...c.headers, 'x-request-id': requestId } })
+    }
     if (await deps.refusals.blocked(client)) {
       throw new ServiceError(
         429,

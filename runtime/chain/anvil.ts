@@ -45,7 +45,11 @@ const START_TIMEOUT_MS = 10_000
  * @throws Error naming the missing package.
  */
 export function anvilBinary(): string {
-  if (process.env.ANVIL_PATH) return process.env.ANVIL_PATH
+  const given = process.env.ANVIL_PATH
+  if (given) {
+    if (!existsSync(given)) throw new Error(`anvil binary not found at ANVIL_PATH=${given}`)
+    return given
+  }
   const pkg = `@foundry-rs/anvil-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}`
   const candidates: string[] = []
   try {
@@ -57,7 +61,7 @@ export function anvilBinary(): string {
   const found = candidates.find((p) => existsSync(p))
   if (!found)
     throw new Error(
-      `anvil binary not found: install the npm package ${pkg} (optional dependency of @foundry-rs/anvil; do not omit optional deps) or set ANVIL_PATH`,
+      `anvil binary not found: set ANVIL_PATH to an anvil binary (a compiled server has no node_modules), or install the npm package ${pkg} (optional dependency of @foundry-rs/anvil; do not omit optional deps)`,
     )
   return found
 }

@@ -30,7 +30,7 @@ export function llmsTxt(services: CatalogService[], cfg: Config): string {
     '',
     '## How to pay (x402)',
     '',
-    `1. POST the request without payment. The answer is 402 with a \`PAYMENT-REQUIRED\` header: base64 JSON whose \`accepts[0]\` gives the price (\`amount\`, USDC with 6 decimals), \`payTo\`, \`asset\`, \`network\` and \`maxTimeoutSeconds\`.`,
+    `1. POST the request (the body you mean to pay for) without payment. A body that would be refused is answered now, before any payment: malformed JSON 400 and not JSON 415 (both with an \`example\` body), invalid fields 422 with \`details\` saying what to send. An empty body or \`{}\` only asks for the price. Otherwise the answer is 402 with a \`PAYMENT-REQUIRED\` header: base64 JSON whose \`accepts[0]\` gives the price (\`amount\`, USDC with 6 decimals), \`payTo\`, \`asset\`, \`network\` and \`maxTimeoutSeconds\`.`,
     '2. Sign an EIP-3009 `TransferWithAuthorization` for exactly that amount to `payTo` (EIP-712 domain from `accepts[0].extra`: name and version of the token).',
     '3. Repeat the identical request with the header `PAYMENT-SIGNATURE` (base64 of the v2 PaymentPayload; legacy v1 clients send `X-PAYMENT`).',
     '4. A 200 carries the result and a `PAYMENT-RESPONSE` header with the settlement transaction and a signed receipt (`extensions["offer-receipt"]`, key at /.well-known/did.json, check one at POST /receipts/verify). A failed call (status >= 400) is never charged; the same authorization can be used again.',
@@ -38,7 +38,7 @@ export function llmsTxt(services: CatalogService[], cfg: Config): string {
     'With the official client this is one line: `wrapFetchWithPayment(fetch, new x402Client().register(network, new ExactEvmScheme(account)))` from `@x402/fetch` and `@x402/evm`.',
     `Tiered (model-backed) services take \`?tier=${TIERS.join('|')}\` (default standard); each tier has its own price.`,
     'Model-backed services stream with `Accept: text/event-stream`: `delta` events as the model writes, then one `result` event (the JSON answer plus `payment`, the settlement response); settled only after the complete result, nothing charged if the stream breaks.',
-    `Errors always have the shape \`{ "error": { "code", "message", "details"? }, "request_id" }\`. Bad input is a 422 and costs nothing.`,
+    `Errors always have the shape \`{ "error": { "code", "message", "details"? }, "request_id" }\`. Bad input is a 400/422 before any payment and costs nothing.`,
     'Under each service below: its body fields (type; required, default or optional; allowed values) and the other field names it accepts (`alias`→`field`; the field wins when both are sent). Enum values match case-insensitively, with `-`, `_` and spaces alike. A 422 names each wrong field and what to send.',
     '',
     '## Discovery',
@@ -48,7 +48,7 @@ export function llmsTxt(services: CatalogService[], cfg: Config): string {
     `- [Services](${base}/services): the catalog as JSON, with examples`,
     `- [Bazaar list](${base}/discovery/resources): x402 Bazaar resources (filters: tags, network, scheme, payTo)`,
     `- [Search](${base}/discovery/search?query=json): services ranked by relevance (query, limit, cursor)`,
-    `- [MCP](${base}/mcp): the same services as paid MCP tools (Streamable HTTP, stateless; payment in \`_meta["x402/payment"]\`), plus free \`search_services\` and \`describe_service\` tools`,
+    `- [MCP](${base}/mcp): the same services as paid MCP tools (Streamable HTTP, stateless; payment in \`_meta["x402/payment"]\`), listed as a small set by default (free \`search_services\` and \`describe_service\`, a paid \`call_service\` that reaches every service, the most used services); [${base}/mcp?tools=all](${base}/mcp?tools=all) lists every service as its own tool`,
     `- [Free demo](${base}/api/demo/explain): POST explain-code at the quick tier, ${cfg.demo.dailyLimit} calls per day, no payment`,
   ]
   for (const category of CATEGORIES) {

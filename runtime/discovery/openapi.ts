@@ -38,7 +38,7 @@ const free = (summary: string, tag = 'Public') => ({
 /** info.x-guidance: how to call and pay, in one paragraph (the long form is /llms.txt). */
 export const guidanceOf = (cfg: Config) => {
   const base = cfg.provider.apiBase.replace(/\/+$/, '')
-  return `Read ${base}/llms.txt for the full guide. Every /api/v1/* operation is paid per call with x402 v2 (scheme exact, USDC). Call it without payment to get a 402 with a PAYMENT-REQUIRED header, sign the EIP-3009 authorization it describes, and repeat the identical request with a PAYMENT-SIGNATURE header (for example with @x402/fetch). Failed calls (status >= 400) are never charged. The identical request sent again with the same payment (or the same payment-identifier extension id) returns the kept result without a second charge. Tiered services take ?tier=${TIERS.join('|')}.`
+  return `Read ${base}/llms.txt for the full guide. Every /api/v1/* operation is paid per call with x402 v2 (scheme exact, USDC). Call it without payment, with the body you mean to pay for, to get a 402 with a PAYMENT-REQUIRED header (a body that would be refused gets its 400/415/422 instead, free: fix it first; an empty body or {} just reads the price), sign the EIP-3009 authorization it describes, and repeat the identical request with a PAYMENT-SIGNATURE header (for example with @x402/fetch). Failed calls (status >= 400) are never charged. The identical request sent again with the same payment (or the same payment-identifier extension id) returns the kept result without a second charge. Tiered services take ?tier=${TIERS.join('|')}.`
 }
 
 /** x-payment-info.protocols: x402 on each network this server accepts. */
@@ -103,7 +103,7 @@ export function freePaths(services: CatalogService[]): Record<string, unknown> {
           'MCP Streamable HTTP endpoint (stateless): every service as a tool, paid per call with the x402 MCP transport',
         security: [],
         description:
-          'JSON-RPC 2.0 (initialize, tools/list, tools/call). A paid tool called without payment returns isError with the x402 v2 PaymentRequired in structuredContent; repeat the call with the PaymentPayload in params._meta["x402/payment"]; the SettleResponse comes back in result._meta["x402/payment-response"]. Free tools: search_services, describe_service and the daily-limited demo.',
+          'JSON-RPC 2.0 (initialize, tools/list, tools/call). A paid tool called without payment returns isError with the x402 v2 PaymentRequired in structuredContent; repeat the call with the PaymentPayload in params._meta["x402/payment"]; the SettleResponse comes back in result._meta["x402/payment-response"]. Free tools: search_services, describe_service and the daily-limited demo. The default list is small (the free tools, a paid call_service(slug, arguments) that reaches every service, the most used services); /mcp?tools=all lists every service as its own tool.',
         requestBody: {
           required: true,
           content: {

@@ -16,7 +16,19 @@ export function errorResult(e: ServiceError): ToolResult {
 export function createFreeTools(services: CatalogService[], config: Config) {
   const bySlug = new Map(services.map((s) => [s.slug, s]))
   const search = createSearch(services)
+  /** The service of a slug (any case), or a 404 that suggests near slugs. */
+  const find = (slug: string): CatalogService => {
+    const s = bySlug.get(slug.trim().toLowerCase())
+    if (s) return s
+    const near = search(slug.replace(/[-_]/g, ' '), 3).results.map((r) => r.slug)
+    throw new ServiceError(
+      404,
+      'NOT_FOUND',
+      `No service '${slug}'.${near.length ? ` Did you mean: ${near.join(', ')}?` : ''} Use search_services to find one.`,
+    )
+  }
   return {
+    find,
     search(args: unknown): ToolResult {
       try {
         const { query, limit } = prepareInput(searchInput, args ?? {}) as { query: string; limit: number }
@@ -28,15 +40,7 @@ export function createFreeTools(services: CatalogService[], config: Config) {
     describe(args: unknown): ToolResult {
       try {
         const { slug } = prepareInput(describeInput, args ?? {}) as { slug: string }
-        const s = bySlug.get(slug.trim().toLowerCase())
-        if (!s) {
-          const near = search(slug.replace(/[-_]/g, ' '), 3).results.map((r) => r.slug)
-          throw new ServiceError(
-            404,
-            'NOT_FOUND',
-            `No service '${slug}'.${near.length ? ` Did you mean: ${near.join(', ')}?` : ''} Use search_services to find one.`,
-          )
-        }
+        const s = find(slug)
         const example = s.manifest.examples[0]
         return objectResult({
           slug: s.slug,

@@ -11,7 +11,17 @@ import { callDemoTool, callPaidTool, type CallOrigin } from './bridge'
 import { createFreeTools, errorResult } from './free'
 import type { Progress } from './progress'
 import type { ToolResult } from './results'
-import { demoToolName, FREE_TOOLS, freeTools, paidTool } from './tools'
+import {
+  CALL_SERVICE,
+  callServiceInput,
+  callServiceTool,
+  demoToolName,
+  FEATURED,
+  FREE_TOOLS,
+  freeTools,
+  paidTool,
+} from './tools'
+import { prepareInput } from '../validate'
 
 export interface McpDeps extends PipelineDeps {
   services: CatalogService[]
@@ -44,11 +54,12 @@ function asksProgress(body: unknown): boolean {
 type ServerLike = { requestIP(r: Request): { address: string } | null } | null
 
 const INSTRUCTIONS =
-  'Every tool named after a service (kebab-case) is paid per call with x402 v2 (scheme exact, USDC on Base). ' +
-  'Call it without payment to get isError with the PaymentRequired in structuredContent, sign one of its `accepts`, and repeat the same call with the PaymentPayload in _meta["x402/payment"]; ' +
+  'Every tool named after a service (kebab-case), and call_service (any service by slug), is paid per call with x402 v2 (scheme exact, USDC on Base). ' +
+  'Invalid arguments are refused free of charge; valid ones without payment get isError with the PaymentRequired in structuredContent: sign one of its `accepts`, and repeat the same call with the PaymentPayload in _meta["x402/payment"]; ' +
   'the receipt comes back in _meta["x402/payment-response"] (its signed receipt under extensions["offer-receipt"]). ' +
-  'Send _meta.progressToken to get notifications/progress with the answer text as a model writes it. Invalid arguments and failed calls are never charged. ' +
-  'Free tools: search_services (find a service by words), describe_service (schema, prices, example), and a daily-limited demo.'
+  'Send _meta.progressToken to get notifications/progress with the answer text as a model writes it. Failed calls are never charged. ' +
+  'Free tools: search_services (find a service by words), describe_service (schema, prices, example), and a daily-limited demo. ' +
+  'This list holds the most used services; every service is reachable with call_service, or listed as its own tool at /mcp?tools=all.'
 
 const MCP_HEADERS = { ...BASE_HEADERS, 'access-control-expose-headers': 'Mcp-Session-Id, Mcp-Protocol-Version' }
 const PREFLIGHT = {
@@ -78,7 +89,21 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
   const demo = paid.get(config.demo.service)
   const free = freeTools(demo, config.demo.dailyLimit)
   for (const f of free) if (paid.has(f.name)) throw new Error(`MCP tool name ${f.name} clashes with a service slug`)
-  const listed = { tools: [...free, ...services.map((s) => paidTool(s, config.network))] }
+  const generic = callServiceTool(services)
+  // Default: the free tools, call_service and the featured services (a few dozen KB); ?tools=all: every service.
+  const listed = {
+    all: { tools: [...free, generic, ...services.map((s) => paidTool(s, config.network))] },
+    default: {
+      tools: [
+        ...free,
+        generic,
+        ...FEATURED.flatMap((slug) => {
+          const s = paid.get(slug)
+          return s ? [paidTool(s, config.network)] : []
+        }),
+      ],
+    },
+  }
   const freeHandlers = createFreeTools(services, config)
   const bodyLimit = config.bodyLimitBytes + 64 * 1024
 
@@ -92,6 +117,14 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
     if (name === FREE_TOOLS.search) return freeHandlers.search(args)
     if (name === FREE_TOOLS.describe) return freeHandlers.describe(args)
     if (demo && name === demoToolName(demo.slug)) return callDemoTool(demo, args, origin, deps.quota, deps)
+    if (name === CALL_SERVICE) {
+      const { slug, arguments: inner } = prepareInput(callServiceInput, args ?? {}) as {
+        slug: string
+        arguments?: Record<string, unknown>
+      }
+      return callPaidTool(freeHandlers.find(slug), inner ?? {}, meta, origin, deps)
+    }
+    // Every service answers under its own name, listed or not (the default list shows only the featured ones).
     const svc = paid.get(name)
     if (!svc)
       throw new mcp.McpError(mcp.ErrorCode.InvalidParams, `Unknown tool: ${name}. Use search_services to find one.`)
@@ -99,6 +132,8 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
   }
 
   async function handle(request: Request, client: string): Promise<Response> {
+    const all = URL.canParse(request.url) && new URL(request.url).searchParams.get('tools') === 'all'
+    const toolSet = all ? listed.all : listed.default
     let parsedBody: unknown
     try {
       parsedBody = parseJson(await readBody(request, bodyLimit, config.bodyTimeoutMs))
@@ -119,7 +154,7 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
       { name: config.provider.name, version },
       { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
     )
-    server.setRequestHandler(mcp.ListToolsRequestSchema, () => listed)
+    server.setRequestHandler(mcp.ListToolsRequestSchema, () => toolSet)
     server.setRequestHandler(mcp.CallToolRequestSchema, async (req, extra) => {
       const progressToken = req.params._meta?.progressToken
       // Progress asked for: each chunk of the answer is a notifications/progress on this request's SSE answer.

@@ -13,6 +13,30 @@ export interface ToolDef {
 
 /** The names of the free tools (snake_case, so they never clash with kebab-case service slugs). */
 export const FREE_TOOLS = { search: 'search_services', describe: 'describe_service' } as const
+/** The paid tool that calls any service by slug (snake_case too). */
+export const CALL_SERVICE = 'call_service'
+
+/**
+ * Services listed as their own tool in the default (small) tools/list, in this order, when in the catalog: the
+ * kinds of call agents make most (read a page, code, JSON and data formats, prices, weather, dates). Every other
+ * service is one `call_service` away, or listed with `POST /mcp?tools=all`.
+ */
+export const FEATURED = [
+  'read-url',
+  'summarize-url',
+  'explain-code',
+  'code-review',
+  'extract-structured',
+  'json-format',
+  'json-repair',
+  'data-format-convert',
+  'crypto-price',
+  'fx-rate',
+  'weather-current',
+  'timestamp-convert',
+  'unit-convert',
+  'hash-digest',
+] as const
 export const demoToolName = (slug: string) => `demo_${slug.replace(/-/g, '_')}`
 
 /** "$0.001 USDC per call", or "quick $0.01, standard $0.05 (default), pro $0.1 USDC per call; choose with ...". */
@@ -112,4 +136,30 @@ export function freeTools(demo: CatalogService | undefined, demoLimit: number): 
     })
   }
   return tools
+}
+
+export const callServiceInput = t.Object(
+  {
+    slug: t.String({ minLength: 1, maxLength: 100, description: 'The service to call, e.g. "slugify".' }),
+    arguments: t.Optional(
+      t.Record(t.String(), t.Unknown(), {
+        description: "The service's arguments (its input schema: describe_service); `tier` for tiered services.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+/** call_service: any service by slug, paid exactly like that service's own tool (same price, same requirements). */
+export function callServiceTool(services: CatalogService[]): ToolDef {
+  const schema = jsonSchema(callServiceInput) as { properties: Record<string, Record<string, unknown>> }
+  schema.properties.slug = { ...schema.properties.slug, enum: services.map((s) => s.slug) }
+  return {
+    name: CALL_SERVICE,
+    title: 'Call any service (paid)',
+    description:
+      'Paid per call with x402 v2 (scheme exact, USDC): calls the service `slug` with `arguments`, at exactly the price of that service and tier (describe_service gives it). Find a slug with search_services. Unpaid, invalid arguments are refused free of charge; valid ones return isError with the PaymentRequired: sign one of its `accepts` and repeat the same call with the PaymentPayload in _meta["x402/payment"]. Failed calls are never charged.',
+    inputSchema: schema,
+    annotations: { title: 'Call any service (paid)', openWorldHint: true },
+  }
 }

@@ -66,6 +66,10 @@ export function toV1(req: PaymentRequirements, resource: string, description: st
 /** Standard base64 of UTF-8 JSON (what x402 headers carry). */
 export const b64json = (v: unknown) => Buffer.from(JSON.stringify(v), 'utf8').toString('base64')
 
+/** What the 402 body says about input checks: a wrong body is refused unpaid, so nobody signs for it. */
+export const BODY_CHECKED_FIRST =
+  'The body is checked before payment: send the body you mean to pay for and an invalid one is answered 400/415/422 (saying what to send) without a 402; an empty body or {} only reads the price.'
+
 /**
  * The 402 challenge: `PAYMENT-REQUIRED` header (v2 PaymentRequired with the bazaar extension) and a body with
  * the spec §2.4 fields plus a v1 `accepts` array. `reason` says why an attempted payment was refused.
@@ -104,6 +108,7 @@ export function challenge(
     ),
     service: svc.slug,
     tier,
+    validation: BODY_CHECKED_FIRST,
   }
   return { header: b64json(paymentRequired), body, paymentRequired, requirements: req, accepts }
 }

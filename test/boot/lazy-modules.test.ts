@@ -48,7 +48,7 @@ const LAZY = {
   console: /runtime\/admin\//,
   mcp: /runtime\/mcp\//,
   mcpSdk: /npm:@modelcontextprotocol\//,
-  openapiViewer: /npm:@elysiajs\/openapi\//,
+  openapiViewer: /runtime\/discovery\/docs-page\.ts$/,
   search: /runtime\/discovery\/(search|llms)\.ts$/,
   openai: /npm:openai\//,
   settler: /runtime\/pay\/settle\/settler\.ts$/,

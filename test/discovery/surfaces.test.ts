@@ -139,7 +139,7 @@ describe('adding a folder publishes a service everywhere', () => {
 
 describe('the 402 challenge', () => {
   test('header, body, bazaar extension, cache and CORS', async () => {
-    const r = await s.post('/api/v1/slugify', 'not even json', { 'content-type': 'text/plain' })
+    const r = await s.post('/api/v1/slugify', {})
     expect(r.status).toBe(402)
     expect(r.headers.get('cache-control')).toBe('no-store')
     expect(r.headers.get('access-control-expose-headers')).toContain('PAYMENT-REQUIRED')
@@ -226,7 +226,12 @@ describe('public endpoints', () => {
     const r = await s.fetch('/docs')
     expect(r.status).toBe(200)
     expect(r.headers.get('content-type')).toContain('text/html')
-    // It shows the full reference (one operation per service), not the agents' compact document.
-    expect(await r.text()).toContain('"url":"openapi/full.json"') // relative to /docs: /openapi/full.json
+    // The viewer comes from this origin and shows the full reference (one operation per service), not the agents'
+    // compact document; test/site/docs.test.ts renders it in Chromium with the network off.
+    const html = await r.text()
+    expect(html).toContain('<script src="docs/swagger-ui-bundle.js')
+    expect(html).toContain('<code>POST /api/v1/slugify</code>')
+    expect(html).not.toMatch(/https?:\/\/(?!localhost)/)
+    expect(await (await s.fetch('/docs/init.js')).text()).toContain("url: 'openapi/full.json'") // relative to /docs
   })
 })

@@ -3,16 +3,19 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 
 /**
  * An MCP SDK client connected to a test server's /mcp (Streamable HTTP): over the socket given a URL, or in-process
- * given a TestServer (its `fetch`, i.e. app.handle for startApp()).
+ * given a TestServer (its `fetch`, i.e. app.handle for startApp()). `query` picks the tool set (`?tools=all`).
  */
 export async function mcpClient(
   server: string | { url: string; fetch(path: string, init?: RequestInit): Promise<Response> },
+  query = '',
 ): Promise<Client> {
   const client = new Client({ name: 'x402-test-agent', version: '1.0.0' })
   const base = typeof server === 'string' ? server : server.url
   const fetchImpl =
     typeof server === 'string' ? undefined : (url: string | URL, init?: RequestInit) => server.fetch(String(url), init)
-  await client.connect(new StreamableHTTPClientTransport(new URL(base + '/mcp'), fetchImpl ? { fetch: fetchImpl } : {}))
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(base + '/mcp' + query), fetchImpl ? { fetch: fetchImpl } : {}),
+  )
   return client
 }
 

@@ -19,7 +19,7 @@ let s: TestServer
 let c: Client
 beforeAll(async () => {
   s = await startApp()
-  c = await mcpClient(s)
+  c = await mcpClient(s, '?tools=all')
 })
 afterAll(async () => {
   await c?.close()

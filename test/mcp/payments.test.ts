@@ -46,7 +46,7 @@ beforeAll(async () => {
     facilitator,
     env: { INVALID_PAYMENT_LIMIT: '0' },
   })
-  c = await mcpClient(s.url)
+  c = await mcpClient(s.url, '?tools=all')
   await c.listTools() // caches every outputSchema: the client then validates each structuredContent against it
 })
 afterAll(async () => {

@@ -28,14 +28,43 @@ afterAll(async () => {
   await s?.stop()
 })
 
+/** The raw tools/list answer of /mcp with a query, as a client receives it (its size is what the agent pays for). */
+async function rawList(query: string) {
+  const r = await fetch(s.url + '/mcp' + query, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  })
+  const text = await r.text()
+  return { bytes: Buffer.byteLength(text), tools: JSON.parse(text).result.tools as Array<{ name: string }> }
+}
+
 describe('tools/list', () => {
-  test('one tool per service plus the free tools, with prices, schemas and tiers', async () => {
-    const { tools } = await c.listTools()
+  test('by default: a small set (free tools, call_service, the featured services) well under 100 KB', async () => {
+    const { bytes, tools } = await rawList('')
+    const names = tools.map((t) => t.name)
+    expect(bytes).toBeLessThan(64 * 1024)
+    expect(tools.length).toBeLessThanOrEqual(24)
+    expect(names.slice(0, 4)).toEqual(['search_services', 'describe_service', 'demo_test_echo', 'call_service'])
+    expect(names).toEqual(expect.arrayContaining(['read-url', 'json-format', 'hash-digest', 'explain-code']))
+    expect(names).not.toContain('slugify')
+    expect((await c.listTools()).tools.map((t) => t.name)).toEqual(names)
+    const all = await rawList('?tools=all')
+    expect(all.bytes).toBeGreaterThan(300 * 1024)
+    expect(bytes / all.bytes).toBeLessThan(0.2)
+  })
+
+  test('?tools=all: one tool per service plus the free tools and call_service, with prices, schemas and tiers', async () => {
+    const full = await mcpClient(s.url, '?tools=all')
+    const { tools } = await full.listTools()
+    await full.close()
     const names = tools.map((t) => t.name)
     const services = ((await (await fetch(s.url + '/services')).json()) as any).services as any[]
     for (const svc of services) expect(names).toContain(svc.slug)
-    expect(names).toEqual(expect.arrayContaining(['search_services', 'describe_service', 'demo_test_echo']))
-    expect(tools.length).toBe(services.length + 3)
+    expect(names).toEqual(
+      expect.arrayContaining(['search_services', 'describe_service', 'demo_test_echo', 'call_service']),
+    )
+    expect(tools.length).toBe(services.length + 4)
     expect(new Set(names).size).toBe(names.length)
 
     const slugify = tools.find((t) => t.name === 'slugify')!
@@ -57,6 +86,41 @@ describe('tools/list', () => {
       'language',
       'context',
     ])
+  })
+})
+
+describe('call_service', () => {
+  test('reaches every service, unlisted ones too, with the same PaymentRequired as its own tool', async () => {
+    const services = ((await (await fetch(s.url + '/services')).json()) as any).services as any[]
+    for (const slug of ['slugify', 'test-echo', 'json-format']) {
+      const viaGeneric = await c.callTool({ name: 'call_service', arguments: { slug, arguments: {} } })
+      const own = await c.callTool({ name: slug, arguments: {} })
+      expect(viaGeneric.isError).toBe(true)
+      const accepts = (viaGeneric.structuredContent as any).accepts
+      expect(accepts).toEqual((own.structuredContent as any).accepts)
+      const price = services.find((x) => x.slug === slug).pricing.flat.price_usd
+      expect(BigInt(accepts[0].amount)).toBe(BigInt(Math.round(price * 1e6)))
+      expect(accepts[0].scheme).toBe('exact')
+    }
+    const tiered = await c.callTool({
+      name: 'call_service',
+      arguments: { slug: 'test-explain', arguments: { code: 'x', tier: 'pro' } },
+    })
+    expect((tiered.structuredContent as any).accepts[0].amount).toBe('100000')
+    const listed = (await c.listTools()).tools.find((t) => t.name === 'call_service')!
+    expect((listed.inputSchema.properties as any).slug.enum).toHaveLength(services.length)
+  })
+
+  test('an unknown slug is a 404 with suggestions, bad arguments a free 422; nothing reaches a facilitator', async () => {
+    const unknown = await c.callTool({ name: 'call_service', arguments: { slug: 'slugifyy', arguments: {} } })
+    expect(unknown.isError).toBe(true)
+    expect((unknown.structuredContent as any).error.code).toBe('NOT_FOUND')
+    expect((unknown.structuredContent as any).error.message).toContain('slugify')
+    const bad = await c.callTool({ name: 'call_service', arguments: { slug: 'slugify', arguments: { text: 7 } } })
+    expect((bad.structuredContent as any).error.code).toBe('INVALID_INPUT')
+    const noSlug = await c.callTool({ name: 'call_service', arguments: { arguments: {} } })
+    expect((noSlug.structuredContent as any).error.code).toBe('INVALID_INPUT')
+    expect(facilitator.calls).toBe(0)
   })
 })
 

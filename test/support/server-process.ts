@@ -65,3 +65,23 @@ export type PaymentRow = { id: number; state: string; tx_hash: string | null; am
 /** The ledger's payment rows in the SQLite file at `path`, oldest first. */
 export const paymentRows = (path: string): PaymentRow[] =>
   readDb(path, (db) => db.query('SELECT id, state, tx_hash, amount FROM payments ORDER BY id').all() as PaymentRow[])
+
+/**
+ * Runs `runtime/index.ts` with `env` (over PATH and HOME only) until it exits by itself: for starts that must fail.
+ * Killed after `timeoutMs` (then `code` is null).
+ */
+export async function runServerProcessToExit(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const proc = Bun.spawn([process.execPath, 'runtime/index.ts'], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const timer = setTimeout(() => proc.kill(), timeoutMs)
+  const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()])
+  const code = await proc.exited
+  clearTimeout(timer)
+  return { code: proc.signalCode ? null : code, stdout, stderr }
+}

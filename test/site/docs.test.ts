@@ -1,0 +1,83 @@
+/**
+ * /docs works offline: real headless Chromium with every request outside the server's origin blocked (and
+ * recorded), the reference viewer comes from our own origin (a pinned npm package, no CDN, no `@latest`) and renders
+ * the operations; with its script missing, the plain HTML list of operations is what the reader sees.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import type { Browser, BrowserContext } from 'playwright-core'
+import { launchChromium } from '../support/browser'
+import { startServer, type TestServer } from '../support/server'
+
+const CDN = /unpkg\.com|jsdelivr\.net|cdnjs|esm\.sh|skypack|@latest/
+let s: TestServer
+let browser: Browser
+let operations: number
+
+beforeAll(async () => {
+  s = await startServer()
+  const doc = (await (await fetch(s.url + '/openapi/full.json')).json()) as { paths: Record<string, object> }
+  operations = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0)
+  browser = await launchChromium()
+})
+afterAll(async () => {
+  await browser?.close()
+  await s?.stop()
+})
+
+/** A browser context where only the server's origin answers; everything else is aborted and listed in `outside`. */
+async function offline(block: (url: string) => boolean = () => false) {
+  const context: BrowserContext = await browser.newContext()
+  const outside: string[] = []
+  const origin = new URL(s.url).origin
+  await context.route('**/*', (route) => {
+    const url = route.request().url()
+    if (new URL(url).origin !== origin) {
+      outside.push(url)
+      return route.abort('internetdisconnected')
+    }
+    return block(url) ? route.abort('failed') : route.continue()
+  })
+  return { context, outside }
+}
+
+test('the viewer renders every operation with the network off, loading nothing from elsewhere', async () => {
+  const { context, outside } = await offline()
+  const page = await context.newPage()
+  const bodies: string[] = []
+  page.on('response', async (r) => bodies.push(`${r.url()}\n${await r.text().catch(() => '')}`))
+  await page.goto(s.url + '/docs')
+  await page.waitForSelector('body[data-viewer="ready"]')
+  await page.waitForSelector('.opblock')
+  // Each tag lists its operations (collapsed), so every operation is on the page.
+  expect(await page.locator('.opblock').count()).toBe(operations)
+  expect(await page.locator('.opblock-summary-path').allTextContents()).toEqual(
+    expect.arrayContaining(['/api/v1/slugify', '/health']),
+  )
+  expect(await page.locator('#fallback').isHidden()).toBe(true)
+  expect(outside).toEqual([])
+  for (const b of bodies) expect(b).not.toMatch(CDN)
+  expect(bodies.length).toBeGreaterThanOrEqual(4) // page, stylesheet, bundle, init, the document
+  await context.close()
+}, 60_000)
+
+test('without the viewer script, the page lists the operations in plain HTML', async () => {
+  const { context, outside } = await offline((url) => url.includes('swagger-ui-bundle.js'))
+  const page = await context.newPage()
+  await page.goto(s.url + '/docs')
+  await page.waitForLoadState('load')
+  const items = page.locator('#fallback .ops li')
+  expect(await items.count()).toBe(operations)
+  expect(await page.locator('#fallback').isVisible()).toBe(true)
+  expect(await page.locator('#fallback').textContent()).toContain('POST /api/v1/slugify')
+  expect(outside).toEqual([])
+  await context.close()
+}, 60_000)
+
+test('with JavaScript off, the same list; the page forbids other origins by CSP', async () => {
+  const context = await browser.newContext({ javaScriptEnabled: false })
+  const page = await context.newPage()
+  const r = await page.goto(s.url + '/docs')
+  expect(r!.headers()['content-security-policy']).toContain("default-src 'self'")
+  expect(await page.locator('#fallback .ops li').count()).toBe(operations)
+  await context.close()
+}, 60_000)
