@@ -173,6 +173,7 @@ export class HandlerPool {
       maxTokens: c.maxTokens,
       model: { available: c.model.available, model: c.model.model },
       upstreams,
+      stream: c.stream !== undefined,
     }
     try {
       this.send(slot, {
@@ -198,6 +199,12 @@ export class HandlerPool {
     if (m.t === 'log') return void this.log[m.level](m.msg, { ...m.fields, request_id: job?.ctx.requestId })
     if (!job) return
     if (m.t === 'done') return this.finish(slot, () => (m.ok ? job.resolve(m.out) : job.reject(fromWire(m.error))))
+    if (m.t === 'stream') {
+      if (m.job !== job.seq) return
+      if (m.kind === 'delta') job.ctx.stream?.delta(m.text)
+      else job.ctx.stream?.restart(m.text)
+      return
+    }
     if (m.t === 'validated') {
       const answer = slot.asks.get(m.ask)
       slot.asks.delete(m.ask)
@@ -229,14 +236,21 @@ export class HandlerPool {
       return ctx.upstream(name).getJson(...rest)
     }
     if (op === 'verify') return ctx.x402.verify(...(args as Parameters<ServiceContext['x402']['verify']>))
-    const [req, validates] = args as [Parameters<ServiceContext['model']['complete']>[0], boolean]
+    const [req, validates, streams] = args as [Parameters<ServiceContext['model']['complete']>[0], boolean, boolean]
+    // The model client streams on this thread; each chunk goes to the sink the worker's handler gave its call.
+    const stream = streams
+      ? {
+          delta: (text: string) => this.send(slot, { t: 'chunk', id, kind: 'delta', text }),
+          restart: (reason: string) => this.send(slot, { t: 'chunk', id, kind: 'restart', text: reason }),
+        }
+      : undefined
     const validate = (json: unknown) =>
       new Promise<string | undefined>((resolve) => {
         const ask = ++this.asks
         slot.asks.set(ask, resolve)
         this.send(slot, { t: 'validate', id, ask, json })
       })
-    return ctx.model.complete({ ...req, signal: ctx.signal, validate: validates ? validate : undefined })
+    return ctx.model.complete({ ...req, signal: ctx.signal, validate: validates ? validate : undefined, stream })
   }
 
   private send(slot: Slot, m: ToWorker) {

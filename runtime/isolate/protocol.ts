@@ -9,6 +9,14 @@ export interface CallContext {
   maxTokens: number
   model: { available: boolean; model: string }
   upstreams: Record<string, { name: string; baseUrl: string; key?: string; attribution: Attribution }>
+  /** The client asked for a stream: the handler gets a `ctx.stream` whose chunks cross back (`stream` messages). */
+  stream: boolean
+}
+
+/** A chunk of streamed text: the next `delta`, or a `restart` (drop what was sent; `text` says why). */
+export interface Chunk {
+  kind: 'delta' | 'restart'
+  text: string
 }
 
 /** Main thread -> worker. */
@@ -20,6 +28,8 @@ export type ToWorker =
   | { t: 'reply'; id: number; ok: false; error: WireError }
   /** Run the `validate` of the worker's model call `id` on a schema-valid answer. */
   | { t: 'validate'; id: number; ask: number; json: unknown }
+  /** A chunk of the worker's streamed model call `id`, for the stream sink that call was given. */
+  | ({ t: 'chunk'; id: number } & Chunk)
 
 /** Worker -> main thread. */
 export type FromWorker =
@@ -28,6 +38,8 @@ export type FromWorker =
   /** A context call of run `job`, made by the main thread (network, model, payments), answered with `reply`. */
   | { t: 'call'; job: number; id: number; op: 'fetch' | 'getJson' | 'complete' | 'verify'; args: unknown[] }
   | { t: 'validated'; ask: number; why: string | undefined }
+  /** A chunk the handler of run `job` wrote to its `ctx.stream`, for the client's stream. */
+  | ({ t: 'stream'; job: number } & Chunk)
   | { t: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> }
 
 /** An error as it crosses a thread: a ServiceError keeps everything it answers with; anything else its message. */

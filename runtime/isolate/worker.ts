@@ -4,7 +4,7 @@
  * thread over messages; the rest of the context is rebuilt here.
  */
 import { decodeBody } from '../net/safe-fetch'
-import type { FetchedPage, ModelRequest, ServiceContext } from '../sdk'
+import type { FetchedPage, ModelRequest, ServiceContext, StreamSink } from '../sdk'
 import { ServiceError } from '../sdk/errors'
 import { handlers } from './handlers.gen'
 import { type CallContext, type FromWorker, fromWire, type ToWorker, toWire } from './protocol'
@@ -15,6 +15,8 @@ type Handler = (input: unknown, ctx: ServiceContext) => unknown
 const loaded = new Map<string, Handler>()
 const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>()
 const validators = new Map<number, (json: unknown) => string | undefined | Promise<string | undefined>>()
+/** The stream sink of each streamed model call in flight (its chunks come from the main thread's model client). */
+const sinks = new Map<number, StreamSink>()
 let nextId = 0
 const post = (m: FromWorker) => self.postMessage(m)
 
@@ -35,13 +37,18 @@ function call<T>(
   op: Extract<FromWorker, { t: 'call' }>['op'],
   args: unknown[],
   validate?: ModelRequest['validate'],
+  stream?: StreamSink,
 ) {
   const id = ++nextId
   if (validate) validators.set(id, validate)
+  if (stream) sinks.set(id, stream)
   return new Promise<T>((resolve, reject) => {
     waiting.set(id, { resolve: resolve as (v: unknown) => void, reject })
     post({ t: 'call', job, id, op, args })
-  }).finally(() => validators.delete(id))
+  }).finally(() => {
+    validators.delete(id)
+    sinks.delete(id)
+  })
 }
 
 function page(p: Omit<FetchedPage, 'headers' | 'text'> & { headers: [string, string][] }): FetchedPage {
@@ -58,8 +65,15 @@ function contextOf(job: number, c: CallContext): ServiceContext {
       post({ t: 'log', level, msg, fields: { fields: String(fields) } })
     }
   }
+  const stream: StreamSink | undefined = c.stream
+    ? {
+        delta: (text) => post({ t: 'stream', job, kind: 'delta', text }),
+        restart: (reason) => post({ t: 'stream', job, kind: 'restart', text: reason }),
+      }
+    : undefined
   return {
     requestId: c.requestId,
+    stream,
     service: c.service,
     tier: c.tier,
     maxTokens: c.maxTokens,
@@ -79,7 +93,8 @@ function contextOf(job: number, c: CallContext): ServiceContext {
     },
     model: {
       ...c.model,
-      complete: ({ signal: _signal, validate, ...req }) => call(job, 'complete', [req, Boolean(validate)], validate),
+      complete: ({ signal: _signal, validate, stream: sink, ...req }) =>
+        call(job, 'complete', [req, Boolean(validate), Boolean(sink)], validate, sink),
     },
     x402: { verify: (req) => call(job, 'verify', [req]) },
   }
@@ -110,6 +125,12 @@ async function run(m: Extract<ToWorker, { t: 'run' }>) {
 self.onmessage = (e: MessageEvent<ToWorker>) => {
   const m = e.data
   if (m.t === 'run') return void run(m)
+  if (m.t === 'chunk') {
+    const sink = sinks.get(m.id)
+    if (m.kind === 'delta') sink?.delta(m.text)
+    else sink?.restart(m.text)
+    return
+  }
   if (m.t === 'reply') {
     const w = waiting.get(m.id)
     waiting.delete(m.id)
