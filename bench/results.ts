@@ -7,9 +7,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDatabase } from '../runtime/db/sqlite'
-import { Ledger } from '../runtime/db/ledger'
-import { ResultStore } from '../runtime/db/results'
+import { openDatabase } from '../runtime/db/sqlite/connect'
+import { Ledger } from '../runtime/db/sqlite/ledger'
+import { ResultStore } from '../runtime/db/sqlite/results'
 import { reservation } from '../test/support/reservation'
 
 export function resultWriteCost(n: number): string[] {

@@ -1,4 +1,4 @@
-import type { AdminReads } from '../db/admin-queries'
+import type { AdminReads } from '../db/sqlite/admin-queries'
 import type { StatsStore } from '../db/store'
 import type { Facilitator } from '../pay/types'
 import { upstreamHealth } from '../net/upstream-health'

@@ -1,11 +1,11 @@
 import type { Database } from 'bun:sqlite'
 import { hostname } from 'node:os'
 import type { Config } from '../config'
-import { Ledger } from './ledger'
-import { DailyQuota } from './quota'
-import { ResultStore } from './results'
-import { openDatabase } from './sqlite'
-import { Stats } from './stats'
+import { Ledger } from './sqlite/ledger'
+import { DailyQuota } from './sqlite/quota'
+import { ResultStore } from './sqlite/results'
+import { openDatabase } from './sqlite/connect'
+import { Stats } from './sqlite/stats'
 import type {
   ErrorCountStore,
   LedgerStore,
@@ -16,9 +16,9 @@ import type {
   ThrottleStore,
 } from './store'
 import { SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS, Throttle } from '../http/throttle'
-import { AdminQueries, type AdminReads } from './admin-queries'
-import { ErrorCounts } from './error-counts'
-import { SessionGeneration } from './admin-state'
+import { AdminQueries, type AdminReads } from './sqlite/admin-queries'
+import { ErrorCounts } from './sqlite/error-counts'
+import { SessionGeneration } from './sqlite/admin-state'
 import { droppedCounters } from './batched'
 import type { Logger } from '../sdk'
 

@@ -1,7 +1,7 @@
-import type { Ledger, SettledRow } from './ledger'
-import type { Counter, Stats } from './stats'
+import type { Ledger, SettledRow } from './sqlite/ledger'
+import type { Counter, Stats } from './sqlite/stats'
 import type { LedgerStore, StatsStore } from './store'
-import { utcDay } from './sqlite'
+import { utcDay } from './sqlite/connect'
 
 /** One line of /stats: traffic counters plus paid calls, revenue and gas from the ledger's settled rows. */
 export interface DayStats {

@@ -1,7 +1,7 @@
-import type { PaymentRow, PaymentState, Reservation, SettledRow, SettlementGas } from './ledger'
-import type { Counter } from './stats'
-import type { QuotaResult } from './quota'
-import type { KeepInput, StoredResult } from './results'
+import type { PaymentRow, PaymentState, Reservation, SettledRow, SettlementGas } from './sqlite/ledger'
+import type { Counter } from './sqlite/stats'
+import type { QuotaResult } from './sqlite/quota'
+import type { KeepInput, StoredResult } from './sqlite/results'
 
 /**
  * The one storage interface, with two implementations: the embedded SQLite (runtime/db/*.ts; synchronous, so a

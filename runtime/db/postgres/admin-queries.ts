@@ -8,8 +8,8 @@ import {
   type AdminPayment,
   type AdminReads,
   type Money,
-} from '../admin-queries'
-import { utcDay } from '../sqlite'
+} from '../sqlite/admin-queries'
+import { utcDay } from '../sqlite/connect'
 
 type Row = Record<string, unknown>
 const NUMS = ['id', 'created_at', 'updated_at', 'settled_at', 'at', 'n', 'clients', 'calls']

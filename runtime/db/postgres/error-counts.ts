@@ -1,6 +1,6 @@
 import type { SQL } from 'bun'
 import { AsyncBatchWriter, type OnDropped } from '../batched'
-import { byCount, ErrorCountBatch, type PendingCount } from '../error-counts'
+import { byCount, ErrorCountBatch, type PendingCount } from '../sqlite/error-counts'
 import type { ErrorCountRow, ErrorCountStore } from '../store'
 
 /**

@@ -1,5 +1,5 @@
 import type { SQL } from 'bun'
-import type { PaymentRow, PaymentState, Reservation, SettledRow, SettlementGas } from '../ledger'
+import type { PaymentRow, PaymentState, Reservation, SettledRow, SettlementGas } from '../sqlite/ledger'
 import { FAILED_RUN_REASON, SKEW_MS, type CooldownStore, type LedgerStore, type PayerCheck } from '../store'
 import { PgCooldowns } from './cooldowns'
 

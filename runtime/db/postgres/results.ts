@@ -1,5 +1,5 @@
 import type { SQL } from 'bun'
-import type { KeepInput, ResultLimits, StoredResult } from '../results'
+import type { KeepInput, ResultLimits, StoredResult } from '../sqlite/results'
 import type { ResultStoreLike } from '../store'
 
 const DEAD = ['failed', 'released']

@@ -1,6 +1,6 @@
 import type { SQL } from 'bun'
 import { AsyncBatchWriter, type OnDropped } from '../batched'
-import { CounterBatch, type Counter, type PendingCounters } from '../stats'
+import { CounterBatch, type Counter, type PendingCounters } from '../sqlite/stats'
 import type { StatsStore } from '../store'
 
 /**

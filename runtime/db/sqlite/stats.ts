@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite'
-import { utcDay } from './sqlite'
-import { SyncBatchWriter, type Batch, type OnDropped } from './batched'
+import { utcDay } from './connect'
+import { SyncBatchWriter, type Batch, type OnDropped } from '../batched'
 
 /** Traffic counters. Paid calls and revenue are not counters: they are read from the ledger's settled rows. */
 export type Counter = 'calls' | 'errors' | 'tokens' | 'demo_calls'

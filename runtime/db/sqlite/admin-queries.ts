@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite'
-import { utcDay } from './sqlite'
+import { utcDay } from './connect'
 
 /**
  * Read-only queries for the operator console over payments, payment_events, stats_daily and demo_quota.

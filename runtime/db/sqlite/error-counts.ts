@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite'
-import { utcDay } from './sqlite'
-import { SyncBatchWriter, type Batch, type OnDropped } from './batched'
-import type { ErrorCountRow, ErrorCountStore } from './store'
+import { utcDay } from './connect'
+import { SyncBatchWriter, type Batch, type OnDropped } from '../batched'
+import type { ErrorCountRow, ErrorCountStore } from '../store'
 
 const CODE = /^[A-Z][A-Z0-9_]{0,63}$/
 /** Distinct (code, status) pairs kept per service per batch: a misbehaving service cannot grow the batch unbounded. */

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'bun:sqlite'
-import { durably } from './sqlite'
-import { FAILED_RUN_REASON, type PayerCheck } from './store'
+import { durably } from './connect'
+import { FAILED_RUN_REASON, type PayerCheck } from '../store'
 
 /**
  * reserved -> verified -> settling -> settled | pending | failed; reserved/verified -> released (handler failed

@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import type { PaymentState } from './ledger'
-import { beforeDurable } from './sqlite'
+import { beforeDurable } from './connect'
 
 /** A kept result joined with its payment's ledger row. */
 export interface StoredResult {

@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite'
-import { utcDay } from './sqlite'
+import { utcDay } from './connect'
 
 export interface QuotaResult {
   allowed: boolean
