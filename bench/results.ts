@@ -1,7 +1,7 @@
 /**
  * What keeping paid results costs a paid call: the kept-results table written in batches (as served) vs one write
  * per call, on an on-disk SQLite database with the server's settings (WAL, synchronous=NORMAL, the `settling`
- * commit fsync'd: runtime/db/sqlite.ts). The ledger's own writes for one paid call (reserve, verified, settling,
+ * commit fsync'd: runtime/db/sqlite/connect.ts). The ledger's own writes for one paid call (reserve, verified, settling,
  * settled) are the baseline.
  */
 import { mkdtempSync, rmSync } from 'node:fs'

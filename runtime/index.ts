@@ -110,7 +110,7 @@ async function main() {
     stopping = true
     await server.stop()
     await booted.close()
-    booted.db?.close()
+    if (booted.storage.kind === 'sqlite') booted.storage.db.close()
     await stopChain?.()
     if (writeDevPayer) rmSync(DEV_PAYER_FILE, { force: true })
     process.exit(0)

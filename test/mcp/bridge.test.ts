@@ -10,6 +10,7 @@ import { usdcBalance } from '../../runtime/chain/usdc'
 import type { TestServer } from '../support/server'
 import { startServerOnChain } from '../support/on-chain'
 import { withEcho } from '../support/extra-service'
+import { sqliteOf } from '../../runtime/db/open'
 
 let chain: DevChain
 let s: TestServer
@@ -73,7 +74,7 @@ test('a call over the cap is refused by the bridge and nothing is paid; invalid 
   expect((bad.structuredContent as any).error.code).toBe('INVALID_INPUT')
   expect(await balances()).toEqual(before)
   const stats = (await (await fetch(s.url + '/stats')).json()) as any
-  const settled = s.booted.ledger.settledTotal()
+  const settled = sqliteOf(s.booted).ledger.settledTotal()
   expect(BigInt(Math.round(stats.totals.revenue_usd * 1e6))).toBe(settled)
   expect(await usdcBalance(chain.rpcUrl, chain.payee.address)).toBe(settled)
 }, 60_000)

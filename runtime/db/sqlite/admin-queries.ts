@@ -1,90 +1,14 @@
 import type { Database } from 'bun:sqlite'
-import { utcDay } from './connect'
+import { failuresFrom, moneyFromCells, toPayment, utcDay, windowStartMs } from '../shared'
+import type { AdminPayment, AdminReads, Money, MoneyCell } from '../store'
+
+type Row = Record<string, unknown>
 
 /**
  * Read-only queries for the operator console over payments, payment_events, stats_daily and demo_quota.
  * Never returns the signed payload.
  */
-
-export const PAYMENT_STATES = ['reserved', 'verified', 'settling', 'pending', 'settled', 'failed', 'released'] as const
-
-export interface AdminPayment {
-  id: number
-  state: string
-  slug: string
-  tier: string
-  /** Atomic USDC units (6 decimals), as a decimal string. */
-  amount: string
-  amount_usd: number
-  payer: string
-  network: string
-  tx_hash: string | null
-  reason: string | null
-  request_id: string
-  gas_used: string | null
-  gas_price_wei: string | null
-  /** gas_used × gas_price in wei, when both are known. */
-  gas_cost_wei: string | null
-  created_at: string
-  updated_at: string
-  settled_at: string | null
-}
-
-type Row = Record<string, unknown>
-
-const iso = (ms: unknown) => (typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : null)
-const str = (v: unknown) => (v === null || v === undefined || v === '' ? null : String(v))
-const big = (v: unknown): bigint | null => {
-  const s = str(v)
-  return s !== null && /^\d{1,78}$/.test(s) ? BigInt(s) : null
-}
-
-/** The settlement time of a row (ms), written by the settle-once transaction. */
-const settledMs = (r: Row): number | null => (typeof r.settled_at === 'number' ? r.settled_at : null)
-/** An integer sum read as text ('123', or '123.0' from a numeric column) as a bigint. */
-const sum = (v: unknown): bigint => BigInt(String(v ?? '0').split('.')[0] || '0')
-
-export function toPayment(r: Row): AdminPayment {
-  const gasUsed = big(r.gas_used),
-    gasPrice = big(r.gas_price)
-  return {
-    id: r.id as number,
-    state: String(r.state),
-    slug: String(r.slug),
-    tier: String(r.tier),
-    amount: String(r.amount),
-    amount_usd: Number(r.amount) / 1e6,
-    payer: String(r.payer),
-    network: String(r.network),
-    tx_hash: str(r.tx_hash),
-    reason: str(r.reason),
-    request_id: String(r.request_id),
-    gas_used: gasUsed === null ? null : gasUsed.toString(),
-    gas_price_wei: gasPrice === null ? null : gasPrice.toString(),
-    gas_cost_wei: gasUsed !== null && gasPrice !== null ? (gasUsed * gasPrice).toString() : null,
-    created_at: iso(r.created_at)!,
-    updated_at: iso(r.updated_at)!,
-    settled_at: iso(settledMs(r)),
-  }
-}
-
-export interface DayMoney {
-  day: string
-  revenue_atomic: string
-  revenue_usd: number
-  gas_wei: string
-  settled: number
-}
-export interface ServiceMoney {
-  slug: string
-  revenue_atomic: string
-  revenue_usd: number
-  gas_wei: string
-  settled: number
-  avg_gas_used: number | null
-}
-
-export class AdminQueries {
+export class AdminQueries implements AdminReads {
   private list
   private one
   private unsettled
@@ -152,8 +76,8 @@ export class AdminQueries {
   events(id: number): Array<{ state: string; detail: string | null; at: string }> {
     return (this.eventsQ.all(id) as Row[]).map((e) => ({
       state: String(e.state),
-      detail: str(e.detail),
-      at: iso(e.at)!,
+      detail: e.detail === null || e.detail === '' ? null : String(e.detail),
+      at: new Date(e.at as number).toISOString(),
     }))
   }
 
@@ -185,134 +109,4 @@ export class AdminQueries {
     const since = utcDay(new Date(this.now().getTime() - (days - 1) * 86_400_000))
     return this.quotaQ.all(since) as never
   }
-}
-
-/** One (UTC day, network, service) cell of settled payments, as both engines' aggregation returns it. */
-export interface MoneyCell {
-  day: string
-  network: string
-  slug: string
-  settled: number | string
-  revenue_atomic: string
-  gas_wei: string
-  /** Sum of gas_used over the rows whose gas is known, and how many they are (for the average). */
-  gas_used: string
-  with_gas: number | string
-}
-
-/** The start (ms) of a `days`-day window of UTC days ending today: the same window as /stats. */
-export const windowStartMs = (days: number, now: Date) =>
-  Date.parse(`${utcDay(new Date(now.getTime() - (days - 1) * 86_400_000))}T00:00:00Z`)
-
-/** One network's settled money over the window. */
-export interface NetworkMoneyTotal {
-  network: string
-  revenue_atomic: string
-  revenue_usd: number
-  gas_wei: string
-  settled: number
-}
-
-/** The console's money view: days and services on `network` (the primary one), and every network's totals. */
-export interface Money {
-  network: string
-  days: DayMoney[]
-  services: ServiceMoney[]
-  /** `network` first (even without settlements), then the others by name; never one sum of different chains. */
-  networks: NetworkMoneyTotal[]
-}
-
-/** Rolls (day, network, service) cells up into the days and services of `network` and per-network totals (exact). */
-export function moneyFromCells(cells: MoneyCell[], network: string): Money {
-  const byDay = new Map<string, { rev: bigint; gas: bigint; n: number }>()
-  const bySlug = new Map<string, { rev: bigint; gas: bigint; n: number; gasUsed: bigint; withGas: number }>()
-  const byNetwork = new Map<string, { rev: bigint; gas: bigint; n: number }>([[network, { rev: 0n, gas: 0n, n: 0 }]])
-  for (const c of cells) {
-    const rev = sum(c.revenue_atomic),
-      gas = sum(c.gas_wei),
-      n = Number(c.settled)
-    const t = byNetwork.get(c.network) ?? { rev: 0n, gas: 0n, n: 0 }
-    t.rev += rev
-    t.gas += gas
-    t.n += n
-    byNetwork.set(c.network, t)
-    if (c.network !== network) continue
-    const d = byDay.get(c.day) ?? { rev: 0n, gas: 0n, n: 0 }
-    d.rev += rev
-    d.gas += gas
-    d.n += n
-    byDay.set(c.day, d)
-    const s = bySlug.get(c.slug) ?? { rev: 0n, gas: 0n, n: 0, gasUsed: 0n, withGas: 0 }
-    s.rev += rev
-    s.gas += gas
-    s.n += n
-    s.gasUsed += sum(c.gas_used)
-    s.withGas += Number(c.with_gas)
-    bySlug.set(c.slug, s)
-  }
-  const others = [...byNetwork.keys()].filter((n) => n !== network).sort()
-  return {
-    network,
-    networks: [network, ...others].map((n) => {
-      const t = byNetwork.get(n)!
-      return {
-        network: n,
-        revenue_atomic: t.rev.toString(),
-        revenue_usd: Number(t.rev) / 1e6,
-        gas_wei: t.gas.toString(),
-        settled: t.n,
-      }
-    }),
-    days: [...byDay]
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([day, d]) => ({
-        day,
-        revenue_atomic: d.rev.toString(),
-        revenue_usd: Number(d.rev) / 1e6,
-        gas_wei: d.gas.toString(),
-        settled: d.n,
-      })),
-    services: [...bySlug]
-      .sort(([sa, a], [sb, b]) => (b.rev > a.rev ? 1 : b.rev < a.rev ? -1 : sa < sb ? -1 : sa > sb ? 1 : 0))
-      .map(([slug, s]) => ({
-        slug,
-        revenue_atomic: s.rev.toString(),
-        revenue_usd: Number(s.rev) / 1e6,
-        gas_wei: s.gas.toString(),
-        settled: s.n,
-        avg_gas_used: s.withGas ? Number(s.gasUsed / BigInt(s.withGas)) : null,
-      })),
-  }
-}
-
-/**
- * Failed paid calls by error code per service, from released rows grouped by (slug, reason): a paid call whose
- * handler failed is released with the reason `handler <status> <CODE>`.
- */
-export function failuresFrom(
-  rows: Array<{ slug: string; reason: string | null; n: number }>,
-): Array<{ slug: string; code: string; status: number | null; count: number }> {
-  const out = new Map<string, { slug: string; code: string; status: number | null; count: number }>()
-  for (const r of rows) {
-    const m = (r.reason ?? '').match(/^handler (\d{3}) ([A-Z0-9_]+)/)
-    const code = m ? m[2] : r.reason?.startsWith('request failed') ? 'REQUEST_FAILED' : 'RELEASED'
-    const key = `${r.slug} ${code}`
-    const row = out.get(key) ?? { slug: r.slug, code, status: m ? Number(m[1]) : null, count: 0 }
-    row.count += r.n
-    out.set(key, row)
-  }
-  return [...out.values()].sort((a, b) => b.count - a.count || a.slug.localeCompare(b.slug))
-}
-
-type Awaitable<T> = T | Promise<T>
-/** The console's reads, on either engine (AdminQueries on SQLite, PgAdminQueries on Postgres). */
-export interface AdminReads {
-  payments(o: { limit: number; state?: string; slug?: string }): Awaitable<AdminPayment[]>
-  payment(id: number): Awaitable<AdminPayment | null>
-  unsettledPayments(): Awaitable<AdminPayment[]>
-  stateCounts(): Awaitable<Record<string, number>>
-  events(id: number): Awaitable<Array<{ state: string; detail: string | null; at: string }>>
-  money(days: number, network: string): Awaitable<Money>
-  paidFailures(days: number): Awaitable<Array<{ slug: string; code: string; status: number | null; count: number }>>
-  demoQuota(days: number): Awaitable<Array<{ day: string; clients: number; calls: number }>>
 }
