@@ -1,4 +1,4 @@
-import type { AdminPayment, Counter, ErrorCountRow, Money, MoneyCell } from './store'
+import type { AdminPayment, Counter, ErrorCountRow, Money, MoneyCell, PaymentState } from './store'
 
 /**
  * Helpers both engines use (runtime/db/sqlite/, runtime/db/postgres/): constants of the contract, row mapping and
@@ -23,7 +23,15 @@ export const SKEW_MS = 1000
 export const COUNTERS: Counter[] = ['calls', 'errors', 'tokens', 'demo_calls']
 
 /** Every payment state (PaymentState), for validating a console filter. */
-export const PAYMENT_STATES = ['reserved', 'verified', 'settling', 'pending', 'settled', 'failed', 'released'] as const
+export const PAYMENT_STATES = [
+  'reserved',
+  'verified',
+  'settling',
+  'pending',
+  'settled',
+  'failed',
+  'released',
+] as const satisfies readonly PaymentState[]
 
 type Row = Record<string, unknown>
 
