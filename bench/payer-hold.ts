@@ -7,8 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Ledger } from '../runtime/db/ledger'
-import { openDatabase } from '../runtime/db/sqlite'
+import { Ledger } from '../runtime/db/sqlite/ledger'
+import { openDatabase } from '../runtime/db/sqlite/connect'
 import { reservation } from '../test/support/reservation'
 
 const n = Number(process.argv[2] ?? 3000)

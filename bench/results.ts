@@ -1,15 +1,15 @@
 /**
  * What keeping paid results costs a paid call: the kept-results table written in batches (as served) vs one write
  * per call, on an on-disk SQLite database with the server's settings (WAL, synchronous=NORMAL, the `settling`
- * commit fsync'd: runtime/db/sqlite.ts). The ledger's own writes for one paid call (reserve, verified, settling,
+ * commit fsync'd: runtime/db/sqlite/connect.ts). The ledger's own writes for one paid call (reserve, verified, settling,
  * settled) are the baseline.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDatabase } from '../runtime/db/sqlite'
-import { Ledger } from '../runtime/db/ledger'
-import { ResultStore } from '../runtime/db/results'
+import { openDatabase } from '../runtime/db/sqlite/connect'
+import { Ledger } from '../runtime/db/sqlite/ledger'
+import { ResultStore } from '../runtime/db/sqlite/results'
 import { reservation } from '../test/support/reservation'
 
 export function resultWriteCost(n: number): string[] {

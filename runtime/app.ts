@@ -1,8 +1,6 @@
 import { Elysia } from 'elysia'
 import type { CatalogService } from './catalog'
-import type { Database } from 'bun:sqlite'
-import type { LedgerStore, QuotaStore } from './db/store'
-import type { Storage } from './db/open'
+import type { LedgerStore, QuotaStore, Storage } from './db/store'
 import { loadStatsReport } from './db/report'
 import { clientAddress } from './http/client-ip'
 import { hasValidUrl, invalidHost, requestUrl } from './http/request-url'
@@ -33,9 +31,8 @@ const FAVICON = ICON_SVG
 export interface AppDeps extends PipelineDeps {
   services: CatalogService[]
   quota: QuotaStore
-  db: Database
   /** The storage engine (its kind is shown in /health; its ping decides ok/degraded). */
-  storage?: Storage
+  storage: Storage
   ledger: LedgerStore
   bootedAt: number
   /** The settlement side's state (remote facilitators and their breakers), shown in /health. */
@@ -53,17 +50,8 @@ export function createApp(deps: AppDeps) {
   const { services, config } = deps
   const bySlug = new Map(services.map((s) => [s.slug, s]))
   const started = Date.now()
-  const ping = deps.storage
-    ? deps.storage.ping
-    : async () => {
-        try {
-          deps.db.prepare('SELECT 1').get()
-          return true
-        } catch {
-          return false
-        }
-      }
-  const dbKind = deps.storage?.kind ?? 'sqlite'
+  const ping = deps.storage.ping
+  const dbKind = deps.storage.kind
   let dbOk = true
   let dbCheckedAt = 0
   let healthBody = ''
@@ -144,7 +132,7 @@ export function createApp(deps: AppDeps) {
       })
       .use(siteRoutes)
       .use(lazyDiscoveryRoutes(services, config, deps.payTo, deps.bootedAt, deps.log))
-      .use(deps.adminRoutes ? deps.adminRoutes({ ...deps, adminQueries: deps.storage?.admin }) : new Elysia())
+      .use(deps.adminRoutes ? deps.adminRoutes(deps) : new Elysia())
       .use(devPayerRoutes(deps))
       .use(receiptRoutes(deps.receipts, config.bodyLimitBytes, config.bodyTimeoutMs, deps.log))
       .get('/health', async () => {

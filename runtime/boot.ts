@@ -1,10 +1,8 @@
-import type { Database } from 'bun:sqlite'
 import { createApp } from './app'
 import { buildCatalog, type CatalogService } from './catalog'
 import { loadConfig, usesDevChain, type Config } from './config'
-import { openStorage, type Storage } from './db/open'
-import type { Ledger } from './db/ledger'
-import type { Stats } from './db/stats'
+import { openStorage, type OpenedStorage } from './db/open'
+import type { Storage } from './db/store'
 import { DatabaseUnavailable } from './db/errors'
 import { createLogger } from './log'
 import { PaymentGate } from './pay/gate'
@@ -44,16 +42,15 @@ export interface Booted {
   services: CatalogService[]
   /** Where the handlers run (runtime/isolate). */
   pool: HandlerPool
-  /** The SQLite handle (undefined on Postgres, DATABASE_URL). */
-  db: Database
-  /** The storage engine in use (SQLite or Postgres) and its stores. */
-  storage: Storage
-  /** The SQLite ledger and stats, with synchronous reads (undefined on Postgres: use `storage.ledger` / `storage.stats`). */
-  ledger: Ledger
+  /**
+   * The storage engine in use and its stores (the contract, runtime/db/store.ts). On SQLite (`kind` 'sqlite') it
+   * also holds the handle and the synchronous stores: `sqliteOf(booted)` (runtime/db/open.ts) hands them out, or
+   * throws on Postgres.
+   */
+  storage: OpenedStorage
   gate: PaymentGate
-  stats: Stats
   log: Logger
-  /** Stops timers and flushes stats; the database stays usable until `db.close()`. */
+  /** Stops timers, flushes and closes the storage (a SQLite handle stays open until its `close()`). */
   close(): Promise<void>
 }
 
@@ -84,15 +81,15 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const pool = new HandlerPool(config.isolate, log)
   const services = isolated(catalog, entries, generated, pool)
 
-  let storage: Storage
+  let storage: OpenedStorage
   try {
     storage = await openStorage(config, log)
   } catch (e) {
     if (e instanceof DatabaseUnavailable) throw new ConfigError([e.message])
     throw e
   }
-  const { ledger, stats, quota } = storage
-  const db = storage.sqlite as Database
+  // Everything from here on runs on either engine: the contract's types only.
+  const { ledger, stats, quota }: Storage = storage
   const refusals = storage.refusals
   const gate = new PaymentGate(o.facilitator, ledger, log, refusals)
   // Reconciliation: own rows (this instance's, or every row on SQLite) at once at boot; on Postgres, rows of other
@@ -138,7 +135,6 @@ export async function boot(o: BootOptions): Promise<Booted> {
     gate,
     stats,
     quota,
-    db,
     storage,
     ledger,
     payTo,
@@ -163,12 +159,9 @@ export async function boot(o: BootOptions): Promise<Booted> {
     config,
     services,
     pool,
-    db,
     storage,
     gate,
     log,
-    ledger: (storage.kind === 'sqlite' ? ledger : undefined) as Ledger,
-    stats: (storage.kind === 'sqlite' ? stats : undefined) as Stats,
     async close() {
       pool.close()
       clearInterval(timer)

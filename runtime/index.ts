@@ -116,7 +116,7 @@ async function main() {
     server = booted.app.listen(serveOptions(booted.config.port, booted.config.host, booted.log))
   } catch (e) {
     await booted.close()
-    booted.db?.close()
+    if (booted.storage.kind === 'sqlite') booted.storage.db.close()
     await stopChain?.()
     if ((e as { code?: string }).code !== 'EADDRINUSE') throw e
     const { port, host } = booted.config
@@ -136,7 +136,7 @@ async function main() {
     stopping = true
     await server.stop()
     await booted.close()
-    booted.db?.close()
+    if (booted.storage.kind === 'sqlite') booted.storage.db.close()
     await stopChain?.()
     if (writeDevPayer) rmSync(DEV_PAYER_FILE, { force: true })
     process.exit(0)

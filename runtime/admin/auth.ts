@@ -1,5 +1,4 @@
 import { timingSafeEqual, createHash } from 'node:crypto'
-import { SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS, Throttle } from '../http/throttle'
 
 /** The session cookie; scoped to /admin so no other route ever sees it (its value: see session.ts). */
 export const SESSION_COOKIE = 'admin_session'
@@ -37,6 +36,3 @@ export function sessionCookie(id: string, maxAgeSeconds: number, secure: boolean
 export function clearedCookie(secure: boolean): string {
   return `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/admin; Max-Age=0${secure ? '; Secure' : ''}`
 }
-
-/** Failed sign-ins (and bad bearer tokens) per client: `limit` per 5 minutes, then 429. */
-export const signInThrottle = (limit = SIGN_IN_LIMIT) => new Throttle(limit, SIGN_IN_WINDOW_MS)

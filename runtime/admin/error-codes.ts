@@ -4,7 +4,7 @@ import type { ErrorCountStore } from '../db/store'
  * Error answers by code per service, for the console, counted from the outside: a response hook (installed by the
  * admin routes, so only when ADMIN_TOKEN is set) looks at answers of /api/<slug> with status >= 400 and reads the
  * code from the one error shape. Successful answers are not touched. The counts go to the storage engine's
- * ErrorCountStore (runtime/db/error-counts.ts): batched in memory, written once a second, shared by every instance.
+ * ErrorCountStore (runtime/db/store.ts): batched in memory, written once a second, shared by every instance.
  */
 const API_PATH = /^\/api\/(?:v1\/)?([a-z0-9-]+)\/?$/
 

@@ -1,5 +1,4 @@
-import type { AdminReads } from '../db/admin-queries'
-import type { StatsStore } from '../db/store'
+import type { AdminReads, StatsStore } from '../db/store'
 import type { Facilitator } from '../pay/types'
 import { upstreamHealth } from '../net/upstream-health'
 import { explorerBase, paymentTxUrl } from './explorer'

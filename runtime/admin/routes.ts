@@ -1,11 +1,8 @@
 import { Elysia } from 'elysia'
-import type { Database } from 'bun:sqlite'
 import type { Config } from '../config'
 import { usesDevChain } from '../config'
-import { AdminQueries, PAYMENT_STATES, type AdminReads } from '../db/admin-queries'
-import type { ErrorCountStore, LedgerStore, SessionGenerationStore, StatsStore, ThrottleStore } from '../db/store'
-import { ErrorCounts } from '../db/error-counts'
-import { SessionGeneration } from '../db/admin-state'
+import { PAYMENT_STATES } from '../db/shared'
+import type { LedgerStore, StatsStore, Storage } from '../db/store'
 import { clientAddress } from '../http/client-ip'
 import { readBody } from '../http/body'
 import { sameOrigin } from '../http/same-origin'
@@ -13,7 +10,7 @@ import { newRequestId } from '../http/respond'
 import { reconcile } from '../pay/reconcile'
 import type { Facilitator } from '../pay/types'
 import type { ErrorCode, Logger } from '../sdk'
-import { clearedCookie, isHttps, readCookie, SESSION_COOKIE, sessionCookie, signInThrottle, tokenMatches } from './auth'
+import { clearedCookie, isHttps, readCookie, SESSION_COOKIE, sessionCookie, tokenMatches } from './auth'
 import { explorerBase, paymentTxUrl } from './explorer'
 import { overview } from './overview'
 import { observeAnswer } from './error-codes'
@@ -26,16 +23,13 @@ import { importingUi } from '../site/ui-version'
 
 export interface AdminDeps {
   config: Config
-  db: Database
-  /** The console's reads (Postgres); default: AdminQueries over `db` (SQLite). */
-  adminQueries?: AdminReads
   stats: StatsStore
   log: Logger
   payTo: string
   /** Slugs of the served services (error codes are counted for these only). */
   services?: Array<{ slug: string }>
-  /** The console's shared state on the storage engine (default: SQLite stores over `db`). */
-  storage?: { errorCounts: ErrorCountStore; sessionGeneration: SessionGenerationStore; signIns?: ThrottleStore }
+  /** The console's reads and shared state (error counts, session generation, sign-in throttle) on the storage engine. */
+  storage: Pick<Storage, 'admin' | 'errorCounts' | 'sessionGeneration' | 'signIns'>
   /** Present in a booted server; without them the console has no ledger to show. */
   admin?: { ledger: LedgerStore; facilitator: Facilitator }
 }
@@ -110,11 +104,11 @@ export function adminRoutes(deps: AdminDeps) {
   const { config } = deps
   if (!config.adminToken) return plugin
   const token = config.adminToken
-  const sessions = new SignedSessions(token, deps.storage?.sessionGeneration ?? new SessionGeneration(deps.db))
-  // Failed sign-ins per client: on the storage (shared by every instance on Postgres), else in this process.
-  const throttle: ThrottleStore = deps.storage?.signIns ?? signInThrottle()
-  const queries = deps.adminQueries ?? new AdminQueries(deps.db)
-  const errorCodes = deps.storage?.errorCounts ?? new ErrorCounts(deps.db)
+  const sessions = new SignedSessions(token, deps.storage.sessionGeneration)
+  // Failed sign-ins per client: on the storage (shared by every instance on Postgres; in this process on SQLite).
+  const throttle = deps.storage.signIns
+  const queries = deps.storage.admin
+  const errorCodes = deps.storage.errorCounts
   const known = new Set((deps.services ?? []).map((s) => s.slug))
   const devChain = usesDevChain(config)
   const explorer = explorerBase(config.network, devChain)

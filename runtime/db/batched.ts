@@ -1,4 +1,6 @@
 import type { Logger } from '../sdk'
+import { COUNTERS, utcDay } from './shared'
+import type { Counter } from './store'
 
 /**
  * Counts held in memory and written in batches (traffic counters and error counts, on both engines): a flush takes
@@ -117,5 +119,102 @@ export class AsyncBatchWriter<T> {
   async close(): Promise<void> {
     clearInterval(this.timer)
     await this.flush().catch(() => reportDropped(this.batch, this.onDropped))
+  }
+}
+
+// ---- The two batches: traffic counters and error counts ----
+
+/** Pending increments, key `day|slug` (shared by the SQLite and Postgres stores). */
+export type PendingCounters = Map<string, Record<Counter, number>>
+
+/** Increments held in memory between flushes (shared by the SQLite and Postgres stores). */
+export class CounterBatch implements Batch<PendingCounters> {
+  private pending: PendingCounters = new Map()
+
+  constructor(private now: () => Date) {}
+
+  /** Adds to the counters of `slug` for today (UTC). */
+  add(slug: string, add: Partial<Record<Counter, number>>): void {
+    this.addTo(`${utcDay(this.now())}|${slug}`, add)
+  }
+
+  take(): PendingCounters | undefined {
+    if (!this.pending.size) return undefined
+    const batch = this.pending
+    this.pending = new Map()
+    return batch
+  }
+
+  restore(batch: PendingCounters): void {
+    for (const [key, row] of batch) this.addTo(key, row)
+  }
+
+  /** The first day of a `days`-day window ending today (UTC). */
+  since(days: number): string {
+    return utcDay(new Date(this.now().getTime() - (days - 1) * 86_400_000))
+  }
+
+  private addTo(key: string, add: Partial<Record<Counter, number>>): void {
+    let row = this.pending.get(key)
+    if (!row) this.pending.set(key, (row = { calls: 0, errors: 0, tokens: 0, demo_calls: 0 }))
+    for (const c of COUNTERS) row[c] += add[c] ?? 0
+  }
+}
+
+const CODE = /^[A-Z][A-Z0-9_]{0,63}$/
+/** Distinct (code, status) pairs kept per service per batch: a misbehaving service cannot grow the batch unbounded. */
+const MAX_CODES_PER_SLUG = 64
+
+/**
+ * Increments held in memory between flushes (shared by the SQLite and Postgres stores): key `day|slug|code|status`.
+ * Codes that are not UPPER_SNAKE are counted as OTHER.
+ */
+export type PendingCount = { day: string; slug: string; code: string; status: number; count: number }
+
+export class ErrorCountBatch implements Batch<PendingCount[]> {
+  private pending = new Map<string, number>()
+  private perSlug = new Map<string, number>()
+
+  constructor(private now: () => Date) {}
+
+  add(slug: string, status: number, code: string): void {
+    if (!CODE.test(code)) code = 'OTHER'
+    if (!Number.isInteger(status) || status < 400 || status > 599) status = 500
+    this.count(`${utcDay(this.now())}|${slug}|${code}|${status}`, slug, 1)
+  }
+
+  /** Adds `n` to `key`; a key new to the batch is admitted only while its service has fewer than the bound. */
+  private count(key: string, slug: string, n: number): void {
+    const had = this.pending.get(key)
+    if (had !== undefined) this.pending.set(key, had + n)
+    else if ((this.perSlug.get(slug) ?? 0) < MAX_CODES_PER_SLUG) {
+      this.pending.set(key, n)
+      this.perSlug.set(slug, (this.perSlug.get(slug) ?? 0) + 1)
+    }
+  }
+
+  /** Takes the batch (the store writes it, and gives it back with `restore` when the write failed). */
+  take(): PendingCount[] | undefined {
+    if (!this.pending.size) return undefined
+    const out = [...this.pending].map(([k, count]) => {
+      const [day, slug, code, status] = k.split('|')
+      return { day, slug, code, status: Number(status), count }
+    })
+    this.pending = new Map()
+    this.perSlug = new Map()
+    return out
+  }
+
+  /**
+   * Merges a batch whose write failed back in, under the same bound as `add` (the keys that came since count
+   * against it): however many flushes fail, a service never holds more than MAX_CODES_PER_SLUG keys.
+   */
+  restore(rows: PendingCount[]): void {
+    for (const r of rows) this.count(`${r.day}|${r.slug}|${r.code}|${r.status}`, r.slug, r.count)
+  }
+
+  /** The first day of a `days`-day window ending today (UTC). */
+  since(days: number): string {
+    return utcDay(new Date(this.now().getTime() - (days - 1) * 86_400_000))
   }
 }

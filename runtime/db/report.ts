@@ -1,7 +1,5 @@
-import type { Ledger, SettledRow } from './ledger'
-import type { Counter, Stats } from './stats'
-import type { LedgerStore, StatsStore } from './store'
-import { utcDay } from './sqlite'
+import { utcDay } from './shared'
+import type { Counter, LedgerStore, SettledRow, StatsStore } from './store'
 
 /** One line of /stats: traffic counters plus paid calls, revenue and gas from the ledger's settled rows. */
 export interface DayStats {
@@ -70,15 +68,15 @@ export interface NetworkMoney {
 }
 
 /**
- * The /stats report over the last `days` UTC days: totals, per day and per service. Traffic comes from the stats
- * counters, paid calls / revenue / gas from the ledger's settled rows (grouped by the UTC day they settled), so
- * the books equal the chain after any crash. Money is per network: `totals`, `days` and `services` count the
+ * The /stats report over the last `days` UTC days (from stores with synchronous reads): totals, per day and per
+ * service. Traffic comes from the stats counters, paid calls / revenue / gas from the ledger's settled rows (grouped
+ * by the UTC day they settled), so the books equal the chain after any crash. Money is per network: `totals`, `days` and `services` count the
  * payments settled on `network` (the configured primary network, named in the report); `networks` gives each
  * network's own figures (the primary first), never one sum of different chains.
  */
 export function statsReport(
-  stats: Stats,
-  ledger: Ledger,
+  stats: { rows(days: number): TrafficRow[] },
+  ledger: { settledByDay(sinceMs: number): SettledRow[] },
   days: number,
   ethUsd: number | null,
   network: string,

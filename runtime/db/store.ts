@@ -1,14 +1,33 @@
-import type { PaymentRow, PaymentState, Reservation, SettledRow, SettlementGas } from './ledger'
-import type { Counter } from './stats'
-import type { QuotaResult } from './quota'
-import type { KeepInput, StoredResult } from './results'
-
 /**
- * The one storage interface, with two implementations: the embedded SQLite (runtime/db/*.ts; synchronous, so a
- * call costs no await on the hot path) and a shared Postgres for N instances (runtime/db/postgres/*). Every method
- * may return a promise: callers always `await` (awaiting a plain value is free of I/O).
+ * The storage contract: every store interface and row type, engine-neutral. Two implementations: the embedded
+ * SQLite (runtime/db/sqlite/; synchronous, so a call costs no await on the hot path) and a shared Postgres for N
+ * instances (runtime/db/postgres/). Neither engine imports the other; runtime/db/open.ts alone picks one. Every
+ * method may return a promise: callers always `await` (awaiting a plain value is free of I/O). Adding a store:
+ * runtime/db/README.md.
  */
 export type Awaitable<T> = T | Promise<T>
+
+/** Everything the server keeps, on one engine: the embedded SQLite file, or a Postgres shared by N instances. */
+export interface Storage {
+  kind: 'sqlite' | 'postgres'
+  ledger: LedgerStore
+  stats: StatsStore
+  quota: QuotaStore
+  results: ResultStoreLike
+  /** Costly payment refusals per client / payer per minute (in memory on SQLite: one process). */
+  refusals: ThrottleStore
+  /** Failed console sign-ins per client per 5 minutes (in memory on SQLite; shared by every instance on Postgres). */
+  signIns: ThrottleStore
+  /** The operator console's reads. */
+  admin: AdminReads
+  /** The console's error answers by code (batched like the stats counters) and its session generation. */
+  errorCounts: ErrorCountStore
+  sessionGeneration: SessionGenerationStore
+  /** True when the database answers (within 2 s). */
+  ping(): Promise<boolean>
+  /** Flushes and closes (stats, results, connections). */
+  close(): Promise<void>
+}
 
 export interface LedgerStore extends PayerLedger {
   /** Atomic reservation of one authorization (network, payer, nonce): the row id, or null when it is already in use. */
@@ -47,12 +66,6 @@ export interface CooldownStore {
   /** Starts or extends the payer's cool-down (base, doubling with repeats, capped); returns its length (ms). */
   strike(payer: string): Awaitable<number>
 }
-
-/** The start of a released row's reason when its handler ran and failed, e.g. `handler 502 UPSTREAM_ERROR` (counted by `failedRuns`). */
-export const FAILED_RUN_REASON = 'handler '
-
-/** How far the clocks of two instances may differ (ms): settlements this close before a balance read count as after it. */
-export const SKEW_MS = 1000
 
 /**
  * The per-payer in-flight limit, read from the ledger on both engines (runtime/pay/payer-hold.ts): the amounts in
@@ -156,4 +169,212 @@ export interface SessionGenerationStore {
   current(): Awaitable<number>
   /** Moves to the next generation and returns it. */
   next(): Awaitable<number>
+}
+
+// ---- The payment ledger ----
+
+/**
+ * reserved -> verified -> settling -> settled | pending | failed; reserved/verified -> released (handler failed
+ * or payment invalid: the authorization may be used again) or failed.
+ */
+export type PaymentState = 'reserved' | 'verified' | 'settling' | 'pending' | 'settled' | 'failed' | 'released'
+
+export interface PaymentRow {
+  id: number
+  payer: string
+  nonce: string
+  slug: string
+  tier: string
+  amount: string
+  network: string
+  state: PaymentState
+  tx_hash: string | null
+  reason: string | null
+  request_id: string
+  valid_before: number
+  x402_version: number
+  payload: string
+  requirements: string
+  created_at: number
+  updated_at: number
+  /** When the row became settled (ms); null otherwise. */
+  settled_at: number | null
+  /** Gas used by the settlement transaction and its effective price (wei), when known. */
+  gas_used: number | null
+  gas_price: number | null
+  /** The instance that reserved the row (shared Postgres only). */
+  instance?: string
+}
+
+/** What a settlement cost, as reported by the facilitator (decimal strings). */
+export interface SettlementGas {
+  gasUsed?: string
+  effectiveGasPrice?: string
+}
+
+/** Settled payments of one UTC day, network and service: exact integer sums as decimal strings. */
+export interface SettledRow {
+  day: string
+  /** The CAIP-2 network the payments settled on (each network's revenue is its own figure). */
+  network: string
+  slug: string
+  paid_calls: number
+  revenue_atomic: string
+  /** Sum of gas_used × gas_price over the rows whose gas is known (wei). */
+  gas_wei: string
+}
+
+export interface Reservation {
+  payer: string
+  nonce: string
+  slug: string
+  tier: string
+  amount: string
+  network: string
+  requestId: string
+  validBefore: number
+  x402Version: number
+  payload: unknown
+  requirements: unknown
+}
+
+// ---- Traffic counters, quota, kept results ----
+
+/** Traffic counters. Paid calls and revenue are not counters: they are read from the ledger's settled rows. */
+export type Counter = 'calls' | 'errors' | 'tokens' | 'demo_calls'
+
+export interface QuotaResult {
+  allowed: boolean
+  used: number
+  limit: number
+  remaining: number
+  /** ISO time of the next UTC midnight, when the quota resets. */
+  resetsAt: string
+  /** The UTC day the call was counted on (for a refund). */
+  day: string
+}
+
+/** A kept result joined with its payment's ledger row. */
+export interface StoredResult {
+  payment_id: number
+  payer: string
+  nonce: string
+  payment_key: string | null
+  request_hash: string
+  expires_at: number
+  /** Base64 PAYMENT-RESPONSE value sent with the first answer (null until settled in-request). */
+  receipt: string | null
+  /** The JSON body of the 200 answer (null: a claim still in flight, or too large / evicted). */
+  body: string | null
+  state: PaymentState
+  tx_hash: string | null
+  network: string
+  /** The ledger's copy of the decoded payment header (JSON). */
+  payload: string
+}
+
+export interface ResultLimits {
+  /** A single body larger than this is not kept. */
+  maxBodyBytes: number
+  /** Total bytes of kept bodies; past it, the oldest bodies are dropped (their rows stay until expiry). */
+  maxTotalBytes: number
+  /**
+   * Kept bodies are written in one transaction per this many ms (default 50), so a paid call costs no disk flush
+   * of its own; any lookup writes the pending ones first. 0 writes at once.
+   */
+  flushMs?: number
+}
+
+export interface KeepInput {
+  paymentId: number
+  payer: string
+  nonce: string
+  key: string | null
+  requestHash: string
+  /** Unix seconds after which the row is purged. */
+  expiresAt: number
+}
+
+// ---- The operator console ----
+
+export interface AdminPayment {
+  id: number
+  state: string
+  slug: string
+  tier: string
+  /** Atomic USDC units (6 decimals), as a decimal string. */
+  amount: string
+  amount_usd: number
+  payer: string
+  network: string
+  tx_hash: string | null
+  reason: string | null
+  request_id: string
+  gas_used: string | null
+  gas_price_wei: string | null
+  /** gas_used × gas_price in wei, when both are known. */
+  gas_cost_wei: string | null
+  created_at: string
+  updated_at: string
+  settled_at: string | null
+}
+
+export interface DayMoney {
+  day: string
+  revenue_atomic: string
+  revenue_usd: number
+  gas_wei: string
+  settled: number
+}
+
+export interface ServiceMoney {
+  slug: string
+  revenue_atomic: string
+  revenue_usd: number
+  gas_wei: string
+  settled: number
+  avg_gas_used: number | null
+}
+
+/** One (UTC day, network, service) cell of settled payments, as both engines' aggregation returns it. */
+export interface MoneyCell {
+  day: string
+  network: string
+  slug: string
+  settled: number | string
+  revenue_atomic: string
+  gas_wei: string
+  /** Sum of gas_used over the rows whose gas is known, and how many they are (for the average). */
+  gas_used: string
+  with_gas: number | string
+}
+
+/** One network's settled money over the window. */
+export interface NetworkMoneyTotal {
+  network: string
+  revenue_atomic: string
+  revenue_usd: number
+  gas_wei: string
+  settled: number
+}
+
+/** The console's money view: days and services on `network` (the primary one), and every network's totals. */
+export interface Money {
+  network: string
+  days: DayMoney[]
+  services: ServiceMoney[]
+  /** `network` first (even without settlements), then the others by name; never one sum of different chains. */
+  networks: NetworkMoneyTotal[]
+}
+
+/** The console's reads, on either engine (AdminQueries on SQLite, PgAdminQueries on Postgres). */
+export interface AdminReads {
+  payments(o: { limit: number; state?: string; slug?: string }): Awaitable<AdminPayment[]>
+  payment(id: number): Awaitable<AdminPayment | null>
+  unsettledPayments(): Awaitable<AdminPayment[]>
+  stateCounts(): Awaitable<Record<string, number>>
+  events(id: number): Awaitable<Array<{ state: string; detail: string | null; at: string }>>
+  money(days: number, network: string): Awaitable<Money>
+  paidFailures(days: number): Awaitable<Array<{ slug: string; code: string; status: number | null; count: number }>>
+  demoQuota(days: number): Awaitable<Array<{ day: string; clients: number; calls: number }>>
 }

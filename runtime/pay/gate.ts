@@ -1,4 +1,5 @@
-import { FAILED_RUN_REASON, type LedgerStore, type ThrottleStore } from '../db/store'
+import { FAILED_RUN_REASON } from '../db/shared'
+import type { LedgerStore, ThrottleStore } from '../db/store'
 import { ServiceError, type Logger } from '../sdk'
 import { cheapChecks } from './checks'
 import { PaymentRefused } from './decode'

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
 import { getAddress, isAddressEqual } from 'viem/utils'
-import type { StoredResult } from '../db/results'
-import type { ResultStoreLike } from '../db/store'
+import type { ResultStoreLike, StoredResult } from '../db/store'
 import { b64json } from './challenge'
 import { cheapChecks } from './checks'
 import type { Ticket } from './gate'

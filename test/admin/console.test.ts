@@ -19,6 +19,7 @@ import { withEcho } from '../support/extra-service'
 import { signPayment } from '../support/pay'
 import { reservationOf } from '../support/reservation'
 import { payingFetch } from '../support/paying-fetch'
+import { sqliteOf } from '../../runtime/db/open'
 
 const ART = 'test-artifacts/admin'
 const TOKEN = 'console-test-token-abcdefghijklmnop'
@@ -69,7 +70,7 @@ async function latePending(): Promise<string> {
   await createPublicClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl) }).waitForTransactionReceipt(
     { hash: tx },
   )
-  const ledger = s.booted.ledger
+  const ledger = sqliteOf(s.booted).ledger
   const id = ledger.reserve(reservationOf(raw, requirements, { slug: 'slugify', requestId: 'req_late' }))!
   ledger.transition(id, 'verified')
   ledger.transition(id, 'settling', { tx })
@@ -86,7 +87,7 @@ async function expiredPending(): Promise<void> {
     validBefore: Math.floor(Date.now() / 1000) - 5,
   })
   const raw = JSON.parse(Buffer.from(header, 'base64').toString())
-  const ledger = s.booted.ledger
+  const ledger = sqliteOf(s.booted).ledger
   const id = ledger.reserve(reservationOf(raw, requirements, { slug: 'slugify', requestId: 'req_expired' }))!
   ledger.transition(id, 'settling')
   ledger.transition(id, 'pending', { reason: 'settlement_pending' })
@@ -126,7 +127,7 @@ afterAll(async () => {
 
 async function moneyAddsUp() {
   const delta = (await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeStart
-  expect(s.booted.ledger.settledTotal()).toBe(delta)
+  expect(sqliteOf(s.booted).ledger.settledTotal()).toBe(delta)
   const stats = (await (await fetch(s.url + '/stats')).json()) as any
   expect(BigInt(Math.round(stats.totals.revenue_usd * 1e6))).toBe(delta)
 }
@@ -202,12 +203,18 @@ describe('operator console', () => {
   }, 30_000)
 
   test("a payment's history opens from its id, by keyboard", async () => {
-    const id = s.booted.ledger.byState(['settled']).find((p) => p.tx_hash === paidTx)!.id
+    const id = sqliteOf(s.booted)
+      .ledger.byState(['settled'])
+      .find((p) => p.tx_hash === paidTx)!.id
     await page.focus(`#payment-list button[data-payment="${id}"]`)
     await page.keyboard.press('Enter')
     await page.waitForSelector('#payment-detail:not([hidden]) table')
     const states = await page.locator('#payment-detail tbody tr td:nth-child(2)').allTextContents()
-    expect(states).toEqual(s.booted.ledger.events(id).map((e) => e.state))
+    expect(states).toEqual(
+      sqliteOf(s.booted)
+        .ledger.events(id)
+        .map((e) => e.state),
+    )
     expect(states[0]).toBe('reserved')
     expect(states.at(-1)).toBe('settled')
     expect(await page.textContent('#payment-detail')).toContain(paidTx)

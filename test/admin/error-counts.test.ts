@@ -4,8 +4,8 @@
  * are normalised, a failed write keeps its counts for the next flush, and two instances on one Postgres add up.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { openDatabase } from '../../runtime/db/sqlite'
-import { ErrorCounts } from '../../runtime/db/error-counts'
+import { openDatabase } from '../../runtime/db/sqlite/connect'
+import { ErrorCounts } from '../../runtime/db/sqlite/error-counts'
 import { PgErrorCounts } from '../../runtime/db/postgres/error-counts'
 import type { ErrorCountStore } from '../../runtime/db/store'
 import { testPostgresPools, type TestPools } from '../support/postgres'

@@ -8,13 +8,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDatabase } from '../../runtime/db/sqlite'
-import { SessionGeneration } from '../../runtime/db/admin-state'
+import { openDatabase } from '../../runtime/db/sqlite/connect'
+import { SessionGeneration } from '../../runtime/db/sqlite/admin-state'
 import { SignedSessions } from '../../runtime/admin/session'
 import { startServer } from '../support/server'
 import { testPostgres, type LocalPostgres } from '../support/postgres'
 import type { Child } from '../../bench/lib'
 import { onPostgres, startServerProcess } from '../support/server-process'
+import { sqliteOf } from '../../runtime/db/open'
 
 const TOKEN = 'sessions-test-token-0123456789abcdef'
 const OTHER = 'another-admin-token-0123456789abcdef'
@@ -127,7 +128,7 @@ test('fail closed: when the session generation cannot be read, a cookie gets 503
   const s = await startServer({ env: { ADMIN_TOKEN: TOKEN } })
   try {
     const cookie = await signIn(s.url)
-    s.booted.db.run('ALTER TABLE admin_state RENAME TO admin_state_away')
+    sqliteOf(s.booted).db.run('ALTER TABLE admin_state RENAME TO admin_state_away')
     const api = await overview(s.url, cookie)
     expect(api.status).toBe(503)
     expect(api.headers.get('cache-control')).toBe('no-store')
@@ -140,7 +141,7 @@ test('fail closed: when the session generation cannot be read, a cookie gets 503
     expect((await overview(s.url, forged)).status).toBe(401)
     const bearer = await fetch(s.url + '/admin/api/payments', { headers: { authorization: `Bearer ${TOKEN}` } })
     expect(bearer.status).toBe(200)
-    s.booted.db.run('ALTER TABLE admin_state_away RENAME TO admin_state')
+    sqliteOf(s.booted).db.run('ALTER TABLE admin_state_away RENAME TO admin_state')
     expect((await overview(s.url, cookie)).status).toBe(200)
   } finally {
     await s.stop()

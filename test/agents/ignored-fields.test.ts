@@ -11,6 +11,7 @@ import { ignoredFieldsHeader } from '../../runtime/input/ignored-header'
 import { decodeB64Json, startApp, type TestServer } from '../support/server'
 import { signPayment } from '../support/pay'
 import { chainFacilitator } from '../support/on-chain'
+import { sqliteOf } from '../../runtime/db/open'
 
 let chain: DevChain
 let s: TestServer
@@ -87,7 +88,7 @@ test('names that are not header-safe are percent-encoded and the list is capped'
 
 test('revenue in /stats = settled ledger total = payee on-chain delta', async () => {
   const stats = (await (await s.fetch('/stats')).json()) as { totals: { revenue_usd: number } }
-  const settled = s.booted.ledger.settledTotal()
+  const settled = sqliteOf(s.booted).ledger.settledTotal()
   expect(settled).toBe(charged) // three stats-toolkit calls (0.003) and one hash-digest (0.001): 10000 atomic units
   expect(charged).toBe(10_000n)
   expect(BigInt(Math.round(stats.totals.revenue_usd * 1e6))).toBe(settled)

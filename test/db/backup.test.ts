@@ -3,8 +3,8 @@ import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDatabase } from '../../runtime/db/sqlite'
-import { Ledger } from '../../runtime/db/ledger'
+import { openDatabase } from '../../runtime/db/sqlite/connect'
+import { Ledger } from '../../runtime/db/sqlite/ledger'
 import { reservation } from '../support/reservation'
 
 test('bun run backup copies a live WAL database consistently', () => {

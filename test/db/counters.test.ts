@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
 import { loadConfig } from '../../runtime/config'
-import { openStorage } from '../../runtime/db/open'
-import { openDatabase } from '../../runtime/db/sqlite'
-import { Stats } from '../../runtime/db/stats'
+import { openStorage, sqliteOf } from '../../runtime/db/open'
+import { openDatabase } from '../../runtime/db/sqlite/connect'
+import { Stats } from '../../runtime/db/sqlite/stats'
 import { PgStats } from '../../runtime/db/postgres/stats'
 import type { StatsStore } from '../../runtime/db/store'
 import { testPostgresPools, type TestPools } from '../support/postgres'
@@ -87,9 +87,9 @@ test('sqlite: a failing stats write at shutdown does not stop storage.close() fr
     const storage = await openStorage(loadConfig({ DATABASE_PATH: path }).config)
     storage.stats.record('slugify', { calls: 1 })
     storage.errorCounts.record('slugify', 422, 'INVALID_INPUT')
-    storage.sqlite!.run('ALTER TABLE stats_daily RENAME TO stats_daily_away')
+    sqliteOf(storage).db.run('ALTER TABLE stats_daily RENAME TO stats_daily_away')
     await storage.close()
-    storage.sqlite!.close()
+    sqliteOf(storage).db.close()
     const db = new Database(path, { readonly: true })
     expect(db.query('SELECT slug, code, status, count FROM error_codes_daily').all()).toEqual([
       { slug: 'slugify', code: 'INVALID_INPUT', status: 422, count: 1 },

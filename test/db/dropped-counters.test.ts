@@ -10,6 +10,7 @@ import { openStorage } from '../../runtime/db/open'
 import { AsyncBatchWriter, SyncBatchWriter, type Batch } from '../../runtime/db/batched'
 import { startApp } from '../support/server'
 import { testPostgresPools, type TestPools } from '../support/postgres'
+import { sqliteOf } from '../../runtime/db/open'
 
 const DROPPED = 'counters dropped at shutdown'
 const parse = (lines: string[]) => lines.map((l) => JSON.parse(l) as Record<string, unknown>)
@@ -26,7 +27,7 @@ test('sqlite (booted server): a failed last stats flush logs one warning with th
   stats.record('secret-slug-one', { calls: 2 })
   stats.record('secret-slug-two', { calls: 1, errors: 1 })
   errorCounts.record('secret-slug-one', 422, 'INVALID_INPUT')
-  s.booted.db.run('ALTER TABLE stats_daily RENAME TO stats_daily_away')
+  sqliteOf(s.booted).db.run('ALTER TABLE stats_daily RENAME TO stats_daily_away')
   await s.stop()
   const dropped = parse(s.logs).filter((l) => l.msg === DROPPED)
   expect(dropped).toHaveLength(1)

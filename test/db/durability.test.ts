@@ -1,6 +1,6 @@
 /**
  * One fsync'd (synchronous=FULL) commit per paid call: the `settling` row written before the transfer is broadcast.
- * The connection commits with synchronous=NORMAL otherwise (runtime/db/sqlite.ts, runtime/db/ledger.ts). Checked on
+ * The connection commits with synchronous=NORMAL otherwise (runtime/db/sqlite/connect.ts, runtime/db/sqlite/ledger.ts). Checked on
  * a real SQLite file: by the connection's counter of durable commits through the ledger and through real paid calls
  * (anvil, the official @x402/fetch client), and, where Linux perf may read the syscall tracepoints, by counting the fsync
  * system calls of a real server process during paid calls.
@@ -10,10 +10,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
-import { Ledger, type Reservation } from '../../runtime/db/ledger'
-import { ResultStore } from '../../runtime/db/results'
-import { SessionGeneration } from '../../runtime/db/admin-state'
-import { durableCommits, durably, openDatabase } from '../../runtime/db/sqlite'
+import { Ledger } from '../../runtime/db/sqlite/ledger'
+import { ResultStore } from '../../runtime/db/sqlite/results'
+import { SessionGeneration } from '../../runtime/db/sqlite/admin-state'
+import { durableCommits, durably, openDatabase } from '../../runtime/db/sqlite/connect'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { startServerProcess } from '../support/server-process'
@@ -21,6 +21,8 @@ import { decodeB64Json, type TestServer } from '../support/server'
 import { startServerOnChain } from '../support/on-chain'
 import { signPayment } from '../support/pay'
 import { payingFetch } from '../support/paying-fetch'
+import { sqliteOf } from '../../runtime/db/open'
+import type { Reservation } from '../../runtime/db/store'
 
 let dir: string
 beforeAll(() => {
@@ -155,7 +157,7 @@ describe('real paid calls (anvil, @x402/fetch)', () => {
   })
 
   test('each paid call makes exactly one durable commit; a refused payment makes none; books equal the chain', async () => {
-    const db = s.booted.db
+    const db = sqliteOf(s.booted).db
     expect(syncLevel(db)).toBe(NORMAL)
     const pay = payingFetch(chain.payer.privateKey as Hex)
     const payeeBefore = await usdcBalance(chain.rpcUrl, chain.payee.address)
@@ -180,7 +182,7 @@ describe('real paid calls (anvil, @x402/fetch)', () => {
     expect(syncLevel(db)).toBe(NORMAL)
     const delta = (await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeBefore
     expect(delta).toBe(3000n)
-    expect(s.booted.ledger.settledTotal()).toBe(3000n)
+    expect(sqliteOf(s.booted).ledger.settledTotal()).toBe(3000n)
   }, 60_000)
 })
 

@@ -8,13 +8,20 @@ import { SQL } from 'bun'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDatabase } from '../../runtime/db/sqlite'
-import { Ledger, type Reservation } from '../../runtime/db/ledger'
-import { Stats } from '../../runtime/db/stats'
-import { DailyQuota } from '../../runtime/db/quota'
-import { ResultStore } from '../../runtime/db/results'
+import { openDatabase } from '../../runtime/db/sqlite/connect'
+import { Ledger } from '../../runtime/db/sqlite/ledger'
+import { Stats } from '../../runtime/db/sqlite/stats'
+import { DailyQuota } from '../../runtime/db/sqlite/quota'
+import { ResultStore } from '../../runtime/db/sqlite/results'
 import { loadStatsReport } from '../../runtime/db/report'
-import type { CooldownStore, LedgerStore, QuotaStore, ResultStoreLike, StatsStore } from '../../runtime/db/store'
+import type {
+  CooldownStore,
+  LedgerStore,
+  QuotaStore,
+  Reservation,
+  ResultStoreLike,
+  StatsStore,
+} from '../../runtime/db/store'
 import { PayerGuard } from '../../runtime/pay/payer-guard'
 import { PgCooldowns } from '../../runtime/db/postgres/cooldowns'
 import { PG_MIGRATIONS } from '../../runtime/db/postgres/schema'
@@ -401,8 +408,9 @@ describe('#24: migrating an existing database to (network, payer, nonce)', () =>
     const dir = mkdtempSync(join(tmpdir(), 'migrate-'))
     const path = join(dir, 'v5.sqlite')
     const v = openDatabase(path)
-    // the previous release's indexes, as its databases have them
-    v.exec(`DROP INDEX payments_authorization;
+    // the previous release's indexes, as its databases have them (and not the later payments_released)
+    v.exec(`DROP INDEX payments_released;
+      DROP INDEX payments_authorization;
       CREATE UNIQUE INDEX payments_authorization ON payments (payer, nonce) WHERE state <> 'released';
       DROP INDEX payments_settled;
       CREATE INDEX payments_settled ON payments (settled_at, slug, amount, gas_used, gas_price) WHERE state = 'settled';

@@ -18,6 +18,7 @@ import { startOfficialFacilitator, type OfficialFacilitator } from '../support/o
 import { startServer, type TestServer } from '../support/server'
 import { until } from '../support/until'
 import { payingFetch } from '../support/paying-fetch'
+import { sqliteOf } from '../../runtime/db/open'
 
 const KEY_ID = 'organizations/11111111-2222-3333-4444-555555555555/apiKeys/66666666-7777-8888-9999-000000000000'
 
@@ -171,7 +172,7 @@ describe('ES256 key, first facilitator down', () => {
 
   test('money adds up; no key material or token in any log', async () => {
     const stats = (await (await fetch(s.url + '/stats')).json()) as any
-    const settled = s.booted.ledger.settledTotal()
+    const settled = sqliteOf(s.booted).ledger.settledTotal()
     expect(settled).toBe(1000n)
     expect(BigInt(Math.round(stats.totals.revenue_usd * 1e6))).toBe(settled)
     expect(await usdcBalance(chain.rpcUrl, chain.payee.address)).toBe(settled)

@@ -20,6 +20,7 @@ import { withEcho } from '../support/extra-service'
 import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { signPayment } from '../support/pay'
 import { decodeB64Json, post, refusingFacilitator, startServer, type TestServer } from '../support/server'
+import { sqliteOf } from '../../runtime/db/open'
 
 const A = 'eip155:8453'
 const B = 'eip155:84532'
@@ -148,7 +149,7 @@ describe('one server, two chains', () => {
     expect(await usdcBalance(chainA.rpcUrl, chainA.payer.address)).toBe(payerA0 - amount)
     expect(await usdcBalance(chainB.rpcUrl, chainB.payer.address)).toBe(payerB0 - amount)
     const networks = (
-      s.booted.db.query('SELECT network FROM payments WHERE state = ? ORDER BY id').all('settled') as any[]
+      sqliteOf(s.booted).db.query('SELECT network FROM payments WHERE state = ? ORDER BY id').all('settled') as any[]
     ).map((r) => r.network)
     expect(networks).toEqual([A, B])
   }, 60_000)
@@ -258,11 +259,11 @@ describe('one server, two chains', () => {
   test('#24: /stats counts each network on its own: the main network in totals, every network in `networks`', async () => {
     const stats = (await (await fetch(s.url + '/stats')).json()) as any
     const now = await payee()
-    const onA = s.booted.ledger.settledTotal(A)
-    const onB = s.booted.ledger.settledTotal(B)
+    const onA = sqliteOf(s.booted).ledger.settledTotal(A)
+    const onB = sqliteOf(s.booted).ledger.settledTotal(B)
     expect(onA).toBe(now.a - start.a)
     expect(onB).toBe(now.b - start.b)
-    expect(s.booted.ledger.settledTotal()).toBe(onA + onB)
+    expect(sqliteOf(s.booted).ledger.settledTotal()).toBe(onA + onB)
     expect(stats.network).toBe(A)
     expect(BigInt(stats.totals.revenue_atomic)).toBe(onA)
     expect(stats.networks.map((n: any) => [n.network, BigInt(n.revenue_atomic)])).toEqual([

@@ -15,6 +15,7 @@ import { remoteFacilitators } from '../../runtime/pay/remote-setup'
 import { startOfficialFacilitator, type OfficialFacilitator } from '../support/official-facilitator'
 import { signPayment } from '../support/pay'
 import { post, startServer, type TestServer, requirementsAt } from '../support/server'
+import { sqliteOf } from '../../runtime/db/open'
 
 let chain: DevChain
 let fac: OfficialFacilitator
@@ -95,8 +96,8 @@ test('a timed-out /settle is not retried elsewhere; it stays pending and is reco
   expect(slowHits['/settle']).toBe(1)
   expect(secondHits['/settle']).toBeUndefined()
   expect(secondHits['/verify']).toBeUndefined()
-  expect(s.booted.ledger.byState(['pending']).length).toBe(1)
-  expect(s.booted.ledger.settledTotal()).toBe(0n)
+  expect(sqliteOf(s.booted).ledger.byState(['pending']).length).toBe(1)
+  expect(sqliteOf(s.booted).ledger.settledTotal()).toBe(0n)
 
   // The first facilitator did send it: the money arrives on chain.
   for (
@@ -106,10 +107,10 @@ test('a timed-out /settle is not retried elsewhere; it stays pending and is reco
   ) {
     if (Date.now() > end) throw new Error('the transfer never landed')
   }
-  expect(await reconcile(s.booted.ledger, list, s.booted.log, 0)).toMatchObject({ settled: 1, failed: 0 })
-  expect(await reconcile(s.booted.ledger, list, s.booted.log, 0)).toMatchObject({ settled: 0 })
+  expect(await reconcile(s.booted.storage.ledger, list, s.booted.log, 0)).toMatchObject({ settled: 1, failed: 0 })
+  expect(await reconcile(s.booted.storage.ledger, list, s.booted.log, 0)).toMatchObject({ settled: 0 })
   const stats = (await (await fetch(s.url + '/stats')).json()) as any
-  const settled = s.booted.ledger.settledTotal()
+  const settled = sqliteOf(s.booted).ledger.settledTotal()
   expect(settled).toBe(1000n)
   expect(BigInt(Math.round(stats.totals.revenue_usd * 1e6))).toBe(settled)
   expect(await usdcBalance(chain.rpcUrl, chain.payee.address)).toBe(settled)

@@ -15,6 +15,7 @@ import type { TestServer } from '../support/server'
 import { startServerOnChain, stopAndTally } from '../support/on-chain'
 import { withEcho } from '../support/extra-service'
 import { mcpClient } from './client'
+import { sqliteOf } from '../../runtime/db/open'
 
 let chain: DevChain
 let s: TestServer
@@ -56,7 +57,11 @@ test('slugify, not in the default list, is paid through call_service at exactly 
   expect(r.structuredContent).toEqual({ slug: 'called-by-slug', length: 14 })
   const receipt = r._meta?.['x402/payment-response'] as { success: boolean; transaction: string }
   expect(receipt.success).toBe(true)
-  expect(s.booted.ledger.byState(['settled']).find((x) => x.tx_hash === receipt.transaction)).toMatchObject({
+  expect(
+    sqliteOf(s.booted)
+      .ledger.byState(['settled'])
+      .find((x) => x.tx_hash === receipt.transaction),
+  ).toMatchObject({
     slug: 'slugify',
     amount: '1000',
   })
@@ -67,7 +72,11 @@ test('a tiered service through call_service charges the tier in its arguments', 
   const r = await payViaCallService('test-explain', { code: 'a', tier: 'quick' })
   expect(r.isError).toBeFalsy()
   expect(r.structuredContent).toMatchObject({ service: 'test-explain', tier: 'quick' })
-  expect(s.booted.ledger.byState(['settled']).filter((x) => x.slug === 'test-explain')).toHaveLength(1)
+  expect(
+    sqliteOf(s.booted)
+      .ledger.byState(['settled'])
+      .filter((x) => x.slug === 'test-explain'),
+  ).toHaveLength(1)
 }, 60_000)
 
 test('a payment signed for one service is refused for another through call_service; nothing moves', async () => {

@@ -16,6 +16,7 @@ import type { TestServer } from '../support/server'
 import { chainFacilitator, startServerOnChain } from '../support/on-chain'
 import { withEcho } from '../support/extra-service'
 import { mcpClient, textJson } from './client'
+import { sqliteOf } from '../../runtime/db/open'
 
 let chain: DevChain
 let s: TestServer
@@ -73,7 +74,7 @@ const paidCall = (name: string, args: Record<string, unknown>, payment: unknown)
 /** The money invariant after every test that may move money: payee's on-chain balance = ledger settled = /stats revenue. */
 async function expectBooksBalance() {
   const stats = (await (await fetch(s.url + '/stats')).json()) as any
-  const settled = s.booted.ledger.settledTotal()
+  const settled = sqliteOf(s.booted).ledger.settledTotal()
   expect(BigInt(Math.round(stats.totals.revenue_usd * 1e6))).toBe(settled)
   expect(await usdcBalance(chain.rpcUrl, chain.payee.address)).toBe(settled)
 }
@@ -92,7 +93,11 @@ describe('paid tool calls over MCP', () => {
     const after = await balances()
     expect(before.payer - after.payer).toBe(1000n)
     expect(after.payee - before.payee).toBe(1000n)
-    expect(s.booted.ledger.byState(['settled']).find((x) => x.tx_hash === receipt.transaction)).toMatchObject({
+    expect(
+      sqliteOf(s.booted)
+        .ledger.byState(['settled'])
+        .find((x) => x.tx_hash === receipt.transaction),
+    ).toMatchObject({
       slug: 'slugify',
       amount: '1000',
     })

@@ -10,6 +10,7 @@ import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import type { TestServer } from '../support/server'
 import { fundedPayer, startServerOnChain, stopAndTally } from '../support/on-chain'
+import { sqliteOf } from '../../runtime/db/open'
 
 const root = join(import.meta.dir, '..', '..')
 let chain: DevChain
@@ -63,7 +64,11 @@ test("the README's MCP example imports only installed npm packages and pays one 
   expect(out).toContain('"hello-world"')
   const tx = out.match(/0x[0-9a-f]{64}/)?.[0]
   expect(tx).toBeDefined()
-  expect(s.booted.ledger.byState(['settled']).some((r) => r.tx_hash === tx)).toBe(true)
+  expect(
+    sqliteOf(s.booted)
+      .ledger.byState(['settled'])
+      .some((r) => r.tx_hash === tx),
+  ).toBe(true)
   const { delta, stats, ledger } = await stopAndTally(chain, [s], before)
   expect([delta, stats, ledger]).toEqual([1000n, 1000n, 1000n])
 }, 120_000)

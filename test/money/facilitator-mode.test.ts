@@ -27,6 +27,7 @@ import { testPostgres, type LocalPostgres } from '../support/postgres'
 import { decodeB64Json, post, requirementsAt, type TestServer } from '../support/server'
 import { until } from '../support/until'
 import { counted, gatedEntry, withMoneyServices } from './services'
+import { sqliteOf } from '../../runtime/db/open'
 
 type SettleMode = 'pass' | 'http-500-after-transfer' | 'false-naming-mined-transfer' | 'success-with-fake-hash'
 
@@ -251,9 +252,9 @@ describe('settle answers that are not a clean success (RPC_URL beside the facili
     const refused = (await r.json()) as { reason: string }
     expect(refused.reason).toBe('settlement_pending')
     expect(JSON.stringify(refused)).not.toContain('"runs"')
-    expect(s.booted.ledger.byState(['pending']).length).toBe(1)
-    expect(s.booted.ledger.byState(['failed']).length).toBe(0)
-    expect(s.booted.ledger.settledTotal()).toBe(0n)
+    expect(sqliteOf(s.booted).ledger.byState(['pending']).length).toBe(1)
+    expect(sqliteOf(s.booted).ledger.byState(['failed']).length).toBe(0)
+    expect(sqliteOf(s.booted).ledger.settledTotal()).toBe(0n)
     expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeAt).toBe(1000n)
     // the same payment again, still pending: told to wait (never authorization_already_used)
     const early = await send()
@@ -261,8 +262,11 @@ describe('settle answers that are not a clean success (RPC_URL beside the facili
     expect(await reasonOf(early)).toBe('settlement_pending')
     // reconciled from the chain (receipt + AuthorizationUsed/Transfer logs): settled once
     bend.settle = 'pass'
-    expect(await reconcile(s.booted.ledger, facilitator, s.booted.log, 0)).toMatchObject({ settled: 1, failed: 0 })
-    expect(await reconcile(s.booted.ledger, facilitator, s.booted.log, 0)).toMatchObject({ settled: 0 })
+    expect(await reconcile(s.booted.storage.ledger, facilitator, s.booted.log, 0)).toMatchObject({
+      settled: 1,
+      failed: 0,
+    })
+    expect(await reconcile(s.booted.storage.ledger, facilitator, s.booted.log, 0)).toMatchObject({ settled: 0 })
     const collected = await send()
     expect(collected.status).toBe(200)
     expect(await collected.json()).toEqual({ runs: 1 })
@@ -273,7 +277,7 @@ describe('settle answers that are not a clean success (RPC_URL beside the facili
     // not cooled down: its next payment is served
     expect((await (await payOnce(s, payer.key)).send()).status).toBe(200)
     expect(counted.runs).toBe(2)
-    expect(s.booted.ledger.settledTotal()).toBe(2000n)
+    expect(sqliteOf(s.booted).ledger.settledTotal()).toBe(2000n)
     moved += 2000n
   }, 60_000)
 
@@ -285,8 +289,8 @@ describe('settle answers that are not a clean success (RPC_URL beside the facili
     expect(r.status).toBe(200)
     const receipt = decodeB64Json(r.headers.get('payment-response'))
     expect(receipt).toMatchObject({ success: true })
-    expect(s.booted.ledger.byState(['settled'])[0].tx_hash).toBe(receipt.transaction)
-    expect(s.booted.ledger.settledTotal()).toBe(1000n)
+    expect(sqliteOf(s.booted).ledger.byState(['settled'])[0].tx_hash).toBe(receipt.transaction)
+    expect(sqliteOf(s.booted).ledger.settledTotal()).toBe(1000n)
     expect(await usdcBalance(chain.rpcUrl, payer.address)).toBe(0n)
     moved += 1000n
   }, 60_000)
@@ -301,11 +305,11 @@ describe('settle answers that are not a clean success (RPC_URL beside the facili
     const body = (await r.json()) as { reason: string }
     expect(body.reason).toBe('settlement_pending')
     expect(JSON.stringify(body)).not.toContain('"runs"')
-    expect(s.booted.ledger.settledTotal()).toBe(0n)
-    const [row] = s.booted.ledger.byState(['pending'])
+    expect(sqliteOf(s.booted).ledger.settledTotal()).toBe(0n)
+    const [row] = sqliteOf(s.booted).ledger.byState(['pending'])
     expect(row.tx_hash).toBe(FAKE_HASH)
     // the chain has nothing: reconciliation does not count it either (failed once the authorization expires)
-    expect(await reconcile(s.booted.ledger, facilitator, s.booted.log, 0)).toMatchObject({ settled: 0 })
+    expect(await reconcile(s.booted.storage.ledger, facilitator, s.booted.log, 0)).toMatchObject({ settled: 0 })
     expect(await usdcBalance(chain.rpcUrl, chain.payee.address)).toBe(payeeAt)
     expect(await usdcBalance(chain.rpcUrl, payer.address)).toBe(1000n)
     const stats = (await (await fetch(`${s.url}/stats`)).json()) as { totals: { revenue_atomic: string } }
@@ -327,7 +331,7 @@ describe.each([true, false])('a settlement refused after the funds moved away (R
     expect(JSON.stringify(await r.json())).not.toContain('"runs"')
     // with RPC_URL the refusal is not proof: pending until the chain says (failed once the authorization expires);
     // without it the facilitator's clean refusal is taken: failed
-    expect(s.booted.ledger.byState([withRpc ? 'pending' : 'failed']).length).toBe(1)
+    expect(sqliteOf(s.booted).ledger.byState([withRpc ? 'pending' : 'failed']).length).toBe(1)
     await fundPayer(chain, payer.address, 1000n)
     const verifiesBefore = bend.verifies
     const again = await (await payOnce(s, payer.key, 'test-gated')).send()

@@ -13,6 +13,7 @@ import { post, type TestServer, requirementsAt } from '../support/server'
 import { chainFacilitator, fundedPayer, moveAway, startServerOnChain, stopAndTally } from '../support/on-chain'
 import { signPayment } from '../support/pay'
 import { counted, gatedEntry, withMoneyServices } from './services'
+import { sqliteOf } from '../../runtime/db/open'
 
 let chain: DevChain
 const gated = gatedEntry()
@@ -81,9 +82,9 @@ describe('in-flight balance reservation', () => {
     expect(counted.runs).toBe(1)
     moved += 1000n
     expect(await usdcBalance(chain.rpcUrl, payer.address)).toBe(0n)
-    expect(s.booted.ledger.settledTotal()).toBe(1000n)
+    expect(sqliteOf(s.booted).ledger.settledTotal()).toBe(1000n)
     // nothing of the payer's is left in flight in the ledger (the one place in-flight amounts live)
-    const open = s.booted.ledger.byState(['reserved', 'verified', 'settling', 'pending'])
+    const open = sqliteOf(s.booted).ledger.byState(['reserved', 'verified', 'settling', 'pending'])
     expect(open.filter((r) => r.payer === payer.address.toLowerCase())).toEqual([])
   })
 
@@ -129,7 +130,7 @@ describe('settlement failure after verification', () => {
     const other = await newPayer(1000n)
     expect((await pay(s, 'test-counted', other.key)).status).toBe(200)
     moved += 1000n
-    expect(s.booted.ledger.byState(['failed']).length).toBe(1)
+    expect(sqliteOf(s.booted).ledger.byState(['failed']).length).toBe(1)
   })
 
   test('a settlement failure after verification counts toward the refusal throttle of the client and the payer', async () => {
@@ -189,7 +190,7 @@ describe('the refusal throttle counts only costly refusals, per client and per p
     expect(late.status).toBe(200)
     expect(late.headers.get('payment-response')).toBe(ok[0].headers.get('payment-response'))
     expect(counted.runs).toBe(1)
-    expect(s.booted.ledger.settledTotal()).toBe(1000n)
+    expect(sqliteOf(s.booted).ledger.settledTotal()).toBe(1000n)
     // cheap refusals (malformed headers) are not counted either
     for (let i = 0; i < 5; i++) expect((await pay(s, 'test-counted', payer.key, {}, 'e30=')).status).toBe(402)
     expect((await pay(s, 'test-counted', payer.key)).status).toBe(200)

@@ -14,6 +14,7 @@ import { decodeB64Json, post, type TestServer, requirementsAt } from '../support
 import { startServerOnChain } from '../support/on-chain'
 import { withEcho } from '../support/extra-service'
 import { signPayment } from '../support/pay'
+import { sqliteOf } from '../../runtime/db/open'
 
 let chain: DevChain
 let s: TestServer
@@ -49,7 +50,9 @@ test('gas per settlement = receipt gasUsed × effectiveGasPrice, in /stats total
     const receipt = await pub.getTransactionReceipt({ hash: tx })
     expect(receipt.gasUsed).toBeGreaterThan(21_000n)
     expect(receipt.effectiveGasPrice).toBeGreaterThan(0n)
-    const row = s.booted.ledger.byState(['settled']).find((x) => x.tx_hash === tx)!
+    const row = sqliteOf(s.booted)
+      .ledger.byState(['settled'])
+      .find((x) => x.tx_hash === tx)!
     expect([BigInt(row.gas_used!), BigInt(row.gas_price!)]).toEqual([receipt.gasUsed, receipt.effectiveGasPrice])
     expected += receipt.gasUsed * receipt.effectiveGasPrice
   }
@@ -69,7 +72,7 @@ test('gas per settlement = receipt gasUsed × effectiveGasPrice, in /stats total
   const delta = (await usdcBalance(chain.rpcUrl, chain.payee.address)) - before
   expect(delta).toBe(8400n)
   expect(BigInt(today.totals.revenue_atomic)).toBe(delta)
-  expect(s.booted.ledger.settledTotal()).toBe(delta)
+  expect(sqliteOf(s.booted).ledger.settledTotal()).toBe(delta)
 })
 
 test('without ETH_USD gas is reported in wei only; with a rate that makes gas dearer than a price, the boot warns', async () => {
@@ -92,7 +95,7 @@ test('without ETH_USD gas is reported in wei only; with a rate that makes gas de
       log: createLogger('info', (l) => logs.push(l)),
       reconcileEveryMs: 3_600_000,
     })
-  const cost = s.booted.ledger.averageSettlementCost(0)!
+  const cost = sqliteOf(s.booted).ledger.averageSettlementCost(0)!
   // a rate at which one settlement costs 0.005 USD: test-echo (0.0042) loses money, test-explain quick (0.01) does not
   const rate = 0.005 / (Number(cost) / 1e18)
   const b = await again(String(rate))
@@ -103,7 +106,7 @@ test('without ETH_USD gas is reported in wei only; with a rate that makes gas de
   expect(warned.map((l) => l.slug)).not.toContain('test-explain')
   expect(warned.find((l) => l.slug === 'test-echo').settlement_cost_usd).toBeCloseTo(0.005, 6)
   await b.close()
-  b.db.close()
+  sqliteOf(b).db.close()
   logs.length = 0
   const c = await again()
   expect(logs.some((l) => l.includes('below the average settlement cost'))).toBe(false)
@@ -113,5 +116,5 @@ test('without ETH_USD gas is reported in wei only; with a rate that makes gas de
   expect(BigInt(stats.totals.gas_wei)).toBeGreaterThan(0n)
   await app.stop(true)
   await c.close()
-  c.db.close()
+  sqliteOf(c).db.close()
 })

@@ -5,8 +5,8 @@
  * logic against real ledger rows.
  */
 import { expect, test } from 'bun:test'
-import { Ledger } from '../../runtime/db/ledger'
-import { openDatabase } from '../../runtime/db/sqlite'
+import { Ledger } from '../../runtime/db/sqlite/ledger'
+import { openDatabase } from '../../runtime/db/sqlite/connect'
 import { PaymentRefused } from '../../runtime/pay/decode'
 import { PayerHold } from '../../runtime/pay/payer-hold'
 import { ServiceError } from '../../runtime/sdk'

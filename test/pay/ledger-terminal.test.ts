@@ -3,8 +3,8 @@
  * own, after a reconciliation won the race) never counts the revenue again.
  */
 import { expect, test } from 'bun:test'
-import { openDatabase } from '../../runtime/db/sqlite'
-import { Ledger } from '../../runtime/db/ledger'
+import { openDatabase } from '../../runtime/db/sqlite/connect'
+import { Ledger } from '../../runtime/db/sqlite/ledger'
 import { reservation } from '../support/reservation'
 
 test('a transition after settled changes nothing, and settleOnce stays once', () => {

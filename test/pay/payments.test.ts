@@ -16,6 +16,7 @@ import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { signPayment } from '../support/pay'
 import { payingFetch } from '../support/paying-fetch'
 import { chainFacilitator, startServerOnChain } from '../support/on-chain'
+import { sqliteOf } from '../../runtime/db/open'
 
 let chain: DevChain
 let proxy: FaultProxy
@@ -80,7 +81,9 @@ describe('official clients pay on a real chain', () => {
     const after = await balances()
     expect(before.payer - after.payer).toBe(1000n)
     expect(after.payee - before.payee).toBe(1000n)
-    const row = s.booted.ledger.byState(['settled']).find((x) => x.tx_hash === receipt.transaction)!
+    const row = sqliteOf(s.booted)
+      .ledger.byState(['settled'])
+      .find((x) => x.tx_hash === receipt.transaction)!
     expect(row).toMatchObject({ slug: 'slugify', amount: '1000', state: 'settled' })
     const today = (await (await fetch(s.url + '/stats/today')).json()) as any
     expect(today.services.find((x: any) => x.slug === 'slugify')).toMatchObject({ paid_calls: 1, revenue_usd: 0.001 })
@@ -281,7 +284,7 @@ describe('money safety', () => {
 
   test('revenue in /stats equals the settled ledger and the payee balance change', async () => {
     const stats = (await (await fetch(s.url + '/stats')).json()) as any
-    const settled = s.booted.ledger.settledTotal()
+    const settled = sqliteOf(s.booted).ledger.settledTotal()
     expect(BigInt(Math.round(stats.totals.revenue_usd * 1e6))).toBe(settled)
     const payee = await usdcBalance(chain.rpcUrl, chain.payee.address)
     expect(payee).toBe(settled)

@@ -15,6 +15,7 @@ import { signPayment } from '../support/pay'
 import { boot } from '../../runtime/boot'
 import { createLogger } from '../../runtime/log'
 import { chainFacilitator, startServerOnChain } from '../support/on-chain'
+import { sqliteOf } from '../../runtime/db/open'
 
 let chain: DevChain
 let proxy: FaultProxy
@@ -49,7 +50,7 @@ test('a settlement whose receipt is late is pending, withheld, and reconciled af
   const receipt = decodeB64Json(r.headers.get('payment-response'))
   expect(receipt).toMatchObject({ success: false, errorReason: 'settlement_pending' })
   expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/)
-  const [row] = s.booted.ledger.byState(['pending'])
+  const [row] = sqliteOf(s.booted).ledger.byState(['pending'])
   expect(row).toMatchObject({ tx_hash: receipt.transaction, slug: 'test-echo' })
   expect(((await (await fetch(s.url + '/stats/today')).json()) as any).totals.revenue_usd).toBe(0)
   // the transfer did happen on chain
@@ -57,7 +58,7 @@ test('a settlement whose receipt is late is pending, withheld, and reconciled af
 
   // restart on the same database file: boot reconciles
   await s.booted.close()
-  s.booted.db.close()
+  sqliteOf(s.booted).db.close()
   const again = await boot({
     env: { PATH: process.env.PATH, DATABASE_PATH: dbPath, PAY_TO: chain.payee.address },
     entries: withEcho(),
@@ -65,21 +66,24 @@ test('a settlement whose receipt is late is pending, withheld, and reconciled af
     log: createLogger('silent'),
     reconcileEveryMs: 3_600_000,
   })
-  expect(again.ledger.get(row.id)).toMatchObject({ state: 'settled', tx_hash: receipt.transaction })
-  expect(again.ledger.settledTotal()).toBe(4200n)
-  const paid = () => again.ledger.settledByDay(0).find((x) => x.slug === 'test-echo')
+  expect(sqliteOf(again).ledger.get(row.id)).toMatchObject({ state: 'settled', tx_hash: receipt.transaction })
+  expect(sqliteOf(again).ledger.settledTotal()).toBe(4200n)
+  const paid = () =>
+    sqliteOf(again)
+      .ledger.settledByDay(0)
+      .find((x) => x.slug === 'test-echo')
   expect(paid()).toMatchObject({ paid_calls: 1, revenue_atomic: '4200' })
   // reconciling again changes nothing: counted once
   const { reconcile } = await import('../../runtime/pay/reconcile')
   await reconcile(
-    again.ledger,
+    again.storage.ledger,
     createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453 }),
     again.log,
     0,
   )
   expect(paid()).toMatchObject({ paid_calls: 1, revenue_atomic: '4200' })
   await again.close()
-  again.db.close()
+  sqliteOf(again).db.close()
 })
 
 test('a reconciliation that races an in-flight settlement never counts the revenue twice', async () => {
@@ -106,12 +110,16 @@ test('a reconciliation that races an in-flight settlement never counts the reven
       settlerKey: chain.settler.privateKey as Hex,
       chainId: 8453,
     })
-    const r1 = await reconcile(s.booted.ledger, direct, s.booted.log, 0)
+    const r1 = await reconcile(s.booted.storage.ledger, direct, s.booted.log, 0)
     proxy.delayOut.clear()
     const r = await inflight
     expect(r.status).toBe(200)
     expect(r1.settled).toBe(1)
-    expect(s.booted.ledger.settledByDay(0).find((x) => x.slug === 'test-echo')).toMatchObject({
+    expect(
+      sqliteOf(s.booted)
+        .ledger.settledByDay(0)
+        .find((x) => x.slug === 'test-echo'),
+    ).toMatchObject({
       paid_calls: 1,
       revenue_atomic: '4200',
     })

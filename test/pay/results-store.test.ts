@@ -4,9 +4,9 @@
  */
 import { beforeEach, expect, test } from 'bun:test'
 import type { Database } from 'bun:sqlite'
-import { openDatabase } from '../../runtime/db/sqlite'
-import { Ledger } from '../../runtime/db/ledger'
-import { ResultStore } from '../../runtime/db/results'
+import { openDatabase } from '../../runtime/db/sqlite/connect'
+import { Ledger } from '../../runtime/db/sqlite/ledger'
+import { ResultStore } from '../../runtime/db/sqlite/results'
 import { PaidResults } from '../../runtime/pay/results'
 import { b64json } from '../../runtime/pay/challenge'
 import type { Ticket } from '../../runtime/pay/gate'

@@ -25,6 +25,7 @@ import { countingServices } from '../support/counting-service'
 import { SEND_METHODS, startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { signPayment } from '../support/pay'
 import { chainFacilitator } from '../support/on-chain'
+import { sqliteOf } from '../../runtime/db/open'
 
 let chain: DevChain
 let proxy: FaultProxy
@@ -93,7 +94,7 @@ async function expectBooksBalance(server = s, addr = payee) {
   const stats = (await (await fetch(server.url + '/stats')).json()) as { totals: { revenue_usd: number } }
   const onChain = await payeeBalance(addr)
   expect(BigInt(Math.round(stats.totals.revenue_usd * 1e6))).toBe(onChain)
-  expect(server.booted.ledger.settledTotal()).toBe(onChain)
+  expect(sqliteOf(server.booted).ledger.settledTotal()).toBe(onChain)
 }
 
 function paidClient(id?: string) {
@@ -136,7 +137,9 @@ describe('the identical payment for the identical request collects the kept resu
     expect(again.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'))
     // the settlement response carries a signed receipt (issued once, docs/receipts.md): it is kept with the result
     // and the same one is sent again
-    expect(s.booted.db.query('SELECT receipt FROM paid_results ORDER BY payment_id DESC LIMIT 1').get()).toEqual({
+    expect(
+      sqliteOf(s.booted).db.query('SELECT receipt FROM paid_results ORDER BY payment_id DESC LIMIT 1').get(),
+    ).toEqual({
       receipt,
     })
     expect(decodeB64Json(receipt).extensions['offer-receipt'].info.receipt.format).toBe('jws')
@@ -286,7 +289,7 @@ describe('a pending settlement', () => {
         if (Date.now() - t0 > 15_000) throw new Error('the late transfer never landed')
         await Bun.sleep(20)
       }
-      const done = await reconcile(server.booted.ledger, slow, server.booted.log, 0)
+      const done = await reconcile(server.booted.storage.ledger, slow, server.booted.log, 0)
       expect(done.settled).toBe(1)
       const collected = await post(server.url + '/api/v1/test-count', { code: 'late' }, { 'payment-signature': header })
       expect(collected.status).toBe(200)
@@ -346,7 +349,7 @@ describe('payment-identifier extension', () => {
     expect(counted.settle).toBe(1)
     expect((await payeeBalance()) - before).toBe(3100n)
     // the new authorization was neither used nor reserved
-    expect(s.booted.ledger.byState(['reserved', 'verified', 'settling', 'pending'])).toEqual([])
+    expect(sqliteOf(s.booted).ledger.byState(['reserved', 'verified', 'settling', 'pending'])).toEqual([])
     await expectBooksBalance()
   })
 
@@ -391,7 +394,7 @@ describe('payment-identifier extension', () => {
 
   test('a malformed id is a 400 before any payment work', async () => {
     const req = await requirementsOf(s, '/api/v1/test-count')
-    const rows = () => (s.booted.db.query('SELECT COUNT(*) AS n FROM payments').get() as { n: number }).n
+    const rows = () => (sqliteOf(s.booted).db.query('SELECT COUNT(*) AS n FROM payments').get() as { n: number }).n
     const before = rows()
     for (const bad of ['short', 'has spaces in it, sixteen+', 'x'.repeat(129)]) {
       const r = await post(
@@ -422,8 +425,8 @@ describe('a caller that disconnects before its answer', () => {
     await svc.state.started
     sock.end()
     const row = () =>
-      s.booted.db
-        .query(`SELECT id, state, reason FROM payments WHERE nonce = ? ORDER BY id DESC LIMIT 1`)
+      sqliteOf(s.booted)
+        .db.query(`SELECT id, state, reason FROM payments WHERE nonce = ? ORDER BY id DESC LIMIT 1`)
         .get(nonce) as { id: number; state: string; reason: string }
     const deadline = Date.now() + 20_000
     while (row().state !== 'released' && Date.now() < deadline) await Bun.sleep(10)

@@ -17,6 +17,7 @@ import { withEcho } from '../support/extra-service'
 import { settlerKeys } from './helpers'
 import { payingFetch } from '../support/paying-fetch'
 import { chainFacilitator, startServerOnChain } from '../support/on-chain'
+import { sqliteOf } from '../../runtime/db/open'
 
 /** The eth_sign prefix of a 32-byte message: "\x19Ethereum Signed Message:\n32" (28 bytes). */
 const ETH_SIGN_PREFIX = Buffer.from('\x19Ethereum Signed Message:\n32', 'latin1')
@@ -173,7 +174,7 @@ test('a 1-of-1 EIP-1271 wallet with a 65-byte owner signature pays through the r
   proxy.calls.clear()
   expect((await call(walletClient(wallet, ownerKey), 'again')).status).toBe(200)
   expect(proxy.calls.get('eth_getCode') ?? 0).toBe(0)
-  expect(s.booted.ledger.settledTotal()).toBe((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before)
+  expect(sqliteOf(s.booted).ledger.settledTotal()).toBe((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before)
 })
 
 test('the same wallet signed by a stranger is refused by the chain simulation; nothing moves, the handler never runs', async () => {
@@ -226,7 +227,7 @@ test('#24: a Safe-style eth_sign signature (65 bytes, v = 31/32) is left to the 
   const wallet = await deployWallet(privateKeyToAccount(ownerKey).address, true)
   await fundPayer(chain, wallet, 1_000_000n)
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
-  const settledBefore = s.booted.ledger.settledTotal()
+  const settledBefore = sqliteOf(s.booted).ledger.settledTotal()
   const r = await call(safeStyleClient(wallet, ownerKey), 'safe style')
   expect(r.status).toBe(200)
   expect(await r.json()).toEqual({ echo: 'SAFE STYLE', tier: 'flat' })
@@ -234,7 +235,7 @@ test('#24: a Safe-style eth_sign signature (65 bytes, v = 31/32) is left to the 
   const delta = (await usdcBalance(chain.rpcUrl, chain.payee.address)) - before
   expect(delta).toBe(4200n)
   expect(await usdcBalance(chain.rpcUrl, wallet)).toBe(1_000_000n - 4200n)
-  expect(s.booted.ledger.settledTotal() - settledBefore).toBe(delta)
+  expect(sqliteOf(s.booted).ledger.settledTotal() - settledBefore).toBe(delta)
 })
 
 test('#24: the same style signed by a stranger is refused by the chain (402); an EOA with v = 31 is refused locally', async () => {

@@ -18,6 +18,7 @@ import { withEcho } from '../support/extra-service'
 import { signPayment, requirements } from '../support/pay'
 import { addressOf, payment, settlerKeys } from './helpers'
 import { startServerOnChain } from '../support/on-chain'
+import { sqliteOf } from '../../runtime/db/open'
 
 let chain: DevChain
 let proxy: FaultProxy
@@ -170,7 +171,7 @@ describe('settler health', () => {
       expect(JSON.stringify(body)).not.toContain('NO GAS')
       expect(proxy.total()).toBe(0) // not even a simulation
       expect(await usdcBalance(chain.rpcUrl, chain.payee.address)).toBe(before)
-      expect(s.booted.ledger.byState(['reserved', 'verified', 'settling', 'pending', 'settled'])).toEqual([])
+      expect(sqliteOf(s.booted).ledger.byState(['reserved', 'verified', 'settling', 'pending', 'settled'])).toEqual([])
     } finally {
       await s.stop()
     }

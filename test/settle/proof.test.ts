@@ -26,6 +26,7 @@ const submitElsewhere = (p: DecodedPayment, key: Hex) => submitTo(chain.rpcUrl, 
 import { reservationOf } from '../support/reservation'
 import { payingFetch } from '../support/paying-fetch'
 import { chainFacilitator, startServerOnChain } from '../support/on-chain'
+import { sqliteOf } from '../../runtime/db/open'
 
 let chain: DevChain
 beforeAll(async () => {
@@ -35,15 +36,15 @@ afterAll(() => chain?.stop())
 
 /** A ledger row left `settling` without a tx hash (the process died before the send), as the gate writes it. */
 function settlingRow(s: TestServer, p: DecodedPayment, req: PaymentRequirements, slug: string): number {
-  const id = s.booted.ledger.reserve(
+  const id = sqliteOf(s.booted).ledger.reserve(
     reservationOf(p.raw, req, {
       slug,
       amount: req.amount,
       requestId: 'r-' + p.payload.authorization.nonce.slice(2, 10),
     }),
   )!
-  s.booted.ledger.transition(id, 'verified')
-  s.booted.ledger.transition(id, 'settling')
+  sqliteOf(s.booted).ledger.transition(id, 'verified')
+  sqliteOf(s.booted).ledger.transition(id, 'settling')
   return id
 }
 
@@ -81,14 +82,14 @@ describe('reconciliation needs a matching log, not authorizationState', () => {
         'the real transfer mined',
       )
 
-      const out = await reconcile(s.booted.ledger, f, s.booted.log, 0)
+      const out = await reconcile(s.booted.storage.ledger, f, s.booted.log, 0)
       expect(out).toMatchObject({ settled: 1, failed: 5 })
-      for (const id of burned) expect(s.booted.ledger.get(id)!.state).toBe('failed')
-      expect(s.booted.ledger.get(realId)!.state).toBe('settled')
-      s.booted.stats.flush()
+      for (const id of burned) expect(sqliteOf(s.booted).ledger.get(id)!.state).toBe('failed')
+      expect(sqliteOf(s.booted).ledger.get(realId)!.state).toBe('settled')
+      sqliteOf(s.booted).stats.flush()
       expect(Math.round(((await revenue(s)) - revenueBefore) * 1e6)).toBe(1000)
       expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeBefore).toBe(1000n)
-      expect(s.booted.ledger.settledTotal()).toBe(1000n)
+      expect(sqliteOf(s.booted).ledger.settledTotal()).toBe(1000n)
     } finally {
       await s.stop()
     }
@@ -161,10 +162,10 @@ describe('front-running', () => {
       const receipt = decodeB64Json(r.headers.get('payment-response'))
       expect(receipt).toMatchObject({ success: true, transaction: frontTx })
       expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(4200n)
-      const rows = s.booted.ledger.byState(['settled'])
+      const rows = sqliteOf(s.booted).ledger.byState(['settled'])
       expect(rows.length).toBe(1)
       expect(rows[0].tx_hash).toBe(frontTx)
-      expect(s.booted.ledger.settledTotal()).toBe(4200n)
+      expect(sqliteOf(s.booted).ledger.settledTotal()).toBe(4200n)
       const stats = (await (await fetch(s.url + '/stats/today')).json()) as any
       expect(Math.round(stats.totals.revenue_usd * 1e6)).toBe(4200)
     } finally {

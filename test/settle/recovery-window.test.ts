@@ -20,6 +20,7 @@ import { startApp, type TestServer } from '../support/server'
 import { requirements } from '../support/pay'
 import { until } from '../support/until'
 import { payment, rpc, settlerKeys, submitElsewhere as submitTo } from './helpers'
+import { sqliteOf } from '../../runtime/db/open'
 
 type Env = { chain: DevChain; proxy: FaultProxy; f: Facilitator; s: TestServer; req: PaymentRequirements }
 let env: Env | undefined
@@ -57,7 +58,7 @@ async function submitElsewhere(chain: DevChain, p: DecodedPayment, key: Hex): Pr
 /** A ledger row left `settling` without a tx hash, as the gate writes it (created now: the payment just arrived). */
 function settlingRow(s: TestServer, p: DecodedPayment, req: PaymentRequirements): number {
   const a = p.payload.authorization
-  const id = s.booted.ledger.reserve({
+  const id = sqliteOf(s.booted).ledger.reserve({
     payer: a.from,
     nonce: a.nonce,
     slug: 'slugify',
@@ -70,8 +71,8 @@ function settlingRow(s: TestServer, p: DecodedPayment, req: PaymentRequirements)
     payload: p.raw,
     requirements: req,
   })!
-  s.booted.ledger.transition(id, 'verified')
-  s.booted.ledger.transition(id, 'settling')
+  sqliteOf(s.booted).ledger.transition(id, 'verified')
+  sqliteOf(s.booted).ledger.transition(id, 'settling')
   return id
 }
 
@@ -91,7 +92,7 @@ const revenueAtomic = async (s: TestServer) =>
 /** Reconciles everything through the proxy, counting RPC calls from here. */
 async function reconcileCounted(e: Env) {
   e.proxy.calls.clear()
-  const out = await reconcile(e.s.booted.ledger, e.f, e.s.booted.log, 0)
+  const out = await reconcile(e.s.booted.storage.ledger, e.f, e.s.booted.log, 0)
   return { out, logs: e.proxy.calls.get('eth_getLogs') ?? 0, blocks: e.proxy.calls.get('eth_getBlockByNumber') ?? 0 }
 }
 
@@ -108,13 +109,13 @@ describe('recovery searches the blocks mined while the authorization was usable'
 
     const { out, logs, blocks } = await reconcileCounted(e)
     expect(out).toMatchObject({ settled: 1, failed: 0, unknown: 0 })
-    expect(e.s.booted.ledger.get(id)).toMatchObject({ state: 'settled', tx_hash: tx })
+    expect(sqliteOf(e.s.booted).ledger.get(id)).toMatchObject({ state: 'settled', tx_hash: tx })
     expect(logs).toBe(1) // the old search from the head: 4 windows of 2,000 blocks, 3 of them where it cannot be
     expect(blocks).toBeLessThanOrEqual(6) // the head and a few blocks found by timestamp
     // books = chain
-    e.s.booted.stats.flush()
+    sqliteOf(e.s.booted).stats.flush()
     expect(await revenueAtomic(e.s)).toBe(1000n)
-    expect(e.s.booted.ledger.settledTotal()).toBe(1000n)
+    expect(sqliteOf(e.s.booted).ledger.settledTotal()).toBe(1000n)
     expect((await usdcBalance(e.chain.rpcUrl, e.chain.payee.address)) - before).toBe(1000n)
   }, 60_000)
 
@@ -125,7 +126,7 @@ describe('recovery searches the blocks mined while the authorization was usable'
     const p = await payment(e.chain.payer.privateKey, e.req)
     const id = settlingRow(e.s, p, e.req)
     const tx = await submitElsewhere(e.chain, p, third)
-    const receivedAt = e.s.booted.ledger.get(id)!.created_at
+    const receivedAt = sqliteOf(e.s.booted).ledger.get(id)!.created_at
     // two days without blocks' worth of time (a jump), then 50,000 blocks 2 s apart: about 3.2 days in all
     await downFor(e.chain, 50_000, 2, 2 * 86_400)
     expect(await head(e.chain.rpcUrl)).toBeGreaterThan(50_000)
@@ -138,12 +139,12 @@ describe('recovery searches the blocks mined while the authorization was usable'
 
     const { out, logs, blocks } = await reconcileCounted(e)
     expect(out).toMatchObject({ settled: 1, failed: 0, unknown: 0 })
-    expect(e.s.booted.ledger.get(id)).toMatchObject({ state: 'settled', tx_hash: tx })
+    expect(sqliteOf(e.s.booted).ledger.get(id)).toMatchObject({ state: 'settled', tx_hash: tx })
     expect(logs).toBe(1)
     expect(blocks).toBeLessThanOrEqual(12) // a time jump defeats interpolation: bisection steps bound it
-    e.s.booted.stats.flush()
+    sqliteOf(e.s.booted).stats.flush()
     expect(await revenueAtomic(e.s)).toBe(1000n)
-    expect(e.s.booted.ledger.settledTotal()).toBe(1000n)
+    expect(sqliteOf(e.s.booted).ledger.settledTotal()).toBe(1000n)
     expect((await usdcBalance(e.chain.rpcUrl, e.chain.payee.address)) - before).toBe(1000n)
   }, 120_000)
 
@@ -155,7 +156,7 @@ describe('recovery searches the blocks mined while the authorization was usable'
     const tx = await submitElsewhere(e.chain, p, third)
     await downFor(e.chain, 300)
     // the row says it arrived 10 minutes after the chain's time of its use (a server clock 10 min ahead)
-    const aheadMs = e.s.booted.ledger.get(id)!.created_at + 600_000
+    const aheadMs = sqliteOf(e.s.booted).ledger.get(id)!.created_at + 600_000
     e.proxy.calls.clear()
     expect(await createChainStatus(e.proxy.url)('', p, e.req, aheadMs)).toEqual({ state: 'settled', tx })
     expect(e.proxy.calls.get('eth_getLogs')).toBeLessThanOrEqual(2)
@@ -177,20 +178,20 @@ describe('recovery searches the blocks mined while the authorization was usable'
     await downFor(e.chain, 3_000)
 
     const remote = createChainStatus(e.proxy.url)
-    expect(await remote('', p, e.req, e.s.booted.ledger.get(id)!.created_at)).toEqual({
+    expect(await remote('', p, e.req, sqliteOf(e.s.booted).ledger.get(id)!.created_at)).toEqual({
       state: 'failed',
       tx: burnTx,
     })
     const { out, logs } = await reconcileCounted(e)
     expect(out).toMatchObject({ settled: 0, failed: 1, unknown: 0 })
-    expect(e.s.booted.ledger.get(id)).toMatchObject({
+    expect(sqliteOf(e.s.booted).ledger.get(id)).toMatchObject({
       state: 'failed',
       reason: `authorization used by ${burnTx}, which did not pay us (reconciled)`,
     })
     expect(logs).toBe(1)
-    e.s.booted.stats.flush()
+    sqliteOf(e.s.booted).stats.flush()
     expect(await revenueAtomic(e.s)).toBe(0n)
-    expect(e.s.booted.ledger.settledTotal()).toBe(0n)
+    expect(sqliteOf(e.s.booted).ledger.settledTotal()).toBe(0n)
     expect((await usdcBalance(e.chain.rpcUrl, e.chain.payee.address)) - before).toBe(0n)
   }, 60_000)
 
@@ -203,7 +204,7 @@ describe('recovery searches the blocks mined while the authorization was usable'
 
     let r = await reconcileCounted(e)
     expect(r.out).toMatchObject({ settled: 0, failed: 0, unknown: 1 })
-    expect(e.s.booted.ledger.get(id)!.state).toBe('settling')
+    expect(sqliteOf(e.s.booted).ledger.get(id)!.state).toBe('settling')
     expect(r.logs).toBe(0) // unused: nothing to search
 
     // the chain's clock passes validBefore: no later block can use it (FiatToken requires timestamp < validBefore)
@@ -211,8 +212,8 @@ describe('recovery searches the blocks mined while the authorization was usable'
     expect(Math.floor(Date.now() / 1000)).toBeLessThan(nowS + 600)
     r = await reconcileCounted(e)
     expect(r.out).toMatchObject({ settled: 0, failed: 1, unknown: 0 })
-    expect(e.s.booted.ledger.get(id)!.state).toBe('failed')
-    expect(e.s.booted.ledger.settledTotal()).toBe(0n)
+    expect(sqliteOf(e.s.booted).ledger.get(id)!.state).toBe('failed')
+    expect(sqliteOf(e.s.booted).ledger.settledTotal()).toBe(0n)
   }, 60_000)
 
   test('unused, and the chain is past validBefore: failed', async () => {
@@ -221,7 +222,7 @@ describe('recovery searches the blocks mined while the authorization was usable'
     const id = settlingRow(e.s, p, e.req)
     const { out, logs } = await reconcileCounted(e)
     expect(out).toMatchObject({ settled: 0, failed: 1, unknown: 0 })
-    expect(e.s.booted.ledger.get(id)!.state).toBe('failed')
+    expect(sqliteOf(e.s.booted).ledger.get(id)!.state).toBe('failed')
     expect(logs).toBe(0)
   }, 60_000)
 
@@ -237,7 +238,7 @@ describe('recovery searches the blocks mined while the authorization was usable'
     const { out } = await reconcileCounted(e)
     expect((await latestBlock(createRpc(e.chain.rpcUrl))).timestamp).toBeLessThan(validBefore)
     expect(out).toMatchObject({ settled: 0, failed: 0, unknown: 1 })
-    expect(e.s.booted.ledger.get(id)!.state).toBe('settling')
+    expect(sqliteOf(e.s.booted).ledger.get(id)!.state).toBe('settling')
   }, 60_000)
 })
 

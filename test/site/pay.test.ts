@@ -16,6 +16,7 @@ import { launchChromium } from '../support/browser'
 import { post, startServer, type TestServer } from '../support/server'
 import { withEcho } from '../support/extra-service'
 import { chainFacilitator } from '../support/on-chain'
+import { sqliteOf } from '../../runtime/db/open'
 
 const ART = 'test-artifacts/site'
 let chain: DevChain
@@ -54,7 +55,7 @@ const revenueAtomic = async (s: TestServer) =>
   Math.round(((await (await fetch(s.url + '/stats')).json()) as any).totals.revenue_usd * 1e6)
 async function moneyAddsUp() {
   const delta = (await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeStart
-  const ledger = dev.booted.ledger.settledTotal() + real.booted.ledger.settledTotal()
+  const ledger = sqliteOf(dev.booted).ledger.settledTotal() + sqliteOf(real.booted).ledger.settledTotal()
   expect(ledger).toBe(delta)
   expect(BigInt((await revenueAtomic(dev)) + (await revenueAtomic(real)))).toBe(delta)
 }
@@ -156,7 +157,7 @@ describe('pay from the page', () => {
       transport: http(chain.rpcUrl),
     }).getTransactionReceipt({ hash: tx as Hex })
     expect(receipt.status).toBe('success')
-    expect(dev.booted.ledger.settledTotal()).toBe(1000n)
+    expect(sqliteOf(dev.booted).ledger.settledTotal()).toBe(1000n)
     await moneyAddsUp()
     await page.locator('#pay-result').scrollIntoViewIfNeeded()
     await page.screenshot({ path: `${ART}/pay-dev.png` })
@@ -258,7 +259,7 @@ describe('pay from the page', () => {
     await fundPayer(chain, wallet.address, 50_000n)
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
     const calls = await injectWallet(page, wallet, { reject: true })
-    const rows = real.booted.ledger.byState([
+    const rows = sqliteOf(real.booted).ledger.byState([
       'reserved',
       'verified',
       'settling',
@@ -276,8 +277,15 @@ describe('pay from the page', () => {
     expect(calls).toContain('eth_signTypedData_v4')
     expect(await usdcBalance(chain.rpcUrl, wallet.address)).toBe(50_000n)
     expect(
-      real.booted.ledger.byState(['reserved', 'verified', 'settling', 'pending', 'settled', 'failed', 'released'])
-        .length,
+      sqliteOf(real.booted).ledger.byState([
+        'reserved',
+        'verified',
+        'settling',
+        'pending',
+        'settled',
+        'failed',
+        'released',
+      ]).length,
     ).toBe(rows)
     await moneyAddsUp()
     await page.close()

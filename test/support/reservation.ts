@@ -1,4 +1,4 @@
-import type { Reservation } from '../../runtime/db/ledger'
+import type { Reservation } from '../../runtime/db/store'
 import type { PaymentRequirements } from '../../runtime/pay/types'
 
 /**

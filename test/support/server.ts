@@ -68,7 +68,7 @@ async function bootForTest(o: StartOptions) {
   })
   const close = async () => {
     await booted.close()
-    booted.db?.close()
+    if (booted.storage.kind === 'sqlite') booted.storage.db.close()
     rmSync(dir, { recursive: true, force: true })
   }
   return { dir, logs, booted, close }

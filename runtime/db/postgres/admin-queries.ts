@@ -1,15 +1,6 @@
 import type { SQL } from 'bun'
-import {
-  failuresFrom,
-  moneyFromCells,
-  toPayment,
-  windowStartMs,
-  type MoneyCell,
-  type AdminPayment,
-  type AdminReads,
-  type Money,
-} from '../admin-queries'
-import { utcDay } from '../sqlite'
+import { failuresFrom, moneyFromCells, toPayment, utcDay, windowStartMs } from '../shared'
+import type { AdminPayment, AdminReads, Money, MoneyCell } from '../store'
 
 type Row = Record<string, unknown>
 const NUMS = ['id', 'created_at', 'updated_at', 'settled_at', 'at', 'n', 'clients', 'calls']
@@ -22,7 +13,7 @@ const norm = (rows: Row[]): Row[] =>
     return o
   })
 
-/** The operator console's reads on Postgres (same answers as runtime/db/admin-queries.ts). Never reads the signed payload. */
+/** The operator console's reads on Postgres (same answers as runtime/db/sqlite/admin-queries.ts). Never reads the signed payload. */
 export class PgAdminQueries implements AdminReads {
   constructor(
     private sql: SQL,

@@ -1,6 +1,6 @@
 import type { SQL } from 'bun'
-import { AsyncBatchWriter, type OnDropped } from '../batched'
-import { byCount, ErrorCountBatch, type PendingCount } from '../error-counts'
+import { AsyncBatchWriter, ErrorCountBatch, type OnDropped, type PendingCount } from '../batched'
+import { byCount } from '../shared'
 import type { ErrorCountRow, ErrorCountStore } from '../store'
 
 /**

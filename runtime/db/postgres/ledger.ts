@@ -1,6 +1,15 @@
 import type { SQL } from 'bun'
-import type { PaymentRow, PaymentState, Reservation, SettledRow, SettlementGas } from '../ledger'
-import { FAILED_RUN_REASON, SKEW_MS, type CooldownStore, type LedgerStore, type PayerCheck } from '../store'
+import { FAILED_RUN_REASON, SKEW_MS } from '../shared'
+import type {
+  CooldownStore,
+  LedgerStore,
+  PayerCheck,
+  PaymentRow,
+  PaymentState,
+  Reservation,
+  SettledRow,
+  SettlementGas,
+} from '../store'
 import { PgCooldowns } from './cooldowns'
 
 const NUM_FIELDS = [
@@ -24,7 +33,7 @@ function toRow(r: Record<string, unknown>): PaymentRow {
 const digits = (s: string | undefined) => (s && /^\d{1,40}$/.test(s) ? s : null)
 
 /**
- * The payment ledger on Postgres: same states and guarantees as runtime/db/ledger.ts, shared by every instance.
+ * The payment ledger on Postgres: same states and guarantees as runtime/db/sqlite/ledger.ts, shared by every instance.
  * Reservation is one INSERT against the partial unique index (network, payer, nonce) WHERE state <> 'released'; settle-once
  * is one conditional UPDATE; each statement writes its payment_events row in the same statement (CTE).
  */

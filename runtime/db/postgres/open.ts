@@ -1,5 +1,5 @@
 import type { Config } from '../../config'
-import type { Storage } from '../open'
+import type { Storage } from '../store'
 import { droppedCounters } from '../batched'
 import type { Logger } from '../../sdk'
 import { PgAdminQueries } from './admin-queries'
@@ -13,13 +13,18 @@ import { PgStats } from './stats'
 import { PgThrottle } from './throttle'
 import { SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from '../../http/throttle'
 
+/** The Postgres storage: the contract's stores, shared by every instance. */
+export interface PostgresStorage extends Storage {
+  kind: 'postgres'
+}
+
 /** The Postgres storage (DATABASE_URL); loaded by openStorage only when it is configured. Throws DatabaseUnavailable. */
 export async function openPostgresStorage(
   config: Config,
   instanceId: string,
   limits: { maxBodyBytes: number; maxTotalBytes: number },
   log?: Pick<Logger, 'warn'>,
-): Promise<Storage> {
+): Promise<PostgresStorage> {
   const sql = await openPostgres({
     url: config.database.url,
     poolMax: config.database.poolMax,

@@ -1,7 +1,6 @@
 import type { SQL } from 'bun'
-import { nextUtcMidnight, type QuotaResult } from '../quota'
-import type { QuotaStore } from '../store'
-import { utcDay } from '../sqlite'
+import { nextUtcMidnight, utcDay } from '../shared'
+import type { QuotaResult, QuotaStore } from '../store'
 
 /** The demo's daily quota on Postgres: one atomic UPSERT, so N instances together never exceed the limit. */
 export class PgQuota implements QuotaStore {

@@ -1,6 +1,5 @@
 import type { SQL } from 'bun'
-import type { KeepInput, ResultLimits, StoredResult } from '../results'
-import type { ResultStoreLike } from '../store'
+import type { KeepInput, ResultLimits, ResultStoreLike, StoredResult } from '../store'
 
 const DEAD = ['failed', 'released']
 
@@ -9,7 +8,7 @@ function toResult(r: Record<string, unknown>): StoredResult {
 }
 
 /**
- * Kept paid results on Postgres (same rules as runtime/db/results.ts, shared by every instance): written at once
+ * Kept paid results on Postgres (same rules as runtime/db/sqlite/results.ts, shared by every instance): written at once
  * (no batching: another instance may be asked for it next), capped per body; past the total cap the oldest bodies
  * are dropped by `purge` (rows stay, so an identifier is never paid twice).
  */

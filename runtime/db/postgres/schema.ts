@@ -1,5 +1,5 @@
 /**
- * Postgres schema, versioned like runtime/db/sqlite.ts (append only; index + 1 is the version kept in
+ * Postgres schema, versioned like runtime/db/sqlite/schema.ts (append only; index + 1 is the version kept in
  * schema_version). Amounts are exact decimal text, as in SQLite; sums use numeric. Times are ms (bigint).
  */
 export const PG_MIGRATIONS: string[] = [

@@ -1,7 +1,6 @@
 import type { SQL } from 'bun'
-import { AsyncBatchWriter, type OnDropped } from '../batched'
-import { CounterBatch, type Counter, type PendingCounters } from '../stats'
-import type { StatsStore } from '../store'
+import { AsyncBatchWriter, CounterBatch, type OnDropped, type PendingCounters } from '../batched'
+import type { Counter, StatsStore } from '../store'
 
 /**
  * Traffic counters on Postgres: held in memory per instance and added to the shared rows every `flushMs` (one

@@ -1,19 +1,9 @@
 import type { Database } from 'bun:sqlite'
-import { utcDay } from './sqlite'
-
-export interface QuotaResult {
-  allowed: boolean
-  used: number
-  limit: number
-  remaining: number
-  /** ISO time of the next UTC midnight, when the quota resets. */
-  resetsAt: string
-  /** The UTC day the call was counted on (for a refund). */
-  day: string
-}
+import { nextUtcMidnight, utcDay } from '../shared'
+import type { QuotaResult, QuotaStore } from '../store'
 
 /** Daily per-client quota. One UPSERT statement: concurrent calls can never exceed the limit. */
-export class DailyQuota {
+export class DailyQuota implements QuotaStore {
   private take
   private peek
   private giveBack
@@ -52,8 +42,4 @@ export class DailyQuota {
   refund(client: string, q: QuotaResult): void {
     if (q.allowed) this.giveBack.run(q.day, client)
   }
-}
-
-export function nextUtcMidnight(d: Date): string {
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1)).toISOString()
 }

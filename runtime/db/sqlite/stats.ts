@@ -1,47 +1,7 @@
 import type { Database } from 'bun:sqlite'
-import { utcDay } from './sqlite'
-import { SyncBatchWriter, type Batch, type OnDropped } from './batched'
-
-/** Traffic counters. Paid calls and revenue are not counters: they are read from the ledger's settled rows. */
-export type Counter = 'calls' | 'errors' | 'tokens' | 'demo_calls'
-const COUNTERS: Counter[] = ['calls', 'errors', 'tokens', 'demo_calls']
-
-/** Pending increments, key `day|slug` (shared by the SQLite and Postgres stores). */
-export type PendingCounters = Map<string, Record<Counter, number>>
-
-/** Increments held in memory between flushes (shared by the SQLite and Postgres stores). */
-export class CounterBatch implements Batch<PendingCounters> {
-  private pending: PendingCounters = new Map()
-
-  constructor(private now: () => Date) {}
-
-  /** Adds to the counters of `slug` for today (UTC). */
-  add(slug: string, add: Partial<Record<Counter, number>>): void {
-    this.addTo(`${utcDay(this.now())}|${slug}`, add)
-  }
-
-  take(): PendingCounters | undefined {
-    if (!this.pending.size) return undefined
-    const batch = this.pending
-    this.pending = new Map()
-    return batch
-  }
-
-  restore(batch: PendingCounters): void {
-    for (const [key, row] of batch) this.addTo(key, row)
-  }
-
-  /** The first day of a `days`-day window ending today (UTC). */
-  since(days: number): string {
-    return utcDay(new Date(this.now().getTime() - (days - 1) * 86_400_000))
-  }
-
-  private addTo(key: string, add: Partial<Record<Counter, number>>): void {
-    let row = this.pending.get(key)
-    if (!row) this.pending.set(key, (row = { calls: 0, errors: 0, tokens: 0, demo_calls: 0 }))
-    for (const c of COUNTERS) row[c] += add[c] ?? 0
-  }
-}
+import { CounterBatch, SyncBatchWriter, type OnDropped, type PendingCounters } from '../batched'
+import { COUNTERS } from '../shared'
+import type { Counter, StatsStore } from '../store'
 
 /**
  * Per-service per-day traffic counters (calls, errors, tokens, demo calls). Increments are held in memory and written in one transaction per flush
@@ -49,7 +9,7 @@ export class CounterBatch implements Batch<PendingCounters> {
  * A read flushes the pending increments first, so /stats is exact at any moment; while the database fails, the read
  * fails too (an error answer, never a partial count) and the increments stay pending for the next flush.
  */
-export class Stats {
+export class Stats implements StatsStore {
   private batch: CounterBatch
   private writer: SyncBatchWriter<PendingCounters>
 

@@ -1,47 +1,6 @@
 import type { Database } from 'bun:sqlite'
-import type { PaymentState } from './ledger'
-import { beforeDurable } from './sqlite'
-
-/** A kept result joined with its payment's ledger row. */
-export interface StoredResult {
-  payment_id: number
-  payer: string
-  nonce: string
-  payment_key: string | null
-  request_hash: string
-  expires_at: number
-  /** Base64 PAYMENT-RESPONSE value sent with the first answer (null until settled in-request). */
-  receipt: string | null
-  /** The JSON body of the 200 answer (null: a claim still in flight, or too large / evicted). */
-  body: string | null
-  state: PaymentState
-  tx_hash: string | null
-  network: string
-  /** The ledger's copy of the decoded payment header (JSON). */
-  payload: string
-}
-
-export interface ResultLimits {
-  /** A single body larger than this is not kept. */
-  maxBodyBytes: number
-  /** Total bytes of kept bodies; past it, the oldest bodies are dropped (their rows stay until expiry). */
-  maxTotalBytes: number
-  /**
-   * Kept bodies are written in one transaction per this many ms (default 50), so a paid call costs no disk flush
-   * of its own; any lookup writes the pending ones first. 0 writes at once.
-   */
-  flushMs?: number
-}
-
-export interface KeepInput {
-  paymentId: number
-  payer: string
-  nonce: string
-  key: string | null
-  requestHash: string
-  /** Unix seconds after which the row is purged. */
-  expiresAt: number
-}
+import { beforeDurable } from './connect'
+import type { KeepInput, ResultLimits, ResultStoreLike, StoredResult } from '../store'
 
 const JOINED = `SELECT r.*, p.state, p.tx_hash, p.network, p.payload FROM paid_results r JOIN payments p ON p.id = r.payment_id`
 const DEAD = `('failed', 'released')`
@@ -54,7 +13,7 @@ const DEAD = `('failed', 'released')`
  * ledger's next durable commit: a crash can lose the results of the last few milliseconds of calls that have not
  * reached settlement (never a payment: the ledger is written at once).
  */
-export class ResultStore {
+export class ResultStore implements ResultStoreLike {
   private total = 0
   private q
   private buffer = new Map<number, { k: KeepInput; body: string | null; receipt: string | null }>()
@@ -82,7 +41,7 @@ export class ResultStore {
       sum: db.prepare(`SELECT COALESCE(SUM(size), 0) AS total FROM paid_results`),
     }
     this.total = this.sumSizes()
-    // A body kept for a payment is on disk before that payment's durable `settling` commit (runtime/db/sqlite.ts),
+    // A body kept for a payment is on disk before that payment's durable `settling` commit (runtime/db/sqlite/connect.ts),
     // so a caller whose answer was lost can still collect it after a power cut.
     beforeDurable(db, () => this.flush())
   }

@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite'
-import { durably } from './sqlite'
-import type { SessionGenerationStore } from './store'
+import { durably } from './connect'
+import type { SessionGenerationStore } from '../store'
 
 /** The console's session generation on SQLite (a row of admin_state; 0 until the first sign-out). */
 export class SessionGeneration implements SessionGenerationStore {

@@ -1,57 +1,15 @@
 import type { Database, Statement } from 'bun:sqlite'
-import { durably } from './sqlite'
-import { FAILED_RUN_REASON, type PayerCheck } from './store'
-
-/**
- * reserved -> verified -> settling -> settled | pending | failed; reserved/verified -> released (handler failed
- * or payment invalid: the authorization may be used again) or failed.
- */
-export type PaymentState = 'reserved' | 'verified' | 'settling' | 'pending' | 'settled' | 'failed' | 'released'
-
-export interface PaymentRow {
-  id: number
-  payer: string
-  nonce: string
-  slug: string
-  tier: string
-  amount: string
-  network: string
-  state: PaymentState
-  tx_hash: string | null
-  reason: string | null
-  request_id: string
-  valid_before: number
-  x402_version: number
-  payload: string
-  requirements: string
-  created_at: number
-  updated_at: number
-  /** When the row became settled (ms); null otherwise. */
-  settled_at: number | null
-  /** Gas used by the settlement transaction and its effective price (wei), when known. */
-  gas_used: number | null
-  gas_price: number | null
-  /** The instance that reserved the row (shared Postgres only). */
-  instance?: string
-}
-
-/** What a settlement cost, as reported by the facilitator (decimal strings). */
-export interface SettlementGas {
-  gasUsed?: string
-  effectiveGasPrice?: string
-}
-
-/** Settled payments of one UTC day, network and service: exact integer sums as decimal strings. */
-export interface SettledRow {
-  day: string
-  /** The CAIP-2 network the payments settled on (each network's revenue is its own figure). */
-  network: string
-  slug: string
-  paid_calls: number
-  revenue_atomic: string
-  /** Sum of gas_used × gas_price over the rows whose gas is known (wei). */
-  gas_wei: string
-}
+import { durably } from './connect'
+import { FAILED_RUN_REASON } from '../shared'
+import type {
+  LedgerStore,
+  PayerCheck,
+  PaymentRow,
+  PaymentState,
+  Reservation,
+  SettledRow,
+  SettlementGas,
+} from '../store'
 
 const MAX_INT64 = (1n << 63n) - 1n
 /** A decimal string that fits an SQLite integer and whose product with the other factor still fits, or null. */
@@ -63,22 +21,8 @@ function gasFigures(g: SettlementGas): { used: bigint; price: bigint } | null {
   return used * price <= MAX_INT64 ? { used, price } : null
 }
 
-export interface Reservation {
-  payer: string
-  nonce: string
-  slug: string
-  tier: string
-  amount: string
-  network: string
-  requestId: string
-  validBefore: number
-  x402Version: number
-  payload: unknown
-  requirements: unknown
-}
-
 /**
- * Which ledger write must survive a power cut (an fsync'd commit, `durably` in ./sqlite.ts; the others commit
+ * Which ledger write must survive a power cut (an fsync'd commit, `durably` in ./connect.ts; the others commit
  * with synchronous=NORMAL: they survive a process crash, not a power cut). Exactly one per paid call: entering
  * `settling`, written before the transfer is broadcast. Write by write:
  * - reserved, verified, released (and a payment identifier's claim, results.ts): before that point. Lost, the row
@@ -99,7 +43,7 @@ const mustSurvivePowerCut = (state: PaymentState, detail: { tx?: string }) =>
   state === 'settling' && detail.tx === undefined
 
 /** The payment ledger: one row per attempt, with every transition in payment_events. */
-export class Ledger {
+export class Ledger implements LedgerStore {
   private insert
   private update
   private event
@@ -257,7 +201,7 @@ export class Ledger {
       .all(id) as never
   }
 
-  // ---- The per-payer in-flight limit (PayerLedger in ./store; the same rule as runtime/db/postgres/ledger.ts) ----
+  // ---- The per-payer in-flight limit (PayerLedger in ../store; the same rule as runtime/db/postgres/ledger.ts) ----
 
   /** One process, one clock: a settlement recorded before a balance read began shows in that read. */
   readonly clockSkewMs = 0
