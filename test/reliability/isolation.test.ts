@@ -118,7 +118,8 @@ test('a handler allocating without bound is stopped at the memory ceiling: 422, 
   expect(res.status).toBe(422)
   const body = (await res.json()) as { error: { code: string }; request_id: string }
   expect(body.error.code).toBe('MEMORY_LIMIT')
-  expect(peak).toBeLessThan(512 * MB)
+  // growth, not absolute RSS: bun test runs every file in one process, which already holds the earlier files' memory
+  expect(peak - rssBefore).toBeLessThan(512 * MB)
   expect(before - (await usdcBalance(chain.rpcUrl, payer.address))).toBe(moved - costBefore)
   // the memory is given back and the next calls work
   await until(() => process.memoryUsage.rss() < rssBefore + 64 * MB, 30_000, 'memory released')
