@@ -6,7 +6,7 @@
 import { deflateSync } from 'node:zlib'
 import { afterAll, expect, test } from 'bun:test'
 import { ServiceError } from '../../runtime/sdk'
-import { serviceRunner } from './fixture-run'
+import { type Fixture, serviceRunner } from './fixture-run'
 import { expectLinearGrowth } from './growth'
 
 const N = 490_000
@@ -58,29 +58,41 @@ export type Outcome = 'ok' | `${number} ${string}`
 /**
  * Declares the growth test of one hostile input of `slug`: `input(n)` at sizes n and 2n through the handler (input
  * validation included); doubling it may at most about double the time (test/support/growth.ts). Every call must end
- * as `outcomes` allows (default: answered or refused with a 4xx; never another error).
+ * as `outcomes` allows (default: answered or refused with a 4xx; never a 5xx or an unexpected error).
  */
 export function hostileGrowth(
   slug: string,
   label: string,
   input: (n: number) => unknown | Promise<unknown>,
   n: number,
-  { outcomes, ...opts }: { outcomes?: Outcome[]; maxRatio?: number; floorMs?: number; reps?: number } = {},
+  {
+    outcomes,
+    fixture,
+    ...opts
+  }: {
+    outcomes?: Outcome[]
+    /** The rest of the fixture at size n: the served web page, upstream answers or scripted model replies. */
+    fixture?: (n: number) => Omit<Fixture, 'name' | 'input'>
+    maxRatio?: number
+    floorMs?: number
+    reps?: number
+  } = {},
 ): void {
   const svc = serviceRunner(slug)
   afterAll(svc.close)
   test(`${label}: linear when the hostile input doubles`, async () => {
     const seen = new Set<Outcome>()
-    const inputs = new Map([
-      [n, await input(n)],
-      [2 * n, await input(2 * n)],
+    const build = async (k: number): Promise<Fixture> => ({ ...fixture?.(k), name: label, input: await input(k) })
+    const fixtures = new Map([
+      [n, await build(n)],
+      [2 * n, await build(2 * n)],
     ])
     await expectLinearGrowth(
       label,
       async (k) => {
-        const run = await svc.run({ name: label, input: inputs.get(k) })
+        const run = await svc.run(fixtures.get(k)!)
         const e = run.error
-        if (e && !(e instanceof ServiceError && e.status < 500)) throw e
+        if (e && !(e instanceof ServiceError)) throw e
         seen.add(e instanceof ServiceError ? `${e.status} ${e.code}` : 'ok')
       },
       n,
