@@ -8,5 +8,6 @@ hostileGrowth(
   50_000,
   {
     outcomes: ['ok'],
+    reps: 5,
   },
 )
