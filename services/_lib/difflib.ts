@@ -1,8 +1,23 @@
 /**
  * A port of Python's difflib.SequenceMatcher (isjunk=None, autojunk=True) for `ratio()`, so the similarity
  * matches Python exactly: 2*M/T, where M counts the matched elements of the longest-match decomposition.
+ * Its work is up to len(a) x len(b) when many elements repeat without being popular enough to be junk (25,000
+ * lines of 400 distinct values took 11 s), so every function takes a budget of inner steps and gives up with
+ * `TooMuchWork` beyond it.
  */
-export function matchingBlocks<T>(a: T[], b: T[]): Array<[number, number, number]> {
+
+/** Inner steps (element comparisons) a matcher may take by default: well under a second. */
+export const MAX_MATCH_STEPS = 5_000_000
+
+/** The matcher ran out of its step budget. */
+export class TooMuchWork extends Error {
+  constructor(steps: number) {
+    super(`sequence matching would take more than ${steps} steps`)
+  }
+}
+
+export function matchingBlocks<T>(a: T[], b: T[], maxSteps = MAX_MATCH_STEPS): Array<[number, number, number]> {
+  let steps = 0
   const b2j = new Map<T, number[]>()
   b.forEach((x, j) => {
     const l = b2j.get(x)
@@ -18,11 +33,13 @@ export function matchingBlocks<T>(a: T[], b: T[]): Array<[number, number, number
       bestj = blo,
       bestsize = 0
     let j2len = new Map<number, number>()
+    steps += ahi - alo
     for (let i = alo; i < ahi; i++) {
       const next = new Map<number, number>()
       for (const j of b2j.get(a[i]) ?? []) {
         if (j < blo) continue
         if (j >= bhi) break
+        if (++steps > maxSteps) throw new TooMuchWork(maxSteps)
         const k = (j2len.get(j - 1) ?? 0) + 1
         next.set(j, k)
         if (k > bestsize) {
@@ -57,19 +74,36 @@ export function matchingBlocks<T>(a: T[], b: T[]): Array<[number, number, number
 }
 
 /** SequenceMatcher(None, a, b).ratio() */
-export function ratio<T>(a: T[], b: T[]): number {
+export function ratio<T>(a: T[], b: T[], maxSteps = MAX_MATCH_STEPS): number {
   const total = a.length + b.length
   if (!total) return 1
-  const m = matchingBlocks(a, b).reduce((s, [, , k]) => s + k, 0)
+  const m = matchingBlocks(a, b, maxSteps).reduce((s, [, , k]) => s + k, 0)
   return (2 * m) / total
+}
+
+/** SequenceMatcher(None, a, b).quick_ratio(): an upper bound of ratio() from the multiset intersection, linear. */
+export function quickRatio<T>(a: T[], b: T[]): number {
+  const total = a.length + b.length
+  if (!total) return 1
+  const avail = new Map<T, number>()
+  for (const x of b) avail.set(x, (avail.get(x) ?? 0) + 1)
+  let matches = 0
+  for (const x of a) {
+    const n = avail.get(x) ?? 0
+    if (n > 0) {
+      matches++
+      avail.set(x, n - 1)
+    }
+  }
+  return (2 * matches) / total
 }
 
 export type Opcode = ['equal' | 'replace' | 'delete' | 'insert', number, number, number, number]
 
 /** SequenceMatcher.get_opcodes(), with get_matching_blocks()' merging of adjacent blocks. */
-export function opcodes<T>(a: T[], b: T[]): Opcode[] {
+export function opcodes<T>(a: T[], b: T[], maxSteps = MAX_MATCH_STEPS): Opcode[] {
   const merged: Array<[number, number, number]> = []
-  for (const [i, j, k] of matchingBlocks(a, b)) {
+  for (const [i, j, k] of matchingBlocks(a, b, maxSteps)) {
     const last = merged[merged.length - 1]
     if (last && last[0] + last[2] === i && last[1] + last[2] === j) last[2] += k
     else merged.push([i, j, k])
@@ -89,8 +123,8 @@ export function opcodes<T>(a: T[], b: T[]): Opcode[] {
 }
 
 /** SequenceMatcher.get_grouped_opcodes(n): the hunks of difflib.unified_diff with n lines of context. */
-export function groupedOpcodes<T>(a: T[], b: T[], n: number): Opcode[][] {
-  const codes = opcodes(a, b)
+export function groupedOpcodes<T>(a: T[], b: T[], n: number, maxSteps = MAX_MATCH_STEPS): Opcode[][] {
+  const codes = opcodes(a, b, maxSteps)
   if (!codes.length) codes.push(['equal', 0, 1, 0, 1])
   const first = codes[0],
     last = codes[codes.length - 1]

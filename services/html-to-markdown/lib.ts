@@ -17,14 +17,18 @@ export const REMOVED =
 export const MAX_DEPTH = 500
 
 type Node = { children: ArrayLike<Node> }
-/** Element nesting depth below `root`, computed without recursion. */
+/**
+ * Element nesting depth below `root`, computed without recursion. `children` is read once per node: linkedom
+ * rebuilds the list on every read, so reading it per index made 60,000 sibling elements take minutes.
+ */
 export function depth(root: Node): number {
   let max = 0
   const stack: Array<[Node, number]> = [[root, 0]]
   while (stack.length) {
     const [n, d] = stack.pop()!
     if (d > max) max = d
-    for (let i = 0; i < n.children.length; i++) stack.push([n.children[i], d + 1])
+    const kids = Array.from(n.children)
+    for (const k of kids) stack.push([k, d + 1])
   }
   return max
 }

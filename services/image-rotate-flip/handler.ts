@@ -11,6 +11,9 @@ const loadSharp = () => (loading ??= import('sharp').then((m) => m.default))
 
 const reason = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 200)
 
+const tooManyPixels = (what: string) =>
+  invalid('image_b64', `has ${what} pixels; send at most ${MAX_PIXELS} (e.g. 2048×2048)`)
+
 export default handlerFor(manifest, async ({ image_b64, angle = 0, flip = 'none', auto_orient = true }) => {
   const bytes = decodeBase64('image_b64', image_b64, MAX_INPUT_BYTES)
   const format = sniffImage(bytes)
@@ -32,12 +35,12 @@ export default handlerFor(manifest, async ({ image_b64, angle = 0, flip = 'none'
   try {
     meta = await sharp(bytes, opts).metadata()
   } catch (e) {
+    if (/pixel limit/i.test(reason(e))) throw tooManyPixels(`more than ${MAX_PIXELS}`)
     throw invalid('image_b64', `cannot be read as ${format}: ${reason(e)}`)
   }
   if (!meta.width || !meta.height) throw invalid('image_b64', 'has no dimensions')
   const pageHeight = meta.pageHeight ?? meta.height
-  if (meta.width * pageHeight > MAX_PIXELS)
-    throw invalid('image_b64', `has ${meta.width}×${pageHeight} pixels; the limit is ${MAX_PIXELS}`)
+  if (meta.width * pageHeight > MAX_PIXELS) throw tooManyPixels(`${meta.width}×${pageHeight}`)
   const turn = (((angle % 360) + 360) % 360) as 0 | 90 | 180 | 270
   let raw: { data: Buffer; info: OutputInfo }
   try {

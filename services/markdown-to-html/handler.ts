@@ -1,6 +1,7 @@
 import { Marked, type Token, type Tokens } from 'marked'
 import sanitizeHtml from 'sanitize-html'
 import { handlerFor, invalid } from '../../runtime/sdk'
+import { emphasisScan, MAX_EMPHASIS_SCAN } from './lib'
 import manifest from './manifest'
 
 const escapeHtml = (s: string) =>
@@ -80,6 +81,11 @@ export default handlerFor(
   manifest,
   ({ markdown, gfm = true, breaks = false, raw_html = 'sanitize', images = true }) => {
     checkNesting(markdown)
+    if (emphasisScan(markdown) > MAX_EMPHASIS_SCAN)
+      throw invalid(
+        'markdown',
+        'has too many * or _ emphasis delimiters in one paragraph for its length: separate paragraphs with a blank line or escape literal ones as \\* and \\_',
+      )
     const marked = new Marked({ gfm, breaks, async: false })
     if (raw_html === 'escape')
       marked.use({ renderer: { html: ({ text }: Tokens.HTML | Tokens.Tag) => escapeHtml(text) } })

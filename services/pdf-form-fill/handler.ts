@@ -1,24 +1,29 @@
 import { PDFDocument, type PDFForm } from 'pdf-lib'
 import { handlerFor, invalid, ServiceError } from '../../runtime/sdk'
 import { decodeBase64, looksLikePdf } from '../_lib/media-input'
-import { fieldType, fill, readValue } from './lib'
+import { DecodeBudgetExceeded, withDecodeBudget } from './decode-cap'
+import { fieldType, fill, MAX_FORM_FIELDS, readValue } from './lib'
 import manifest, { MAX_PDF_BYTES } from './manifest'
 
 const reason = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 200)
 
 async function load(bytes: Uint8Array): Promise<PDFDocument> {
   if (!looksLikePdf(bytes)) throw invalid('pdf_b64', 'is not a PDF (no %PDF- header)')
-  let doc: PDFDocument, pages: number
+  let doc: PDFDocument, pages: number, fields: number
   try {
     // updateMetadata false: no ModDate/Producer rewrite, so the same input always gives the same output.
-    doc = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false })
+    doc = await withDecodeBudget(() => PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false }))
     pages = doc.getPageCount()
-    doc.getForm().getFields()
+    fields = doc.getForm().getFields().length
   } catch (e) {
+    if (e instanceof DecodeBudgetExceeded)
+      throw invalid('pdf_b64', `is refused: ${e.message}; send the uncompressed form`)
     if (/encrypted/i.test(reason(e))) throw invalid('pdf_b64', 'is encrypted; encrypted PDFs are not supported')
     throw invalid('pdf_b64', `cannot be parsed as a PDF: ${reason(e)}`)
   }
   if (pages === 0) throw invalid('pdf_b64', 'has no pages')
+  if (fields > MAX_FORM_FIELDS)
+    throw invalid('pdf_b64', `has ${fields} form fields; at most ${MAX_FORM_FIELDS} are supported`)
   return doc
 }
 
@@ -68,7 +73,7 @@ export default handlerFor(manifest, async ({ pdf_b64, fields, on_unknown = 'erro
   try {
     out = await doc.save({ useObjectStreams: false })
     // Values are read back from the saved file, not from memory.
-    check = await PDFDocument.load(out, { updateMetadata: false })
+    check = await withDecodeBudget(() => PDFDocument.load(out, { updateMetadata: false }))
   } catch (e) {
     throw invalid('pdf_b64', `cannot be written back: ${reason(e)}`)
   }

@@ -10,6 +10,9 @@ import {
 } from 'pdf-lib'
 import { invalid } from '../../runtime/sdk'
 
+/** Most form fields a PDF may have (each one's appearance is redrawn: 8,000 fields took seconds). */
+export const MAX_FORM_FIELDS = 1000
+
 export type FieldValue = string | number | boolean
 export type FieldType = 'text' | 'checkbox' | 'dropdown' | 'option_list' | 'radio' | 'button' | 'signature' | 'unknown'
 

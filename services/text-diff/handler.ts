@@ -1,6 +1,6 @@
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch, type StructuredPatch, type StructuredPatchHunk } from 'diff'
 import { handlerFor } from '../../runtime/sdk'
-import { groupedOpcodes, ratio } from '../_lib/difflib'
+import { groupedOpcodes, quickRatio, ratio, TooMuchWork } from '../_lib/difflib'
 import manifest from './manifest'
 
 /** Time given to the `diff` package's Myers diff (O(N·D): minutes on 50,000 characters of unrelated lines) before the fallback. */
@@ -32,6 +32,24 @@ export function difflibPatch(a: string, b: string, context: number): StructuredP
   return { oldFileName: 'a', newFileName: 'b', oldHeader: undefined, newHeader: undefined, hunks }
 }
 
+/** One hunk that removes every line of a and adds every line of b: correct, linear, not minimal. */
+function wholePatch(a: string, b: string): StructuredPatch {
+  const al = splitLines(a),
+    bl = splitLines(b)
+  const out = (prefix: string, line: string) =>
+    line.endsWith('\n') ? [prefix + line.slice(0, -1)] : [prefix + line, '\\ No newline at end of file']
+  const lines = [...al.flatMap((l) => out('-', l)), ...bl.flatMap((l) => out('+', l))]
+  return {
+    oldFileName: 'a',
+    newFileName: 'b',
+    oldHeader: undefined,
+    newHeader: undefined,
+    hunks: [
+      { oldStart: al.length ? 1 : 0, oldLines: al.length, newStart: bl.length ? 1 : 0, newLines: bl.length, lines },
+    ],
+  }
+}
+
 /** GNU diff -u and Python difflib write a one-line range as "N", not "N,1". */
 const hunkHeader = (line: string) => line.replace(/^@@ -(\d+),1 \+/, '@@ -$1 +').replace(/ \+(\d+),1 @@/, ' +$1 @@')
 
@@ -41,15 +59,36 @@ export function unifiedDiff(
   b: string,
   context: number,
   budgetMs = MYERS_BUDGET_MS,
-): { text: string; algorithm: 'myers' | 'difflib'; patch: StructuredPatch | null } {
+): { text: string; algorithm: 'myers' | 'difflib' | 'whole'; patch: StructuredPatch | null } {
   if (a === b) return { text: '', algorithm: 'myers', patch: null }
   const myers = structuredPatch('a', 'b', a, b, undefined, undefined, { context, timeout: budgetMs })
-  const patch = myers ?? difflibPatch(a, b, context)
+  let algorithm: 'myers' | 'difflib' | 'whole' = myers ? 'myers' : 'difflib'
+  let patch = myers
+  if (!patch)
+    try {
+      patch = difflibPatch(a, b, context)
+    } catch (e) {
+      if (!(e instanceof TooMuchWork)) throw e
+      patch = wholePatch(a, b)
+      algorithm = 'whole'
+    }
   const text = formatPatch(patch, FILE_HEADERS_ONLY)
     .split('\n')
     .map((l) => (l.startsWith('@@') ? hunkHeader(l) : l))
     .join('\n')
-  return { text, algorithm: myers ? 'myers' : 'difflib', patch }
+  return { text, algorithm, patch }
+}
+
+/** difflib's ratio() over characters, or its quick_ratio() upper bound when exact matching is over budget. */
+function similarity(a: string, b: string): { value: number; method: 'ratio' | 'quick_ratio' } {
+  const ca = [...a],
+    cb = [...b]
+  try {
+    return { value: ratio(ca, cb), method: 'ratio' }
+  } catch (e) {
+    if (!(e instanceof TooMuchWork)) throw e
+    return { value: quickRatio(ca, cb), method: 'quick_ratio' }
+  }
 }
 
 export default handlerFor(manifest, ({ a, b, context = 3 }) => {
@@ -61,12 +100,14 @@ export default handlerFor(manifest, ({ a, b, context = 3 }) => {
       if (l[0] === '+') added++
       else if (l[0] === '-') removed++
     }
+  const sim = similarity(a, b)
   return {
     unified_diff: text,
     added,
     removed,
     unchanged: splitLines(a).length - removed,
-    similarity: Math.round(ratio([...a], [...b]) * 1e6) / 1e6,
+    similarity: Math.round(sim.value * 1e6) / 1e6,
+    similarity_method: sim.method,
     equal: a === b,
     algorithm,
   }

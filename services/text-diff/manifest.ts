@@ -39,11 +39,17 @@ export default defineService({
     added: t.Integer({ description: 'Lines added.' }),
     removed: t.Integer({ description: 'Lines removed.' }),
     unchanged: t.Integer({ description: 'Lines in common.' }),
-    similarity: t.Number({ description: 'difflib ratio over characters, 0-1.' }),
-    equal: t.Boolean(),
-    algorithm: t.Union([t.Literal('myers'), t.Literal('difflib')], {
+    similarity: t.Number({
       description:
-        'Which line matcher produced the hunks: the diff package (Myers), or difflib when Myers ran out of its 1 s budget.',
+        "difflib ratio() over characters, 0-1; when exact matching would exceed its work budget (5,000,000 steps: long texts of many repeated, distinct characters), difflib's quick_ratio() upper bound (see similarity_method).",
+    }),
+    similarity_method: t.Union([t.Literal('ratio'), t.Literal('quick_ratio')], {
+      description: 'How similarity was computed: "ratio" (exact) or "quick_ratio" (upper bound, over the work budget).',
+    }),
+    equal: t.Boolean(),
+    algorithm: t.Union([t.Literal('myers'), t.Literal('difflib'), t.Literal('whole')], {
+      description:
+        'Which line matcher produced the hunks: the diff package (Myers), difflib when Myers ran out of its 1 s budget, or "whole" (one hunk replacing every line: correct, not minimal) when difflib would exceed its work budget too.',
     }),
   }),
   examples: [
@@ -56,6 +62,7 @@ export default defineService({
         removed: 1,
         unchanged: 2,
         similarity: 0.833333,
+        similarity_method: 'ratio',
         equal: false,
         algorithm: 'myers',
       },
