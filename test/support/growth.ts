@@ -12,11 +12,11 @@ export interface Growth {
   ratio: number
 }
 
-/** Fastest of `reps` alternating runs at sizes n and 2n, in ms. */
-export async function measureGrowth(run: (n: number) => unknown, n: number, reps = 3): Promise<Growth> {
-  await run(n) // warm-up: JIT, lazy imports
-  let small = Number.POSITIVE_INFINITY
-  let large = Number.POSITIVE_INFINITY
+/** Fastest of `reps` alternating runs at sizes n and 2n, in ms (added to `g`'s runs when given). */
+export async function measureGrowth(run: (n: number) => unknown, n: number, reps = 3, g?: Growth): Promise<Growth> {
+  if (!g) await run(n) // warm-up: JIT, lazy imports
+  let small = g?.small ?? Number.POSITIVE_INFINITY
+  let large = g?.large ?? Number.POSITIVE_INFINITY
   for (let i = 0; i < reps; i++) {
     let t = performance.now()
     await run(n)
@@ -30,7 +30,8 @@ export async function measureGrowth(run: (n: number) => unknown, n: number, reps
 
 /**
  * Asserts that doubling the input at most `maxRatio`-folds the time (default 3: linear is 2, quadratic 4), unless
- * the doubled input still runs under `floorMs`.
+ * the doubled input still runs under `floorMs`. A ratio over the bound is measured again (more runs, fastest of all
+ * counts) before it fails: a busy machine slows single runs, a quadratic service stays at 4 however often it runs.
  */
 export async function expectLinearGrowth(
   label: string,
@@ -38,8 +39,10 @@ export async function expectLinearGrowth(
   n: number,
   { maxRatio = 3, floorMs = 40, reps = 3 }: { maxRatio?: number; floorMs?: number; reps?: number } = {},
 ): Promise<Growth> {
-  const g = await measureGrowth(run, n, reps)
-  const bounded = g.large < floorMs || g.ratio <= maxRatio
+  const ok = (g: Growth) => g.large < floorMs || g.ratio <= maxRatio
+  let g = await measureGrowth(run, n, reps)
+  for (let again = 0; again < 2 && !ok(g); again++) g = await measureGrowth(run, n, reps + 1, g)
+  const bounded = ok(g)
   expect({ label, bounded, ...(bounded ? {} : g) }).toEqual({ label, bounded: true })
   return g
 }
