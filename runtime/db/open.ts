@@ -7,6 +7,7 @@ import { ResultStore } from './results'
 import { openDatabase } from './sqlite'
 import { Stats } from './stats'
 import type {
+  ChannelStore,
   ErrorCountStore,
   LedgerStore,
   QuotaStore,
@@ -20,6 +21,7 @@ import { AdminQueries, type AdminReads } from './admin-queries'
 import { ErrorCounts } from './error-counts'
 import { SessionGeneration } from './admin-state'
 import { droppedCounters } from './batched'
+import { SqliteChannels } from './channels'
 import type { Logger } from '../sdk'
 
 /** Everything the server keeps, on one engine: the embedded SQLite file, or a Postgres shared by N instances. */
@@ -38,6 +40,8 @@ export interface Storage {
   /** The console's error answers by code (batched like the stats counters) and its session generation. */
   errorCounts: ErrorCountStore
   sessionGeneration: SessionGenerationStore
+  /** Payment channels (x402 batch-settlement): state per channel, charges, claims and sweeps. */
+  channels: ChannelStore
   /** The SQLite handle (operator console queries, backups); absent on Postgres. */
   sqlite?: Database
   /** True when the database answers (within 2 s). */
@@ -75,6 +79,7 @@ export async function openStorage(config: Config, log?: Pick<Logger, 'warn'>): P
     admin: new AdminQueries(db),
     errorCounts,
     sessionGeneration: new SessionGeneration(db),
+    channels: new SqliteChannels(db),
     sqlite: db,
     ping: async () => {
       try {
