@@ -110,6 +110,10 @@ export class SqliteChannels implements ChannelStore {
                 OR COALESCE(first_unclaimed_at, 0) <= $before OR withdraw_requested_at > 0)
          ORDER BY first_unclaimed_at LIMIT $limit`,
       ),
+      watched: p(
+        `SELECT * FROM channels WHERE network = ? AND CAST(balance AS INTEGER) > CAST(claimed AS INTEGER)
+         ORDER BY last_request_at DESC LIMIT ?`,
+      ),
       claimed: p(
         `UPDATE channels SET claimed = $toText,
            total_claimed = CASE WHEN CAST(total_claimed AS INTEGER) < $to THEN $toText ELSE total_claimed END,
@@ -199,6 +203,10 @@ export class SqliteChannels implements ChannelStore {
       limit,
     }) as Array<Record<string, unknown>>
     return rows.map(toChannel)
+  }
+
+  watched(network: string, limit: number): Channel[] {
+    return (this.q.watched.all(network, limit) as Array<Record<string, unknown>>).map(toChannel)
   }
 
   recordClaim(tx: Omit<ChannelTx, 'kind' | 'amount' | 'channels'>, rows: Array<{ id: string; to: bigint }>): bigint {

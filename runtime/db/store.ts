@@ -281,6 +281,11 @@ export interface ChannelStore {
     limit: number,
   ): Awaitable<Channel[]>
   /**
+   * Channels on `network` with escrow left that this server has not claimed (balance > claimed), most recently used
+   * first: the ones whose pending withdrawals and balances the claim engine keeps reading.
+   */
+  watched(network: string, limit: number): Awaitable<Channel[]>
+  /**
    * Records a claim transaction: each channel's `claimed` moves up to `to` (never down); the transaction row carries
    * the amount newly claimed. Returns that amount.
    */

@@ -92,6 +92,12 @@ export class PgChannels implements ChannelStore {
     return rows.map(toChannel)
   }
 
+  async watched(network: string, limit: number): Promise<Channel[]> {
+    const rows = await this.sql`
+      SELECT * FROM channels WHERE network = ${network} AND balance > claimed ORDER BY last_request_at DESC LIMIT ${limit}::int`
+    return rows.map(toChannel)
+  }
+
   async recordClaim(
     tx: Omit<ChannelTx, 'kind' | 'amount' | 'channels'>,
     rows: Array<{ id: string; to: bigint }>,
