@@ -12,7 +12,8 @@ import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { SqliteChannels } from '../../runtime/db/channels'
 import { openDatabase } from '../../runtime/db/sqlite'
-import { ChannelClaimer } from '../../runtime/pay/channels/claimer'
+import { loadConfig } from '../../runtime/config'
+import { ChannelClaimer, channelSettings, DEFAULT_POLICY } from '../../runtime/pay/channels/claimer'
 import { admitChannelPayment, commitChannelCharge } from '../../runtime/pay/channels/doors'
 import type { ChannelFacilitator } from '../../runtime/pay/channels/facilitator'
 import { channelPayer, channelRig, hear, pay, payerWallet, PRICE, type ChannelRig } from '../support/channels'
@@ -169,3 +170,18 @@ test('a channel that cannot be claimed does not hold up the others; it stays due
   clock.ms += 60_000
   expect((await claimer.round()).failures).toBe(1)
 }, 60_000)
+
+test('the operator sets the claim interval and the minimum deposit; the defaults are documented ones', () => {
+  expect(channelSettings(loadConfig({}).config)).toEqual({
+    policy: { claimIntervalMs: 3_600_000 },
+    minDeposit: 1_000_000n,
+  })
+  const { config, problems } = loadConfig({ CHANNEL_CLAIM_INTERVAL_S: '600', CHANNEL_MIN_DEPOSIT_USD: '0.25' })
+  expect(problems).toEqual([])
+  expect(channelSettings(config)).toEqual({ policy: { claimIntervalMs: 600_000 }, minDeposit: 250_000n })
+  expect(loadConfig({ CHANNEL_MIN_DEPOSIT_USD: '0.0000001' }).problems).toContain(
+    'CHANNEL_MIN_DEPOSIT_USD has at most 6 decimals',
+  )
+  expect(loadConfig({ CHANNEL_CLAIM_INTERVAL_S: '0' }).problems.length).toBe(1)
+  expect(DEFAULT_POLICY).toMatchObject({ claimThreshold: 250_000n, maxClaimsPerBatch: 25, sweepThreshold: 1_000_000n })
+})

@@ -1,6 +1,8 @@
 import type { PaymentRequirements } from '@x402/core/types'
 import type { Hex } from 'viem'
+import type { Config } from '../../config'
 import type { Channel, ChannelStore } from '../../db/store'
+import { usdToAtomic } from '../amount'
 import type { Rpc } from '../settle/rpc'
 import { readChannels } from './chain-state'
 import type { ChannelFacilitator } from './facilitator'
@@ -33,6 +35,17 @@ export const DEFAULT_POLICY: ClaimPolicy = {
   sweepIntervalMs: 86_400_000,
   watchIntervalMs: 60_000,
   retryMs: 5_000,
+}
+
+/** The operator's settings: the claim interval (CHANNEL_CLAIM_INTERVAL_S) and the minimum deposit (atomic units). */
+export function channelSettings(config: Pick<Config, 'channels'>): {
+  policy: Partial<ClaimPolicy>
+  minDeposit: bigint
+} {
+  return {
+    policy: { claimIntervalMs: config.channels.claimIntervalS * 1000 },
+    minDeposit: BigInt(usdToAtomic(config.channels.minDepositUsd)),
+  }
 }
 
 export interface ClaimerOptions {
