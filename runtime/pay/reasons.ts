@@ -44,6 +44,7 @@ export const REASON = {
   channelBusy: 'invalid_batch_settlement_evm_channel_busy',
   channelDepositBelowMin: 'invalid_batch_settlement_evm_deposit_below_min_deposit',
   channelMissing: 'invalid_batch_settlement_evm_missing_channel',
+  channelRefundNoBalance: 'invalid_batch_settlement_evm_refund_no_balance',
 } as const
 
 export type PaymentReason = (typeof REASON)[keyof typeof REASON]

@@ -21,6 +21,7 @@ import {
   releaseChannel,
   type ChannelTicket,
 } from '../../runtime/pay/channels/doors'
+import { refundChannelPayment } from '../../runtime/pay/channels/refund'
 import { REASON } from '../../runtime/pay/reasons'
 import { channelPayer, channelRig, correct, DEPOSIT, hear, pay, PRICE, type ChannelRig } from '../support/channels'
 
@@ -187,4 +188,57 @@ test('a voucher beyond the balance, a bad signature, a foreign config and a smal
     reason: REASON.channelDepositBelowMin,
   })
   expect(rig.facilitatorCalls.settle).toBe(settles)
+})
+
+test('a cooperative refund claims what was charged and returns the rest: partly, then all of it', async () => {
+  const p = await channelPayer(chain, 1_000_000n)
+  let first: PaymentPayload | undefined
+  let id: Hex = '0x'
+  for (let i = 0; i < 3; i++) {
+    const payload = await pay(p.client, rig.requirements)
+    const t = await admitted(payload)
+    const c = await commitChannelCharge(rig.doors, t, PRICE, 'svc')
+    if (!c.ok) throw new Error(c.reason)
+    await hear(p.client, payload, rig.requirements, c.response)
+    first ??= payload
+    id = t.channelId
+  }
+  const channelConfig = (first!.payload as { channelConfig: unknown }).channelConfig
+  const zero = async (amount?: bigint) => ({
+    ...first!,
+    payload: {
+      type: 'refund',
+      channelConfig,
+      voucher: await signVoucher(p.account as never, id, String(3n * PRICE), 'eip155:8453'),
+      ...(amount === undefined ? {} : { amount: String(amount) }),
+    },
+  })
+  // a refund voucher that is not the charged total gets the corrective data
+  const wrong = {
+    ...first!,
+    payload: {
+      ...(await zero()).payload,
+      voucher: await signVoucher(p.account as never, id, String(PRICE), 'eip155:8453'),
+    },
+  }
+  expect(await refundChannelPayment(rig.doors, wrong as never, rig.requirements)).toMatchObject({
+    ok: false,
+    reason: REASON.channelCumulativeMismatch,
+  })
+  const payerBefore = await usdcBalance(chain.rpcUrl, p.account.address)
+  const part = await refundChannelPayment(rig.doors, (await zero(10_000n)) as never, rig.requirements)
+  if (!part.ok) throw new Error(part.reason)
+  expect(part.response).toMatchObject({ amount: '10000', extra: { channelState: { chargedCumulativeAmount: '3000' } } })
+  expect((part.response.extra as { chargedAmount?: string }).chargedAmount).toBeUndefined()
+  expect(await store.get(id)).toMatchObject({ claimed: 3n * PRICE, balance: DEPOSIT - 10_000n, refundNonce: 1n })
+  const rest = await refundChannelPayment(rig.doors, (await zero()) as never, rig.requirements)
+  if (!rest.ok) throw new Error(rest.reason)
+  expect(rest.response.amount).toBe(String(DEPOSIT - 10_000n - 3n * PRICE))
+  expect(await usdcBalance(chain.rpcUrl, p.account.address)).toBe(payerBefore + DEPOSIT - 3n * PRICE)
+  expect(await store.get(id)).toMatchObject({ claimed: 3n * PRICE, balance: 3n * PRICE, refundNonce: 2n })
+  // nothing left: refused, and the channel pays for nothing more
+  expect(await refundChannelPayment(rig.doors, (await zero()) as never, rig.requirements)).toMatchObject({
+    ok: false,
+    reason: REASON.channelRefundNoBalance,
+  })
 })

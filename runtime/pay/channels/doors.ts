@@ -62,16 +62,16 @@ export interface ChannelTicket {
 
 /** Seconds before a payer's timed withdrawal can complete from which its channel pays for nothing more. */
 export const WITHDRAW_MARGIN_S = 120
-const DEFAULT_LEASE_MS = 60_000
+export const DEFAULT_LEASE_MS = 60_000
 
-const refuse = (reason: string, message: string, extra: Partial<ChannelRefusal> = {}): ChannelRefusal => ({
+export const refuse = (reason: string, message: string, extra: Partial<ChannelRefusal> = {}): ChannelRefusal => ({
   ok: false,
   reason,
   message,
   ...extra,
 })
 
-const same = (a: string, b: unknown) => typeof b === 'string' && a.toLowerCase() === b.toLowerCase()
+export const same = (a: string, b: unknown) => typeof b === 'string' && a.toLowerCase() === b.toLowerCase()
 
 export const chainIdOf = (network: string): number | null => {
   const m = /^eip155:(\d{1,12})$/.exec(network)
@@ -79,7 +79,7 @@ export const chainIdOf = (network: string): number | null => {
 }
 
 /** The channel config against our requirements: the spec's verification rules 1-5. */
-function configError(
+export function configError(
   c: StoredChannelConfig,
   channelId: Hex,
   r: PaymentRequirements,
@@ -109,7 +109,7 @@ export const channelStateOf = (id: Hex, m: ChannelMirror, charged?: bigint): Cha
 })
 
 /** The corrective data of a cumulative mismatch, from the kept channel (voucherState only when it holds one). */
-function mismatch(c: Channel): ChannelRefusal {
+export function mismatch(c: Channel): ChannelRefusal {
   return refuse(REASON.channelCumulativeMismatch, 'the voucher is not charged + amount', {
     channelState: channelStateOf(c.id, c, c.charged),
     ...(c.signature ? { voucherState: { signedMaxClaimable: c.signedMax.toString(), signature: c.signature } } : {}),
@@ -117,7 +117,7 @@ function mismatch(c: Channel): ChannelRefusal {
 }
 
 /** A facilitator's `channelState` / verify `extra` as a mirror (null when a field is missing). */
-function mirrorOf(x: unknown, now: number): ChannelMirror | null {
+export function mirrorOf(x: unknown, now: number): ChannelMirror | null {
   const o = (typeof x === 'object' && x !== null ? x : {}) as Record<string, unknown>
   const uint = (v: unknown) => (typeof v === 'string' || typeof v === 'number') && /^\d+$/.test(String(v))
   if (!uint(o.balance) || !uint(o.totalClaimed) || !uint(o.withdrawRequestedAt ?? 0) || !uint(o.refundNonce ?? 0))
