@@ -172,3 +172,19 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
     expect((await st.list(2)).length).toBe(2)
   })
 })
+
+test('postgres: two instances (two pools on one database) share one lease and one charge per cumulative amount', async () => {
+  const url = await pg.pg.createDatabase('ch_shared')
+  const [one, two] = [new PgChannels(await pg.pool(url, 5)), new PgChannels(await pg.pool(url, 5))]
+  const c = await one.open(channel(40), 0)
+  const takers = Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).lease(c.id, `h${i}`, 10_000, 1000))
+  const got = await Promise.all(takers)
+  expect(got.filter(Boolean).length).toBe(1)
+  await (got.indexOf(true) % 2 ? one : two).release(c.id, `h${got.indexOf(true)}`)
+  const wins = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => (i % 2 ? one : two).commitCharge(charge(c.id, 0n, 1000n, `h${i}`))),
+  )
+  expect(wins.filter(Boolean).length).toBe(1)
+  expect((await two.totals(NET)).charges).toBe(1)
+  expect((await one.get(c.id))!.charged).toBe(1000n)
+})
