@@ -171,23 +171,60 @@ export class SqliteChannels implements ChannelStore {
     return this.get(c.id) as Channel
   }
 
-  commitCharge(c: ChargeCommit): boolean {
-    if (c.to <= c.from || c.to > c.signedMax) throw new Error('a charge moves charged up, within the signed voucher')
-    const id = lower(c.channelId)
-    return durably(this.db, () => {
-      const moved =
-        this.q.charge.run({
-          id,
-          from: String(c.from),
-          to: String(c.to),
-          signedMax: String(c.signedMax),
-          signature: c.signature,
-          at: c.at,
-        }).changes === 1
-      if (moved) this.q.chargeRow.run({ id, to: String(c.to), amount: String(c.to - c.from), slug: c.slug, at: c.at })
-      this.q.release.run(id, c.holder)
-      return moved
+  /**
+   * Group commit: the charges committed in the same turn of the event loop share one fsync'd transaction (each in
+   * its own savepoint, so one failing charge fails alone). Each promise resolves once its group is durable.
+   */
+  commitCharge(c: ChargeCommit): Promise<boolean> {
+    if (c.to <= c.from || c.to > c.signedMax)
+      return Promise.reject(new Error('a charge moves charged up, within the signed voucher'))
+    return new Promise<boolean>((resolve, reject) => {
+      this.pending.push({ c, resolve, reject })
+      if (this.pending.length === 1) setImmediate(() => this.flushCharges())
     })
+  }
+
+  private pending: Array<{ c: ChargeCommit; resolve: (moved: boolean) => void; reject: (e: unknown) => void }> = []
+
+  private flushCharges(): void {
+    const group = this.pending
+    this.pending = []
+    const outcomes: Array<{ moved: boolean } | { error: unknown }> = []
+    try {
+      durably(this.db, () => {
+        for (const { c } of group) {
+          try {
+            outcomes.push({ moved: this.db.transaction(() => this.chargeOne(c))() })
+          } catch (error) {
+            outcomes.push({ error })
+          }
+        }
+      })
+    } catch (error) {
+      for (const g of group) g.reject(error)
+      return
+    }
+    group.forEach((g, i) => {
+      const o = outcomes[i]
+      if ('error' in o) g.reject(o.error)
+      else g.resolve(o.moved)
+    })
+  }
+
+  private chargeOne(c: ChargeCommit): boolean {
+    const id = lower(c.channelId)
+    const moved =
+      this.q.charge.run({
+        id,
+        from: String(c.from),
+        to: String(c.to),
+        signedMax: String(c.signedMax),
+        signature: c.signature,
+        at: c.at,
+      }).changes === 1
+    if (moved) this.q.chargeRow.run({ id, to: String(c.to), amount: String(c.to - c.from), slug: c.slug, at: c.at })
+    this.q.release.run(id, c.holder)
+    return moved
   }
 
   mirror(id: string, m: ChannelMirror): void {

@@ -4,7 +4,7 @@
  * selection (threshold, age, pending withdrawal, everything) and the books of claims and sweeps.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { openDatabase } from '../../runtime/db/sqlite'
+import { durableCommits, openDatabase } from '../../runtime/db/sqlite'
 import { SqliteChannels } from '../../runtime/db/channels'
 import { PgChannels } from '../../runtime/db/postgres/channels'
 import type { ChannelOpen, ChannelStore } from '../../runtime/db/store'
@@ -187,4 +187,23 @@ test('postgres: two instances (two pools on one database) share one lease and on
   expect(wins.filter(Boolean).length).toBe(1)
   expect((await two.totals(NET)).charges).toBe(1)
   expect((await one.get(c.id))!.charged).toBe(1000n)
+})
+
+test('sqlite: charges committed together share one fsync; one that fails (a second charge at one cumulative amount) fails alone', async () => {
+  const db = openDatabase(':memory:')
+  const st = new SqliteChannels(db)
+  const [x, y] = await Promise.all([st.open(channel(50), 0), st.open(channel(51), 0)])
+  expect(await st.commitCharge(charge(x.id, 0n, 1000n))).toBe(true)
+  // a damaged record: charged back at 0, so the next charge would land at a cumulative amount already charged
+  db.run(`UPDATE channels SET charged = '0' WHERE channel_id = ?`, [x.id])
+  const fsyncs = durableCommits(db)
+  const [bad, good] = await Promise.allSettled([
+    st.commitCharge(charge(x.id, 0n, 1000n)),
+    st.commitCharge(charge(y.id, 0n, 1000n)),
+  ])
+  expect(bad.status).toBe('rejected')
+  expect(good).toEqual({ status: 'fulfilled', value: true })
+  expect(durableCommits(db) - fsyncs).toBe(1)
+  expect((await st.totals(NET)).charges).toBe(2)
+  expect((await st.get(x.id))!.charged).toBe(0n)
 })

@@ -149,7 +149,7 @@ test('a channel that cannot be claimed does not hold up the others; it stays due
   const other = (good.first!.payload as { voucher: { signature: Hex } }).voucher.signature
   expect(store.lease(bad.id!, 'x', clock.ms + 1000, clock.ms)).toBe(true)
   expect(
-    store.commitCharge({
+    await store.commitCharge({
       channelId: bad.id!,
       holder: 'x',
       from: kept.charged,
