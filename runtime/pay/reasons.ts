@@ -45,6 +45,7 @@ export const REASON = {
   channelDepositBelowMin: 'invalid_batch_settlement_evm_deposit_below_min_deposit',
   channelMissing: 'invalid_batch_settlement_evm_missing_channel',
   channelRefundNoBalance: 'invalid_batch_settlement_evm_refund_no_balance',
+  channelNothingToSettle: 'invalid_batch_settlement_evm_nothing_to_settle',
 } as const
 
 export type PaymentReason = (typeof REASON)[keyof typeof REASON]

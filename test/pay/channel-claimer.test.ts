@@ -171,6 +171,33 @@ test('a channel that cannot be claimed does not hold up the others; it stays due
   expect((await claimer.round()).failures).toBe(1)
 }, 60_000)
 
+test('a sweep that landed but whose record was lost (a crash between the two) is reconciled, not retried forever', async () => {
+  const payeeBefore = await usdcBalance(chain.rpcUrl, chain.payee.address)
+  const claimer = new ChannelClaimer({
+    store,
+    facilitator: rig.facilitator,
+    rpc: rig.settler.rpc,
+    requirements: rig.requirements,
+    now: () => clock.ms,
+    policy: { claimThreshold: PRICE, sweepThreshold: 10n ** 12n },
+  })
+  const p = (await channelPayer(chain, 1_000_000n)) as Payer
+  await spend(p, 2)
+  expect((await claimer.round()).claims.some((c) => c.amount === 2n * PRICE)).toBe(true)
+  const { amount } = await store.unswept(rig.requirements.network)
+  // the sweep goes out and lands, and the process dies before recording it
+  const r = rig.requirements
+  const lost = await rig.facilitator.settle(
+    { x402Version: 2, accepted: r, payload: { type: 'settle', receiver: r.payTo, token: r.asset } } as never,
+    r,
+  )
+  expect(lost).toMatchObject({ success: true, amount: String(amount) })
+  expect(await usdcBalance(chain.rpcUrl, chain.payee.address)).toBe(payeeBefore + amount)
+  const last = await claimer.stop()
+  expect(last.sweeps).toEqual([{ tx: '', amount }])
+  expect(await store.unswept(r.network)).toMatchObject({ amount: 0n })
+})
+
 test('the operator sets the claim interval and the minimum deposit; the defaults are documented ones', () => {
   expect(channelSettings(loadConfig({}).config)).toEqual({
     policy: { claimIntervalMs: 3_600_000 },

@@ -3,6 +3,7 @@ import type { Hex } from 'viem'
 import type { Config } from '../../config'
 import type { Channel, ChannelStore } from '../../db/store'
 import { usdToAtomic } from '../amount'
+import { REASON } from '../reasons'
 import type { Rpc } from '../settle/rpc'
 import { readChannels } from './chain-state'
 import type { ChannelFacilitator } from './facilitator'
@@ -236,6 +237,14 @@ export class ChannelClaimer {
       res = await this.o.facilitator.settle({ x402Version: 2, accepted: r, payload } as never, r)
     } catch (e) {
       this.o.log?.warn('channel sweep threw', { error: String((e as Error)?.message ?? e).slice(0, 200) })
+    }
+    if (res?.errorReason === REASON.channelNothingToSettle) {
+      // the chain holds nothing claimed for PAY_TO: our last sweep landed but its record was lost (a crash between
+      // the two), or another process swept to the same PAY_TO. Either way the funds are there: record them.
+      this.o.log?.warn('channel sweep reconciled: nothing left to sweep on chain', { amount: String(amount) })
+      await this.o.store.recordTx({ network: this.network, kind: 'sweep', tx: '', amount, channels: 0, at: now })
+      out.sweeps.push({ tx: '', amount })
+      return
     }
     if (!res?.success) {
       out.failures++
