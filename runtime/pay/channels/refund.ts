@@ -27,7 +27,7 @@ export async function refundChannelPayment(
   const now = (d.now ?? Date.now)()
   const chainId = chainIdOf(requirements.network)
   const p = parseChannelPayload(payment?.payload)
-  if (!p || p.type !== 'refund') return refuse(REASON.channelPayload, 'not a refund payload')
+  if (p?.type !== 'refund') return refuse(REASON.channelPayload, 'not a refund payload')
   if (chainId === null) return refuse(REASON.channelNetworkMismatch, 'not an EVM network')
   const bad = configError(p.config, p.voucher.channelId, requirements, chainId)
   if (bad) return bad
