@@ -213,6 +213,24 @@ test('a claim or a sweep that landed but whose record was lost (a crash) is reco
   expect(await store.unswept(r.network)).toMatchObject({ amount: 0n })
 })
 
+test('claimed funds below the sweep threshold are swept once they have waited the sweep interval', async () => {
+  const claimer = new ChannelClaimer({
+    store,
+    facilitator: rig.facilitator,
+    rpc: rig.settler.rpc,
+    requirements: rig.requirements,
+    now: () => clock.ms,
+    policy: { claimThreshold: PRICE, sweepThreshold: 10n ** 12n, sweepIntervalMs: 3_600_000 },
+  })
+  const p = (await channelPayer(chain, 1_000_000n)) as Payer
+  await spend(p, 1)
+  expect(await claimer.round()).toMatchObject({ sweeps: [], claims: [{ channels: 1, amount: PRICE }] })
+  clock.ms += 3_599_000
+  expect((await claimer.round()).sweeps).toEqual([])
+  clock.ms += 1000
+  expect((await claimer.round()).sweeps).toEqual([{ tx: expect.any(String), amount: PRICE }])
+})
+
 test('the operator sets the claim interval and the minimum deposit; the defaults are documented ones', () => {
   expect(channelSettings(loadConfig({}).config)).toEqual({
     policy: { claimIntervalMs: 3_600_000 },
