@@ -34,7 +34,22 @@ export interface ChannelRig {
   gasOf: (tx: string) => Promise<{ gasUsed?: bigint; gasPrice?: bigint }>
 }
 
-export function channelRig(chain: DevChain, store: ChannelStore, minDeposit = DEPOSIT): ChannelRig {
+/** The chain fields the rig uses (a child process gets them as JSON). */
+export type RigChain = Pick<DevChain, 'rpcUrl' | 'usdc'> & {
+  settler: Pick<DevChain['settler'], 'privateKey'>
+  payee: Pick<DevChain['payee'], 'address'>
+}
+
+/**
+ * The rig on `chain`. `authorizerKey` is the receiver authorizer bound into every channel's config: a process that
+ * takes over the channels of another (a restart) uses the same one.
+ */
+export function channelRig(
+  chain: RigChain,
+  store: ChannelStore,
+  o: { minDeposit?: bigint; authorizerKey?: Hex } = {},
+): ChannelRig {
+  const minDeposit = o.minDeposit ?? DEPOSIT
   const settler = new Settler(createRpc(chain.rpcUrl), {
     chainId: 8453,
     keys: [chain.settler.privateKey],
@@ -42,7 +57,11 @@ export function channelRig(chain: DevChain, store: ChannelStore, minDeposit = DE
     pollMs: 50,
     stuckBlocks: 3,
   })
-  const { facilitator: inner, receiverAuthorizer } = channelFacilitator(settler, generatePrivateKey(), [NETWORK])
+  const { facilitator: inner, receiverAuthorizer } = channelFacilitator(
+    settler,
+    o.authorizerKey ?? generatePrivateKey(),
+    [NETWORK],
+  )
   const facilitatorCalls = { verify: 0, settle: 0 }
   const facilitator: ChannelFacilitator = {
     verify: (p, r) => (facilitatorCalls.verify++, inner.verify(p, r)),
@@ -79,13 +98,17 @@ export async function channelPayer(chain: DevChain, usdc: bigint, salt?: Hex) {
   const key = generatePrivateKey()
   const account = privateKeyToAccount(key)
   await Promise.all([fundPayer(chain, account.address, usdc), setEthBalance(chain.rpcUrl, account.address, 10n ** 17n)])
-  const publicClient = createPublicClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl) })
-  const client = (s = salt) =>
-    new ClientScheme(toClientEvmSigner(account, publicClient as never), {
-      depositPolicy: { depositMultiplier: 10 },
-      ...(s ? { salt: s } : {}),
-    })
+  const client = (s = salt) => clientFor(chain.rpcUrl, key, s)
   return { key, account, client: client(), newClient: client }
+}
+
+/** The official client for a funded payer key (fresh local channel state). */
+export function clientFor(rpcUrl: string, key: Hex, salt?: Hex): ClientScheme {
+  const publicClient = createPublicClient({ chain: localBase(rpcUrl), transport: http(rpcUrl) })
+  return new ClientScheme(toClientEvmSigner(privateKeyToAccount(key), publicClient as never), {
+    depositPolicy: { depositMultiplier: 10 },
+    ...(salt ? { salt } : {}),
+  })
 }
 
 /** What @x402/fetch does with a payload: the full PaymentPayload for `requirements`. */
