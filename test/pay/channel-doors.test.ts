@@ -242,3 +242,33 @@ test('a cooperative refund claims what was charged and returns the rest: partly,
     reason: REASON.channelRefundNoBalance,
   })
 })
+
+test('a server that lost its channel records starts from the on-chain totalClaimed; the client recovers from the chain', async () => {
+  const p = await channelPayer(chain, 1_000_000n)
+  for (let i = 0; i < 2; i++) {
+    const payload = await pay(p.client, rig.requirements)
+    const t = await admitted(payload)
+    const c = await commitChannelCharge(rig.doors, t, PRICE, 'svc')
+    if (!c.ok) throw new Error(c.reason)
+    await hear(p.client, payload, rig.requirements, c.response)
+  }
+  // the same facilitator and chain, an empty database
+  const amnesiac = { ...rig.doors, store: new SqliteChannels(openDatabase(':memory:')) }
+  const payload = await pay(p.client, rig.requirements)
+  const refused = await admitChannelPayment(amnesiac, payload, rig.requirements)
+  if (refused.ok) throw new Error('a voucher above the on-chain baseline was admitted')
+  expect(refused.reason).toBe(REASON.channelCumulativeMismatch)
+  expect(refused.channelState).toMatchObject({
+    chargedCumulativeAmount: '0',
+    totalClaimed: '0',
+    balance: String(DEPOSIT),
+  })
+  expect(refused.voucherState).toBeUndefined()
+  expect(await correct(p.client, rig.requirements, refused)).toBe(true)
+  const retry = await pay(p.client, rig.requirements)
+  const a = await admitChannelPayment(amnesiac, retry, rig.requirements)
+  if (!a.ok) throw new Error(a.reason)
+  expect(a.ticket.base).toBe(0n)
+  expect((await commitChannelCharge(amnesiac, a.ticket, PRICE, 'svc')).ok).toBe(true)
+  expect((await amnesiac.store.get(a.ticket.channelId))!.charged).toBe(PRICE)
+})
