@@ -16,6 +16,7 @@ import { loadConfig } from '../../runtime/config'
 import { ChannelClaimer, channelSettings, DEFAULT_POLICY } from '../../runtime/pay/channels/claimer'
 import { admitChannelPayment, commitChannelCharge } from '../../runtime/pay/channels/doors'
 import type { ChannelFacilitator } from '../../runtime/pay/channels/facilitator'
+import { channelRequirements } from '../../runtime/pay/channels/requirements'
 import { channelPayer, channelRig, hear, pay, payerWallet, PRICE, type ChannelRig } from '../support/channels'
 
 let chain: DevChain
@@ -244,4 +245,18 @@ test('the operator sets the claim interval and the minimum deposit; the defaults
   )
   expect(loadConfig({ CHANNEL_CLAIM_INTERVAL_S: '0' }).problems.length).toBe(1)
   expect(DEFAULT_POLICY).toMatchObject({ claimThreshold: 250_000n, maxClaimsPerBatch: 25, sweepThreshold: 1_000_000n })
+  // the batch-settlement entry beside an exact one: same terms, the spec's extra and the minimum deposit
+  const exact = { ...rig.requirements, scheme: 'exact', extra: { name: 'USD Coin', version: '2' } }
+  const offered = channelRequirements(exact, { receiverAuthorizer: chain.settler.address, minDeposit: 1_000_000n })
+  expect(offered).toEqual({
+    ...exact,
+    scheme: 'batch-settlement',
+    extra: {
+      receiverAuthorizer: chain.settler.address,
+      withdrawDelay: 86_400,
+      name: 'USD Coin',
+      version: '2',
+      minDeposit: '1000000',
+    },
+  })
 })

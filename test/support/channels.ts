@@ -16,6 +16,7 @@ import { localBase, setEthBalance } from '../../runtime/chain/usdc'
 import type { ChannelStore } from '../../runtime/db/store'
 import { correctiveRequirements, type ChannelDoors, type ChannelRefusal } from '../../runtime/pay/channels/doors'
 import { channelFacilitator, gasOf, type ChannelFacilitator } from '../../runtime/pay/channels/facilitator'
+import { channelRequirements } from '../../runtime/pay/channels/requirements'
 import { createRpc } from '../../runtime/pay/settle/rpc'
 import { Settler } from '../../runtime/pay/settle/settler'
 
@@ -67,21 +68,17 @@ export function channelRig(
     verify: (p, r) => (facilitatorCalls.verify++, inner.verify(p, r)),
     settle: (p, r) => (facilitatorCalls.settle++, inner.settle(p, r)),
   }
-  const requirements = {
-    scheme: 'batch-settlement',
-    network: NETWORK,
-    amount: String(PRICE),
-    asset: chain.usdc,
-    payTo: chain.payee.address,
-    maxTimeoutSeconds: 60,
-    extra: {
-      receiverAuthorizer,
-      withdrawDelay: 900,
-      name: 'USD Coin',
-      version: '2',
-      minDeposit: String(minDeposit),
+  const requirements = channelRequirements(
+    {
+      network: NETWORK,
+      amount: String(PRICE),
+      asset: chain.usdc,
+      payTo: chain.payee.address,
+      maxTimeoutSeconds: 60,
+      extra: { name: 'USD Coin', version: '2' },
     },
-  } as PaymentRequirements
+    { receiverAuthorizer, minDeposit, withdrawDelay: 900 },
+  )
   const gas = (tx: string) => gasOf(settler.rpc, tx)
   return {
     settler,
