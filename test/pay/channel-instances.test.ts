@@ -2,13 +2,14 @@
  * Two instances on one Postgres (each its own pool, settlement pipeline and doors; one receiver authorizer) serve one
  * payer's channel: while one instance runs a request the other answers "busy"; a voucher charged by one is a
  * corrective 402 on the other; the next voucher is served by either with no RPC; one claim and one sweep pay exactly
- * what both charged.
+ * what both charged, the claim engines of both taking turns on a shared lock.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { generatePrivateKey } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { PgChannels } from '../../runtime/db/postgres/channels'
+import { PgLedger } from '../../runtime/db/postgres/ledger'
 import { ChannelClaimer } from '../../runtime/pay/channels/claimer'
 import { admitChannelPayment, commitChannelCharge } from '../../runtime/pay/channels/doors'
 import { REASON } from '../../runtime/pay/reasons'
@@ -19,13 +20,16 @@ let chain: DevChain
 let pg: TestPools
 let one: ChannelRig
 let two: ChannelRig
+let ledgers: PgLedger[]
 
 beforeAll(async () => {
   ;[chain, pg] = await Promise.all([startDevChain(), testPostgresPools()])
   const url = await pg.pg.createDatabase('channels_two_instances')
   const authorizerKey = generatePrivateKey()
-  one = channelRig(chain, new PgChannels(await pg.pool(url, 4)), { authorizerKey })
-  two = channelRig(chain, new PgChannels(await pg.pool(url, 4)), { authorizerKey })
+  const pools = [await pg.pool(url, 4), await pg.pool(url, 4)]
+  one = channelRig(chain, new PgChannels(pools[0]), { authorizerKey })
+  two = channelRig(chain, new PgChannels(pools[1]), { authorizerKey })
+  ledgers = pools.map((sql, i) => new PgLedger(sql, `instance-${i}`))
 }, 60_000)
 afterAll(async () => {
   one?.settler.close()
@@ -75,15 +79,21 @@ test('one channel, two instances: one request at a time, one charge per voucher,
   }
   expect(two.facilitatorCalls).toEqual(calls)
 
-  const claimer = new ChannelClaimer({
-    store: two.doors.store,
-    facilitator: two.facilitator,
-    rpc: two.settler.rpc,
-    requirements: two.requirements,
-    gasOf: two.gasOf,
-  })
-  const last = await claimer.stop()
-  expect(last.claims).toEqual([{ tx: expect.any(String), channels: 1, amount: 6n * PRICE }])
+  // both instances shut down at once: their claim engines take turns (a shared advisory lock), the work is done once
+  const claimers = [one, two].map(
+    (rig, i) =>
+      new ChannelClaimer({
+        store: rig.doors.store,
+        facilitator: rig.facilitator,
+        rpc: rig.settler.rpc,
+        requirements: rig.requirements,
+        gasOf: rig.gasOf,
+        exclusively: (name, fn) => ledgers[i].exclusively(name, fn),
+      }),
+  )
+  const ends = await Promise.all(claimers.map((c) => c.stop()))
+  expect(ends.flatMap((e) => e.claims)).toEqual([{ tx: expect.any(String), channels: 1, amount: 6n * PRICE }])
+  expect(ends.flatMap((e) => e.sweeps)).toEqual([{ tx: expect.any(String), amount: 6n * PRICE }])
   const t = await one.doors.store.totals()
   const delta = (await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeBefore
   expect({ earned: t.earned, claimed: t.claimed, swept: t.swept, delta }).toEqual({

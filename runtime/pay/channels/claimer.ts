@@ -58,7 +58,11 @@ export interface ClaimerOptions {
   requirements: PaymentRequirements
   policy?: Partial<ClaimPolicy>
   gasOf?: (tx: string) => Promise<{ gasUsed?: bigint; gasPrice?: bigint }>
-  /** Shared databases: runs a round only when no other instance is running one (LedgerStore.exclusively). */
+  /**
+   * Shared databases: runs a round only when no other instance is running one (LedgerStore.exclusively). Required
+   * with several instances: two engines at once would send the same claims twice (no-ops on chain, gas wasted) and
+   * could both record the reconciliation of one lost sweep.
+   */
   exclusively?: <T>(name: string, fn: () => Promise<T>) => Promise<T | undefined>
   log?: { warn(msg: string, extra?: Record<string, unknown>): void }
   now?: () => number
