@@ -272,3 +272,26 @@ test('a server that lost its channel records starts from the on-chain totalClaim
   expect((await commitChannelCharge(amnesiac, a.ticket, PRICE, 'svc')).ok).toBe(true)
   expect((await amnesiac.store.get(a.ticket.channelId))!.charged).toBe(PRICE)
 })
+
+test("a channel whose payer's timed withdrawal is about to complete pays for nothing more", async () => {
+  const p = await channelPayer(chain, 1_000_000n)
+  const d = await pay(p.client, rig.requirements)
+  const t = await admitted(d)
+  const c = await commitChannelCharge(rig.doors, t, PRICE, 'svc')
+  if (!c.ok) throw new Error(c.reason)
+  await hear(p.client, d, rig.requirements, c.response)
+  const kept = (await store.get(t.channelId))!
+  const nowS = Math.floor(Date.now() / 1000)
+  // the watch saw a withdrawal started just now: the channel still pays (the claim engine claims it at once)
+  await store.mirror(kept.id, { ...kept, withdrawRequestedAt: nowS, syncedAt: Date.now() })
+  const v = await pay(p.client, rig.requirements)
+  const a = await admitted(v)
+  await releaseChannel(rig.doors, a)
+  // one that can complete within WITHDRAW_MARGIN_S: refused, nothing charged
+  await store.mirror(kept.id, { ...kept, withdrawRequestedAt: nowS - 900 + 60, syncedAt: Date.now() })
+  expect(await admitChannelPayment(rig.doors, v, rig.requirements)).toMatchObject({
+    ok: false,
+    reason: REASON.channelExceedsBalance,
+  })
+  expect((await store.get(kept.id))!.charged).toBe(PRICE)
+})
