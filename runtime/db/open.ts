@@ -21,7 +21,7 @@ import { AdminQueries, type AdminReads } from './admin-queries'
 import { ErrorCounts } from './error-counts'
 import { SessionGeneration } from './admin-state'
 import { droppedCounters } from './batched'
-import { SqliteChannels } from './channels'
+import { Channels } from './sqlite/channels'
 import type { Logger } from '../sdk'
 
 /** Everything the server keeps, on one engine: the embedded SQLite file, or a Postgres shared by N instances. */
@@ -79,7 +79,7 @@ export async function openStorage(config: Config, log?: Pick<Logger, 'warn'>): P
     admin: new AdminQueries(db),
     errorCounts,
     sessionGeneration: new SessionGeneration(db),
-    channels: new SqliteChannels(db),
+    channels: new Channels(db),
     sqlite: db,
     ping: async () => {
       try {

@@ -59,7 +59,7 @@ const MIGRATIONS: string[] = [
    CREATE UNIQUE INDEX payments_authorization ON payments (network, payer, nonce) WHERE state <> 'released';
    DROP INDEX payments_settled;
    CREATE INDEX payments_settled ON payments (settled_at, network, slug, amount, gas_used, gas_price) WHERE state = 'settled';`,
-  // Payment channels (x402 batch-settlement, runtime/db/channels.ts): one row per channel, its lease (one request
+  // Payment channels (x402 batch-settlement, runtime/db/sqlite/channels.ts): one row per channel, its lease (one request
   // at a time), every charge committed (one per cumulative amount), and the deposits, claims and sweeps sent.
   `CREATE TABLE channels (
      channel_id TEXT PRIMARY KEY, network TEXT NOT NULL, payer TEXT NOT NULL, config TEXT NOT NULL,

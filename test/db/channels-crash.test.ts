@@ -7,14 +7,14 @@ import { expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { SqliteChannels } from '../../runtime/db/channels'
+import { Channels as SqliteChannels } from '../../runtime/db/sqlite/channels'
 import { openDatabase } from '../../runtime/db/sqlite'
 
 const CHANNELS = 8
 const idOf = (k: number) => `0x${(k + 1).toString(16).padStart(64, '0')}`
 /** The child: charges every channel as fast as it can, printing `channel cumulative` once each commit resolved. */
 const writer = (path: string) => `
-  const { SqliteChannels } = require(${JSON.stringify(join(import.meta.dir, '../../runtime/db/channels.ts'))})
+  const { Channels: SqliteChannels } = require(${JSON.stringify(join(import.meta.dir, '../../runtime/db/sqlite/channels.ts'))})
   const { openDatabase } = require(${JSON.stringify(join(import.meta.dir, '../../runtime/db/sqlite.ts'))})
   const addr = '0x${'11'.repeat(20)}'
   const store = new SqliteChannels(openDatabase(${JSON.stringify(path)}))

@@ -1,11 +1,11 @@
 /**
- * The payment-channel store contract (runtime/db/channels.ts, runtime/db/postgres/channels.ts) on both engines: one
+ * The payment-channel store contract (runtime/db/sqlite/channels.ts, runtime/db/postgres/channels.ts) on both engines: one
  * lease per channel whoever races for it, a charge committed once per cumulative amount (compare-and-set), the claim
  * selection (threshold, age, pending withdrawal, everything) and the books of claims and sweeps.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { durableCommits, openDatabase } from '../../runtime/db/sqlite'
-import { SqliteChannels } from '../../runtime/db/channels'
+import { Channels as SqliteChannels } from '../../runtime/db/sqlite/channels'
 import { PgChannels } from '../../runtime/db/postgres/channels'
 import type { ChannelOpen, ChannelStore } from '../../runtime/db/store'
 import { testPostgresPools, type TestPools } from '../support/postgres'

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { generatePrivateKey } from 'viem/accounts'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { SqliteChannels } from '../../runtime/db/channels'
+import { Channels as SqliteChannels } from '../../runtime/db/sqlite/channels'
 import { openDatabase } from '../../runtime/db/sqlite'
 import { ChannelClaimer } from '../../runtime/pay/channels/claimer'
 import { channelRig, PRICE, type RigChain } from '../support/channels'
@@ -32,7 +32,7 @@ const mod = (p: string) => JSON.stringify(join(import.meta.dir, p))
 /** The child: each payer pays in a loop; `payer channel cumulative` is printed once each charge is committed. */
 const child = (rig: RigChain, path: string, authorizerKey: string, keys: string[]) => `
   const { channelRig, clientFor, pay, hear, PRICE } = require(${mod('../support/channels.ts')})
-  const { SqliteChannels } = require(${mod('../../runtime/db/channels.ts')})
+  const { Channels: SqliteChannels } = require(${mod('../../runtime/db/sqlite/channels.ts')})
   const { openDatabase } = require(${mod('../../runtime/db/sqlite.ts')})
   const { admitChannelPayment, commitChannelCharge } = require(${mod('../../runtime/pay/channels/doors.ts')})
   const chain = ${JSON.stringify(rig)}

@@ -13,7 +13,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { BATCH_SETTLEMENT } from '../../runtime/chain/addresses'
-import { SqliteChannels } from '../../runtime/db/channels'
+import { Channels as SqliteChannels } from '../../runtime/db/sqlite/channels'
 import { openDatabase } from '../../runtime/db/sqlite'
 import {
   admitChannelPayment,

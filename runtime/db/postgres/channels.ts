@@ -1,5 +1,5 @@
 import type { SQL } from 'bun'
-import { toChannel, totalsOf } from '../channels'
+import { toChannel, totalsOf } from '../channel-rows'
 import type {
   Channel,
   ChannelMirror,
