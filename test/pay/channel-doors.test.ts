@@ -168,6 +168,12 @@ test('a voucher beyond the balance, a bad signature, a foreign config and a smal
     ok: false,
     reason: REASON.channelVoucherSignature,
   })
+  // it is checked before anything is held: a forged voucher never takes (nor waits for) the channel's lease
+  expect(await store.lease(id, 'someone', Date.now() + 10_000, Date.now())).toBe(true)
+  expect(await admitChannelPayment(rig.doors, bad as never, rig.requirements)).toMatchObject({
+    reason: REASON.channelVoucherSignature,
+  })
+  await store.release(id, 'someone')
   // our requirements changed (another payTo): the channel is not ours
   const elsewhere = { ...rig.requirements, payTo: chain.settler.address }
   expect(await admitChannelPayment(rig.doors, d, elsewhere)).toMatchObject({

@@ -63,6 +63,7 @@ export interface ChannelTicket {
 /** Seconds before a payer's timed withdrawal can complete from which its channel pays for nothing more. */
 export const WITHDRAW_MARGIN_S = 120
 export const DEFAULT_LEASE_MS = 60_000
+const ZERO = /^0x0{40}$/
 
 export const refuse = (reason: string, message: string, extra: Partial<ChannelRefusal> = {}): ChannelRefusal => ({
   ok: false,
@@ -152,6 +153,19 @@ export async function admitChannelPayment(
   if (p.type === 'deposit' && p.depositAmount < d.minDeposit)
     return refuse(REASON.channelDepositBelowMin, `the deposit is below the minimum of ${d.minDeposit}`)
 
+  // An EOA payer authorizer: the voucher's signature is checked locally, before anything is held (a forged voucher
+  // never takes the channel's lease). A smart-wallet payer (authorizer 0) is checked by the facilitator (EIP-1271).
+  if (!ZERO.test(p.config.payerAuthorizer)) {
+    let signer = ''
+    try {
+      signer = await voucherSigner(p.voucher.channelId, p.voucher.maxClaimableAmount, p.voucher.signature, chainId)
+    } catch {
+      /* a malformed signature: refused below */
+    }
+    if (!same(signer, p.config.payerAuthorizer))
+      return refuse(REASON.channelVoucherSignature, 'the voucher is not signed by the payer authorizer')
+  }
+
   const holder = crypto.randomUUID()
   const id = p.voucher.channelId
   if (!(await d.store.lease(id, holder, now + (d.leaseMs ?? DEFAULT_LEASE_MS), now)))
@@ -178,17 +192,14 @@ async function admitHeld(
   const id = p.voucher.channelId
   const max = p.voucher.maxClaimableAmount
   let kept = await d.store.get(id)
-  const eoa = !/^0x0{40}$/.test(p.config.payerAuthorizer)
-  let verified = false
   let deposit: ChannelTicket['deposit']
 
   // A channel we keep no record of (or a smart-wallet payer): the facilitator checks the voucher and reads the
   // chain; the server's baseline is the on-chain totalClaimed (the spec's "server state loss").
-  if (!kept || !eoa) {
+  if (!kept || ZERO.test(p.config.payerAuthorizer)) {
     const v = await d.facilitator.verify(payment, requirements)
     if (!v.isValid)
       return refuse(v.invalidReason ?? REASON.channelPayload, v.invalidMessage ?? 'the payment did not verify')
-    verified = true
     const m = mirrorOf(v.extra, now)
     if (!m) return refuse(REASON.channelPayload, 'the facilitator returned no channel state')
     if (!kept) {
@@ -221,19 +232,8 @@ async function admitHeld(
       ...gas,
       at: (d.now ?? Date.now)(),
     })
-    verified = true
   }
   const c = kept as Channel
-  if (!verified) {
-    let signer = ''
-    try {
-      signer = await voucherSigner(id, max, p.voucher.signature, chainIdOf(requirements.network) as number)
-    } catch {
-      /* a malformed signature: refused below */
-    }
-    if (!same(signer, p.config.payerAuthorizer))
-      return refuse(REASON.channelVoucherSignature, 'the voucher is not signed by the payer authorizer')
-  }
   if (max > c.balance) return refuse(REASON.channelExceedsBalance, 'the voucher exceeds the channel balance')
   if (max <= c.totalClaimed) return refuse(REASON.channelBelowClaimed, 'the voucher is not above the amount claimed')
   if (c.withdrawRequestedAt > 0 && now / 1000 >= c.withdrawRequestedAt + c.config.withdrawDelay - WITHDRAW_MARGIN_S)
