@@ -68,6 +68,12 @@ export interface Config {
   receiptSigningKey: string
   /** A streamed answer sends a `: keep-alive` comment this often (STREAM_HEARTBEAT_MS, default 15 000). */
   streamHeartbeatMs: number
+  /**
+   * Payment channels (x402 batch-settlement, docs/channels.md): a charge waits at most `claimIntervalS` for its claim
+   * (CHANNEL_CLAIM_INTERVAL_S, default 3600); the smallest deposit accepted, announced as `extra.minDeposit`
+   * (CHANNEL_MIN_DEPOSIT_USD, default 1.00: deposit + claim + sweep gas stay under 1 % of it at Base's floor fee).
+   */
+  channels: { claimIntervalS: number; minDepositUsd: number }
   /** Shared Postgres for N instances (DATABASE_URL, postgres://…); empty = the embedded SQLite at databasePath. */
   database: {
     url: string
@@ -213,6 +219,10 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     ethUsd: env.ETH_USD ? num('ETH_USD', env.ETH_USD, 0) : null,
     receiptSigningKey: String(env.RECEIPT_SIGNING_KEY ?? ''),
     streamHeartbeatMs: num('STREAM_HEARTBEAT_MS', env.STREAM_HEARTBEAT_MS, 15_000, 10),
+    channels: {
+      claimIntervalS: num('CHANNEL_CLAIM_INTERVAL_S', env.CHANNEL_CLAIM_INTERVAL_S, 3600, 1),
+      minDepositUsd: num('CHANNEL_MIN_DEPOSIT_USD', env.CHANNEL_MIN_DEPOSIT_USD, 1, 0.000001),
+    },
     database: {
       url: String(env.DATABASE_URL ?? ''),
       poolMax: num('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10, 2), // the reconciler holds one connection for its lock
@@ -234,6 +244,8 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     ]
   if (config.database.url && !/^postgres(ql)?:\/\/\S+$/.test(config.database.url))
     problems.push('DATABASE_URL must be a postgres:// URL')
+  if (Number(config.channels.minDepositUsd.toFixed(6)) !== config.channels.minDepositUsd)
+    problems.push('CHANNEL_MIN_DEPOSIT_USD has at most 6 decimals')
   if (config.database.instanceId && !/^[\w.:-]{1,64}$/.test(config.database.instanceId))
     problems.push('INSTANCE_ID must be 1-64 letters, digits, . _ : -')
   for (const [k, v] of Object.entries(env)) {

@@ -23,6 +23,8 @@ export interface Storage {
   /** The console's error answers by code (batched like the stats counters) and its session generation. */
   errorCounts: ErrorCountStore
   sessionGeneration: SessionGenerationStore
+  /** Payment channels (x402 batch-settlement): state per channel, charges, claims and sweeps. */
+  channels: ChannelStore
   /** True when the database answers (within 2 s). */
   ping(): Promise<boolean>
   /** Flushes and closes (stats, results, connections). */
@@ -377,4 +379,156 @@ export interface AdminReads {
   money(days: number, network: string): Awaitable<Money>
   paidFailures(days: number): Awaitable<Array<{ slug: string; code: string; status: number | null; count: number }>>
   demoQuota(days: number): Awaitable<Array<{ day: string; clients: number; calls: number }>>
+}
+
+/** The immutable configuration of a payment channel (x402 `batch-settlement` ChannelConfig); its EIP-712 hash is its id. */
+export interface StoredChannelConfig {
+  payer: `0x${string}`
+  payerAuthorizer: `0x${string}`
+  receiver: `0x${string}`
+  receiverAuthorizer: `0x${string}`
+  token: `0x${string}`
+  withdrawDelay: number
+  salt: `0x${string}`
+}
+
+/** A channel's on-chain fields as last read (balance, totalClaimed, pending withdrawal, refund nonce) and when. */
+export interface ChannelMirror {
+  balance: bigint
+  totalClaimed: bigint
+  /** Unix seconds when the payer started a timed withdrawal; 0 when none is pending. */
+  withdrawRequestedAt: number
+  refundNonce: bigint
+  /** When these were read (ms). */
+  syncedAt: number
+}
+
+/**
+ * One payment channel as this server keeps it (the spec's "Per-Channel State"), amounts in atomic units. `charged`
+ * is what the server has earned from it (cumulative), `signedMax` and `signature` the payer's latest voucher (the
+ * claimable proof for `charged`), `claimed` what this server has claimed on chain for it.
+ */
+export interface Channel extends ChannelMirror {
+  id: `0x${string}`
+  network: string
+  config: StoredChannelConfig
+  /** The payer, lowercase. */
+  payer: string
+  charged: bigint
+  signedMax: bigint
+  /** The voucher signature for `signedMax` ('' before the first charge). */
+  signature: `0x${string}` | ''
+  claimed: bigint
+  /** When the oldest charge not yet claimed was committed (ms); null when everything charged is claimed. */
+  firstUnclaimedAt: number | null
+  /** When the last paid request was committed (ms). */
+  lastRequestAt: number
+}
+
+/** A channel the server starts keeping (first deposit, or a voucher on a channel it had no record of). */
+export interface ChannelOpen {
+  id: `0x${string}`
+  network: string
+  config: StoredChannelConfig
+  mirror: ChannelMirror
+}
+
+/** One served request's charge: `charged` moves from `from` to `to` (to > from) under the voucher `signedMax`. */
+export interface ChargeCommit {
+  channelId: `0x${string}`
+  /** The lease holder committing (its lease is released in the same transaction). */
+  holder: string
+  from: bigint
+  to: bigint
+  signedMax: bigint
+  signature: `0x${string}`
+  /** The service the charge paid for (per-service earnings). */
+  slug: string
+  at: number
+}
+
+/** A transaction this server sent for its channels: a deposit it sponsored, a claim, a sweep (`settle`), a refund. */
+export interface ChannelTx {
+  network: string
+  kind: 'deposit' | 'claim' | 'sweep' | 'refund'
+  tx: string
+  /** Deposited, newly claimed, swept or refunded amount (atomic units). */
+  amount: bigint
+  /** How many channels the transaction covered. */
+  channels: number
+  gasUsed?: bigint
+  gasPrice?: bigint
+  at: number
+}
+
+/** The money of the channels on one network (atomic units; gas in wei). */
+export interface ChannelTotals {
+  channels: number
+  /** Paid requests committed, and what they earned (sum of charges). */
+  charges: number
+  earned: bigint
+  claimed: bigint
+  swept: bigint
+  deposited: bigint
+  /** Gas paid for deposits, claims, sweeps and refunds (the rows whose gas is known). */
+  gasWei: bigint
+  /** Transactions by kind. */
+  txs: Record<ChannelTx['kind'], number>
+}
+
+/**
+ * Payment-channel state (x402 `batch-settlement`) on both engines. The paid call's two doors use it: admission takes
+ * the channel's lease (one request per channel at a time, across instances) and reads the channel; the commit after
+ * the handler succeeded moves `charged` with a compare-and-set and releases the lease, in one durable transaction.
+ * The claim engine lists channels due for a claim and records claims and sweeps.
+ */
+export interface ChannelStore {
+  get(id: string): Awaitable<Channel | null>
+  /**
+   * Takes the channel's lease for `holder` until `untilMs` (the channel need not exist yet): true when taken, false
+   * when another holder's lease is still running ("busy"). An expired lease is taken over.
+   */
+  lease(id: string, holder: string, untilMs: number, now: number): Awaitable<boolean>
+  /** Releases `holder`'s lease (a failed handler, a refused payment); another holder's lease is left alone. */
+  release(id: string, holder: string): Awaitable<void>
+  /** Starts keeping a channel, or refreshes its on-chain mirror when it is kept already (charged stays). */
+  open(c: ChannelOpen, now: number): Awaitable<Channel>
+  /**
+   * Commits one charge durably (fsync'd on SQLite) when `charged` is still `from`, records it (a second charge at
+   * the same cumulative amount is impossible) and releases the holder's lease. False when `charged` moved: nothing
+   * was written (the lease is released all the same).
+   */
+  commitCharge(c: ChargeCommit): Awaitable<boolean>
+  /** Refreshes the on-chain mirror of a kept channel (the pending withdrawal watch, after a deposit or a refund). */
+  mirror(id: string, m: ChannelMirror): Awaitable<void>
+  /**
+   * Channels on `network` with charges not yet claimed, oldest unclaimed first, at most `limit`: those whose
+   * unclaimed amount reaches `minUnclaimed`, whose oldest unclaimed charge is older than `chargedBefore`, or whose
+   * payer started a withdrawal. With `all`, every channel with anything unclaimed.
+   */
+  dueForClaim(
+    network: string,
+    q: { minUnclaimed: bigint; chargedBefore: number; all?: boolean },
+    limit: number,
+  ): Awaitable<Channel[]>
+  /**
+   * Channels on `network` with escrow left that this server has not claimed (balance > claimed), most recently used
+   * first: the ones whose pending withdrawals and balances the claim engine keeps reading.
+   */
+  watched(network: string, limit: number): Awaitable<Channel[]>
+  /**
+   * Records a claim transaction: each channel's `claimed` moves up to `to` (never down); the transaction row carries
+   * the amount newly claimed. Returns that amount.
+   */
+  recordClaim(
+    tx: Omit<ChannelTx, 'kind' | 'amount' | 'channels'>,
+    rows: Array<{ id: string; to: bigint }>,
+  ): Awaitable<bigint>
+  /** Records a deposit, sweep or refund transaction. */
+  recordTx(tx: ChannelTx): Awaitable<void>
+  /** Claimed on `network` and not swept yet, and when the last sweep was recorded (ms; 0 when never). */
+  unswept(network: string): Awaitable<{ amount: bigint; lastSweepAt: number }>
+  totals(network?: string): Awaitable<ChannelTotals>
+  /** Channels for the console, most recently used first. */
+  list(limit: number): Awaitable<Channel[]>
 }

@@ -30,6 +30,24 @@ export const REASON = {
   settlementPending: 'settlement_pending',
   /** The authorization's handler ran and failed MAX_FAILED_RUNS times (runtime/pay/gate.ts): sign a new one. */
   failedRunsExhausted: 'authorization_failed_runs_exhausted',
+  // The batch-settlement (payment channel) scheme: the spec's `invalid_batch_settlement_evm_*` codes
+  channelPayload: 'invalid_batch_settlement_evm_payload_type',
+  channelNetworkMismatch: 'invalid_batch_settlement_evm_network_mismatch',
+  channelIdMismatch: 'invalid_batch_settlement_evm_channel_id_mismatch',
+  channelReceiverMismatch: 'invalid_batch_settlement_evm_receiver_mismatch',
+  channelReceiverAuthorizerMismatch: 'invalid_batch_settlement_evm_receiver_authorizer_mismatch',
+  channelTokenMismatch: 'invalid_batch_settlement_evm_token_mismatch',
+  channelWithdrawDelayMismatch: 'invalid_batch_settlement_evm_withdraw_delay_mismatch',
+  channelWithdrawDelayOutOfRange: 'invalid_batch_settlement_evm_withdraw_delay_out_of_range',
+  channelVoucherSignature: 'invalid_batch_settlement_evm_voucher_signature',
+  channelCumulativeMismatch: 'invalid_batch_settlement_evm_cumulative_amount_mismatch',
+  channelExceedsBalance: 'invalid_batch_settlement_evm_cumulative_exceeds_balance',
+  channelBelowClaimed: 'invalid_batch_settlement_evm_cumulative_below_claimed',
+  channelBusy: 'invalid_batch_settlement_evm_channel_busy',
+  channelDepositBelowMin: 'invalid_batch_settlement_evm_deposit_below_min_deposit',
+  channelMissing: 'invalid_batch_settlement_evm_missing_channel',
+  channelRefundNoBalance: 'invalid_batch_settlement_evm_refund_no_balance',
+  channelNothingToSettle: 'invalid_batch_settlement_evm_nothing_to_settle',
 } as const
 
 export type PaymentReason = (typeof REASON)[keyof typeof REASON]

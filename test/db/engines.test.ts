@@ -414,6 +414,7 @@ describe('#24: migrating an existing database to (network, payer, nonce)', () =>
       CREATE UNIQUE INDEX payments_authorization ON payments (payer, nonce) WHERE state <> 'released';
       DROP INDEX payments_settled;
       CREATE INDEX payments_settled ON payments (settled_at, slug, amount, gas_used, gas_price) WHERE state = 'settled';
+      DROP TABLE channels; DROP TABLE channel_leases; DROP TABLE channel_charges; DROP TABLE channel_txs;
       PRAGMA user_version = 5;`)
     for (const r of legacyRows(MAIN))
       v.query(

@@ -18,10 +18,10 @@ describe('sqlite', () => {
     const db = openDatabase(join(dir, 'a.sqlite'))
     expect(db.query('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' })
     expect(db.query('PRAGMA synchronous').get()).toEqual({ synchronous: 1 })
-    expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: 7 })
+    expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: 8 })
     db.close()
     const again = openDatabase(join(dir, 'a.sqlite'))
-    expect(again.query('PRAGMA user_version').get()).toEqual({ user_version: 7 })
+    expect(again.query('PRAGMA user_version').get()).toEqual({ user_version: 8 })
     again.close()
     rmSync(dir, { recursive: true })
   })
@@ -162,7 +162,7 @@ describe('revenue from the ledger', () => {
     const ddl = (
       v1
         .query(
-          `SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'payments_settled' AND name NOT LIKE 'paid_results%' AND name NOT IN ('error_codes_daily', 'admin_state', 'payments_inflight', 'payments_released')`,
+          `SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'payments_settled' AND name NOT LIKE 'paid_results%' AND name NOT IN ('error_codes_daily', 'admin_state', 'payments_inflight', 'payments_released') AND name NOT LIKE 'channel%'`,
         )
         .all() as { sql: string }[]
     ).map((x) => x.sql)
@@ -174,7 +174,7 @@ describe('revenue from the ledger', () => {
               PRAGMA user_version = 1;`)
     old.close()
     const db = openDatabase(path)
-    expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: 7 })
+    expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: 8 })
     expect(new Ledger(db).settledByDay(0)).toEqual([
       { day: '2026-11-22', network: 'eip155:8453', slug: 'a', paid_calls: 1, revenue_atomic: '4200', gas_wei: '0' },
     ])

@@ -3,6 +3,7 @@ import type { Storage } from '../store'
 import { droppedCounters } from '../batched'
 import type { Logger } from '../../sdk'
 import { PgAdminQueries } from './admin-queries'
+import { PgChannels } from './channels'
 import { PgSessionGeneration } from './admin-state'
 import { PgErrorCounts } from './error-counts'
 import { openPostgres, withTimeout } from './connect'
@@ -43,6 +44,7 @@ export async function openPostgresStorage(
     admin: new PgAdminQueries(sql),
     errorCounts,
     sessionGeneration: new PgSessionGeneration(sql),
+    channels: new PgChannels(sql),
     ping: () =>
       withTimeout(sql`SELECT 1`, 2000).then(
         () => true,

@@ -45,4 +45,21 @@ export const PG_MIGRATIONS: string[] = [
    CREATE UNIQUE INDEX payments_authorization ON payments (network, payer, nonce) WHERE state <> 'released';`,
   // The failed runs of one authorization (PgLedger.failedRuns, read on every paid call): its released rows only.
   `CREATE INDEX payments_released ON payments (network, payer, nonce) WHERE state = 'released';`,
+  // Payment channels (x402 batch-settlement, runtime/db/postgres/channels.ts), as in SQLite; amounts are numeric.
+  `CREATE TABLE channels (
+     channel_id text PRIMARY KEY, network text NOT NULL, payer text NOT NULL, config text NOT NULL,
+     charged numeric NOT NULL, signed_max numeric NOT NULL, signature text NOT NULL,
+     balance numeric NOT NULL, total_claimed numeric NOT NULL, withdraw_requested_at bigint NOT NULL,
+     refund_nonce numeric NOT NULL, synced_at bigint NOT NULL,
+     claimed numeric NOT NULL, first_unclaimed_at bigint, last_request_at bigint NOT NULL, created_at bigint NOT NULL);
+   CREATE INDEX channels_unclaimed ON channels (network, first_unclaimed_at) WHERE charged <> claimed;
+   CREATE INDEX channels_recent ON channels (last_request_at);
+   CREATE TABLE channel_leases (channel_id text PRIMARY KEY, holder text NOT NULL, until_ms bigint NOT NULL);
+   CREATE TABLE channel_charges (
+     channel_id text NOT NULL, cumulative numeric NOT NULL, amount numeric NOT NULL, slug text NOT NULL, at bigint NOT NULL,
+     PRIMARY KEY (channel_id, cumulative));
+   CREATE TABLE channel_txs (
+     id bigserial PRIMARY KEY, network text NOT NULL, kind text NOT NULL, tx text NOT NULL, amount numeric NOT NULL,
+     channels integer NOT NULL, gas_used numeric, gas_price numeric, at bigint NOT NULL);
+   CREATE INDEX channel_txs_kind ON channel_txs (network, kind);`,
 ]

@@ -12,6 +12,7 @@ import { Ledger } from './ledger'
 import { DailyQuota } from './quota'
 import { ResultStore } from './results'
 import { Stats } from './stats'
+import { Channels } from './channels'
 
 /**
  * The SQLite storage: the contract's stores with their SQLite types (synchronous reads, for tests, benchmarks and
@@ -27,6 +28,7 @@ export interface SqliteStorage extends Storage {
   admin: AdminQueries
   errorCounts: ErrorCounts
   sessionGeneration: SessionGeneration
+  channels: Channels
 }
 
 /** The embedded SQLite storage at DATABASE_PATH (the default engine). `log` hears of counters lost at shutdown. */
@@ -52,6 +54,7 @@ export function openSqliteStorage(
     admin: new AdminQueries(db),
     errorCounts,
     sessionGeneration: new SessionGeneration(db),
+    channels: new Channels(db),
     ping: async () => {
       try {
         ping.get()

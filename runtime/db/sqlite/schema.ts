@@ -57,4 +57,23 @@ export const MIGRATIONS: string[] = [
    CREATE INDEX payments_settled ON payments (settled_at, network, slug, amount, gas_used, gas_price) WHERE state = 'settled';`,
   // The failed runs of one authorization (Ledger.failedRuns, read on every paid call): its released rows only.
   `CREATE INDEX payments_released ON payments (network, payer, nonce) WHERE state = 'released';`,
+  // Payment channels (x402 batch-settlement, runtime/db/sqlite/channels.ts): one row per channel, its lease (one request
+  // at a time), every charge committed (one per cumulative amount), and the deposits, claims and sweeps sent.
+  `CREATE TABLE channels (
+     channel_id TEXT PRIMARY KEY, network TEXT NOT NULL, payer TEXT NOT NULL, config TEXT NOT NULL,
+     charged TEXT NOT NULL, signed_max TEXT NOT NULL, signature TEXT NOT NULL,
+     balance TEXT NOT NULL, total_claimed TEXT NOT NULL, withdraw_requested_at INTEGER NOT NULL,
+     refund_nonce TEXT NOT NULL, synced_at INTEGER NOT NULL,
+     claimed TEXT NOT NULL, first_unclaimed_at INTEGER, last_request_at INTEGER NOT NULL,
+     created_at INTEGER NOT NULL) WITHOUT ROWID;
+   CREATE INDEX channels_unclaimed ON channels (network, first_unclaimed_at) WHERE charged <> claimed;
+   CREATE INDEX channels_recent ON channels (last_request_at);
+   CREATE TABLE channel_leases (channel_id TEXT PRIMARY KEY, holder TEXT NOT NULL, until_ms INTEGER NOT NULL) WITHOUT ROWID;
+   CREATE TABLE channel_charges (
+     channel_id TEXT NOT NULL, cumulative TEXT NOT NULL, amount TEXT NOT NULL, slug TEXT NOT NULL, at INTEGER NOT NULL,
+     PRIMARY KEY (channel_id, cumulative)) WITHOUT ROWID;
+   CREATE TABLE channel_txs (
+     id INTEGER PRIMARY KEY, network TEXT NOT NULL, kind TEXT NOT NULL, tx TEXT NOT NULL, amount TEXT NOT NULL,
+     channels INTEGER NOT NULL, gas_used INTEGER, gas_price INTEGER, at INTEGER NOT NULL);
+   CREATE INDEX channel_txs_kind ON channel_txs (network, kind);`,
 ]

@@ -1,0 +1,252 @@
+import type { Database } from 'bun:sqlite'
+import { durably } from './connect'
+import { big, num, toChannel, totalsOf } from '../channel-rows'
+import type {
+  Channel,
+  ChannelMirror,
+  ChannelOpen,
+  ChannelStore,
+  ChannelTotals,
+  ChannelTx,
+  ChargeCommit,
+} from '../store'
+
+const lower = (id: string) => id.toLowerCase()
+
+/**
+ * Payment channels in the embedded SQLite (one process): the lease is a row per channel taken with an upsert that
+ * only overwrites an expired lease, the charge a compare-and-set on `charged` committed with an fsync (`durably`):
+ * a charged voucher survives a crash and a power cut before the answer leaves.
+ */
+export class Channels implements ChannelStore {
+  private q
+
+  constructor(private db: Database) {
+    const p = (s: string) => db.prepare(s)
+    this.q = {
+      get: p(`SELECT * FROM channels WHERE channel_id = ?`),
+      lease: p(
+        `INSERT INTO channel_leases (channel_id, holder, until_ms) VALUES ($id, $holder, $until)
+         ON CONFLICT (channel_id) DO UPDATE SET holder = excluded.holder, until_ms = excluded.until_ms
+         WHERE channel_leases.until_ms <= $now`,
+      ),
+      release: p(`DELETE FROM channel_leases WHERE channel_id = ? AND holder = ?`),
+      open: p(
+        `INSERT INTO channels (channel_id, network, payer, config, charged, signed_max, signature, balance, total_claimed,
+           withdraw_requested_at, refund_nonce, synced_at, claimed, first_unclaimed_at, last_request_at, created_at)
+         VALUES ($id, $network, $payer, $config, $totalClaimed, $totalClaimed, '', $balance, $totalClaimed,
+           $withdrawRequestedAt, $refundNonce, $syncedAt, $totalClaimed, NULL, $now, $now)
+         ON CONFLICT (channel_id) DO UPDATE SET balance = excluded.balance, total_claimed = excluded.total_claimed,
+           withdraw_requested_at = excluded.withdraw_requested_at, refund_nonce = excluded.refund_nonce,
+           synced_at = excluded.synced_at`,
+      ),
+      mirror: p(
+        `UPDATE channels SET balance = $balance, total_claimed = $totalClaimed, withdraw_requested_at = $withdrawRequestedAt,
+           refund_nonce = $refundNonce, synced_at = $syncedAt WHERE channel_id = $id`,
+      ),
+      charge: p(
+        `UPDATE channels SET charged = $to, signed_max = $signedMax, signature = $signature, last_request_at = $at,
+           first_unclaimed_at = COALESCE(first_unclaimed_at, $at)
+         WHERE channel_id = $id AND charged = $from`,
+      ),
+      chargeRow: p(
+        `INSERT INTO channel_charges (channel_id, cumulative, amount, slug, at) VALUES ($id, $to, $amount, $slug, $at)`,
+      ),
+      due: p(
+        `SELECT * FROM channels WHERE network = $network AND charged <> claimed
+           AND ($all OR CAST(charged AS INTEGER) - CAST(claimed AS INTEGER) >= $min
+                OR COALESCE(first_unclaimed_at, 0) <= $before OR withdraw_requested_at > 0)
+         ORDER BY first_unclaimed_at LIMIT $limit`,
+      ),
+      watched: p(
+        `SELECT * FROM channels WHERE network = ? AND CAST(balance AS INTEGER) > CAST(claimed AS INTEGER)
+         ORDER BY last_request_at DESC LIMIT ?`,
+      ),
+      claimed: p(
+        `UPDATE channels SET claimed = $toText,
+           total_claimed = CASE WHEN CAST(total_claimed AS INTEGER) < $to THEN $toText ELSE total_claimed END,
+           first_unclaimed_at = CASE WHEN CAST(charged AS INTEGER) > $to THEN
+             (SELECT MIN(at) FROM channel_charges WHERE channel_id = $id AND CAST(cumulative AS INTEGER) > $to) END
+         WHERE channel_id = $id AND CAST(claimed AS INTEGER) < $to
+         RETURNING CAST(claimed AS TEXT) AS claimed`,
+      ),
+      claimedBefore: p(`SELECT claimed FROM channels WHERE channel_id = ?`),
+      tx: p(
+        `INSERT INTO channel_txs (network, kind, tx, amount, channels, gas_used, gas_price, at)
+         VALUES ($network, $kind, $tx, $amount, $channels, $gasUsed, $gasPrice, $at)`,
+      ),
+      unswept: p(
+        `SELECT CAST(COALESCE(SUM(CASE kind WHEN 'claim' THEN CAST(amount AS INTEGER) ELSE -CAST(amount AS INTEGER) END), 0) AS TEXT) AS amount,
+           COALESCE(MAX(CASE kind WHEN 'sweep' THEN at END), 0) AS last
+         FROM channel_txs WHERE network = ? AND kind IN ('claim', 'sweep')`,
+      ),
+      charges: p(
+        `SELECT COUNT(*) AS n, CAST(COALESCE(SUM(CAST(c.amount AS INTEGER)), 0) AS TEXT) AS earned
+         FROM channel_charges c JOIN channels ch ON ch.channel_id = c.channel_id WHERE $network IS NULL OR ch.network = $network`,
+      ),
+      count: p(`SELECT COUNT(*) AS n FROM channels WHERE $network IS NULL OR network = $network`),
+      kinds: p(
+        `SELECT kind, COUNT(*) AS n, CAST(SUM(CAST(amount AS INTEGER)) AS TEXT) AS amount,
+           CAST(COALESCE(SUM(gas_used * gas_price), 0) AS TEXT) AS gas
+         FROM channel_txs WHERE $network IS NULL OR network = $network GROUP BY kind`,
+      ),
+      list: p(`SELECT * FROM channels ORDER BY last_request_at DESC LIMIT ?`),
+    }
+  }
+
+  get(id: string): Channel | null {
+    const r = this.q.get.get(lower(id)) as Record<string, unknown> | null
+    return r ? toChannel(r) : null
+  }
+
+  lease(id: string, holder: string, untilMs: number, now: number): boolean {
+    return this.q.lease.run({ id: lower(id), holder, until: untilMs, now }).changes === 1
+  }
+
+  release(id: string, holder: string): void {
+    this.q.release.run(lower(id), holder)
+  }
+
+  open(c: ChannelOpen, now: number): Channel {
+    this.q.open.run({
+      id: lower(c.id),
+      network: c.network,
+      payer: c.config.payer.toLowerCase(),
+      config: JSON.stringify(c.config),
+      ...mirrorParams(c.mirror),
+      now,
+    })
+    return this.get(c.id) as Channel
+  }
+
+  /**
+   * Group commit: the charges committed in the same turn of the event loop share one fsync'd transaction (each in
+   * its own savepoint, so one failing charge fails alone). Each promise resolves once its group is durable.
+   */
+  commitCharge(c: ChargeCommit): Promise<boolean> {
+    if (c.to <= c.from || c.to > c.signedMax)
+      return Promise.reject(new Error('a charge moves charged up, within the signed voucher'))
+    return new Promise<boolean>((resolve, reject) => {
+      this.pending.push({ c, resolve, reject })
+      if (this.pending.length === 1) setImmediate(() => this.flushCharges())
+    })
+  }
+
+  private pending: Array<{ c: ChargeCommit; resolve: (moved: boolean) => void; reject: (e: unknown) => void }> = []
+
+  private flushCharges(): void {
+    const group = this.pending
+    this.pending = []
+    const outcomes: Array<{ moved: boolean } | { error: unknown }> = []
+    try {
+      durably(this.db, () => {
+        for (const { c } of group) {
+          try {
+            outcomes.push({ moved: this.db.transaction(() => this.chargeOne(c))() })
+          } catch (error) {
+            outcomes.push({ error })
+          }
+        }
+      })
+    } catch (error) {
+      for (const g of group) g.reject(error)
+      return
+    }
+    group.forEach((g, i) => {
+      const o = outcomes[i]
+      if ('error' in o) g.reject(o.error)
+      else g.resolve(o.moved)
+    })
+  }
+
+  private chargeOne(c: ChargeCommit): boolean {
+    const id = lower(c.channelId)
+    const moved =
+      this.q.charge.run({
+        id,
+        from: String(c.from),
+        to: String(c.to),
+        signedMax: String(c.signedMax),
+        signature: c.signature,
+        at: c.at,
+      }).changes === 1
+    if (moved) this.q.chargeRow.run({ id, to: String(c.to), amount: String(c.to - c.from), slug: c.slug, at: c.at })
+    this.q.release.run(id, c.holder)
+    return moved
+  }
+
+  mirror(id: string, m: ChannelMirror): void {
+    this.q.mirror.run({ id: lower(id), ...mirrorParams(m) })
+  }
+
+  dueForClaim(network: string, q: { minUnclaimed: bigint; chargedBefore: number; all?: boolean }, limit: number) {
+    const rows = this.q.due.all({
+      network,
+      all: q.all ? 1 : 0,
+      min: q.minUnclaimed,
+      before: q.chargedBefore,
+      limit,
+    }) as Array<Record<string, unknown>>
+    return rows.map(toChannel)
+  }
+
+  watched(network: string, limit: number): Channel[] {
+    return (this.q.watched.all(network, limit) as Array<Record<string, unknown>>).map(toChannel)
+  }
+
+  recordClaim(tx: Omit<ChannelTx, 'kind' | 'amount' | 'channels'>, rows: Array<{ id: string; to: bigint }>): bigint {
+    return durably(this.db, () => {
+      let amount = 0n
+      for (const r of rows) {
+        const id = lower(r.id)
+        const before = big((this.q.claimedBefore.get(id) as { claimed: string } | null)?.claimed)
+        if (this.q.claimed.get({ id, to: r.to, toText: String(r.to) })) amount += r.to - before
+      }
+      this.insertTx({ ...tx, kind: 'claim', amount, channels: rows.length })
+      return amount
+    })
+  }
+
+  recordTx(tx: ChannelTx): void {
+    this.insertTx(tx)
+  }
+
+  private insertTx(tx: ChannelTx): void {
+    this.q.tx.run({
+      network: tx.network,
+      kind: tx.kind,
+      tx: tx.tx,
+      amount: String(tx.amount),
+      channels: tx.channels,
+      gasUsed: tx.gasUsed ?? null,
+      gasPrice: tx.gasPrice ?? null,
+      at: tx.at,
+    })
+  }
+
+  unswept(network: string): { amount: bigint; lastSweepAt: number } {
+    const r = this.q.unswept.get(network) as { amount: string; last: number }
+    return { amount: big(r.amount), lastSweepAt: num(r.last) }
+  }
+
+  totals(network?: string): ChannelTotals {
+    const n = network ?? null
+    return totalsOf(
+      this.q.charges.get({ network: n }) as { n: number; earned: string },
+      (this.q.count.get({ network: n }) as { n: number }).n,
+      this.q.kinds.all({ network: n }) as Array<{ kind: string; n: number; amount: string; gas: string }>,
+    )
+  }
+
+  list(limit: number): Channel[] {
+    return (this.q.list.all(limit) as Array<Record<string, unknown>>).map(toChannel)
+  }
+}
+
+const mirrorParams = (m: ChannelMirror) => ({
+  balance: String(m.balance),
+  totalClaimed: String(m.totalClaimed),
+  withdrawRequestedAt: m.withdrawRequestedAt,
+  refundNonce: String(m.refundNonce),
+  syncedAt: m.syncedAt,
+})

@@ -1,0 +1,209 @@
+/**
+ * The payment-channel store contract (runtime/db/sqlite/channels.ts, runtime/db/postgres/channels.ts) on both engines: one
+ * lease per channel whoever races for it, a charge committed once per cumulative amount (compare-and-set), the claim
+ * selection (threshold, age, pending withdrawal, everything) and the books of claims and sweeps.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { durableCommits, openDatabase } from '../../runtime/db/sqlite/connect'
+import { Channels as SqliteChannels } from '../../runtime/db/sqlite/channels'
+import { PgChannels } from '../../runtime/db/postgres/channels'
+import type { ChannelOpen, ChannelStore } from '../../runtime/db/store'
+import { testPostgresPools, type TestPools } from '../support/postgres'
+
+let pg: TestPools
+beforeAll(async () => {
+  pg = await testPostgresPools()
+}, 60_000)
+afterAll(() => pg?.stop())
+
+let dbs = 0
+const engines: Record<'sqlite' | 'postgres', () => Promise<ChannelStore>> = {
+  sqlite: async () => new SqliteChannels(openDatabase(':memory:')),
+  postgres: async () => new PgChannels(await pg.fresh(`ch${++dbs}`, 10)),
+}
+
+const NET = 'eip155:8453'
+const hex = (n: number, bytes: number) => `0x${n.toString(16).padStart(bytes * 2, '0')}` as `0x${string}`
+const channel = (n: number, o: Partial<ChannelOpen['mirror']> = {}): ChannelOpen => ({
+  id: hex(n, 32),
+  network: NET,
+  config: {
+    payer: `0xAbC${n.toString(16).padStart(37, '0')}` as `0x${string}`,
+    payerAuthorizer: hex(2, 20),
+    receiver: hex(3, 20),
+    receiverAuthorizer: hex(4, 20),
+    token: hex(5, 20),
+    withdrawDelay: 900,
+    salt: hex(n, 32),
+  },
+  mirror: { balance: 1_000_000n, totalClaimed: 0n, withdrawRequestedAt: 0, refundNonce: 0n, syncedAt: 1, ...o },
+})
+const charge = (id: string, from: bigint, to: bigint, holder = 'h', at = 1000) => ({
+  channelId: id as `0x${string}`,
+  holder,
+  from,
+  to,
+  signedMax: to,
+  signature: '0x01' as `0x${string}`,
+  slug: 's',
+  at,
+})
+
+describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
+  test('one lease per channel among 20 concurrent takers; released or expired, it can be taken again', async () => {
+    const st = await engines[kind]()
+    const id = channel(1).id
+    const got = await Promise.all(Array.from({ length: 20 }, (_, i) => st.lease(id, `h${i}`, 10_000, 1000)))
+    expect(got.filter(Boolean).length).toBe(1)
+    const winner = `h${got.indexOf(true)}`
+    expect(await st.lease(id.toUpperCase().replace('0X', '0x'), 'other', 10_000, 1000)).toBe(false)
+    await st.release(id, 'other') // not its lease: nothing happens
+    expect(await st.lease(id, 'other', 10_000, 2000)).toBe(false)
+    await st.release(id, winner)
+    expect(await st.lease(id, 'other', 10_000, 2000)).toBe(true)
+    // an expired lease is taken over
+    expect(await st.lease(id, 'third', 20_000, 10_000)).toBe(true)
+  })
+
+  test('a charge commits once per cumulative amount: 20 concurrent commits from one base, one wins', async () => {
+    const st = await engines[kind]()
+    const c = await st.open(channel(2, { totalClaimed: 500n }), 100)
+    expect(c).toMatchObject({ charged: 500n, claimed: 500n, totalClaimed: 500n, balance: 1_000_000n, signature: '' })
+    expect(c.payer).toBe(channel(2).config.payer.toLowerCase())
+    const wins = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => st.commitCharge(charge(c.id, 500n, 1500n + BigInt(i), `h${i}`))),
+    )
+    expect(wins.filter(Boolean).length).toBe(1)
+    const after = (await st.get(c.id))!
+    expect(after.charged).toBe(1500n + BigInt(wins.indexOf(true)))
+    expect(after.firstUnclaimedAt).toBe(1000)
+    // a replay of the same base is refused, the books count one charge
+    expect(await st.commitCharge(charge(c.id, 500n, 1500n))).toBe(false)
+    const t = await st.totals(NET)
+    expect(t).toMatchObject({ channels: 1, charges: 1, earned: after.charged - 500n })
+    // a charge beyond its voucher or not moving up is refused outright
+    const refused = (x: Parameters<ChannelStore['commitCharge']>[0]) =>
+      expect(Promise.resolve().then(() => st.commitCharge(x))).rejects.toThrow()
+    await refused({ ...charge(c.id, after.charged, after.charged + 10n), signedMax: after.charged + 5n })
+    await refused(charge(c.id, after.charged, after.charged))
+  })
+
+  test('the commit releases the lease; reopening a kept channel refreshes its mirror and keeps its charges', async () => {
+    const st = await engines[kind]()
+    const c = await st.open(channel(3), 100)
+    expect(await st.lease(c.id, 'a', 10_000, 100)).toBe(true)
+    expect(await st.commitCharge(charge(c.id, 0n, 1000n, 'a'))).toBe(true)
+    expect(await st.lease(c.id, 'b', 10_000, 200)).toBe(true)
+    // a failed commit (stale base) releases too
+    expect(await st.commitCharge(charge(c.id, 0n, 1000n, 'b'))).toBe(false)
+    expect(await st.lease(c.id, 'c', 10_000, 300)).toBe(true)
+    const again = await st.open(channel(3, { balance: 2_000_000n, withdrawRequestedAt: 77, syncedAt: 400 }), 400)
+    expect(again).toMatchObject({ charged: 1000n, signedMax: 1000n, balance: 2_000_000n, withdrawRequestedAt: 77 })
+    await st.mirror(c.id, { balance: 5n, totalClaimed: 4n, withdrawRequestedAt: 0, refundNonce: 3n, syncedAt: 500 })
+    expect(await st.get(c.id)).toMatchObject({ balance: 5n, totalClaimed: 4n, refundNonce: 3n, syncedAt: 500 })
+  })
+
+  test('claims are due by threshold, age or withdrawal; a claim moves `claimed` once; sweeps balance the books', async () => {
+    const st = await engines[kind]()
+    const [a, b, c, d] = await Promise.all([1, 2, 3, 4].map((n) => st.open(channel(10 + n), 0)))
+    await st.commitCharge(charge(a.id, 0n, 5000n, 'h', 1000)) // over the threshold
+    await st.commitCharge(charge(b.id, 0n, 100n, 'h', 2000)) // old enough at 2000
+    await st.commitCharge(charge(c.id, 0n, 100n, 'h', 9000)) // young, small
+    await st.commitCharge(charge(d.id, 0n, 100n, 'h', 9000)) // young, small, but its payer is withdrawing
+    await st.mirror(d.id, {
+      balance: 1_000_000n,
+      totalClaimed: 0n,
+      withdrawRequestedAt: 5,
+      refundNonce: 0n,
+      syncedAt: 1,
+    })
+    const due = await st.dueForClaim(NET, { minUnclaimed: 1000n, chargedBefore: 2000 }, 10)
+    expect(due.map((x) => x.id).sort()).toEqual([a.id, b.id, d.id].sort())
+    expect((await st.dueForClaim(NET, { minUnclaimed: 1000n, chargedBefore: 2000 }, 1)).length).toBe(1)
+    expect((await st.dueForClaim(NET, { minUnclaimed: 1000n, chargedBefore: 0, all: true }, 10)).length).toBe(4)
+    expect(await st.dueForClaim('eip155:1', { minUnclaimed: 0n, chargedBefore: 1e15, all: true }, 10)).toEqual([])
+
+    // a charge lands on `a` after the claim was built: it stays due, aged from its own time
+    await st.commitCharge(charge(a.id, 5000n, 6000n, 'h', 3000))
+    const claimed = await st.recordClaim(
+      { network: NET, tx: '0xc1', gasUsed: 50_000n, gasPrice: 5_000_000n, at: 4000 },
+      [
+        { id: a.id, to: 5000n },
+        { id: b.id, to: 100n },
+        { id: d.id, to: 100n },
+      ],
+    )
+    expect(claimed).toBe(5200n)
+    expect(await st.get(a.id)).toMatchObject({ claimed: 5000n, totalClaimed: 5000n, firstUnclaimedAt: 3000 })
+    expect(await st.get(b.id)).toMatchObject({ claimed: 100n, firstUnclaimedAt: null })
+    // the same claim again (a retry after a lost answer) claims nothing more
+    expect(await st.recordClaim({ network: NET, tx: '0xc2', at: 4100 }, [{ id: b.id, to: 100n }])).toBe(0n)
+    expect((await st.dueForClaim(NET, { minUnclaimed: 1001n, chargedBefore: 2000 }, 10)).map((x) => x.id)).toEqual([])
+    expect((await st.dueForClaim(NET, { minUnclaimed: 1001n, chargedBefore: 3000 }, 10)).map((x) => x.id)).toEqual([
+      a.id,
+    ])
+    expect((await st.dueForClaim(NET, { minUnclaimed: 1000n, chargedBefore: 0 }, 10)).map((x) => x.id)).toEqual([a.id])
+
+    expect(await st.unswept(NET)).toEqual({ amount: 5200n, lastSweepAt: 0 })
+    await st.recordTx({
+      network: NET,
+      kind: 'sweep',
+      tx: '0xs1',
+      amount: 5200n,
+      channels: 0,
+      gasUsed: 40_000n,
+      gasPrice: 5_000_000n,
+      at: 5000,
+    })
+    await st.recordTx({ network: NET, kind: 'deposit', tx: '0xd1', amount: 4_000_000n, channels: 1, at: 5000 })
+    expect(await st.unswept(NET)).toEqual({ amount: 0n, lastSweepAt: 5000 })
+    const t = await st.totals(NET)
+    expect(t).toMatchObject({
+      channels: 4,
+      charges: 5,
+      earned: 6300n,
+      claimed: 5200n,
+      swept: 5200n,
+      deposited: 4_000_000n,
+    })
+    expect(t.gasWei).toBe(90_000n * 5_000_000n)
+    expect(t.txs).toEqual({ deposit: 1, claim: 2, sweep: 1, refund: 0 })
+    expect((await st.totals('eip155:1')).earned).toBe(0n)
+    expect((await st.list(2)).length).toBe(2)
+  })
+})
+
+test('postgres: two instances (two pools on one database) share one lease and one charge per cumulative amount', async () => {
+  const url = await pg.pg.createDatabase('ch_shared')
+  const [one, two] = [new PgChannels(await pg.pool(url, 5)), new PgChannels(await pg.pool(url, 5))]
+  const c = await one.open(channel(40), 0)
+  const takers = Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).lease(c.id, `h${i}`, 10_000, 1000))
+  const got = await Promise.all(takers)
+  expect(got.filter(Boolean).length).toBe(1)
+  await (got.indexOf(true) % 2 ? one : two).release(c.id, `h${got.indexOf(true)}`)
+  const wins = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => (i % 2 ? one : two).commitCharge(charge(c.id, 0n, 1000n, `h${i}`))),
+  )
+  expect(wins.filter(Boolean).length).toBe(1)
+  expect((await two.totals(NET)).charges).toBe(1)
+  expect((await one.get(c.id))!.charged).toBe(1000n)
+})
+
+test('sqlite: charges committed together share one fsync; one that fails (a second charge at one cumulative amount) fails alone', async () => {
+  const db = openDatabase(':memory:')
+  const st = new SqliteChannels(db)
+  const [x, y] = await Promise.all([st.open(channel(50), 0), st.open(channel(51), 0)])
+  expect(await st.commitCharge(charge(x.id, 0n, 1000n))).toBe(true)
+  // a damaged record: charged back at 0, so the next charge would land at a cumulative amount already charged
+  db.run(`UPDATE channels SET charged = '0' WHERE channel_id = ?`, [x.id])
+  const fsyncs = durableCommits(db)
+  const [bad, good] = await Promise.allSettled([
+    st.commitCharge(charge(x.id, 0n, 1000n)),
+    st.commitCharge(charge(y.id, 0n, 1000n)),
+  ])
+  expect(bad.status).toBe('rejected')
+  expect(good).toEqual({ status: 'fulfilled', value: true })
+  expect(durableCommits(db) - fsyncs).toBe(1)
+  expect((await st.totals(NET)).charges).toBe(2)
+  expect((await st.get(x.id))!.charged).toBe(0n)
+})
