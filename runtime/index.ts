@@ -6,6 +6,7 @@ import type { Hex } from 'viem'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { boot, ConfigError } from './boot'
 import { loadConfig, usesDevChain } from './config'
+import { settlerKeys } from './config/parse'
 import { createLogger } from './log'
 import { serveOptions } from './http/serve-options'
 import type { createLocalFacilitator } from './pay/local-facilitator'
@@ -78,13 +79,12 @@ async function main() {
     facilitator = remoteFacilitators(config, log)
   } else {
     // SETTLER_PRIVATE_KEYS (comma-separated) or SETTLER_PRIVATE_KEY: each key is its own nonce lane.
-    const settlerKeys = config.settlerPrivateKey
-      .split(',')
-      .map((k) => k.trim())
-      .filter(Boolean)
-      .map((k) => (k.startsWith('0x') ? k : `0x${k}`) as Hex)
     const { createLocalFacilitator } = await import('./pay/local-facilitator')
-    facilitator = createLocalFacilitator({ rpcUrl: config.rpcUrl, settlerKeys, chainId })
+    facilitator = createLocalFacilitator({
+      rpcUrl: config.rpcUrl,
+      settlerKeys: settlerKeys(config.settlerPrivateKey),
+      chainId,
+    })
   }
   // Settler boot reads (nonces, balances, fees, EIP-7966 support) before listening, so /health is true at once;
   // if the chain is down they are retried by the first paid call.

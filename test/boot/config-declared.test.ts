@@ -1,0 +1,87 @@
+/**
+ * Configuration is declared in one place: every environment variable the server reads (runtime/ and the scripts the
+ * server runs) is declared in runtime/config/ (variables.ts lists them), and docs/configuration.md is generated
+ * from those declarations (scripts/gen-config-docs.ts). The client scripts (scripts/demo.ts, scripts/mcp-bridge.ts)
+ * are not the server and read their own variables.
+ */
+import { expect, test } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import { Glob } from 'bun'
+import { render } from '../../scripts/gen-config-docs'
+import * as consoleVars from '../../runtime/config/console'
+import * as limits from '../../runtime/config/limits'
+import * as models from '../../runtime/config/models'
+import * as networks from '../../runtime/config/networks'
+import * as processVars from '../../runtime/config/process'
+import * as server from '../../runtime/config/server'
+import * as storage from '../../runtime/config/storage'
+import { families, isDeclared, secretValues, variables, yamlSettings } from '../../runtime/config/variables'
+
+const root = `${import.meta.dir}/../..`
+const serverFiles = [...new Glob('runtime/**/*.{ts,mjs}').scanSync(root), 'scripts/bootstrap.mjs', 'scripts/backup.ts']
+
+/** `process.env.X`, `Bun.env.X`, `env.X`, `env['X']` (any object named env: the environment passed around). */
+const READ = /\b(?:process\.env|Bun\.env|env)(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*['"`]([^'"`$]+)['"`]\s*\])/g
+
+test('every variable read in runtime/ (and the scripts the server runs) is declared in runtime/config/', () => {
+  const undeclared: string[] = []
+  let reads = 0
+  for (const file of serverFiles) {
+    const text = readFileSync(`${root}/${file}`, 'utf8')
+    for (const m of text.matchAll(READ)) {
+      reads++
+      const name = m[1] ?? m[2]
+      if (!isDeclared(name)) undeclared.push(`${file}: ${name}`)
+    }
+  }
+  expect(reads).toBeGreaterThan(5)
+  expect(undeclared).toEqual([])
+})
+
+test('the check itself: an undeclared name is caught, members of a family are declared', () => {
+  expect(isDeclared('PORT')).toBe(true)
+  expect(isDeclared('RPC_URL_8453')).toBe(true)
+  expect(isDeclared('SETTLER_PRIVATE_KEYS_84532')).toBe(true)
+  expect(isDeclared('UPSTREAM_OPEN_METEO_URL')).toBe(true)
+  expect(isDeclared('RPC_URL_BASE')).toBe(false)
+  expect(isDeclared('PORTS')).toBe(false)
+  const sample = 'const a = process.env.NOT_DECLARED_X; const b = env["ALSO_NOT"]; const c = process.env.PORT'
+  const found = [...sample.matchAll(READ)].map((m) => m[1] ?? m[2]).filter((n) => !isDeclared(n))
+  expect(found).toEqual(['NOT_DECLARED_X', 'ALSO_NOT'])
+})
+
+test('every declaration of a concern file is listed once in variables.ts (so it is documented)', () => {
+  const names = variables.map((v) => v.name)
+  expect(new Set(names).size).toBe(names.length)
+  for (const mod of [server, storage, networks, models, limits, consoleVars, processVars])
+    for (const [exported, value] of Object.entries(mod)) {
+      const v = value as { name?: unknown; concern?: unknown; prefix?: unknown; yaml?: unknown }
+      if (typeof v !== 'object' || v === null || Array.isArray(v) || !v.concern) continue
+      if (typeof v.name === 'string') expect(variables, exported).toContain(value as never)
+      else if (typeof v.prefix === 'string') expect(families, exported).toContain(value as never)
+      else expect(yamlSettings, exported).toContain(value as never)
+    }
+  for (const v of variables) expect(v.description.length, v.name).toBeGreaterThan(10)
+})
+
+test('docs/configuration.md is generated from the declarations (run `bun scripts/gen-config-docs.ts`)', () => {
+  const doc = readFileSync(`${root}/docs/configuration.md`, 'utf8')
+  expect(doc).toBe(render())
+  for (const v of variables) expect(doc).toContain(`\`${v.name}\``)
+  expect(doc).toContain('`RPC_URL_<CHAINID>`')
+})
+
+test('the secrets the logger masks: the variables declared secret, a list item by item', () => {
+  const k1 = '11'.repeat(32)
+  const k2 = `0x${'22'.repeat(32)}`
+  const values = secretValues({
+    SETTLER_PRIVATE_KEY: 'single-key',
+    SETTLER_PRIVATE_KEYS: ` ${k1} ,${k2},`,
+    OPENAI_API_KEY: 'sk-1',
+    FACILITATOR_AUTH_HEADER: 'Bearer abc',
+    CDP_API_KEY_SECRET: 'cdp',
+    ADMIN_TOKEN: 'admin',
+    PORT: '3402',
+  })
+  expect(values.filter(Boolean).sort()).toEqual(['single-key', k1, k2, 'sk-1', 'Bearer abc', 'cdp', 'admin'].sort())
+})
