@@ -45,6 +45,11 @@ export function render(): string {
     'An empty variable counts as set (it overrides registry.yaml with an empty value); an empty number is its default.',
     'Variables marked *secret* are masked in every log line.',
     '',
+    'Adding a variable: declare it with `variable({ name, yaml?, default?, min?, valid?, secret?, concern, description })`',
+    "in the `runtime/config/` file of its concern, add it to that file's list (`serverVariables`, ...), read it through",
+    'the reader there (`r.text`, `r.number`, `r.env`; a number below `min` is a boot problem named after it), and run',
+    '`bun scripts/gen-config-docs.ts`. A per-chain variable is a `perChain(name, ...)` family, read with `r.member`.',
+    '',
   ]
   for (const [concern, title] of Object.entries(CONCERNS) as [Concern, string][]) {
     const vs = variables.filter((v) => v.concern === concern)

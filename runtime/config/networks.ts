@@ -6,7 +6,7 @@
  */
 import { assetDefaults } from './assets'
 import { type Family, type Reader, perChain, variable, yamlSetting } from './declare'
-import { isAddress, isEip155, isHttpUrl, isPrivateKey, listOf, looksHttp, maskUrl } from './parse'
+import { isAddress, isEip155, isHttpUrl, listOf, looksHttp, maskUrl, validSettlerKeys } from './parse'
 import type { Config, NetworkSetting } from './types'
 
 /** Coinbase's hosted facilitator (needs CDP_API_KEY_ID / CDP_API_KEY_SECRET). */
@@ -273,12 +273,6 @@ function perChainNetworks(r: Reader, pay: any, networks: string[]): NetworkSetti
       if (!isHttpUrl(u)) problems.push(`FACILITATOR_URL_${id} must be a comma-separated list of http(s) URLs`)
     return { network, ...asset, rpcUrl, settlerPrivateKey, facilitatorUrls, ...(payTo ? { payTo } : {}) }
   })
-}
-
-/** At least one settler key, each 32 bytes of hex. */
-const validSettlerKeys = (v: string) => {
-  const keys = listOf(v)
-  return keys.length > 0 && keys.every(isPrivateKey)
 }
 
 type Payment = Pick<

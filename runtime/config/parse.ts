@@ -34,9 +34,12 @@ export const isEip155 = (v: string): boolean => /^eip155:\d+$/.test(v)
 /** A 32-byte hex private key, 0x optional. */
 export const isPrivateKey = (k: string): boolean => /^(0x)?[0-9a-fA-F]{64}$/.test(k)
 
-/** Comma-separated settler keys (SETTLER_PRIVATE_KEYS and its kin) as trimmed items. */
-export const settlerKeyItems = (v: string | undefined): string[] => listOf(v)
-
-/** Comma-separated settler keys as 0x-prefixed hex, one nonce lane each. */
+/** Comma-separated settler keys (SETTLER_PRIVATE_KEYS and its kin) as 0x-prefixed hex, one nonce lane each. */
 export const settlerKeys = (v: string | undefined): `0x${string}`[] =>
-  settlerKeyItems(v).map((k) => (k.startsWith('0x') ? k : `0x${k}`) as `0x${string}`)
+  listOf(v).map((k) => (k.startsWith('0x') ? k : `0x${k}`) as `0x${string}`)
+
+/** At least one settler key, each 32 bytes of hex (a trailing comma or spaces around items are fine). */
+export const validSettlerKeys = (v: string | undefined): boolean => {
+  const keys = listOf(v)
+  return keys.length > 0 && keys.every(isPrivateKey)
+}
