@@ -1,4 +1,4 @@
-/** The operator console, /stats and logs. */
+/** The operator console, /stats and logs; and the variables read outside the configuration object (process). */
 import { type Reader, variable } from './declare'
 import type { Config } from './types'
 
@@ -33,3 +33,20 @@ export function readConsole(r: Reader): Pick<Config, 'adminToken' | 'ethUsd'> {
     r.problems.push('ADMIN_TOKEN must be at least 24 characters without spaces (e.g. `openssl rand -base64 32`)')
   return { adminToken, ethUsd: r.env(ETH_USD) ? r.number(ETH_USD) : null }
 }
+
+// Read by a module when it loads (pay/fast-recover.ts) or by the dev chain (chain/anvil.ts), not into Config.
+export const X402_PURE_JS = variable({
+  name: 'X402_PURE_JS',
+  concern: 'process',
+  valid: '1 or unset',
+  description:
+    '`1` skips the native secp256k1 signature checker and recovers signers in JavaScript (slower; for comparison and platforms without the native module)',
+})
+export const ANVIL_PATH = variable({
+  name: 'ANVIL_PATH',
+  concern: 'process',
+  description:
+    'an anvil binary for the embedded dev chain (default: the one in the npm package `@foundry-rs/anvil-<platform>-<arch>`; a compiled binary has no node_modules)',
+})
+
+export const processVariables = [X402_PURE_JS, ANVIL_PATH]

@@ -3,13 +3,12 @@
  * from (scripts/gen-config-docs.ts) and what test/boot/config-declared.test.ts checks every read against.
  * Not loaded at boot (the readers import their own declarations).
  */
-import { consoleVariables } from './console'
+import { consoleVariables, processVariables } from './console'
 import { type Env, type Family, familyPattern, type Variable, type YamlSetting } from './declare'
 import { limitVariables } from './limits'
 import { listOf } from './parse'
 import { modelVariables } from './models'
 import { MAX_TIMEOUT_SECONDS, paymentVariables, perChainFamilies } from './networks'
-import { processVariables } from './process'
 import { PROVIDER_DESCRIPTION, PROVIDER_NAME, serverVariables, UPSTREAM_KEY, UPSTREAM_URL } from './server'
 import { storageVariables } from './storage'
 

@@ -12,7 +12,6 @@ import * as consoleVars from '../../runtime/config/console'
 import * as limits from '../../runtime/config/limits'
 import * as models from '../../runtime/config/models'
 import * as networks from '../../runtime/config/networks'
-import * as processVars from '../../runtime/config/process'
 import * as server from '../../runtime/config/server'
 import * as storage from '../../runtime/config/storage'
 import { families, isDeclared, secretValues, variables, yamlSettings } from '../../runtime/config/variables'
@@ -53,7 +52,7 @@ test('the check itself: an undeclared name is caught, members of a family are de
 test('every declaration of a concern file is listed once in variables.ts (so it is documented)', () => {
   const names = variables.map((v) => v.name)
   expect(new Set(names).size).toBe(names.length)
-  for (const mod of [server, storage, networks, models, limits, consoleVars, processVars])
+  for (const mod of [server, storage, networks, models, limits, consoleVars])
     for (const [exported, value] of Object.entries(mod)) {
       const v = value as { name?: unknown; concern?: unknown; prefix?: unknown; yaml?: unknown }
       if (typeof v !== 'object' || v === null || Array.isArray(v) || !v.concern) continue

@@ -5,7 +5,7 @@ import { x402Client } from '@x402/core/client'
 import { privateKeyToAccount } from 'viem/accounts'
 import { verifyTypedData, type Hex } from 'viem'
 import { loadConfig } from '../../runtime/config'
-import { assetDefaults } from '../../runtime/config/assets'
+import { assetDefaults } from '../../runtime/config/networks'
 import { TRANSFER_WITH_AUTHORIZATION } from '../../runtime/pay/eip3009-abi'
 import { decodeB64Json, post, startServer } from '../support/server'
 
