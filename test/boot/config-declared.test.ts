@@ -15,6 +15,10 @@ import * as networks from '../../runtime/config/networks'
 import * as server from '../../runtime/config/server'
 import * as storage from '../../runtime/config/storage'
 import { families, isDeclared, secretValues, variables, yamlSettings } from '../../runtime/config/variables'
+import { loadConfig } from '../../runtime/config'
+import { isHttpUrl, maskUrl, settlerKeys, validSettlerKeys } from '../../runtime/config/parse'
+
+const ADDRESS = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C'
 
 const root = `${import.meta.dir}/../..`
 const serverFiles = [...new Glob('runtime/**/*.{ts,mjs}').scanSync(root), 'scripts/bootstrap.mjs', 'scripts/backup.ts']
@@ -83,4 +87,39 @@ test('the secrets the logger masks: the variables declared secret, a list item b
     PORT: '3402',
   })
   expect(values.filter(Boolean).sort()).toEqual(['single-key', k1, k2, 'sk-1', 'Bearer abc', 'cdp', 'admin'].sort())
+})
+
+test('one parser of settler keys and URLs: what config checks is what the backends get', () => {
+  const k1 = 'ab'.repeat(32)
+  const k2 = `0x${'cd'.repeat(32)}`
+  expect(settlerKeys(` ${k1}, ${k2} ,`)).toEqual([`0x${k1}`, k2])
+  expect(settlerKeys('')).toEqual([])
+  expect(validSettlerKeys(`${k1},${k2}`)).toBe(true)
+  expect(validSettlerKeys(`${k1},`)).toBe(true)
+  expect(validSettlerKeys('')).toBe(false)
+  expect(validSettlerKeys(`${k1},0x1234`)).toBe(false)
+  expect(isHttpUrl('https://x402.org/facilitator')).toBe(true)
+  expect(isHttpUrl('ftp://x402.org')).toBe(false)
+  expect(isHttpUrl('https://a b')).toBe(false)
+  expect(maskUrl('https://user:pass@rpc.example/v2/key?apikey=k')).toBe('https://***@rpc.example/v2/key')
+  // a single network is a list of one, with the keys as set
+  const one = loadConfig({ RPC_URL: 'http://127.0.0.1:1', SETTLER_PRIVATE_KEYS: `${k1},${k2}`, PAY_TO: ADDRESS }, '')
+  expect(one.problems).toEqual([])
+  expect(one.config.networks).toHaveLength(1)
+  expect(settlerKeys(one.config.networks[0].settlerPrivateKey)).toEqual([`0x${k1}`, k2])
+  const bad = loadConfig({ RPC_URL: 'http://127.0.0.1:1', SETTLER_PRIVATE_KEY: '0x1234', PAY_TO: ADDRESS }, '')
+  expect(bad.problems).toEqual([
+    'RPC_URL needs SETTLER_PRIVATE_KEY (a 32-byte hex key) or SETTLER_PRIVATE_KEYS (comma-separated) for self-facilitation',
+  ])
+})
+
+test('a number below its declared minimum is a boot problem named after its variable', () => {
+  const { problems, config } = loadConfig({ DATABASE_POOL_MAX: '1', PORT: 'x', STREAM_HEARTBEAT_MS: '' }, '')
+  expect(problems).toEqual(
+    expect.arrayContaining([
+      'DATABASE_POOL_MAX must be a number >= 2 (got "1")',
+      'PORT must be a number >= 0 (got "x")',
+    ]),
+  )
+  expect(config.streamHeartbeatMs).toBe(15_000)
 })
