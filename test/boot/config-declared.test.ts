@@ -91,7 +91,7 @@ test('the secrets the logger masks: the variables declared secret, a list item b
 
 test('one parser of settler keys and URLs: what config checks is what the backends get', () => {
   const k1 = 'ab'.repeat(32)
-  const k2 = `0x${'cd'.repeat(32)}`
+  const k2: `0x${string}` = `0x${'cd'.repeat(32)}`
   expect(settlerKeys(` ${k1}, ${k2} ,`)).toEqual([`0x${k1}`, k2])
   expect(settlerKeys('')).toEqual([])
   expect(validSettlerKeys(`${k1},${k2}`)).toBe(true)
