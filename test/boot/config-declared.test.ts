@@ -123,3 +123,46 @@ test('a number below its declared minimum is a boot problem named after its vari
   )
   expect(config.streamHeartbeatMs).toBe(15_000)
 })
+
+test('one network model: a single network is a list of one; the flat fields are always networks[0]', () => {
+  const key = '11'.repeat(32)
+  const single = loadConfig(
+    { NETWORK: 'eip155:84532', FACILITATOR_URL: 'https://x402.org/facilitator', PAY_TO: ADDRESS },
+    '',
+  )
+  const multi = loadConfig(
+    {
+      NETWORKS: 'eip155:84532,eip155:8453',
+      FACILITATOR_URL_84532: 'https://x402.org/facilitator',
+      RPC_URL_8453: 'http://127.0.0.1:1',
+      SETTLER_PRIVATE_KEYS_8453: key,
+      PAY_TO: ADDRESS,
+    },
+    '',
+  )
+  for (const { config, problems } of [single, multi]) {
+    expect(problems).toEqual([])
+    const [first] = config.networks
+    expect(first.network).toBe('eip155:84532')
+    expect({
+      network: config.network,
+      asset: config.asset,
+      assetName: config.assetName,
+      assetVersion: config.assetVersion,
+      rpcUrl: config.rpcUrl,
+      settlerPrivateKey: config.settlerPrivateKey,
+      facilitatorUrls: config.facilitatorUrls,
+    }).toEqual({
+      network: first.network,
+      asset: first.asset,
+      assetName: first.assetName,
+      assetVersion: first.assetVersion,
+      rpcUrl: first.rpcUrl,
+      settlerPrivateKey: first.settlerPrivateKey,
+      facilitatorUrls: first.facilitatorUrls,
+    })
+  }
+  expect(single.config.networks).toHaveLength(1)
+  expect(multi.config.networks.map((n) => n.network)).toEqual(['eip155:84532', 'eip155:8453'])
+  expect(multi.config.networks[1]).toMatchObject({ rpcUrl: 'http://127.0.0.1:1', settlerPrivateKey: key })
+})
