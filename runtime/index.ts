@@ -26,10 +26,11 @@ async function main() {
   let stopChain: (() => Promise<void>) | undefined
   let writeDevPayer: ((apiUrl: string) => void) | undefined
   let devPayer: { address: `0x${string}`; privateKey: Hex } | undefined
-  const chainId = Number(config.network.split(':')[1])
-  if (usesDevChain(config) && config.network !== 'eip155:8453')
+  const main = config.networks[0]
+  const chainId = Number(main.network.split(':')[1])
+  if (usesDevChain(config) && main.network !== 'eip155:8453')
     throw new ConfigError([
-      `NETWORK ${config.network} needs RPC_URL (+ SETTLER_PRIVATE_KEY) or FACILITATOR_URL: the embedded dev chain is Base (eip155:8453)`,
+      `NETWORK ${main.network} needs RPC_URL (+ SETTLER_PRIVATE_KEY) or FACILITATOR_URL: the embedded dev chain is Base (eip155:8453)`,
     ])
   if (usesDevChain(config)) {
     const { startDevChain } = await import('./chain/devchain')
@@ -81,8 +82,8 @@ async function main() {
     // SETTLER_PRIVATE_KEYS (comma-separated) or SETTLER_PRIVATE_KEY: each key is its own nonce lane.
     const { createLocalFacilitator } = await import('./pay/local-facilitator')
     facilitator = createLocalFacilitator({
-      rpcUrl: config.rpcUrl,
-      settlerKeys: settlerKeys(config.settlerPrivateKey),
+      rpcUrl: main.rpcUrl,
+      settlerKeys: settlerKeys(main.settlerPrivateKey),
       chainId,
     })
   }

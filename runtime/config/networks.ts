@@ -304,13 +304,6 @@ function perChainNetworks(r: Reader, pay: any, networks: string[]): NetworkSetti
 type Payment = Pick<
   Config,
   | 'networks'
-  | 'network'
-  | 'asset'
-  | 'assetName'
-  | 'assetVersion'
-  | 'rpcUrl'
-  | 'settlerPrivateKey'
-  | 'facilitatorUrls'
   | 'payTo'
   | 'maxTimeoutSeconds'
   | 'facilitatorUrl'
@@ -344,16 +337,8 @@ export function readPayment(r: Reader, doc: any): Payment {
     )
     networks = [{ network, ...asset, rpcUrl, settlerPrivateKey, facilitatorUrls }]
   }
-  const first = networks[0]
   const payment: Payment = {
     networks,
-    network: first.network,
-    asset: first.asset,
-    assetName: first.assetName,
-    assetVersion: first.assetVersion,
-    rpcUrl: first.rpcUrl,
-    settlerPrivateKey: first.settlerPrivateKey,
-    facilitatorUrls: first.facilitatorUrls,
     payTo: r.text(PAY_TO) as Config['payTo'],
     maxTimeoutSeconds: r.yamlNumber(MAX_TIMEOUT_SECONDS),
     facilitatorUrl,
@@ -362,10 +347,10 @@ export function readPayment(r: Reader, doc: any): Payment {
     facilitatorCooldownSeconds: r.number(FACILITATOR_BREAKER_COOLDOWN_SECONDS),
     cdp,
   }
-  if (!isEip155(payment.network))
-    problems.push(`NETWORK must be a CAIP-2 eip155 id like eip155:8453 (got ${payment.network})`)
-  if (payment.asset && !isAddress(payment.asset))
-    problems.push(`payment.asset must be a 0x address (got ${payment.asset})`)
+  const [main] = networks
+  if (!isEip155(main.network))
+    problems.push(`NETWORK must be a CAIP-2 eip155 id like eip155:8453 (got ${main.network})`)
+  if (main.asset && !isAddress(main.asset)) problems.push(`payment.asset must be a 0x address (got ${main.asset})`)
   if (payment.payTo && !isAddress(payment.payTo)) problems.push(`PAY_TO must be a 0x address (got ${payment.payTo})`)
   // The global variables are checked as set, with or without NETWORKS.
   if (rpcUrl && !looksHttp(rpcUrl)) problems.push(`RPC_URL must be an http(s) URL`)
@@ -384,4 +369,4 @@ export function readPayment(r: Reader, doc: any): Payment {
 }
 
 /** True when neither a chain nor a facilitator is configured: `start` then runs the embedded dev chain. */
-export const usesDevChain = (c: Config) => c.networks.length < 2 && !c.rpcUrl && !c.facilitatorUrl
+export const usesDevChain = (c: Config) => c.networks.length < 2 && !c.networks[0].rpcUrl && !c.facilitatorUrl

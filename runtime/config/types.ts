@@ -23,13 +23,7 @@ export interface NetworkSetting {
   payTo?: `0x${string}`
 }
 
-/** The first network's fields, spelled flat for code that serves one network (`networks[0]`). */
-type FirstNetwork = Pick<
-  NetworkSetting,
-  'network' | 'asset' | 'assetName' | 'assetVersion' | 'rpcUrl' | 'settlerPrivateKey' | 'facilitatorUrls'
->
-
-export interface Config extends FirstNetwork {
+export interface Config {
   /** iconUrl: the bazaar icon (ICON_URL / provider.icon_url; empty = this server's /icon.svg). */
   provider: { name: string; description: string; website: string; apiBase: string; iconUrl: string }
   port: number
@@ -41,8 +35,8 @@ export interface Config extends FirstNetwork {
   trustedProxies: number
   /**
    * Every network accepted, each with its token and backend: NETWORKS with two or more networks, else a list of
-   * one (NETWORK and the global variables). The flat `network`, `asset*`, `rpcUrl`, `settlerPrivateKey` and
-   * `facilitatorUrls` are `networks[0]`'s.
+   * one (NETWORK and the global variables). `networks[0]` is the main one (discovery documents, the v1 body, the
+   * dev chain).
    */
   networks: NetworkSetting[]
   payTo: `0x${string}` | ''

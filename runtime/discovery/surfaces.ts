@@ -30,8 +30,8 @@ export function publishedInputSchema(s: CatalogService): Record<string, unknown>
 export function servicesDocument(services: CatalogService[], cfg: Config) {
   return {
     provider: cfg.provider.name,
-    network: cfg.network,
-    asset: cfg.asset,
+    network: cfg.networks[0].network,
+    asset: cfg.networks[0].asset,
     count: services.length,
     services: services.map((s) => ({
       slug: s.slug,
@@ -60,8 +60,8 @@ export function wellKnownDocument(services: CatalogService[], cfg: Config, payTo
     website: cfg.provider.website,
     api_base: cfg.provider.apiBase,
     protocol: 'x402',
-    network: cfg.network,
-    asset: cfg.asset,
+    network: cfg.networks[0].network,
+    asset: cfg.networks[0].asset,
     payTo,
     // NETWORKS: every accepted network with its token (the fields above are the first one's).
     ...(cfg.networks.length > 1
@@ -83,7 +83,7 @@ export function wellKnownDocument(services: CatalogService[], cfg: Config, payTo
       pricing: s.pricing,
       inputSchema: publishedInputSchema(s),
       outputSchema: s.manifest.kind === 'tiered' ? s.outputJsonSchema : {},
-      payment: { scheme: 'exact', payTo, asset: cfg.asset, network: cfg.network },
+      payment: { scheme: 'exact', payTo, asset: cfg.networks[0].asset, network: cfg.networks[0].network },
     })),
   }
 }

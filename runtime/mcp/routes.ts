@@ -78,7 +78,7 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
   const demo = paid.get(config.demo.service)
   const free = freeTools(demo, config.demo.dailyLimit)
   for (const f of free) if (paid.has(f.name)) throw new Error(`MCP tool name ${f.name} clashes with a service slug`)
-  const listed = { tools: [...free, ...services.map((s) => paidTool(s, config.network))] }
+  const listed = { tools: [...free, ...services.map((s) => paidTool(s, config.networks[0].network))] }
   const freeHandlers = createFreeTools(services, config)
   const bodyLimit = config.bodyLimitBytes + 64 * 1024
 

@@ -15,7 +15,7 @@ export function requirementsFor(
   svc: CatalogService,
   tier: TierName,
   payTo: string,
-  net: Pick<NetworkSetting, 'network' | 'asset' | 'assetName' | 'assetVersion'> = cfg,
+  net: Pick<NetworkSetting, 'network' | 'asset' | 'assetName' | 'assetVersion'> = cfg.networks[0],
 ): PaymentRequirements {
   return {
     scheme: 'exact',
@@ -92,7 +92,7 @@ export function challenge(
     ...(reason ? { reason } : {}),
     price: String(svc.pricing[tier]!.price_usd),
     currency: 'USDC',
-    network: cfg.network,
+    network: cfg.networks[0].network,
     wallet: payTo,
     paymentMethods: ['x402'],
     x402: { x402Version: 2, scheme: 'exact', mimeType: 'application/json' },

@@ -21,10 +21,7 @@ export async function networkFacilitators(
   for (const n of config.networks) {
     assets[n.network] = n.asset
     if (n.facilitatorUrls.length) {
-      byNetwork[n.network] = remoteFacilitators(
-        { ...config, network: n.network, rpcUrl: n.rpcUrl, facilitatorUrls: n.facilitatorUrls },
-        log,
-      )
+      byNetwork[n.network] = remoteFacilitators(config, log, {}, n)
       continue
     }
     const f = createLocalFacilitator({

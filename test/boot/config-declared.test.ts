@@ -124,7 +124,7 @@ test('a number below its declared minimum is a boot problem named after its vari
   expect(config.streamHeartbeatMs).toBe(15_000)
 })
 
-test('one network model: a single network is a list of one; the flat fields are always networks[0]', () => {
+test('one network model: a single network is a list of one, configured like each of several', () => {
   const key = '11'.repeat(32)
   const single = loadConfig(
     { NETWORK: 'eip155:84532', FACILITATOR_URL: 'https://x402.org/facilitator', PAY_TO: ADDRESS },
@@ -140,29 +140,28 @@ test('one network model: a single network is a list of one; the flat fields are 
     },
     '',
   )
-  for (const { config, problems } of [single, multi]) {
-    expect(problems).toEqual([])
-    const [first] = config.networks
-    expect(first.network).toBe('eip155:84532')
-    expect({
-      network: config.network,
-      asset: config.asset,
-      assetName: config.assetName,
-      assetVersion: config.assetVersion,
-      rpcUrl: config.rpcUrl,
-      settlerPrivateKey: config.settlerPrivateKey,
-      facilitatorUrls: config.facilitatorUrls,
-    }).toEqual({
-      network: first.network,
-      asset: first.asset,
-      assetName: first.assetName,
-      assetVersion: first.assetVersion,
-      rpcUrl: first.rpcUrl,
-      settlerPrivateKey: first.settlerPrivateKey,
-      facilitatorUrls: first.facilitatorUrls,
-    })
-  }
-  expect(single.config.networks).toHaveLength(1)
-  expect(multi.config.networks.map((n) => n.network)).toEqual(['eip155:84532', 'eip155:8453'])
-  expect(multi.config.networks[1]).toMatchObject({ rpcUrl: 'http://127.0.0.1:1', settlerPrivateKey: key })
+  expect(single.problems).toEqual([])
+  expect(multi.problems).toEqual([])
+  // the first network is the same setting whichever way it was spelled
+  expect(single.config.networks).toEqual([multi.config.networks[0]])
+  expect(multi.config.networks[0]).toMatchObject({
+    network: 'eip155:84532',
+    facilitatorUrls: ['https://x402.org/facilitator'],
+  })
+  expect(multi.config.networks[1]).toMatchObject({
+    network: 'eip155:8453',
+    rpcUrl: 'http://127.0.0.1:1',
+    settlerPrivateKey: key,
+  })
+  // no per-network field beside the list
+  for (const field of [
+    'network',
+    'asset',
+    'assetName',
+    'assetVersion',
+    'rpcUrl',
+    'settlerPrivateKey',
+    'facilitatorUrls',
+  ])
+    expect(Object.keys(single.config)).not.toContain(field)
 })
