@@ -67,7 +67,7 @@ export function createApp(deps: AppDeps) {
       database_kind: dbKind,
       services: services.length,
       available_services: available,
-      network: config.network,
+      network: config.networks[0].network,
       ...(config.networks.length > 1 ? { networks: config.networks.map((n) => n.network) } : {}),
       pay_to: deps.payTo,
       ...(facilitator ? { facilitator } : {}),
@@ -175,10 +175,10 @@ export function createApp(deps: AppDeps) {
         ),
       )
       .get('/stats', async () =>
-        json(await loadStatsReport(deps.stats, deps.ledger, 30, config.ethUsd, config.network)),
+        json(await loadStatsReport(deps.stats, deps.ledger, 30, config.ethUsd, config.networks[0].network)),
       )
       .get('/stats/today', async () => {
-        const r = await loadStatsReport(deps.stats, deps.ledger, 1, config.ethUsd, config.network)
+        const r = await loadStatsReport(deps.stats, deps.ledger, 1, config.ethUsd, config.networks[0].network)
         return json({
           day: new Date().toISOString().slice(0, 10),
           network: r.network,

@@ -150,7 +150,10 @@ export async function boot(o: BootOptions): Promise<Booted> {
     context: createContextFactory(
       config,
       log,
-      createVerifier(o.facilitator, config.networks?.length ? config.networks.map((n) => n.network) : [config.network]),
+      createVerifier(
+        o.facilitator,
+        config.networks.map((n) => n.network),
+      ),
       models,
     ),
   })

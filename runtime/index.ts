@@ -6,6 +6,7 @@ import type { Hex } from 'viem'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { boot, ConfigError } from './boot'
 import { loadConfig, usesDevChain } from './config'
+import { settlerKeys } from './config/parse'
 import { createLogger } from './log'
 import { serveOptions } from './http/serve-options'
 import type { createLocalFacilitator } from './pay/local-facilitator'
@@ -29,10 +30,11 @@ async function main() {
   let writeDevPayer: ((apiUrl: string) => void) | undefined
   let devPayer: { address: `0x${string}`; privateKey: Hex } | undefined
   let banner = ''
-  const chainId = Number(config.network.split(':')[1])
-  if (usesDevChain(config) && config.network !== 'eip155:8453')
+  const main = config.networks[0]
+  const chainId = Number(main.network.split(':')[1])
+  if (usesDevChain(config) && main.network !== 'eip155:8453')
     throw new ConfigError([
-      `NETWORK ${config.network} needs RPC_URL (+ SETTLER_PRIVATE_KEY) or FACILITATOR_URL: the embedded dev chain is Base (eip155:8453)`,
+      `NETWORK ${main.network} needs RPC_URL (+ SETTLER_PRIVATE_KEY) or FACILITATOR_URL: the embedded dev chain is Base (eip155:8453)`,
     ])
   if (usesDevChain(config)) {
     const { startDevChain } = await import('./chain/devchain')
@@ -91,13 +93,12 @@ async function main() {
     facilitator = remoteFacilitators(config, log)
   } else {
     // SETTLER_PRIVATE_KEYS (comma-separated) or SETTLER_PRIVATE_KEY: each key is its own nonce lane.
-    const settlerKeys = config.settlerPrivateKey
-      .split(',')
-      .map((k) => k.trim())
-      .filter(Boolean)
-      .map((k) => (k.startsWith('0x') ? k : `0x${k}`) as Hex)
     const { createLocalFacilitator } = await import('./pay/local-facilitator')
-    facilitator = createLocalFacilitator({ rpcUrl: config.rpcUrl, settlerKeys, chainId })
+    facilitator = createLocalFacilitator({
+      rpcUrl: main.rpcUrl,
+      settlerKeys: settlerKeys(main.settlerPrivateKey),
+      chainId,
+    })
   }
   // Settler boot reads (nonces, balances, fees, EIP-7966 support) before listening, so /health is true at once;
   // if the chain is down they are retried by the first paid call.

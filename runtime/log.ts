@@ -1,3 +1,5 @@
+import { LOG_LEVEL } from './config/console'
+import { secretValues } from './config/variables'
 import type { Logger } from './sdk'
 
 const LEVELS = { silent: 0, error: 1, warn: 2, info: 3 } as const
@@ -23,18 +25,12 @@ export function redact(line: string): string {
  * reaches a log line by mistake is still never written; payment signatures are shortened by the gate before logging.
  */
 export function createLogger(
-  level = process.env.LOG_LEVEL ?? 'info',
+  level = process.env[LOG_LEVEL.name] ?? String(LOG_LEVEL.default),
   write: (line: string) => void = (l) => process.stdout.write(l + '\n'),
 ): Logger {
   const max = LEVELS[level as keyof typeof LEVELS] ?? LEVELS.info
-  const secrets = [
-    process.env.SETTLER_PRIVATE_KEY,
-    ...(process.env.SETTLER_PRIVATE_KEYS ?? '').split(',').map((k) => k.trim()),
-    process.env.OPENAI_API_KEY,
-    process.env.FACILITATOR_AUTH_HEADER,
-    process.env.CDP_API_KEY_SECRET,
-    process.env.ADMIN_TOKEN,
-  ].filter((s): s is string => !!s && s.length >= 8)
+  // The variables declared secret (settler keys item by item, API keys, the facilitator header, the admin token).
+  const secrets = secretValues(process.env).filter((s) => s.length >= 8)
   const mask = (s: string) => {
     let out = redact(s).replace(/Bearer\s+[^\s"]+/gi, 'Bearer [redacted]')
     for (const secret of secrets)

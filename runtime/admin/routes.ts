@@ -111,7 +111,7 @@ export function adminRoutes(deps: AdminDeps) {
   const errorCodes = deps.storage.errorCounts
   const known = new Set((deps.services ?? []).map((s) => s.slug))
   const devChain = usesDevChain(config)
-  const explorer = explorerBase(config.network, devChain)
+  const explorer = explorerBase(config.networks[0].network, devChain)
   const origins = [config.provider.website, config.provider.apiBase].flatMap((u) => {
     try {
       return [new URL(u).origin]
@@ -328,8 +328,8 @@ export function adminRoutes(deps: AdminDeps) {
             queries,
             stats: deps.stats,
             facilitator: deps.admin?.facilitator,
-            network: config.network,
-            asset: config.asset,
+            network: config.networks[0].network,
+            asset: config.networks[0].asset,
             payTo: deps.payTo,
             devChain,
             demoLimit: config.demo.dailyLimit,

@@ -26,7 +26,7 @@ export function llmsTxt(services: CatalogService[], cfg: Config): string {
     '',
     `> ${cfg.provider.description.replace(/\s+/g, ' ').trim() || 'Pay-per-request HTTP/JSON services for AI agents.'}`,
     '',
-    `${services.length} services, each one HTTP POST with a JSON body at ${base}/api/v1/<slug> (also at /api/<slug>). No account or API key: every call is paid on its own with the x402 protocol v2 (scheme \`exact\`, USDC on ${cfg.network}, token ${cfg.asset}).`,
+    `${services.length} services, each one HTTP POST with a JSON body at ${base}/api/v1/<slug> (also at /api/<slug>). No account or API key: every call is paid on its own with the x402 protocol v2 (scheme \`exact\`, USDC on ${cfg.networks[0].network}, token ${cfg.networks[0].asset}).`,
     '',
     '## How to pay (x402)',
     '',

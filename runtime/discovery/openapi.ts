@@ -145,7 +145,7 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
       tags: [s.manifest.category],
       operationId: s.slug.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase()),
       summary: s.manifest.name,
-      description: `${s.manifest.description}\n\nPrice: ${tiers.map((t, i) => `${t} $${amounts[i]}`).join(', ')} (USDC on ${cfg.network}). Model: ${s.model}.${s.available ? '' : ` Currently unavailable: ${s.unavailableReason?.message}`}`,
+      description: `${s.manifest.description}\n\nPrice: ${tiers.map((t, i) => `${t} $${amounts[i]}`).join(', ')} (USDC on ${cfg.networks[0].network}). Model: ${s.model}.${s.available ? '' : ` Currently unavailable: ${s.unavailableReason?.message}`}`,
       ...(s.manifest.kind === 'tiered'
         ? {
             parameters: [

@@ -31,8 +31,8 @@ export function servicesDocument(services: CatalogService[], cfg: Config) {
   const demo = services.find((s) => s.slug === cfg.demo.service)
   return {
     provider: cfg.provider.name,
-    network: cfg.network,
-    asset: cfg.asset,
+    network: cfg.networks[0].network,
+    asset: cfg.networks[0].asset,
     count: services.length,
     // The free demo (POST /api/demo/explain): which service, and whether it can answer (its model is configured).
     demo: {
@@ -70,8 +70,8 @@ export function wellKnownDocument(services: CatalogService[], cfg: Config, payTo
     website: cfg.provider.website,
     api_base: cfg.provider.apiBase,
     protocol: 'x402',
-    network: cfg.network,
-    asset: cfg.asset,
+    network: cfg.networks[0].network,
+    asset: cfg.networks[0].asset,
     payTo,
     // NETWORKS: every accepted network with its token (the fields above are the first one's).
     ...(cfg.networks.length > 1
@@ -93,7 +93,7 @@ export function wellKnownDocument(services: CatalogService[], cfg: Config, payTo
       pricing: s.pricing,
       inputSchema: publishedInputSchema(s),
       outputSchema: s.manifest.kind === 'tiered' ? s.outputJsonSchema : {},
-      payment: { scheme: 'exact', payTo, asset: cfg.asset, network: cfg.network },
+      payment: { scheme: 'exact', payTo, asset: cfg.networks[0].asset, network: cfg.networks[0].network },
     })),
   }
 }

@@ -55,7 +55,13 @@ export function createFreeTools(services: CatalogService[], config: Config) {
           price: priceLine(s),
           pricing: s.pricing,
           default_tier: s.defaultTier,
-          payment: { protocol: 'x402', x402Version: 2, scheme: 'exact', network: config.network, asset: config.asset },
+          payment: {
+            protocol: 'x402',
+            x402Version: 2,
+            scheme: 'exact',
+            network: config.networks[0].network,
+            asset: config.networks[0].asset,
+          },
           input_schema: s.inputJsonSchema,
           output_schema: s.outputJsonSchema,
           ...(example

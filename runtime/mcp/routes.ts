@@ -92,14 +92,14 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
   const generic = callServiceTool(services)
   // Default: the free tools, call_service and the featured services (a few dozen KB); ?tools=all: every service.
   const listed = {
-    all: { tools: [...free, generic, ...services.map((s) => paidTool(s, config.network))] },
+    all: { tools: [...free, generic, ...services.map((s) => paidTool(s, config.networks[0].network))] },
     default: {
       tools: [
         ...free,
         generic,
         ...FEATURED.flatMap((slug) => {
           const s = paid.get(slug)
-          return s ? [paidTool(s, config.network)] : []
+          return s ? [paidTool(s, config.networks[0].network)] : []
         }),
       ],
     },

@@ -144,7 +144,7 @@ export const upstreamEnvName = (name: string, what: 'URL' | 'KEY') =>
   `UPSTREAM_${name.toUpperCase().replace(/-/g, '_')}_${what}`
 
 /**
- * Defaults overlaid with configuration (registry.yaml / env, as runtime/config.ts reads them): a configured
+ * Defaults overlaid with configuration (registry.yaml / env, as runtime/config/server.ts reads them): a configured
  * url/key/timeoutMs wins; an upstream only in the configuration is kept when it has a url.
  */
 export function withUpstreamDefaults(

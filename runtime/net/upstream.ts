@@ -41,7 +41,7 @@ export interface CreateUpstreamsOptions {
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 8000
 /**
  * Only for clients built without a user agent (tests). A server always passes `config.upstreamUserAgent`:
- * UPSTREAM_USER_AGENT, else the provider name with PUBLIC_URL or the provider website (runtime/config.ts).
+ * UPSTREAM_USER_AGENT, else the provider name with PUBLIC_URL or the provider website (runtime/config/server.ts).
  */
 export const DEFAULT_UPSTREAM_USER_AGENT = 'x402-agent-api/1.0 (pay-per-request live-data utilities)'
 

@@ -1,11 +1,10 @@
-import type { Config } from '../config'
+import type { Config, NetworkSetting } from '../config'
 import type { CatalogService } from '../catalog'
 import type { TierName } from '../sdk'
 import type { DecodedPayment, PaymentRequirements } from './types'
 import { metadataOf } from '../discovery/metadata'
 import { PAYMENT_IDENTIFIER_DECLARATION } from './payment-id'
 import { networkOfV1, V1_NETWORKS, v1NetworkOf } from './networks'
-import type { NetworkSetting } from './network-settings'
 
 /**
  * Our requirements for one service and tier: deterministic, so the client's echo can be compared exactly.
@@ -16,7 +15,7 @@ export function requirementsFor(
   svc: CatalogService,
   tier: TierName,
   payTo: string,
-  net: Pick<NetworkSetting, 'network' | 'asset' | 'assetName' | 'assetVersion'> = cfg,
+  net: Pick<NetworkSetting, 'network' | 'asset' | 'assetName' | 'assetVersion'> = cfg.networks[0],
 ): PaymentRequirements {
   return {
     scheme: 'exact',
@@ -97,7 +96,7 @@ export function challenge(
     ...(reason ? { reason } : {}),
     price: String(svc.pricing[tier]!.price_usd),
     currency: 'USDC',
-    network: cfg.network,
+    network: cfg.networks[0].network,
     wallet: payTo,
     paymentMethods: ['x402'],
     x402: { x402Version: 2, scheme: 'exact', mimeType: 'application/json' },

@@ -1,9 +1,8 @@
-import type { Hex } from 'viem'
 import type { Config } from '../config'
+import { settlerKeys } from '../config/parse'
 import type { Logger } from '../sdk'
 import { createLocalFacilitator, type LocalFacilitatorOptions } from './local-facilitator'
 import { createNetworkRouter } from './network-router'
-import { listOf } from './network-settings'
 import { remoteFacilitators } from './remote-setup'
 import type { Facilitator } from './types'
 
@@ -22,16 +21,12 @@ export async function networkFacilitators(
   for (const n of config.networks) {
     assets[n.network] = n.asset
     if (n.facilitatorUrls.length) {
-      byNetwork[n.network] = remoteFacilitators(
-        { ...config, network: n.network, rpcUrl: n.rpcUrl, facilitatorUrls: n.facilitatorUrls },
-        log,
-      )
+      byNetwork[n.network] = remoteFacilitators(config, log, {}, n)
       continue
     }
-    const settlerKeys = listOf(n.settlerPrivateKey).map((k) => (k.startsWith('0x') ? k : `0x${k}`) as Hex)
     const f = createLocalFacilitator({
       rpcUrl: n.rpcUrl,
-      settlerKeys,
+      settlerKeys: settlerKeys(n.settlerPrivateKey),
       chainId: Number(n.network.split(':')[1]),
       ...local,
     })

@@ -1,4 +1,4 @@
-import type { Config } from '../config'
+import type { Config, NetworkSetting } from '../config'
 import type { Logger } from '../sdk'
 import { createCdpAuth } from './cdp-auth'
 import { createChainReader } from './chain-status'
@@ -16,20 +16,21 @@ export function remoteFacilitators(
   config: Config,
   log: Logger,
   timeouts: { verifyTimeoutMs?: number; settleTimeoutMs?: number } = {},
+  net: NetworkSetting = config.networks[0],
 ) {
   const auth = config.cdp.apiKeyId ? createCdpAuth(config.cdp.apiKeyId, config.cdp.apiKeySecret) : undefined
-  const members = config.facilitatorUrls.map((url) =>
+  const members = net.facilitatorUrls.map((url) =>
     createRemoteFacilitator({ url, auth, authHeader: config.facilitatorAuthHeader || undefined, ...timeouts }),
   )
   // With RPC_URL as well: pending settlements are resolved from the chain, every settle answer is checked there by
   // proof before it counts, and payers' balances are read for the in-flight hold, as with self-facilitation.
   // Without it: at most one unsettled paid call per payer (runtime/pay/payer-hold.ts).
-  const chain = config.rpcUrl ? createChainReader(config.rpcUrl) : undefined
+  const chain = net.rpcUrl ? createChainReader(net.rpcUrl) : undefined
   if (!chain)
     log.info(
       'facilitator mode without RPC_URL: settle answers are taken unproven and each payer may have one unsettled paid call at a time (set RPC_URL to check them on chain)',
       {
-        network: config.network,
+        network: net.network,
       },
     )
   const list = createFacilitatorList(members, {
@@ -41,8 +42,8 @@ export function remoteFacilitators(
   void list.supported().then((all) => {
     for (const s of all) {
       if (s.error) log.warn('facilitator /supported failed', { facilitator: s.url, error: s.error })
-      else if (!s.kinds?.some((k) => k.x402Version === 2 && k.scheme === 'exact' && k.network === config.network))
-        log.warn('facilitator does not list this network', { facilitator: s.url, network: config.network })
+      else if (!s.kinds?.some((k) => k.x402Version === 2 && k.scheme === 'exact' && k.network === net.network))
+        log.warn('facilitator does not list this network', { facilitator: s.url, network: net.network })
     }
   })
   return chain ? { ...list, settle: provenSettle(list.settle, chain.status), balance: chain.balance } : list

@@ -65,8 +65,9 @@ export function devPayerRoutes(deps: DevPayerDeps) {
   const { privateKeyToAccount } = require('viem/accounts') as typeof import('viem/accounts')
   const account = privateKeyToAccount(payer.privateKey)
   if (!isAddressEqual(account.address, payer.address)) throw new Error('dev payer key and address do not match')
-  const { config } = deps
-  const chainId = Number(config.network.split(':')[1])
+  // The dev chain is one network: the first (and only) of config.networks.
+  const net = deps.config.networks[0]
+  const chainId = Number(net.network.split(':')[1])
   const prices = new Set(deps.services.flatMap((s) => Object.values(s.amounts).map(String)))
   const refuse = (message: string, path: string) =>
     new ServiceError(422, 'REFUSED_TO_SIGN', message, { details: [{ path, message }] })
@@ -78,7 +79,7 @@ export function devPayerRoutes(deps: DevPayerDeps) {
     .get('/api/dev-payer', async () => {
       let balance: string | null = null
       try {
-        balance = (await deps.admin?.facilitator.balance?.(account.address, config.asset))?.toString() ?? null
+        balance = (await deps.admin?.facilitator.balance?.(account.address, net.asset))?.toString() ?? null
       } catch {
         /* shown as unknown */
       }
@@ -86,8 +87,8 @@ export function devPayerRoutes(deps: DevPayerDeps) {
         json(
           {
             address: account.address,
-            network: config.network,
-            asset: config.asset,
+            network: net.network,
+            asset: net.asset,
             balance_atomic: balance,
             dev_chain: true,
             note: 'Embedded dev chain: test USDC, not real money.',
@@ -126,10 +127,10 @@ export function devPayerRoutes(deps: DevPayerDeps) {
           if (
             typeof d.verifyingContract !== 'string' ||
             !/^0x[0-9a-fA-F]{40}$/.test(d.verifyingContract) ||
-            !isAddressEqual(d.verifyingContract, config.asset)
+            !isAddressEqual(d.verifyingContract, net.asset)
           )
             throw refuse('Only the payment asset (USDC) is signed.', '/domain/verifyingContract')
-          if (d.name !== config.assetName || String(d.version) !== config.assetVersion)
+          if (d.name !== net.assetName || String(d.version) !== net.assetVersion)
             throw refuse('The token domain name/version do not match the asset.', '/domain')
           if (
             typeof m.from !== 'string' ||
@@ -157,10 +158,10 @@ export function devPayerRoutes(deps: DevPayerDeps) {
             throw refuse('nonce must be 32 bytes of hex.', '/message/nonce')
           const signature = await account.signTypedData({
             domain: {
-              name: config.assetName,
-              version: config.assetVersion,
+              name: net.assetName,
+              version: net.assetVersion,
               chainId,
-              verifyingContract: getAddress(config.asset),
+              verifyingContract: getAddress(net.asset),
             },
             types: { TransferWithAuthorization: TRANSFER_WITH_AUTHORIZATION },
             primaryType: 'TransferWithAuthorization',

@@ -15,7 +15,7 @@ test('SHIPPED_REGISTRY_SHA256 is the hash of the committed registry.yaml', () =>
   const actual = sha256(shipped as unknown as string)
   if (actual !== SHIPPED_REGISTRY_SHA256)
     throw new Error(
-      `registry.yaml changed: set SHIPPED_REGISTRY_SHA256 in runtime/config.ts to '${actual}' ` +
+      `registry.yaml changed: set SHIPPED_REGISTRY_SHA256 in runtime/config/registry-yaml.ts to '${actual}' ` +
         '(until then the shipped file is parsed by the yaml package, a slower boot)',
     )
 })

@@ -14,7 +14,7 @@ async function loadedAfter(env: Record<string, string>, paths: Array<[string, st
   const script = `
     const { boot } = await import('./runtime/boot.ts')
     const { remoteFacilitators } = await import('./runtime/pay/remote-setup.ts')
-    const { loadConfig } = await import('./runtime/config.ts')
+    const { loadConfig } = await import('./runtime/config/index.ts')
     const { createLogger } = await import('./runtime/log.ts')
     const log = createLogger('silent')
     const b = await boot({ facilitator: remoteFacilitators(loadConfig().config, log), log })

@@ -115,7 +115,7 @@ describe('ES256 key, first facilitator down', () => {
     }
     const { config, problems } = loadConfig(env)
     expect(problems).toEqual([])
-    expect(config.facilitatorUrls).toEqual([dead, gw.url])
+    expect(config.networks[0].facilitatorUrls).toEqual([dead, gw.url])
     list = remoteFacilitators(
       config,
       createLogger('info', (l) => facLogs.push(l)),
@@ -220,7 +220,9 @@ describe('Ed25519 key', () => {
       CDP_API_KEY_ID: KEY_ID,
       CDP_API_KEY_SECRET: ED_SECRET,
     }
-    expect(loadConfig(env).config.facilitatorUrls).toEqual(['https://api.cdp.coinbase.com/platform/v2/x402'])
+    expect(loadConfig(env).config.networks[0].facilitatorUrls).toEqual([
+      'https://api.cdp.coinbase.com/platform/v2/x402',
+    ])
     expect(loadConfig({ ...env, CDP_API_KEY_SECRET: '' }).problems.join()).toContain(
       'CDP_API_KEY_ID and CDP_API_KEY_SECRET go together',
     )

@@ -349,7 +349,7 @@ describe('boot refuses a misconfigured second network', () => {
       PAY_TO: chainA.payee.address,
     })
     expect(one.problems).toEqual([])
-    expect(one.config.network).toBe(B)
+    expect(one.config.networks[0].network).toBe(B)
     expect(one.config.networks).toEqual([
       expect.objectContaining({ network: B, rpcUrl: 'http://127.0.0.1:1', assetName: 'USDC' }),
     ])

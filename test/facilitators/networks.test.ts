@@ -5,7 +5,7 @@ import { x402Client } from '@x402/core/client'
 import { privateKeyToAccount } from 'viem/accounts'
 import { verifyTypedData, type Hex } from 'viem'
 import { loadConfig } from '../../runtime/config'
-import { assetDefaults } from '../../runtime/pay/networks'
+import { assetDefaults } from '../../runtime/config/networks'
 import { TRANSFER_WITH_AUTHORIZATION } from '../../runtime/pay/eip3009-abi'
 import { decodeB64Json, post, startServer } from '../support/server'
 
@@ -17,7 +17,7 @@ describe('config', () => {
   test('the built-in Base mainnet default equals @x402/evm', () => {
     const d = DEFAULT_ASSETS['eip155:8453'][0]
     expect(assetDefaults('eip155:8453')).toEqual({ asset: d.asset as Hex, name: d.name, version: d.version })
-    expect(loadConfig({}).config).toMatchObject({
+    expect(loadConfig({}).config.networks[0]).toMatchObject({
       network: 'eip155:8453',
       asset: d.asset,
       assetName: 'USD Coin',
@@ -28,7 +28,9 @@ describe('config', () => {
   test('NETWORK=eip155:84532 fills Base Sepolia USDC with its own domain (registry.yaml mainnet asset not applied)', () => {
     const { config, problems } = loadConfig({ NETWORK: 'eip155:84532' })
     expect(problems).toEqual([])
-    expect(config).toMatchObject({ network: 'eip155:84532', asset: SEPOLIA_USDC, assetName: 'USDC', assetVersion: '2' })
+    expect(config.networks).toEqual([
+      expect.objectContaining({ network: 'eip155:84532', asset: SEPOLIA_USDC, assetName: 'USDC', assetVersion: '2' }),
+    ])
   })
 
   test('every EIP-3009 network @x402/evm knows gets its defaults; permit2-only tokens need explicit settings', () => {
@@ -40,7 +42,7 @@ describe('config', () => {
         continue
       }
       expect([network, problems]).toEqual([network, []])
-      expect(config).toMatchObject({ asset: d.asset, assetName: d.name, assetVersion: d.version })
+      expect(config.networks[0]).toMatchObject({ asset: d.asset, assetName: d.name, assetVersion: d.version })
     }
   })
 
@@ -55,12 +57,14 @@ describe('config', () => {
       ASSET_VERSION: '1',
     })
     expect(explicit.problems).toEqual([])
-    expect(explicit.config).toMatchObject({
+    expect(explicit.config.networks[0]).toMatchObject({
       asset: '0x00000000000000000000000000000000000000aa',
       assetName: 'Token',
       assetVersion: '1',
     })
-    expect(loadConfig({ NETWORK: 'eip155:84532', ASSET: SEPOLIA_USDC.toLowerCase() }).config.assetName).toBe('USDC')
+    expect(
+      loadConfig({ NETWORK: 'eip155:84532', ASSET: SEPOLIA_USDC.toLowerCase() }).config.networks[0].assetName,
+    ).toBe('USDC')
     expect(
       loadConfig({ NETWORK: 'eip155:84532', ASSET: '0x00000000000000000000000000000000000000aa' }).problems.join(),
     ).toContain('ASSET_NAME')

@@ -1,0 +1,32 @@
+/** Payment channels (x402 batch-settlement, docs/channels.md): claim pace and the smallest deposit. */
+import { type Reader, variable } from './declare'
+import type { Config } from './types'
+
+export const CHANNEL_CLAIM_INTERVAL_S = variable({
+  name: 'CHANNEL_CLAIM_INTERVAL_S',
+  default: 3600,
+  min: 1,
+  concern: 'payment',
+  description: 'a charged voucher waits at most this many seconds for its claim',
+})
+export const CHANNEL_MIN_DEPOSIT_USD = variable({
+  name: 'CHANNEL_MIN_DEPOSIT_USD',
+  default: 1,
+  min: 0.000001,
+  valid: 'at most 6 decimals',
+  concern: 'payment',
+  description:
+    'the smallest channel deposit accepted, announced as `extra.minDeposit` (deposit + claim + sweep gas stay under 1 % of it at Base’s floor fee)',
+})
+
+export const channelVariables = [CHANNEL_CLAIM_INTERVAL_S, CHANNEL_MIN_DEPOSIT_USD]
+
+export function readChannels(r: Reader): Pick<Config, 'channels'> {
+  const channels = {
+    claimIntervalS: r.number(CHANNEL_CLAIM_INTERVAL_S),
+    minDepositUsd: r.number(CHANNEL_MIN_DEPOSIT_USD),
+  }
+  if (Number(channels.minDepositUsd.toFixed(6)) !== channels.minDepositUsd)
+    r.problems.push('CHANNEL_MIN_DEPOSIT_USD has at most 6 decimals')
+  return { channels }
+}

@@ -1,0 +1,87 @@
+import type { Tier } from '../sdk/manifest'
+
+export interface ServiceOverride {
+  enabled?: boolean
+  price_usd?: number
+  prices?: Partial<Record<Tier, number>>
+  model?: string
+}
+
+/** One accepted network: its token (EIP-712 domain) and its own payment backend. */
+export interface NetworkSetting {
+  network: string
+  asset: `0x${string}`
+  assetName: string
+  assetVersion: string
+  /** RPC_URL_<CHAINID> (self-facilitation with `settlerPrivateKey`), or the global RPC_URL for a single network. */
+  rpcUrl: string
+  /** Comma-separated settler keys (read them with `settlerKeys` of config/parse.ts). */
+  settlerPrivateKey: string
+  /** Remote facilitators tried in order (FACILITATOR_URL_<CHAINID>, or FACILITATOR_URL for a single network). */
+  facilitatorUrls: string[]
+  /** PAY_TO_<CHAINID>: this network's receiving wallet; absent = PAY_TO. */
+  payTo?: `0x${string}`
+}
+
+export interface Config {
+  /** iconUrl: the bazaar icon (ICON_URL / provider.icon_url; empty = this server's /icon.svg). */
+  provider: { name: string; description: string; website: string; apiBase: string; iconUrl: string }
+  port: number
+  host: string
+  databasePath: string
+  bodyLimitBytes: number
+  /** A request body must arrive within this many ms (slow-body cut-off). */
+  bodyTimeoutMs: number
+  trustedProxies: number
+  /**
+   * Every network accepted, each with its token and backend: NETWORKS with two or more networks, else a list of
+   * one (NETWORK and the global variables). `networks[0]` is the main one (discovery documents, the v1 body, the
+   * dev chain).
+   */
+  networks: NetworkSetting[]
+  payTo: `0x${string}` | ''
+  maxTimeoutSeconds: number
+  /** FACILITATOR_URL as set (or Coinbase's when only CDP_API_KEY_* are): remote facilitation when non-empty. */
+  facilitatorUrl: string
+  facilitatorAuthHeader: string
+  /** A facilitator that fails this many times in a row is skipped for `facilitatorCooldownSeconds`. */
+  facilitatorFailures: number
+  facilitatorCooldownSeconds: number
+  /** Coinbase CDP API key: every facilitator request then carries a fresh JWT signed with it. */
+  cdp: { apiKeyId: string; apiKeySecret: string }
+  openai: { baseUrl: string; apiKey: string }
+  fetchAllowHosts: string[]
+  demo: { service: string; tier: Tier; dailyLimit: number }
+  services: Record<string, ServiceOverride>
+  upstreams: Record<string, { url?: string; key?: string; timeoutMs?: number }>
+  /** User-Agent for live-data upstreams; should name the operator and a contact (Wikipedia requires one). */
+  upstreamUserAgent: string
+  /** Costly payment refusals (verification work done) allowed per client and per payer per minute before 429 (0 = unlimited). */
+  invalidPaymentLimit: number
+  /** Opens the operator console at /admin when set (at least 24 characters); empty = /admin does not exist. */
+  adminToken: string
+  /** Total bytes of paid results kept for collection again (oldest bodies dropped past it). */
+  paidResultsMaxBytes: number
+  /** ETH price in USD (ETH_USD), for gas costs in /stats and the boot's price check; null when unset. */
+  ethUsd: number | null
+  /** Signs the receipts of paid calls (RECEIPT_SIGNING_KEY, a private P-256 JWK); empty = a generated key kept beside the database. */
+  receiptSigningKey: string
+  /** A streamed answer sends a `: keep-alive` comment this often (STREAM_HEARTBEAT_MS, default 15 000). */
+  streamHeartbeatMs: number
+  /**
+   * Where handlers run (runtime/isolate): `workers` kept ready, at most `maxWorkers` calls at once, how much one call
+   * may grow the process's RSS before it is stopped, and the largest answer (JSON) one call may return.
+   */
+  isolate: { workers: number; maxWorkers: number; memoryMb: number; answerMb: number }
+  /** Payment channels (docs/channels.md): longest wait of a charge for its claim, smallest deposit accepted. */
+  channels: { claimIntervalS: number; minDepositUsd: number }
+  /** Shared Postgres for N instances (DATABASE_URL, postgres://…); empty = the embedded SQLite at databasePath. */
+  database: {
+    url: string
+    poolMax: number
+    statementTimeoutMs: number
+    instanceId: string
+    reconcileStaleMs: number
+    reconcileEveryMs: number
+  }
+}
