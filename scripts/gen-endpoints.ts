@@ -34,7 +34,9 @@ if (import.meta.main) {
   const next = withTable(current)
   if (process.argv.includes('--check')) {
     if (current !== next) {
-      console.error('docs/api.md endpoint table is stale: run `bun run scripts/gen-endpoints.ts` and commit the result.')
+      console.error(
+        'docs/api.md endpoint table is stale: run `bun run scripts/gen-endpoints.ts` and commit the result.',
+      )
       process.exit(1)
     }
     console.log('docs/api.md endpoint table is up to date')
