@@ -1,6 +1,6 @@
 /**
  * The whole test suite (`npm test`, `bun run scripts/test.ts`, and CI's .ci/run):
- * the generated-file drift checks (registry index, docs/configuration.md), a typecheck, the linter (`npm run lint`), every bun:test file (unit, contract, payments on a real local chain,
+ * the generated-index and endpoint-table drift checks, a typecheck, the linter (`npm run lint`), every bun:test file (unit, contract, payments on a real local chain,
  * HTTP surfaces, fuzzing, faults, load, browser), then the benchmark smoke run. Stops at the first failing step and
  * ends with one summary line `tests: N passed, M failed`.
  */
@@ -8,6 +8,7 @@ const bun = process.execPath
 const steps: Array<[string, string[]]> = [
   ['registry index is up to date', [bun, 'scripts/gen-registry.ts', '--check']],
   ['docs/configuration.md is up to date', [bun, 'scripts/gen-config-docs.ts', '--check']],
+  ['endpoint table of docs/api.md is up to date', [bun, 'scripts/gen-endpoints.ts', '--check']],
   ['contract artifacts are up to date (solc)', [bun, 'scripts/contracts-build.ts', '--check']],
   ['typecheck (tsc --noEmit)', [bun, 'x', 'tsc', '--noEmit', '-p', '.']],
   ['lint (Biome format + lint, knip: unused files and dependencies)', [bun, 'run', 'lint']],

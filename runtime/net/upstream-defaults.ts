@@ -8,7 +8,7 @@ import type { Attribution } from '../sdk'
  * configured, is sent as query parameter `keyParam` or header `keyHeader`.
  *
  * This table is the one declaration of an upstream: manifests name it in `upstreams: [...]`, handlers return its
- * attribution as `ctx.upstream(name).attribution`, and the README's upstream table is checked against it
+ * attribution as `ctx.upstream(name).attribution`, and docs/live-data.md's upstream table is checked against it
  * (test/net/upstream.test.ts).
  */
 

@@ -1,5 +1,5 @@
 /**
- * The README's desktop-agent config (the `mcpServers` JSON block), run as a desktop agent runs it: its command and
+ * The desktop-agent config of docs/mcp.md (its `mcpServers` JSON block), run as a desktop agent runs it: its command and
  * arguments with `/path/to/repo` replaced, a PATH holding only the directory of `node` (no Bun on it; Bun comes from
  * the project's node_modules through scripts/bootstrap.mjs), MCP over stdio. The bridge must answer the handshake,
  * list the remote tools and run a free tool; stdout carries only JSON-RPC (the bootstrap writes to stderr).
@@ -30,19 +30,19 @@ interface ServerConfig {
   args: string[]
   env: Record<string, string>
 }
-function readmeConfig(): ServerConfig {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8')
-  const block = [...readme.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes('mcpServers'))
-  if (!block) throw new Error('README.md has no mcpServers config')
+function docsConfig(): ServerConfig {
+  const doc = readFileSync(join(root, 'docs', 'mcp.md'), 'utf8')
+  const block = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes('mcpServers'))
+  if (!block) throw new Error('docs/mcp.md has no mcpServers config')
   const servers = (JSON.parse(block) as { mcpServers: Record<string, ServerConfig> }).mcpServers
   return Object.values(servers)[0]
 }
 
 // Skipped when node_modules came from elsewhere (`bun install`): the bootstrap would run `npm ci` under the suite.
 test.skipIf(!bootstrapInstalled())(
-  "the README's desktop-agent config runs the bridge with only Node on the PATH",
+  "docs/mcp.md's desktop-agent config runs the bridge with only Node on the PATH",
   async () => {
-    const cfg = readmeConfig()
+    const cfg = docsConfig()
     expect(cfg.command).toBe('node')
     const node = Bun.which('node')
     expect(node).toBeTruthy()

@@ -1,7 +1,8 @@
 /**
- * The README's MCP client example, run as written (only MCP_URL and PRIVATE_KEY set) against a server paid on the
- * dev chain: it must import only packages this repo installs from npm (issue #27: `@x402/mcp` is not on npm), pay one
- * call, and print the result and the settlement transaction. Money: the payee gets exactly the price.
+ * The README's two client examples (a paid HTTP call with @x402/fetch, an MCP client), each run as written (only
+ * API_URL or MCP_URL and PRIVATE_KEY set) against a server paid on the dev chain: they must import only packages this
+ * repo installs from npm (issue #27: `@x402/mcp` is not on npm), pay one call, and print the result and the settlement
+ * transaction. Money: the payee gets exactly the price of each.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -28,17 +29,17 @@ afterAll(async () => {
   await chain?.stop()
 })
 
-/** The ```ts block of the README that connects an MCP client. */
-function example(): string {
+/** The ```ts block of the README that contains `marker`. */
+function example(marker: string): string {
   const readme = readFileSync(join(root, 'README.md'), 'utf8')
   const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1])
-  const found = blocks.find((b) => b.includes('StreamableHTTPClientTransport'))
-  if (!found) throw new Error('README.md has no MCP client example')
+  const found = blocks.find((b) => b.includes(marker))
+  if (!found) throw new Error(`README.md has no example with ${marker}`)
   return found
 }
 
-test("the README's MCP example imports only installed npm packages and pays one call", async () => {
-  const code = example()
+/** Runs one example as a program of its own with `env`, checks its imports, output and the payment it made. */
+async function runExample(code: string, env: Record<string, string>) {
   const imports = [...code.matchAll(/from '([^']+)'/g)].map((m) => m[1])
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   const deps = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)])
@@ -47,11 +48,11 @@ test("the README's MCP example imports only installed npm packages and pays one 
     expect({ spec, listed: deps.has(name) }).toEqual({ spec, listed: true })
   }
   const payer = await fundedPayer(chain, 1000n)
-  const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
-  writeFileSync(join(dir, 'example.ts'), code)
+  const file = join(dir, `example-${Object.keys(env)[0]}.ts`)
+  writeFileSync(file, code)
   // Asynchronously: the server answering it runs in this process.
-  const run = Bun.spawn([process.execPath, join(dir, 'example.ts')], {
-    env: { PATH: process.env.PATH ?? '', MCP_URL: `${s.url}/mcp`, PRIVATE_KEY: payer.key },
+  const run = Bun.spawn([process.execPath, file], {
+    env: { PATH: process.env.PATH ?? '', ...env, PRIVATE_KEY: payer.key },
     stdout: 'pipe',
     stderr: 'pipe',
   })
@@ -69,6 +70,12 @@ test("the README's MCP example imports only installed npm packages and pays one 
       .ledger.byState(['settled'])
       .some((r) => r.tx_hash === tx),
   ).toBe(true)
+}
+
+test("the README's paid-call and MCP examples import only installed npm packages and pay one call each", async () => {
+  const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
+  await runExample(example('wrapFetchWithPayment'), { API_URL: s.url })
+  await runExample(example('StreamableHTTPClientTransport'), { MCP_URL: `${s.url}/mcp` })
   const { delta, stats, ledger } = await stopAndTally(chain, [s], before)
-  expect([delta, stats, ledger]).toEqual([1000n, 1000n, 1000n])
+  expect([delta, stats, ledger]).toEqual([2000n, 2000n, 2000n])
 }, 120_000)

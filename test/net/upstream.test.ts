@@ -161,8 +161,8 @@ describe('defaults table', () => {
       'data.example.org',
     )
   })
-  test("the README's upstream table lists exactly the declared upstreams, their URLs and variables", () => {
-    const readme = readFileSync(join(import.meta.dir, '..', '..', 'README.md'), 'utf8')
+  test("docs/live-data.md's upstream table lists exactly the declared upstreams, their URLs and variables", () => {
+    const readme = readFileSync(join(import.meta.dir, '..', '..', 'docs', 'live-data.md'), 'utf8')
     const head = readme.indexOf('| upstream | default base URL | variables | terms |')
     expect(head).toBeGreaterThan(0)
     const rows = readme

@@ -1,0 +1,73 @@
+/**
+ * The one declaration of the public routes (runtime/http/public-routes.ts) against the app itself, booted with every
+ * optional route group on (the operator console, the dev chain's demo payer): every registered route outside the
+ * paid services is declared, and every declared route answers (never the unknown-path 404).
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { privateKeyToAccount } from 'viem/accounts'
+import { PUBLIC_ROUTES } from '../../runtime/http/public-routes'
+import { startApp, type TestServer } from '../support/server'
+
+const key = `0x${'11'.repeat(32)}` as const
+let s: TestServer
+let plain: TestServer
+beforeAll(async () => {
+  s = await startApp({
+    env: { ADMIN_TOKEN: 'a-console-token-of-32-characters' },
+    devPayer: { address: privateKeyToAccount(key).address, privateKey: key },
+  })
+  plain = await startApp()
+})
+afterAll(async () => {
+  await s?.stop()
+  await plain?.stop()
+})
+
+const declared = PUBLIC_ROUTES.flatMap((r) => r.routes)
+
+test('each route is declared once, as METHOD /path', () => {
+  expect(new Set(declared).size).toBe(declared.length)
+  for (const r of declared) expect(r).toMatch(/^(GET|POST|DELETE|ALL) \/\S*$/)
+})
+
+/** The app's routes outside the paid services and preflight, as `METHOD /path`. */
+function registeredOf(t: TestServer): string[] {
+  const paid = new Set(t.booted.services.map((x) => x.slug))
+  return t.booted.app.routes
+    .map((r) => `${r.method} ${r.path}`)
+    .filter((r) => !r.startsWith('OPTIONS '))
+    .filter((r) => {
+      const slug = r.match(/^POST \/api\/(?:v1\/)?([^/]+)$/)?.[1]
+      return !(slug && paid.has(slug))
+    })
+}
+
+test('every registered route outside the paid services is declared', () => {
+  const registered = registeredOf(s)
+  expect(registered.length).toBeGreaterThan(30)
+  expect(registered.filter((r) => !declared.includes(r))).toEqual([])
+  expect(declared.filter((r) => !registered.includes(r))).toEqual([])
+})
+
+test('every declared route answers (never the unknown-path 404)', async () => {
+  for (const route of declared) {
+    const [method, path] = route.split(' ')
+    const url = path.replace(':id', '1').replace('*', 'anything')
+    const res = await s.fetch(url, { method: method === 'ALL' ? 'GET' : method })
+    const text = await res.text()
+    expect({ route, unknown: text.includes('No route for') }).toEqual({ route, unknown: false })
+    expect({ route, status: res.status < 500 }).toEqual({ route, status: true })
+  }
+})
+
+test('the routes declared `only` for a setup are absent without it (no ADMIN_TOKEN, no demo payer)', async () => {
+  const always = PUBLIC_ROUTES.filter((r) => !r.only).flatMap((r) => r.routes)
+  expect(registeredOf(plain).sort()).toEqual([...always].sort())
+  for (const route of PUBLIC_ROUTES.filter((r) => r.only).flatMap((r) => r.routes)) {
+    const [method, path] = route.split(' ')
+    const res = await plain.fetch(path.replace(':id', '1').replace('*', 'anything'), {
+      method: method === 'ALL' ? 'GET' : method,
+    })
+    expect({ route, status: res.status }).toEqual({ route, status: 404 })
+  }
+})
