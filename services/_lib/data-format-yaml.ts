@@ -24,9 +24,12 @@ const PRESCAN_DEPTH = 1_000
 function prescan(text: string): TextError | null {
   let depth = 0
   let prev = '\n'
+  // A quote that finds no closing quote makes every later one of its kind fail too (or close earlier): searching
+  // again from each of them would be quadratic (`"\"\"\"…`), so the rest is scanned as unquoted.
+  const unclosed = { '"': false, "'": false }
   for (let i = 0; i < text.length; i++) {
     const c = text[i]
-    if (c === '"' || c === "'") {
+    if ((c === '"' || c === "'") && !unclosed[c]) {
       const close = c === '"' ? /(?:[^"\\]|\\[\s\S])*"/y : /(?:[^']|'')*'/y
       close.lastIndex = i + 1
       if (close.exec(text)) {
@@ -34,6 +37,7 @@ function prescan(text: string): TextError | null {
         prev = c
         continue
       }
+      unclosed[c] = true
     }
     if (c === '#' && /\s/.test(prev)) {
       const nl = text.indexOf('\n', i)
@@ -53,20 +57,32 @@ function prescan(text: string): TextError | null {
   return null
 }
 
-/** Nesting depth of a parsed document's tree (iterative; a scalar is 0). */
-function astDepth(root: unknown): number {
-  let deepest = 0
+/**
+ * Nesting depth of a parsed document's tree (a scalar is 0) and the offset of its first repeated mapping key, in
+ * one iterative walk. yaml's own `uniqueKeys` check compares each key with every earlier one (quadratic: 90,000
+ * keys took minutes); here each mapping keeps a Map of its scalar keys, with the same equality (scalar values ===).
+ */
+function astScan(root: unknown): { depth: number; duplicate?: number } {
+  let depth = 0
+  let duplicate: number | undefined
   const stack: Array<[unknown, number]> = [[root, 0]]
   while (stack.length) {
     const [n, d] = stack.pop()!
     if (YAML.isAlias(n) || !(YAML.isMap(n) || YAML.isSeq(n))) continue
-    deepest = Math.max(deepest, d + 1)
+    depth = Math.max(depth, d + 1)
+    const keys = YAML.isMap(n) ? new Set<unknown>() : undefined
     for (const it of (n as YAML.YAMLMap | YAML.YAMLSeq).items as unknown[]) {
-      if (YAML.isPair(it)) stack.push([it.key, d + 1], [it.value, d + 1])
-      else stack.push([it, d + 1])
+      if (!YAML.isPair(it)) {
+        stack.push([it, d + 1])
+        continue
+      }
+      stack.push([it.key, d + 1], [it.value, d + 1])
+      if (!keys || !YAML.isScalar(it.key) || Number.isNaN(it.key.value)) continue
+      if (!keys.has(it.key.value)) keys.add(it.key.value)
+      else if (it.key.range && (duplicate === undefined || it.key.range[0] < duplicate)) duplicate = it.key.range[0]
     }
   }
-  return deepest
+  return { depth, duplicate }
 }
 
 /** Parses a stream after the pre-scan; the first syntax error, or a limit error, or the documents. */
@@ -76,7 +92,7 @@ function parseStream(text: string, maxDepth: number): { docs: YAML.Document.Pars
   let docs: YAML.Document.Parsed[]
   try {
     const parsed = YAML.parseAllDocuments(text, {
-      uniqueKeys: true,
+      uniqueKeys: false, // checked by astScan, in linear time
       prettyErrors: true,
       logLevel: 'silent',
       intAsBigInt: true,
@@ -88,7 +104,10 @@ function parseStream(text: string, maxDepth: number): { docs: YAML.Document.Pars
     throw e
   }
   for (const d of docs) {
+    const scan = astScan(d.contents)
     const e = d.errors[0]
+    if (scan.duplicate !== undefined && (!e || scan.duplicate < e.pos[0]))
+      return { error: { message: 'Map keys must be unique', ...lineCol(text, scan.duplicate) } }
     if (e) {
       const at = e.linePos?.[0] ?? { line: 1, col: 1 }
       return {
@@ -100,7 +119,7 @@ function parseStream(text: string, maxDepth: number): { docs: YAML.Document.Pars
         },
       }
     }
-    if (astDepth(d.contents) > maxDepth)
+    if (scan.depth > maxDepth)
       return {
         error: { message: `nesting is deeper than ${maxDepth} levels`, ...lineCol(text, d.range[0]), limit: true },
       }

@@ -4,7 +4,7 @@
  * (after trimming the common prefix and suffix), so an insertion in the middle is one `add`. A removed and an
  * added element at the same place are diffed in depth. Applying the ops in order turns `a` into `b`.
  */
-import { pointerToken } from '../_lib/data-format-json'
+import { canonicalJson as canon, pointerToken } from '../_lib/data-format-json'
 
 export type Op = { op: 'add' | 'remove' | 'replace'; path: string; value?: unknown }
 
@@ -14,17 +14,6 @@ export const MAX_TOTAL_CELLS = 5_000_000
 type Budget = { cells: number }
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
-
-/** Canonical JSON (keys sorted) for equality tests. */
-export function canon(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`
-  if (isObj(v))
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canon(v[k])}`)
-      .join(',')}}`
-  return JSON.stringify(v) ?? 'null'
-}
 
 export function diff(
   a: unknown,

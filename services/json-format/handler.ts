@@ -4,7 +4,7 @@ import manifest from './manifest'
 
 export default handlerFor(manifest, ({ json, indent = 2, minify = false, sort_keys = false }) => {
   const { node, duplicates } = parseJsonTree(json, 'json')
-  const formatted = writeJson(node, minify ? null : indent, sort_keys)
+  const formatted = writeJson(node, minify ? null : indent, sort_keys, 'json')
   const before = utf8Bytes(json)
   const after = utf8Bytes(formatted)
   return {

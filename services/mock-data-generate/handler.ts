@@ -24,5 +24,5 @@ export default handlerFor(manifest, ({ fields, count = 10, seed = 1, format = 'j
   const base = { format, count, seed, fields: names }
   if (format === 'json') return { ...base, records }
   if (format === 'ndjson') return { ...base, content: records.map((o) => JSON.stringify(o)).join('\n') + '\n' }
-  return { ...base, content: writeCsv([names, ...records.map((o) => names.map((n) => cellText(o[n])))], ',') }
+  return { ...base, content: writeCsv([names, ...records.map((o) => names.map((n) => cellText(o[n])))], ',', '\r\n', false, 'count') }
 })
