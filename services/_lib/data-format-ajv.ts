@@ -5,6 +5,7 @@
  * schemas out of any shared cache.
  */
 import type Ajv from 'ajv'
+import type { SchemaValidateFunction } from 'ajv/dist/types'
 import Ajv2020 from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
 import { fullFormats } from 'ajv-formats/dist/formats'
@@ -39,26 +40,29 @@ export function newAjv(): Ajv2020 {
  */
 export function linearUniqueItems<T extends Ajv>(ajv: T): T {
   ajv.removeKeyword('uniqueItems')
-  const check = Object.assign((unique: boolean, data: unknown[]): boolean => {
-    if (!unique) return true
-    const last = new Map<string, number>()
-    let dup: { i: number; j: number } | undefined
-    data.forEach((x, i) => {
-      const key = canonicalJson(x)
-      const j = last.get(key)
-      if (j !== undefined) dup = { i, j }
-      last.set(key, i)
-    })
-    if (!dup) return true
-    check.errors = [
-      {
-        keyword: 'uniqueItems',
-        message: `must NOT have duplicate items (items ## ${dup.j} and ${dup.i} are identical)`,
-        params: dup,
-      },
-    ]
-    return false
-  }, { errors: null as null | Array<{ keyword: string; message: string; params: { i: number; j: number } }> })
+  const check: SchemaValidateFunction = Object.assign(
+    (unique: boolean, data: unknown[]): boolean => {
+      if (!unique) return true
+      const last = new Map<string, number>()
+      let dup: { i: number; j: number } | undefined
+      data.forEach((x, i) => {
+        const key = canonicalJson(x)
+        const j = last.get(key)
+        if (j !== undefined) dup = { i, j }
+        last.set(key, i)
+      })
+      if (!dup) return true
+      check.errors = [
+        {
+          keyword: 'uniqueItems',
+          message: `must NOT have duplicate items (items ## ${dup.j} and ${dup.i} are identical)`,
+          params: dup,
+        },
+      ]
+      return false
+    },
+    { errors: undefined },
+  )
   ajv.addKeyword({ keyword: 'uniqueItems', type: 'array', schemaType: 'boolean', errors: true, validate: check })
   return ajv
 }

@@ -314,8 +314,7 @@ export function writeJson(
   let size = 0
   const push = (s: string) => {
     size += s.length
-    if (size > maxChars)
-      throw answerTooLarge(field, 'send less data, or ask for a smaller indent or the compact form')
+    if (size > maxChars) throw answerTooLarge(field, 'send less data, or ask for a smaller indent or the compact form')
     out.push(s)
   }
   const walk = (n: JNode, level: number): void => {

@@ -6,7 +6,15 @@
  */
 import YAML from 'yaml'
 import { ServiceError, invalid } from '../../runtime/sdk'
-import { MAX_DEPTH, lineCol, toJs, type JNode, type TextError } from './data-format-json'
+import {
+  MAX_ANSWER_CHARS,
+  MAX_DEPTH,
+  answerTooLarge,
+  lineCol,
+  toJs,
+  type JNode,
+  type TextError,
+} from './data-format-json'
 
 export const MAX_ALIASES = 100
 /** Deepest nesting data-format-validate checks. */
@@ -249,8 +257,36 @@ function asMaps(n: JNode): unknown {
   }
 }
 
+/**
+ * An upper bound of the block-style YAML of a tree at `depth`: each entry or item on its own line indented
+ * `depth × indent`, and each line of a multi-line string indented one level deeper (a block scalar).
+ */
+function yamlSize(n: JNode, indent: number, depth: number): number {
+  const pad = depth * indent + 4
+  switch (n.k) {
+    case 'str': {
+      let lines = 0
+      for (let i = n.v.indexOf('\n'); i !== -1; i = n.v.indexOf('\n', i + 1)) lines++
+      return JSON.stringify(n.v).length + lines * ((depth + 1) * indent + 2)
+    }
+    case 'num':
+      return n.raw.length
+    case 'lit':
+      return 5
+    case 'arr':
+      return n.items.reduce((s, v) => s + pad + yamlSize(v, indent, depth + 1), 2)
+    case 'obj':
+      return n.entries.reduce((s, [k, v]) => s + pad + JSON.stringify(k).length + yamlSize(v, indent, depth + 1), 2)
+  }
+}
+
 /** Block-style YAML 1.2 text (no line folding; strings quoted only when needed; member order kept). */
 export function writeYaml(node: JNode, indent = 2, sortKeys = false): string {
+  if (yamlSize(node, indent, 0) > MAX_ANSWER_CHARS)
+    throw answerTooLarge(
+      'input',
+      'deep nesting repeats the indentation on every line: send less data or a smaller indent',
+    )
   try {
     return YAML.stringify(asMaps(node), {
       indent,

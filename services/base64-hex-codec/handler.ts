@@ -1,4 +1,5 @@
 import { handlerFor, invalid } from '../../runtime/sdk'
+import { MAX_ANSWER_CHARS, answerTooLarge } from '../_lib/data-format-json'
 import manifest from './manifest'
 
 const B64 = /^[A-Za-z0-9+/]*={0,2}$/
@@ -57,5 +58,8 @@ export default handlerFor(manifest, ({ input, op = 'encode', alphabet = 'base64'
     utf8_valid = false
   }
   const output = op === 'encode' ? encode(raw, alphabet) : raw.toString('utf8')
+  // Percent-encoding multiplies a 3-byte character by 9, and the hex copy doubles every byte.
+  if (output.length + 2 * raw.length > MAX_ANSWER_CHARS)
+    throw answerTooLarge('input', 'send less text (percent-encoding writes 9 characters for a 3-byte character)')
   return { op, alphabet, output, bytes: raw.length, utf8_valid, hex: raw.toString('hex') }
 })

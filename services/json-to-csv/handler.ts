@@ -12,7 +12,13 @@ export default handlerFor(
     if (new Set(cols).size !== cols.length) throw invalid('columns', 'names a column twice')
     assertCells(rows.length, cols.length, 'rows')
     const body = rows.map((r) => cols.map((c) => cellText(Object.hasOwn(r, c) ? r[c] : null)))
-    const csv = writeCsv(header ? [cols, ...body] : body, delimiter, newline === 'lf' ? '\n' : '\r\n', escape_formulas, 'rows')
+    const csv = writeCsv(
+      header ? [cols, ...body] : body,
+      delimiter,
+      newline === 'lf' ? '\n' : '\r\n',
+      escape_formulas,
+      'rows',
+    )
     return { csv, columns: cols, row_count: body.length, column_count: cols.length }
   },
 )

@@ -15,7 +15,8 @@ export const MAX_TRIED = 300_000
 export const MAX_APPLIED = 3_000_000
 
 type Schema = Record<string, unknown> | boolean
-const isSchema = (s: unknown): s is Schema => typeof s === 'boolean' || (s !== null && typeof s === 'object' && !Array.isArray(s))
+const isSchema = (s: unknown): s is Schema =>
+  typeof s === 'boolean' || (s !== null && typeof s === 'object' && !Array.isArray(s))
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** Local $ref targets: JSON pointers from the root, `$id` and `$anchor` values (with or without their base). */
@@ -120,7 +121,8 @@ export function checkWork(schema: Schema, instance: unknown): void {
   try {
     apply(schema, instance, false)
   } catch (e) {
-    if (e instanceof RangeError) throw invalid('schema', 'its $ref recursion never consumes the instance (infinite loop)')
+    if (e instanceof RangeError)
+      throw invalid('schema', 'its $ref recursion never consumes the instance (infinite loop)')
     throw e
   }
 }
