@@ -53,12 +53,54 @@ function resolver(root: Schema) {
   }
 }
 
-const IN_PLACE_TRIED = ['anyOf', 'oneOf'] as const
-const REFS = ['$ref', '$dynamicRef', '$recursiveRef'] as const
+/** What one schema object applies, read once: in-place subschemas (plain and tried), and what descends. */
+interface Plan {
+  inPlace: unknown[]
+  tried: unknown[]
+  prefix: unknown[]
+  rest: unknown
+  contains: unknown
+  unevaluatedItems: unknown
+  dependents: Array<[string, unknown]>
+  properties: Record<string, unknown>
+  patterns: Array<[string, unknown]>
+  additional: unknown
+  unevaluatedProperties: unknown
+  names: unknown
+}
+
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
+
+function planOf(s: Record<string, unknown>, resolve: (ref: string) => Schema | undefined): Plan {
+  const refs = ['$ref', '$dynamicRef', '$recursiveRef'].flatMap((k) =>
+    typeof s[k] === 'string' ? [resolve(s[k] as string)] : [],
+  )
+  const deps = isObj(s.dependentSchemas) ? s.dependentSchemas : isObj(s.dependencies) ? s.dependencies : {}
+  return {
+    inPlace: [...refs, ...list(s.allOf), s.then, s.else],
+    tried: [...list(s.anyOf), ...list(s.oneOf), s.not, s.if],
+    prefix: Array.isArray(s.prefixItems) ? s.prefixItems : list(s.items),
+    rest: Array.isArray(s.items) ? s.additionalItems : s.items,
+    contains: s.contains,
+    unevaluatedItems: s.unevaluatedItems,
+    dependents: Object.entries(deps),
+    properties: isObj(s.properties) ? s.properties : {},
+    patterns: isObj(s.patternProperties) ? Object.entries(s.patternProperties) : [],
+    additional: s.additionalProperties,
+    unevaluatedProperties: s.unevaluatedProperties,
+    names: s.propertyNames,
+  }
+}
 
 /** Throws a 422 when validating `instance` against `schema` would exceed the bounds above. */
 export function checkWork(schema: Schema, instance: unknown): void {
-  const resolve = resolver(schema)
+  const refs = new Map<string, Schema | undefined>()
+  const lookup = resolver(schema)
+  const resolve = (ref: string) => {
+    if (!refs.has(ref)) refs.set(ref, lookup(ref))
+    return refs.get(ref)
+  }
+  const plans = new Map<object, Plan>()
   const patterns = new Map<string, RE2JS | null>()
   const matches = (p: string, k: string) => {
     let re = patterns.get(p)
@@ -85,36 +127,32 @@ export function checkWork(schema: Schema, instance: unknown): void {
     if (!isSchema(s)) return
     spend(branch)
     if (typeof s === 'boolean') return
-    for (const k of REFS) if (typeof s[k] === 'string') apply(resolve(s[k] as string), v, branch)
-    if (Array.isArray(s.allOf)) for (const x of s.allOf) apply(x, v, branch)
-    for (const k of IN_PLACE_TRIED) if (Array.isArray(s[k])) for (const x of s[k] as unknown[]) apply(x, v, true)
-    for (const k of ['not', 'if']) apply(s[k], v, true)
-    for (const k of ['then', 'else']) apply(s[k], v, branch)
+    let p = plans.get(s)
+    if (!p) plans.set(s, (p = planOf(s, resolve)))
+    for (const x of p.inPlace) apply(x, v, branch)
+    for (const x of p.tried) apply(x, v, true)
     if (Array.isArray(v)) {
-      const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : Array.isArray(s.items) ? s.items : []
-      const rest = Array.isArray(s.items) ? s.additionalItems : s.items
-      v.forEach((x, i) => {
-        apply(i < prefix.length ? prefix[i] : rest, x, branch)
-        apply(s.contains, x, true)
-        apply(s.unevaluatedItems, x, branch)
-      })
+      for (let i = 0; i < v.length; i++) {
+        apply(i < p.prefix.length ? p.prefix[i] : p.rest, v[i], branch)
+        apply(p.contains, v[i], true)
+        apply(p.unevaluatedItems, v[i], branch)
+      }
     } else if (isObj(v)) {
-      const deps = isObj(s.dependentSchemas) ? s.dependentSchemas : isObj(s.dependencies) ? s.dependencies : {}
-      for (const [k, x] of Object.entries(deps)) if (Object.hasOwn(v, k)) apply(x, v, branch)
-      const props = isObj(s.properties) ? s.properties : {}
-      const pats = isObj(s.patternProperties) ? Object.entries(s.patternProperties) : []
-      for (const [k, x] of Object.entries(v)) {
-        let named = Object.hasOwn(props, k)
-        if (named) apply(props[k], x, branch)
-        for (const [p, ps] of pats) {
+      for (const [k, x] of p.dependents) if (Object.hasOwn(v, k)) apply(x, v, branch)
+      for (const k in v) {
+        if (!Object.hasOwn(v, k)) continue
+        const x = v[k]
+        let named = Object.hasOwn(p.properties, k)
+        if (named) apply(p.properties[k], x, branch)
+        for (const [re, ps] of p.patterns) {
           spend(branch)
-          if (!matches(p, k)) continue
+          if (!matches(re, k)) continue
           named = true
           apply(ps, x, branch)
         }
-        if (!named) apply(s.additionalProperties, x, branch)
-        apply(s.unevaluatedProperties, x, branch)
-        apply(s.propertyNames, k, branch)
+        if (!named) apply(p.additional, x, branch)
+        apply(p.unevaluatedProperties, x, branch)
+        apply(p.names, k, branch)
       }
     }
   }
