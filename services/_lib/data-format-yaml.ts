@@ -101,6 +101,10 @@ function parseStream(text: string, maxDepth: number): { docs: YAML.Document.Pars
   try {
     const parsed = YAML.parseAllDocuments(text, {
       uniqueKeys: false, // checked by astScan, in linear time
+      // The YAML 1.2 core schema even under `%YAML 1.1`, so `<<` is a plain key: yaml copies every merged mapping
+      // before its alias cap applies (200 merges of a 40,000-key anchor took 1.2 GB before the refusal).
+      schema: 'core',
+      merge: false,
       prettyErrors: true,
       logLevel: 'silent',
       intAsBigInt: true,
@@ -172,6 +176,21 @@ function plain(v: unknown, depth: number, bad: (msg: string, limit?: boolean) =>
   return { k: 'obj', entries: out }
 }
 
+/** About the JSON length of yaml's toJS output (Maps, arrays, scalars), each shared value measured once. */
+function expandedSize(v: unknown, memo: WeakMap<object, number>): number {
+  if (v === null || typeof v !== 'object') return typeof v === 'string' ? v.length + 2 : String(v).length
+  const known = memo.get(v)
+  if (known !== undefined) return known
+  memo.set(v, 0) // a cycle (an alias inside its own anchor) is refused by yaml itself
+  let n = 2
+  if (v instanceof Map) for (const [k, x] of v) n += expandedSize(k, memo) + expandedSize(x, memo) + 2
+  else if (Array.isArray(v) || v instanceof Set) for (const x of v) n += expandedSize(x, memo) + 1
+  else if (!(v instanceof Date) && !(v instanceof Uint8Array))
+    for (const x of Object.values(v)) n += expandedSize(x, memo) + 4
+  memo.set(v, n)
+  return n
+}
+
 /** Reads one YAML document as plain JSON values, or the first error with its 1-based line and column. */
 export function readYaml(text: string): Read {
   const parsed = parseStream(text, MAX_DEPTH)
@@ -189,9 +208,11 @@ export function readYaml(text: string): Read {
     throw new Fail(message, limit)
   }
   try {
-    const node = docs.length
-      ? plain(docs[0].toJS({ maxAliasCount: MAX_ALIASES, mapAsMap: true }), 0, fail)
-      : ({ k: 'lit', v: null } as JNode)
+    const js = docs.length ? docs[0].toJS({ maxAliasCount: MAX_ALIASES, mapAsMap: true }) : null
+    // Aliases share one JS value; measure the expansion on the shared values before copying it into a tree.
+    if (expandedSize(js, new WeakMap()) > MAX_EXPANDED)
+      fail(`the document expands to more than ${MAX_EXPANDED} characters of JSON`, true)
+    const node = docs.length ? plain(js, 0, fail) : ({ k: 'lit', v: null } as JNode)
     const value = toJs(node, 'input')
     if ((JSON.stringify(value)?.length ?? 0) > MAX_EXPANDED)
       fail(`the document expands to more than ${MAX_EXPANDED} characters of JSON`, true)
