@@ -37,7 +37,7 @@ export function xmlShape(text: string, indent: number): { root: string; indentCh
     if (m[0].startsWith('<!') || m[0].startsWith('<?')) continue
     if (!root && !m[1]) root = m[2]
     if (m[1]) depth--
-    indentChars += (depth * indent + 1) * (m[1] || m[3] ? 1 : 2)
+    indentChars += depth * indent + 1 // each start, end or empty-element tag on its own line
     if (!m[1] && !m[3]) depth++
   }
   return { root, indentChars }
