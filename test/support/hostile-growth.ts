@@ -2,7 +2,8 @@
  * The one declaration of "linear on hostile inputs" tests for the data and encoding services (issue #24), for their
  * own services/<slug>/hostile.test.ts: each case builds an input of size n that was superlinear before (quadratic
  * parsers, answers that multiply the input), and `expectLinearGrowth` doubles it. Every run must end as the case
- * says: answered, or refused with a 422 of the given code (never a 500 or another error).
+ * says: answered, or refused with a 422 of the given code (never a 500 or another error). A missed bound is
+ * measured again, twice at most (a busy machine, not a quadratic path, misses it once).
  */
 import { afterAll, expect, test } from 'bun:test'
 import { ServiceError } from '../../runtime/sdk'
@@ -37,16 +38,21 @@ export function growsLinearly(slug: string, cases: HostileCase[]): void {
     test(`linear on hostile input: ${c.name}`, async () => {
       const inputs = new Map<number, Record<string, unknown>>()
       const seen = new Set<string>()
-      await expectLinearGrowth(
-        `${slug}: ${c.name}`,
-        async (n) => {
-          if (!inputs.has(n)) inputs.set(n, c.input(n))
-          const run = await svc.run({ name: c.name, input: inputs.get(n) })
-          seen.add(outcome(run.error))
-        },
-        c.n,
-        { reps: c.reps ?? 5 }, // the fastest of several runs at each size: a shared 2-core machine pauses now and then
-      )
+      const run = async (n: number) => {
+        if (!inputs.has(n)) inputs.set(n, c.input(n))
+        const r = await svc.run({ name: c.name, input: inputs.get(n) })
+        seen.add(outcome(r.error))
+      }
+      // A busy shared machine sometimes slows one size's runs for seconds: a bound missed is measured again, twice
+      // at most. A quadratic path misses it every time (and the paths fixed here took minutes before).
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await expectLinearGrowth(`${slug}: ${c.name}`, run, c.n, { reps: c.reps ?? 5 })
+          break
+        } catch (e) {
+          if (attempt === 3) throw e
+        }
+      }
       expect([...seen]).toEqual([c.refused ? `422 ${c.refused}` : 'answered'])
     }, 180_000)
   }
