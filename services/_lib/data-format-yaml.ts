@@ -177,16 +177,19 @@ function plain(v: unknown, depth: number, bad: (msg: string, limit?: boolean) =>
 }
 
 /** About the JSON length of yaml's toJS output (Maps, arrays, scalars), each shared value measured once. */
-function expandedSize(v: unknown, memo: WeakMap<object, number>): number {
+function expandedSize(v: unknown, memo: WeakMap<object, number>, depth = 0): number {
   if (v === null || typeof v !== 'object') return typeof v === 'string' ? v.length + 2 : String(v).length
   const known = memo.get(v)
   if (known !== undefined) return known
+  // aliases can nest anchors deeper than the text does; plain() refuses the same depth
+  if (depth > MAX_DEPTH) throw new Fail(`nesting is deeper than ${MAX_DEPTH} levels`, true)
   memo.set(v, 0) // a cycle (an alias inside its own anchor) is refused by yaml itself
   let n = 2
-  if (v instanceof Map) for (const [k, x] of v) n += expandedSize(k, memo) + expandedSize(x, memo) + 2
-  else if (Array.isArray(v) || v instanceof Set) for (const x of v) n += expandedSize(x, memo) + 1
+  const d = depth + 1
+  if (v instanceof Map) for (const [k, x] of v) n += expandedSize(k, memo, d) + expandedSize(x, memo, d) + 2
+  else if (Array.isArray(v) || v instanceof Set) for (const x of v) n += expandedSize(x, memo, d) + 1
   else if (!(v instanceof Date) && !(v instanceof Uint8Array))
-    for (const x of Object.values(v)) n += expandedSize(x, memo) + 4
+    for (const x of Object.values(v)) n += expandedSize(x, memo, d) + 4
   memo.set(v, n)
   return n
 }
