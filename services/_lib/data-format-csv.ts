@@ -7,7 +7,7 @@
  */
 import Papa from 'papaparse'
 import { ServiceError, invalid } from '../../runtime/sdk'
-import { lineCol, setOwn, type TextError } from './data-format-json'
+import { answerTooLarge, lineCol, MAX_ANSWER_CHARS, setOwn, type TextError } from './data-format-json'
 
 export const DELIMITERS = [',', '\t', ';', '|'] as const
 export type Delimiter = (typeof DELIMITERS)[number]
@@ -15,6 +15,19 @@ export type Delimiter = (typeof DELIMITERS)[number]
 /** Most rows and columns accepted in one CSV. */
 export const MAX_ROWS = 100_000
 export const MAX_COLUMNS = 1_000
+/** Most cells (rows × columns, short rows padded) one answer may hold. */
+export const MAX_CELLS = 2_000_000
+
+/** 422 when a table of `rows` × `columns` would pass MAX_CELLS (short rows are padded to the header's width). */
+export function assertCells(rows: number, columns: number, field: string): void {
+  if (rows * columns > MAX_CELLS)
+    throw new ServiceError(
+      422,
+      'INPUT_TOO_LARGE',
+      `${field}: ${rows} rows × ${columns} columns is more than ${MAX_CELLS} cells; send fewer rows or columns`,
+      { details: [{ path: `/${field}`, message: `more than ${MAX_CELLS} cells (rows × columns)` }] },
+    )
+}
 
 /** Input schema of the `delimiter` option. */
 export { delimiterSchema } from './fields'
@@ -56,7 +69,8 @@ export function readCsv(text: string, delimiter: Delimiter | 'auto' = 'auto'): C
     dynamicTyping: false,
     step: (r, parser) => {
       let s = prev
-      while (s < src.length && (src[s] === '\n' || src[s] === '\r')) s++
+      // Stop at this row's end: scanning on through the blank lines that follow made a run of them quadratic.
+      while (s < r.meta.cursor && (src[s] === '\n' || src[s] === '\r')) s++
       prev = r.meta.cursor
       for (const e of r.errors) {
         if (e.type !== 'Quotes' || error) continue
@@ -155,9 +169,15 @@ export function typedCell(s: string): string | number | boolean | null {
 export function recordsOf(
   table: CsvTable,
   typed: boolean,
+  field = 'csv',
 ): { columns: string[]; records: Record<string, unknown>[]; ragged: number[] } {
   const [head = [], ...body] = table.rows
   const columns = headerNames(head)
+  // Every record repeats every column name (short rows are padded with null): refuse before building them.
+  assertCells(body.length, columns.length, field)
+  const perRecord = columns.reduce((n, c) => n + JSON.stringify(c).length + 6, 2)
+  if (body.length * perRecord > MAX_ANSWER_CHARS)
+    throw answerTooLarge(field, 'every record repeats the column names: send fewer rows, or read the rows as arrays')
   const ragged: number[] = []
   const records = body.map((row, i) => {
     if (row.length !== columns.length) ragged.push(i + 1)
@@ -192,14 +212,23 @@ export function csvField(s: string, delimiter: string, guardFormulas = false): s
     : v
 }
 
-/** CSV text, every row ended by `newline` (as Python's csv.writer does). */
-export function writeCsv(rows: string[][], delimiter: string, newline = '\r\n', guardFormulas = false): string {
+/** CSV text, every row ended by `newline` (as Python's csv.writer does); 422 past MAX_ANSWER_CHARS. */
+export function writeCsv(
+  rows: string[][],
+  delimiter: string,
+  newline = '\r\n',
+  guardFormulas = false,
+  field = 'input',
+): string {
+  let size = 0
   return rows
-    .map(
-      (r) =>
+    .map((r) => {
+      const line =
         (r.length === 1 && r[0] === '' ? '""' : r.map((f) => csvField(f, delimiter, guardFormulas)).join(delimiter)) +
-        newline,
-    )
+        newline
+      if ((size += line.length) > MAX_ANSWER_CHARS) throw answerTooLarge(field, 'send fewer rows or columns')
+      return line
+    })
     .join('')
 }
 

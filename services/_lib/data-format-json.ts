@@ -29,6 +29,43 @@ export interface TextError {
 /** Maximum nesting of objects and arrays accepted by the data-format services. */
 export const MAX_DEPTH = 64
 
+/**
+ * Most characters in one answer of a data or encoding service: ten times the 1,000,000-character input cap. An
+ * answer that would be longer (deep indentation, padding of ragged rows, repeated long paths) is refused before
+ * it is built.
+ */
+export const MAX_ANSWER_CHARS = 10_000_000
+
+/** The 422 for an answer that would pass MAX_ANSWER_CHARS; `hint` says what to send instead. */
+export const answerTooLarge = (field: string, hint: string): ServiceError =>
+  new ServiceError(
+    422,
+    'INPUT_TOO_LARGE',
+    `${field}: the answer would be longer than ${MAX_ANSWER_CHARS} characters; ${hint}`,
+    { details: [{ path: `/${field}`, message: `the answer would be longer than ${MAX_ANSWER_CHARS} characters` }] },
+  )
+
+/**
+ * Length of JSON.stringify(v) (compact) for a plain JSON value, without building it. `memo` keeps the length of
+ * objects and arrays already measured, so measuring many overlapping subtrees stays linear.
+ */
+export function jsonLength(v: unknown, memo?: WeakMap<object, number>): number {
+  if (v === null || typeof v !== 'object') return (JSON.stringify(v) ?? 'null').length
+  const known = memo?.get(v)
+  if (known !== undefined) return known
+  let n = 2
+  if (Array.isArray(v)) {
+    for (const x of v) n += jsonLength(x, memo) + 1
+    if (v.length) n--
+  } else {
+    const entries = Object.entries(v)
+    for (const [k, x] of entries) n += JSON.stringify(k).length + 2 + jsonLength(x, memo)
+    if (entries.length) n--
+  }
+  memo?.set(v, n)
+  return n
+}
+
 /** Python-style line/column of a UTF-16 offset (`\n` ends a line; columns count code points, from 1). */
 export function lineCol(text: string, offset: number): { line: number; column: number; position: number } {
   const before = text.slice(0, offset)
@@ -266,18 +303,30 @@ export const byCodePoint = (a: string, b: string): number => {
  * (separators `,` and `:`), a number puts one member per line with that many spaces per level (0 = newlines
  * only). Numbers are written exactly as they were read.
  */
-export function writeJson(node: JNode, indent: number | null, sortKeys: boolean): string {
+export function writeJson(
+  node: JNode,
+  indent: number | null,
+  sortKeys: boolean,
+  field = 'input',
+  maxChars = MAX_ANSWER_CHARS,
+): string {
   const out: string[] = []
+  let size = 0
+  const push = (s: string) => {
+    size += s.length
+    if (size > maxChars) throw answerTooLarge(field, 'send less data, or ask for a smaller indent or the compact form')
+    out.push(s)
+  }
   const walk = (n: JNode, level: number): void => {
     switch (n.k) {
       case 'str':
-        out.push(JSON.stringify(n.v))
+        push(JSON.stringify(n.v))
         return
       case 'num':
-        out.push(n.raw)
+        push(n.raw)
         return
       case 'lit':
-        out.push(String(n.v))
+        push(String(n.v))
         return
     }
     const open = n.k === 'obj' ? '{' : '['
@@ -289,18 +338,18 @@ export function writeJson(node: JNode, indent: number | null, sortKeys: boolean)
           : n.entries
         : n.items.map((v) => [null, v] as const)
     if (list.length === 0) {
-      out.push(open + close)
+      push(open + close)
       return
     }
     const inner = indent === null ? '' : '\n' + ' '.repeat(indent * (level + 1))
     const outer = indent === null ? '' : '\n' + ' '.repeat(indent * level)
-    out.push(open)
+    push(open)
     list.forEach(([k, v], i) => {
-      out.push(i ? ',' + inner : inner)
-      if (k !== null) out.push(JSON.stringify(k) + (indent === null ? ':' : ': '))
+      push(i ? ',' + inner : inner)
+      if (k !== null) push(JSON.stringify(k) + (indent === null ? ':' : ': '))
       walk(v, level + 1)
     })
-    out.push(outer + close)
+    push(outer + close)
   }
   walk(node, 0)
   return out.join('')
@@ -348,6 +397,17 @@ export function assertDepth(value: unknown, field: string, maxDepth = MAX_DEPTH)
       if (c !== null && (typeof c === 'object' || typeof c === 'number')) stack.push([c, depth])
   }
   return deepest
+}
+
+/** Canonical JSON of a plain JS value (object keys sorted), so that equal JSON values have equal text. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`
+  if (v !== null && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`
+  return JSON.stringify(v) ?? 'null'
 }
 
 /** UTF-8 byte length. */

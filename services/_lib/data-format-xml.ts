@@ -7,7 +7,7 @@
  */
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser'
 import { ServiceError, invalid } from '../../runtime/sdk'
-import { MAX_DEPTH, lineCol, type TextError } from './data-format-json'
+import { MAX_ANSWER_CHARS, MAX_DEPTH, answerTooLarge, lineCol, type TextError } from './data-format-json'
 
 const ENTITY = /&(?:#(\d{1,7})|#x([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos));/g
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
@@ -20,6 +20,27 @@ export function decodeEntities(s: string): string {
     const cp = dec ? Number(dec) : parseInt(hex, 16)
     return cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) ? String.fromCodePoint(cp) : m
   })
+}
+
+/** Tags of a document, skipping comments, CDATA, declarations and processing instructions: `m[1]` is `/` on an end tag, `m[2]` on an empty-element tag. */
+const TAGS = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<[!?][^>]*>|<(\/?)([^\s/>]*)[^>]*?(\/?)>/g
+
+/**
+ * Name of the root element of a well-formed document and the indentation a pretty-printed copy adds (`indent`
+ * spaces per level on each start and end tag), measured without building it.
+ */
+export function xmlShape(text: string, indent: number): { root: string; indentChars: number } {
+  let depth = 0
+  let root = ''
+  let indentChars = 0
+  for (const m of text.matchAll(TAGS)) {
+    if (m[0].startsWith('<!') || m[0].startsWith('<?')) continue
+    if (!root && !m[1]) root = m[2]
+    if (m[1]) depth--
+    indentChars += depth * indent + 1 // each start, end or empty-element tag on its own line
+    if (!m[1] && !m[3]) depth++
+  }
+  return { root, indentChars }
 }
 
 /** First well-formedness problem of an XML document, or null. */
@@ -37,12 +58,12 @@ export function xmlError(text: string): TextError | null {
     let deepest = 0
     let roots = 0
     // Tag nesting, skipping comments, CDATA, declarations and processing instructions.
-    for (const m of text.matchAll(/<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<[!?][^>]*>|<(\/?)[^>]*?(\/?)>/g)) {
+    for (const m of text.matchAll(TAGS)) {
       if (m[0].startsWith('<!') || m[0].startsWith('<?')) continue
       if (depth === 0 && !m[1] && ++roots > 1)
         return { message: 'a document has one root element; found another one', ...lineCol(text, m.index!) }
       if (m[1]) depth--
-      else if (!m[2]) {
+      else if (!m[3]) {
         depth++
         if (depth > deepest) deepest = depth
         if (depth > MAX_DEPTH)
@@ -122,6 +143,37 @@ function checkNames(v: unknown, field: string, path: string, depth: number): voi
   }
 }
 
+/** Escaped length of a text or attribute value (`&` becomes `&amp;`, `<` `&lt;`, ...). */
+function escapedLength(s: string): number {
+  let n = s.length
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c === 38 || c === 60 || c === 62 || c === 34 || c === 39) n += 5
+  }
+  return n
+}
+
+/**
+ * An upper bound of the XML text the builder writes for `v` at `depth`: every element writes its name twice (each
+ * item of an array too, so a long key over a long array multiplies) and, with `indent`, a line of indentation.
+ */
+function xmlSize(v: unknown, indent: number, depth: number): number {
+  if (v === null || typeof v !== 'object') return escapedLength(String(v))
+  if (Array.isArray(v)) return v.reduce((n: number, x) => n + xmlSize(x, indent, depth), 0)
+  let n = 0
+  for (const [k, x] of Object.entries(v)) {
+    if (k.startsWith('@')) n += k.length + 4 + xmlSize(x, indent, depth)
+    else if (k === '#text') n += xmlSize(x, indent, depth)
+    else {
+      const tags = 2 * k.length + 5 + 2 * (depth * indent + 1)
+      n += Array.isArray(x)
+        ? x.reduce((m: number, y) => m + tags + xmlSize(y, indent, depth + 1), 0)
+        : tags + xmlSize(x, indent, depth + 1)
+    }
+  }
+  return n
+}
+
 /**
  * JSON to XML text. An object with exactly one key (not `@…`/`#text`) whose value is not an array names the root
  * element; anything else is wrapped in `root` (an array becomes repeated `item` elements). Arrays become repeated
@@ -140,6 +192,11 @@ export function jsonToXml(
     !Array.isArray((value as Record<string, unknown>)[keys[0]])
   const doc = single ? value : { [opts.root]: Array.isArray(value) ? { item: value } : value }
   checkNames(doc, field, '', 0)
+  if (xmlSize(doc, opts.indent, 0) > MAX_ANSWER_CHARS)
+    throw answerTooLarge(
+      field,
+      'each array item repeats its element name: send less data, shorter keys or a smaller indent',
+    )
   const builder = new XMLBuilder({
     ignoreAttributes: false,
     attributeNamePrefix: '@',
@@ -153,8 +210,13 @@ export function jsonToXml(
   return (opts.declaration ? '<?xml version="1.0" encoding="UTF-8"?>\n' : '') + xml.replace(/\n$/, '') + '\n'
 }
 
-/** A pretty-printed copy of a well-formed document, keeping order, comments, CDATA and entities as written. */
+/**
+ * A pretty-printed copy of a well-formed document, keeping order, comments, CDATA and entities as written; 422
+ * when the copy would pass MAX_ANSWER_CHARS (deeply nested small elements gain up to 128 spaces each).
+ */
 export function normalizeXml(text: string): string {
+  if (text.length + xmlShape(text, 2).indentChars > MAX_ANSWER_CHARS)
+    throw answerTooLarge('input', 'its normalized copy is too large; send a smaller or less deeply nested document')
   const common = {
     preserveOrder: true,
     ignoreAttributes: false,
@@ -171,8 +233,17 @@ export function normalizeXml(text: string): string {
     trimValues: true,
     maxNestedTags: MAX_DEPTH,
   }).parse(text)
-  return String(new XMLBuilder({ ...common, format: true, indentBy: '  ', suppressEmptyNode: true }).build(tree))
-    .replace(/(<!\[CDATA\[[\s\S]*?\]\]>)\n[ ]*<\//g, '$1</') // the builder breaks the line after a lone CDATA child
+  const out = String(new XMLBuilder({ ...common, format: true, indentBy: '  ', suppressEmptyNode: true }).build(tree))
+    // The builder breaks the line after a lone CDATA child. The section is matched up to its first `]]>` only: a
+    // lazy `[\s\S]*?` would retry across every later section (quadratic).
+    .replace(/(<!\[CDATA\[(?:[^\]]|\](?!\]>))*\]\]>)\n[ ]*<\//g, '$1</')
     .replace(/^\n+/, '')
-    .replace(/\n*$/, '\n')
+  return trimNewlines(out) + '\n'
+}
+
+/** The text without its trailing line breaks (a `/\n*$/` regex retries from every line break of a run: quadratic). */
+function trimNewlines(s: string): string {
+  let end = s.length
+  while (end > 0 && s[end - 1] === '\n') end--
+  return s.slice(0, end)
 }

@@ -6,7 +6,15 @@
  */
 import YAML from 'yaml'
 import { ServiceError, invalid } from '../../runtime/sdk'
-import { MAX_DEPTH, lineCol, toJs, type JNode, type TextError } from './data-format-json'
+import {
+  MAX_ANSWER_CHARS,
+  MAX_DEPTH,
+  answerTooLarge,
+  lineCol,
+  toJs,
+  type JNode,
+  type TextError,
+} from './data-format-json'
 
 export const MAX_ALIASES = 100
 /** Deepest nesting data-format-validate checks. */
@@ -24,9 +32,12 @@ const PRESCAN_DEPTH = 1_000
 function prescan(text: string): TextError | null {
   let depth = 0
   let prev = '\n'
+  // A quote that finds no closing quote makes every later one of its kind fail too (or close earlier): searching
+  // again from each of them would be quadratic (`"\"\"\"…`), so the rest is scanned as unquoted.
+  const unclosed = { '"': false, "'": false }
   for (let i = 0; i < text.length; i++) {
     const c = text[i]
-    if (c === '"' || c === "'") {
+    if ((c === '"' || c === "'") && !unclosed[c]) {
       const close = c === '"' ? /(?:[^"\\]|\\[\s\S])*"/y : /(?:[^']|'')*'/y
       close.lastIndex = i + 1
       if (close.exec(text)) {
@@ -34,6 +45,7 @@ function prescan(text: string): TextError | null {
         prev = c
         continue
       }
+      unclosed[c] = true
     }
     if (c === '#' && /\s/.test(prev)) {
       const nl = text.indexOf('\n', i)
@@ -53,20 +65,32 @@ function prescan(text: string): TextError | null {
   return null
 }
 
-/** Nesting depth of a parsed document's tree (iterative; a scalar is 0). */
-function astDepth(root: unknown): number {
-  let deepest = 0
+/**
+ * Nesting depth of a parsed document's tree (a scalar is 0) and the offset of its first repeated mapping key, in
+ * one iterative walk. yaml's own `uniqueKeys` check compares each key with every earlier one (quadratic: 90,000
+ * keys took minutes); here each mapping keeps a Map of its scalar keys, with the same equality (scalar values ===).
+ */
+function astScan(root: unknown): { depth: number; duplicate?: number } {
+  let depth = 0
+  let duplicate: number | undefined
   const stack: Array<[unknown, number]> = [[root, 0]]
   while (stack.length) {
     const [n, d] = stack.pop()!
     if (YAML.isAlias(n) || !(YAML.isMap(n) || YAML.isSeq(n))) continue
-    deepest = Math.max(deepest, d + 1)
+    depth = Math.max(depth, d + 1)
+    const keys = YAML.isMap(n) ? new Set<unknown>() : undefined
     for (const it of (n as YAML.YAMLMap | YAML.YAMLSeq).items as unknown[]) {
-      if (YAML.isPair(it)) stack.push([it.key, d + 1], [it.value, d + 1])
-      else stack.push([it, d + 1])
+      if (!YAML.isPair(it)) {
+        stack.push([it, d + 1])
+        continue
+      }
+      stack.push([it.key, d + 1], [it.value, d + 1])
+      if (!keys || !YAML.isScalar(it.key) || Number.isNaN(it.key.value)) continue
+      if (!keys.has(it.key.value)) keys.add(it.key.value)
+      else if (it.key.range && (duplicate === undefined || it.key.range[0] < duplicate)) duplicate = it.key.range[0]
     }
   }
-  return deepest
+  return { depth, duplicate }
 }
 
 /** Parses a stream after the pre-scan; the first syntax error, or a limit error, or the documents. */
@@ -76,7 +100,11 @@ function parseStream(text: string, maxDepth: number): { docs: YAML.Document.Pars
   let docs: YAML.Document.Parsed[]
   try {
     const parsed = YAML.parseAllDocuments(text, {
-      uniqueKeys: true,
+      uniqueKeys: false, // checked by astScan, in linear time
+      // The YAML 1.2 core schema even under `%YAML 1.1`, so `<<` is a plain key: yaml copies every merged mapping
+      // before its alias cap applies (200 merges of a 40,000-key anchor took 1.2 GB before the refusal).
+      schema: 'core',
+      merge: false,
       prettyErrors: true,
       logLevel: 'silent',
       intAsBigInt: true,
@@ -88,7 +116,10 @@ function parseStream(text: string, maxDepth: number): { docs: YAML.Document.Pars
     throw e
   }
   for (const d of docs) {
+    const scan = astScan(d.contents)
     const e = d.errors[0]
+    if (scan.duplicate !== undefined && (!e || scan.duplicate < e.pos[0]))
+      return { error: { message: 'Map keys must be unique', ...lineCol(text, scan.duplicate) } }
     if (e) {
       const at = e.linePos?.[0] ?? { line: 1, col: 1 }
       return {
@@ -100,7 +131,7 @@ function parseStream(text: string, maxDepth: number): { docs: YAML.Document.Pars
         },
       }
     }
-    if (astDepth(d.contents) > maxDepth)
+    if (scan.depth > maxDepth)
       return {
         error: { message: `nesting is deeper than ${maxDepth} levels`, ...lineCol(text, d.range[0]), limit: true },
       }
@@ -145,6 +176,24 @@ function plain(v: unknown, depth: number, bad: (msg: string, limit?: boolean) =>
   return { k: 'obj', entries: out }
 }
 
+/** About the JSON length of yaml's toJS output (Maps, arrays, scalars), each shared value measured once. */
+function expandedSize(v: unknown, memo: WeakMap<object, number>, depth = 0): number {
+  if (v === null || typeof v !== 'object') return typeof v === 'string' ? v.length + 2 : String(v).length
+  const known = memo.get(v)
+  if (known !== undefined) return known
+  // aliases can nest anchors deeper than the text does; plain() refuses the same depth
+  if (depth > MAX_DEPTH) throw new Fail(`nesting is deeper than ${MAX_DEPTH} levels`, true)
+  memo.set(v, 0) // a cycle (an alias inside its own anchor) is refused by yaml itself
+  let n = 2
+  const d = depth + 1
+  if (v instanceof Map) for (const [k, x] of v) n += expandedSize(k, memo, d) + expandedSize(x, memo, d) + 2
+  else if (Array.isArray(v) || v instanceof Set) for (const x of v) n += expandedSize(x, memo, d) + 1
+  else if (!(v instanceof Date) && !(v instanceof Uint8Array))
+    for (const x of Object.values(v)) n += expandedSize(x, memo, d) + 4
+  memo.set(v, n)
+  return n
+}
+
 /** Reads one YAML document as plain JSON values, or the first error with its 1-based line and column. */
 export function readYaml(text: string): Read {
   const parsed = parseStream(text, MAX_DEPTH)
@@ -162,9 +211,11 @@ export function readYaml(text: string): Read {
     throw new Fail(message, limit)
   }
   try {
-    const node = docs.length
-      ? plain(docs[0].toJS({ maxAliasCount: MAX_ALIASES, mapAsMap: true }), 0, fail)
-      : ({ k: 'lit', v: null } as JNode)
+    const js = docs.length ? docs[0].toJS({ maxAliasCount: MAX_ALIASES, mapAsMap: true }) : null
+    // Aliases share one JS value; measure the expansion on the shared values before copying it into a tree.
+    if (expandedSize(js, new WeakMap()) > MAX_EXPANDED)
+      fail(`the document expands to more than ${MAX_EXPANDED} characters of JSON`, true)
+    const node = docs.length ? plain(js, 0, fail) : ({ k: 'lit', v: null } as JNode)
     const value = toJs(node, 'input')
     if ((JSON.stringify(value)?.length ?? 0) > MAX_EXPANDED)
       fail(`the document expands to more than ${MAX_EXPANDED} characters of JSON`, true)
@@ -230,8 +281,36 @@ function asMaps(n: JNode): unknown {
   }
 }
 
+/**
+ * An upper bound of the block-style YAML of a tree at `depth`: each entry or item on its own line indented
+ * `depth × indent`, and each line of a multi-line string indented one level deeper (a block scalar).
+ */
+function yamlSize(n: JNode, indent: number, depth: number): number {
+  const pad = depth * indent + 4
+  switch (n.k) {
+    case 'str': {
+      let lines = 0
+      for (let i = n.v.indexOf('\n'); i !== -1; i = n.v.indexOf('\n', i + 1)) lines++
+      return JSON.stringify(n.v).length + lines * ((depth + 1) * indent + 2)
+    }
+    case 'num':
+      return n.raw.length
+    case 'lit':
+      return 5
+    case 'arr':
+      return n.items.reduce((s, v) => s + pad + yamlSize(v, indent, depth + 1), 2)
+    case 'obj':
+      return n.entries.reduce((s, [k, v]) => s + pad + JSON.stringify(k).length + yamlSize(v, indent, depth + 1), 2)
+  }
+}
+
 /** Block-style YAML 1.2 text (no line folding; strings quoted only when needed; member order kept). */
 export function writeYaml(node: JNode, indent = 2, sortKeys = false): string {
+  if (yamlSize(node, indent, 0) > MAX_ANSWER_CHARS)
+    throw answerTooLarge(
+      'input',
+      'deep nesting repeats the indentation on every line: send less data or a smaller indent',
+    )
   try {
     return YAML.stringify(asMaps(node), {
       indent,

@@ -1,4 +1,5 @@
 import { handlerFor, invalid } from '../../runtime/sdk'
+import { MAX_ANSWER_CHARS, answerTooLarge } from '../_lib/data-format-json'
 import manifest from './manifest'
 
 const B64 = /^[A-Za-z0-9+/]*={0,2}$/
@@ -16,7 +17,7 @@ function decode(input: string, alphabet: string): Buffer {
         throw invalid('input', 'is not valid base64url (RFC 4648 §5)')
       return Buffer.from(s.replace(/=+$/, ''), 'base64url')
     case 'hex':
-      if (!/^([0-9a-fA-F]{2})*$/.test(s)) throw invalid('input', 'is not valid hex (pairs of 0-9a-f)')
+      if (s.length % 2 || !/^[0-9a-fA-F]*$/.test(s)) throw invalid('input', 'is not valid hex (pairs of 0-9a-f)')
       return Buffer.from(s, 'hex')
     default:
       return percentDecode(input)
@@ -31,12 +32,22 @@ function percentDecode(input: string): Buffer {
       'input',
       `has a malformed percent escape at offset ${bad.index} (% must be followed by two hex digits)`,
     )
-  // '%' and hex digits are ASCII, so they survive the UTF-8 -> latin1 byte view unchanged
-  const bytes = Buffer.from(input, 'utf8')
-    .toString('latin1')
-    .replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
-  return Buffer.from(bytes, 'latin1')
+  // One pass over the UTF-8 bytes ('%' and hex digits are ASCII): a regex replace with a callback per escape
+  // grew quadratically in the number of escapes.
+  const src = Buffer.from(input, 'utf8')
+  const out = Buffer.allocUnsafe(src.length)
+  let n = 0
+  for (let i = 0; i < src.length; i++) {
+    if (src[i] === 0x25) {
+      out[n++] = (hexValue(src[i + 1]) << 4) | hexValue(src[i + 2])
+      i += 2
+    } else out[n++] = src[i]
+  }
+  return out.subarray(0, n)
 }
+
+/** Value of an ASCII hex digit (checked before). */
+const hexValue = (c: number): number => (c <= 0x39 ? c - 0x30 : (c | 0x20) - 0x57)
 
 function encode(raw: Buffer, alphabet: string): string {
   if (alphabet === 'base64') return raw.toString('base64')
@@ -57,5 +68,8 @@ export default handlerFor(manifest, ({ input, op = 'encode', alphabet = 'base64'
     utf8_valid = false
   }
   const output = op === 'encode' ? encode(raw, alphabet) : raw.toString('utf8')
+  // Percent-encoding multiplies a 3-byte character by 9, and the hex copy doubles every byte.
+  if (output.length + 2 * raw.length > MAX_ANSWER_CHARS)
+    throw answerTooLarge('input', 'send less text (percent-encoding writes 9 characters for a 3-byte character)')
   return { op, alphabet, output, bytes: raw.length, utf8_valid, hex: raw.toString('hex') }
 })

@@ -4,7 +4,7 @@ export default defineService({
   slug: 'base64-hex-codec',
   name: 'Base64, hex and percent codec',
   description:
-    "Encodes UTF-8 text to, or decodes it from, base64 (RFC 4648 §4), base64url (§5, unpadded on output, padding optional on input), hex (base16, case-insensitive on input) or URL percent-encoding (RFC 3986: everything but the unreserved A-Z a-z 0-9 - . _ ~ is escaped, as Python's urllib.parse.quote(s, safe='') does; decoding is urllib.parse.unquote: %XX escapes become bytes, + stays +, other characters are kept as UTF-8). Whitespace is ignored when decoding base64 and hex. Decoding input that is not valid for the alphabet (bad characters, misplaced padding, odd hex, a % not followed by two hex digits) is a 422; decoded bytes that are not UTF-8 are returned with U+FFFD in `output`, exactly in `hex`, and flagged by utf8_valid.",
+    "Encodes UTF-8 text to, or decodes it from, base64 (RFC 4648 §4), base64url (§5, unpadded on output, padding optional on input), hex (base16, case-insensitive on input) or URL percent-encoding (RFC 3986: everything but the unreserved A-Z a-z 0-9 - . _ ~ is escaped, as Python's urllib.parse.quote(s, safe='') does; decoding is urllib.parse.unquote: %XX escapes become bytes, + stays +, other characters are kept as UTF-8). Whitespace is ignored when decoding base64 and hex. Decoding input that is not valid for the alphabet (bad characters, misplaced padding, odd hex, a % not followed by two hex digits) is a 422; decoded bytes that are not UTF-8 are returned with U+FFFD in `output`, exactly in `hex`, and flagged by utf8_valid. An answer longer than 10,000,000 characters (output and hex together) is a 422 INPUT_TOO_LARGE.",
   category: 'encoding',
   kind: 'utility',
   method: 'POST',

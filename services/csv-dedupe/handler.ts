@@ -47,7 +47,7 @@ export default handlerFor(
     const removedIdx = body.map((_, i) => i).filter((i) => keptOf.get(i) !== i)
     const kept = body.filter((_, i) => keptOf.get(i) === i)
     return {
-      csv: writeCsv(header ? [head, ...kept] : kept, table.delimiter, table.newline),
+      csv: writeCsv(header ? [head, ...kept] : kept, table.delimiter, table.newline, false, 'csv'),
       keys: whole
         ? header
           ? names

@@ -12,14 +12,16 @@ export default handlerFor(
     const width = header ? table.rows[0].length : body.reduce((m, r) => Math.max(m, r.length), 0)
     const names = header ? headerNames(table.rows[0]) : Array.from({ length: width }, (_, j) => `column_${j + 1}`)
     const nulls = new Set(null_values)
-    const columns = names.map((name, j) => {
-      const values: string[] = []
-      let nullCount = 0
-      for (const r of body) {
+    // One pass over the cells that exist: a wide header over many short rows must not cost rows × columns.
+    const present = names.map((): string[] => [])
+    for (const r of body)
+      for (let j = 0; j < Math.min(r.length, width); j++) {
         const v = r[j]
-        if (v === undefined || v.trim() === '' || nulls.has(v)) nullCount++
-        else values.push(v)
+        if (v.trim() !== '' && !nulls.has(v)) present[j].push(v)
       }
+    const columns = names.map((name, j) => {
+      const values = present[j]
+      const nullCount = body.length - values.length
       const type = inferType(values)
       const freq = counts(values)
       const lengths = values.map(charLength)

@@ -12,7 +12,7 @@ export default defineService({
     'The delimiter is guessed by default among , TAB ; |. Empty lines are skipped; a leading BOM is ignored. ' +
     'Values stay text unless `dynamic_typing` is set: then true/false (any case) become booleans, JSON-style numbers become numbers (leading zeros such as 007 and integers beyond 2^53 stay text) and empty fields become null. ' +
     'An unclosed quoted field or text after a closing quote is a 422 with line and column. Up to 1,000,000 characters, 100,000 rows, 1,000 columns. ' +
-    'JSON objects list integer-like keys first; `columns` gives the original order.',
+    'JSON objects list integer-like keys first; `columns` gives the original order. At most 2,000,000 cells (rows × header columns, short rows padded) and about 10,000,000 characters of answer; past either, a 422 INPUT_TOO_LARGE.',
   category: 'data',
   kind: 'utility',
   method: 'POST',

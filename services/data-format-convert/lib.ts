@@ -1,7 +1,17 @@
 /** Readers and writers of record tables for data-format-convert. A table keeps its column order explicitly. */
 import { ServiceError, invalid } from '../../runtime/sdk'
-import { cellText, parseCsv, recordsOf, writeCsv } from '../_lib/data-format-csv'
-import { describeError, fromJs, parseJsonTree, readJson, toJs, writeJson, type JNode } from '../_lib/data-format-json'
+import { MAX_COLUMNS, assertCells, cellText, parseCsv, recordsOf, writeCsv } from '../_lib/data-format-csv'
+import {
+  MAX_ANSWER_CHARS,
+  answerTooLarge,
+  describeError,
+  fromJs,
+  parseJsonTree,
+  readJson,
+  toJs,
+  writeJson,
+  type JNode,
+} from '../_lib/data-format-json'
 
 export type Format = 'csv' | 'tsv' | 'json' | 'ndjson'
 export interface Table {
@@ -22,6 +32,9 @@ function fromObjects(nodes: JNode[], what: (i: number) => string): Table {
     }
     return m
   })
+  // Every output row has a cell for every column: distinct keys spread over many objects would be quadratic.
+  if (columns.size > MAX_COLUMNS) throw invalid('input', `the records have more than ${MAX_COLUMNS} distinct keys`)
+  assertCells(rows.length, columns.size, 'input')
   return { columns: [...columns], rows }
 }
 
@@ -37,7 +50,7 @@ export function read(text: string, format: Format, typed: boolean): Table {
   if (format === 'csv' || format === 'tsv') {
     const table = parseCsv(text, 'input', format === 'tsv' ? '\t' : ',')
     if (table.rows.length === 0) throw invalid('input', 'has no header row')
-    const { columns, records } = recordsOf(table, typed)
+    const { columns, records } = recordsOf(table, typed, 'input')
     if (records.some((r) => Object.hasOwn(r, '_extra'))) columns.push('_extra')
     return {
       columns,
@@ -79,7 +92,17 @@ const rowNode = (t: Table, r: Map<string, unknown>): JNode => ({
 export function write(t: Table, format: Format, opts: { indent: number; newline: string }): string {
   if (format === 'json')
     return writeJson({ k: 'arr', items: t.rows.map((r) => rowNode(t, r)) }, opts.indent || null, false)
-  if (format === 'ndjson') return t.rows.map((r) => writeJson(rowNode(t, r), null, false) + '\n').join('')
+  if (format === 'ndjson') {
+    let left = MAX_ANSWER_CHARS
+    return t.rows
+      .map((r) => {
+        const line = writeJson(rowNode(t, r), null, false, 'input', left) + '\n'
+        left -= line.length
+        if (left < 0) throw answerTooLarge('input', 'send fewer records')
+        return line
+      })
+      .join('')
+  }
   const body = t.rows.map((r) => t.columns.map((c) => cellText(r.get(c))))
   return writeCsv([t.columns, ...body], format === 'tsv' ? '\t' : ',', opts.newline)
 }

@@ -13,7 +13,7 @@ export default defineService({
     'CSV/TSV are read as RFC 4180 with a header row (papaparse; short rows get null, surplus fields go to `_extra`) and written with Python csv.writer quoting (QUOTE_MINIMAL) and CRLF unless `newline` is "lf"; CSV values stay text unless `dynamic_typing` (numbers without leading zeros, true/false, empty → null). ' +
     'Columns keep their first-seen order; a record missing a key gets an empty CSV field and no JSON member; nested values are written to CSV as compact JSON. ' +
     '`from` defaults to auto (JSON when the text starts with [, NDJSON with {, TSV when the first line has tabs and no commas, else CSV); `to` defaults to json for CSV/TSV input and csv otherwise. ' +
-    'Errors are a 422 with line and column. Up to 1,000,000 characters and 100,000 records.',
+    'Errors are a 422 with line and column. Up to 1,000,000 characters and 100,000 records. At most 1,000 columns, 2,000,000 cells and 10,000,000 characters of output; past those, a 422.',
   category: 'data',
   kind: 'utility',
   method: 'POST',

@@ -2,7 +2,7 @@
 import { invalid } from '../../runtime/sdk'
 import { readCsv, writeCsv, type Delimiter } from '../_lib/data-format-csv'
 import { nodeType, readJson, treeDepth, writeJson, type TextError } from '../_lib/data-format-json'
-import { normalizeXml, xmlError } from '../_lib/data-format-xml'
+import { normalizeXml, xmlError, xmlShape } from '../_lib/data-format-xml'
 import { checkYaml } from '../_lib/data-format-yaml'
 
 /** Deepest JSON nesting checked (deeper documents are refused, not judged). */
@@ -60,8 +60,7 @@ export function checkCsv(text: string, delimiter: Delimiter | 'auto'): Verdict {
 export function checkXml(text: string): Verdict {
   const e = xmlError(text)
   if (e) return judge(e)
-  const bare = text.replace(/<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!DOCTYPE[^>]*>/g, '')
-  return { valid: true, normalized: normalizeXml(text), stats: { root: /<([^\s/>!?]+)/.exec(bare)?.[1] ?? '' } }
+  return { valid: true, normalized: normalizeXml(text), stats: { root: xmlShape(text, 0).root } }
 }
 
 export function checkYamlText(text: string): Verdict {

@@ -10,7 +10,7 @@ export default defineService({
     "YAML: YAML 1.2 stream (several documents allowed, duplicate keys and unresolved aliases are errors; parsed with `yaml`); normalized = yaml's re-serialization, comments kept. " +
     'CSV: RFC 4180 (papaparse; quotes must close, every record must have the same number of fields; delimiter guessed unless given); normalized = minimal quoting with CRLF. ' +
     'XML: well-formedness (fast-xml-parser validator: one root, matching tags, quoted unique attributes); normalized = 2-space indentation, comments and CDATA kept. ' +
-    "An invalid document is a 200 with valid false; a document beyond this service's limits (XML entity declarations, XML nesting over 64 or JSON over 512 levels, YAML aliases expanded over 100 times, over 100,000 CSV rows) is a 422. Up to 1,000,000 characters.",
+    "An invalid document is a 200 with valid false; a document beyond this service's limits (XML entity declarations, XML nesting over 64 or JSON over 512 levels, YAML aliases expanded over 100 times, over 100,000 CSV rows) is a 422. Up to 1,000,000 characters. A normalized copy longer than 10,000,000 characters is a 422 INPUT_TOO_LARGE.",
   category: 'data',
   kind: 'utility',
   method: 'POST',

@@ -4,47 +4,44 @@
  * (after trimming the common prefix and suffix), so an insertion in the middle is one `add`. A removed and an
  * added element at the same place are diffed in depth. Applying the ops in order turns `a` into `b`.
  */
-import { pointerToken } from '../_lib/data-format-json'
+import {
+  MAX_ANSWER_CHARS,
+  answerTooLarge,
+  canonicalJson as canon,
+  jsonLength,
+  pointerToken,
+} from '../_lib/data-format-json'
 
 export type Op = { op: 'add' | 'remove' | 'replace'; path: string; value?: unknown }
 
 /** Cells of the LCS table allowed for one array pair, and for one whole diff; past either, arrays are compared position by position. */
 export const MAX_LCS_CELLS = 1_000_000
 export const MAX_TOTAL_CELLS = 5_000_000
-type Budget = { cells: number }
+/** What one diff may still spend: LCS cells, and characters of the patch (paths repeat long keys; values are subtrees). */
+type Budget = { cells: number; chars: number; sizes: WeakMap<object, number> }
+const newBudget = (): Budget => ({ cells: MAX_TOTAL_CELLS, chars: MAX_ANSWER_CHARS, sizes: new WeakMap() })
+
+function emit(ops: Op[], op: Op, budget: Budget): void {
+  budget.chars -= op.path.length + 30 + ('value' in op ? jsonLength(op.value, budget.sizes) : 0)
+  if (budget.chars < 0) throw answerTooLarge('b', 'the patch repeats long keys or values: diff smaller documents')
+  ops.push(op)
+}
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 
-/** Canonical JSON (keys sorted) for equality tests. */
-export function canon(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`
-  if (isObj(v))
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canon(v[k])}`)
-      .join(',')}}`
-  return JSON.stringify(v) ?? 'null'
-}
-
-export function diff(
-  a: unknown,
-  b: unknown,
-  path: string,
-  ops: Op[],
-  budget: Budget = { cells: MAX_TOTAL_CELLS },
-): void {
+export function diff(a: unknown, b: unknown, path: string, ops: Op[], budget: Budget = newBudget()): void {
   if (a === b) return
   if (isObj(a) && isObj(b)) {
     for (const k of Object.keys(a)) {
-      if (!Object.hasOwn(b, k)) ops.push({ op: 'remove', path: `${path}/${pointerToken(k)}` })
+      if (!Object.hasOwn(b, k)) emit(ops, { op: 'remove', path: `${path}/${pointerToken(k)}` }, budget)
       else diff(a[k], b[k], `${path}/${pointerToken(k)}`, ops, budget)
     }
     for (const k of Object.keys(b))
-      if (!Object.hasOwn(a, k)) ops.push({ op: 'add', path: `${path}/${pointerToken(k)}`, value: b[k] })
+      if (!Object.hasOwn(a, k)) emit(ops, { op: 'add', path: `${path}/${pointerToken(k)}`, value: b[k] }, budget)
     return
   }
   if (Array.isArray(a) && Array.isArray(b)) return diffArray(a, b, path, ops, budget)
-  if (canon(a) !== canon(b)) ops.push({ op: 'replace', path, value: b })
+  if (canon(a) !== canon(b)) emit(ops, { op: 'replace', path, value: b }, budget)
 }
 
 type Edit = 'keep' | 'del' | 'ins'
@@ -116,8 +113,8 @@ function diffArray(a: unknown[], b: unknown[], path: string, ops: Op[], budget: 
     }
     const pairs = Math.min(dels, ins)
     for (let k = 0; k < pairs; k++) diff(a[ai + k], b[bi + k], `${path}/${idx++}`, ops, budget)
-    for (let k = pairs; k < dels; k++) ops.push({ op: 'remove', path: `${path}/${idx}` })
-    for (let k = pairs; k < ins; k++) ops.push({ op: 'add', path: `${path}/${idx++}`, value: b[bi + k] })
+    for (let k = pairs; k < dels; k++) emit(ops, { op: 'remove', path: `${path}/${idx}` }, budget)
+    for (let k = pairs; k < ins; k++) emit(ops, { op: 'add', path: `${path}/${idx++}`, value: b[bi + k] }, budget)
     ai += dels
     bi += ins
   }

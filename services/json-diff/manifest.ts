@@ -6,7 +6,7 @@ export default defineService({
   description:
     'Compares two JSON values and returns the changes as an RFC 6902 JSON Patch of add, remove and replace operations with RFC 6901 JSON Pointer paths; applying the operations in order turns `a` into `b`. ' +
     'Objects are compared member by member (member order does not matter); arrays by their longest common subsequence, so inserting or deleting an element in the middle is one operation, and an element replaced in place is diffed in depth. ' +
-    'Numbers compare by value (1 and 1.0 are equal). `equal` is true when there is nothing to change. Values may be any JSON (objects, arrays, scalars), nested at most 64 levels; arrays whose differing middles exceed 1,000,000 LCS cells (or 5,000,000 for the whole diff) are compared position by position.',
+    'Numbers compare by value (1 and 1.0 are equal). `equal` is true when there is nothing to change. Values may be any JSON (objects, arrays, scalars), nested at most 64 levels; arrays whose differing middles exceed 1,000,000 LCS cells (or 5,000,000 for the whole diff) are compared position by position. A patch longer than 10,000,000 characters (long keys repeated in many paths) is a 422 INPUT_TOO_LARGE.',
   category: 'data',
   kind: 'utility',
   method: 'POST',

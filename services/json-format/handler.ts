@@ -6,7 +6,7 @@ export default handlerFor(manifest, ({ json, indent = 2, minify = false, sort_ke
   const { node, duplicates } = parseJsonTree(json, 'json')
   // `indent: 0` asks for no whitespace: the minified form, as the spec reads it (not Python's one member per line).
   const compact = minify || indent === 0
-  const formatted = writeJson(node, compact ? null : indent, sort_keys)
+  const formatted = writeJson(node, compact ? null : indent, sort_keys, 'json')
   const before = utf8Bytes(json)
   const after = utf8Bytes(formatted)
   return {

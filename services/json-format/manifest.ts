@@ -7,7 +7,7 @@ export default defineService({
     "Pretty-prints or minifies JSON text and optionally sorts object keys, like Python's json.dumps(obj, indent=N, sort_keys=..., ensure_ascii=False): " +
     '`indent` spaces per level (default 2; 0 is the same as `minify`), `minify` gives the compact form with no whitespace (separators "," and ":"). ' +
     'Member order is kept as written, numbers are copied exactly as written (no precision loss), keys sort by code point, a repeated key keeps its last value at its first position. ' +
-    "Reports the byte sizes (UTF-8) before and after. Text that is not JSON (RFC 8259; NaN/Infinity/comments/trailing commas are not JSON) is a 422 naming the line and column of the first error, with Python's json message. Up to 1,000,000 characters and 64 levels of nesting.",
+    "Reports the byte sizes (UTF-8) before and after. Text that is not JSON (RFC 8259; NaN/Infinity/comments/trailing commas are not JSON) is a 422 naming the line and column of the first error, with Python's json message. Up to 1,000,000 characters and 64 levels of nesting. An answer longer than 10,000,000 characters (deep nesting with a wide indent) is a 422 INPUT_TOO_LARGE.",
   category: 'data',
   kind: 'utility',
   method: 'POST',

@@ -1,5 +1,24 @@
 /** Schema inference for json-schema-infer: every sample is folded into one accumulator, then written out. */
+import { invalid } from '../../runtime/sdk'
 import { matchesFormat } from '../_lib/data-format-ajv'
+
+/**
+ * Most properties (over all objects) an inferred schema may declare: ajv compiles one block of code per property
+ * before checking the samples, which takes about a second per thousand (20,000 distinct keys: 12 s).
+ */
+export const MAX_PROPERTIES = 1_000
+
+function countProperties(root: Acc): number {
+  let n = 0
+  const stack = [root]
+  while (stack.length) {
+    const a = stack.pop()!
+    n += a.props.size
+    for (const p of a.props.values()) stack.push(p.acc)
+    if (a.items) stack.push(a.items)
+  }
+  return n
+}
 
 /** Formats tried on strings, most specific first. */
 export const FORMATS = ['date-time', 'date', 'time', 'uuid', 'email', 'ipv4', 'ipv6', 'uri'] as const
@@ -85,5 +104,11 @@ export function emit(a: Acc, closed: boolean): Record<string, unknown> {
 export function infer(samples: unknown[], opts: { detectFormats: boolean; closed: boolean }): Record<string, unknown> {
   const root = acc()
   for (const x of samples) fold(root, x, opts.detectFormats)
+  const props = countProperties(root)
+  if (props > MAX_PROPERTIES)
+    throw invalid(
+      'samples',
+      `hold ${props} distinct properties, more than the ${MAX_PROPERTIES} a schema is inferred for`,
+    )
   return emit(root, opts.closed)
 }

@@ -8,7 +8,7 @@ export default defineService({
     'objects give `properties` (keys in first-seen order) and `required` (keys present in every object sample at that place); arrays give `items` merged over all elements of all samples. ' +
     "With `detect_formats` (default true) a string field gets `format` when all its values pass ajv-formats' check of one of: date-time, date, time, uuid, email, ipv4, ipv6, uri (first match in that order). " +
     '`additional_properties: false` closes every object. The schema is checked with ajv (draft 2020-12 + ajv-formats) against every sample before it is returned. ' +
-    'Up to 1,000 samples, 64 levels of nesting.',
+    'Up to 1,000 samples, 64 levels of nesting. At most 1,000 distinct properties in all (a 422 past that).',
   category: 'data',
   kind: 'utility',
   method: 'POST',

@@ -7,7 +7,7 @@ export default defineService({
     "Turns an array of objects into CSV with a header row. Columns are the union of the objects' keys in first-seen order (JSON objects list integer-like keys first), or exactly `columns` when given. " +
     "Quoting follows RFC 4180 and Python's csv.writer (QUOTE_MINIMAL): a field is quoted only when it holds the delimiter, a double quote or a line break, and quotes are doubled. " +
     'Missing keys and null are empty fields; numbers and booleans are written as in JSON (true/false); nested objects and arrays are written as compact JSON. ' +
-    'Rows end with CRLF (RFC 4180) unless `newline` is "lf". `escape_formulas` prefixes cells starting with = + - @ TAB or CR with \' (spreadsheet formula injection guard). Up to 10,000 rows and 1,000 columns.',
+    'Rows end with CRLF (RFC 4180) unless `newline` is "lf". `escape_formulas` prefixes cells starting with = + - @ TAB or CR with \' (spreadsheet formula injection guard). Up to 10,000 rows and 1,000 columns. At most 2,000,000 cells (rows × columns) and 10,000,000 characters of CSV; past either, a 422 INPUT_TOO_LARGE.',
   category: 'data',
   kind: 'utility',
   method: 'POST',

@@ -6,10 +6,10 @@ export default defineService({
   slug: 'json-yaml-convert',
   name: 'JSON ⇄ YAML',
   description:
-    'Converts JSON to YAML and YAML to JSON with the `yaml` package (YAML 1.2 core schema: `yes`/`no`/`on` stay strings, `~` and `null` are null). ' +
+    'Converts JSON to YAML and YAML to JSON with the `yaml` package (YAML 1.2 core schema, also under a `%YAML 1.1` directive: `yes`/`no`/`on` stay strings, `~` and `null` are null, `<<` is a plain key). ' +
     '`from` defaults to auto (JSON when the text parses as JSON, YAML otherwise) and `to` to the other format. Member order is kept; `sort_keys` sorts them. YAML output is block style with `indent` spaces (default 2); JSON output is indented by `indent`, or one line with `compact`. ' +
     'A YAML stream must hold one document; duplicate keys, anchors expanded more than 100 times (billion-laughs guard), .inf/.nan (not JSON) and nesting deeper than 64 levels are refused. ' +
-    "Parse errors are a 422 with line and column (JSON errors use Python's json message). Up to 1,000,000 characters.",
+    "Parse errors are a 422 with line and column (JSON errors use Python's json message). Up to 1,000,000 characters. An answer longer than 10,000,000 characters (deep nesting with a wide indent) is a 422 INPUT_TOO_LARGE.",
   category: 'data',
   kind: 'utility',
   method: 'POST',

@@ -93,23 +93,27 @@ function select(n: Node, sel: Sel): Node[] {
   return []
 }
 
-/** Most nodes one path may visit (descendant steps after wildcards can multiply work). */
+/** Most nodes all paths of one call may visit together (descendant steps after wildcards can multiply work). */
 export const MAX_VISITS = 1_000_000
 
-/** Matches of a path, in document order; stops at `limit` (then `truncated`); 422 past MAX_VISITS. */
+/**
+ * Matches of a path, in document order; stops at `limit` (then `truncated`); 422 once the paths of the call have
+ * visited MAX_VISITS nodes together (`budget.visits` is shared by the paths of one call).
+ */
 export function evaluate(
   data: unknown,
   steps: Step[],
   limit: number,
   field: string,
+  budget: { visits: number } = { visits: 0 },
 ): { nodes: Node[]; truncated: boolean } {
   let nodes: Node[] = [{ path: '$', value: data }]
   let truncated = false
-  let visits = 0
   for (const st of steps) {
     const next: Node[] = []
     const visit = (n: Node) => {
-      if (++visits > MAX_VISITS) throw invalid(field, `visits more than ${MAX_VISITS} nodes; use a more specific path`)
+      if (++budget.visits > MAX_VISITS)
+        throw invalid(field, `the paths visit more than ${MAX_VISITS} nodes together; use fewer or more specific paths`)
       if (next.length >= limit) {
         truncated = true
         return

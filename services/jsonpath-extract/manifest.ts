@@ -7,7 +7,7 @@ export default defineService({
     'Extracts values from any JSON document by paths in dot/bracket notation (the RFC 9535 JSONPath subset): optional `$` root, `.name` or `a.b.c`, `[\'name\']` / `["name"]` for any key, `[0]` and `[-1]` (from the end), `*` / `[*]` wildcards and `..name` descendants (document order). ' +
     'A dotted all-digit step (`a.0.b`) also indexes an array. Only own members are looked up (`length`, `constructor` are not found). ' +
     'A path that matches nothing is reported with `found: false`, not as an error; a path that cannot be parsed is a 422 naming it. Each match comes with its normalized path. ' +
-    'Up to 100 paths of 1,000 characters, 10,000 matches per path, data nested at most 64 levels.',
+    'Up to 100 paths of 1,000 characters, 10,000 matches per path, data nested at most 64 levels. The paths of one call visit at most 1,000,000 nodes together and answer at most 10,000,000 characters (each match holds its whole value); past either, a 422.',
   category: 'data',
   kind: 'utility',
   method: 'POST',

@@ -1,6 +1,7 @@
 import { handlerFor, invalid } from '../../runtime/sdk'
 import { assertDepth } from '../_lib/data-format-json'
 import { ajvFor, draftOf, shapeError } from './lib'
+import { checkWork } from './work'
 import manifest from './manifest'
 
 const MAX_SCHEMA_CHARS = 200_000
@@ -18,6 +19,7 @@ export default handlerFor(manifest, ({ schema, instance, max_errors = 100 }) => 
   } catch (e) {
     throw invalid('schema', `is not a valid JSON Schema (${draft}): ${(e as Error).message}`.slice(0, 1_000))
   }
+  checkWork(schema, instance)
   let valid: boolean
   try {
     valid = validate(instance) as boolean

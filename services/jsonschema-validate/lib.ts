@@ -3,7 +3,7 @@ import Ajv from 'ajv'
 import Ajv2019 from 'ajv/dist/2019'
 import addFormats from 'ajv-formats'
 import type { ErrorObject } from 'ajv'
-import { newAjv, re2Engine } from '../_lib/data-format-ajv'
+import { linearUniqueItems, newAjv, re2Engine } from '../_lib/data-format-ajv'
 import { pathStep } from '../_lib/data-format-json'
 import draft06 from 'ajv/dist/refs/json-schema-draft-06.json'
 
@@ -30,7 +30,7 @@ export function ajvFor(draft: Draft) {
   const ajv = draft === '2019-09' ? new Ajv2019(opts) : new Ajv(opts)
   if (draft === 'draft-06') ajv.addMetaSchema(draft06)
   addFormats(ajv)
-  return ajv
+  return linearUniqueItems(ajv)
 }
 
 /** JSONPath of a JSON Pointer, using the instance to tell array indexes from object keys. */

@@ -6,7 +6,7 @@ export default defineService({
   description:
     'Validates any JSON value against a JSON Schema with ajv (all errors collected, formats checked by ajv-formats). Draft 2020-12 by default; a `$schema` of draft-07, draft-06 or 2019-09 selects that draft. ' +
     'Each error gives `path` as JSONPath (`$.items[0].name`; for required, additionalProperties, unevaluatedProperties and dependentRequired errors the path names the offending property), the ajv `keyword` as its code, the message, `schema_path` and `instance_path` (JSON Pointer). ' +
-    'Remote `$ref`s are not fetched; `pattern`s run on RE2 (no lookaround or backreferences; linear time). A schema that does not compile is a 422. Schema up to 200,000 characters of JSON; schema and instance nested at most 64 levels.',
+    'Remote `$ref`s are not fetched; `pattern`s run on RE2 (no lookaround or backreferences; linear time). A schema that does not compile is a 422. Schema up to 200,000 characters of JSON; schema and instance nested at most 64 levels. A schema whose anyOf/oneOf/not/if/contains branches would be tried more than 300,000 times over the instance (3,000,000 subschema applications in all) is a 422 before validation.',
   category: 'data',
   kind: 'utility',
   method: 'POST',

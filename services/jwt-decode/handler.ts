@@ -1,5 +1,6 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose'
 import { handlerFor, invalid } from '../../runtime/sdk'
+import { assertDepth } from '../_lib/data-format-json'
 import manifest from './manifest'
 
 const iso = (v: unknown) =>
@@ -17,6 +18,9 @@ export default handlerFor(manifest, ({ token: raw }, ctx) => {
   } catch (e) {
     throw invalid('token', `is not a decodable JWT: ${(e as Error).message}`)
   }
+  // The decoded JSON goes back in the answer: nested past 64 levels it is refused, as every data service does.
+  assertDepth(header, 'token')
+  assertDepth(payload, 'token')
   const now = ctx.now().getTime() / 1000
   const exp = typeof payload.exp === 'number' ? payload.exp : null
   const nbf = typeof payload.nbf === 'number' ? payload.nbf : null

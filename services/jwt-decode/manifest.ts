@@ -4,7 +4,7 @@ export default defineService({
   slug: 'jwt-decode',
   name: 'JWT decoder',
   description:
-    'Decodes a JSON Web Token (RFC 7519) compact serialization: header and payload as JSON, registered time claims (exp, nbf, iat) as ISO-8601, and whether it is expired or not yet valid at the time of the call. It NEVER verifies the signature: do not trust the contents for authorization.',
+    'Decodes a JSON Web Token (RFC 7519) compact serialization: header and payload as JSON, registered time claims (exp, nbf, iat) as ISO-8601, and whether it is expired or not yet valid at the time of the call. It NEVER verifies the signature: do not trust the contents for authorization. A header or payload nested deeper than 64 levels is a 422.',
   category: 'encoding',
   kind: 'utility',
   method: 'POST',

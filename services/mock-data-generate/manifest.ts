@@ -51,7 +51,7 @@ export default defineService({
     'id (row number), int (min-max inclusive, default 0-1000), float (min-max, `decimals` default 2), price (1-1000, 2 decimals), bool, uuid (v4 layout), date / datetime (UTC, min/max as Unix seconds, default 2000-01-01 to 2030-12-31), ' +
     'name, first_name, last_name, email (at example.com/.org/.net, RFC 2606), username, phone (+1-555-01xx, fictional), company, job_title, word, words, sentence, paragraph, city, country, country_code, street_address, zip, ' +
     'url and domain (RFC 2606 example domains), ipv4 (RFC 5737 documentation ranges), color (#rrggbb), currency_code, latitude, longitude, enum (one of `values`). ' +
-    'Output as `records` (format json) or as `content` text: csv (RFC 4180 with header, CRLF) or ndjson (one JSON object per line). Up to 1,000 records and 50 fields.',
+    'Output as `records` (format json) or as `content` text: csv (RFC 4180 with header, CRLF) or ndjson (one JSON object per line). Up to 1,000 records and 50 fields. An answer longer than 10,000,000 characters (many records of long text fields) is a 422 INPUT_TOO_LARGE.',
   category: 'data',
   kind: 'utility',
   method: 'POST',

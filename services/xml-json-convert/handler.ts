@@ -1,5 +1,5 @@
 import { handlerFor } from '../../runtime/sdk'
-import { parseJsonValue } from '../_lib/data-format-json'
+import { fromJs, parseJsonValue, writeJson } from '../_lib/data-format-json'
 import { jsonToXml, xmlToJson } from '../_lib/data-format-xml'
 import manifest from './manifest'
 
@@ -11,7 +11,8 @@ export default handlerFor(
     const target = to ?? (source === 'xml' ? 'json' : 'xml')
     const value = source === 'xml' ? xmlToJson(text, 'input', parse_values) : parseJsonValue(text, 'input')
     if (target === 'json') {
-      const output = indent ? JSON.stringify(value, null, indent) : JSON.stringify(value)
+      // Same text as JSON.stringify(value, null, indent), refused past the answer cap instead of built.
+      const output = writeJson(fromJs(value), indent || null, false, 'input')
       return {
         output,
         from: source,

@@ -9,7 +9,7 @@ export default defineService({
     'Converts XML to JSON and JSON to XML with fast-xml-parser. Convention: attributes become keys prefixed `@`, text beside attributes or child elements is `#text`, a repeated child element becomes an array, an empty element is "", the root element is the single top-level key; values stay strings unless `parse_values` is set. ' +
     'The XML declaration, comments and processing instructions are dropped; CDATA becomes text; text is trimmed, and pieces of text around child elements are joined. Safety: no entity is ever expanded — documents declaring entities (`<!ENTITY`) are refused, only the five predefined entities and numeric character references are decoded; elements nest at most 64 levels. ' +
     'JSON to XML: an object with one key names the root element, anything else is wrapped in `root_name` (arrays as repeated <item>); keys must be XML names; arrays become repeated elements; text is escaped. ' +
-    '`from` defaults to auto (XML when the text starts with <). Malformed XML is a 422 with line and column. Up to 1,000,000 characters.',
+    '`from` defaults to auto (XML when the text starts with <). Malformed XML is a 422 with line and column. Up to 1,000,000 characters. An answer longer than 10,000,000 characters (deep indentation, long element names over long arrays) is a 422 INPUT_TOO_LARGE.',
   category: 'data',
   kind: 'utility',
   method: 'POST',
