@@ -1,5 +1,5 @@
 /** base64-hex-codec stays linear at its size cap, and refuses an answer past the shared cap before building it. */
-import { growsLinearly } from '../../test/support/hostile-growth'
+import { growsLinearly } from '../../test/support/large-inputs'
 
 growsLinearly('base64-hex-codec', [
   {

@@ -1,5 +1,5 @@
 /** csv-profile stays linear: a 1,000-column header over many one-field rows cost rows × columns before. */
-import { growsLinearly } from '../../test/support/hostile-growth'
+import { growsLinearly } from '../../test/support/large-inputs'
 
 const header = Array.from({ length: 1_000 }, (_, i) => `c${i}`).join(',')
 

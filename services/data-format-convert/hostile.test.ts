@@ -1,5 +1,5 @@
 /** data-format-convert stays linear: distinct keys spread over many records made the CSV rows × columns. */
-import { growsLinearly } from '../../test/support/hostile-growth'
+import { growsLinearly } from '../../test/support/large-inputs'
 
 const distinctKeys = (n: number) => `[${Array.from({ length: n }, (_, i) => `{"k${i}":0}`).join(',')}]`
 

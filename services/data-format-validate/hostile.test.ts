@@ -3,7 +3,7 @@
  * duplicate-key check), an unclosed YAML quote after escaped quotes (the pre-scan), XML CDATA sections, processing
  * instructions inside CDATA and newline runs (the normalizing regexes), and refuses a normalized copy past the cap.
  */
-import { growsLinearly } from '../../test/support/hostile-growth'
+import { growsLinearly } from '../../test/support/large-inputs'
 
 const yamlKeys = (n: number) => Array.from({ length: n }, (_, i) => `k${i.toString(36)}: 1`).join('\n')
 

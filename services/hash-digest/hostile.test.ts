@@ -1,5 +1,5 @@
 /** hash-digest is linear in the text (plain and HMAC). */
-import { growsLinearly } from '../../test/support/hostile-growth'
+import { growsLinearly } from '../../test/support/large-inputs'
 
 growsLinearly('hash-digest', [
   { name: 'text at the size cap', n: 450_000, input: (n) => ({ text: 'é'.repeat(n), algo: 'sha512' }) },

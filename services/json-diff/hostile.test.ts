@@ -1,5 +1,5 @@
 /** json-diff stays linear: a long key over many changed items made a patch of gigabytes before. */
-import { growsLinearly } from '../../test/support/hostile-growth'
+import { growsLinearly } from '../../test/support/large-inputs'
 
 const K = 'k'.repeat(200_000)
 

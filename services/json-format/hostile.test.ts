@@ -1,5 +1,5 @@
 /** json-format refuses an answer past the cap (a 43 MB indented answer before) and stays linear below it. */
-import { growsLinearly } from '../../test/support/hostile-growth'
+import { growsLinearly } from '../../test/support/large-inputs'
 
 growsLinearly('json-format', [
   {

@@ -1,5 +1,5 @@
 /** json-schema-infer stays linear: its ajv self-check compiles one block per property, so properties are capped. */
-import { growsLinearly } from '../../test/support/hostile-growth'
+import { growsLinearly } from '../../test/support/large-inputs'
 
 const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]))
 

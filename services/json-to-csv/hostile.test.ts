@@ -1,5 +1,5 @@
 /** json-to-csv refuses a table of more than 2,000,000 cells (10,000 rows × 1,000 keys) and stays linear below it. */
-import { growsLinearly } from '../../test/support/hostile-growth'
+import { growsLinearly } from '../../test/support/large-inputs'
 
 growsLinearly('json-to-csv', [
   {

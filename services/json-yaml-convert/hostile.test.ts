@@ -2,7 +2,7 @@
  * json-yaml-convert stays linear on the inputs that were quadratic (yaml's duplicate-key check over 90,000 keys,
  * the quote pre-scan) and refuses answers past the cap (deep indentation) before building them.
  */
-import { growsLinearly } from '../../test/support/hostile-growth'
+import { growsLinearly } from '../../test/support/large-inputs'
 
 const yamlKeys = (n: number) => Array.from({ length: n }, (_, i) => `k${i.toString(36)}: 1`).join('\n')
 

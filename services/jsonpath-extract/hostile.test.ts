@@ -1,5 +1,5 @@
 /** jsonpath-extract bounds visits and the answer over all paths ($..* × 100 made a 3 GB answer before). */
-import { growsLinearly } from '../../test/support/hostile-growth'
+import { growsLinearly } from '../../test/support/large-inputs'
 
 const nested = (n: number) => {
   let d: unknown = Array(n).fill(1)

@@ -1,5 +1,5 @@
 /** jwt-decode is linear in the token and refuses a payload nested past 64 levels (its answer echoes it). */
-import { growsLinearly } from '../../test/support/hostile-growth'
+import { growsLinearly } from '../../test/support/large-inputs'
 
 const b64 = (o: string) => Buffer.from(o).toString('base64url')
 const token = (payload: string) => `${b64('{"alg":"none"}')}.${b64(payload)}.`

@@ -1,5 +1,5 @@
 /** mock-data-generate is linear in records × fields and refuses an answer past the shared cap. */
-import { growsLinearly } from '../../test/support/hostile-growth'
+import { growsLinearly } from '../../test/support/large-inputs'
 
 const fields = (type: string) => Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`f${i}`, type]))
 

@@ -1,5 +1,5 @@
 /** xml-json-convert stays linear and refuses answers past the cap (deep indentation, long names repeated). */
-import { growsLinearly } from '../../test/support/hostile-growth'
+import { growsLinearly } from '../../test/support/large-inputs'
 
 growsLinearly('xml-json-convert', [
   {

@@ -103,6 +103,29 @@ export function hostileGrowth(
   }, 240_000)
 }
 
+/** One hostile input of a service (the data and encoding families declare theirs as lists: `growsLinearly`). */
+export interface HostileCase {
+  /** What the input attacks, e.g. "90,000 distinct YAML keys". */
+  name: string
+  /** The input at size n (built once per size, outside the timing). */
+  input: (n: number) => Record<string, unknown>
+  /** The smaller size; 2n should be near the service's input cap. */
+  n: number
+  /** The error code of the 422 both sizes must get; absent when both must be answered. */
+  refused?: string
+  /** Runs at each size (default 5; fewer for cases that take seconds). */
+  reps?: number
+}
+
+/** `hostileGrowth` for each case: every run ends exactly as the case says (answered, or its 422), never a 500. */
+export function growsLinearly(slug: string, cases: HostileCase[]): void {
+  for (const c of cases)
+    hostileGrowth(slug, c.name, c.input, c.n, {
+      outcomes: [c.refused ? `422 ${c.refused}` : 'ok'],
+      reps: c.reps ?? 5,
+    })
+}
+
 /** A PDF whose object streams are all `mib` MiB of spaces, deflated: `streams` x 40 KB inflating to streams x mib MiB. */
 export function pdfDeflateBomb(streams: number, mib = 40): Uint8Array {
   const z = deflateSync(Buffer.alloc(mib * 1024 * 1024, 0x20), { level: 9 })
