@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import embedded from '../registry.yaml' with { type: 'text' }
 import { assetDefaults } from './pay/networks'
-import { listOf, networkSettings, type NetworkSetting } from './pay/network-settings'
+import { listOf, networkSettings, type NetworkSetting } from './pay/facilitator/per-network/settings'
 import { isTier, TIERS, type Tier } from './sdk/manifest'
 
 export interface ServiceOverride {

@@ -5,22 +5,22 @@ import { readBody, parseJson, requireJson } from './http/body'
 import { checkBeforePayment } from './input/before-payment'
 import { BASE_HEADERS, errorResponse, json } from './http/respond'
 import { requestUrl } from './http/request-url'
-import { challenge, requirementsOfPayment } from './pay/challenge'
+import { challenge, requirementsOfPayment } from './pay/server/challenge'
 import { decodePayment, PaymentRefused } from './pay/decode'
-import { FacilitatorUnavailable, type PaymentGate, type Ticket } from './pay/gate'
+import { FacilitatorUnavailable, type PaymentGate, type Ticket } from './pay/server/gate'
 import { assertFinite, isTier, ServiceError, TIERS, type Logger, type ServiceContext, type TierName } from './sdk'
 import { prepareInputReport } from './validate'
 import { ignoredFieldsHeader } from './input/ignored-header'
 import { ClientGone, unlessDisconnected } from './http/disconnect'
 import type { DecodedPayment } from './pay/types'
-import { paymentIdentifierOf } from './pay/payment-id'
-import { requestHash, type Collected, type PaidResults } from './pay/results'
-import { collectedResponse } from './pay/collected'
-import { InFlightCalls } from './pay/in-flight'
+import { paymentIdentifierOf } from './pay/server/payment-id'
+import { requestHash, type Collected, type PaidResults } from './pay/server/kept-results'
+import { collectedResponse } from './pay/server/collected-answer'
+import { InFlightCalls } from './pay/server/running-calls'
 import { asServiceError } from './http/unexpected'
 import { REASON } from './pay/reasons'
-import type { ReceiptIssuer } from './pay/receipts'
-import { settleKept, signedCollection } from './pay/settle-kept'
+import type { ReceiptIssuer } from './pay/server/receipts'
+import { settleKept, signedCollection } from './pay/server/settle-kept'
 import { wantsEventStream } from './http/sse'
 import { streamPaid } from './stream/paid'
 
@@ -34,7 +34,7 @@ export interface PipelineDeps {
   log: Logger
   /** Paid results kept for collection again (same payment or payment identifier, same request). */
   results: PaidResults
-  /** Signs the receipt of every paid answer (runtime/pay/receipts.ts). */
+  /** Signs the receipt of every paid answer (runtime/pay/server/receipts.ts). */
   receipts: ReceiptIssuer
   /** Builds the handler context (fetch, upstreams, model) for one call. */
   context(svc: CatalogService, tier: TierName, requestId: string, signal: AbortSignal): ServiceContext

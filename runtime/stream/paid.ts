@@ -8,8 +8,8 @@
 import type { CatalogService } from '../catalog'
 import { errorResponse } from '../http/respond'
 import { ServiceError, type TierName } from '../sdk'
-import type { Ticket } from '../pay/gate'
-import { settleKept } from '../pay/settle-kept'
+import type { Ticket } from '../pay/server/gate'
+import { settleKept } from '../pay/server/settle-kept'
 import { runHandler, toServiceError, type PipelineDeps } from '../pipeline'
 import { streamedCall } from './call'
 

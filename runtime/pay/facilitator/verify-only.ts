@@ -1,7 +1,7 @@
-import { cheapChecks } from './checks'
-import { decodePayment, PaymentRefused } from './decode'
-import type { Facilitator, PaymentRequirements } from './types'
-import { ServiceError, type PaymentVerifier } from '../sdk'
+import { cheapChecks } from '../checks'
+import { decodePayment, PaymentRefused } from '../decode'
+import type { Facilitator, PaymentRequirements } from '../types'
+import { ServiceError, type PaymentVerifier } from '../../sdk'
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 

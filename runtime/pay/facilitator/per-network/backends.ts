@@ -1,11 +1,11 @@
 import type { Hex } from 'viem'
-import type { Config } from '../config'
-import type { Logger } from '../sdk'
-import { createLocalFacilitator, type LocalFacilitatorOptions } from './local-facilitator'
-import { createNetworkRouter } from './network-router'
-import { listOf } from './network-settings'
-import { remoteFacilitators } from './remote-setup'
-import type { Facilitator } from './types'
+import type { Config } from '../../../config'
+import type { Logger } from '../../../sdk'
+import { createLocalFacilitator, type LocalFacilitatorOptions } from '../local'
+import { createNetworkRouter } from './router'
+import { listOf } from './settings'
+import { remoteFacilitators } from '../remote-setup'
+import type { Facilitator } from '../../types'
 
 /**
  * NETWORKS: one backend per network (remote facilitators from FACILITATOR_URL_<CHAINID>, else self-facilitation with

@@ -1,5 +1,5 @@
-import { REASON } from './reasons'
-import type { ChainStatus, Facilitator } from './types'
+import { REASON } from '../reasons'
+import type { ChainStatus, Facilitator } from '../types'
 
 /** Reads of the chain after an answer that names a transaction not yet proven (an RPC behind the facilitator's). */
 const PROOF_READS = 3
@@ -11,9 +11,9 @@ const PROOF_BUDGET_MS = 15_000
  * A remote facilitator's settle answer judged by the chain (RPC_URL beside FACILITATOR_URL): the facilitator's word
  * alone never counts. Whatever it answered (success, success:false, with or without a hash), the payment is
  * - settled only when a receipt proves this authorization paid us (the named transaction, or one found by the
- *   token's AuthorizationUsed + Transfer logs: runtime/pay/settle/proof.ts), and then with that transaction;
+ *   token's AuthorizationUsed + Transfer logs: runtime/pay/facilitator/settle/proof.ts), and then with that transaction;
  * - failed only when the chain says it can no longer pay us (its nonce paid someone else, or unused and expired);
- * - otherwise unknown: pending, never served, reconciled from the chain later (runtime/pay/reconcile.ts); when the
+ * - otherwise unknown: pending, never served, reconciled from the chain later (runtime/pay/server/reconcile.ts); when the
  *   facilitator cleanly refused it (success:false, no transaction), `refused`: the payer is cooled down too.
  * A transport failure or timeout still throws (the gate keeps the payment pending).
  */

@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia'
-import { parseJson, readBody, requireJson } from '../http/body'
-import { errorResponse, json, newRequestId, PREFLIGHT_HEADERS } from '../http/respond'
-import { asServiceError } from '../http/unexpected'
-import { ServiceError, type Logger } from '../sdk'
+import { parseJson, readBody, requireJson } from '../../http/body'
+import { errorResponse, json, newRequestId, PREFLIGHT_HEADERS } from '../../http/respond'
+import { asServiceError } from '../../http/unexpected'
+import { ServiceError, type Logger } from '../../sdk'
 import { verifyReceipt, type ReceiptIssuer } from './receipts'
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)

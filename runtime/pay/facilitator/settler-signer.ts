@@ -7,9 +7,9 @@ import {
   isAddressEqual,
   recoverAddress,
 } from 'viem/utils'
-import type { Settler } from '../settle/settler'
-import { succeeded, type RawReceipt } from '../settle/receipt'
-import { hexToBig, isRevertError } from '../settle/rpc'
+import type { Settler } from './settle/settler'
+import { succeeded, type RawReceipt } from './settle/receipt'
+import { hexToBig, isRevertError } from './settle/rpc'
 
 /** What `@x402/evm`'s facilitators call on their signer (`FacilitatorEvmSigner`), restated to keep this file typed. */
 export interface FacilitatorSigner {

@@ -1,4 +1,4 @@
-import type { Facilitator, FacilitatorHealth } from './types'
+import type { Facilitator, FacilitatorHealth } from '../../types'
 
 /**
  * One Facilitator over several networks: verify/settle/status go to the backend of `req.network` (the gate has

@@ -1,4 +1,4 @@
-import type { DecodedPayment } from './types'
+import type { DecodedPayment } from '../types'
 
 /**
  * Authorizations whose paid call is running in this process, each with the hash of its request. The mark is set

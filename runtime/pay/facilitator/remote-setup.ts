@@ -1,10 +1,10 @@
-import type { Config } from '../config'
-import type { Logger } from '../sdk'
+import type { Config } from '../../config'
+import type { Logger } from '../../sdk'
 import { createCdpAuth } from './cdp-auth'
 import { createChainReader } from './chain-status'
 import { provenSettle } from './proven-settle'
-import { createFacilitatorList } from './facilitator-list'
-import { createRemoteFacilitator } from './remote-facilitator'
+import { createFacilitatorList } from './remote-list'
+import { createRemoteFacilitator } from './remote'
 
 /**
  * FACILITATOR_URL (a comma-separated list) as one Facilitator: tried in order behind circuit breakers, every
@@ -23,7 +23,7 @@ export function remoteFacilitators(
   )
   // With RPC_URL as well: pending settlements are resolved from the chain, every settle answer is checked there by
   // proof before it counts, and payers' balances are read for the in-flight hold, as with self-facilitation.
-  // Without it: at most one unsettled paid call per payer (runtime/pay/payer-hold.ts).
+  // Without it: at most one unsettled paid call per payer (runtime/pay/server/payer-funds.ts).
   const chain = config.rpcUrl ? createChainReader(config.rpcUrl) : undefined
   if (!chain)
     log.info(

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
 import { getAddress, isAddressEqual } from 'viem/utils'
-import type { ResultStoreLike, StoredResult } from '../db/store'
+import type { ResultStoreLike, StoredResult } from '../../db/store'
 import { b64json } from './challenge'
-import { cheapChecks } from './checks'
+import { cheapChecks } from '../checks'
 import type { Ticket } from './gate'
-import { recoverSigner } from './signature'
-import type { DecodedPayment, ExactPayload, PaymentRequirements } from './types'
+import { recoverSigner } from '../signature'
+import type { DecodedPayment, ExactPayload, PaymentRequirements } from '../types'
 
 /** A kept result stays collectable this long after its authorization's validBefore. */
 export const RESULT_GRACE_S = 600
@@ -186,7 +186,7 @@ export class PaidResults {
     }
   }
 
-  /** A receipt signed at collection (runtime/pay/settle-kept.ts) is kept, so every collection sends the same one. */
+  /** A receipt signed at collection (runtime/pay/server/settle-kept.ts) is kept, so every collection sends the same one. */
   async receiptIssued(paymentId: number, receipt: string): Promise<void> {
     try {
       await this.store.setReceipt(paymentId, receipt)

@@ -1,7 +1,7 @@
-import type { CatalogService } from '../catalog'
-import type { LedgerStore } from '../db/store'
-import { weiToUsd } from '../db/report'
-import type { Logger } from '../sdk'
+import type { CatalogService } from '../../catalog'
+import type { LedgerStore } from '../../db/store'
+import { weiToUsd } from '../../db/report'
+import type { Logger } from '../../sdk'
 
 /** How far back the boot looks for the average settlement cost. */
 const RECENT_MS = 7 * 86_400_000

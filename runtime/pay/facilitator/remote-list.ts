@@ -1,6 +1,6 @@
-import type { Logger } from '../sdk'
-import { NotAccepted, type createRemoteFacilitator, type SupportedKinds } from './remote-facilitator'
-import type { ChainStatus, Facilitator, FacilitatorHealth, SettleResult, VerifyResult } from './types'
+import type { Logger } from '../../sdk'
+import { NotAccepted, type createRemoteFacilitator, type SupportedKinds } from './remote'
+import type { ChainStatus, Facilitator, FacilitatorHealth, SettleResult, VerifyResult } from '../types'
 
 type Remote = ReturnType<typeof createRemoteFacilitator>
 

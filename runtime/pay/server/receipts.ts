@@ -3,12 +3,12 @@
  * over the extension's receipt payload (version, network, resourceUrl, payer, issuedAt, transaction) plus what was
  * bought (service, tier, requestHash, scheme, asset, amount, payTo). Its `kid` is a did:web key id of this server,
  * published at /.well-known/did.json. docs/receipts.md.
- * @module pay/receipts
+ * @module pay/server/receipts
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { JWSSignedReceipt, ReceiptPayload } from '@x402/extensions/offer-receipt'
-import type { Logger } from '../sdk'
+import type { Logger } from '../../sdk'
 
 /** A public or private P-256 key as JSON Web Key. */
 export interface EcJwk {
@@ -28,7 +28,7 @@ export interface ReceiptFacts {
   resourceUrl: string
   service: string
   tier: string
-  /** SHA-256 of service, tier and the raw request body (runtime/pay/results.ts `requestHash`). */
+  /** SHA-256 of service, tier and the raw request body (runtime/pay/server/kept-results.ts `requestHash`). */
   requestHash: string
   scheme: string
   network: string

@@ -1,7 +1,7 @@
-import { BASE_HEADERS, errorResponse } from '../http/respond'
-import { ServiceError } from '../sdk'
-import type { Collected } from './results'
-import { REASON } from './reasons'
+import { BASE_HEADERS, errorResponse } from '../../http/respond'
+import { ServiceError } from '../../sdk'
+import type { Collected } from './kept-results'
+import { REASON } from '../reasons'
 
 /**
  * The answer to a repeated payment: the kept 200 with the first receipt, 402 `settlement_pending` with

@@ -1,5 +1,5 @@
 import { encodeFunctionData, getAddress } from 'viem/utils'
-import { EIP3009_ABI } from '../eip3009-abi'
+import { EIP3009_ABI } from '../../eip3009-abi'
 import { hexToBig, type Rpc } from './rpc'
 
 /** The token balance of `holder` (atomic units) at the latest block. */

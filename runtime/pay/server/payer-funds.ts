@@ -1,9 +1,9 @@
-import type { LedgerStore } from '../db/store'
-import { PaymentRefused } from './decode'
-import { REASON } from './reasons'
-import { RETRY_IN_FLIGHT_S, RETRY_PENDING_S } from './results'
-import { ServiceError } from '../sdk'
-import type { Facilitator } from './types'
+import type { LedgerStore } from '../../db/store'
+import { PaymentRefused } from '../decode'
+import { REASON } from '../reasons'
+import { RETRY_IN_FLIGHT_S, RETRY_PENDING_S } from './kept-results'
+import { ServiceError } from '../../sdk'
+import type { Facilitator } from '../types'
 
 /** Rounds of "wait for the payer's payments to be recorded, read again" before a refusal is sent. */
 const MAX_ROUNDS = 3

@@ -1,6 +1,6 @@
 import { decodeAbiParameters, encodeFunctionData, getAddress, type Hex } from 'viem'
-import { EIP3009_ABI, revertReason } from './eip3009-abi'
-import { REASON } from './reasons'
+import { EIP3009_ABI, revertReason } from '../eip3009-abi'
+import { REASON } from '../reasons'
 import { ESTIMATE_MARGIN_PCT, TRANSFER_WITH_AUTHORIZATION_GAS } from './settle/gas'
 import { settlerHealth } from './settle/health'
 import { tokenBalance } from './settle/balance'
@@ -9,7 +9,7 @@ import { succeeded, type RawReceipt } from './settle/receipt'
 import { createRpc, hexToBig, RpcError, withReadRetry, type Rpc } from './settle/rpc'
 import { Settler } from './settle/settler'
 import { SettlementBatcher } from './settle/batch'
-import { MULTICALL3 } from '../chain/addresses'
+import { MULTICALL3 } from '../../chain/addresses'
 import type {
   DecodedPayment,
   Facilitator,
@@ -17,7 +17,7 @@ import type {
   PaymentRequirements,
   SettleResult,
   VerifyResult,
-} from './types'
+} from '../types'
 
 export interface LocalFacilitatorOptions {
   rpcUrl: string
@@ -99,7 +99,7 @@ function calldata(p: DecodedPayment): Hex {
 
 /**
  * Self-facilitation: verifies with an eth_call simulation of transferWithAuthorization and settles through the
- * settlement pipeline (runtime/pay/settle/): pooled settler keys, local nonces, cached fees, raw sends, one
+ * settlement pipeline (runtime/pay/facilitator/settle/): pooled settler keys, local nonces, cached fees, raw sends, one
  * receipt per send (EIP-7966) or one shared block watcher, stuck-transaction recovery. A payment counts as
  * settled only with a receipt whose logs show this authorization paying us (settle/proof.ts).
  */

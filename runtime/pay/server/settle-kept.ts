@@ -2,14 +2,14 @@
  * Settling a paid call whose result is kept (results.keep ran), for the JSON answer and the streamed one alike:
  * settle through the gate (any scheme), add the signed receipt to a successful settlement response, record the
  * outcome with the kept result.
- * @module pay/settle-kept
+ * @module pay/server/settle-kept
  */
-import type { Logger } from '../sdk'
+import type { Logger } from '../../sdk'
 import { b64json } from './challenge'
 import type { PaymentGate, Ticket } from './gate'
 import { receiptExtension, type ReceiptIssuer } from './receipts'
-import { RETRY_PENDING_S, type Collected, type PaidResults } from './results'
-import type { PaymentRequirements } from './types'
+import { RETRY_PENDING_S, type Collected, type PaidResults } from './kept-results'
+import type { PaymentRequirements } from '../types'
 
 export interface SettleKeptDeps {
   gate: PaymentGate

@@ -1,4 +1,4 @@
-import { CDP_FACILITATOR_URL, resolveAsset } from '../config'
+import { CDP_FACILITATOR_URL, resolveAsset } from '../../../config'
 
 /** One accepted network: its token (EIP-712 domain) and its own payment backend. */
 export interface NetworkSetting {

@@ -1,11 +1,11 @@
-import type { Config } from '../config'
-import type { CatalogService } from '../catalog'
-import type { TierName } from '../sdk'
-import type { DecodedPayment, PaymentRequirements } from './types'
-import { metadataOf } from '../discovery/metadata'
+import type { Config } from '../../config'
+import type { CatalogService } from '../../catalog'
+import type { TierName } from '../../sdk'
+import type { DecodedPayment, PaymentRequirements } from '../types'
+import { metadataOf } from '../../discovery/metadata'
 import { PAYMENT_IDENTIFIER_DECLARATION } from './payment-id'
-import { networkOfV1, V1_NETWORKS, v1NetworkOf } from './networks'
-import type { NetworkSetting } from './network-settings'
+import { networkOfV1, V1_NETWORKS, v1NetworkOf } from '../networks'
+import type { NetworkSetting } from '../facilitator/per-network/settings'
 
 /**
  * Our requirements for one service and tier: deterministic, so the client's echo can be compared exactly.

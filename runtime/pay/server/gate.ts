@@ -1,12 +1,12 @@
-import { FAILED_RUN_REASON } from '../db/shared'
-import type { LedgerStore, ThrottleStore } from '../db/store'
-import { ServiceError, type Logger } from '../sdk'
-import { cheapChecks } from './checks'
-import { PaymentRefused } from './decode'
-import { PayerGuard } from './payer-guard'
-import { PayerHold } from './payer-hold'
-import type { DecodedPayment, Facilitator, PaymentRequirements, SettleResult } from './types'
-import { REASON } from './reasons'
+import { FAILED_RUN_REASON } from '../../db/shared'
+import type { LedgerStore, ThrottleStore } from '../../db/store'
+import { ServiceError, type Logger } from '../../sdk'
+import { cheapChecks } from '../checks'
+import { PaymentRefused } from '../decode'
+import { PayerGuard } from './payer-cooldowns'
+import { PayerHold } from './payer-funds'
+import type { DecodedPayment, Facilitator, PaymentRequirements, SettleResult } from '../types'
+import { REASON } from '../reasons'
 
 /** A verified, reserved payment waiting for the handler's outcome. */
 export interface Ticket {

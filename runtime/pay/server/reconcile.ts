@@ -1,6 +1,6 @@
-import type { LedgerStore } from '../db/store'
-import type { Logger } from '../sdk'
-import type { ChainStatus, DecodedPayment, Facilitator, PaymentRequirements } from './types'
+import type { LedgerStore } from '../../db/store'
+import type { Logger } from '../../sdk'
+import type { ChainStatus, DecodedPayment, Facilitator, PaymentRequirements } from '../types'
 
 /**
  * Brings the ledger in line with the chain. `settling`/`pending` rows (sent, or possibly sent, but not confirmed)

@@ -1,4 +1,4 @@
-import type { FacilitatorHealth } from '../types'
+import type { FacilitatorHealth } from '../../types'
 import type { Settler } from './settler'
 
 /** Below this many settlements left, a settler is reported low and /health degrades. */

@@ -1,11 +1,11 @@
-import type { CooldownStore } from '../db/store'
+import type { CooldownStore } from '../../db/store'
 
 /**
  * Payer cool-downs in memory (one process): a payer whose settlement failed after its payment verified (e.g. funds
  * moved away mid-call, a wallet that only validates under simulation) is refused for a while, doubling with each
  * repeat. The store on SQLite; on Postgres the shared table (runtime/db/postgres/cooldowns.ts) is the store and this
  * one the fallback when a strike cannot be written. (The per-payer in-flight limit is the ledger's:
- * runtime/pay/payer-hold.ts.) Memory is bounded: at most `maxPayers` cool-downs are kept (oldest dropped first).
+ * runtime/pay/server/payer-funds.ts.) Memory is bounded: at most `maxPayers` cool-downs are kept (oldest dropped first).
  */
 export class PayerGuard implements CooldownStore {
   private cooldowns = new Map<string, { until: number; strikes: number }>()

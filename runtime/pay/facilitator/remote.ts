@@ -1,8 +1,15 @@
-import { toV1 } from './challenge'
-import { v1NetworkOf } from './networks'
+import { toV1 } from '../server/challenge'
+import { v1NetworkOf } from '../networks'
 import type { RequestAuth } from './cdp-auth'
-import type { ChainStatus, DecodedPayment, Facilitator, PaymentRequirements, SettleResult, VerifyResult } from './types'
-import { REASON } from './reasons'
+import type {
+  ChainStatus,
+  DecodedPayment,
+  Facilitator,
+  PaymentRequirements,
+  SettleResult,
+  VerifyResult,
+} from '../types'
+import { REASON } from '../reasons'
 
 export interface RemoteFacilitatorOptions {
   url: string
@@ -135,7 +142,7 @@ export function createRemoteFacilitator(
      * a 2xx/4xx success:false without any transaction (failed: refused). A 5xx (or other non-2xx, non-4xx) answer of
      * any body throws (unknown: the gate keeps the payment pending); success:false naming a transaction, or success
      * without one, is pending. With RPC_URL the answer is then checked on chain either way
-     * (runtime/pay/proven-settle.ts).
+     * (runtime/pay/facilitator/proven-settle.ts).
      */
     async settle(p, req, onSubmitted): Promise<SettleResult> {
       const r = await call<SettleResult>(

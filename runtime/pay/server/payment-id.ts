@@ -7,8 +7,8 @@ import {
   PAYMENT_ID_MIN_LENGTH,
 } from '@x402/extensions/payment-identifier'
 import type { PaymentPayload } from '@x402/core/types'
-import { ServiceError } from '../sdk'
-import type { DecodedPayment } from './types'
+import { ServiceError } from '../../sdk'
+import type { DecodedPayment } from '../types'
 
 /** The `payment-identifier` declaration for PaymentRequired.extensions (optional for clients). */
 export const PAYMENT_IDENTIFIER_DECLARATION = { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) }
