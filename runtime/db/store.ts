@@ -52,7 +52,7 @@ export interface LedgerStore extends PayerLedger {
   exclusively?<T>(name: string, fn: () => Promise<T>): Promise<T | undefined>
   /** This instance's id, stamped on every row it reserves (shared databases). */
   readonly instanceId?: string
-  /** Shared databases only: payer cool-downs seen by every instance (else the gate's in-memory PayerGuard). */
+  /** Shared databases only: payer cool-downs seen by every instance (else the gate's in-memory PayerCooldowns). */
   readonly cooldowns?: CooldownStore
 }
 

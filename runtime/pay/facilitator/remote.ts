@@ -1,4 +1,4 @@
-import { toV1 } from '../server/challenge'
+import { toV1 } from '../wire'
 import { v1NetworkOf } from '../networks'
 import type { RequestAuth } from './cdp-auth'
 import type {

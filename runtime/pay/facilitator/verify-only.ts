@@ -1,5 +1,5 @@
 import { cheapChecks } from '../checks'
-import { decodePayment, PaymentRefused } from '../decode'
+import { decodePayment, PaymentRefused } from '../wire'
 import type { Facilitator, PaymentRequirements } from '../types'
 import { ServiceError, type PaymentVerifier } from '../../sdk'
 

@@ -4,7 +4,8 @@ import type { TierName } from '../../sdk'
 import type { DecodedPayment, PaymentRequirements } from '../types'
 import { metadataOf } from '../../discovery/metadata'
 import { PAYMENT_IDENTIFIER_DECLARATION } from './payment-id'
-import { networkOfV1, V1_NETWORKS, v1NetworkOf } from '../networks'
+import { networkOfV1, V1_NETWORKS } from '../networks'
+import { b64json, toV1 } from '../wire'
 import type { NetworkSetting } from '../facilitator/per-network/settings'
 
 /**
@@ -45,26 +46,6 @@ export function requirementsOfPayment(accepts: PaymentRequirements[], p?: Decode
   const network = p.x402Version === 2 ? p.network : networkOfV1(p.network)
   return accepts.find((r) => r.network === network) ?? accepts[0]
 }
-
-/** The v1 form of the same requirements, for legacy x402-fetch 1.x clients that read the 402 body. */
-export function toV1(req: PaymentRequirements, resource: string, description: string, outputSchema?: unknown) {
-  return {
-    scheme: req.scheme,
-    network: v1NetworkOf(req.network),
-    maxAmountRequired: req.amount,
-    resource,
-    description,
-    mimeType: 'application/json',
-    payTo: req.payTo,
-    maxTimeoutSeconds: req.maxTimeoutSeconds,
-    asset: req.asset,
-    ...(outputSchema ? { outputSchema } : {}),
-    extra: { name: req.extra.name, version: req.extra.version },
-  }
-}
-
-/** Standard base64 of UTF-8 JSON (what x402 headers carry). */
-export const b64json = (v: unknown) => Buffer.from(JSON.stringify(v), 'utf8').toString('base64')
 
 /** What the 402 body says about input checks: a wrong body is refused unpaid, so nobody signs for it. */
 export const BODY_CHECKED_FIRST =

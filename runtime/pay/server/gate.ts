@@ -2,9 +2,9 @@ import { FAILED_RUN_REASON } from '../../db/shared'
 import type { LedgerStore, ThrottleStore } from '../../db/store'
 import { ServiceError, type Logger } from '../../sdk'
 import { cheapChecks } from '../checks'
-import { PaymentRefused } from '../decode'
-import { PayerGuard } from './payer-cooldowns'
-import { PayerHold } from './payer-funds'
+import { PaymentRefused } from '../wire'
+import { PayerCooldowns } from './payer-cooldowns'
+import { PayerFunds } from './payer-funds'
 import type { DecodedPayment, Facilitator, PaymentRequirements, SettleResult } from '../types'
 import { REASON } from '../reasons'
 
@@ -45,14 +45,14 @@ export class PaymentGate {
      */
     private refusals?: ThrottleStore,
     /** Payer cool-downs in this process (the only store on SQLite; the fallback on Postgres). */
-    readonly guard = new PayerGuard(),
+    readonly guard = new PayerCooldowns(),
     private nowS = () => Math.floor(Date.now() / 1000),
   ) {
-    this.holds = new PayerHold(ledger, facilitator)
+    this.holds = new PayerFunds(ledger, facilitator)
   }
 
   /** The per-payer in-flight limit: the amounts in flight are the payer's ledger rows, on both engines. */
-  readonly holds: PayerHold
+  readonly holds: PayerFunds
 
   /** Counts a costly refusal against the client and, when its signature was proven, against the payer. */
   /** Resolves once recorded (a failed run awaits it, so the next attempt sees it); the refusal paths do not wait. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { getAddress, isAddressEqual } from 'viem/utils'
 import type { ResultStoreLike, StoredResult } from '../../db/store'
-import { b64json } from './challenge'
+import { b64json } from '../wire'
 import { cheapChecks } from '../checks'
 import type { Ticket } from './gate'
 import { recoverSigner } from '../signature'

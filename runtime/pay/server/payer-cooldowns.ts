@@ -7,7 +7,7 @@ import type { CooldownStore } from '../../db/store'
  * one the fallback when a strike cannot be written. (The per-payer in-flight limit is the ledger's:
  * runtime/pay/server/payer-funds.ts.) Memory is bounded: at most `maxPayers` cool-downs are kept (oldest dropped first).
  */
-export class PayerGuard implements CooldownStore {
+export class PayerCooldowns implements CooldownStore {
   private cooldowns = new Map<string, { until: number; strikes: number }>()
 
   constructor(

@@ -1,5 +1,5 @@
 import type { LedgerStore } from '../../db/store'
-import { PaymentRefused } from '../decode'
+import { PaymentRefused } from '../wire'
 import { REASON } from '../reasons'
 import { RETRY_IN_FLIGHT_S, RETRY_PENDING_S } from './kept-results'
 import { ServiceError } from '../../sdk'
@@ -24,7 +24,7 @@ const MAX_ROUNDS = 3
  * instances, after their clock skew plus 200 ms; up to MAX_ROUNDS times. A payer that really is short is refused
  * then; one whose other payments are only verified (nothing sent) at once.
  */
-export class PayerHold {
+export class PayerFunds {
   private balances = new Map<string, { value: bigint; readAtMs: number }>()
   private reads = new Map<string, { p: Promise<bigint>; readAtMs: number }>()
   private settling = new Map<string, Set<Promise<unknown>>>()

@@ -9,7 +9,7 @@ import type { DecodedPayment } from '../types'
  * for the same authorization never replaces or clears it. Another instance does not see this process's calls: there
  * the answer stays `authorization_already_used`.
  */
-export class InFlightCalls {
+export class RunningCalls {
   private calls = new Map<string, { hash: string }>()
 
   private key(p: DecodedPayment): string {

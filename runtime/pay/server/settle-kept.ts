@@ -5,7 +5,7 @@
  * @module pay/server/settle-kept
  */
 import type { Logger } from '../../sdk'
-import { b64json } from './challenge'
+import { b64json } from '../wire'
 import type { PaymentGate, Ticket } from './gate'
 import { receiptExtension, type ReceiptIssuer } from './receipts'
 import { RETRY_PENDING_S, type Collected, type PaidResults } from './kept-results'

@@ -1,4 +1,10 @@
-import type { DecodedPayment, ExactPayload } from './types'
+/**
+ * x402 on the wire: decoding a PAYMENT-SIGNATURE (v2) / X-PAYMENT (v1) header, encoding a header (base64 JSON), and
+ * the v1 form of requirements. Shared by the resource server and the facilitators.
+ * @module pay/wire
+ */
+import type { DecodedPayment, ExactPayload, PaymentRequirements } from './types'
+import { v1NetworkOf } from './networks'
 import { REASON, type PaymentReason } from './reasons'
 
 /**
@@ -76,3 +82,23 @@ export function decodePayment(header: string, expectVersion: 1 | 2): DecodedPaym
     throw new PaymentRefused(REASON.unsupportedScheme, `scheme ${String(raw.scheme)} is not supported`)
   return { x402Version: 1, scheme: 'exact', network: String(raw.network), payload: exactPayload(raw.payload), raw }
 }
+
+/** The v1 form of the same requirements, for legacy x402-fetch 1.x clients that read the 402 body. */
+export function toV1(req: PaymentRequirements, resource: string, description: string, outputSchema?: unknown) {
+  return {
+    scheme: req.scheme,
+    network: v1NetworkOf(req.network),
+    maxAmountRequired: req.amount,
+    resource,
+    description,
+    mimeType: 'application/json',
+    payTo: req.payTo,
+    maxTimeoutSeconds: req.maxTimeoutSeconds,
+    asset: req.asset,
+    ...(outputSchema ? { outputSchema } : {}),
+    extra: { name: req.extra.name, version: req.extra.version },
+  }
+}
+
+/** Standard base64 of UTF-8 JSON (what x402 headers carry). */
+export const b64json = (v: unknown) => Buffer.from(JSON.stringify(v), 'utf8').toString('base64')
