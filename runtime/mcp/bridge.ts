@@ -33,8 +33,9 @@ const jsonRequest = (path: string, args: unknown, origin: CallOrigin, headers: R
   })
 
 /**
- * A paid tool call through the same pipeline as HTTP (`servePaid`): the arguments become the JSON body of
- * POST /api/v1/<slug>, `_meta["x402/payment"]` (a PaymentPayload object) becomes the PAYMENT-SIGNATURE header.
+ * A paid tool call through the same pipeline as HTTP (`servePaid`, so through the same doors: admit, finish): the
+ * arguments become the JSON body of POST /api/v1/<slug>, `_meta["x402/payment"]` (a PaymentPayload object) becomes
+ * the PAYMENT-SIGNATURE header.
  * Validation before payment, the replay lock, settle-only-on-success and the refusal throttle all apply unchanged.
  */
 export async function callPaidTool(

@@ -28,7 +28,7 @@ export type Collected =
   /** Paid and settled, but the body was too large to keep (or evicted). */
   | { kind: 'gone' }
 
-/** A successful settlement's PAYMENT-RESPONSE value, fields in the pipeline's order. */
+/** A successful settlement's PAYMENT-RESPONSE value, fields in the order settle-kept.ts writes them. */
 const successReceipt = (transaction: string, network: string, payer: string) =>
   b64json({ success: true, transaction, network, payer })
 
