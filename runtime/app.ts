@@ -18,7 +18,7 @@ import { devPayerRoutes, type DevPayer } from './site/dev-payer'
 import { ServiceError } from './sdk'
 import { errorAnswer } from './http/error-answer'
 import type { FacilitatorHealth } from './pay/types'
-import { receiptRoutes } from './pay/receipt-routes'
+import { receiptRoutes } from './pay/server/receipt-routes'
 
 export const VERSION = '1.0.0'
 const HEALTH_HEADERS = {

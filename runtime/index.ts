@@ -9,7 +9,7 @@ import { loadConfig, usesDevChain } from './config'
 import { settlerKeys } from './config/parse'
 import { createLogger } from './log'
 import { serveOptions } from './http/serve-options'
-import type { createLocalFacilitator } from './pay/local-facilitator'
+import type { createLocalFacilitator } from './pay/facilitator/local'
 import type { Facilitator } from './pay/types'
 
 const DEV_PAYER_FILE = 'data/dev-payer.json'
@@ -38,7 +38,7 @@ async function main() {
     ])
   if (usesDevChain(config)) {
     const { startDevChain } = await import('./chain/devchain')
-    const { createLocalFacilitator } = await import('./pay/local-facilitator')
+    const { createLocalFacilitator } = await import('./pay/facilitator/local')
     const { freshDevChainDatabase } = await import('./chain/dev-database')
     const devDatabase = freshDevChainDatabase(config)
     const chain = await startDevChain().catch((e: Error) => {
@@ -85,15 +85,15 @@ async function main() {
     }
   } else if (config.networks.length > 1) {
     // NETWORKS: one backend per network behind a router (settler boot reads done inside).
-    const { networkFacilitators } = await import('./pay/network-backends')
+    const { networkFacilitators } = await import('./pay/facilitator/per-network/backends')
     facilitator = await networkFacilitators(config, log)
   } else if (config.facilitatorUrl) {
     // Each payment backend's modules load only when it is the one configured (literal specifiers: bundled).
-    const { remoteFacilitators } = await import('./pay/remote-setup')
+    const { remoteFacilitators } = await import('./pay/facilitator/remote-setup')
     facilitator = remoteFacilitators(config, log)
   } else {
     // SETTLER_PRIVATE_KEYS (comma-separated) or SETTLER_PRIVATE_KEY: each key is its own nonce lane.
-    const { createLocalFacilitator } = await import('./pay/local-facilitator')
+    const { createLocalFacilitator } = await import('./pay/facilitator/local')
     facilitator = createLocalFacilitator({
       rpcUrl: main.rpcUrl,
       settlerKeys: settlerKeys(main.settlerPrivateKey),

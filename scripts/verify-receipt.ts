@@ -7,7 +7,7 @@
  * `<receipt>` is the PAYMENT-RESPONSE header (base64), a settlement response or `{ format, signature }` as JSON, or
  * the bare JWS; `-` reads it from standard input. Prints the verdict as JSON; exit code 0 when valid, 1 when not.
  */
-import { verifyReceipt, type EcJwk } from '../runtime/pay/receipts'
+import { verifyReceipt, type EcJwk } from '../runtime/pay/server/receipts'
 
 function receiptOf(text: string): unknown {
   const t = text.trim()

@@ -2,7 +2,7 @@
 // settles on that chain; otherwise payments are refused (fine for /health and the 402 challenge).
 import type { Hex } from 'viem'
 import { boot } from '../../runtime/boot'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
+import { createLocalFacilitator } from '../../runtime/pay/facilitator/local'
 import { createLogger } from '../../runtime/log'
 
 const facilitator = process.env.RPC_URL

@@ -1,6 +1,6 @@
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
-import { acceptsFor } from '../pay/challenge'
+import { acceptsFor } from '../pay/server/challenge'
 import { TIERS, type TierName } from '../sdk'
 import { metadataOf, tagsOf } from './metadata'
 

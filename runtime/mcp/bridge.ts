@@ -2,7 +2,7 @@ import type { CatalogService } from '../catalog'
 import type { QuotaStore } from '../db/store'
 import { serveDemo } from '../demo'
 import { newRequestId } from '../http/respond'
-import { b64json } from '../pay/challenge'
+import { b64json } from '../pay/wire'
 import { servePaid, type PipelineDeps } from '../pipeline'
 import { streamToToolResult, type Progress } from './progress'
 import { PAYMENT_META, toToolResult, type ToolResult } from './results'
@@ -33,8 +33,9 @@ const jsonRequest = (path: string, args: unknown, origin: CallOrigin, headers: R
   })
 
 /**
- * A paid tool call through the same pipeline as HTTP (`servePaid`): the arguments become the JSON body of
- * POST /api/v1/<slug>, `_meta["x402/payment"]` (a PaymentPayload object) becomes the PAYMENT-SIGNATURE header.
+ * A paid tool call through the same pipeline as HTTP (`servePaid`, so through the same doors: admit, finish): the
+ * arguments become the JSON body of POST /api/v1/<slug>, `_meta["x402/payment"]` (a PaymentPayload object) becomes
+ * the PAYMENT-SIGNATURE header.
  * Validation before payment, the replay lock, settle-only-on-success and the refusal throttle all apply unchanged.
  */
 export async function callPaidTool(

@@ -1,5 +1,5 @@
 import { getAddress, isAddressEqual } from 'viem/utils'
-import { PaymentRefused } from './decode'
+import { PaymentRefused } from './wire'
 import { recoverSigner } from './signature'
 import type { DecodedPayment, PaymentRequirements } from './types'
 import { REASON } from './reasons'

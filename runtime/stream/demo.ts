@@ -6,7 +6,8 @@
 import type { CatalogService } from '../catalog'
 import type { QuotaStore } from '../db/store'
 import { asServiceError } from '../http/unexpected'
-import { runHandler, type PipelineDeps } from '../pipeline'
+import type { PipelineDeps } from '../pipeline'
+import { runHandler } from '../run-handler'
 import { ServiceError } from '../sdk'
 import { streamedCall } from './call'
 

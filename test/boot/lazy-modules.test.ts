@@ -13,7 +13,7 @@ const root = join(import.meta.dir, '../..')
 async function loadedAfter(env: Record<string, string>, paths: Array<[string, string, string?]>): Promise<string[]> {
   const script = `
     const { boot } = await import('./runtime/boot.ts')
-    const { remoteFacilitators } = await import('./runtime/pay/remote-setup.ts')
+    const { remoteFacilitators } = await import('./runtime/pay/facilitator/remote-setup.ts')
     const { loadConfig } = await import('./runtime/config/index.ts')
     const { createLogger } = await import('./runtime/log.ts')
     const log = createLogger('silent')

@@ -22,7 +22,7 @@ import type {
   ResultStoreLike,
   StatsStore,
 } from '../../runtime/db/store'
-import { PayerGuard } from '../../runtime/pay/payer-guard'
+import { PayerCooldowns } from '../../runtime/pay/server/payer-cooldowns'
 import { PgCooldowns } from '../../runtime/db/postgres/cooldowns'
 import { PG_MIGRATIONS } from '../../runtime/db/postgres/schema'
 import { DatabaseUnavailable, openPostgres } from '../../runtime/db/postgres/connect'
@@ -62,7 +62,7 @@ const engines: Record<'sqlite' | 'postgres', (clock: Clock) => Promise<Engine>> 
       quota: (limit) => new DailyQuota(db, limit, () => new Date(clock.ms)),
       results: (maxTotalBytes = 1 << 20) =>
         new ResultStore(db, { maxBodyBytes: 1000, maxTotalBytes, flushMs: 0 }, () => Math.floor(clock.ms / 1000)),
-      cooldowns: (baseMs, maxMs) => new PayerGuard(() => clock.ms, baseMs, maxMs),
+      cooldowns: (baseMs, maxMs) => new PayerCooldowns(() => clock.ms, baseMs, maxMs),
     }
   },
   async postgres(clock) {

@@ -4,29 +4,11 @@
  * picks an engine, the rest of the runtime sees the contract only, and runtime/db has no import circle.
  */
 import { expect, test } from 'bun:test'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, relative } from 'node:path'
+import { dirname, join } from 'node:path'
+import { circles, importsOf as edgesOf, rel, RUNTIME, tsFiles } from '../support/imports'
 
-const RUNTIME = join(import.meta.dir, '../../runtime')
 const DB = join(RUNTIME, 'db')
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
-  )
-}
-
-/** Static (`from '…'`, `import '…'`) and dynamic (`import('…')`) relative specifiers, resolved to files. */
-function importsOf(file: string): string[] {
-  const code = readFileSync(file, 'utf8')
-  const specs = [...code.matchAll(/(?:\bfrom\s+|\bimport\s*\(?\s*)'(\.{1,2}\/[^']+)'/g)].map((m) => m[1])
-  return specs.map((s) => {
-    const base = join(dirname(file), s)
-    return [`${base}.ts`, join(base, 'index.ts'), base].find((p) => existsSync(p)) ?? base
-  })
-}
-
-const rel = (f: string) => relative(RUNTIME, f)
+const importsOf = (file: string) => edgesOf(file).map((e) => e.to)
 const under = (f: string, dir: string) => f.startsWith(join(DB, dir) + '/')
 const dbFiles = tsFiles(DB)
 const graph = new Map(dbFiles.map((f) => [f, importsOf(f)]))
@@ -63,18 +45,5 @@ test('only open.ts picks an engine: the contract, the shared helpers and the res
 })
 
 test('runtime/db has no import circle (type-only imports included)', () => {
-  const circles: string[] = []
-  const state = new Map<string, 'open' | 'done'>()
-  const visit = (f: string, path: string[]) => {
-    if (state.get(f) === 'done') return
-    if (state.get(f) === 'open') {
-      circles.push([...path.slice(path.indexOf(f)), f].map(rel).join(' -> '))
-      return
-    }
-    state.set(f, 'open')
-    for (const to of graph.get(f) ?? []) if (graph.has(to)) visit(to, [...path, f])
-    state.set(f, 'done')
-  }
-  for (const f of dbFiles) visit(f, [])
-  expect(circles).toEqual([])
+  expect(circles(dbFiles, (f) => graph.get(f) ?? [])).toEqual([])
 })

@@ -3,8 +3,8 @@
  * only when the previous one certainly did not take it. Local facilitators over real HTTP (Bun.serve).
  */
 import { afterAll, describe, expect, test } from 'bun:test'
-import { createFacilitatorList } from '../../runtime/pay/facilitator-list'
-import { createRemoteFacilitator, NotAccepted } from '../../runtime/pay/remote-facilitator'
+import { createFacilitatorList } from '../../runtime/pay/facilitator/remote-list'
+import { createRemoteFacilitator, NotAccepted } from '../../runtime/pay/facilitator/remote'
 import type { DecodedPayment } from '../../runtime/pay/types'
 import { requirements } from '../support/pay'
 

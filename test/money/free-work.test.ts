@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import type { Hex } from 'viem'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { PayerGuard } from '../../runtime/pay/payer-guard'
+import { PayerCooldowns } from '../../runtime/pay/server/payer-cooldowns'
 import type { Facilitator } from '../../runtime/pay/types'
 import { post, type TestServer, requirementsAt } from '../support/server'
 import { chainFacilitator, fundedPayer, moveAway, startServerOnChain, stopAndTally } from '../support/on-chain'
@@ -156,7 +156,7 @@ describe('settlement failure after verification', () => {
 
   test('the cool-down doubles with repeats, is capped, and starts over after a quiet period', () => {
     let now = 0
-    const g = new PayerGuard(() => now, 30_000, 240_000)
+    const g = new PayerCooldowns(() => now, 30_000, 240_000)
     expect([g.strike('0xA'), g.strike('0xa'), g.strike('0xA'), g.strike('0xA'), g.strike('0xA')]).toEqual([
       30_000, 60_000, 120_000, 240_000, 240_000,
     ])

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { generatePrivateKey } from 'viem/accounts'
 import { parseSignature, type Hex } from 'viem'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
+import { createLocalFacilitator } from '../../runtime/pay/facilitator/local'
 import { createLogger, redact } from '../../runtime/log'
 import { post, startServer, type TestServer, requirementsAt } from '../support/server'
 import { withEcho } from '../support/extra-service'

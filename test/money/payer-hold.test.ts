@@ -1,5 +1,5 @@
 /**
- * PayerHold's own rules over a real SQLite ledger (the chain's part is in hold-engines.test.ts): when a balance is
+ * PayerFunds's own rules over a real SQLite ledger (the chain's part is in hold-engines.test.ts): when a balance is
  * read, how reads are shared and cached, when a refusal is judged again and when it is sent at once, and that a
  * failure to read fails closed. The balance source is a counter-backed function here: what is tested is the hold's
  * logic against real ledger rows.
@@ -7,8 +7,8 @@
 import { expect, test } from 'bun:test'
 import { Ledger } from '../../runtime/db/sqlite/ledger'
 import { openDatabase } from '../../runtime/db/sqlite/connect'
-import { PaymentRefused } from '../../runtime/pay/decode'
-import { PayerHold } from '../../runtime/pay/payer-hold'
+import { PaymentRefused } from '../../runtime/pay/wire'
+import { PayerFunds } from '../../runtime/pay/server/payer-funds'
 import { ServiceError } from '../../runtime/sdk'
 import type { Facilitator } from '../../runtime/pay/types'
 import { reservation } from '../support/reservation'
@@ -29,7 +29,7 @@ function setup(balance: () => Promise<bigint>, withBalance = true) {
     status: async () => ({ state: 'unknown' as const }),
     ...(withBalance ? { balance: () => (reads.n++, balance()) } : {}),
   } as unknown as Facilitator
-  const hold = new PayerHold(ledger, facilitator)
+  const hold = new PayerFunds(ledger, facilitator)
   const reserve = (amount = '1000') => ledger.reserve(newReservation(amount))!
   return { ledger, hold, reads, reserve }
 }

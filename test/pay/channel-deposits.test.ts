@@ -14,9 +14,9 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { BATCH_SETTLEMENT } from '../../runtime/chain/addresses'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { localBase, usdcBalance } from '../../runtime/chain/usdc'
-import { settlerSigner } from '../../runtime/pay/channels/settler-signer'
-import { createRpc } from '../../runtime/pay/settle/rpc'
-import { Settler } from '../../runtime/pay/settle/settler'
+import { settlerSigner } from '../../runtime/pay/facilitator/settler-signer'
+import { createRpc } from '../../runtime/pay/facilitator/settle/rpc'
+import { Settler } from '../../runtime/pay/facilitator/settle/settler'
 
 const NETWORK = 'eip155:8453'
 const CHANNELS = 24

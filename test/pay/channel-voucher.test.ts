@@ -1,12 +1,12 @@
 /**
- * Our channel id and voucher check (runtime/pay/channels/voucher.ts, the hot path of a voucher-paid call) against
+ * Our channel id and voucher check (runtime/pay/batch-settlement/voucher.ts, the hot path of a voucher-paid call) against
  * the official client's own computation and signatures (@x402/evm batch-settlement client), native and pure-JS.
  */
 import { expect, test } from 'bun:test'
 import { computeChannelId, signVoucher } from '@x402/evm/batch-settlement/client'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { keccak256, type Hex } from 'viem'
-import { channelIdOf, voucherSigner, type ChannelConfig } from '../../runtime/pay/channels/voucher'
+import { channelIdOf, voucherSigner, type ChannelConfig } from '../../runtime/pay/batch-settlement/voucher'
 
 const addr = () => privateKeyToAccount(generatePrivateKey()).address
 const config = (): ChannelConfig => ({

@@ -1,6 +1,6 @@
 /** The answers to a repeated payment: kept 200 with the first receipt, 402 settlement_pending, 409s in the error shape. */
 import { expect, test } from 'bun:test'
-import { collectedResponse } from '../../runtime/pay/collected'
+import { collectedResponse } from '../../runtime/pay/server/collected-answer'
 
 const refuse = (reason: string, message: string, headers: Record<string, string>) =>
   new Response(JSON.stringify({ reason, message }), { status: 402, headers: { 'payment-required': 'x', ...headers } })

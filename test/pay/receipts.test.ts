@@ -11,14 +11,14 @@ import { join } from 'node:path'
 import { verifyReceiptSignatureJWS, type JWSSignedReceipt } from '@x402/extensions/offer-receipt'
 import { Elysia } from 'elysia'
 import { createLogger } from '../../runtime/log'
-import { receiptRoutes } from '../../runtime/pay/receipt-routes'
+import { receiptRoutes } from '../../runtime/pay/server/receipt-routes'
 import {
   createReceiptIssuer,
   defaultKeyPath,
   loadReceiptKey,
   type ReceiptFacts,
   type ReceiptIssuer,
-} from '../../runtime/pay/receipts'
+} from '../../runtime/pay/server/receipts'
 import { startApp } from '../support/server'
 
 const log = createLogger('error', () => {})

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
+import { createLocalFacilitator } from '../../runtime/pay/facilitator/local'
 import { decodeB64Json, post, requirementsAt } from '../support/server'
 import { withEcho } from '../support/extra-service'
 import { MINED_ANSWERS, startFaultProxy, type FaultProxy } from '../support/rpc-faults'
@@ -74,7 +74,7 @@ test('a settlement whose receipt is late is pending, withheld, and reconciled af
       .find((x) => x.slug === 'test-echo')
   expect(paid()).toMatchObject({ paid_calls: 1, revenue_atomic: '4200' })
   // reconciling again changes nothing: counted once
-  const { reconcile } = await import('../../runtime/pay/reconcile')
+  const { reconcile } = await import('../../runtime/pay/server/reconcile')
   await reconcile(
     again.storage.ledger,
     createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453 }),
@@ -104,7 +104,7 @@ test('a reconciliation that races an in-flight settlement never counts the reven
     while (!proxy.sends()) await Bun.sleep(5)
     await Bun.sleep(100) // forwarded: the node mines it at once (automine); only its answer is late
     // the request is now waiting for its (delayed) receipt; the reconciler reads the chain directly and wins the race
-    const { reconcile } = await import('../../runtime/pay/reconcile')
+    const { reconcile } = await import('../../runtime/pay/server/reconcile')
     const direct = createLocalFacilitator({
       rpcUrl: chain.rpcUrl,
       settlerKey: chain.settler.privateKey as Hex,

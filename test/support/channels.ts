@@ -14,11 +14,15 @@ import { abiOf } from '../../runtime/chain/contracts'
 import { fundPayer, type DevChain } from '../../runtime/chain/devchain'
 import { localBase, setEthBalance } from '../../runtime/chain/usdc'
 import type { ChannelStore } from '../../runtime/db/store'
-import { correctiveRequirements, type ChannelDoors, type ChannelRefusal } from '../../runtime/pay/channels/doors'
-import { channelFacilitator, gasOf, type ChannelFacilitator } from '../../runtime/pay/channels/facilitator'
-import { channelRequirements } from '../../runtime/pay/channels/requirements'
-import { createRpc } from '../../runtime/pay/settle/rpc'
-import { Settler } from '../../runtime/pay/settle/settler'
+import {
+  correctiveRequirements,
+  type ChannelDoors,
+  type ChannelRefusal,
+} from '../../runtime/pay/batch-settlement/doors'
+import { channelFacilitator, gasOf, type ChannelFacilitator } from '../../runtime/pay/batch-settlement/facilitator'
+import { channelRequirements } from '../../runtime/pay/batch-settlement/requirements'
+import { createRpc } from '../../runtime/pay/facilitator/settle/rpc'
+import { Settler } from '../../runtime/pay/facilitator/settle/settler'
 
 export const NETWORK = 'eip155:8453'
 export const PRICE = 1000n

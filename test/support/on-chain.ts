@@ -3,7 +3,7 @@ import { createWalletClient, http, parseAbi, publicActions, type Hex } from 'vie
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { fundPayer, type DevChain } from '../../runtime/chain/devchain'
 import { localBase, setEthBalance, usdcBalance, USDC_BASE } from '../../runtime/chain/usdc'
-import { createLocalFacilitator, type LocalFacilitatorOptions } from '../../runtime/pay/local-facilitator'
+import { createLocalFacilitator, type LocalFacilitatorOptions } from '../../runtime/pay/facilitator/local'
 import { startServer, type StartOptions, type TestServer } from './server'
 
 /** The real local facilitator on `chain`, settling with the chain's settler and polling every 20 ms. */

@@ -1,0 +1,43 @@
+import { x402Facilitator } from '@x402/core/facilitator'
+import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from '@x402/core/types'
+import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/facilitator'
+import type { Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import type { RawReceipt } from '../facilitator/settle/receipt'
+import { hexToBig } from '../facilitator/settle/rpc'
+import type { Settler } from '../facilitator/settle/settler'
+import { settlerSigner } from '../facilitator/settler-signer'
+
+/** The facilitator calls the channel doors and the claim engine make (the official `x402Facilitator`'s). */
+export interface ChannelFacilitator {
+  verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResponse>
+  settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse>
+}
+
+/**
+ * The official batch-settlement facilitator (`@x402/evm`), self-hosted: every deposit, claim, sweep and refund it
+ * sends goes through this server's settlement pipeline (`settlerSigner`: nonce lanes, fee bumps, recovery), and it
+ * signs claims and refunds with the receiver-authorizer key the 402 announces.
+ */
+export function channelFacilitator(
+  settler: Settler,
+  receiverAuthorizerKey: Hex,
+  networks: string[],
+): { facilitator: ChannelFacilitator; receiverAuthorizer: Hex } {
+  const authorizer = privateKeyToAccount(receiverAuthorizerKey)
+  const scheme = new BatchSettlementEvmScheme(settlerSigner(settler) as never, authorizer as never)
+  const f = new x402Facilitator()
+  for (const n of networks) f.register(n as never, scheme)
+  return { facilitator: f as unknown as ChannelFacilitator, receiverAuthorizer: authorizer.address }
+}
+
+/** Gas used and its effective price of a mined transaction (undefined when the node has no receipt for it). */
+export async function gasOf(rpc: Settler['rpc'], tx: string): Promise<{ gasUsed?: bigint; gasPrice?: bigint }> {
+  try {
+    const r = await rpc<RawReceipt | null>('eth_getTransactionReceipt', [tx])
+    if (!r) return {}
+    return { gasUsed: hexToBig(r.gasUsed), gasPrice: hexToBig(r.effectiveGasPrice) }
+  } catch {
+    return {}
+  }
+}

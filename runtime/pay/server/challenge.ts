@@ -1,0 +1,94 @@
+import type { Config, NetworkSetting } from '../../config'
+import type { CatalogService } from '../../catalog'
+import type { TierName } from '../../sdk'
+import type { DecodedPayment, PaymentRequirements } from '../types'
+import { metadataOf } from '../../discovery/metadata'
+import { PAYMENT_IDENTIFIER_DECLARATION } from './payment-id'
+import { networkOfV1, V1_NETWORKS, v1NetworkOf } from '../networks'
+import { b64json, toV1 } from '../wire'
+
+/**
+ * Our requirements for one service and tier: deterministic, so the client's echo can be compared exactly.
+ * Only x402 v2 PaymentRequirements fields (no v1 mimeType/resource/description: those live in `resource`).
+ */
+export function requirementsFor(
+  cfg: Config,
+  svc: CatalogService,
+  tier: TierName,
+  payTo: string,
+  net: Pick<NetworkSetting, 'network' | 'asset' | 'assetName' | 'assetVersion'> = cfg.networks[0],
+): PaymentRequirements {
+  return {
+    scheme: 'exact',
+    network: net.network,
+    amount: svc.amounts[tier]!,
+    asset: net.asset,
+    payTo,
+    maxTimeoutSeconds: cfg.maxTimeoutSeconds,
+    extra: { name: net.assetName, version: net.assetVersion },
+  }
+}
+
+/** The requirements of every accepted network (NETWORKS), the first network's first; one entry for one network. */
+export function acceptsFor(cfg: Config, svc: CatalogService, tier: TierName, payTo: string): PaymentRequirements[] {
+  return cfg.networks?.length > 1
+    ? cfg.networks.map((n) => requirementsFor(cfg, svc, tier, n.payTo || payTo, n))
+    : [requirementsFor(cfg, svc, tier, payTo)]
+}
+
+/**
+ * The accepts entry of the network a payment names (v2 `accepted.network`, v1 `network`), or the first one: an
+ * unknown network then fails the cheap checks with `invalid_network`, before any RPC.
+ */
+export function requirementsOfPayment(accepts: PaymentRequirements[], p?: DecodedPayment): PaymentRequirements {
+  if (accepts.length === 1 || !p) return accepts[0]
+  const network = p.x402Version === 2 ? p.network : networkOfV1(p.network)
+  return accepts.find((r) => r.network === network) ?? accepts[0]
+}
+
+/** What the 402 body says about input checks: a wrong body is refused unpaid, so nobody signs for it. */
+export const BODY_CHECKED_FIRST =
+  'The body is checked before payment: send the body you mean to pay for and an invalid one is answered 400/415/422 (saying what to send) without a 402; an empty body or {} only reads the price.'
+
+/**
+ * The 402 challenge: `PAYMENT-REQUIRED` header (v2 PaymentRequired with the bazaar extension) and a body with
+ * the spec §2.4 fields plus a v1 `accepts` array. `reason` says why an attempted payment was refused.
+ */
+export function challenge(
+  cfg: Config,
+  svc: CatalogService,
+  tier: TierName,
+  payTo: string,
+  resource: string,
+  reason?: string,
+) {
+  const accepts = acceptsFor(cfg, svc, tier, payTo)
+  const req = accepts[0]
+  const description = `${svc.manifest.name}: ${svc.manifest.description}`.slice(0, 500)
+  const paymentRequired = {
+    x402Version: 2,
+    ...(reason ? { error: reason } : {}),
+    resource: { url: resource, description, mimeType: 'application/json', ...metadataOf(cfg, svc) },
+    accepts,
+    extensions: { ...svc.bazaar, ...PAYMENT_IDENTIFIER_DECLARATION },
+  }
+  const body = {
+    error: 'Payment Required',
+    ...(reason ? { reason } : {}),
+    price: String(svc.pricing[tier]!.price_usd),
+    currency: 'USDC',
+    network: cfg.networks[0].network,
+    wallet: payTo,
+    paymentMethods: ['x402'],
+    x402: { x402Version: 2, scheme: 'exact', mimeType: 'application/json' },
+    x402Version: 1,
+    // v1 clients name networks ('base'): with several networks, those without a v1 name are left out here.
+    accepts: (accepts.length > 1 ? accepts.filter((r) => V1_NETWORKS[r.network]) : accepts).map((r) =>
+      toV1(r, resource, description),
+    ),
+    service: svc.slug,
+    tier,
+    validation: BODY_CHECKED_FIRST,
+  }
+  return { header: b64json(paymentRequired), body, paymentRequired, requirements: req, accepts }
+}

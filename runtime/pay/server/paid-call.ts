@@ -1,0 +1,217 @@
+/**
+ * The paid call seen from the resource server, entered through two doors (as x402's own server enters its core
+ * twice): `admit` before the handler, `finish` after it. The pipeline (runtime/pipeline.ts) reads the HTTP request,
+ * calls `admit`, runs the handler only for `admitted`, and hands the outcome to `finish` (or `finishStreamed` for
+ * Server-Sent Events). The scheme (`exact`: ./exact.ts) admits the payment and holds it; these doors sequence the
+ * money rules around the handler, whatever the scheme. How a second scheme plugs in: runtime/pay/README.md.
+ * @module pay/server/paid-call
+ */
+import type { CatalogService } from '../../catalog'
+import { asServiceError } from '../../http/unexpected'
+import { BASE_HEADERS, errorResponse, json } from '../../http/respond'
+import { ServiceError, type Logger } from '../../sdk'
+import { challenge } from './challenge'
+import { collectedResponse } from './collected-answer'
+import type { Admission, AdmittedCall, Outcome, PaidCallDeps, PaidRequest } from './doors'
+import { admitExact } from './exact'
+
+export type { Admission, AdmittedCall, Outcome, PaidCallDeps, PaidRequest } from './doors'
+
+/** Errors to answers: the shared database (DATABASE_URL) down or too slow fails closed as a retryable 503. */
+export const toServiceError = (e: unknown, log: Logger, requestId: string): ServiceError =>
+  asServiceError(e, log, { request_id: requestId }, 'unhandled error', {
+    code: 'PAYMENT_UNAVAILABLE',
+    message: 'Payments are unavailable right now (database); nothing was charged. Retry shortly.',
+  })
+
+const challengeCache = new WeakMap<
+  CatalogService,
+  Map<string, ReturnType<typeof challenge> & { bodyText: string; headers: Record<string, string> }>
+>()
+
+/** The unpaid challenge of a service/tier/resource, built once (it is deterministic) and reused. */
+function cachedChallenge(r: PaidRequest, deps: PaidCallDeps) {
+  let m = challengeCache.get(r.svc)
+  if (!m) challengeCache.set(r.svc, (m = new Map()))
+  const key = `${r.tier} ${r.resource}`
+  let c = m.get(key)
+  if (!c) {
+    const built = challenge(deps.config, r.svc, r.tier, deps.payTo, r.resource)
+    c = {
+      ...built,
+      bodyText: JSON.stringify(built.body),
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        ...BASE_HEADERS,
+        'payment-required': built.header,
+        'cache-control': 'no-store',
+      },
+    }
+    if (m.size >= 32) m.delete(m.keys().next().value!)
+    m.set(key, c)
+  }
+  return c
+}
+
+/** The resource's 402 with a reason (and a message, and extra headers such as Retry-After). */
+function refusal(r: PaidRequest, deps: PaidCallDeps, reason: string, message: string, headers: Record<string, string>) {
+  const again = challenge(deps.config, r.svc, r.tier, deps.payTo, r.resource, reason)
+  return json({ ...again.body, message }, 402, r.requestId, {
+    'payment-required': again.header,
+    'cache-control': 'no-store',
+    ...headers,
+  })
+}
+
+/** The answer to an admission that runs nothing: the challenge, the kept answer, or the refusal. */
+export function answerOf(a: Exclude<Admission, { kind: 'admitted' }>, r: PaidRequest, deps: PaidCallDeps): Response {
+  switch (a.kind) {
+    case 'challenge': {
+      const c = cachedChallenge(r, deps)
+      return new Response(c.bodyText, { status: 402, headers: { ...c.headers, 'x-request-id': r.requestId } })
+    }
+    case 'collected':
+      return collectedResponse(a.collected, r.requestId, a.version, (reason, message, headers) =>
+        refusal(r, deps, reason, message, headers),
+      )
+    case 'refused':
+      return refusal(r, deps, a.reason, a.message, a.headers)
+  }
+}
+
+/**
+ * The first door: no payment -> the challenge; a throttled client -> 429; then the input (its 4xx before any
+ * payment check), then the scheme admits the payment (`exact`: decode, collect a kept result, verify and reserve).
+ * Returns what to do as data; throws a ServiceError for an answer that is not a 402.
+ */
+export async function admit(r: PaidRequest, deps: PaidCallDeps): Promise<Admission> {
+  const c = cachedChallenge(r, deps)
+  if (!r.payment) return { kind: 'challenge' }
+  if (await deps.refusals.blocked(r.client)) {
+    throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this client; slow down.', {
+      headers: { 'retry-after': String(await deps.refusals.retryAfter(r.client)) },
+    })
+  }
+  const { input, ignored } = r.input()
+  const { header, version } = r.payment
+  return admitExact({ request: r, header, version, input, ignored, accepts: c.accepts }, deps)
+}
+
+/**
+ * The second door, for a JSON answer: a failed handler (or a client that left) lets the payment go, nothing is
+ * charged; a result is kept, then settled, and answered 200 with the settlement response (and its signed receipt)
+ * in PAYMENT-RESPONSE; a settlement that did not complete is answered 402 with its reason, the result withheld.
+ */
+export async function finish(call: AdmittedCall, outcome: Outcome, deps: PaidCallDeps): Promise<Response> {
+  const { svc, requestId } = call.request
+  const { stats, log } = deps
+  let held = true
+  try {
+    if (!outcome.ok) {
+      if (outcome.gone) {
+        // Nobody is there to receive the result: nothing is settled; the authorization may be used again, but the
+        // run counts as a failed one (the work was done).
+        await call.hold.failed(499, 'CLIENT_CLOSED_REQUEST')
+        held = false
+        log.info('client disconnected before the answer; payment released', {
+          request_id: requestId,
+          service: svc.slug,
+        })
+        return errorResponse(
+          new ServiceError(
+            499,
+            'CLIENT_CLOSED_REQUEST',
+            'The client disconnected before the answer was ready; nothing was charged.',
+          ),
+          requestId,
+        )
+      }
+      const err = toServiceError(outcome.error, log, requestId)
+      await call.hold.failed(err.status, err.code)
+      held = false
+      stats.record(svc.slug, { calls: 1, errors: 1 })
+      return errorResponse(err, requestId)
+    }
+    const { out } = outcome
+    stats.record(svc.slug, { calls: 1, tokens: (out as { tokens_used?: number })?.tokens_used ?? 0 })
+    const body = JSON.stringify(out)
+    await call.hold.keep(body)
+    held = false
+    const settled = await call.hold.settle()
+    if (!settled.ok) return refusal(call.request, deps, settled.reason, settled.message, settled.headers)
+    return new Response(body, {
+      status: 200,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        ...BASE_HEADERS,
+        'x-request-id': requestId,
+        [settled.headerName]: settled.header,
+        'cache-control': 'private, no-store',
+        ...call.headers,
+      },
+    })
+  } catch (e) {
+    if (held) await call.hold.release('request failed before settlement')
+    const err = toServiceError(e, log, requestId)
+    if (err.status >= 500 && !svc.unavailableReason) stats.record(svc.slug, { errors: 1 })
+    return errorResponse(err, requestId)
+  } finally {
+    call.done?.()
+  }
+}
+
+/**
+ * The second door for a streamed answer (runtime/stream/paid.ts), in its two halves: `settle` once the handler
+ * returned its complete result (the settlement response is the final event's `payment`), `fail` when it failed or
+ * the client left (the payment is released). The in-flight mark ends with the stream (`call.done`).
+ */
+export const finishStreamed = {
+  async fail(call: AdmittedCall, e: unknown, gone: boolean, deps: PaidCallDeps): Promise<ServiceError> {
+    const { svc, requestId } = call.request
+    if (gone) {
+      await call.hold.release('client disconnected')
+      deps.log.info('client disconnected before the streamed answer was complete; payment released', {
+        request_id: requestId,
+        service: svc.slug,
+      })
+      return new ServiceError(
+        499,
+        'CLIENT_CLOSED_REQUEST',
+        'The client disconnected before the answer was complete; nothing was charged.',
+      )
+    }
+    const err = toServiceError(e, deps.log, requestId)
+    await call.hold.release(`handler ${err.status} ${err.code}`)
+    deps.stats.record(svc.slug, { calls: 1, errors: 1 })
+    return err
+  },
+
+  async settle(
+    call: AdmittedCall,
+    out: unknown,
+    deps: PaidCallDeps,
+  ): Promise<{ ok: true; data: unknown } | { ok: false; error: ServiceError; response: Response }> {
+    const { svc, requestId } = call.request
+    deps.stats.record(svc.slug, { calls: 1, tokens: (out as { tokens_used?: number })?.tokens_used ?? 0 })
+    try {
+      await call.hold.keep(JSON.stringify(out))
+    } catch (e) {
+      const error = toServiceError(e, deps.log, requestId)
+      await call.hold.release('request failed before settlement')
+      return { ok: false, error, response: errorResponse(error, requestId) }
+    }
+    const settled = await call.hold.settle()
+    if (settled.ok) return { ok: true, data: { ...(out as object), payment: settled.response } }
+    const error = new ServiceError(402, 'SETTLEMENT_FAILED', settled.message, {
+      extra: {
+        reason: settled.reason,
+        ...(settled.pending ? { retry_after: Number(settled.headers['retry-after']) } : {}),
+      },
+    })
+    return {
+      ok: false,
+      error,
+      response: refusal(call.request, deps, settled.reason, settled.message, settled.headers),
+    }
+  },
+}

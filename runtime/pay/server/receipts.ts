@@ -1,0 +1,188 @@
+/**
+ * Signed receipts of paid calls, per the x402 `offer-receipt` extension (@x402/extensions): a JWS (ES256, P-256)
+ * over the extension's receipt payload (version, network, resourceUrl, payer, issuedAt, transaction) plus what was
+ * bought (service, tier, requestHash, scheme, asset, amount, payTo). Its `kid` is a did:web key id of this server,
+ * published at /.well-known/did.json. docs/receipts.md.
+ * @module pay/server/receipts
+ */
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import type { JWSSignedReceipt, ReceiptPayload } from '@x402/extensions/offer-receipt'
+import type { Logger } from '../../sdk'
+
+/** A public or private P-256 key as JSON Web Key. */
+export interface EcJwk {
+  kty: 'EC'
+  crv: 'P-256'
+  x: string
+  y: string
+  d?: string
+  alg?: 'ES256'
+}
+
+/** The extension's signing and verification code (with jose and viem) loads on the first receipt, not at boot. */
+const extension = () => import('@x402/extensions/offer-receipt')
+
+/** What a receipt says was bought and paid. */
+export interface ReceiptFacts {
+  resourceUrl: string
+  service: string
+  tier: string
+  /** SHA-256 of service, tier and the raw request body (runtime/pay/server/kept-results.ts `requestHash`). */
+  requestHash: string
+  scheme: string
+  network: string
+  asset: string
+  /** Atomic units of `asset` charged. */
+  amount: string
+  payTo: string
+  payer: string
+  transaction: string
+}
+
+export type ReceiptPayloadV1 = ReceiptPayload & Omit<ReceiptFacts, 'resourceUrl' | 'network' | 'payer' | 'transaction'>
+
+export interface ReceiptIssuer {
+  /** The signing key's DID URL (`did:web:<host>#<thumbprint>`). */
+  readonly kid: string
+  /** The DID document served at /.well-known/did.json. */
+  readonly didDocument: Record<string, unknown>
+  /** The public key (JWK) receipts verify with. */
+  readonly publicJwk: EcJwk
+  issue(facts: ReceiptFacts): Promise<JWSSignedReceipt>
+}
+
+/** The settlement response's `extensions` entry carrying a receipt (where `extractReceiptFromResponse` looks). */
+export const receiptExtension = (receipt: JWSSignedReceipt) => ({ 'offer-receipt': { info: { receipt } } })
+
+/** `did:web` of a public base URL: its host, with a port's colon percent-encoded (did:web method spec). */
+export function didWebOf(apiBase: string): string {
+  const u = new URL(apiBase)
+  return `did:web:${u.host.replace(':', '%3A')}`
+}
+
+/** The private key file used when RECEIPT_SIGNING_KEY is not set: beside the SQLite database. */
+export const defaultKeyPath = (databasePath: string) => join(dirname(databasePath), 'receipt-signing-key.jwk.json')
+
+function parseKey(text: string, from: string): EcJwk {
+  let jwk: EcJwk
+  try {
+    jwk = JSON.parse(text) as EcJwk
+  } catch {
+    throw new Error(`${from} is not JSON (a private P-256 JWK: {"kty":"EC","crv":"P-256","x":…,"y":…,"d":…})`)
+  }
+  if (jwk?.kty !== 'EC' || jwk.crv !== 'P-256' || !jwk.d || !jwk.x || !jwk.y)
+    throw new Error(`${from} must be a private P-256 JWK ({"kty":"EC","crv":"P-256","x":…,"y":…,"d":…})`)
+  return jwk
+}
+
+/**
+ * The receipt signing key: RECEIPT_SIGNING_KEY (a private P-256 JWK, JSON) when set; otherwise the key in the file
+ * beside the database, generated on first boot (kept across restarts). Instances sharing a database (DATABASE_URL)
+ * must all be given the same RECEIPT_SIGNING_KEY.
+ */
+export async function loadReceiptKey(
+  configured: string,
+  keyPath: string,
+  log: Logger,
+  warnIfGenerated: boolean,
+): Promise<EcJwk> {
+  if (configured) return parseKey(configured, 'RECEIPT_SIGNING_KEY')
+  if (existsSync(keyPath)) return parseKey(readFileSync(keyPath, 'utf8'), keyPath)
+  const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+    'sign',
+    'verify',
+  ])) as CryptoKeyPair
+  const { kty, crv, x, y, d } = (await crypto.subtle.exportKey('jwk', pair.privateKey)) as EcJwk
+  const jwk: EcJwk = { kty, crv, x, y, d }
+  mkdirSync(dirname(keyPath), { recursive: true })
+  writeFileSync(keyPath, JSON.stringify(jwk), { mode: 0o600 })
+  chmodSync(keyPath, 0o600)
+  const say = warnIfGenerated ? log.warn : log.info
+  say.call(log, 'receipt signing key generated; set RECEIPT_SIGNING_KEY to choose it (docs/receipts.md)', {
+    path: keyPath,
+  })
+  return jwk
+}
+
+/** RFC 7638 thumbprint of a P-256 public key (base64url SHA-256 of its required members in order). */
+const thumbprint = (k: EcJwk) =>
+  new Bun.CryptoHasher('sha256').update(JSON.stringify({ crv: k.crv, kty: k.kty, x: k.x, y: k.y })).digest('base64url')
+
+/** The issuer of receipts signed with `privateJwk`, its key id under `apiBase`'s did:web. */
+export async function createReceiptIssuer(privateJwk: EcJwk, apiBase: string): Promise<ReceiptIssuer> {
+  // `alg` in the published key: the extension's verifier (jose) imports a JWK only with it.
+  const pub: EcJwk = { kty: 'EC', crv: 'P-256', x: privateJwk.x, y: privateJwk.y, alg: 'ES256' }
+  const did = didWebOf(apiBase)
+  const kid = `${did}#${thumbprint(pub)}`
+  const { alg: _alg, ...jwk } = privateJwk
+  const key = await crypto.subtle.importKey(
+    'jwk',
+    { ...jwk, ext: false },
+    { name: 'ECDSA', namedCurve: 'P-256' },
+    false,
+    ['sign'],
+  )
+  const signer = {
+    kid,
+    format: 'jws' as const,
+    algorithm: 'ES256',
+    async sign(bytes: Uint8Array) {
+      // WebCrypto's ECDSA signature is r||s, exactly JWS ES256's.
+      const sig = await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, key, new Uint8Array(bytes))
+      return Buffer.from(sig).toString('base64url')
+    },
+  }
+  return {
+    kid,
+    publicJwk: pub,
+    didDocument: {
+      '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/jws-2020/v1'],
+      id: did,
+      verificationMethod: [{ id: kid, type: 'JsonWebKey2020', controller: did, publicKeyJwk: pub }],
+      assertionMethod: [kid],
+    },
+    async issue(f) {
+      const payload: ReceiptPayloadV1 = {
+        version: 1,
+        network: f.network,
+        resourceUrl: f.resourceUrl,
+        payer: f.payer,
+        issuedAt: Math.floor(Date.now() / 1000),
+        transaction: f.transaction,
+        service: f.service,
+        tier: f.tier,
+        requestHash: f.requestHash,
+        scheme: f.scheme,
+        asset: f.asset,
+        amount: f.amount,
+        payTo: f.payTo,
+      }
+      const { createJWS } = await extension()
+      return { format: 'jws', signature: await createJWS(payload, signer) }
+    },
+  }
+}
+
+export type Verified = { valid: true; kid: string; payload: ReceiptPayloadV1 } | { valid: false; reason: string }
+
+/**
+ * Checks a receipt with the extension's verifier against `publicJwk` (this server's key), or, without one, against
+ * the key its `kid` names (did:web resolved over HTTPS, did:key, did:jwk).
+ */
+export async function verifyReceipt(receipt: unknown, publicJwk?: EcJwk): Promise<Verified> {
+  const r = (typeof receipt === 'string' ? { format: 'jws', signature: receipt } : receipt) as JWSSignedReceipt
+  if (!r || typeof r !== 'object' || r.format !== 'jws' || typeof r.signature !== 'string')
+    return { valid: false, reason: 'not a JWS receipt ({ format: "jws", signature })' }
+  try {
+    const { verifyReceiptSignatureJWS } = await extension()
+    const payload = (await verifyReceiptSignatureJWS(
+      r,
+      publicJwk as Parameters<typeof verifyReceiptSignatureJWS>[1] | undefined,
+    )) as ReceiptPayloadV1
+    const header = JSON.parse(Buffer.from(r.signature.split('.')[0]!, 'base64url').toString('utf8')) as { kid?: string }
+    return { valid: true, kid: String(header.kid ?? ''), payload }
+  } catch (e) {
+    return { valid: false, reason: (e as Error).message.slice(0, 200) }
+  }
+}
