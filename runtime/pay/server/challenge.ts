@@ -4,7 +4,7 @@ import type { TierName } from '../../sdk'
 import type { DecodedPayment, PaymentRequirements } from '../types'
 import { metadataOf } from '../../discovery/metadata'
 import { PAYMENT_IDENTIFIER_DECLARATION } from './payment-id'
-import { networkOfV1, V1_NETWORKS, v1NetworkOf } from '../networks'
+import { networkOfV1, V1_NETWORKS } from '../networks'
 import { b64json, toV1 } from '../wire'
 
 /**
