@@ -10,7 +10,6 @@ import { reconcile } from './pay/reconcile'
 import { warnUnprofitablePrices } from './pay/cost'
 import type { Facilitator } from './pay/types'
 import type { RegistryEntry } from './registry-types'
-import { entries as generated } from './registry.gen'
 import { createContextFactory } from './context'
 import { createVerifier } from './pay/verify-only'
 import { modelProvider } from './model/provider'
@@ -22,8 +21,11 @@ import { HandlerPool, isolated } from './isolate'
 
 export interface BootOptions {
   env?: Record<string, string | undefined>
-  /** Service folders to serve (default: the generated index). Tests add extra entries here. */
-  entries?: RegistryEntry[]
+  /**
+   * Service folders to serve: the generated index (services/index.gen.ts) made into entries by `registryEntries`
+   * (runtime/registry.ts). Only the entry point imports services/; tests add extra entries here.
+   */
+  entries: RegistryEntry[]
   /** The payment backend; built by `start` from the config (dev chain, RPC or remote facilitator). */
   facilitator: Facilitator
   /** Receiving wallet when the config has none (the dev chain's payee). */
@@ -71,7 +73,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
     baseUrl: config.openai.baseUrl || undefined,
     apiKey: config.openai.apiKey || undefined,
   })
-  const entries = o.entries ?? generated
+  const { entries } = o
   const { services: catalog, problems: manifestProblems } = buildCatalog(entries, config, models.available)
   problems.push(...manifestProblems)
   if (!catalog.some((s) => s.slug === config.demo.service))
@@ -79,7 +81,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   if (problems.length) throw new ConfigError(problems)
   // Handlers run in workers that are ended when a call outlives its deadline or memory (runtime/isolate).
   const pool = new HandlerPool(config.isolate, log)
-  const services = isolated(catalog, entries, generated, pool)
+  const services = isolated(catalog, entries, pool)
 
   let storage: OpenedStorage
   try {

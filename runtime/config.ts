@@ -4,6 +4,7 @@ import embedded from '../registry.yaml' with { type: 'text' }
 import { assetDefaults } from './pay/networks'
 import { listOf, networkSettings, type NetworkSetting } from './pay/network-settings'
 import { isTier, TIERS, type Tier } from './sdk/manifest'
+import { SHIPPED_REGISTRY_SHA256 } from './shipped-registry.gen'
 
 export interface ServiceOverride {
   enabled?: boolean
@@ -89,12 +90,6 @@ function readYaml(env: Env): { text: string; from: string } {
   if (env.REGISTRY_PATH) throw new Error(`REGISTRY_PATH ${path} does not exist`)
   return { text: embedded as unknown as string, from: 'built-in registry.yaml' }
 }
-
-/**
- * sha256 of the registry.yaml this repository ships. A contributor who changes registry.yaml puts the new hash here
- * (test/boot/config-parse.test.ts prints it): until then the file just goes through the `yaml` package (slower boot).
- */
-export const SHIPPED_REGISTRY_SHA256 = 'd2d2ed4fd529cc130e7872435030ae3f82db26014fef012d64ddeb7649c2b99e'
 
 /**
  * The document of a registry.yaml text. Any text an operator wrote goes through the `yaml` package (YAML 1.2 core

@@ -4,9 +4,11 @@
  */
 import type { Hex } from 'viem'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { services } from '../services/index.gen'
 import { boot, ConfigError } from './boot'
 import { loadConfig, usesDevChain } from './config'
 import { createLogger } from './log'
+import { registryEntries } from './registry'
 import { serveOptions } from './http/serve-options'
 import type { createLocalFacilitator } from './pay/local-facilitator'
 import type { Facilitator } from './pay/types'
@@ -107,10 +109,12 @@ async function main() {
       .catch((e) =>
         log.warn('settler boot reads failed; retried on the first paid call', { error: (e as Error).message }),
       )
-  const booted = await boot({ facilitator, payTo, log, devPayer, loaded }).catch(async (e) => {
-    await stopChain?.()
-    throw e
-  })
+  const booted = await boot({ entries: registryEntries(services), facilitator, payTo, log, devPayer, loaded }).catch(
+    async (e) => {
+      await stopChain?.()
+      throw e
+    },
+  )
   let server: ReturnType<typeof booted.app.listen>
   try {
     server = booted.app.listen(serveOptions(booted.config.port, booted.config.host, booted.log))

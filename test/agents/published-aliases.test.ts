@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { decodeB64Json, startApp, type TestServer } from '../support/server'
 import { buildCatalog } from '../../runtime/catalog'
 import { loadConfig } from '../../runtime/config'
-import { entries } from '../../runtime/registry.gen'
+import { entries } from '../support/entries'
 import { defineService, flat, t } from '../../runtime/sdk'
 
 let s: TestServer

@@ -334,9 +334,11 @@ describe('boot refuses a misconfigured second network', () => {
         'PAY_TO_999999 must be a 0x address',
       ]),
     )
-    const err = await boot({ env: { PATH: process.env.PATH, ...bad }, facilitator: refusingFacilitator() }).catch(
-      (e) => e,
-    )
+    const err = await boot({
+      env: { PATH: process.env.PATH, ...bad },
+      entries: withEcho(),
+      facilitator: refusingFacilitator(),
+    }).catch((e) => e)
     expect(err).toBeInstanceOf(ConfigError)
     expect(err.problems).toEqual(expect.arrayContaining(problems))
   })

@@ -205,7 +205,7 @@ describe('defaults table', () => {
     expect(merged.empty).toBeUndefined()
   })
   test('every live-data manifest names only upstreams of the table', async () => {
-    const { entries } = await import('../../runtime/registry.gen')
+    const { entries } = await import('../support/entries')
     for (const e of entries)
       for (const u of e.manifest.upstreams ?? []) expect(Object.keys(UPSTREAM_DEFAULTS)).toContain(u)
   })

@@ -2,20 +2,19 @@ import { describe, expect, test } from 'bun:test'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { render, renderHandlers } from '../../scripts/gen-registry'
+import { generated, render, renderHandlers } from '../../scripts/gen-registry'
 import { loadConfig } from '../../runtime/config'
 import { buildCatalog } from '../../runtime/catalog'
-import { entries } from '../../runtime/registry.gen'
+import { entries } from '../support/entries'
 import { echoEntry } from '../support/extra-service'
 
 const root = join(import.meta.dir, '..', '..')
 
 describe('generated registry index', () => {
-  test('runtime/registry.gen.ts is up to date with services/', () => {
-    expect(readFileSync(join(root, 'runtime', 'registry.gen.ts'), 'utf8')).toBe(render())
+  test('every generated file (services/index.gen.ts, services/handlers.gen.ts, the registry hash) is up to date', () => {
+    for (const [name, text] of generated()) expect([name, readFileSync(join(root, name), 'utf8')]).toEqual([name, text])
   })
-  test("the worker pool's handler index (runtime/isolate/handlers.gen.ts) is up to date and lists every built service", () => {
-    expect(readFileSync(join(root, 'runtime', 'isolate', 'handlers.gen.ts'), 'utf8')).toBe(renderHandlers())
+  test("the worker pool's handler index lists every built service", () => {
     const listed = [...renderHandlers().matchAll(/^ {2}'([a-z0-9-]+)': /gm)].map((m) => m[1])
     expect(listed).toEqual(entries.filter((e) => e.handler).map((e) => e.folder))
   })
@@ -26,7 +25,7 @@ describe('generated registry index', () => {
     writeFileSync(join(dir, 'brand-new', 'manifest.ts'), 'export default {}')
     const next = render(dir)
     expect(next).not.toBe(render())
-    expect(next).toContain("'../services/brand-new/manifest'")
+    expect(next).toContain("'./brand-new/manifest'")
     expect(next).toContain("folder: 'brand-new', manifest: ")
     rmSync(dir, { recursive: true })
   })
@@ -36,6 +35,23 @@ describe('generated registry index', () => {
       /from ['"](elysia|bun:sqlite|.*runtime\/(?!sdk)[^'"]*)['"]/.test(readFileSync(join(root, f), 'utf8')),
     )
     expect(bad).toEqual([])
+  })
+  test('only the entry points import services/: runtime/index.ts and the worker (the binary build entries)', () => {
+    // The build's entry points (package.json `build`): the server and the worker pool's worker.
+    const entryPoints = ['runtime/index.ts', 'runtime/isolate/worker.ts']
+    const build: string = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.build
+    for (const e of entryPoints) expect(build).toContain(` ${e}`)
+    const importers = [...new Bun.Glob('runtime/**/*.ts').scanSync(root)].filter((f) =>
+      /(from|import\()\s*['"](\.\.\/)+services\//.test(readFileSync(join(root, f), 'utf8')),
+    )
+    expect(importers.sort()).toEqual(entryPoints)
+  })
+  test('the generated index imports nothing from runtime/ but the sdk, and only types', () => {
+    for (const text of [render(), renderHandlers()]) {
+      const fromRuntime = [...text.matchAll(/^import (type )?.* from '(\.\.\/runtime\/[^']*)'/gm)]
+      expect(fromRuntime.map((m) => [m[1], m[2]])).toEqual(text === render() ? [['type ', '../runtime/sdk']] : [])
+      expect(text).not.toMatch(/from '\.\.\/(?!runtime\/sdk')/)
+    }
   })
 })
 

@@ -4,7 +4,7 @@
  * No test reaches the internet.
  */
 import { afterAll } from 'bun:test'
-import { entries } from '../../runtime/registry.gen'
+import { entries } from './entries'
 import { issues } from '../../runtime/validate'
 import { expect } from 'bun:test'
 import { ctxWith, fixtureUpstreams, json, neverAnswers, serve, upstreamFailure } from '../net/support'
