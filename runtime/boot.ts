@@ -13,7 +13,7 @@ import type { RegistryEntry } from './registry-types'
 import { createContextFactory } from './context'
 import { createVerifier } from './pay/verify-only'
 import { modelProvider } from './model/provider'
-import type { Logger } from './sdk'
+import type { Logger, UpstreamDefault } from './sdk'
 import type { DevPayer } from './site/dev-payer'
 import { PaidResults } from './pay/results'
 import { createReceiptIssuer, defaultKeyPath, loadReceiptKey, type ReceiptIssuer } from './pay/receipts'
@@ -26,6 +26,8 @@ export interface BootOptions {
    * (runtime/registry.ts). Only the entry point imports services/; tests add extra entries here.
    */
   entries: RegistryEntry[]
+  /** The live-data upstreams the services declare (services/upstreams.ts, re-exported by services/index.gen.ts). */
+  upstreams: Record<string, UpstreamDefault>
   /** The payment backend; built by `start` from the config (dev chain, RPC or remote facilitator). */
   facilitator: Facilitator
   /** Receiving wallet when the config has none (the dev chain's payee). */
@@ -154,6 +156,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
       log,
       createVerifier(o.facilitator, config.networks?.length ? config.networks.map((n) => n.network) : [config.network]),
       models,
+      o.upstreams,
     ),
   })
   return {

@@ -4,7 +4,7 @@
  */
 import type { Hex } from 'viem'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { services } from '../services/index.gen'
+import { services, upstreams } from '../services/index.gen'
 import { boot, ConfigError } from './boot'
 import { loadConfig, usesDevChain } from './config'
 import { createLogger } from './log'
@@ -109,12 +109,18 @@ async function main() {
       .catch((e) =>
         log.warn('settler boot reads failed; retried on the first paid call', { error: (e as Error).message }),
       )
-  const booted = await boot({ entries: registryEntries(services), facilitator, payTo, log, devPayer, loaded }).catch(
-    async (e) => {
-      await stopChain?.()
-      throw e
-    },
-  )
+  const booted = await boot({
+    entries: registryEntries(services),
+    upstreams,
+    facilitator,
+    payTo,
+    log,
+    devPayer,
+    loaded,
+  }).catch(async (e) => {
+    await stopChain?.()
+    throw e
+  })
   let server: ReturnType<typeof booted.app.listen>
   try {
     server = booted.app.listen(serveOptions(booted.config.port, booted.config.host, booted.log))

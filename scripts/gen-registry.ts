@@ -41,6 +41,9 @@ export function render(servicesDir = join(root, 'services')): string {
     ...rows,
     ']',
     '',
+    '// What the services declare beside their folders: live-data upstreams (services/upstreams.ts).',
+    "export { upstreams } from './upstreams'",
+    '',
   ].join('\n')
 }
 

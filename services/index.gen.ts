@@ -229,3 +229,6 @@ export const services: ServiceFolder[] = [
   { folder: 'wikipedia-summary', manifest: m111, load: () => import('./wikipedia-summary/handler') },
   { folder: 'xml-json-convert', manifest: m112, load: () => import('./xml-json-convert/handler') },
 ]
+
+// What the services declare beside their folders: live-data upstreams (services/upstreams.ts).
+export { upstreams } from './upstreams'

@@ -5,7 +5,7 @@ import { boot } from '../../runtime/boot'
 import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { createLogger } from '../../runtime/log'
 import { registryEntries } from '../../runtime/registry'
-import { services } from '../../services/index.gen'
+import { services, upstreams } from '../../services/index.gen'
 
 const facilitator = process.env.RPC_URL
   ? createLocalFacilitator({
@@ -25,6 +25,7 @@ const facilitator = process.env.RPC_URL
 const t0 = performance.now()
 const b = await boot({
   entries: registryEntries(services),
+  upstreams,
   facilitator,
   log: createLogger('silent'),
   env: { ...process.env, INVALID_PAYMENT_LIMIT: '0' },

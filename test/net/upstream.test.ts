@@ -1,7 +1,8 @@
 /** The live-data upstream client (runtime/net/upstream.ts) and the defaults table. */
 import { afterAll, describe, expect, test } from 'bun:test'
 import { createUpstreams, TtlLru } from '../../runtime/net/upstream'
-import { UPSTREAM_DEFAULTS, upstreamEnvName, withUpstreamDefaults } from '../../runtime/net/upstream-defaults'
+import { upstreamEnvName, withUpstreamDefaults } from '../../runtime/net/upstream-defaults'
+import { entries, upstreams } from '../support/entries'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { json, neverAnswers, serve, serviceError, upstreamFailure } from './support'
@@ -146,10 +147,10 @@ describe('failures carry upstream and retryable', () => {
   })
 })
 
-describe('defaults table', () => {
+describe('the upstreams the services declare (services/upstreams.ts)', () => {
   test('every upstream has url, timeout, terms and an attribution, and clients carry that attribution', () => {
-    const up = createUpstreams(withUpstreamDefaults())
-    for (const [name, d] of Object.entries(UPSTREAM_DEFAULTS)) {
+    const up = createUpstreams(withUpstreamDefaults(upstreams))
+    for (const [name, d] of Object.entries(upstreams)) {
       expect(d.url).toMatch(/^https:\/\//)
       expect(d.timeoutMs).toBeGreaterThan(0)
       expect(d.terms.length).toBeGreaterThan(20)
@@ -176,9 +177,9 @@ describe('defaults table', () => {
           .map((c) => c.trim())
           .slice(1, -1),
       )
-    expect(rows.map((r) => r[0].split(' ')[0]).sort()).toEqual(Object.keys(UPSTREAM_DEFAULTS).sort())
+    expect(rows.map((r) => r[0].split(' ')[0]).sort()).toEqual(Object.keys(upstreams).sort())
     for (const [name, url, vars] of rows) {
-      const d = (UPSTREAM_DEFAULTS as Record<string, { url: string; keyParam?: string; keyHeader?: string }>)[
+      const d = (upstreams as Record<string, { url: string; keyParam?: string; keyHeader?: string }>)[
         name.split(' ')[0]
       ]
       expect(url).toBe(d.url)
@@ -188,7 +189,7 @@ describe('defaults table', () => {
   })
   test('env names and merging', () => {
     expect(upstreamEnvName('open-meteo-air-quality', 'URL')).toBe('UPSTREAM_OPEN_METEO_AIR_QUALITY_URL')
-    const merged = withUpstreamDefaults({
+    const merged = withUpstreamDefaults(upstreams, {
       'open-meteo': { url: 'https://customer-api.open-meteo.com/v1', key: 'K' },
       extra: { url: 'https://x.example' },
       empty: {},
@@ -199,14 +200,13 @@ describe('defaults table', () => {
       timeoutMs: 6000,
       keyParam: 'apikey',
       keyHeader: undefined,
+      attribution: upstreams['open-meteo'].attribution,
     })
     expect(merged.coingecko.keyHeader).toBe('x-cg-demo-api-key')
     expect(merged.extra.url).toBe('https://x.example')
     expect(merged.empty).toBeUndefined()
   })
-  test('every live-data manifest names only upstreams of the table', async () => {
-    const { entries } = await import('../support/entries')
-    for (const e of entries)
-      for (const u of e.manifest.upstreams ?? []) expect(Object.keys(UPSTREAM_DEFAULTS)).toContain(u)
+  test('every live-data manifest names only upstreams of the table (services/upstreams.ts)', () => {
+    for (const e of entries) for (const u of e.manifest.upstreams ?? []) expect(Object.keys(upstreams)).toContain(u)
   })
 })

@@ -6,7 +6,7 @@ import type { Facilitator } from '../../runtime/pay/types'
 import type { RegistryEntry } from '../../runtime/registry-types'
 import { createLogger } from '../../runtime/log'
 import { serveOptions } from '../../runtime/http/serve-options'
-import { entries } from './entries'
+import { entries, upstreams } from './entries'
 
 /** A facilitator for tests that never pay: any call to it is a test failure (counts calls). */
 export function refusingFacilitator(): Facilitator & { calls: number } {
@@ -62,6 +62,7 @@ async function bootForTest(o: StartOptions) {
   const booted = await boot({
     env,
     entries: o.entries ?? entries,
+    upstreams,
     facilitator: o.facilitator ?? refusingFacilitator(),
     log: createLogger('info', (l) => logs.push(l)),
     reconcileEveryMs: 3_600_000,
