@@ -14,6 +14,7 @@ import {
 import { Value } from '@sinclair/typebox/value'
 import { usdToAtomic } from './pay/amount'
 import { aliasProblems, publishAliases } from './input/publish'
+import { errorVocabulary } from './error-vocabulary'
 
 /** A service as the runtime serves it: manifest plus operator overrides, with everything derived once at boot. */
 export interface CatalogService {
@@ -95,7 +96,8 @@ export function buildCatalog(
   config: Config,
   modelAvailable: boolean,
 ): { services: CatalogService[]; problems: string[] } {
-  const problems: string[] = []
+  // Each service's own error codes, merged with the runtime's: a collision refuses the boot.
+  const problems: string[] = [...errorVocabulary(entries).problems]
   const known = new Set(entries.map((e) => e.folder))
   for (const slug of Object.keys(config.services))
     if (!known.has(slug)) problems.push(`registry.yaml services.${slug}: no such service`)
