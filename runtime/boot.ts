@@ -1,5 +1,5 @@
 import { createApp } from './app'
-import { buildCatalog, type CatalogService } from './catalog'
+import { buildCatalog, type Categories, type CatalogService } from './catalog'
 import { loadConfig, usesDevChain, type Config } from './config'
 import { openStorage, type OpenedStorage } from './db/open'
 import type { Storage } from './db/store'
@@ -28,6 +28,8 @@ export interface BootOptions {
   entries: RegistryEntry[]
   /** The live-data upstreams the services declare (services/upstreams.ts, re-exported by services/index.gen.ts). */
   upstreams: Record<string, UpstreamDefault>
+  /** The categories a manifest may name, with their tags (services/categories.ts, re-exported by the index). */
+  categories: Categories
   /** The payment backend; built by `start` from the config (dev chain, RPC or remote facilitator). */
   facilitator: Facilitator
   /** Receiving wallet when the config has none (the dev chain's payee). */
@@ -76,7 +78,12 @@ export async function boot(o: BootOptions): Promise<Booted> {
     apiKey: config.openai.apiKey || undefined,
   })
   const { entries } = o
-  const { services: catalog, problems: manifestProblems } = buildCatalog(entries, config, models.available)
+  const { services: catalog, problems: manifestProblems } = buildCatalog(
+    entries,
+    config,
+    models.available,
+    o.categories,
+  )
   problems.push(...manifestProblems)
   if (!catalog.some((s) => s.slug === config.demo.service))
     problems.push(`demo.service '${config.demo.service}' is not a registered service`)

@@ -4,7 +4,7 @@
  */
 import type { Hex } from 'viem'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { services, upstreams } from '../services/index.gen'
+import { categories, services, upstreams } from '../services/index.gen'
 import { boot, ConfigError } from './boot'
 import { loadConfig, usesDevChain } from './config'
 import { createLogger } from './log'
@@ -112,6 +112,7 @@ async function main() {
   const booted = await boot({
     entries: registryEntries(services),
     upstreams,
+    categories,
     facilitator,
     payTo,
     log,

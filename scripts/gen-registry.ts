@@ -41,7 +41,8 @@ export function render(servicesDir = join(root, 'services')): string {
     ...rows,
     ']',
     '',
-    '// What the services declare beside their folders: live-data upstreams (services/upstreams.ts).',
+    '// What the services declare beside their folders: categories and live-data upstreams.',
+    "export { categories } from './categories'",
     "export { upstreams } from './upstreams'",
     '',
   ].join('\n')

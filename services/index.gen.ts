@@ -230,5 +230,6 @@ export const services: ServiceFolder[] = [
   { folder: 'xml-json-convert', manifest: m112, load: () => import('./xml-json-convert/handler') },
 ]
 
-// What the services declare beside their folders: live-data upstreams (services/upstreams.ts).
+// What the services declare beside their folders: categories and live-data upstreams.
+export { categories } from './categories'
 export { upstreams } from './upstreams'

@@ -5,7 +5,7 @@ import { boot } from '../../runtime/boot'
 import { createLocalFacilitator } from '../../runtime/pay/local-facilitator'
 import { createLogger } from '../../runtime/log'
 import { registryEntries } from '../../runtime/registry'
-import { services, upstreams } from '../../services/index.gen'
+import { categories, services, upstreams } from '../../services/index.gen'
 
 const facilitator = process.env.RPC_URL
   ? createLocalFacilitator({
@@ -26,6 +26,7 @@ const t0 = performance.now()
 const b = await boot({
   entries: registryEntries(services),
   upstreams,
+  categories,
   facilitator,
   log: createLogger('silent'),
   env: { ...process.env, INVALID_PAYMENT_LIMIT: '0' },

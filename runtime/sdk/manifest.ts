@@ -17,25 +17,6 @@ export interface TierPrice {
   max_tokens: number
 }
 
-export const CATEGORIES = [
-  'analysis',
-  'web',
-  'text',
-  'encoding',
-  'data',
-  'datetime',
-  'validation',
-  'network',
-  'math',
-  'finance',
-  'crypto',
-  'live-data',
-  'language',
-  'media',
-  'payments',
-] as const
-export type Category = (typeof CATEGORIES)[number]
-
 /**
  * `tiered`: body is a ServiceRequest (`code`, `language`, `context`, `tier`), answer is a ServiceResponse;
  * the handler returns `{ result, model?, tokens_used }` and the runtime adds `service`, `tier`, `request_id`.
@@ -92,7 +73,8 @@ export interface ServiceManifest<
   slug: string
   name: string
   description: string
-  category: Category
+  /** One of the categories in services/categories.ts (boot refuses another). */
+  category: string
   kind: ServiceKind
   method: 'POST'
   /** `{ quick, standard, pro }` for tiered services, `{ flat }` for utilities, `{ standard }` for read-url. */

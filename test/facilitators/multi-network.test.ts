@@ -16,7 +16,7 @@ import { loadConfig } from '../../runtime/config'
 import { createLogger } from '../../runtime/log'
 import { networkFacilitators } from '../../runtime/pay/network-backends'
 import type { Facilitator, PaymentRequirements } from '../../runtime/pay/types'
-import { upstreams } from '../support/entries'
+import { categories, upstreams } from '../support/entries'
 import { withEcho } from '../support/extra-service'
 import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { signPayment } from '../support/pay'
@@ -339,6 +339,7 @@ describe('boot refuses a misconfigured second network', () => {
       env: { PATH: process.env.PATH, ...bad },
       entries: withEcho(),
       upstreams,
+      categories,
       facilitator: refusingFacilitator(),
     }).catch((e) => e)
     expect(err).toBeInstanceOf(ConfigError)

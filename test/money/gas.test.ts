@@ -12,7 +12,7 @@ import { boot } from '../../runtime/boot'
 import { createLogger } from '../../runtime/log'
 import { decodeB64Json, post, type TestServer, requirementsAt } from '../support/server'
 import { startServerOnChain } from '../support/on-chain'
-import { upstreams } from '../support/entries'
+import { categories, upstreams } from '../support/entries'
 import { withEcho } from '../support/extra-service'
 import { signPayment } from '../support/pay'
 import { sqliteOf } from '../../runtime/db/open'
@@ -89,6 +89,7 @@ test('without ETH_USD gas is reported in wei only; with a rate that makes gas de
       },
       entries: withEcho(),
       upstreams,
+      categories,
       facilitator: createLocalFacilitator({
         rpcUrl: chain.rpcUrl,
         settlerKey: chain.settler.privateKey as Hex,

@@ -10,7 +10,7 @@ import { createLogger } from '../../runtime/log'
 import { post, refusingFacilitator, startServer, type TestServer, requirementsAt } from '../support/server'
 import { signPayment } from '../support/pay'
 import { testPostgres, type LocalPostgres } from '../support/postgres'
-import { entries, upstreams } from '../support/entries'
+import { categories, entries, upstreams } from '../support/entries'
 
 let pg: LocalPostgres
 let s: TestServer
@@ -31,6 +31,7 @@ test('boot refuses an unreachable DATABASE_URL with one message, without the pas
   const err = await boot({
     entries,
     upstreams,
+    categories,
     env: {
       PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
       DATABASE_URL: 'postgres://app:hunter2@127.0.0.1:1/api',

@@ -7,7 +7,7 @@ import { buildCatalog } from '../../runtime/catalog'
 import { loadConfig } from '../../runtime/config'
 import { errorVocabulary } from '../../runtime/error-vocabulary'
 import { ownError, ServiceError } from '../../runtime/sdk'
-import { entries } from '../support/entries'
+import { categories, entries } from '../support/entries'
 import { echoEntry } from '../support/extra-service'
 
 test('error codes: one closed list, unique, UPPER_SNAKE (what the console counts), no synonym of INVALID_JSON', () => {
@@ -62,7 +62,7 @@ test('boot refuses a declared code that collides (the runtime, another service) 
     }),
     declaring('own-c', { BAD_STATUS: { status: 200, description: 'ok?' }, NO_TEXT: { status: 422, description: '' } }),
   ]
-  const text = buildCatalog([...entries, ...bad], loadConfig({}).config, false).problems.join('\n')
+  const text = buildCatalog([...entries, ...bad], loadConfig({}).config, false, categories).problems.join('\n')
   expect(text).toContain("services/own-a: error code 'INVALID_INPUT' is one of the runtime's codes")
   expect(text).toContain("services/own-b: error code 'SHARED_CODE' is also declared by services/own-a")
   expect(text).toContain("services/own-b: error code 'lower_case' must be UPPER_SNAKE")

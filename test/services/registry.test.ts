@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { generated, render, renderHandlers } from '../../scripts/gen-registry'
 import { loadConfig } from '../../runtime/config'
 import { buildCatalog } from '../../runtime/catalog'
-import { entries } from '../support/entries'
+import { categories, entries } from '../support/entries'
 import { echoEntry } from '../support/extra-service'
 
 const root = join(import.meta.dir, '..', '..')
@@ -72,18 +72,29 @@ describe('boot validation lists every problem at once', () => {
         manifest: { ...echoEntry.manifest, slug: 'x2', pricing: { flat: { price_usd: 0.0000001, max_tokens: 0 } } },
       },
     ]
-    const { problems: mp } = buildCatalog([...entries, ...broken], config, false)
+    const { problems: mp } = buildCatalog([...entries, ...broken], config, false, categories)
     const text = mp.join('\n')
     expect(text).toContain('registry.yaml services.no-such: no such service')
     expect(text).toContain("slug 'test-echo' must equal the folder name")
     expect(text).toContain('more than 6 decimals')
+  })
+  test('a category must be one of services/categories.ts; tags come from there (category first, at most 5)', () => {
+    const { config } = loadConfig({}, '')
+    const odd = { ...echoEntry, manifest: { ...echoEntry.manifest, category: 'gardening' } }
+    const { problems } = buildCatalog([...entries, odd], config, false, categories)
+    expect(problems.join('\n')).toContain("services/test-echo: category 'gardening' is not one of analysis, web,")
+    for (const [name, tags] of Object.entries(categories))
+      expect([name, tags[0], tags.length <= 5]).toEqual([name, name, true])
+    const { services } = buildCatalog(entries, config, false, categories)
+    const hash = services.find((s) => s.slug === 'hash-digest')!
+    expect(hash.tags).toEqual(categories[hash.manifest.category as keyof typeof categories])
   })
   test('operator overrides change prices and disable services', () => {
     const { config } = loadConfig(
       {},
       'services: { slugify: { price_usd: 0.002 }, lorem-ipsum: { enabled: false }, explain-code: { prices: { pro: 0.2 }, model: op-model } }',
     )
-    const { services, problems } = buildCatalog(entries, config, true)
+    const { services, problems } = buildCatalog(entries, config, true, categories)
     expect(problems).toEqual([])
     expect(services.find((s) => s.slug === 'slugify')!.amounts.flat).toBe('2000')
     expect(services.some((s) => s.slug === 'lorem-ipsum')).toBe(false)

@@ -1,7 +1,7 @@
 import { registryEntries } from '../../runtime/registry'
 import { services } from '../../services/index.gen'
 
-export { upstreams } from '../../services/index.gen'
+export { categories, upstreams } from '../../services/index.gen'
 
 /**
  * Every service folder as the entry point hands it to boot (runtime/index.ts). One list per test process: the

@@ -6,7 +6,7 @@ import type { Facilitator } from '../../runtime/pay/types'
 import type { RegistryEntry } from '../../runtime/registry-types'
 import { createLogger } from '../../runtime/log'
 import { serveOptions } from '../../runtime/http/serve-options'
-import { entries, upstreams } from './entries'
+import { categories, entries, upstreams } from './entries'
 
 /** A facilitator for tests that never pay: any call to it is a test failure (counts calls). */
 export function refusingFacilitator(): Facilitator & { calls: number } {
@@ -63,6 +63,7 @@ async function bootForTest(o: StartOptions) {
     env,
     entries: o.entries ?? entries,
     upstreams,
+    categories,
     facilitator: o.facilitator ?? refusingFacilitator(),
     log: createLogger('info', (l) => logs.push(l)),
     reconcileEveryMs: 3_600_000,
