@@ -46,6 +46,15 @@ describe('generated registry index', () => {
     )
     expect(importers.sort()).toEqual(entryPoints)
   })
+  test('every service that calls an upstream keeps its recorded answers beside it (recorded.json)', () => {
+    const callers = entries.filter((e) => e.manifest.upstreams?.length).map((e) => e.folder)
+    expect(callers.length).toBeGreaterThan(5)
+    for (const slug of callers) {
+      const file = join(root, 'services', slug, 'recorded.json')
+      const recorded = JSON.parse(readFileSync(file, 'utf8'))
+      expect([slug, Object.keys(recorded).length > 0]).toEqual([slug, true])
+    }
+  })
   test('the generated index imports nothing from runtime/ but the sdk, and only types', () => {
     for (const text of [render(), renderHandlers()]) {
       const fromRuntime = [...text.matchAll(/^import (type )?.* from '(\.\.\/runtime\/[^']*)'/gm)]
