@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { generated, render, renderHandlers } from '../../scripts/gen-registry'
 import { loadConfig } from '../../runtime/config'
 import { buildCatalog } from '../../runtime/catalog'
-import { categories, entries } from '../support/entries'
+import { categories, entries, upstreams } from '../support/entries'
 import { echoEntry } from '../support/extra-service'
 
 const root = join(import.meta.dir, '..', '..')
@@ -49,10 +49,16 @@ describe('generated registry index', () => {
   test('every service that calls an upstream keeps its recorded answers beside it (recorded.json)', () => {
     const callers = entries.filter((e) => e.manifest.upstreams?.length).map((e) => e.folder)
     expect(callers.length).toBeGreaterThan(5)
-    for (const slug of callers) {
-      const file = join(root, 'services', slug, 'recorded.json')
-      const recorded = JSON.parse(readFileSync(file, 'utf8'))
-      expect([slug, Object.keys(recorded).length > 0]).toEqual([slug, true])
+    const recorders = [...new Bun.Glob('*/recorded.json').scanSync(join(root, 'services'))].map((f) => f.split('/')[0])
+    expect(recorders.sort()).toEqual(callers)
+    for (const slug of recorders) {
+      const { answers } = JSON.parse(readFileSync(join(root, 'services', slug, 'recorded.json'), 'utf8'))
+      expect([slug, answers.length > 0]).toEqual([slug, true])
+      for (const a of answers) {
+        expect([slug, a.upstream, a.upstream in upstreams]).toEqual([slug, a.upstream, true])
+        expect(a.requests.every((r: string) => r.startsWith('/'))).toBe(true)
+        expect(a.body).toBeDefined()
+      }
     }
   })
   test('the generated index imports nothing from runtime/ but the sdk, and only types', () => {
