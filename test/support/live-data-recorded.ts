@@ -28,7 +28,7 @@ interface RecordedAnswer {
 const servicesDir = join(import.meta.dir, '..', '..', 'services')
 
 /** The answers recorded beside one service. */
-export function recordedAnswers(slug: string): RecordedAnswer[] {
+function recordedAnswers(slug: string): RecordedAnswer[] {
   return JSON.parse(readFileSync(join(servicesDir, slug, 'recorded.json'), 'utf8')).answers
 }
 
