@@ -11,7 +11,7 @@ import { echoEntry } from '../support/extra-service'
 const root = join(import.meta.dir, '..', '..')
 
 describe('generated registry index', () => {
-  test('every generated file (services/index.gen.ts, services/handlers.gen.ts, the registry hash) is up to date', () => {
+  test('every generated file (services/index.gen.ts, services/handlers.gen.ts, the registry hash, docs/upstreams.md) is up to date', () => {
     for (const [name, text] of generated()) expect([name, readFileSync(join(root, name), 'utf8')]).toEqual([name, text])
   })
   test("the worker pool's handler index lists every built service", () => {
