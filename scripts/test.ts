@@ -6,7 +6,10 @@
  */
 const bun = process.execPath
 const steps: Array<[string, string[]]> = [
-  ['registry index is up to date', [bun, 'scripts/gen-registry.ts', '--check']],
+  [
+    'generated files are up to date (npm run gen: service index, registry hash, docs/upstreams.md)',
+    [bun, 'scripts/gen-registry.ts', '--check'],
+  ],
   ['contract artifacts are up to date (solc)', [bun, 'scripts/contracts-build.ts', '--check']],
   ['typecheck (tsc --noEmit)', [bun, 'x', 'tsc', '--noEmit', '-p', '.']],
   ['lint (Biome format + lint, knip: unused files and dependencies)', [bun, 'run', 'lint']],
