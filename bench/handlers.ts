@@ -1,5 +1,5 @@
 /** Handler throughput for a utility-heavy mix, called directly (no HTTP), to catch slow handlers. */
-import { entries } from '../runtime/registry.gen'
+import { entries } from '../test/support/entries'
 import { prepareInput } from '../runtime/validate'
 import { testContext } from '../runtime/sdk'
 

@@ -3,7 +3,7 @@
  * ratio to the plain validation it precedes. Run: `bun bench/input.ts`. Figures are ratios within one run.
  */
 import { Value } from '@sinclair/typebox/value'
-import { entries } from '../runtime/registry.gen'
+import { entries } from '../test/support/entries'
 import { checker, prepareInputReport } from '../runtime/validate'
 
 const CASES: Array<[string, Record<string, unknown>]> = [

@@ -4,7 +4,7 @@
  * handler spins in a worker and while 16 do. `bun bench/isolate.ts [N]`.
  */
 import { HandlerPool } from '../runtime/isolate'
-import { entries } from '../runtime/registry.gen'
+import { entries } from '../test/support/entries'
 import { createLogger } from '../runtime/log'
 import { testContext } from '../runtime/sdk'
 import { prepareInput } from '../runtime/validate'

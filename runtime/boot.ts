@@ -1,5 +1,5 @@
 import { createApp } from './app'
-import { buildCatalog, type CatalogService } from './catalog'
+import { buildCatalog, type Categories, type CatalogService } from './catalog'
 import { loadConfig, usesDevChain, type Config } from './config'
 import { openStorage, type OpenedStorage } from './db/open'
 import type { Storage } from './db/store'
@@ -10,11 +10,10 @@ import { reconcile } from './pay/server/reconcile'
 import { warnUnprofitablePrices } from './pay/server/price-check'
 import type { Facilitator } from './pay/types'
 import type { RegistryEntry } from './registry-types'
-import { entries as generated } from './registry.gen'
 import { createContextFactory } from './context'
 import { createVerifier } from './pay/facilitator/verify-only'
 import { modelProvider } from './model/provider'
-import type { Logger } from './sdk'
+import type { Logger, UpstreamDefault } from './sdk'
 import type { DevPayer } from './site/dev-payer'
 import { PaidResults } from './pay/server/kept-results'
 import { createReceiptIssuer, defaultKeyPath, loadReceiptKey, type ReceiptIssuer } from './pay/server/receipts'
@@ -22,8 +21,15 @@ import { HandlerPool, isolated } from './isolate'
 
 export interface BootOptions {
   env?: Record<string, string | undefined>
-  /** Service folders to serve (default: the generated index). Tests add extra entries here. */
-  entries?: RegistryEntry[]
+  /**
+   * Service folders to serve: the generated index (services/index.gen.ts) made into entries by `registryEntries`
+   * (runtime/registry.ts). Only the entry point imports services/; tests add extra entries here.
+   */
+  entries: RegistryEntry[]
+  /** The live-data upstreams the services declare (services/upstreams.ts, re-exported by services/index.gen.ts). */
+  upstreams: Record<string, UpstreamDefault>
+  /** The categories a manifest may name, with their tags (services/categories.ts, re-exported by the index). */
+  categories: Categories
   /** The payment backend; built by `start` from the config (dev chain, RPC or remote facilitator). */
   facilitator: Facilitator
   /** Receiving wallet when the config has none (the dev chain's payee). */
@@ -71,15 +77,20 @@ export async function boot(o: BootOptions): Promise<Booted> {
     baseUrl: config.openai.baseUrl || undefined,
     apiKey: config.openai.apiKey || undefined,
   })
-  const entries = o.entries ?? generated
-  const { services: catalog, problems: manifestProblems } = buildCatalog(entries, config, models.available)
+  const { entries } = o
+  const { services: catalog, problems: manifestProblems } = buildCatalog(
+    entries,
+    config,
+    models.available,
+    o.categories,
+  )
   problems.push(...manifestProblems)
   if (!catalog.some((s) => s.slug === config.demo.service))
     problems.push(`demo.service '${config.demo.service}' is not a registered service`)
   if (problems.length) throw new ConfigError(problems)
   // Handlers run in workers that are ended when a call outlives its deadline or memory (runtime/isolate).
   const pool = new HandlerPool(config.isolate, log)
-  const services = isolated(catalog, entries, generated, pool)
+  const services = isolated(catalog, entries, pool)
 
   let storage: OpenedStorage
   try {
@@ -155,6 +166,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
         config.networks.map((n) => n.network),
       ),
       models,
+      o.upstreams,
     ),
   })
   return {

@@ -2,18 +2,11 @@ import type { TSchema } from '@sinclair/typebox'
 import { declareDiscoveryExtension } from '@x402/extensions/bazaar'
 import type { Config } from './config'
 import type { RegistryEntry } from './registry-types'
-import {
-  CATEGORIES,
-  type AnyHandler,
-  type ErrorCode,
-  type ServiceManifest,
-  type TierName,
-  type TierPrice,
-  TIERS,
-} from './sdk'
+import { type AnyHandler, type ErrorCode, type ServiceManifest, type TierName, type TierPrice, TIERS } from './sdk'
 import { Value } from '@sinclair/typebox/value'
 import { usdToAtomic } from './pay/amount'
 import { aliasProblems, publishAliases } from './input/publish'
+import { errorVocabulary } from './error-vocabulary'
 
 /** A service as the runtime serves it: manifest plus operator overrides, with everything derived once at boot. */
 export interface CatalogService {
@@ -32,7 +25,14 @@ export interface CatalogService {
   inputJsonSchema: Record<string, unknown>
   outputJsonSchema: Record<string, unknown>
   bazaar: Record<string, unknown>
+  /** Its category's topical tags (services/categories.ts), the category first; at most 5. */
+  tags: string[]
+  /** Its category's position in services/categories.ts (/llms.txt lists categories in that order). */
+  categoryRank: number
 }
+
+/** The categories the services declare (services/categories.ts): name → topical tags, in listing order. */
+export type Categories = Record<string, readonly string[]>
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
 
@@ -53,7 +53,7 @@ function effectivePricing(
   return out
 }
 
-function check(e: RegistryEntry, problems: string[]): void {
+function check(e: RegistryEntry, categories: Categories, problems: string[]): void {
   const m = e.manifest
   const at = `services/${e.folder}`
   if (!m || typeof m !== 'object')
@@ -62,8 +62,8 @@ function check(e: RegistryEntry, problems: string[]): void {
   if (!SLUG.test(m.slug ?? '')) problems.push(`${at}: slug must be kebab-case`)
   for (const f of ['name', 'description', 'model'] as const)
     if (!m[f] || typeof m[f] !== 'string') problems.push(`${at}: ${f} is required`)
-  if (!CATEGORIES.includes(m.category))
-    problems.push(`${at}: category '${m.category}' is not one of ${CATEGORIES.join(', ')}`)
+  if (!Object.hasOwn(categories, m.category))
+    problems.push(`${at}: category '${m.category}' is not one of ${Object.keys(categories).join(', ')}`)
   if (m.kind !== 'tiered' && m.kind !== 'utility') problems.push(`${at}: kind must be 'tiered' or 'utility'`)
   const tiers = Object.keys(m.pricing ?? {})
   if (m.kind === 'tiered' && TIERS.some((t) => !tiers.includes(t)))
@@ -94,15 +94,17 @@ export function buildCatalog(
   entries: RegistryEntry[],
   config: Config,
   modelAvailable: boolean,
+  categories: Categories,
 ): { services: CatalogService[]; problems: string[] } {
-  const problems: string[] = []
+  // Each service's own error codes, merged with the runtime's: a collision refuses the boot.
+  const problems: string[] = [...errorVocabulary(entries).problems]
   const known = new Set(entries.map((e) => e.folder))
   for (const slug of Object.keys(config.services))
     if (!known.has(slug)) problems.push(`registry.yaml services.${slug}: no such service`)
   const services: CatalogService[] = []
   for (const e of entries) {
     const before = problems.length
-    check(e, problems)
+    check(e, categories, problems)
     if (problems.length > before) continue
     const m = e.manifest
     const o = config.services[m.slug]
@@ -155,6 +157,8 @@ export function buildCatalog(
         // The output schema is published in OpenAPI and /discovery/resources; keeping it out of every 402 header halves its size.
         output: { example: example?.output ?? {} },
       } as never) as Record<string, unknown>,
+      tags: categories[m.category].slice(0, 5),
+      categoryRank: Object.keys(categories).indexOf(m.category),
     })
   }
   return { services, problems }

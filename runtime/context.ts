@@ -1,15 +1,21 @@
 import type { CatalogService } from './catalog'
 import type { Config } from './config'
-import type { Logger, PaymentVerifier, ServiceContext, TierName } from './sdk'
+import type { Logger, PaymentVerifier, ServiceContext, TierName, UpstreamDefault } from './sdk'
 import type { ModelProvider } from './model'
 import { createSafeFetch } from './net/safe-fetch'
 import { createUpstreams } from './net/upstream'
 import { withUpstreamDefaults } from './net/upstream-defaults'
 
 /** Builds each call's ServiceContext: request id, tier budget, clock, abort signal, and the configured network and model clients. */
-export function createContextFactory(config: Config, log: Logger, x402: PaymentVerifier, models: ModelProvider) {
+export function createContextFactory(
+  config: Config,
+  log: Logger,
+  x402: PaymentVerifier,
+  models: ModelProvider,
+  upstreams: Record<string, UpstreamDefault>,
+) {
   const safeFetch = createSafeFetch({ allowHosts: config.fetchAllowHosts })
-  const upstream = createUpstreams(withUpstreamDefaults(config.upstreams), fetch, {
+  const upstream = createUpstreams(withUpstreamDefaults(upstreams, config.upstreams), fetch, {
     userAgent: config.upstreamUserAgent,
   })
   return (svc: CatalogService, tier: TierName, requestId: string, signal: AbortSignal): ServiceContext => ({

@@ -4,10 +4,12 @@
  */
 import type { Hex } from 'viem'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { categories, services, upstreams } from '../services/index.gen'
 import { boot, ConfigError } from './boot'
 import { loadConfig, usesDevChain } from './config'
 import { settlerKeys } from './config/parse'
 import { createLogger } from './log'
+import { registryEntries } from './registry'
 import { serveOptions } from './http/serve-options'
 import type { createLocalFacilitator } from './pay/facilitator/local'
 import type { Facilitator } from './pay/types'
@@ -108,7 +110,16 @@ async function main() {
       .catch((e) =>
         log.warn('settler boot reads failed; retried on the first paid call', { error: (e as Error).message }),
       )
-  const booted = await boot({ facilitator, payTo, log, devPayer, loaded }).catch(async (e) => {
+  const booted = await boot({
+    entries: registryEntries(services),
+    upstreams,
+    categories,
+    facilitator,
+    payTo,
+    log,
+    devPayer,
+    loaded,
+  }).catch(async (e) => {
     await stopChain?.()
     throw e
   })

@@ -2,8 +2,8 @@ import type { AnyHandler } from './sdk'
 
 /**
  * A handler whose module loads on its first call (then is called directly). Keeps boot to the manifests: heavy
- * libraries of a service are only paid for when that service is used. The generated `registry.gen.ts` wraps every
- * handler in it.
+ * libraries of a service are only paid for when that service is used. `registryEntries` (runtime/registry.ts) wraps
+ * every handler of the generated index in it.
  */
 export function lazy(load: () => Promise<{ default: unknown }>): AnyHandler {
   let fn: ((input: never, ctx: never) => unknown) | undefined

@@ -6,7 +6,10 @@
  */
 const bun = process.execPath
 const steps: Array<[string, string[]]> = [
-  ['registry index is up to date', [bun, 'scripts/gen-registry.ts', '--check']],
+  [
+    'generated files are up to date (npm run gen: service index, registry hash, docs/upstreams.md)',
+    [bun, 'scripts/gen-registry.ts', '--check'],
+  ],
   ['docs/configuration.md is up to date', [bun, 'scripts/gen-config-docs.ts', '--check']],
   ['endpoint table of docs/api.md is up to date', [bun, 'scripts/gen-endpoints.ts', '--check']],
   ['contract artifacts are up to date (solc)', [bun, 'scripts/contracts-build.ts', '--check']],

@@ -4,6 +4,8 @@ import type { Hex } from 'viem'
 import { boot } from '../../runtime/boot'
 import { createLocalFacilitator } from '../../runtime/pay/facilitator/local'
 import { createLogger } from '../../runtime/log'
+import { registryEntries } from '../../runtime/registry'
+import { categories, services, upstreams } from '../../services/index.gen'
 
 const facilitator = process.env.RPC_URL
   ? createLocalFacilitator({
@@ -21,7 +23,14 @@ const facilitator = process.env.RPC_URL
       status: async () => ({ state: 'unknown' as const }),
     }
 const t0 = performance.now()
-const b = await boot({ facilitator, log: createLogger('silent'), env: { ...process.env, INVALID_PAYMENT_LIMIT: '0' } })
+const b = await boot({
+  entries: registryEntries(services),
+  upstreams,
+  categories,
+  facilitator,
+  log: createLogger('silent'),
+  env: { ...process.env, INVALID_PAYMENT_LIMIT: '0' },
+})
 const server = b.app.listen({ port: 0, hostname: '127.0.0.1' })
 console.log(`BOOT_MS ${(performance.now() - t0).toFixed(1)}`)
 console.log(`PORT ${server.server!.port}`)

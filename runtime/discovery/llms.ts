@@ -1,6 +1,6 @@
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
-import { CATEGORIES, TIERS, type TierName } from '../sdk'
+import { TIERS, type TierName } from '../sdk'
 import { firstSentence } from './sentence'
 import { fieldLines } from './llms-fields'
 
@@ -51,9 +51,12 @@ export function llmsTxt(services: CatalogService[], cfg: Config): string {
     `- [MCP](${base}/mcp): the same services as paid MCP tools (Streamable HTTP, stateless; payment in \`_meta["x402/payment"]\`), listed as a small set by default (free \`search_services\` and \`describe_service\`, a paid \`call_service\` that reaches every service, the most used services); [${base}/mcp?tools=all](${base}/mcp?tools=all) lists every service as its own tool`,
     `- [Free demo](${base}/api/demo/explain): POST explain-code at the quick tier, ${cfg.demo.dailyLimit} calls per day, no payment`,
   ]
-  for (const category of CATEGORIES) {
+  // Categories in the order services/categories.ts declares them (the catalog's categoryRank).
+  const ranked = [...new Map(services.map((s) => [s.categoryRank, s.manifest.category])).entries()].sort(
+    (a, b) => a[0] - b[0],
+  )
+  for (const [, category] of ranked) {
     const inCat = services.filter((s) => s.manifest.category === category)
-    if (!inCat.length) continue
     out.push('', `## ${category}`, '')
     for (const s of inCat)
       out.push(

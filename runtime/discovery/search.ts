@@ -1,7 +1,6 @@
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
 import { ServiceError } from '../sdk'
-import { tagsOf } from './metadata'
 import { discoveryItem, filterServices } from './surfaces'
 
 /** Query limits: a search is cheap, but its input is still capped. */
@@ -31,7 +30,7 @@ export function buildSearchIndex(services: CatalogService[]): Indexed[] {
     fields: [
       { weight: WEIGHTS.slug, words: new Set(words(s.slug)) },
       { weight: WEIGHTS.name, words: new Set(words(s.manifest.name)) },
-      { weight: WEIGHTS.tag, words: new Set([...tagsOf(s.manifest.category), s.manifest.category].flatMap(words)) },
+      { weight: WEIGHTS.tag, words: new Set([...s.tags, s.manifest.category].flatMap(words)) },
       { weight: WEIGHTS.description, words: new Set(words(s.manifest.description)) },
     ],
   }))

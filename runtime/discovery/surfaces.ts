@@ -2,7 +2,7 @@ import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
 import { acceptsFor } from '../pay/server/challenge'
 import { TIERS, type TierName } from '../sdk'
-import { metadataOf, tagsOf } from './metadata'
+import { metadataOf } from './metadata'
 
 /** Both paths of every paid service (spec §9: identical behaviour). */
 export const endpointsOf = (slug: string) => [`/api/v1/${slug}`, `/api/${slug}`]
@@ -154,7 +154,7 @@ export function filterServices(
   )
     return []
   if (ext && !ext.split(',').every((e) => e.trim() === 'bazaar')) return []
-  return tags.length ? services.filter((s) => tagsOf(s.manifest.category).some((t) => tags.includes(t))) : services
+  return tags.length ? services.filter((s) => s.tags.some((t) => tags.includes(t))) : services
 }
 
 /** Unix seconds (or ms) to ISO 8601. */

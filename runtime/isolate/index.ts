@@ -1,25 +1,25 @@
 import type { CatalogService } from '../catalog'
 import type { RegistryEntry } from '../registry-types'
 import type { AnyHandler } from '../sdk'
+import { isIndexed } from '../registry'
 import type { HandlerPool } from './pool'
 
 export { HandlerPool } from './pool'
 
 /**
- * The catalog with its handlers moved into the pool: a service of the generated registry runs there by slug, an
+ * The catalog with its handlers moved into the pool: a service of the generated index runs there by slug, an
  * entry with a `module` from that module. Only a handler given as an in-process function (tests that share state
  * with their service) stays on the main thread.
  */
 export function isolated(
   services: CatalogService[],
   entries: readonly RegistryEntry[],
-  generated: readonly RegistryEntry[],
   pool: HandlerPool,
 ): CatalogService[] {
   const bySlug = new Map(entries.map((e) => [e.manifest?.slug, e]))
   return services.map((s) => {
     const e = bySlug.get(s.slug)
-    if (!s.handler || !e || !(e.module || generated.includes(e))) return s
+    if (!s.handler || !e || !(e.module || isIndexed(e))) return s
     const target = { slug: s.slug, module: e.module, upstreams: s.manifest.upstreams ?? [] }
     const handler: AnyHandler = (input, ctx) => pool.run(target, input, ctx)
     return { ...s, handler }

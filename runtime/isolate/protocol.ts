@@ -1,4 +1,4 @@
-import { type ErrorCode, ServiceError } from '../sdk/errors'
+import { ServiceError } from '../sdk/errors'
 import type { Attribution, TierName } from '../sdk'
 
 /** What a worker needs to rebuild a call's context: the plain fields, the model's labels, the declared upstreams. */
@@ -47,7 +47,7 @@ export type WireError =
   | {
       service: true
       status: number
-      code: ErrorCode
+      code: ServiceError['code']
       message: string
       details?: unknown
       headers?: Record<string, string>

@@ -6,7 +6,8 @@
 import { decodeBody } from '../net/safe-fetch'
 import type { FetchedPage, ModelRequest, ServiceContext, StreamSink } from '../sdk'
 import { ServiceError } from '../sdk/errors'
-import { handlers } from './handlers.gen'
+// The binary's second entry point (package.json build): like runtime/index.ts it may import the generated index.
+import { handlers } from '../../services/handlers.gen'
 import { type CallContext, type FromWorker, fromWire, type ToWorker, toWire } from './protocol'
 
 declare const self: Worker

@@ -16,7 +16,6 @@
 import type { Attribution, Upstream } from '../sdk/context'
 import { ServiceError, upstreamError } from '../sdk/errors'
 import { upstreamEvent } from './upstream-health'
-import { UPSTREAM_DEFAULTS } from './upstream-defaults'
 
 export interface UpstreamConfig {
   url: string
@@ -26,6 +25,8 @@ export interface UpstreamConfig {
   keyParam?: string
   /** Header carrying `key` (wins over keyParam). */
   keyHeader?: string
+  /** The declared attribution (services/upstreams.ts); an operator-only upstream is attributed to its host. */
+  attribution?: Attribution
 }
 
 export interface CreateUpstreamsOptions {
@@ -142,7 +143,7 @@ export function createUpstreams(
       name,
       baseUrl: base,
       key: cfg.key,
-      attribution: attributionOf(name, base),
+      attribution: cfg.attribution ?? attributionOf(name, base),
       async getJson<T = unknown>(
         path: string,
         query: Record<string, string | number | boolean | undefined> = {},
@@ -210,10 +211,8 @@ export function createUpstreams(
   }
 }
 
-/** The declared attribution of a known upstream; an operator-only upstream is attributed to its host. */
+/** The attribution of an operator-only upstream (none declared): its host. */
 function attributionOf(name: string, base: string): Attribution {
-  const known = (UPSTREAM_DEFAULTS as Record<string, { attribution: Attribution }>)[name]
-  if (known) return known.attribution
   const host = URL.canParse(base) ? new URL(base).host : name
   return {
     source: host,

@@ -46,7 +46,7 @@ export interface Upstream {
   readonly name: string
   readonly baseUrl: string
   readonly key?: string
-  /** The upstream's attribution, declared once in runtime/net/upstream-defaults.ts; return it with the data. */
+  /** The upstream's attribution, declared once in services/upstreams.ts; return it with the data. */
   readonly attribution: Attribution
   /**
    * GET `baseUrl + path` with `query`, parse JSON, cache for `ttlMs` (identical concurrent calls share one request).

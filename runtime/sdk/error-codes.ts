@@ -1,6 +1,8 @@
 /**
- * Every `error.code` this API answers, in one place. A thrower that needs a new code adds it here (one line, with
- * a comment saying when it is used), so agents and the docs see one closed vocabulary.
+ * Every `error.code` the runtime and more than one service answer, in one place. A thrower that needs a new code
+ * adds it here (one line, with a comment saying when it is used), so agents and the docs see one closed vocabulary.
+ * A code only one service answers is declared in that service's manifest (`errors`, thrown with `ownError`): boot
+ * merges those with this list and refuses a collision.
  */
 export const ERROR_CODES = [
   // Request shape
@@ -42,7 +44,6 @@ export const ERROR_CODES = [
   'NOT_AVAILABLE',
   'MODEL_NOT_CONFIGURED',
   'MODEL_UNAVAILABLE',
-  'IMAGE_ENGINE_UNAVAILABLE',
   'BUSY', // too many runs in progress; retry shortly
   'ABORTED',
   // Upstreams and fetched documents
@@ -52,10 +53,6 @@ export const ERROR_CODES = [
   'RESPONSE_TOO_LARGE', // a fetched document, or the answer this input would get, is over its cap (422)
   'UNREADABLE_DOCUMENT',
   'NO_READABLE_CONTENT', // a fetched page has no readable text
-  'NOT_A_FEED',
-  // Service-specific results
-  'REGEX_TIMEOUT',
-  'INFERENCE_FAILED',
   // Admin console
   'UNAUTHORIZED',
   'CROSS_ORIGIN',

@@ -1,4 +1,5 @@
 import type { ErrorCode } from './error-codes'
+import type { DeclaredErrors } from './manifest'
 
 export type { ErrorCode } from './error-codes'
 
@@ -38,7 +39,7 @@ export class ServiceError extends Error {
 
   constructor(
     readonly status: number,
-    readonly code: ErrorCode,
+    readonly code: ErrorCode | OwnErrorCode,
     message: string,
     opts: ServiceErrorOptions = {},
   ) {
@@ -54,6 +55,24 @@ export class ServiceError extends Error {
     const r = this.extra?.retryable
     return typeof r === 'boolean' ? r : undefined
   }
+}
+
+/** A code a service declares in its manifest's `errors`; only `ownError` makes one (the runtime's list stays closed). */
+export type OwnErrorCode = string & { readonly ownErrorCode: unique symbol }
+
+/**
+ * An error with one of the service's own codes (its manifest's `errors`): the status follows from the declaration.
+ * @example throw ownError(manifest, 'REGEX_TIMEOUT', 'pattern took too long', { details })
+ */
+export function ownError<M extends { errors?: DeclaredErrors }>(
+  manifest: M,
+  code: keyof NonNullable<M['errors']> & string,
+  message: string,
+  opts: ServiceErrorOptions = {},
+): ServiceError {
+  const declared = manifest.errors?.[code]
+  if (!declared) throw new Error(`error code ${code} is not declared in the manifest's errors`)
+  return new ServiceError(declared.status, code as OwnErrorCode, message, opts)
 }
 
 /**

@@ -17,25 +17,6 @@ export interface TierPrice {
   max_tokens: number
 }
 
-export const CATEGORIES = [
-  'analysis',
-  'web',
-  'text',
-  'encoding',
-  'data',
-  'datetime',
-  'validation',
-  'network',
-  'math',
-  'finance',
-  'crypto',
-  'live-data',
-  'language',
-  'media',
-  'payments',
-] as const
-export type Category = (typeof CATEGORIES)[number]
-
 /**
  * `tiered`: body is a ServiceRequest (`code`, `language`, `context`, `tier`), answer is a ServiceResponse;
  * the handler returns `{ result, model?, tokens_used }` and the runtime adds `service`, `tier`, `request_id`.
@@ -70,12 +51,30 @@ export interface InputAliases {
 /** The schema keyword that carries a manifest's aliases (set by defineService). */
 export const ALIASES_KEY = 'x-aliases'
 
-export interface ServiceManifest<I extends TSchema = TSchema, O extends TSchema = TSchema> {
+/**
+ * An error code a service declares for itself (its manifest's `errors`): the HTTP status it answers with and when.
+ * Boot merges every service's codes with the runtime's (runtime/sdk/error-codes.ts) and refuses a collision.
+ */
+export interface DeclaredError {
+  /** 400-599: the status every error with this code answers (`ownError` sets it). */
+  status: number
+  /** When the service answers it (one line, for agents and the docs). */
+  description: string
+}
+
+export type DeclaredErrors = Record<string, DeclaredError>
+
+export interface ServiceManifest<
+  I extends TSchema = TSchema,
+  O extends TSchema = TSchema,
+  E extends DeclaredErrors = DeclaredErrors,
+> {
   /** kebab-case; equals the folder name and the URL segment. */
   slug: string
   name: string
   description: string
-  category: Category
+  /** One of the categories in services/categories.ts (boot refuses another). */
+  category: string
   kind: ServiceKind
   method: 'POST'
   /** `{ quick, standard, pro }` for tiered services, `{ flat }` for utilities, `{ standard }` for read-url. */
@@ -95,6 +94,11 @@ export interface ServiceManifest<I extends TSchema = TSchema, O extends TSchema 
   timeoutMs?: number
   /** Synonyms for field names and enum values (see InputAliases). */
   aliases?: InputAliases
+  /**
+   * Error codes only this service answers (UPPER_SNAKE, not one of the runtime's codes), thrown with `ownError`.
+   * A code shared by several services belongs in runtime/sdk/error-codes.ts.
+   */
+  errors?: E
 }
 
 export type Handler<M extends ServiceManifest> = (
@@ -110,7 +114,9 @@ export type AnyHandler = (input: never, ctx: ServiceContext) => unknown
  * @example
  * export default defineService({ slug: 'slugify', name: 'Slugify', ..., input: t.Object({ text: t.String() }), output: t.Object({ slug: t.String() }) })
  */
-export function defineService<I extends TSchema, O extends TSchema>(m: ServiceManifest<I, O>): ServiceManifest<I, O> {
+export function defineService<I extends TSchema, O extends TSchema, E extends DeclaredErrors = DeclaredErrors>(
+  m: ServiceManifest<I, O, E>,
+): ServiceManifest<I, O, E> {
   // The input schema carries the aliases, so validation and every published copy of the schema see the same ones.
   if (m.aliases) (m.input as Record<string, unknown>)[ALIASES_KEY] = m.aliases
   return m

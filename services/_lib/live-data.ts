@@ -1,6 +1,6 @@
 /**
  * Shared by the live-data services: the attribution schema (the attribution itself is `ctx.upstream(name).attribution`,
- * declared once in runtime/net/upstream-defaults.ts), coordinate fields, WMO weather codes.
+ * declared once in services/upstreams.ts), coordinate fields, WMO weather codes.
  */
 import { invalid, ServiceError, t, type Upstream } from '../../runtime/sdk'
 

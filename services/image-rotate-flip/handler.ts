@@ -1,5 +1,5 @@
 import type { Metadata, OutputInfo } from 'sharp'
-import { handlerFor, invalid, ServiceError } from '../../runtime/sdk'
+import { handlerFor, invalid, ownError } from '../../runtime/sdk'
 import { decodeBase64, sniffImage } from '../_lib/media-input'
 import { MAX_INPUT_BYTES, MAX_OUTPUT_BYTES, MAX_PIXELS, mirror, rgbaSha256 } from './lib'
 import manifest from './manifest'
@@ -23,8 +23,8 @@ export default handlerFor(manifest, async ({ image_b64, angle = 0, flip = 'none'
     sharp = await loadSharp()
   } catch (e) {
     loading = undefined
-    throw new ServiceError(
-      503,
+    throw ownError(
+      manifest,
       'IMAGE_ENGINE_UNAVAILABLE',
       `The image engine (sharp/libvips) cannot load here: ${reason(e)}`,
       { retryable: false },

@@ -11,6 +11,12 @@ export default defineService({
   method: 'POST',
   pricing: flat(0.003),
   model: 'none',
+  errors: {
+    IMAGE_ENGINE_UNAVAILABLE: {
+      status: 503,
+      description: 'the image engine (sharp/libvips) cannot load on this server',
+    },
+  },
   input: t.Object(
     {
       image_b64: t.String({

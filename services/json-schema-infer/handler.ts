@@ -1,4 +1,4 @@
-import { ServiceError, handlerFor } from '../../runtime/sdk'
+import { handlerFor, ownError } from '../../runtime/sdk'
 import { newAjv } from '../_lib/data-format-ajv'
 import { assertDepth } from '../_lib/data-format-json'
 import { infer } from './lib'
@@ -13,7 +13,7 @@ export default handlerFor(manifest, ({ samples, detect_formats = true, additiona
   const validate = newAjv().compile(schema)
   const valid = samples.every((s) => validate(s))
   if (!valid)
-    throw new ServiceError(500, 'INFERENCE_FAILED', 'The inferred schema does not accept every sample.', {
+    throw ownError(manifest, 'INFERENCE_FAILED', 'The inferred schema does not accept every sample.', {
       details: validate.errors,
     })
   return { schema, sample_count: samples.length, samples_valid: valid }

@@ -14,6 +14,12 @@ export default defineService({
   method: 'POST',
   pricing: flat(0.004),
   model: 'none',
+  errors: {
+    INFERENCE_FAILED: {
+      status: 500,
+      description: 'the inferred schema does not accept every sample (a bug: report it)',
+    },
+  },
   input: t.Object(
     {
       samples: t.Array(t.Unknown(), {

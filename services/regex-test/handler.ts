@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os'
-import { handlerFor, invalid, ServiceError } from '../../runtime/sdk'
+import { handlerFor, invalid, ownError, ServiceError } from '../../runtime/sdk'
 import { WORKER_SOURCE } from './worker-source'
 import manifest from './manifest'
 
@@ -81,8 +81,8 @@ async function run(pattern: string, flags: string, text: string, signal: AbortSi
     const timer = setTimeout(() => {
       done()
       reject(
-        new ServiceError(
-          422,
+        ownError(
+          manifest,
           'REGEX_TIMEOUT',
           `pattern took too long: it did not finish within ${TIME_LIMIT_MS} ms (catastrophic backtracking?); simplify it or shorten the text.`,
           { details: [{ path: '/pattern', message: 'took too long' }] },

@@ -36,6 +36,9 @@ export default defineService({
   pricing: flat(0.002),
   model: 'none',
   timeoutMs: 10_000,
+  errors: {
+    REGEX_TIMEOUT: { status: 422, description: 'the pattern did not finish within 500 ms (catastrophic backtracking)' },
+  },
   input: t.Object(
     {
       pattern: t.String({

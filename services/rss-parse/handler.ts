@@ -1,5 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
-import { handlerFor, ServiceError } from '../../runtime/sdk'
+import { handlerFor, ownError } from '../../runtime/sdk'
 import { collapse, fetchOk, htmlToPlain, requireUrl } from '../_lib/web-page'
 import manifest from './manifest'
 
@@ -78,8 +78,8 @@ function person(v: unknown): string | null {
 export function parseFeed(xml: string, base: string, maxItems: number) {
   const valid = XMLValidator.validate(xml)
   if (valid !== true)
-    throw new ServiceError(
-      422,
+    throw ownError(
+      manifest,
       'NOT_A_FEED',
       `the document is not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`,
     )
@@ -87,8 +87,8 @@ export function parseFeed(xml: string, base: string, maxItems: number) {
   try {
     doc = parser.parse(xml) as Node
   } catch (e) {
-    throw new ServiceError(
-      422,
+    throw ownError(
+      manifest,
       'NOT_A_FEED',
       `the document is not well-formed XML: ${(e as Error).message.split('\n')[0]}`,
     )
@@ -197,11 +197,7 @@ export function parseFeed(xml: string, base: string, maxItems: number) {
       })),
     }
   }
-  throw new ServiceError(
-    422,
-    'NOT_A_FEED',
-    'the document is not an RSS or Atom feed (no <rss>, <feed> or <rdf:RDF> root)',
-  )
+  throw ownError(manifest, 'NOT_A_FEED', 'the document is not an RSS or Atom feed (no <rss>, <feed> or <rdf:RDF> root)')
 }
 
 function isPermaLink(guid: unknown): boolean {
@@ -234,7 +230,7 @@ export default handlerFor(manifest, async ({ url, max_items = 50 }, ctx) => {
   })
   const body = page.text().replace(/^\uFEFF/, '')
   if (!/^\s*(<\?xml|<!--|<!DOCTYPE|<rss|<feed|<rdf:RDF)/i.test(body))
-    throw new ServiceError(422, 'NOT_A_FEED', `the URL returned ${page.contentType || 'a document'} that is not XML`)
+    throw ownError(manifest, 'NOT_A_FEED', `the URL returned ${page.contentType || 'a document'} that is not XML`)
   const f = parseFeed(body, page.url, max_items)
   return {
     url: target,

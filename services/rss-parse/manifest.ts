@@ -15,6 +15,9 @@ export default defineService({
   model: 'none',
   needs: ['fetch'],
   timeoutMs: 15_000,
+  errors: {
+    NOT_A_FEED: { status: 422, description: 'the fetched document is not well-formed XML, or not an RSS or Atom feed' },
+  },
   input: t.Object(
     {
       url: urlField('The public http(s) URL of the feed (at most 2048 characters).'),

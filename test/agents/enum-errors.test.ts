@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { TSchema } from '@sinclair/typebox'
-import { entries } from '../../runtime/registry.gen'
+import { entries } from '../support/entries'
 import { literalsOf } from '../../runtime/input/normalize'
 import { ServiceError } from '../../runtime/sdk'
 import { prepareInput } from '../../runtime/validate'

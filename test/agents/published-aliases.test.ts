@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { decodeB64Json, startApp, type TestServer } from '../support/server'
 import { buildCatalog } from '../../runtime/catalog'
 import { loadConfig } from '../../runtime/config'
-import { entries } from '../../runtime/registry.gen'
+import { categories, entries } from '../support/entries'
 import { defineService, flat, t } from '../../runtime/sdk'
 
 let s: TestServer
@@ -56,7 +56,7 @@ test('the Bazaar schema in the 402 carries them, and every 402 header stays unde
 
 test('boot refuses aliases that point at nothing, and accepts every shipped one', () => {
   const { config } = loadConfig({}, '')
-  expect(buildCatalog(entries, config, true).problems).toEqual([])
+  expect(buildCatalog(entries, config, true, categories).problems).toEqual([])
   const manifest = defineService({
     slug: 'bad-alias',
     name: 'x',
@@ -74,7 +74,9 @@ test('boot refuses aliases that point at nothing, and accepts every shipped one'
       values: { mode: { c: 'z', B: 'a' }, other: { d: 'a' } },
     },
   })
-  const text = buildCatalog([{ folder: 'bad-alias', manifest, handler: null }], config, true).problems.join('\n')
+  const text = buildCatalog([{ folder: 'bad-alias', manifest, handler: null }], config, true, categories).problems.join(
+    '\n',
+  )
   expect(text).toContain("field alias 'kind' points at 'nope'")
   expect(text).toContain("field alias 'mode' is itself an input field")
   expect(text).not.toContain("'items[].m'")

@@ -4,7 +4,7 @@
  * only makes sense in the other unit is a 422 that says what to send, never silently misread.
  */
 import { expect, test } from 'bun:test'
-import { entries } from '../../runtime/registry.gen'
+import { entries } from '../support/entries'
 import { ServiceError, testContext } from '../../runtime/sdk'
 import { prepareInput } from '../../runtime/validate'
 

@@ -9,7 +9,7 @@
 import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { entries } from '../../runtime/registry.gen'
+import { entries } from '../support/entries'
 import { testContext } from '../../runtime/sdk'
 import { issues, prepareInputReport } from '../../runtime/validate'
 import { enumKey } from '../../runtime/input/enum-match'

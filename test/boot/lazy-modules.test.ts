@@ -16,8 +16,11 @@ async function loadedAfter(env: Record<string, string>, paths: Array<[string, st
     const { remoteFacilitators } = await import('./runtime/pay/facilitator/remote-setup.ts')
     const { loadConfig } = await import('./runtime/config/index.ts')
     const { createLogger } = await import('./runtime/log.ts')
+    const { registryEntries } = await import('./runtime/registry.ts')
+    const { categories, services, upstreams } = await import('./services/index.gen.ts')
     const log = createLogger('silent')
-    const b = await boot({ facilitator: remoteFacilitators(loadConfig().config, log), log })
+    const entries = registryEntries(services)
+    const b = await boot({ entries, upstreams, categories, facilitator: remoteFacilitators(loadConfig().config, log), log })
     for (const [method, path, body] of ${JSON.stringify(paths)}) {
       const r = await b.app.handle(new Request('http://localhost' + path, { method, body,
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }))

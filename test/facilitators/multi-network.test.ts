@@ -16,6 +16,7 @@ import { loadConfig } from '../../runtime/config'
 import { createLogger } from '../../runtime/log'
 import { networkFacilitators } from '../../runtime/pay/facilitator/per-network/backends'
 import type { Facilitator, PaymentRequirements } from '../../runtime/pay/types'
+import { categories, upstreams } from '../support/entries'
 import { withEcho } from '../support/extra-service'
 import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { signPayment } from '../support/pay'
@@ -334,9 +335,13 @@ describe('boot refuses a misconfigured second network', () => {
         'PAY_TO_999999 must be a 0x address',
       ]),
     )
-    const err = await boot({ env: { PATH: process.env.PATH, ...bad }, facilitator: refusingFacilitator() }).catch(
-      (e) => e,
-    )
+    const err = await boot({
+      env: { PATH: process.env.PATH, ...bad },
+      entries: withEcho(),
+      upstreams,
+      categories,
+      facilitator: refusingFacilitator(),
+    }).catch((e) => e)
     expect(err).toBeInstanceOf(ConfigError)
     expect(err.problems).toEqual(expect.arrayContaining(problems))
   })

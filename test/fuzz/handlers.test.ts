@@ -4,7 +4,7 @@
  * never polluted, and memory stays bounded.
  */
 import { expect, test } from 'bun:test'
-import { entries } from '../../runtime/registry.gen'
+import { entries } from '../support/entries'
 import { prepareInput, issues } from '../../runtime/validate'
 import { ServiceError, testContext } from '../../runtime/sdk'
 import { jsonSchema } from '../../runtime/catalog'

@@ -5,7 +5,7 @@
  * services/<slug>/*.test.ts).
  */
 import { afterAll, describe, expect, test } from 'bun:test'
-import { entries } from '../../runtime/registry.gen'
+import { entries } from '../support/entries'
 import { TIERS } from '../../runtime/sdk'
 import { texts } from '../support/fake-openai'
 import { loadFixtures, startFixtureServers, type Fixture } from '../support/fixture-run'

@@ -4,7 +4,7 @@
  * provider received is checked. Service-specific behaviour lives in each folder's fixtures.
  */
 import { afterAll, describe, expect, test } from 'bun:test'
-import { entries } from '../../runtime/registry.gen'
+import { entries } from '../support/entries'
 import { loadFixtures, startFixtureServers } from '../support/fixture-run'
 import { texts } from '../support/fake-openai'
 

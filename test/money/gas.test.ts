@@ -12,6 +12,7 @@ import { boot } from '../../runtime/boot'
 import { createLogger } from '../../runtime/log'
 import { decodeB64Json, post, type TestServer, requirementsAt } from '../support/server'
 import { startServerOnChain } from '../support/on-chain'
+import { categories, upstreams } from '../support/entries'
 import { withEcho } from '../support/extra-service'
 import { signPayment } from '../support/pay'
 import { sqliteOf } from '../../runtime/db/open'
@@ -87,6 +88,8 @@ test('without ETH_USD gas is reported in wei only; with a rate that makes gas de
         ...(ethUsd ? { ETH_USD: ethUsd } : {}),
       },
       entries: withEcho(),
+      upstreams,
+      categories,
       facilitator: createLocalFacilitator({
         rpcUrl: chain.rpcUrl,
         settlerKey: chain.settler.privateKey as Hex,

@@ -1,6 +1,6 @@
 import { defineService, handlerFor, serviceRequest, t } from '../../runtime/sdk'
 import type { RegistryEntry } from '../../runtime/registry-types'
-import { entries } from '../../runtime/registry.gen'
+import { entries } from '../support/entries'
 
 const manifest = (slug: string) =>
   defineService({

@@ -5,7 +5,15 @@
 import { expect } from 'bun:test'
 import { createSafeFetch, type CreateSafeFetchOptions } from '../../runtime/net/safe-fetch'
 import { createUpstreams, type CreateUpstreamsOptions, type UpstreamConfig } from '../../runtime/net/upstream'
-import { ServiceError, testContext, type ServiceContext, type ServiceManifest, type Static } from '../../runtime/sdk'
+import {
+  ServiceError,
+  testContext,
+  type ServiceContext,
+  type ServiceManifest,
+  type Static,
+  type UpstreamDefault,
+} from '../../runtime/sdk'
+import { upstreams } from '../../services/upstreams'
 
 export interface Fixture {
   /** http://127.0.0.1:<port> */
@@ -83,12 +91,14 @@ export function fixtureUpstreams(
 ) {
   const config: Record<string, UpstreamConfig> = {}
   for (const [name, v] of Object.entries(map)) {
+    // a declared upstream keeps its attribution (services/upstreams.ts), as boot gives it
+    const attribution = (upstreams as Record<string, UpstreamDefault>)[name]?.attribution
     config[name] =
       typeof v === 'string'
-        ? { url: v, timeoutMs: opts.timeoutMs ?? 2000 }
+        ? { url: v, timeoutMs: opts.timeoutMs ?? 2000, attribution }
         : 'port' in v
-          ? { url: v.url, timeoutMs: opts.timeoutMs ?? 2000 }
-          : v
+          ? { url: v.url, timeoutMs: opts.timeoutMs ?? 2000, attribution }
+          : { attribution, ...v }
   }
   return createUpstreams(config, fetch, opts)
 }

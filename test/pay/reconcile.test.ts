@@ -9,6 +9,7 @@ import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { createLocalFacilitator } from '../../runtime/pay/facilitator/local'
 import { decodeB64Json, post, requirementsAt } from '../support/server'
+import { categories, upstreams } from '../support/entries'
 import { withEcho } from '../support/extra-service'
 import { MINED_ANSWERS, startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { signPayment } from '../support/pay'
@@ -62,6 +63,8 @@ test('a settlement whose receipt is late is pending, withheld, and reconciled af
   const again = await boot({
     env: { PATH: process.env.PATH, DATABASE_PATH: dbPath, PAY_TO: chain.payee.address },
     entries: withEcho(),
+    upstreams,
+    categories,
     facilitator: chainFacilitator(chain),
     log: createLogger('silent'),
     reconcileEveryMs: 3_600_000,

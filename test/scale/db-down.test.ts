@@ -10,6 +10,7 @@ import { createLogger } from '../../runtime/log'
 import { post, refusingFacilitator, startServer, type TestServer, requirementsAt } from '../support/server'
 import { signPayment } from '../support/pay'
 import { testPostgres, type LocalPostgres } from '../support/postgres'
+import { categories, entries, upstreams } from '../support/entries'
 
 let pg: LocalPostgres
 let s: TestServer
@@ -28,6 +29,9 @@ afterAll(async () => {
 
 test('boot refuses an unreachable DATABASE_URL with one message, without the password', async () => {
   const err = await boot({
+    entries,
+    upstreams,
+    categories,
     env: {
       PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
       DATABASE_URL: 'postgres://app:hunter2@127.0.0.1:1/api',

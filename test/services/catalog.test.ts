@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { isDeepStrictEqual } from 'node:util'
-import { entries } from '../../runtime/registry.gen'
+import { entries } from '../support/entries'
 import { testContext } from '../../runtime/sdk'
 import { prepareInput } from '../../runtime/validate'
 import { sentenceCaseProblem } from '../support/names'

@@ -6,7 +6,7 @@
  * services' fixtures.json.
  */
 import { afterAll, expect, test } from 'bun:test'
-import { entries } from '../../runtime/registry.gen'
+import { entries } from '../support/entries'
 import { ServiceError, type TierName } from '../../runtime/sdk'
 import { schemaProblems, startFixtureServers } from '../support/fixture-run'
 

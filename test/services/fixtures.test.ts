@@ -6,7 +6,7 @@
  * expected error status and code. The format is documented in services/README.md ("fixtures.json").
  */
 import { afterAll, describe, expect, test } from 'bun:test'
-import { entries } from '../../runtime/registry.gen'
+import { entries } from '../support/entries'
 import { ServiceError, type TierName } from '../../runtime/sdk'
 import { loadFixtures, modelProblems, schemaProblems, startFixtureServers, type Fixture } from '../support/fixture-run'
 import { matchSubset } from '../support/match'

@@ -1,6 +1,6 @@
 import { defineService, handlerFor, invalid, serviceRequest, serviceResponse, t } from '../../runtime/sdk'
 import type { RegistryEntry } from '../../runtime/registry-types'
-import { entries } from '../../runtime/registry.gen'
+import { entries } from './entries'
 
 /** A service that exists only in tests: proves that adding one entry publishes it everywhere. */
 export const echoManifest = defineService({

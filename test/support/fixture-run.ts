@@ -9,9 +9,9 @@ import { createModelClient } from '../../runtime/model'
 import { createSafeFetch } from '../../runtime/net/safe-fetch'
 import { createUpstreams, type UpstreamConfig } from '../../runtime/net/upstream'
 import type { RegistryEntry } from '../../runtime/registry-types'
-import { entries } from '../../runtime/registry.gen'
+import { entries, upstreams } from './entries'
 import { issues, prepareInput } from '../../runtime/validate'
-import { testContext, type ServiceContext, type TierName } from '../../runtime/sdk'
+import { testContext, type ServiceContext, type TierName, type UpstreamDefault } from '../../runtime/sdk'
 import { startFakeOpenAI, texts, type ChatBody, type FakeOpenAI, type FakeReply } from './fake-openai'
 
 /** A scripted HTTP answer of the loopback web site or of a loopback upstream. */
@@ -161,7 +161,10 @@ export function startFixtureServers(): FixtureServers {
       input = replaceDeep(input, '{{web}}', base)
       ctx.fetch = createSafeFetch({ allowHosts: [new URL(base).host], timeoutMs: 3000 })
       const config: Record<string, UpstreamConfig> = {}
-      for (const name of Object.keys(upstream)) config[name] = { url: `${base}/_up/${name}`, timeoutMs: 2000 }
+      for (const name of Object.keys(upstream)) {
+        const attribution = (upstreams as Record<string, UpstreamDefault>)[name]?.attribution
+        config[name] = { url: `${base}/_up/${name}`, timeoutMs: 2000, attribution }
+      }
       ctx.upstream = createUpstreams(config)
     }
     const result: FixtureRun = { modelRequests: fake && f.model ? fake.requests : [], requested }

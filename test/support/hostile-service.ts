@@ -1,6 +1,6 @@
 import { defineService, serviceRequest, t } from '../../runtime/sdk'
 import type { RegistryEntry } from '../../runtime/registry-types'
-import { entries } from '../../runtime/registry.gen'
+import { entries } from './entries'
 
 const base = defineService({
   slug: 'test-quick',

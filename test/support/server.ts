@@ -6,6 +6,7 @@ import type { Facilitator } from '../../runtime/pay/types'
 import type { RegistryEntry } from '../../runtime/registry-types'
 import { createLogger } from '../../runtime/log'
 import { serveOptions } from '../../runtime/http/serve-options'
+import { categories, entries, upstreams } from './entries'
 
 /** A facilitator for tests that never pay: any call to it is a test failure (counts calls). */
 export function refusingFacilitator(): Facilitator & { calls: number } {
@@ -60,7 +61,9 @@ async function bootForTest(o: StartOptions) {
   }
   const booted = await boot({
     env,
-    entries: o.entries,
+    entries: o.entries ?? entries,
+    upstreams,
+    categories,
     facilitator: o.facilitator ?? refusingFacilitator(),
     log: createLogger('info', (l) => logs.push(l)),
     reconcileEveryMs: 3_600_000,
