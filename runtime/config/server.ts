@@ -80,7 +80,7 @@ export const UPSTREAM_URL: Family = {
   suffix: '_URL',
   concern: 'server',
   description:
-    'base URL of a live-data upstream (NAME = its name in upper case, `-` as `_`, e.g. `UPSTREAM_OPEN_METEO_URL`); overrides registry.yaml `upstreams.<name>.url` and the default in runtime/net/upstream-defaults.ts',
+    'base URL of a live-data upstream (NAME = its name in upper case, `-` as `_`, e.g. `UPSTREAM_OPEN_METEO_URL`); overrides registry.yaml `upstreams.<name>.url` and the default in services/upstreams.ts',
 }
 export const UPSTREAM_KEY: Family = {
   prefix: 'UPSTREAM_',

@@ -15,7 +15,7 @@ type Merged = {
 
 /**
  * The services' upstream defaults (services/upstreams.ts, handed to boot by the entry point) overlaid with the
- * configuration (registry.yaml / env, as runtime/config.ts reads them): a configured url/key/timeoutMs wins; an
+ * configuration (registry.yaml / env, as runtime/config/ reads them): a configured url/key/timeoutMs wins; an
  * upstream only in the configuration is kept when it has a url. A declared upstream keeps its attribution.
  */
 
