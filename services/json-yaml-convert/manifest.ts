@@ -1,4 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
+import { FORMAT_CONVERT_FIELD_ALIASES } from '../_lib/format-aliases'
 
 const fmt = (d: string) => t.Union([t.Literal('json'), t.Literal('yaml')], { description: d })
 
@@ -39,19 +40,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
-  aliases: {
-    fields: {
-      data: 'input',
-      text: 'input',
-      format: 'to',
-      to_format: 'to',
-      output_format: 'to',
-      target: 'to',
-      from_format: 'from',
-      input_format: 'from',
-      source: 'from',
-    },
-  },
+  aliases: { fields: FORMAT_CONVERT_FIELD_ALIASES },
   output: t.Object({
     output: t.String({ description: 'The converted text (ends with a newline for YAML).' }),
     from: fmt('Source format used.'),

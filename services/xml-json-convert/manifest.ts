@@ -1,4 +1,5 @@
 import { defineService, flat, t } from '../../runtime/sdk'
+import { FORMAT_CONVERT_FIELD_ALIASES } from '../_lib/format-aliases'
 
 const fmt = (d: string) => t.Union([t.Literal('xml'), t.Literal('json')], { description: d })
 
@@ -62,19 +63,7 @@ export default defineService({
     },
     { additionalProperties: true },
   ),
-  aliases: {
-    fields: {
-      data: 'input',
-      text: 'input',
-      format: 'to',
-      to_format: 'to',
-      output_format: 'to',
-      target: 'to',
-      from_format: 'from',
-      input_format: 'from',
-      source: 'from',
-    },
-  },
+  aliases: { fields: FORMAT_CONVERT_FIELD_ALIASES },
   output: t.Object({
     output: t.String({ description: 'The converted text.' }),
     from: fmt('Source format used.'),

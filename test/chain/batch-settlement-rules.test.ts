@@ -8,6 +8,7 @@ import { createWalletClient, encodeAbiParameters, http, keccak256, parseEventLog
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { BATCH_SETTLEMENT, ERC3009_DEPOSIT_COLLECTOR } from '../../runtime/chain/addresses'
 import { abiOf } from '../../runtime/chain/contracts'
+import type { ChannelConfig } from '../../runtime/pay/batch-settlement/voucher'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { localBase, setEthBalance, usdcBalance } from '../../runtime/chain/usdc'
 
@@ -29,15 +30,7 @@ beforeAll(async () => {
 })
 afterAll(() => chain?.stop())
 
-interface Config {
-  payer: Hex
-  payerAuthorizer: Hex
-  receiver: Hex
-  receiverAuthorizer: Hex
-  token: Hex
-  withdrawDelay: number
-  salt: Hex
-}
+type Config = ChannelConfig
 
 /** A funded payer (USDC and gas), its channel config with us as receiver, and helpers to act on it. */
 async function channel(usdc = 1_000_000n, withdrawDelay = 900) {
