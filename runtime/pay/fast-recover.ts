@@ -76,14 +76,7 @@ export function authorizationDigest(a: Authorization, req: PaymentRequirements):
  * Returns null when the native module is unavailable (the caller then uses viem). Throws on a malformed signature.
  */
 export function recoverNative(a: Authorization, signature: `0x${string}`, req: PaymentRequirements): string | null {
-  if (!native) return null
-  const sig = hex(signature)
-  if (sig.length !== 65) throw new Error('signature must be 65 bytes')
-  const v = sig[64]
-  const recid = v >= 27 ? v - 27 : v
-  if (recid !== 0 && recid !== 1) throw new Error('bad recovery id')
-  const pub = native.ecdsaRecover(sig.subarray(0, 64), recid, authorizationDigest(a, req), false)
-  return '0x' + Buffer.from(k(pub.subarray(1)).subarray(12)).toString('hex')
+  return native ? recoverDigestNative(authorizationDigest(a, req), signature) : null
 }
 
 /** The address that signed a 32-byte digest (65-byte signature, v 0/1/27/28) with native libsecp256k1; null without it. */
