@@ -9,6 +9,7 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { BATCH_SETTLEMENT, ERC3009_DEPOSIT_COLLECTOR } from '../../runtime/chain/addresses'
 import { abiOf } from '../../runtime/chain/contracts'
 import type { ChannelConfig } from '../../runtime/pay/batch-settlement/voucher'
+import { TRANSFER_WITH_AUTHORIZATION } from '../../runtime/pay/eip3009-abi'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { localBase, setEthBalance, usdcBalance } from '../../runtime/chain/usdc'
 
@@ -84,16 +85,8 @@ async function channel(usdc = 1_000_000n, withdrawDelay = 900) {
       const validBefore = BigInt(Math.floor(Date.now() / 1000) + 3600)
       const signature = await payer.signTypedData({
         domain: { name: 'USD Coin', version: '2', chainId: 8453, verifyingContract: chain.usdc },
-        types: {
-          ReceiveWithAuthorization: [
-            { name: 'from', type: 'address' },
-            { name: 'to', type: 'address' },
-            { name: 'value', type: 'uint256' },
-            { name: 'validAfter', type: 'uint256' },
-            { name: 'validBefore', type: 'uint256' },
-            { name: 'nonce', type: 'bytes32' },
-          ],
-        },
+        // ReceiveWithAuthorization has the same fields as TransferWithAuthorization (EIP-3009)
+        types: { ReceiveWithAuthorization: TRANSFER_WITH_AUTHORIZATION },
         primaryType: 'ReceiveWithAuthorization',
         message: {
           from: payer.address,
