@@ -14,6 +14,8 @@ import { challenge } from './challenge'
 import { collectedResponse } from './collected-answer'
 import type { Admission, AdmittedCall, Outcome, PaidCallDeps, PaidRequest } from './doors'
 import { admitExact } from './exact'
+import { admitChannel, channelPaymentOf } from '../batch-settlement/scheme'
+import type { PaymentRequirements } from '@x402/core/types'
 
 export type { Admission, AdmittedCall, Outcome, PaidCallDeps, PaidRequest } from './doors'
 
@@ -36,7 +38,7 @@ function cachedChallenge(r: PaidRequest, deps: PaidCallDeps) {
   const key = `${r.tier} ${r.resource}`
   let c = m.get(key)
   if (!c) {
-    const built = challenge(deps.config, r.svc, r.tier, deps.payTo, r.resource)
+    const built = challenge(deps.config, r.svc, r.tier, deps.payTo, r.resource, undefined, deps.channels)
     c = {
       ...built,
       bodyText: JSON.stringify(built.body),
@@ -53,9 +55,20 @@ function cachedChallenge(r: PaidRequest, deps: PaidCallDeps) {
   return c
 }
 
-/** The resource's 402 with a reason (and a message, and extra headers such as Retry-After). */
-function refusal(r: PaidRequest, deps: PaidCallDeps, reason: string, message: string, headers: Record<string, string>) {
-  const again = challenge(deps.config, r.svc, r.tier, deps.payTo, r.resource, reason)
+/**
+ * The resource's 402 with a reason (and a message, and extra headers such as Retry-After); `corrective`: a channel's
+ * `batch-settlement` entry with the spec's corrective extra, in place of the plain offer.
+ */
+function refusal(
+  r: PaidRequest,
+  deps: PaidCallDeps,
+  reason: string,
+  message: string,
+  headers: Record<string, string>,
+  corrective?: PaymentRequirements,
+) {
+  const channels = deps.channels && { offer: deps.channels.offer, corrective }
+  const again = challenge(deps.config, r.svc, r.tier, deps.payTo, r.resource, reason, channels)
   return json({ ...again.body, message }, 402, r.requestId, {
     'payment-required': again.header,
     'cache-control': 'no-store',
@@ -75,7 +88,7 @@ export function answerOf(a: Exclude<Admission, { kind: 'admitted' }>, r: PaidReq
         refusal(r, deps, reason, message, headers),
       )
     case 'refused':
-      return refusal(r, deps, a.reason, a.message, a.headers)
+      return refusal(r, deps, a.reason, a.message, a.headers, a.corrective)
   }
 }
 
@@ -94,7 +107,11 @@ export async function admit(r: PaidRequest, deps: PaidCallDeps): Promise<Admissi
   }
   const { input, ignored } = r.input()
   const { header, version } = r.payment
-  return admitExact({ request: r, header, version, input, ignored, accepts: c.accepts }, deps)
+  const s = { request: r, header, version, input, ignored, accepts: c.accepts }
+  // The scheme the payment names (`accepted.scheme`): batch-settlement when this server offers channels, else exact.
+  const channelPayment = deps.channels ? channelPaymentOf(header, version) : null
+  if (deps.channels && channelPayment) return admitChannel(deps.channels, channelPayment, s, deps)
+  return admitExact(s, deps)
 }
 
 /**

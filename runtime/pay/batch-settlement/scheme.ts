@@ -1,0 +1,115 @@
+/**
+ * The `batch-settlement` scheme behind the paid call's doors (runtime/pay/README.md), beside `exact`
+ * (server/exact.ts): admission checks the cumulative voucher (locally on a kept channel) and takes the channel's
+ * lease; the hold commits the charge after a successful handler (durably, with the spec's PAYMENT-RESPONSE) or
+ * frees the channel uncharged. Built at boot by `channelScheme` (./serve.ts) when this server facilitates itself.
+ * @module pay/batch-settlement/scheme
+ */
+import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
+import { ignoredFieldsHeader } from '../../input/ignored-header'
+import { ServiceError, type Logger } from '../../sdk'
+import type { Admission, PaidCallDeps, PaymentHold, SchemeRequest } from '../server/doors'
+import type { PaymentRequirements as ExactRequirements } from '../types'
+import { b64json } from '../wire'
+import {
+  admitChannelPayment,
+  commitChannelCharge,
+  correctiveRequirements,
+  releaseChannel,
+  type ChannelDoors,
+  type ChannelTicket,
+} from './doors'
+
+/** What the paid call needs of the channels: the doors' state and the 402's `batch-settlement` entry. */
+export interface ChannelOffer {
+  doors: ChannelDoors
+  /** The `batch-settlement` entry offered beside an `exact` one (same network, amount, asset, payTo). */
+  offer(exact: ExactRequirements): PaymentRequirements
+}
+
+const MAX_HEADER = 16_384
+const B64 = /^[A-Za-z0-9+/]*={0,2}$/
+
+/** The v2 payment header when it names `batch-settlement` (`accepted.scheme`), else null (exact decodes it). */
+export function channelPaymentOf(header: string, version: 1 | 2): PaymentPayload | null {
+  const text = header.trim()
+  if (version !== 2 || text.length > MAX_HEADER || !B64.test(text) || text.length % 4 !== 0) return null
+  try {
+    const raw = JSON.parse(Buffer.from(text, 'base64').toString('utf8')) as PaymentPayload
+    return raw?.x402Version === 2 && raw.accepted?.scheme === 'batch-settlement' ? raw : null
+  } catch {
+    return null
+  }
+}
+
+/** The hold of an admitted voucher: the channel's lease until the charge is committed or the channel freed. */
+function channelHold(ch: ChannelOffer, t: ChannelTicket, slug: string, log: Logger, requestId: string): PaymentHold {
+  let leased = true
+  const free = async () => {
+    if (!leased) return
+    leased = false
+    await releaseChannel(ch.doors, t)
+  }
+  return {
+    // The voucher and its charge are made durable together by `settle` (one fsync'd transaction, before the answer).
+    keep: async () => {},
+    async settle() {
+      let c: Awaited<ReturnType<typeof commitChannelCharge>>
+      try {
+        c = await commitChannelCharge(ch.doors, t, t.ceiling, slug)
+        leased = false // the commit releases the lease, charged or not
+      } catch (e) {
+        await free().catch(() => {})
+        throw e
+      }
+      if (!c.ok) return { ok: false, reason: c.reason, message: c.message, pending: false, headers: {} }
+      const response = c.response as unknown as Record<string, unknown>
+      return { ok: true, headerName: 'payment-response', header: b64json(response), response }
+    },
+    failed: () => free(),
+    release: (why) =>
+      free().catch((e) =>
+        log.warn('channel release failed; its lease expires', { request_id: requestId, why, error: String(e) }),
+      ),
+  }
+}
+
+/**
+ * The first door for `batch-settlement`: the payment against the offered entry of its network, the channel's lease
+ * taken, a deposit landed on chain. A refusal is a 402 with the spec's reason; a cumulative mismatch carries the
+ * corrective `channelState` (and `voucherState`) in the offered entry's `extra`.
+ */
+export async function admitChannel(
+  ch: ChannelOffer,
+  payment: PaymentPayload,
+  s: SchemeRequest,
+  deps: PaidCallDeps,
+): Promise<Admission> {
+  const { svc, requestId } = s.request
+  const offered = s.accepts.map((r) => ch.offer(r))
+  const requirements = offered.find((r) => r.network === payment.accepted?.network) ?? offered[0]
+  let a: Awaited<ReturnType<typeof admitChannelPayment>>
+  try {
+    a = await admitChannelPayment(ch.doors, payment, requirements)
+  } catch (e) {
+    deps.log.warn('channel admission failed', { request_id: requestId, service: svc.slug, error: String(e) })
+    throw new ServiceError(
+      503,
+      'PAYMENT_UNAVAILABLE',
+      'Payment channels are unavailable right now; nothing was charged.',
+      {
+        headers: { 'retry-after': '5' },
+        retryable: true,
+      },
+    )
+  }
+  if (!a.ok) {
+    const corrective = a.channelState ? correctiveRequirements(requirements, a) : undefined
+    return { kind: 'refused', reason: a.reason, message: a.message, headers: {}, ...(corrective ? { corrective } : {}) }
+  }
+  const hold = channelHold(ch, a.ticket, svc.slug, deps.log, requestId)
+  return {
+    kind: 'admitted',
+    call: { request: s.request, input: s.input, headers: ignoredFieldsHeader(s.ignored), hold },
+  }
+}
