@@ -1,3 +1,4 @@
+import type { ChannelFigures } from './pay/batch-settlement/serve'
 import { Elysia } from 'elysia'
 import type { CatalogService } from './catalog'
 import type { LedgerStore, QuotaStore, Storage } from './db/store'
@@ -41,6 +42,8 @@ export interface AppDeps extends PipelineDeps {
   admin?: AdminDeps['admin']
   /** The dev chain's demo payer, for paying from the try-it panel (only honoured on the embedded dev chain). */
   devPayer?: DevPayer
+  /** Payment channels' figures for /stats (when this server serves channels). */
+  channelFigures?: () => Promise<ChannelFigures>
   /** The console's routes, loaded by boot only when ADMIN_TOKEN is set (absent: /admin does not exist). */
   adminRoutes?: typeof adminRoutes
 }
@@ -174,9 +177,11 @@ export function createApp(deps: AppDeps) {
           ),
         ),
       )
-      .get('/stats', async () =>
-        json(await loadStatsReport(deps.stats, deps.ledger, 30, config.ethUsd, config.networks[0].network)),
-      )
+      .get('/stats', async () => {
+        const report = await loadStatsReport(deps.stats, deps.ledger, 30, config.ethUsd, config.networks[0].network)
+        // Payment channels (docs/channels.md): all-time figures, apart from the exact revenue above.
+        return json(deps.channelFigures ? { ...report, channels: await deps.channelFigures() } : report)
+      })
       .get('/stats/today', async () => {
         const r = await loadStatsReport(deps.stats, deps.ledger, 1, config.ethUsd, config.networks[0].network)
         return json({

@@ -166,6 +166,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
     results,
     receipts,
     channels,
+    channelFigures: channels && (() => channels.figures()),
     bootedAt: Date.now(),
     facilitatorHealth: () => o.facilitator.health?.(),
     admin: { ledger, facilitator: o.facilitator },

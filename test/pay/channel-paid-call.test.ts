@@ -110,6 +110,15 @@ test('the channel client deposits once, then pays with vouchers; a failed call c
   expect((await store.totals()).earned).toBe(4n * PRICE)
   expect((await echo(pay, 'five')).status).toBe(200)
 
+  // another request holds the channel (another instance, a slow call): this one is the spec's busy 402, uncharged
+  const channelId = (responses[0].extra as { channelState: { channelId: string } }).channelState.channelId
+  expect(await store.lease(channelId, 'elsewhere', Date.now() + 60_000, Date.now())).toBe(true)
+  const busy = await echo(pay, 'busy')
+  expect(busy.status).toBe(402)
+  expect(decodeB64Json(busy.headers.get('payment-required')).error).toBe('invalid_batch_settlement_evm_channel_busy')
+  await store.release(channelId, 'elsewhere')
+  expect((await store.totals()).earned).toBe(5n * PRICE)
+
   // the same payer with a fresh client (state lost): the corrective 402 resynchronizes it, the retry is served
   const fresh = channelFetch(payer.key)
   const again = await echo(fresh, 'six')
@@ -121,10 +130,28 @@ test('the channel client deposits once, then pays with vouchers; a failed call c
   expect((await store.totals()).earned).toBe(charged)
   expect(s.logs.filter((l) => l.includes(payer.key.slice(2)))).toEqual([])
 
+  const figures = async () => ((await (await fetch(`${s.url}/stats`)).json()) as { channels: unknown }).channels
+  expect(await figures()).toMatchObject({
+    network: NETWORK,
+    channels: 1,
+    paid_calls: 6,
+    earned_atomic: String(charged),
+    claimed_atomic: '0',
+    swept_atomic: '0',
+    deposited_atomic: String(MIN_DEPOSIT),
+    txs: { deposit: 1 },
+  })
+
   // shutdown: every charge claimed and swept to PAY_TO
   await s.booted.channels!.stop()
   const totals = await store.totals()
   expect(totals).toMatchObject({ earned: charged, claimed: charged, swept: charged })
+  expect(await figures()).toMatchObject({
+    earned_atomic: String(charged),
+    claimed_atomic: String(charged),
+    swept_atomic: String(charged),
+    txs: { deposit: 1, claim: 1, sweep: 1 },
+  })
   stopped = true
   const tally = await stopAndTally(chain, [s], payeeBefore)
   expect(tally.stats).toBe(PRICE) // the one exact call

@@ -27,6 +27,21 @@ export interface ChannelService extends ChannelOffer {
   start(): void
   /** Stops the rounds, claims every channel with anything unclaimed and sweeps to PAY_TO. */
   stop(): Promise<RoundResult>
+  /** The channels' money since the database began, for /stats (atomic units and wei as decimal strings). */
+  figures(): Promise<ChannelFigures>
+}
+
+/** /stats `channels`: earned = charged vouchers, claimed on chain, swept to PAY_TO, deposits sponsored, gas. */
+export interface ChannelFigures {
+  network: string
+  channels: number
+  paid_calls: number
+  earned_atomic: string
+  claimed_atomic: string
+  swept_atomic: string
+  deposited_atomic: string
+  gas_wei: string
+  txs: Record<string, number>
 }
 
 export function channelService(o: {
@@ -73,5 +88,19 @@ export function channelService(o: {
     receiverAuthorizer,
     start: () => claimer.start(),
     stop: () => claimer.stop(),
+    async figures() {
+      const t = await o.store.totals(net.network)
+      return {
+        network: net.network,
+        channels: t.channels,
+        paid_calls: t.charges,
+        earned_atomic: String(t.earned),
+        claimed_atomic: String(t.claimed),
+        swept_atomic: String(t.swept),
+        deposited_atomic: String(t.deposited),
+        gas_wei: String(t.gasWei),
+        txs: t.txs,
+      }
+    },
   }
 }
