@@ -10,6 +10,7 @@ import { ignoredFieldsHeader } from '../../input/ignored-header'
 import { ServiceError, type Logger } from '../../sdk'
 import type { Admission, PaidCallDeps, PaymentHold, SchemeRequest } from '../server/doors'
 import type { PaymentRequirements as ExactRequirements } from '../types'
+import { REASON } from '../reasons'
 import { b64json } from '../wire'
 import {
   admitChannelPayment,
@@ -104,6 +105,12 @@ export async function admitChannel(
     )
   }
   if (!a.ok) {
+    // Counted against the client like exact's refusals (429 past INVALID_PAYMENT_LIMIT a minute), except the
+    // protocol's own flow: a busy channel and the corrective 402.
+    if (a.reason !== REASON.channelBusy && a.reason !== REASON.channelCumulativeMismatch)
+      await Promise.resolve(deps.refusals.hit(s.request.client)).catch((e) =>
+        deps.log.warn('refusal throttle unavailable', { error: (e as Error).message }),
+      )
     const corrective = a.channelState ? correctiveRequirements(requirements, a) : undefined
     return { kind: 'refused', reason: a.reason, message: a.message, headers: {}, ...(corrective ? { corrective } : {}) }
   }
