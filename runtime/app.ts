@@ -1,4 +1,3 @@
-import type { ChannelFigures } from './pay/batch-settlement/serve'
 import { Elysia } from 'elysia'
 import type { CatalogService } from './catalog'
 import type { LedgerStore, QuotaStore, Storage } from './db/store'
@@ -10,7 +9,7 @@ import { discoveryDocument, servicesDocument, wellKnownDocument } from './discov
 import { openapiDocument } from './discovery/openapi'
 import { agentOpenapiDocument } from './discovery/openapi-agent'
 import { ICON_SVG } from './discovery/icon'
-import { servePaid, type PipelineDeps } from './pipeline'
+import { servePaid, serveRefund, type PipelineDeps } from './pipeline'
 import { serveDemo } from './demo'
 import { siteRoutes } from './site/routes'
 import type { adminRoutes, AdminDeps } from './admin/routes'
@@ -19,6 +18,7 @@ import { devPayerRoutes, type DevPayer } from './site/dev-payer'
 import { ServiceError } from './sdk'
 import { errorAnswer } from './http/error-answer'
 import type { FacilitatorHealth } from './pay/types'
+import type { ChannelFigures } from './pay/batch-settlement/serve'
 import { receiptRoutes } from './pay/server/receipt-routes'
 
 export const VERSION = '1.0.0'
@@ -100,6 +100,15 @@ export function createApp(deps: AppDeps) {
       ({ request, server }) => servePaid(s, request, newRequestId(), client(request, server), deps),
       { parse: 'none', detail: { hide: true } },
     )
+    // Payment channels: the cooperative refund (and the official client's GET probe before it) on the paid route.
+    if (deps.channels)
+      paid.get(
+        `/${s.slug}`,
+        ({ request, server }) => serveRefund(s, request, newRequestId(), client(request, server), deps),
+        {
+          detail: { hide: true },
+        },
+      )
   }
 
   return (

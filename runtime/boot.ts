@@ -18,7 +18,7 @@ import type { DevPayer } from './site/dev-payer'
 import { PaidResults } from './pay/server/kept-results'
 import { createReceiptIssuer, defaultKeyPath, loadReceiptKey, type ReceiptIssuer } from './pay/server/receipts'
 import { HandlerPool, isolated } from './isolate'
-import { channelService, type ChannelService } from './pay/batch-settlement/serve'
+import type { ChannelService } from './pay/batch-settlement/serve'
 import type { Settler } from './pay/facilitator/settle/settler'
 
 export interface BootOptions {
@@ -145,9 +145,17 @@ export async function boot(o: BootOptions): Promise<Booted> {
   // Payment channels: offered when this server is its own facilitator (RPC_URL + settler keys, or the dev chain)
   // on one network; the claim engine runs from boot to shutdown (docs/channels.md).
   const settler = (o.facilitator as { settler?: Settler }).settler
+  // Loaded only then (the official facilitator pulls in viem's root entry; test/boot/lazy-modules.test.ts).
   const channels =
     settler && config.networks.length === 1
-      ? channelService({ config, settler, payTo, store: storage.channels, ledger, log })
+      ? (await import('./pay/batch-settlement/serve')).channelService({
+          config,
+          settler,
+          payTo,
+          store: storage.channels,
+          ledger,
+          log,
+        })
       : undefined
   channels?.start()
   // The operator console's modules load only when it is enabled (literal specifier: bundled in the binary).

@@ -2,7 +2,8 @@
  * x402 `batch-settlement` wired into the paid call, over HTTP on the dev chain with the official client
  * (`@x402/fetch` + `@x402/evm/batch-settlement/client`): the 402 offers `exact` first and `batch-settlement` second;
  * a payer deposits once, then pays with vouchers answered with `transaction: ""`; a failed call charges nothing; a
- * client that lost its state recovers through the corrective 402; at shutdown the claim engine claims and sweeps.
+ * client that lost its state recovers through the corrective 402; the client's cooperative refund (GET probe, then
+ * a refund payload) returns the unclaimed rest; at shutdown the claim engine claims and sweeps.
  * Money check: payee's on-chain delta = exact revenue (/stats = ledger) + swept, and swept = the sum of the charges.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
@@ -120,7 +121,8 @@ test('the channel client deposits once, then pays with vouchers; a failed call c
   expect((await store.totals()).earned).toBe(5n * PRICE)
 
   // the same payer with a fresh client (state lost): the corrective 402 resynchronizes it, the retry is served
-  const fresh = channelFetch(payer.key)
+  const freshScheme = clientFor(chain.rpcUrl, payer.key)
+  const fresh = wrapFetchWithPayment(fetch, new x402Client().register(NETWORK, freshScheme))
   const again = await echo(fresh, 'six')
   expect(again.status).toBe(200)
   expect(decodePaymentResponseHeader(again.headers.get('payment-response')!).extra).toMatchObject({
@@ -130,16 +132,26 @@ test('the channel client deposits once, then pays with vouchers; a failed call c
   expect((await store.totals()).earned).toBe(charged)
   expect(s.logs.filter((l) => l.includes(payer.key.slice(2)))).toEqual([])
 
+  // the cooperative refund: the official client's refund() probes the paid route with GET (a 402), then sends its
+  // refund payload with GET; the charged part is claimed in the same transaction, the rest returns to the payer
+  const probe = await s.fetch('/api/v1/test-echo')
+  expect(probe.status).toBe(402)
+  const payerBefore = await usdcBalance(chain.rpcUrl, payer.account.address)
+  const refunded = await freshScheme.refund(`${s.url}/api/v1/test-echo`)
+  expect(refunded).toMatchObject({ success: true, amount: String(MIN_DEPOSIT - charged) })
+  expect((await usdcBalance(chain.rpcUrl, payer.account.address)) - payerBefore).toBe(MIN_DEPOSIT - charged)
+  expect(await store.totals()).toMatchObject({ earned: charged, claimed: charged, swept: 0n })
+
   const figures = async () => ((await (await fetch(`${s.url}/stats`)).json()) as { channels: unknown }).channels
   expect(await figures()).toMatchObject({
     network: NETWORK,
     channels: 1,
     paid_calls: 6,
     earned_atomic: String(charged),
-    claimed_atomic: '0',
+    claimed_atomic: String(charged),
     swept_atomic: '0',
     deposited_atomic: String(MIN_DEPOSIT),
-    txs: { deposit: 1 },
+    txs: { deposit: 1, claim: 1, refund: 1 },
   })
 
   // shutdown: every charge claimed and swept to PAY_TO
@@ -150,7 +162,7 @@ test('the channel client deposits once, then pays with vouchers; a failed call c
     earned_atomic: String(charged),
     claimed_atomic: String(charged),
     swept_atomic: String(charged),
-    txs: { deposit: 1, claim: 1, sweep: 1 },
+    txs: { deposit: 1, claim: 1, refund: 1, sweep: 1 },
   })
   stopped = true
   const tally = await stopAndTally(chain, [s], payeeBefore)

@@ -21,6 +21,17 @@ afterAll(async () => {
   await chain?.stop()
 })
 
+test('GET on a paid route (the refund door): no payment is the 402 probe; anything but a refund payload is refused', async () => {
+  const probe = await s.fetch('/api/v1/slugify')
+  expect(probe.status).toBe(402)
+  const offered = decodeB64Json(probe.headers.get('payment-required')).accepts
+  expect(offered.map((a: { scheme: string }) => a.scheme)).toEqual(['exact', 'batch-settlement'])
+  const exactLike = b64json({ x402Version: 2, accepted: offered[0], payload: { signature: '0x00' } })
+  const res = await s.fetch('/api/v1/slugify', { headers: { 'payment-signature': exactLike } })
+  expect(res.status).toBe(402)
+  expect(decodeB64Json(res.headers.get('payment-required')).error).toBe('invalid_batch_settlement_evm_payload_type')
+})
+
 test('malformed channel payments are 402 with the spec reason, then 429 past the limit; nothing is charged', async () => {
   const header = b64json({
     x402Version: 2,
@@ -28,6 +39,7 @@ test('malformed channel payments are 402 with the spec reason, then 429 past the
     payload: { type: 'voucher' },
   })
   const send = () => s.post('/api/v1/slugify', { text: 'Hello' }, { 'payment-signature': header })
+  // (the GET above was refused without any payment work: not counted)
   for (let i = 0; i < 3; i++) {
     const res = await send()
     expect(res.status).toBe(402)

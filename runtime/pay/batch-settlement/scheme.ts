@@ -8,16 +8,18 @@
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
 import { ignoredFieldsHeader } from '../../input/ignored-header'
 import { ServiceError, type Logger } from '../../sdk'
-import type { Admission, PaidCallDeps, PaymentHold, SchemeRequest } from '../server/doors'
+import type { Admission, PaidCallDeps, PaidRequest, PaymentHold, SchemeRequest } from '../server/doors'
 import type { PaymentRequirements as ExactRequirements } from '../types'
 import { REASON } from '../reasons'
 import { b64json } from '../wire'
+import { refundChannelPayment } from './refund'
 import {
   admitChannelPayment,
   commitChannelCharge,
   correctiveRequirements,
   releaseChannel,
   type ChannelDoors,
+  type ChannelRefusal,
   type ChannelTicket,
 } from './doors'
 
@@ -75,6 +77,73 @@ function channelHold(ch: ChannelOffer, t: ChannelTicket, slug: string, log: Logg
   }
 }
 
+/** A channel backend that throws (RPC, database): a retryable 503, nothing charged. */
+async function unavailableOnError<T>(run: () => Promise<T>, r: PaidRequest, deps: PaidCallDeps): Promise<T> {
+  try {
+    return await run()
+  } catch (e) {
+    deps.log.warn('payment channel door failed', { request_id: r.requestId, service: r.svc.slug, error: String(e) })
+    throw new ServiceError(
+      503,
+      'PAYMENT_UNAVAILABLE',
+      'Payment channels are unavailable right now; nothing was charged.',
+      {
+        headers: { 'retry-after': '5' },
+        retryable: true,
+      },
+    )
+  }
+}
+
+type Refused = Extract<Admission, { kind: 'refused' }>
+
+/**
+ * A channel refusal as the refused admission: counted against the client like exact's refusals (429 past
+ * INVALID_PAYMENT_LIMIT a minute), except the protocol's own flow (a busy channel, the corrective 402); a cumulative
+ * mismatch carries the corrective entry.
+ */
+async function refusedFor(
+  a: ChannelRefusal,
+  requirements: PaymentRequirements,
+  r: PaidRequest,
+  deps: PaidCallDeps,
+): Promise<Refused> {
+  if (a.reason !== REASON.channelBusy && a.reason !== REASON.channelCumulativeMismatch)
+    await Promise.resolve(deps.refusals.hit(r.client)).catch((e) =>
+      deps.log.warn('refusal throttle unavailable', { error: (e as Error).message }),
+    )
+  const corrective = a.channelState ? correctiveRequirements(requirements, a) : undefined
+  return { kind: 'refused', reason: a.reason, message: a.message, headers: {}, ...(corrective ? { corrective } : {}) }
+}
+
+/** The offered `batch-settlement` entry of the network a payment names (else the first). */
+function offeredFor(ch: ChannelOffer, payment: PaymentPayload, accepts: ExactRequirements[]): PaymentRequirements {
+  const offered = accepts.map((r) => ch.offer(r))
+  return offered.find((r) => r.network === payment.accepted?.network) ?? offered[0]
+}
+
+/**
+ * A cooperative refund (GET on a paid route with a refund payload; no handler runs): the settle response for
+ * PAYMENT-RESPONSE, or the refusal as a refused admission (a cumulative mismatch with its corrective entry).
+ */
+export async function refundChannel(
+  ch: ChannelOffer,
+  payment: PaymentPayload,
+  r: PaidRequest,
+  accepts: ExactRequirements[],
+  deps: PaidCallDeps,
+): Promise<{ ok: true; response: Record<string, unknown> } | Refused> {
+  const requirements = offeredFor(ch, payment, accepts)
+  const out = await unavailableOnError(() => refundChannelPayment(ch.doors, payment, requirements), r, deps)
+  if (!out.ok) return refusedFor(out, requirements, r, deps)
+  deps.log.info('channel refunded', {
+    request_id: r.requestId,
+    amount: out.response.amount,
+    tx: out.response.transaction,
+  })
+  return { ok: true, response: out.response as unknown as Record<string, unknown> }
+}
+
 /**
  * The first door for `batch-settlement`: the payment against the offered entry of its network, the channel's lease
  * taken, a deposit landed on chain. A refusal is a 402 with the spec's reason; a cumulative mismatch carries the
@@ -87,33 +156,9 @@ export async function admitChannel(
   deps: PaidCallDeps,
 ): Promise<Admission> {
   const { svc, requestId } = s.request
-  const offered = s.accepts.map((r) => ch.offer(r))
-  const requirements = offered.find((r) => r.network === payment.accepted?.network) ?? offered[0]
-  let a: Awaited<ReturnType<typeof admitChannelPayment>>
-  try {
-    a = await admitChannelPayment(ch.doors, payment, requirements)
-  } catch (e) {
-    deps.log.warn('channel admission failed', { request_id: requestId, service: svc.slug, error: String(e) })
-    throw new ServiceError(
-      503,
-      'PAYMENT_UNAVAILABLE',
-      'Payment channels are unavailable right now; nothing was charged.',
-      {
-        headers: { 'retry-after': '5' },
-        retryable: true,
-      },
-    )
-  }
-  if (!a.ok) {
-    // Counted against the client like exact's refusals (429 past INVALID_PAYMENT_LIMIT a minute), except the
-    // protocol's own flow: a busy channel and the corrective 402.
-    if (a.reason !== REASON.channelBusy && a.reason !== REASON.channelCumulativeMismatch)
-      await Promise.resolve(deps.refusals.hit(s.request.client)).catch((e) =>
-        deps.log.warn('refusal throttle unavailable', { error: (e as Error).message }),
-      )
-    const corrective = a.channelState ? correctiveRequirements(requirements, a) : undefined
-    return { kind: 'refused', reason: a.reason, message: a.message, headers: {}, ...(corrective ? { corrective } : {}) }
-  }
+  const requirements = offeredFor(ch, payment, s.accepts)
+  const a = await unavailableOnError(() => admitChannelPayment(ch.doors, payment, requirements), s.request, deps)
+  if (!a.ok) return refusedFor(a, requirements, s.request, deps)
   const hold = channelHold(ch, a.ticket, svc.slug, deps.log, requestId)
   return {
     kind: 'admitted',

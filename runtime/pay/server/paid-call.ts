@@ -10,11 +10,13 @@ import type { CatalogService } from '../../catalog'
 import { asServiceError } from '../../http/unexpected'
 import { BASE_HEADERS, errorResponse, json } from '../../http/respond'
 import { ServiceError, type Logger } from '../../sdk'
+import { REASON } from '../reasons'
+import { b64json } from '../wire'
 import { challenge } from './challenge'
 import { collectedResponse } from './collected-answer'
 import type { Admission, AdmittedCall, Outcome, PaidCallDeps, PaidRequest } from './doors'
 import { admitExact } from './exact'
-import { admitChannel, channelPaymentOf } from '../batch-settlement/scheme'
+import { admitChannel, channelPaymentOf, refundChannel } from '../batch-settlement/scheme'
 import type { PaymentRequirements } from '@x402/core/types'
 
 export type { Admission, AdmittedCall, Outcome, PaidCallDeps, PaidRequest } from './doors'
@@ -112,6 +114,51 @@ export async function admit(r: PaidRequest, deps: PaidCallDeps): Promise<Admissi
   const channelPayment = deps.channels ? channelPaymentOf(header, version) : null
   if (deps.channels && channelPayment) return admitChannel(deps.channels, channelPayment, s, deps)
   return admitExact(s, deps)
+}
+
+/**
+ * The refund door (x402 `batch-settlement`'s cooperative refund, a GET on a paid route; no handler runs): without a
+ * payment, the 402 challenge (the official client's refund probe); with a refund payload, the channel's unclaimed
+ * rest goes back to the payer: 200 with PAYMENT-RESPONSE, or the 402 with the reason (a cumulative mismatch with the
+ * corrective entry). Only where channels are offered; elsewhere the route is POST only.
+ */
+export async function refund(r: PaidRequest, deps: PaidCallDeps): Promise<Response> {
+  const ch = deps.channels
+  if (!ch)
+    throw new ServiceError(405, 'METHOD_NOT_ALLOWED', `Use POST for /api/${r.svc.slug}.`, {
+      headers: { allow: 'POST, OPTIONS' },
+    })
+  const c = cachedChallenge(r, deps)
+  if (!r.payment) return answerOf({ kind: 'challenge' }, r, deps)
+  if (await deps.refusals.blocked(r.client)) {
+    throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this client; slow down.', {
+      headers: { 'retry-after': String(await deps.refusals.retryAfter(r.client)) },
+    })
+  }
+  const payment = channelPaymentOf(r.payment.header, r.payment.version)
+  if (!payment)
+    return answerOf(
+      {
+        kind: 'refused',
+        reason: REASON.channelPayload,
+        message: 'A GET here carries only a batch-settlement refund; pay for a call with POST.',
+        headers: {},
+      },
+      r,
+      deps,
+    )
+  const out = await refundChannel(ch, payment, r, c.accepts, deps)
+  if ('kind' in out) return answerOf(out, r, deps)
+  return new Response(JSON.stringify({ refund: out.response }), {
+    status: 200,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      ...BASE_HEADERS,
+      'x-request-id': r.requestId,
+      'payment-response': b64json(out.response),
+      'cache-control': 'no-store',
+    },
+  })
 }
 
 /**
