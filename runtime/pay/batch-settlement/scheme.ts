@@ -46,8 +46,38 @@ export function channelPaymentOf(header: string, version: 1 | 2): PaymentPayload
 }
 
 /** The hold of an admitted voucher: the channel's lease until the charge is committed or the channel freed. */
-function channelHold(ch: ChannelOffer, t: ChannelTicket, slug: string, log: Logger, requestId: string): PaymentHold {
+/**
+ * What a voucher-paid answer costs (issue #26 "pay for tokens used"): the voucher's ceiling (the tier's price), or,
+ * for a tiered service with `max_tokens` (the model tiers), the share of it that the answer's `tokens_used` took of
+ * `max_tokens`, rounded up to the atomic unit, never below a tenth of the price (the floor) nor above the price. An
+ * answer without a usable `tokens_used` pays the price. `exact` always pays the price.
+ */
+export function chargeFor(ceiling: bigint, maxTokens: number, body: string): bigint {
+  if (!(maxTokens > 0)) return ceiling
+  let tokens: unknown
+  try {
+    tokens = (JSON.parse(body) as { tokens_used?: unknown } | null)?.tokens_used
+  } catch {
+    return ceiling
+  }
+  if (typeof tokens !== 'number' || !Number.isFinite(tokens) || tokens < 0) return ceiling
+  const max = BigInt(maxTokens)
+  const used = BigInt(Math.min(Math.ceil(tokens), maxTokens))
+  const share = (ceiling * used + max - 1n) / max
+  const floor = (ceiling + 9n) / 10n
+  return share < floor ? floor : share > ceiling ? ceiling : share
+}
+
+function channelHold(
+  ch: ChannelOffer,
+  t: ChannelTicket,
+  maxTokens: number,
+  slug: string,
+  log: Logger,
+  requestId: string,
+): PaymentHold {
   let leased = true
+  let kept = ''
   const free = async () => {
     if (!leased) return
     leased = false
@@ -55,11 +85,13 @@ function channelHold(ch: ChannelOffer, t: ChannelTicket, slug: string, log: Logg
   }
   return {
     // The voucher and its charge are made durable together by `settle` (one fsync'd transaction, before the answer).
-    keep: async () => {},
+    keep: async (body) => {
+      kept = body
+    },
     async settle() {
       let c: Awaited<ReturnType<typeof commitChannelCharge>>
       try {
-        c = await commitChannelCharge(ch.doors, t, t.ceiling, slug)
+        c = await commitChannelCharge(ch.doors, t, chargeFor(t.ceiling, maxTokens, kept), slug)
         leased = false // the commit releases the lease, charged or not
       } catch (e) {
         await free().catch(() => {})
@@ -159,7 +191,8 @@ export async function admitChannel(
   const requirements = offeredFor(ch, payment, s.accepts)
   const a = await unavailableOnError(() => admitChannelPayment(ch.doors, payment, requirements), s.request, deps)
   if (!a.ok) return refusedFor(a, requirements, s.request, deps)
-  const hold = channelHold(ch, a.ticket, svc.slug, deps.log, requestId)
+  const maxTokens = svc.manifest.kind === 'tiered' ? (svc.pricing[s.request.tier]?.max_tokens ?? 0) : 0
+  const hold = channelHold(ch, a.ticket, maxTokens, svc.slug, deps.log, requestId)
   return {
     kind: 'admitted',
     call: { request: s.request, input: s.input, headers: ignoredFieldsHeader(s.ignored), hold },
