@@ -94,6 +94,15 @@ export function answerOf(a: Exclude<Admission, { kind: 'admitted' }>, r: PaidReq
   }
 }
 
+/** A client past its refused payments of the minute (INVALID_PAYMENT_LIMIT) gets 429 before any payment work. */
+async function notThrottled(r: PaidRequest, deps: PaidCallDeps): Promise<void> {
+  if (await deps.refusals.blocked(r.client)) {
+    throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this client; slow down.', {
+      headers: { 'retry-after': String(await deps.refusals.retryAfter(r.client)) },
+    })
+  }
+}
+
 /**
  * The first door: no payment -> the challenge; a throttled client -> 429; then the input (its 4xx before any
  * payment check), then the scheme admits the payment (`exact`: decode, collect a kept result, verify and reserve).
@@ -102,11 +111,7 @@ export function answerOf(a: Exclude<Admission, { kind: 'admitted' }>, r: PaidReq
 export async function admit(r: PaidRequest, deps: PaidCallDeps): Promise<Admission> {
   const c = cachedChallenge(r, deps)
   if (!r.payment) return { kind: 'challenge' }
-  if (await deps.refusals.blocked(r.client)) {
-    throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this client; slow down.', {
-      headers: { 'retry-after': String(await deps.refusals.retryAfter(r.client)) },
-    })
-  }
+  await notThrottled(r, deps)
   const { input, ignored } = r.input()
   const { header, version } = r.payment
   const s = { request: r, header, version, input, ignored, accepts: c.accepts }
@@ -130,11 +135,7 @@ export async function refund(r: PaidRequest, deps: PaidCallDeps): Promise<Respon
     })
   const c = cachedChallenge(r, deps)
   if (!r.payment) return answerOf({ kind: 'challenge' }, r, deps)
-  if (await deps.refusals.blocked(r.client)) {
-    throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this client; slow down.', {
-      headers: { 'retry-after': String(await deps.refusals.retryAfter(r.client)) },
-    })
-  }
+  await notThrottled(r, deps)
   const payment = channelPaymentOf(r.payment.header, r.payment.version)
   if (!payment)
     return answerOf(
