@@ -82,7 +82,7 @@ export function createApp(deps: AppDeps) {
     return () => (v ??= make())
   }
   const docs = {
-    services: once(() => JSON.stringify(servicesDocument(services, config))),
+    services: once(() => JSON.stringify(servicesDocument(services, config, deps.channels?.terms))),
     wellKnown: once(() => JSON.stringify(wellKnownDocument(services, config, deps.payTo))),
     openapi: once(() => openapiDocument(services, config, VERSION)),
     agentOpenapi: once(() => JSON.stringify(agentOpenapiDocument(services, config, VERSION))),
@@ -143,7 +143,7 @@ export function createApp(deps: AppDeps) {
         return errorAnswer(error, code, id, deps.log)
       })
       .use(siteRoutes)
-      .use(lazyDiscoveryRoutes(services, config, deps.payTo, deps.bootedAt, deps.log))
+      .use(lazyDiscoveryRoutes(services, config, deps.payTo, deps.bootedAt, deps.log, deps.channels?.terms))
       .use(deps.adminRoutes ? deps.adminRoutes(deps) : new Elysia())
       .use(devPayerRoutes(deps))
       .use(receiptRoutes(deps.receipts, config.bodyLimitBytes, config.bodyTimeoutMs, deps.log))

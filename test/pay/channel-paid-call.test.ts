@@ -69,6 +69,17 @@ test('the 402 lists exact first and batch-settlement second (same amount, payTo,
   })
   const body = await res.json()
   expect(body.accepts.map((a: { scheme: string }) => a.scheme)).toEqual(['exact'])
+  // published: /services and llms.txt
+  const services = await (await s.fetch('/services')).json()
+  expect(services.schemes).toEqual(['exact', 'batch-settlement'])
+  expect(services.batch_settlement).toEqual({
+    min_deposit: String(MIN_DEPOSIT),
+    withdraw_delay_s: 86_400,
+    receiver_authorizer: derived.address,
+  })
+  const llms = await (await s.fetch('/llms.txt')).text()
+  expect(llms).toContain(`offers \`batch-settlement\``)
+  expect(llms).toContain(`at least ${MIN_DEPOSIT} atomic units`)
 })
 
 test('the exact client still pays exact (the first entry)', async () => {

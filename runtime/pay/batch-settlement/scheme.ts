@@ -23,11 +23,23 @@ import {
   type ChannelTicket,
 } from './doors'
 
+/** The terms of this server's channels, as /services and llms.txt publish them. */
+export interface ChannelTerms {
+  /** The smallest deposit (atomic units), the 402's `extra.minDeposit`. */
+  min_deposit: string
+  /** The payer's timed-withdrawal delay (s), `extra.withdrawDelay`. */
+  withdraw_delay_s: number
+  /** The address bound into every channel as `receiverAuthorizer`. */
+  receiver_authorizer: string
+}
+
 /** What the paid call needs of the channels: the doors' state and the 402's `batch-settlement` entry. */
 export interface ChannelOffer {
   doors: ChannelDoors
   /** The `batch-settlement` entry offered beside an `exact` one (same network, amount, asset, payTo). */
   offer(exact: ExactRequirements): PaymentRequirements
+  /** The channel terms published in /services and llms.txt. */
+  terms: ChannelTerms
 }
 
 const MAX_HEADER = 16_384

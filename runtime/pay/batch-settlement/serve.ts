@@ -13,7 +13,7 @@ import type { Settler } from '../facilitator/settle/settler'
 import type { PaymentRequirements as ExactRequirements } from '../types'
 import { ChannelClaimer, channelSettings, type RoundResult } from './claimer'
 import { channelFacilitator, gasOf } from './facilitator'
-import { channelRequirements } from './requirements'
+import { channelRequirements, DEFAULT_WITHDRAW_DELAY_S } from './requirements'
 import type { ChannelOffer } from './scheme'
 
 /** The label of the receiver-authorizer key derived from the first settler key (CHANNEL_RECEIVER_AUTHORIZER_KEY unset). */
@@ -84,6 +84,11 @@ export function channelService(o: {
   return {
     doors: { store: o.store, facilitator, minDeposit, gasOf: gas },
     offer,
+    terms: {
+      min_deposit: minDeposit.toString(),
+      withdraw_delay_s: DEFAULT_WITHDRAW_DELAY_S,
+      receiver_authorizer: receiverAuthorizer,
+    },
     claimer,
     receiverAuthorizer,
     start: () => claimer.start(),
