@@ -144,7 +144,11 @@ export function createApp(deps: AppDeps) {
       })
       .use(siteRoutes)
       .use(lazyDiscoveryRoutes(services, config, deps.payTo, deps.bootedAt, deps.log, deps.channels?.terms))
-      .use(deps.adminRoutes ? deps.adminRoutes(deps) : new Elysia())
+      .use(
+        deps.adminRoutes
+          ? deps.adminRoutes({ ...deps, channelStore: deps.channels ? deps.storage.channels : undefined })
+          : new Elysia(),
+      )
       .use(devPayerRoutes(deps))
       .use(receiptRoutes(deps.receipts, config.bodyLimitBytes, config.bodyTimeoutMs, deps.log))
       .get('/health', async () => {

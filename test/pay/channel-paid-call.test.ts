@@ -24,6 +24,7 @@ import { decodeB64Json, type TestServer } from '../support/server'
 
 const PRICE = 4200n // test-echo: $0.0042
 const MIN_DEPOSIT = 100_000n // CHANNEL_MIN_DEPOSIT_USD 0.1
+const ADMIN_TOKEN = 'channel-paid-call-test-admin-token-0123'
 
 let chain: DevChain
 let s: TestServer
@@ -32,7 +33,7 @@ let payeeBefore: bigint
 beforeAll(async () => {
   chain = await startDevChain()
   payeeBefore = await usdcBalance(chain.rpcUrl, chain.payee.address)
-  s = await startServerOnChain(chain, { entries: withEcho(), env: { CHANNEL_MIN_DEPOSIT_USD: '0.1' } })
+  s = await startServerOnChain(chain, { entries: withEcho(), env: { CHANNEL_MIN_DEPOSIT_USD: '0.1', ADMIN_TOKEN } })
 })
 let stopped = false
 afterAll(async () => {
@@ -164,6 +165,21 @@ test('the channel client deposits once, then pays with vouchers; a failed call c
     deposited_atomic: String(MIN_DEPOSIT),
     txs: { deposit: 1, claim: 1, refund: 1 },
   })
+
+  // the console's channel list
+  const consoleList = await (
+    await s.fetch('/admin/api/channels', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+  ).json()
+  expect(consoleList).toMatchObject({ offered: true, count: 1, figures: { earned_atomic: String(charged) } })
+  expect(consoleList.channels[0]).toMatchObject({
+    id: channelId,
+    payer: payer.account.address.toLowerCase(),
+    charged: String(charged),
+    claimed: String(charged),
+    unclaimed: '0',
+    withdraw_requested_at: null,
+  })
+  expect((await s.fetch('/admin/api/channels')).status).toBe(401)
 
   // shutdown: every charge claimed and swept to PAY_TO
   await s.booted.channels!.stop()
