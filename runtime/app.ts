@@ -9,7 +9,7 @@ import { discoveryDocument, servicesDocument, wellKnownDocument } from './discov
 import { openapiDocument } from './discovery/openapi'
 import { agentOpenapiDocument } from './discovery/openapi-agent'
 import { ICON_SVG } from './discovery/icon'
-import { servePaid, type PipelineDeps } from './pipeline'
+import { servePaid, serveRefund, type PipelineDeps } from './pipeline'
 import { serveDemo } from './demo'
 import { siteRoutes } from './site/routes'
 import type { adminRoutes, AdminDeps } from './admin/routes'
@@ -18,6 +18,7 @@ import { devPayerRoutes, type DevPayer } from './site/dev-payer'
 import { ServiceError } from './sdk'
 import { errorAnswer } from './http/error-answer'
 import type { FacilitatorHealth } from './pay/types'
+import type { ChannelFigures } from './pay/batch-settlement/serve'
 import { receiptRoutes } from './pay/server/receipt-routes'
 
 export const VERSION = '1.0.0'
@@ -41,6 +42,8 @@ export interface AppDeps extends PipelineDeps {
   admin?: AdminDeps['admin']
   /** The dev chain's demo payer, for paying from the try-it panel (only honoured on the embedded dev chain). */
   devPayer?: DevPayer
+  /** Payment channels' figures for /stats (when this server serves channels). */
+  channelFigures?: () => Promise<ChannelFigures>
   /** The console's routes, loaded by boot only when ADMIN_TOKEN is set (absent: /admin does not exist). */
   adminRoutes?: typeof adminRoutes
 }
@@ -79,7 +82,7 @@ export function createApp(deps: AppDeps) {
     return () => (v ??= make())
   }
   const docs = {
-    services: once(() => JSON.stringify(servicesDocument(services, config))),
+    services: once(() => JSON.stringify(servicesDocument(services, config, deps.channels?.terms))),
     wellKnown: once(() => JSON.stringify(wellKnownDocument(services, config, deps.payTo))),
     openapi: once(() => openapiDocument(services, config, VERSION)),
     agentOpenapi: once(() => JSON.stringify(agentOpenapiDocument(services, config, VERSION))),
@@ -97,6 +100,15 @@ export function createApp(deps: AppDeps) {
       ({ request, server }) => servePaid(s, request, newRequestId(), client(request, server), deps),
       { parse: 'none', detail: { hide: true } },
     )
+    // Payment channels: the cooperative refund (and the official client's GET probe before it) on the paid route.
+    if (deps.channels)
+      paid.get(
+        `/${s.slug}`,
+        ({ request, server }) => serveRefund(s, request, newRequestId(), client(request, server), deps),
+        {
+          detail: { hide: true },
+        },
+      )
   }
 
   return (
@@ -131,8 +143,12 @@ export function createApp(deps: AppDeps) {
         return errorAnswer(error, code, id, deps.log)
       })
       .use(siteRoutes)
-      .use(lazyDiscoveryRoutes(services, config, deps.payTo, deps.bootedAt, deps.log))
-      .use(deps.adminRoutes ? deps.adminRoutes(deps) : new Elysia())
+      .use(lazyDiscoveryRoutes(services, config, deps.payTo, deps.bootedAt, deps.log, deps.channels?.terms))
+      .use(
+        deps.adminRoutes
+          ? deps.adminRoutes({ ...deps, channelStore: deps.channels ? deps.storage.channels : undefined })
+          : new Elysia(),
+      )
       .use(devPayerRoutes(deps))
       .use(receiptRoutes(deps.receipts, config.bodyLimitBytes, config.bodyTimeoutMs, deps.log))
       .get('/health', async () => {
@@ -174,9 +190,11 @@ export function createApp(deps: AppDeps) {
           ),
         ),
       )
-      .get('/stats', async () =>
-        json(await loadStatsReport(deps.stats, deps.ledger, 30, config.ethUsd, config.networks[0].network)),
-      )
+      .get('/stats', async () => {
+        const report = await loadStatsReport(deps.stats, deps.ledger, 30, config.ethUsd, config.networks[0].network)
+        // Payment channels (docs/channels.md): all-time figures, apart from the exact revenue above.
+        return json(deps.channelFigures ? { ...report, channels: await deps.channelFigures() } : report)
+      })
       .get('/stats/today', async () => {
         const r = await loadStatsReport(deps.stats, deps.ledger, 1, config.ethUsd, config.networks[0].network)
         return json({

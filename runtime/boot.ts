@@ -18,6 +18,8 @@ import type { DevPayer } from './site/dev-payer'
 import { PaidResults } from './pay/server/kept-results'
 import { createReceiptIssuer, defaultKeyPath, loadReceiptKey, type ReceiptIssuer } from './pay/server/receipts'
 import { HandlerPool, isolated } from './isolate'
+import type { ChannelService } from './pay/batch-settlement/serve'
+import type { Settler } from './pay/facilitator/settle/settler'
 
 export interface BootOptions {
   env?: Record<string, string | undefined>
@@ -56,6 +58,8 @@ export interface Booted {
   storage: OpenedStorage
   gate: PaymentGate
   log: Logger
+  /** Payment channels (x402 batch-settlement), when this server facilitates itself on one network. */
+  channels?: ChannelService
   /** Stops timers, flushes and closes the storage (a SQLite handle stays open until its `close()`). */
   close(): Promise<void>
 }
@@ -138,6 +142,22 @@ export async function boot(o: BootOptions): Promise<Booted> {
   } catch (e) {
     throw new ConfigError([(e as Error).message])
   }
+  // Payment channels: offered when this server is its own facilitator (RPC_URL + settler keys, or the dev chain)
+  // on one network; the claim engine runs from boot to shutdown (docs/channels.md).
+  const settler = (o.facilitator as { settler?: Settler }).settler
+  // Loaded only then (the official facilitator pulls in viem's root entry; test/boot/lazy-modules.test.ts).
+  const channels =
+    settler && config.networks.length === 1
+      ? (await import('./pay/batch-settlement/serve')).channelService({
+          config,
+          settler,
+          payTo,
+          store: storage.channels,
+          ledger,
+          log,
+        })
+      : undefined
+  channels?.start()
   // The operator console's modules load only when it is enabled (literal specifier: bundled in the binary).
   const admin = config.adminToken ? await import('./admin/routes') : undefined
   const app = createApp({
@@ -153,6 +173,8 @@ export async function boot(o: BootOptions): Promise<Booted> {
     refusals,
     results,
     receipts,
+    channels,
+    channelFigures: channels && (() => channels.figures()),
     bootedAt: Date.now(),
     facilitatorHealth: () => o.facilitator.health?.(),
     admin: { ledger, facilitator: o.facilitator },
@@ -177,10 +199,14 @@ export async function boot(o: BootOptions): Promise<Booted> {
     storage,
     gate,
     log,
+    channels,
     async close() {
       pool.close()
       clearInterval(timer)
       clearInterval(purge)
+      await channels
+        ?.stop()
+        .catch((e) => log.error('channel claims at shutdown failed', { error: String((e as Error)?.message ?? e) }))
       await storage.close()
       await o.facilitator.close?.()
     },

@@ -1,3 +1,4 @@
+import type { ChannelTerms } from './pay/batch-settlement/scheme'
 import { type AnyElysia, Elysia } from 'elysia'
 import type { CatalogService } from './catalog'
 import type { Config } from './config'
@@ -31,9 +32,10 @@ export function lazyDiscoveryRoutes(
   payTo: string,
   bootedAt: number,
   log: Logger,
+  channels?: ChannelTerms,
 ) {
   const forward = lazyApp(async () =>
-    contained((await import('./discovery/routes')).discoveryRoutes(services, config, payTo, bootedAt), log),
+    contained((await import('./discovery/routes')).discoveryRoutes(services, config, payTo, bootedAt, channels), log),
   )
   const to = ({ request }: { request: Request }) => forward(request)
   return new Elysia({ name: 'discovery-routes-lazy' })

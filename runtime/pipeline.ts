@@ -11,6 +11,7 @@ import {
   admit,
   answerOf,
   finish,
+  refund,
   toServiceError,
   type AdmittedCall,
   type Outcome,
@@ -95,6 +96,39 @@ export async function servePaid(
     const err = toServiceError(e, log, requestId)
     if (err.status >= 500 && !svc.unavailableReason) stats.record(svc.slug, { errors: 1 })
     return errorResponse(err, requestId)
+  }
+}
+
+/**
+ * A GET on a paid route, where payment channels are offered: the refund door (runtime/pay/server/paid-call.ts: the
+ * official client's refund probe gets the 402, a refund payload its refund); no handler runs, no body is read.
+ */
+export async function serveRefund(
+  svc: CatalogService,
+  req: Request,
+  requestId: string,
+  client: string,
+  deps: PipelineDeps,
+): Promise<Response> {
+  try {
+    const url = requestUrl(req)
+    const v2 = req.headers.get('payment-signature')
+    const header = v2 ?? req.headers.get('x-payment')
+    return await refund(
+      {
+        svc,
+        tier: resolveTier(svc, url, ''),
+        resource: `${deps.config.provider.apiBase}${url.pathname}${url.search}`,
+        payment: header ? { header, version: v2 ? 2 : 1 } : null,
+        raw: '',
+        requestId,
+        client,
+        input: () => ({ input: {}, ignored: [] }),
+      },
+      deps,
+    )
+  } catch (e) {
+    return errorResponse(toServiceError(e, deps.log, requestId), requestId)
   }
 }
 

@@ -1,8 +1,9 @@
+import type { ChannelFigures } from '../pay/batch-settlement/serve'
 import { Elysia } from 'elysia'
 import type { Config } from '../config'
 import { usesDevChain } from '../config'
 import { PAYMENT_STATES } from '../db/shared'
-import type { LedgerStore, StatsStore, Storage } from '../db/store'
+import type { Channel, ChannelStore, LedgerStore, StatsStore, Storage } from '../db/store'
 import { clientAddress } from '../http/client-ip'
 import { readBody } from '../http/body'
 import { sameOrigin } from '../http/same-origin'
@@ -32,6 +33,10 @@ export interface AdminDeps {
   storage: Pick<Storage, 'admin' | 'errorCounts' | 'sessionGeneration' | 'signIns'>
   /** Present in a booted server; without them the console has no ledger to show. */
   admin?: { ledger: LedgerStore; facilitator: Facilitator }
+  /** Payment channels' figures, when this server offers channels (docs/channels.md). */
+  channelFigures?: () => Promise<ChannelFigures>
+  /** The channel store, for the console's channel list. */
+  channelStore?: Pick<ChannelStore, 'list'>
 }
 
 /** The console script as served: its import of /ui.js versioned (runtime/site/ui-version.ts). */
@@ -99,6 +104,19 @@ export function paymentQuery(
  * POSTs also need a same-origin request (CSRF). Failed sign-ins and bad bearer tokens are throttled per client; a right
  * token or a valid session always passes.
  */
+/** A channel as the console lists it: balance, charged, claimed, the pending withdrawal (atomic units as strings). */
+const channelRow = (c: Channel) => ({
+  id: c.id,
+  network: c.network,
+  payer: c.payer,
+  balance: String(c.balance),
+  charged: String(c.charged),
+  claimed: String(c.claimed),
+  unclaimed: String(c.charged - c.claimed),
+  withdraw_requested_at: c.withdrawRequestedAt || null,
+  last_request_at: c.lastRequestAt,
+})
+
 export function adminRoutes(deps: AdminDeps) {
   const plugin = new Elysia({ name: 'admin' })
   const { config } = deps
@@ -319,6 +337,14 @@ export function adminRoutes(deps: AdminDeps) {
           payment: { ...row, explorer_url: paymentTxUrl(row, devChain) },
           events: await queries.events(id),
         })
+      })
+      .get('/admin/api/channels', async ({ request, server }) => {
+        const a = await authenticate(request, server)
+        if (a.refusal) return a.refusal
+        if (!deps.channelFigures || !deps.channelStore)
+          return sendJson({ offered: false, figures: null, count: 0, channels: [] })
+        const channels = (await deps.channelStore.list(100)).map(channelRow)
+        return sendJson({ offered: true, figures: await deps.channelFigures(), count: channels.length, channels })
       })
       .get('/admin/api/overview', async ({ request, server }) => {
         const a = await authenticate(request, server)

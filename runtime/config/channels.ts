@@ -1,5 +1,6 @@
 /** Payment channels (x402 batch-settlement, docs/channels.md): claim pace and the smallest deposit. */
 import { type Reader, variable } from './declare'
+import { isPrivateKey } from './parse'
 import type { Config } from './types'
 
 export const CHANNEL_CLAIM_INTERVAL_S = variable({
@@ -19,13 +20,27 @@ export const CHANNEL_MIN_DEPOSIT_USD = variable({
     'the smallest channel deposit accepted, announced as `extra.minDeposit` (deposit + claim + sweep gas stay under 1 % of it at Base’s floor fee)',
 })
 
-export const channelVariables = [CHANNEL_CLAIM_INTERVAL_S, CHANNEL_MIN_DEPOSIT_USD]
+export const CHANNEL_RECEIVER_AUTHORIZER_KEY = variable({
+  name: 'CHANNEL_RECEIVER_AUTHORIZER_KEY',
+  secret: true,
+  concern: 'payment',
+  valid: 'a 32-byte hex key',
+  defaultText: 'derived from the first settler key',
+  description:
+    'signs the claims and refunds of payment channels; its address is the `receiverAuthorizer` bound into every channel, so it must outlive settler key rotations: set it before rotating settler keys (docs/channels.md)',
+})
+
+export const channelVariables = [CHANNEL_CLAIM_INTERVAL_S, CHANNEL_MIN_DEPOSIT_USD, CHANNEL_RECEIVER_AUTHORIZER_KEY]
 
 export function readChannels(r: Reader): Pick<Config, 'channels'> {
   const channels = {
     claimIntervalS: r.number(CHANNEL_CLAIM_INTERVAL_S),
     minDepositUsd: r.number(CHANNEL_MIN_DEPOSIT_USD),
+    receiverAuthorizerKey: r.text(CHANNEL_RECEIVER_AUTHORIZER_KEY),
   }
+  const key = channels.receiverAuthorizerKey
+  if (key && !isPrivateKey(key)) r.problems.push('CHANNEL_RECEIVER_AUTHORIZER_KEY must be a 32-byte hex key')
+  if (key && !key.startsWith('0x')) channels.receiverAuthorizerKey = `0x${key}`
   if (Number(channels.minDepositUsd.toFixed(6)) !== channels.minDepositUsd)
     r.problems.push('CHANNEL_MIN_DEPOSIT_USD has at most 6 decimals')
   return { channels }

@@ -74,7 +74,12 @@ export interface Config {
    */
   isolate: { workers: number; maxWorkers: number; memoryMb: number; answerMb: number }
   /** Payment channels (docs/channels.md): longest wait of a charge for its claim, smallest deposit accepted. */
-  channels: { claimIntervalS: number; minDepositUsd: number }
+  channels: {
+    claimIntervalS: number
+    minDepositUsd: number
+    /** CHANNEL_RECEIVER_AUTHORIZER_KEY (hex, 0x-prefixed), or empty: derived from the first settler key. */
+    receiverAuthorizerKey: string
+  }
   /** Shared Postgres for N instances (DATABASE_URL, postgres://…); empty = the embedded SQLite at databasePath. */
   database: {
     url: string

@@ -1,3 +1,4 @@
+import type { ChannelTerms } from '../pay/batch-settlement/scheme'
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
 import { TIERS, type TierName } from '../sdk'
@@ -19,7 +20,7 @@ const price = (s: CatalogService) => {
  * category with its price, one-line purpose, input fields and the other field names it accepts. Generated from the
  * catalog at boot, so it never drifts.
  */
-export function llmsTxt(services: CatalogService[], cfg: Config): string {
+export function llmsTxt(services: CatalogService[], cfg: Config, channels?: ChannelTerms): string {
   const base = cfg.provider.apiBase.replace(/\/+$/, '')
   const out: string[] = [
     `# ${cfg.provider.name}`,
@@ -36,6 +37,11 @@ export function llmsTxt(services: CatalogService[], cfg: Config): string {
     '4. A 200 carries the result and a `PAYMENT-RESPONSE` header with the settlement transaction and a signed receipt (`extensions["offer-receipt"]`, key at /.well-known/did.json, check one at POST /receipts/verify). A failed call (status >= 400) is never charged; the same authorization can be used again.',
     '',
     'With the official client this is one line: `wrapFetchWithPayment(fetch, new x402Client().register(network, new ExactEvmScheme(account)))` from `@x402/fetch` and `@x402/evm`.',
+    ...(channels
+      ? [
+          `Payment channels: every 402 also offers \`batch-settlement\` (\`accepts[1]\`): deposit once (at least ${channels.min_deposit} atomic units, gas paid by this server), then each call is paid by a signed cumulative voucher, checked locally and answered at once with no transaction; unspent funds come back with a cooperative refund (GET on the paid route). Pick it for many calls: \`exact\` costs one on-chain transfer per call. Client: \`new x402Client().register(network, new BatchSettlementEvmScheme(signer))\` from \`@x402/evm/batch-settlement/client\`. Model tiers charge for the tokens used (PAYMENT-RESPONSE \`extra.chargedAmount\`), the price being the ceiling.`,
+        ]
+      : []),
     `Tiered (model-backed) services take \`?tier=${TIERS.join('|')}\` (default standard); each tier has its own price.`,
     'Model-backed services stream with `Accept: text/event-stream`: `delta` events as the model writes, then one `result` event (the JSON answer plus `payment`, the settlement response); settled only after the complete result, nothing charged if the stream breaks.',
     `Errors always have the shape \`{ "error": { "code", "message", "details"? }, "request_id" }\`. Bad input is a 400/422 before any payment and costs nothing.`,

@@ -1,3 +1,4 @@
+import type { ChannelTerms } from '../pay/batch-settlement/scheme'
 import { Elysia } from 'elysia'
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
@@ -8,8 +9,14 @@ import { llmsTxt } from './llms'
 import { buildSearchIndex, searchDocument } from './search'
 
 /** Discovery GET routes for agents and indexers: /llms.txt, /discovery/search, /icon.svg. */
-export function discoveryRoutes(services: CatalogService[], config: Config, payTo: string, bootedAt: number) {
-  const llms = llmsTxt(services, config)
+export function discoveryRoutes(
+  services: CatalogService[],
+  config: Config,
+  payTo: string,
+  bootedAt: number,
+  channels?: ChannelTerms,
+) {
+  const llms = llmsTxt(services, config, channels)
   const index = buildSearchIndex(services)
   return new Elysia({ name: 'discovery-routes' })
     .get(

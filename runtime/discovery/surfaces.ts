@@ -1,3 +1,4 @@
+import type { ChannelTerms } from '../pay/batch-settlement/scheme'
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
 import { acceptsFor } from '../pay/server/challenge'
@@ -27,12 +28,15 @@ export function publishedInputSchema(s: CatalogService): Record<string, unknown>
 }
 
 /** GET /services: every service with tiers, prices, endpoints, availability and schemas, and the free demo. */
-export function servicesDocument(services: CatalogService[], cfg: Config) {
+export function servicesDocument(services: CatalogService[], cfg: Config, channels?: ChannelTerms) {
   const demo = services.find((s) => s.slug === cfg.demo.service)
   return {
     provider: cfg.provider.name,
     network: cfg.networks[0].network,
     asset: cfg.networks[0].asset,
+    // The x402 schemes every 402 offers, in its order; payment channels' terms when they are offered (docs/channels.md).
+    schemes: channels ? ['exact', 'batch-settlement'] : ['exact'],
+    ...(channels ? { batch_settlement: channels } : {}),
     count: services.length,
     // The free demo (POST /api/demo/explain): which service, and whether it can answer (its model is configured).
     demo: {

@@ -89,6 +89,7 @@ export const PUBLIC_ROUTES: PublicRoute[] = [
       'GET /admin/api/payments',
       'GET /admin/api/payments/:id',
       'GET /admin/api/overview',
+      'GET /admin/api/channels',
       'POST /admin/api/reconcile',
       'ALL /admin/*',
     ],

@@ -1,6 +1,7 @@
 import type { Config, NetworkSetting } from '../../config'
 import type { CatalogService } from '../../catalog'
 import type { TierName } from '../../sdk'
+import type { PaymentRequirements as X402Requirements } from '@x402/core/types'
 import type { DecodedPayment, PaymentRequirements } from '../types'
 import { metadataOf } from '../../discovery/metadata'
 import { PAYMENT_IDENTIFIER_DECLARATION } from './payment-id'
@@ -50,9 +51,18 @@ export function requirementsOfPayment(accepts: PaymentRequirements[], p?: Decode
 export const BODY_CHECKED_FIRST =
   'The body is checked before payment: send the body you mean to pay for and an invalid one is answered 400/415/422 (saying what to send) without a 402; an empty body or {} only reads the price.'
 
+/** Payment channels in the 402: the `batch-settlement` entry beside an `exact` one, or a corrective one instead. */
+export interface ChannelEntries {
+  offer(exact: PaymentRequirements): X402Requirements
+  /** A cumulative mismatch: this entry (with the spec's corrective `extra`) replaces the offer of its network. */
+  corrective?: X402Requirements
+}
+
 /**
  * The 402 challenge: `PAYMENT-REQUIRED` header (v2 PaymentRequired with the bazaar extension) and a body with
- * the spec §2.4 fields plus a v1 `accepts` array. `reason` says why an attempted payment was refused.
+ * the spec §2.4 fields plus a v1 `accepts` array. `reason` says why an attempted payment was refused. With
+ * `channels`, the v2 `accepts` lists every `exact` entry first, then the `batch-settlement` ones (v1 stays exact).
+ * `accepts` (returned) is the exact entries only: what the `exact` admission checks a payment against.
  */
 export function challenge(
   cfg: Config,
@@ -61,15 +71,20 @@ export function challenge(
   payTo: string,
   resource: string,
   reason?: string,
+  channels?: ChannelEntries,
 ) {
   const accepts = acceptsFor(cfg, svc, tier, payTo)
   const req = accepts[0]
+  const corrective = channels?.corrective
+  const offered: Array<PaymentRequirements | X402Requirements> = channels
+    ? [...accepts, ...accepts.map((r) => (corrective?.network === r.network ? corrective : channels.offer(r)))]
+    : accepts
   const description = `${svc.manifest.name}: ${svc.manifest.description}`.slice(0, 500)
   const paymentRequired = {
     x402Version: 2,
     ...(reason ? { error: reason } : {}),
     resource: { url: resource, description, mimeType: 'application/json', ...metadataOf(cfg, svc) },
-    accepts,
+    accepts: offered,
     extensions: { ...svc.bazaar, ...PAYMENT_IDENTIFIER_DECLARATION },
   }
   const body = {

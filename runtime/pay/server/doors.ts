@@ -8,7 +8,9 @@ import type { CatalogService } from '../../catalog'
 import type { Config } from '../../config'
 import type { StatsStore, ThrottleStore } from '../../db/store'
 import type { Logger, TierName } from '../../sdk'
+import type { PaymentRequirements as X402Requirements } from '@x402/core/types'
 import type { PaymentRequirements } from '../types'
+import type { ChannelOffer } from '../batch-settlement/scheme'
 import type { PaymentGate } from './gate'
 import type { Collected, PaidResults } from './kept-results'
 import type { ReceiptIssuer } from './receipts'
@@ -26,6 +28,8 @@ export interface PaidCallDeps {
   results: PaidResults
   /** Signs the receipt of every paid answer (runtime/pay/server/receipts.ts). */
   receipts: ReceiptIssuer
+  /** Payment channels (x402 `batch-settlement`), offered second in every 402 when this server can serve them. */
+  channels?: ChannelOffer
 }
 
 /** A paid request as the pipeline read it (body, tier, resource), before any payment check. */
@@ -79,7 +83,14 @@ export type Admission =
   /** A repeated payment for the same request: its kept answer, nothing runs. */
   | { kind: 'collected'; collected: Collected; version: 1 | 2 }
   /** The payment is refused: the 402 challenge with the reason. */
-  | { kind: 'refused'; reason: string; message: string; headers: Record<string, string> }
+  | {
+      kind: 'refused'
+      reason: string
+      message: string
+      headers: Record<string, string>
+      /** A channel's cumulative mismatch: the `batch-settlement` entry with the spec's corrective `extra`. */
+      corrective?: X402Requirements
+    }
   | { kind: 'admitted'; call: AdmittedCall }
 
 /** The handler's outcome, for `finish`: its result, or its error (`gone`: the client left before the answer). */

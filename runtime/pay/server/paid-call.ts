@@ -10,10 +10,14 @@ import type { CatalogService } from '../../catalog'
 import { asServiceError } from '../../http/unexpected'
 import { BASE_HEADERS, errorResponse, json } from '../../http/respond'
 import { ServiceError, type Logger } from '../../sdk'
+import { REASON } from '../reasons'
+import { b64json } from '../wire'
 import { challenge } from './challenge'
 import { collectedResponse } from './collected-answer'
 import type { Admission, AdmittedCall, Outcome, PaidCallDeps, PaidRequest } from './doors'
 import { admitExact } from './exact'
+import { admitChannel, channelPaymentOf, refundChannel } from '../batch-settlement/scheme'
+import type { PaymentRequirements } from '@x402/core/types'
 
 export type { Admission, AdmittedCall, Outcome, PaidCallDeps, PaidRequest } from './doors'
 
@@ -36,7 +40,7 @@ function cachedChallenge(r: PaidRequest, deps: PaidCallDeps) {
   const key = `${r.tier} ${r.resource}`
   let c = m.get(key)
   if (!c) {
-    const built = challenge(deps.config, r.svc, r.tier, deps.payTo, r.resource)
+    const built = challenge(deps.config, r.svc, r.tier, deps.payTo, r.resource, undefined, deps.channels)
     c = {
       ...built,
       bodyText: JSON.stringify(built.body),
@@ -53,9 +57,20 @@ function cachedChallenge(r: PaidRequest, deps: PaidCallDeps) {
   return c
 }
 
-/** The resource's 402 with a reason (and a message, and extra headers such as Retry-After). */
-function refusal(r: PaidRequest, deps: PaidCallDeps, reason: string, message: string, headers: Record<string, string>) {
-  const again = challenge(deps.config, r.svc, r.tier, deps.payTo, r.resource, reason)
+/**
+ * The resource's 402 with a reason (and a message, and extra headers such as Retry-After); `corrective`: a channel's
+ * `batch-settlement` entry with the spec's corrective extra, in place of the plain offer.
+ */
+function refusal(
+  r: PaidRequest,
+  deps: PaidCallDeps,
+  reason: string,
+  message: string,
+  headers: Record<string, string>,
+  corrective?: PaymentRequirements,
+) {
+  const channels = deps.channels && { offer: deps.channels.offer, corrective }
+  const again = challenge(deps.config, r.svc, r.tier, deps.payTo, r.resource, reason, channels)
   return json({ ...again.body, message }, 402, r.requestId, {
     'payment-required': again.header,
     'cache-control': 'no-store',
@@ -75,7 +90,16 @@ export function answerOf(a: Exclude<Admission, { kind: 'admitted' }>, r: PaidReq
         refusal(r, deps, reason, message, headers),
       )
     case 'refused':
-      return refusal(r, deps, a.reason, a.message, a.headers)
+      return refusal(r, deps, a.reason, a.message, a.headers, a.corrective)
+  }
+}
+
+/** A client past its refused payments of the minute (INVALID_PAYMENT_LIMIT) gets 429 before any payment work. */
+async function notThrottled(r: PaidRequest, deps: PaidCallDeps): Promise<void> {
+  if (await deps.refusals.blocked(r.client)) {
+    throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this client; slow down.', {
+      headers: { 'retry-after': String(await deps.refusals.retryAfter(r.client)) },
+    })
   }
 }
 
@@ -87,14 +111,55 @@ export function answerOf(a: Exclude<Admission, { kind: 'admitted' }>, r: PaidReq
 export async function admit(r: PaidRequest, deps: PaidCallDeps): Promise<Admission> {
   const c = cachedChallenge(r, deps)
   if (!r.payment) return { kind: 'challenge' }
-  if (await deps.refusals.blocked(r.client)) {
-    throw new ServiceError(429, 'TOO_MANY_INVALID_PAYMENTS', 'Too many refused payments from this client; slow down.', {
-      headers: { 'retry-after': String(await deps.refusals.retryAfter(r.client)) },
-    })
-  }
+  await notThrottled(r, deps)
   const { input, ignored } = r.input()
   const { header, version } = r.payment
-  return admitExact({ request: r, header, version, input, ignored, accepts: c.accepts }, deps)
+  const s = { request: r, header, version, input, ignored, accepts: c.accepts }
+  // The scheme the payment names (`accepted.scheme`): batch-settlement when this server offers channels, else exact.
+  const channelPayment = deps.channels ? channelPaymentOf(header, version) : null
+  if (deps.channels && channelPayment) return admitChannel(deps.channels, channelPayment, s, deps)
+  return admitExact(s, deps)
+}
+
+/**
+ * The refund door (x402 `batch-settlement`'s cooperative refund, a GET on a paid route; no handler runs): without a
+ * payment, the 402 challenge (the official client's refund probe); with a refund payload, the channel's unclaimed
+ * rest goes back to the payer: 200 with PAYMENT-RESPONSE, or the 402 with the reason (a cumulative mismatch with the
+ * corrective entry). Only where channels are offered; elsewhere the route is POST only.
+ */
+export async function refund(r: PaidRequest, deps: PaidCallDeps): Promise<Response> {
+  const ch = deps.channels
+  if (!ch)
+    throw new ServiceError(405, 'METHOD_NOT_ALLOWED', `Use POST for /api/${r.svc.slug}.`, {
+      headers: { allow: 'POST, OPTIONS' },
+    })
+  const c = cachedChallenge(r, deps)
+  if (!r.payment) return answerOf({ kind: 'challenge' }, r, deps)
+  await notThrottled(r, deps)
+  const payment = channelPaymentOf(r.payment.header, r.payment.version)
+  if (!payment)
+    return answerOf(
+      {
+        kind: 'refused',
+        reason: REASON.channelPayload,
+        message: 'A GET here carries only a batch-settlement refund; pay for a call with POST.',
+        headers: {},
+      },
+      r,
+      deps,
+    )
+  const out = await refundChannel(ch, payment, r, c.accepts, deps)
+  if ('kind' in out) return answerOf(out, r, deps)
+  return new Response(JSON.stringify({ refund: out.response }), {
+    status: 200,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      ...BASE_HEADERS,
+      'x-request-id': r.requestId,
+      'payment-response': b64json(out.response),
+      'cache-control': 'no-store',
+    },
+  })
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Hex } from 'viem'
-import { keccak256 } from 'viem/utils'
+import { concat, keccak256, toHex } from 'viem/utils'
 import { privateKeyToAccount } from 'viem/accounts'
 import { FeeCache, bumped } from './fees'
 import { Lane, type Job } from './lane'
@@ -59,6 +59,14 @@ export class Settler {
       (job, r) => this.finish(job, r),
       (jobs) => this.recover(jobs),
     )
+  }
+
+  /**
+   * A key derived from the first settler key and `label` (keccak256 of both): a stable secret for another role
+   * (the channels' receiver authorizer) when the operator sets none. It changes when the first settler key does.
+   */
+  derivedKey(label: string): Hex {
+    return keccak256(concat([this.o.keys[0], toHex(label)]))
   }
 
   /**

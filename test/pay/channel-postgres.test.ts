@@ -1,0 +1,56 @@
+/**
+ * Channels on a shared Postgres (DATABASE_URL), two instances: a payer deposits through one and pays vouchers to
+ * either (the channel state is in the database, not in a process); at shutdown both claim engines run under the
+ * advisory lock (`ledger.exclusively`): every charge is claimed and swept exactly once.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
+import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
+import { usdcBalance } from '../../runtime/chain/usdc'
+import { channelPayer, clientFor, NETWORK } from '../support/channels'
+import { startServerOnChain } from '../support/on-chain'
+import { testPostgres, type LocalPostgres } from '../support/postgres'
+import type { TestServer } from '../support/server'
+
+const PRICE = 1000n // slugify: $0.001
+
+let chain: DevChain
+let pg: LocalPostgres
+let a: TestServer
+let b: TestServer
+
+beforeAll(async () => {
+  ;[chain, pg] = await Promise.all([startDevChain(), testPostgres()])
+  const env = { DATABASE_URL: await pg.createDatabase('channels_wired'), CHANNEL_MIN_DEPOSIT_USD: '0.1' }
+  a = await startServerOnChain(chain, { env })
+  b = await startServerOnChain(chain, { env })
+})
+afterAll(async () => {
+  await a?.stop()
+  await b?.stop()
+  await pg?.stop()
+  await chain?.stop()
+})
+
+test('one channel paid through two instances; both shut down; claimed and swept once', async () => {
+  const payeeBefore = await usdcBalance(chain.rpcUrl, chain.payee.address)
+  const payer = await channelPayer(chain, 1_000_000n)
+  const pay = wrapFetchWithPayment(fetch, new x402Client().register(NETWORK, clientFor(chain.rpcUrl, payer.key)))
+  const calls = [a, b, a, b, b]
+  for (const [i, s] of calls.entries()) {
+    const res = await pay(`${s.url}/api/v1/slugify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: `Call ${i}` }),
+    })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ slug: `call-${i}`, length: 6 })
+  }
+  const charged = PRICE * BigInt(calls.length)
+  expect((await b.booted.storage.channels.totals()).earned).toBe(charged)
+  await Promise.all([a.booted.channels!.stop(), b.booted.channels!.stop()])
+  const totals = await a.booted.storage.channels.totals()
+  expect(totals).toMatchObject({ earned: charged, claimed: charged, swept: charged })
+  expect(totals.txs.sweep).toBe(1)
+  expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeBefore).toBe(charged)
+})
