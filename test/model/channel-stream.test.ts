@@ -9,7 +9,7 @@ import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { chargeFor } from '../../runtime/pay/batch-settlement/scheme'
-import { channelPayer, clientFor, NETWORK } from '../support/channels'
+import { channelPayer, channelReceipt, clientFor, NETWORK } from '../support/channels'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai'
 import { startServerOnChain } from '../support/on-chain'
 import { decodeB64Json, type TestServer } from '../support/server'
@@ -59,6 +59,15 @@ test('a channel pays streamed answers by tokens used; a broken stream charges no
   expect(last.data.tokens_used).toBe(222)
   expect(last.data.payment).toMatchObject({ success: true, extra: { chargedAmount: '2220' } }) // 222/1000 of 10,000
   expect(last.data.payment.transaction).toMatch(/^0x[0-9a-f]{64}$/) // the deposit
+  // the final event's settle response carries the signed receipt: what was charged, and the channel's state
+  expect(await channelReceipt(s.url, last.data.payment)).toMatchObject({
+    scheme: 'batch-settlement',
+    service: 'explain-code',
+    tier: 'quick',
+    amount: '2220',
+    transaction: last.data.payment.transaction,
+    channel: { id: last.data.payment.extra.channelState.channelId, cumulative: '2220' },
+  })
   expect((await store.totals()).earned).toBe(2220n)
 
   fake.reply({ stream: ['Half ', 'an ', 'answer'], hold: 2, breakAfter: 2 })
