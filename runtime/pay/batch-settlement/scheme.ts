@@ -14,6 +14,7 @@ import { requestHash } from '../server/kept-results'
 import { receiptExtension } from '../server/receipts'
 import type { Purchase } from '../server/settle-kept'
 import { REASON } from '../reasons'
+import { atomicToUsd } from '../amount'
 import { b64json } from '../wire'
 import { refundChannelPayment } from './refund'
 import {
@@ -148,7 +149,11 @@ function channelHold(
       if (!c.ok) return { ok: false, reason: c.reason, message: c.message, pending: false, headers: {} }
       const response = c.response as unknown as Record<string, unknown>
       await withReceipt(response, t, requirements, charged, purchase, deps)
-      return { ok: true, headerName: 'payment-response', header: b64json(response), response }
+      const header = b64json(response)
+      // Pay for tokens used: the answer's body says what it cost (a utility's cost is its price, said by the 402).
+      if (!(maxTokens > 0)) return { ok: true, headerName: 'payment-response', header, response }
+      const field = { atomic: charged.toString(), usd: atomicToUsd(charged) }
+      return { ok: true, headerName: 'payment-response', header, response, charged: field }
     },
     failed: () => free(),
     release: (why) =>
