@@ -81,7 +81,7 @@ export function agentOpenapiDocument(
       version,
       description: `${cfg.provider.description}\n\nAgent guide: ${base}/llms.txt. Full reference (one operation per service): ${base}/openapi/full.json.`,
       contact: { name: cfg.provider.name, url: cfg.provider.website },
-      'x-guidance': guidanceOf(cfg),
+      'x-guidance': guidanceOf(cfg, channels),
     },
     externalDocs: { description: 'Full OpenAPI reference', url: `${base}/openapi/full.json` },
     'x-agentcash-guidance': { llmsTxtUrl: `${base}/llms.txt` },

@@ -37,9 +37,9 @@ const free = (summary: string, tag = 'Public') => ({
 })
 
 /** info.x-guidance: how to call and pay, in one paragraph (the long form is /llms.txt). */
-export const guidanceOf = (cfg: Config) => {
+export const guidanceOf = (cfg: Config, channels?: ChannelTerms) => {
   const base = cfg.provider.apiBase.replace(/\/+$/, '')
-  return `Read ${base}/llms.txt for the full guide. Every /api/v1/* operation is paid per call with x402 v2 (scheme exact, USDC). Call it without payment, with the body you mean to pay for, to get a 402 with a PAYMENT-REQUIRED header (a body that would be refused gets its 400/415/422 instead, free: fix it first; an empty body or {} just reads the price), sign the EIP-3009 authorization it describes, and repeat the identical request with a PAYMENT-SIGNATURE header (for example with @x402/fetch). Failed calls (status >= 400) are never charged. The identical request sent again with the same payment (or the same payment-identifier extension id) returns the kept result without a second charge. Tiered services take ?tier=${TIERS.join('|')}.`
+  return `Read ${base}/llms.txt for the full guide. Every /api/v1/* operation is paid per call with x402 v2 (scheme exact, USDC). Call it without payment, with the body you mean to pay for, to get a 402 with a PAYMENT-REQUIRED header (a body that would be refused gets its 400/415/422 instead, free: fix it first; an empty body or {} just reads the price), sign the EIP-3009 authorization it describes, and repeat the identical request with a PAYMENT-SIGNATURE header (for example with @x402/fetch). Failed calls (status >= 400) are never charged. The identical request sent again with the same payment (or the same payment-identifier extension id) returns the kept result without a second charge. Tiered services take ?tier=${TIERS.join('|')}.${channels ? ` Every 402 also offers scheme batch-settlement (a payment channel: one deposit of at least ${channels.min_deposit} atomic units, then signed vouchers with no transaction per call; x-payment-info.protocols has its terms): cheaper for many calls, see llms.txt.` : ''}`
 }
 
 /**
@@ -224,7 +224,7 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
       version,
       description: `${cfg.provider.description}\n\nEvery operation under /api/v1/<slug> is also served, identically, at /api/<slug>. Agent guide: ${base}/llms.txt. The compact document agents' discovery reads is ${base}/openapi.json.`,
       contact: { name: cfg.provider.name, url: cfg.provider.website },
-      'x-guidance': guidanceOf(cfg),
+      'x-guidance': guidanceOf(cfg, channels),
     },
     'x-agentcash-guidance': { llmsTxtUrl: `${base}/llms.txt` },
     servers: [{ url: cfg.provider.apiBase }],

@@ -79,6 +79,8 @@ test('both OpenAPI documents list the batch-settlement protocol with minDeposit 
     },
   ]
   const agent = await get('/openapi.json')
+  expect(agent.info['x-guidance']).toContain(`also offers scheme batch-settlement`)
+  expect(agent.info['x-guidance']).toContain(`at least ${MIN_DEPOSIT} atomic units`)
   expect(agent.paths['/api/v1/{slug}'].post['x-payment-info'].protocols).toEqual(expected)
   const full = await get('/openapi/full.json')
   for (const slug of ['test-echo', 'explain-code'])
