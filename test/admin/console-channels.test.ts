@@ -102,7 +102,7 @@ test('the console lists the channel and the gas per paid call of each scheme', a
     ['batch-settlement', '2'],
   ])
   const ethOf = (wei: string) => Number(BigInt(wei)) / 1e18
-  expect(Number(gas[1][4])).toBeCloseTo(ethOf(api.figures.gas_wei) / 2, 10)
+  expect(Number(gas[1][4])).toBeCloseTo(ethOf(api.figures.gas_wei) / 2, 9)
   for (const r of gas) expect(Number(r[4])).toBeGreaterThan(0)
   await page.screenshot({ path: `${ART}/console-channels.png`, fullPage: true })
   expect(pageErrors).toEqual([])
