@@ -83,9 +83,9 @@ export function createApp(deps: AppDeps) {
   }
   const docs = {
     services: once(() => JSON.stringify(servicesDocument(services, config, deps.channels?.terms))),
-    wellKnown: once(() => JSON.stringify(wellKnownDocument(services, config, deps.payTo))),
-    openapi: once(() => openapiDocument(services, config, VERSION)),
-    agentOpenapi: once(() => JSON.stringify(agentOpenapiDocument(services, config, VERSION))),
+    wellKnown: once(() => JSON.stringify(wellKnownDocument(services, config, deps.payTo, deps.channels?.terms))),
+    openapi: once(() => openapiDocument(services, config, VERSION, deps.channels?.terms)),
+    agentOpenapi: once(() => JSON.stringify(agentOpenapiDocument(services, config, VERSION, deps.channels?.terms))),
   }
   const fullOpenapi = once(() => JSON.stringify(docs.openapi()))
   const cached = (body: string) =>
@@ -143,7 +143,7 @@ export function createApp(deps: AppDeps) {
         return errorAnswer(error, code, id, deps.log)
       })
       .use(siteRoutes)
-      .use(lazyDiscoveryRoutes(services, config, deps.payTo, deps.bootedAt, deps.log, deps.channels?.terms))
+      .use(lazyDiscoveryRoutes(services, config, deps.payTo, deps.bootedAt, deps.log, deps.channels))
       .use(
         deps.adminRoutes
           ? deps.adminRoutes({ ...deps, channelStore: deps.channels ? deps.storage.channels : undefined })
@@ -187,6 +187,7 @@ export function createApp(deps: AppDeps) {
             deps.payTo,
             requestUrl(request).searchParams,
             Math.floor(deps.bootedAt / 1000),
+            deps.channels,
           ),
         ),
       )

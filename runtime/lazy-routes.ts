@@ -1,4 +1,4 @@
-import type { ChannelTerms } from './pay/batch-settlement/scheme'
+import type { ChannelOffer } from './pay/batch-settlement/scheme'
 import { type AnyElysia, Elysia } from 'elysia'
 import type { CatalogService } from './catalog'
 import type { Config } from './config'
@@ -32,7 +32,7 @@ export function lazyDiscoveryRoutes(
   payTo: string,
   bootedAt: number,
   log: Logger,
-  channels?: ChannelTerms,
+  channels?: ChannelOffer,
 ) {
   const forward = lazyApp(async () =>
     contained((await import('./discovery/routes')).discoveryRoutes(services, config, payTo, bootedAt, channels), log),

@@ -8,6 +8,7 @@ const short = (h) => (h && h.length > 14 ? `${h.slice(0, 8)}…${h.slice(-6)}` :
 const when = (iso) => (iso ? iso.replace('T', ' ').slice(0, 19) : '')
 const ETH_KEY = 'admin.ethUsd'
 let last = null
+let lastChannels = null
 
 async function api(path, init) {
   const res = await fetch(path, { credentials: 'same-origin', ...init })
@@ -261,6 +262,76 @@ function renderOverview(o) {
   )
 }
 
+// ---- payment channels (x402 batch-settlement; docs/channels.md) -----------------------------------------------
+const atomicUsd = (a) => usd(Number(BigInt(a || '0')) / 1e6)
+
+/** Gas per paid call: `exact` pays one transfer per call (main network, 30 days); channels pay deposits, claims,
+ * sweeps and refunds for all their calls (all time). */
+function gasRows(o, ch) {
+  const exact = o
+    ? o.money.services.reduce((a, s) => ({ calls: a.calls + s.settled, wei: a.wei + BigInt(s.gas_wei || '0') }), {
+        calls: 0,
+        wei: 0n,
+      })
+    : null
+  const rows = []
+  if (exact) rows.push({ scheme: 'exact', window: '30 days', calls: exact.calls, wei: exact.wei })
+  if (ch?.offered)
+    rows.push({
+      scheme: 'batch-settlement',
+      window: 'all time',
+      calls: ch.figures.paid_calls,
+      wei: BigInt(ch.figures.gas_wei),
+    })
+  return rows
+}
+
+function renderChannels(ch) {
+  lastChannels = ch
+  const ethUsd = Number($('#eth-usd').value) || 0
+  const f = ch.figures
+  $('#channels-summary').textContent = ch.offered
+    ? `${f.channels} channel${f.channels === 1 ? '' : 's'} on ${f.network}: ${f.paid_calls} paid calls, ${atomicUsd(f.earned_atomic)} earned, ${atomicUsd(f.claimed_atomic)} claimed, ${atomicUsd(f.swept_atomic)} swept to the payee; ${atomicUsd(f.deposited_atomic)} deposited.`
+    : 'Payment channels are not offered by this server (it is not its own facilitator on one network).'
+  $('#gas-per-scheme').replaceChildren(
+    table(
+      [
+        { label: 'scheme', get: (r) => el('code', {}, r.scheme) },
+        { label: 'window', get: (r) => r.window },
+        { label: 'paid calls', get: (r) => r.calls, num: true },
+        { label: 'gas (ETH)', get: (r) => eth(r.wei).toFixed(8), num: true },
+        { label: 'gas per call (ETH)', get: (r) => (r.calls ? (eth(r.wei) / r.calls).toFixed(10) : '—'), num: true },
+        { label: 'gas per call (USD)', get: (r) => (r.calls ? usd((eth(r.wei) / r.calls) * ethUsd) : '—'), num: true },
+      ],
+      gasRows(last, ch),
+      'No paid calls.',
+    ),
+  )
+  $('#channels').replaceChildren(
+    table(
+      [
+        { label: 'channel', get: (c) => el('span', { class: 'mono', title: c.id }, short(c.id)) },
+        { label: 'payer', get: (c) => el('span', { class: 'mono', title: c.payer }, short(c.payer)) },
+        { label: 'balance', get: (c) => atomicUsd(c.balance), num: true },
+        { label: 'charged', get: (c) => atomicUsd(c.charged), num: true },
+        { label: 'claimed', get: (c) => atomicUsd(c.claimed), num: true },
+        { label: 'unclaimed', get: (c) => atomicUsd(c.unclaimed), num: true },
+        {
+          label: 'pending withdrawal',
+          get: (c) =>
+            c.withdraw_requested_at ? `since ${when(new Date(c.withdraw_requested_at * 1000).toISOString())}` : '—',
+        },
+        {
+          label: 'last request (UTC)',
+          get: (c) => (c.last_request_at ? when(new Date(c.last_request_at).toISOString()) : ''),
+        },
+      ],
+      ch.channels,
+      ch.offered ? 'No channel opened yet.' : 'Channels are not offered.',
+    ),
+  )
+}
+
 async function showPayment(id) {
   const box = $('#payment-detail')
   try {
@@ -299,6 +370,7 @@ async function loadPayments() {
 async function refresh() {
   try {
     renderOverview(await api('/admin/api/overview'))
+    renderChannels(await api('/admin/api/channels'))
     await loadPayments()
     $('#updated').textContent = `Updated ${new Date().toLocaleTimeString()} · refreshes every 15 s`
   } catch (e) {
@@ -317,6 +389,7 @@ $('#eth-usd').value = localStorage.getItem(ETH_KEY) || $('#eth-usd').value
 $('#eth-usd').addEventListener('input', () => {
   localStorage.setItem(ETH_KEY, $('#eth-usd').value)
   if (last) renderMoney(last)
+  if (lastChannels) renderChannels(lastChannels)
 })
 $('#reconcile').addEventListener('click', async () => {
   const b = $('#reconcile'),

@@ -1,6 +1,7 @@
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
 import { atomicToUsd } from '../pay/amount'
+import type { ChannelTerms } from '../pay/batch-settlement/scheme'
 import { TIERS } from '../sdk'
 import { errorSchema, freePaths, guidanceOf, IGNORED_FIELDS_HEADER, PAYMENT_ID_CONFLICT, protocolsOf } from './openapi'
 
@@ -11,7 +12,12 @@ import { errorSchema, freePaths, guidanceOf, IGNORED_FIELDS_HEADER, PAYMENT_ID_C
  * (the profile flags documents of more than 40 operations). Per-service schemas and exact prices are one hop
  * away: the 402 of each call (bazaar input/output schema), /llms.txt, /discovery/search and /openapi/full.json.
  */
-export function agentOpenapiDocument(services: CatalogService[], cfg: Config, version: string) {
+export function agentOpenapiDocument(
+  services: CatalogService[],
+  cfg: Config,
+  version: string,
+  channels?: ChannelTerms,
+) {
   const base = cfg.provider.apiBase.replace(/\/+$/, '')
   const amounts = services
     .flatMap((s) => Object.values(s.amounts))
@@ -66,7 +72,7 @@ export function agentOpenapiDocument(services: CatalogService[], cfg: Config, ve
       409: PAYMENT_ID_CONFLICT,
       422: { description: 'Invalid input (nothing charged)', content: { 'application/json': { schema: errorSchema } } },
     },
-    'x-payment-info': { price: { mode: 'dynamic', currency: 'USD', min, max }, protocols: protocolsOf(cfg) },
+    'x-payment-info': { price: { mode: 'dynamic', currency: 'USD', min, max }, protocols: protocolsOf(cfg, channels) },
   }
   return {
     openapi: '3.1.0',
@@ -75,7 +81,7 @@ export function agentOpenapiDocument(services: CatalogService[], cfg: Config, ve
       version,
       description: `${cfg.provider.description}\n\nAgent guide: ${base}/llms.txt. Full reference (one operation per service): ${base}/openapi/full.json.`,
       contact: { name: cfg.provider.name, url: cfg.provider.website },
-      'x-guidance': guidanceOf(cfg),
+      'x-guidance': guidanceOf(cfg, channels),
     },
     externalDocs: { description: 'Full OpenAPI reference', url: `${base}/openapi/full.json` },
     'x-agentcash-guidance': { llmsTxtUrl: `${base}/llms.txt` },

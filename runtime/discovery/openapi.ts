@@ -1,6 +1,7 @@
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
 import { atomicToUsd } from '../pay/amount'
+import type { ChannelTerms } from '../pay/batch-settlement/scheme'
 import { TIERS } from '../sdk'
 
 export const errorSchema = {
@@ -36,14 +37,33 @@ const free = (summary: string, tag = 'Public') => ({
 })
 
 /** info.x-guidance: how to call and pay, in one paragraph (the long form is /llms.txt). */
-export const guidanceOf = (cfg: Config) => {
+export const guidanceOf = (cfg: Config, channels?: ChannelTerms) => {
   const base = cfg.provider.apiBase.replace(/\/+$/, '')
-  return `Read ${base}/llms.txt for the full guide. Every /api/v1/* operation is paid per call with x402 v2 (scheme exact, USDC). Call it without payment, with the body you mean to pay for, to get a 402 with a PAYMENT-REQUIRED header (a body that would be refused gets its 400/415/422 instead, free: fix it first; an empty body or {} just reads the price), sign the EIP-3009 authorization it describes, and repeat the identical request with a PAYMENT-SIGNATURE header (for example with @x402/fetch). Failed calls (status >= 400) are never charged. The identical request sent again with the same payment (or the same payment-identifier extension id) returns the kept result without a second charge. Tiered services take ?tier=${TIERS.join('|')}.`
+  return `Read ${base}/llms.txt for the full guide. Every /api/v1/* operation is paid per call with x402 v2 (scheme exact, USDC). Call it without payment, with the body you mean to pay for, to get a 402 with a PAYMENT-REQUIRED header (a body that would be refused gets its 400/415/422 instead, free: fix it first; an empty body or {} just reads the price), sign the EIP-3009 authorization it describes, and repeat the identical request with a PAYMENT-SIGNATURE header (for example with @x402/fetch). Failed calls (status >= 400) are never charged. The identical request sent again with the same payment (or the same payment-identifier extension id) returns the kept result without a second charge. Tiered services take ?tier=${TIERS.join('|')}.${channels ? ` Every 402 also offers scheme batch-settlement (a payment channel: one deposit of at least ${channels.min_deposit} atomic units, then signed vouchers with no transaction per call; x-payment-info.protocols has its terms): cheaper for many calls, see llms.txt.` : ''}`
 }
 
-/** x-payment-info.protocols: x402 on each network this server accepts. */
-export const protocolsOf = (cfg: Config) =>
-  cfg.networks.map((n) => ({ x402: { network: n.network, asset: n.asset, scheme: 'exact' } }))
+/**
+ * x-payment-info.protocols: x402 on each network this server accepts, `exact`, then, where payment channels are
+ * offered, `batch-settlement` with its terms (minDeposit in atomic units, withdrawDelay in seconds; docs/channels.md).
+ */
+export const protocolsOf = (cfg: Config, channels?: ChannelTerms) =>
+  cfg.networks.flatMap((n) => [
+    { x402: { network: n.network, asset: n.asset, scheme: 'exact' } },
+    ...(channels
+      ? [
+          {
+            x402: {
+              network: n.network,
+              asset: n.asset,
+              scheme: 'batch-settlement',
+              minDeposit: channels.min_deposit,
+              withdrawDelay: channels.withdraw_delay_s,
+              receiverAuthorizer: channels.receiver_authorizer,
+            },
+          },
+        ]
+      : []),
+  ])
 
 /** The streamed answer of a model service (Accept: text/event-stream). */
 const STREAM_CONTENT = {
@@ -135,7 +155,7 @@ export function freePaths(services: CatalogService[]): Record<string, unknown> {
  * The full OpenAPI 3.1 reference (GET /openapi/full.json, shown at /docs): one operation per service with its
  * input/output schema, x-payment-info and a documented 402. The agents' compact document is openapi-agent.ts.
  */
-export function openapiDocument(services: CatalogService[], cfg: Config, version: string) {
+export function openapiDocument(services: CatalogService[], cfg: Config, version: string, channels?: ChannelTerms) {
   const paths = freePaths(services)
   const base = cfg.provider.apiBase.replace(/\/+$/, '')
   for (const s of services) {
@@ -191,7 +211,7 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
           tiers.length === 1
             ? { mode: 'fixed', currency: 'USD', amount: amounts[0] }
             : { mode: 'dynamic', currency: 'USD', min: amounts[0], max: amounts[amounts.length - 1] },
-        protocols: protocolsOf(cfg),
+        protocols: protocolsOf(cfg, channels),
       },
     }
     // Only the versioned path: /api/<slug> is the same operation (documented once in info.description).
@@ -204,7 +224,7 @@ export function openapiDocument(services: CatalogService[], cfg: Config, version
       version,
       description: `${cfg.provider.description}\n\nEvery operation under /api/v1/<slug> is also served, identically, at /api/<slug>. Agent guide: ${base}/llms.txt. The compact document agents' discovery reads is ${base}/openapi.json.`,
       contact: { name: cfg.provider.name, url: cfg.provider.website },
-      'x-guidance': guidanceOf(cfg),
+      'x-guidance': guidanceOf(cfg, channels),
     },
     'x-agentcash-guidance': { llmsTxtUrl: `${base}/llms.txt` },
     servers: [{ url: cfg.provider.apiBase }],

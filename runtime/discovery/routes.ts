@@ -1,4 +1,4 @@
-import type { ChannelTerms } from '../pay/batch-settlement/scheme'
+import type { ChannelOffer } from '../pay/batch-settlement/scheme'
 import { Elysia } from 'elysia'
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
@@ -14,9 +14,9 @@ export function discoveryRoutes(
   config: Config,
   payTo: string,
   bootedAt: number,
-  channels?: ChannelTerms,
+  channels?: ChannelOffer,
 ) {
-  const llms = llmsTxt(services, config, channels)
+  const llms = llmsTxt(services, config, channels?.terms)
   const index = buildSearchIndex(services)
   return new Elysia({ name: 'discovery-routes' })
     .get(
@@ -39,7 +39,9 @@ export function discoveryRoutes(
     )
     .get('/discovery/search', ({ request }) => {
       try {
-        return json(searchDocument(index, services, config, payTo, new URL(request.url).searchParams, bootedAt))
+        return json(
+          searchDocument(index, services, config, payTo, new URL(request.url).searchParams, bootedAt, channels),
+        )
       } catch (e) {
         if (e instanceof ServiceError) return errorResponse(e, newRequestId())
         throw e

@@ -1,5 +1,6 @@
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
+import type { ChannelOffer } from '../pay/batch-settlement/scheme'
 import { ServiceError } from '../sdk'
 import { discoveryItem, filterServices } from './surfaces'
 
@@ -100,6 +101,7 @@ export function searchDocument(
   payTo: string,
   params: URLSearchParams,
   bootedAt: number,
+  channels?: ChannelOffer,
 ) {
   const raw = params.get('query') ?? params.get('q')
   const query = (raw ?? '').trim()
@@ -140,7 +142,7 @@ export function searchDocument(
   const cursor = params.get('cursor')
   const offset = cursor ? decodeCursor(cursor, key) : 0
 
-  const allowed = new Set(filterServices(services, cfg, payTo, params))
+  const allowed = new Set(filterServices(services, cfg, payTo, params, channels))
   const phrase = terms.join('-')
   const ranked = index
     .filter((x) => allowed.has(x.s))
@@ -152,7 +154,7 @@ export function searchDocument(
   const lastUpdated = new Date(bootedAt).toISOString()
   return {
     x402Version: 2,
-    resources: page.map((r) => discoveryItem(r.s, cfg, payTo, lastUpdated)),
+    resources: page.map((r) => discoveryItem(r.s, cfg, payTo, lastUpdated, channels)),
     partialResults: false,
     pagination: { limit, cursor: next },
     total: ranked.length,

@@ -1,4 +1,4 @@
-import type { ChannelTerms } from '../pay/batch-settlement/scheme'
+import type { ChannelOffer, ChannelTerms } from '../pay/batch-settlement/scheme'
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
 import { acceptsFor } from '../pay/server/challenge'
@@ -67,7 +67,7 @@ export function servicesDocument(services: CatalogService[], cfg: Config, channe
 }
 
 /** GET /.well-known/x402 and /.well-known/x402.json: exactly the spec §2.6 manifest. */
-export function wellKnownDocument(services: CatalogService[], cfg: Config, payTo: string) {
+export function wellKnownDocument(services: CatalogService[], cfg: Config, payTo: string, channels?: ChannelTerms) {
   return {
     provider: cfg.provider.name,
     description: cfg.provider.description,
@@ -77,6 +77,8 @@ export function wellKnownDocument(services: CatalogService[], cfg: Config, payTo
     network: cfg.networks[0].network,
     asset: cfg.networks[0].asset,
     payTo,
+    // Payment channels (docs/channels.md): the schemes every 402 offers, in its order, and the channels' terms.
+    ...(channels ? { schemes: ['exact', 'batch-settlement'], batch_settlement: channels } : {}),
     // NETWORKS: every accepted network with its token (the fields above are the first one's).
     ...(cfg.networks.length > 1
       ? { networks: cfg.networks.map((n) => ({ network: n.network, asset: n.asset, payTo: n.payTo || payTo })) }
@@ -102,13 +104,27 @@ export function wellKnownDocument(services: CatalogService[], cfg: Config, payTo
   }
 }
 
-/** One x402 Bazaar DiscoveryResource (x402 extensions 2.27): accepts per tier, ISO lastUpdated, service metadata. */
-export function discoveryItem(s: CatalogService, cfg: Config, payTo: string, lastUpdated: string) {
+/**
+ * One x402 Bazaar DiscoveryResource (x402 extensions 2.27): accepts per tier (the `exact` entry, then, where payment
+ * channels are offered, the `batch-settlement` one with its terms in `extra`, as the 402 lists them), ISO
+ * lastUpdated, service metadata.
+ */
+export function discoveryItem(
+  s: CatalogService,
+  cfg: Config,
+  payTo: string,
+  lastUpdated: string,
+  channels?: ChannelOffer,
+) {
+  const accepts = (tier: TierName) => {
+    const exact = acceptsFor(cfg, s, tier, payTo)
+    return channels ? [...exact, ...exact.map((r) => channels.offer(r))] : exact
+  }
   return {
     resource: `${cfg.provider.apiBase}/api/v1/${s.slug}`,
     type: 'http',
     x402Version: 2,
-    accepts: (Object.keys(s.pricing) as TierName[]).flatMap((tier) => acceptsFor(cfg, s, tier, payTo)),
+    accepts: (Object.keys(s.pricing) as TierName[]).flatMap(accepts),
     lastUpdated,
     description: `${s.manifest.name}: ${s.manifest.description}`.slice(0, 500),
     mimeType: 'application/json',
@@ -124,7 +140,7 @@ export function discoveryItem(s: CatalogService, cfg: Config, payTo: string, las
       output: { type: 'json', schema: s.outputJsonSchema },
       ...(s.manifest.kind === 'tiered'
         ? {
-            tiers: `choose with ?tier=${TIERS.join('|')} (default standard); accepts[] lists one entry per tier in that order`,
+            tiers: `choose with ?tier=${TIERS.join('|')} (default standard); accepts[] lists ${channels ? 'two entries per tier (exact, then batch-settlement)' : 'one entry per tier'} in that order`,
           }
         : {}),
     },
@@ -140,6 +156,7 @@ export function filterServices(
   cfg: Config,
   payTo: string,
   query: URLSearchParams,
+  channels?: ChannelOffer,
 ): CatalogService[] {
   const type = query.get('type')
   const network = query.get('network')
@@ -153,7 +170,7 @@ export function filterServices(
   if (
     (type && type !== 'http') ||
     (network && !cfg.networks.some((n) => n.network === network)) ||
-    (scheme && scheme !== 'exact') ||
+    (scheme && scheme !== 'exact' && !(channels && scheme === 'batch-settlement')) ||
     (to && !cfg.networks.some((n) => (n.payTo || payTo).toLowerCase() === to.toLowerCase()))
   )
     return []
@@ -171,6 +188,7 @@ export function discoveryDocument(
   payTo: string,
   query: URLSearchParams,
   bootedAt: number,
+  channels?: ChannelOffer,
 ) {
   const num = (v: string | null, d: number, min: number, max: number) => {
     const n = v === null ? d : Number.parseInt(v, 10)
@@ -178,8 +196,8 @@ export function discoveryDocument(
   }
   const limit = num(query.get('limit'), 20, 1, 100)
   const offset = num(query.get('offset'), 0, 0, Number.MAX_SAFE_INTEGER)
-  const all = filterServices(services, cfg, payTo, query)
+  const all = filterServices(services, cfg, payTo, query, channels)
   const lastUpdated = iso(bootedAt)
-  const items = all.slice(offset, offset + limit).map((s) => discoveryItem(s, cfg, payTo, lastUpdated))
+  const items = all.slice(offset, offset + limit).map((s) => discoveryItem(s, cfg, payTo, lastUpdated, channels))
   return { x402Version: 2, items, pagination: { limit, offset, total: all.length } }
 }

@@ -51,6 +51,18 @@ export const serviceResponse = () =>
     request_id: t.String({
       description: 'Unique request identifier: req_ followed by 20 hex digits (also in the X-Request-Id header).',
     }),
+    charged: t.Optional(
+      t.Object(
+        {
+          atomic: t.String({ description: 'USDC atomic units (6 decimals) charged.' }),
+          usd: t.String({ description: 'The same in USD, 6 decimals.' }),
+        },
+        {
+          description:
+            'Only when paid by a batch-settlement (channel) voucher: what this call cost, by tokens used (at most the price; docs/channels.md).',
+        },
+      ),
+    ),
   })
 
 /** `{ quick, standard, pro }` from three `[price_usd, max_tokens]` pairs (spec §4.3). */

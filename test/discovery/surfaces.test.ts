@@ -208,6 +208,16 @@ describe('the 402 challenge', () => {
 })
 
 describe('public endpoints', () => {
+  test('without payment channels every surface offers exact only (with channels: channel-terms.test.ts)', async () => {
+    expect((await getJson('/services')).schemes).toEqual(['exact'])
+    expect(await getJson('/.well-known/x402')).not.toHaveProperty('schemes')
+    expect((await getJson('/discovery/resources?limit=1')).items[0].accepts.map((a: any) => a.scheme)).not.toContain(
+      'batch-settlement',
+    )
+    expect((await getJson('/discovery/resources?scheme=batch-settlement')).pagination.total).toBe(0)
+    const protocols = (await getJson('/openapi.json')).paths['/api/v1/{slug}'].post['x-payment-info'].protocols
+    expect(protocols.map((p: any) => p.x402.scheme)).toEqual(['exact'])
+  })
   test('health', async () => {
     const h = await getJson('/health')
     expect(h).toMatchObject({ status: 'ok', version: '1.0.0', database: 'ok', network: 'eip155:8453' })

@@ -10,7 +10,7 @@ import type { PaymentPayload, SettleResponse } from '@x402/core/types'
 import { x402Client } from '@x402/fetch'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { channelPayer, clientFor, hear, NETWORK } from '../support/channels'
+import { channelPayer, channelReceipt, clientFor, hear, NETWORK } from '../support/channels'
 import { withEcho } from '../support/extra-service'
 import { startServerOnChain } from '../support/on-chain'
 import type { TestServer } from '../support/server'
@@ -62,6 +62,14 @@ test('a channel pays MCP tool calls: deposit, then vouchers; a failed call is no
     const { r, response } = await call(code)
     expect(r.isError).toBeFalsy()
     expect(response).toMatchObject({ success: true, transaction: '', extra: { chargedAmount: String(PRICE) } })
+    // the signed receipt in _meta: the charge and the channel's cumulative charged amount
+    expect(await channelReceipt(s.url, response)).toMatchObject({
+      scheme: 'batch-settlement',
+      service: 'test-echo',
+      amount: String(PRICE),
+      transaction: '',
+      channel: { cumulative: String(PRICE * (code === 'two' ? 2n : 3n)) },
+    })
   }
   const failed = await call('fail')
   expect(failed.r.isError).toBe(true)

@@ -9,7 +9,7 @@ import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { chargeFor } from '../../runtime/pay/batch-settlement/scheme'
-import { channelPayer, clientFor, NETWORK } from '../support/channels'
+import { channelPayer, channelReceipt, clientFor, NETWORK } from '../support/channels'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai'
 import { startServerOnChain } from '../support/on-chain'
 import { decodeB64Json, type TestServer } from '../support/server'
@@ -57,8 +57,18 @@ test('a channel pays streamed answers by tokens used; a broken stream charges no
   const last = events.at(-1)!
   expect(last.event).toBe('result')
   expect(last.data.tokens_used).toBe(222)
+  expect(last.data.charged).toEqual({ atomic: '2220', usd: '0.002220' }) // the answer says what it cost
   expect(last.data.payment).toMatchObject({ success: true, extra: { chargedAmount: '2220' } }) // 222/1000 of 10,000
   expect(last.data.payment.transaction).toMatch(/^0x[0-9a-f]{64}$/) // the deposit
+  // the final event's settle response carries the signed receipt: what was charged, and the channel's state
+  expect(await channelReceipt(s.url, last.data.payment)).toMatchObject({
+    scheme: 'batch-settlement',
+    service: 'explain-code',
+    tier: 'quick',
+    amount: '2220',
+    transaction: last.data.payment.transaction,
+    channel: { id: last.data.payment.extra.channelState.channelId, cumulative: '2220' },
+  })
   expect((await store.totals()).earned).toBe(2220n)
 
   fake.reply({ stream: ['Half ', 'an ', 'answer'], hold: 2, breakAfter: 2 })
@@ -82,9 +92,21 @@ test('a channel pays streamed answers by tokens used; a broken stream charges no
     extra: { chargedAmount: '1000', channelState: { chargedCumulativeAmount: '3220' } },
   })
 
+  // a JSON answer (no text/event-stream) paid by voucher has the charged amount in its body too
+  fake.reply({ text: 'Adds two numbers.', tokens: 500 })
+  const json = await pay(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ code: 'z = 3' }),
+  })
+  expect(json.status).toBe(200)
+  const body = await json.json()
+  expect(body).toMatchObject({ tokens_used: 500, charged: { atomic: '5000', usd: '0.005000' } })
+  expect(decodeB64Json(json.headers.get('payment-response')).extra.chargedAmount).toBe(body.charged.atomic)
+
   await s.booted.channels!.stop()
-  expect(await store.totals()).toMatchObject({ earned: 3220n, claimed: 3220n, swept: 3220n })
-  expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeBefore).toBe(3220n)
+  expect(await store.totals()).toMatchObject({ earned: 8220n, claimed: 8220n, swept: 8220n })
+  expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeBefore).toBe(8220n)
 })
 
 test('chargeFor: the share of the price the tokens took of max_tokens, rounded up, between a tenth of the price and the price', () => {

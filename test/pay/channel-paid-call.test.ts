@@ -16,7 +16,7 @@ import { loadConfig } from '../../runtime/config'
 import { createRpc } from '../../runtime/pay/facilitator/settle/rpc'
 import { Settler } from '../../runtime/pay/facilitator/settle/settler'
 import { AUTHORIZER_LABEL, channelService } from '../../runtime/pay/batch-settlement/serve'
-import { channelPayer, clientFor, NETWORK } from '../support/channels'
+import { channelPayer, channelReceipt, clientFor, NETWORK } from '../support/channels'
 import { withEcho } from '../support/extra-service'
 import { startServerOnChain, stopAndTally } from '../support/on-chain'
 import { payingFetch } from '../support/paying-fetch'
@@ -113,6 +113,22 @@ test('the channel client deposits once, then pays with vouchers; a failed call c
       channelState: { chargedCumulativeAmount: String(PRICE * BigInt(i + 1)) },
     }),
   )
+  // every channel-paid 200 carries the signed receipt, with the channel state in place of a transfer
+  for (const [i, r] of responses.entries()) {
+    const receipt = await channelReceipt(s.url, r)
+    expect(receipt).toMatchObject({
+      scheme: 'batch-settlement',
+      service: 'test-echo',
+      resourceUrl: expect.stringMatching(/\/api\/v1\/test-echo$/),
+      payer: payer.account.address.toLowerCase(),
+      amount: String(PRICE),
+      transaction: r.transaction,
+      channel: {
+        id: (r.extra as { channelState: { channelId: string } }).channelState.channelId,
+        cumulative: String(PRICE * BigInt(i + 1)),
+      },
+    })
+  }
   const store = s.booted.storage.channels
   expect((await store.totals()).earned).toBe(4n * PRICE)
 

@@ -6,6 +6,7 @@
  */
 import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/core/types'
 import { toClientEvmSigner } from '@x402/evm'
+import { verifyReceiptSignatureJWS } from '@x402/extensions/offer-receipt'
 import { BatchSettlementEvmScheme as ClientScheme } from '@x402/evm/batch-settlement/client'
 import { createPublicClient, createWalletClient, http, publicActions, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -154,4 +155,22 @@ export function payerWallet(chain: DevChain, key: Hex) {
         args,
       } as never),
     })
+}
+
+/**
+ * The signed receipt of a channel-paid answer (a settle response's `extensions["offer-receipt"]`), verified with the
+ * extension's own verifier against the key the server publishes at /.well-known/did.json; returns its payload.
+ */
+export async function channelReceipt(serverUrl: string, response: unknown): Promise<Record<string, unknown>> {
+  const receipt = (response as { extensions?: Record<string, { info?: { receipt?: unknown } }> }).extensions?.[
+    'offer-receipt'
+  ]?.info?.receipt
+  if (!receipt) throw new Error('no offer-receipt in the settle response')
+  const did = (await (await fetch(`${serverUrl}/.well-known/did.json`)).json()) as {
+    verificationMethod: Array<{ publicKeyJwk: Parameters<typeof verifyReceiptSignatureJWS>[1] }>
+  }
+  return (await verifyReceiptSignatureJWS(
+    receipt as Parameters<typeof verifyReceiptSignatureJWS>[0],
+    did.verificationMethod[0]!.publicKeyJwk,
+  )) as unknown as Record<string, unknown>
 }

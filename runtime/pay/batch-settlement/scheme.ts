@@ -7,10 +7,14 @@
  */
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
 import { ignoredFieldsHeader } from '../../input/ignored-header'
-import { ServiceError, type Logger } from '../../sdk'
+import { ServiceError } from '../../sdk'
 import type { Admission, PaidCallDeps, PaidRequest, PaymentHold, SchemeRequest } from '../server/doors'
 import type { PaymentRequirements as ExactRequirements } from '../types'
+import { requestHash } from '../server/kept-results'
+import { receiptExtension } from '../server/receipts'
+import type { Purchase } from '../server/settle-kept'
 import { REASON } from '../reasons'
+import { atomicToUsd } from '../amount'
 import { b64json } from '../wire'
 import { refundChannelPayment } from './refund'
 import {
@@ -57,7 +61,6 @@ export function channelPaymentOf(header: string, version: 1 | 2): PaymentPayload
   }
 }
 
-/** The hold of an admitted voucher: the channel's lease until the charge is committed or the channel freed. */
 /**
  * What a voucher-paid answer costs (issue #26 "pay for tokens used"): the voucher's ceiling (the tier's price), or,
  * for a tiered service with `max_tokens` (the model tiers), the share of it that the answer's `tokens_used` took of
@@ -80,14 +83,47 @@ export function chargeFor(ceiling: bigint, maxTokens: number, body: string): big
   return share < floor ? floor : share > ceiling ? ceiling : share
 }
 
+/** The signed receipt of a committed charge (docs/receipts.md), in the settle response's `extensions`. */
+async function withReceipt(
+  response: Record<string, unknown>,
+  t: ChannelTicket,
+  requirements: PaymentRequirements,
+  charged: bigint,
+  p: Purchase,
+  deps: PaidCallDeps,
+): Promise<void> {
+  try {
+    const receipt = await deps.receipts.issue({
+      resourceUrl: p.resourceUrl,
+      service: p.service,
+      tier: p.tier,
+      requestHash: p.requestHash,
+      scheme: 'batch-settlement',
+      network: t.network,
+      asset: requirements.asset,
+      amount: charged.toString(),
+      payTo: requirements.payTo,
+      payer: t.payer,
+      transaction: String(response.transaction ?? ''),
+      channel: { id: t.channelId, cumulative: (t.base + charged).toString() },
+    })
+    response.extensions = receiptExtension(receipt)
+  } catch (e) {
+    // The charge is committed: the answer goes out, without a receipt rather than not at all.
+    deps.log.error('signing the receipt failed', { request_id: p.requestId, error: String(e) })
+  }
+}
+
+/** The hold of an admitted voucher: the channel's lease until the charge is committed or the channel freed. */
 function channelHold(
   ch: ChannelOffer,
   t: ChannelTicket,
+  requirements: PaymentRequirements,
   maxTokens: number,
-  slug: string,
-  log: Logger,
-  requestId: string,
+  purchase: Purchase,
+  deps: PaidCallDeps,
 ): PaymentHold {
+  const { log } = deps
   let leased = true
   let kept = ''
   const free = async () => {
@@ -102,8 +138,9 @@ function channelHold(
     },
     async settle() {
       let c: Awaited<ReturnType<typeof commitChannelCharge>>
+      const charged = chargeFor(t.ceiling, maxTokens, kept)
       try {
-        c = await commitChannelCharge(ch.doors, t, chargeFor(t.ceiling, maxTokens, kept), slug)
+        c = await commitChannelCharge(ch.doors, t, charged, purchase.service)
         leased = false // the commit releases the lease, charged or not
       } catch (e) {
         await free().catch(() => {})
@@ -111,12 +148,21 @@ function channelHold(
       }
       if (!c.ok) return { ok: false, reason: c.reason, message: c.message, pending: false, headers: {} }
       const response = c.response as unknown as Record<string, unknown>
-      return { ok: true, headerName: 'payment-response', header: b64json(response), response }
+      await withReceipt(response, t, requirements, charged, purchase, deps)
+      const header = b64json(response)
+      // Pay for tokens used: the answer's body says what it cost (a utility's cost is its price, said by the 402).
+      if (!(maxTokens > 0)) return { ok: true, headerName: 'payment-response', header, response }
+      const field = { atomic: charged.toString(), usd: atomicToUsd(charged) }
+      return { ok: true, headerName: 'payment-response', header, response, charged: field }
     },
     failed: () => free(),
     release: (why) =>
       free().catch((e) =>
-        log.warn('channel release failed; its lease expires', { request_id: requestId, why, error: String(e) }),
+        log.warn('channel release failed; its lease expires', {
+          request_id: purchase.requestId,
+          why,
+          error: String(e),
+        }),
       ),
   }
 }
@@ -199,12 +245,19 @@ export async function admitChannel(
   s: SchemeRequest,
   deps: PaidCallDeps,
 ): Promise<Admission> {
-  const { svc, requestId } = s.request
+  const { svc, tier, requestId } = s.request
   const requirements = offeredFor(ch, payment, s.accepts)
   const a = await unavailableOnError(() => admitChannelPayment(ch.doors, payment, requirements), s.request, deps)
   if (!a.ok) return refusedFor(a, requirements, s.request, deps)
   const maxTokens = svc.manifest.kind === 'tiered' ? (svc.pricing[s.request.tier]?.max_tokens ?? 0) : 0
-  const hold = channelHold(ch, a.ticket, maxTokens, svc.slug, deps.log, requestId)
+  const purchase: Purchase = {
+    resourceUrl: s.request.resource,
+    service: svc.slug,
+    tier,
+    requestHash: requestHash(svc.slug, tier, s.request.raw),
+    requestId,
+  }
+  const hold = channelHold(ch, a.ticket, requirements, maxTokens, purchase, deps)
   return {
     kind: 'admitted',
     call: { request: s.request, input: s.input, headers: ignoredFieldsHeader(s.ignored), hold },

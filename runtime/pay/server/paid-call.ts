@@ -204,7 +204,8 @@ export async function finish(call: AdmittedCall, outcome: Outcome, deps: PaidCal
     held = false
     const settled = await call.hold.settle()
     if (!settled.ok) return refusal(call.request, deps, settled.reason, settled.message, settled.headers)
-    return new Response(body, {
+    const answer = settled.charged ? JSON.stringify({ ...(out as object), charged: settled.charged }) : body
+    return new Response(answer, {
       status: 200,
       headers: {
         'content-type': 'application/json; charset=utf-8',
@@ -266,7 +267,10 @@ export const finishStreamed = {
       return { ok: false, error, response: errorResponse(error, requestId) }
     }
     const settled = await call.hold.settle()
-    if (settled.ok) return { ok: true, data: { ...(out as object), payment: settled.response } }
+    if (settled.ok) {
+      const charged = settled.charged ? { charged: settled.charged } : {}
+      return { ok: true, data: { ...(out as object), ...charged, payment: settled.response } }
+    }
     const error = new ServiceError(402, 'SETTLEMENT_FAILED', settled.message, {
       extra: {
         reason: settled.reason,

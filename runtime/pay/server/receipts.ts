@@ -1,8 +1,8 @@
 /**
  * Signed receipts of paid calls, per the x402 `offer-receipt` extension (@x402/extensions): a JWS (ES256, P-256)
  * over the extension's receipt payload (version, network, resourceUrl, payer, issuedAt, transaction) plus what was
- * bought (service, tier, requestHash, scheme, asset, amount, payTo). Its `kid` is a did:web key id of this server,
- * published at /.well-known/did.json. docs/receipts.md.
+ * bought (service, tier, requestHash, scheme, asset, amount, payTo) and, paid by channel, the channel state. Its
+ * `kid` is a did:web key id of this server, published at /.well-known/did.json. docs/receipts.md.
  * @module pay/server/receipts
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -37,7 +37,18 @@ export interface ReceiptFacts {
   amount: string
   payTo: string
   payer: string
+  /** The settlement transaction; for a channel voucher the deposit's transaction of this request, or "". */
   transaction: string
+  /** Paid by a `batch-settlement` voucher: the channel state in place of a transfer. */
+  channel?: ChannelReceipt
+}
+
+/** A channel-paid receipt's channel state (atomic units): `amount` is the charge, `cumulative` the channel's total. */
+export interface ChannelReceipt {
+  /** The channel id (bytes32 hex). */
+  id: string
+  /** The channel's cumulative charged amount after this call. */
+  cumulative: string
 }
 
 export type ReceiptPayloadV1 = ReceiptPayload & Omit<ReceiptFacts, 'resourceUrl' | 'network' | 'payer' | 'transaction'>
@@ -157,6 +168,7 @@ export async function createReceiptIssuer(privateJwk: EcJwk, apiBase: string): P
         asset: f.asset,
         amount: f.amount,
         payTo: f.payTo,
+        ...(f.channel ? { channel: f.channel } : {}),
       }
       const { createJWS } = await extension()
       return { format: 'jws', signature: await createJWS(payload, signer) }

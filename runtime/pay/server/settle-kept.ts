@@ -28,6 +28,12 @@ export interface Purchase {
   requestId: string
 }
 
+/** The answer body's `charged` (docs/channels.md "Pay for tokens used"): USDC atomic units and USD. */
+export interface ChargedField {
+  atomic: string
+  usd: string
+}
+
 export type SettleOutcome =
   | {
       ok: true
@@ -36,6 +42,8 @@ export type SettleOutcome =
       header: string
       /** The settlement response the header encodes (with the signed receipt in `extensions`). */
       response: Record<string, unknown>
+      /** Paid by tokens used (a channel voucher on a model tier): what was charged, added to the answer's body. */
+      charged?: ChargedField
     }
   | {
       ok: false
