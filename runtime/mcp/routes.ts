@@ -54,7 +54,7 @@ function asksProgress(body: unknown): boolean {
 type ServerLike = { requestIP(r: Request): { address: string } | null } | null
 
 const INSTRUCTIONS =
-  'Every tool named after a service (kebab-case), and call_service (any service by slug), is paid per call with x402 v2 (scheme exact, USDC on Base). ' +
+  'Every tool named after a service (kebab-case), and call_service (any service by slug), is paid per call with x402 v2 (USDC on Base: scheme exact, or batch-settlement payment channels where the PaymentRequired offers them). ' +
   'Invalid arguments are refused free of charge; valid ones without payment get isError with the PaymentRequired in structuredContent: sign one of its `accepts`, and repeat the same call with the PaymentPayload in _meta["x402/payment"]; ' +
   'the receipt comes back in _meta["x402/payment-response"] (its signed receipt under extensions["offer-receipt"]). ' +
   'Send _meta.progressToken to get notifications/progress with the answer text as a model writes it. Failed calls are never charged. ' +
