@@ -51,7 +51,8 @@ test('the main thread is not delayed while a catastrophic pattern runs', async (
   expect(simple.match_count).toBe(1)
   expect(err.status).toBe(422)
   expect(during).toBeLessThan(baseline * 3 + 20)
-  expect(maxLag).toBeLessThan(150)
+  // the pattern runs ~500 ms before its 422: blocking the loop would lag that long; a busy shared machine adds ~150
+  expect(maxLag).toBeLessThan(300)
 })
 
 test('concurrent catastrophic calls all answer 422 and simple calls still answer', async () => {
