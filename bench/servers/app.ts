@@ -34,3 +34,10 @@ const b = await boot({
 const server = b.app.listen({ port: 0, hostname: '127.0.0.1' })
 console.log(`BOOT_MS ${(performance.now() - t0).toFixed(1)}`)
 console.log(`PORT ${server.server!.port}`)
+// bench/channels.ts: SIGTERM closes like `start` does (the channel claims and the sweep run at shutdown).
+if (process.env.BENCH_CLOSE_ON_TERM)
+  process.on('SIGTERM', async () => {
+    server.stop()
+    await b.close()
+    process.exit(0)
+  })
