@@ -10,8 +10,9 @@
  * charges the clients were told (PAYMENT-RESPONSE extra.chargedAmount); the server is restarted on its database to
  * read `/stats` channels. With `--kill`, the server is also killed with SIGKILL in the middle of a channel window and
  * restarted on its database; the books must still balance after its claims and sweep.
- * Not a test (no timed assertions): `bun bench/channels.ts [--quick] [--callers N] [--seconds S] [--calls N]
- * [--blocks 2,0.2] [--workers W] [--keys K] [--kill]`.
+ * Not a test (no timed assertions): `bun bench/channels.ts [--quick] [--callers N] [--seconds S] [--calls N] [--exact-calls N]
+ * [--blocks 2,0.2] [--workers W] [--keys K] [--kill] [--only exact|channel] [--cpu-prof DIR]`. `--cpu-prof DIR`: the
+ * server's first process writes a markdown CPU profile (bun --cpu-prof-md) into DIR when it shuts down.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -243,9 +244,15 @@ interface Plan {
   callers: number
   seconds: number
   calls: number
+  /** Calls of the 1-caller `exact` row (each waits for a block). */
+  exactCalls: number
   workers: number
   keys: number
   kill: boolean
+  /** Only this scheme (`exact` or `channel`), else both. */
+  only?: string
+  /** A directory: the server's first process writes a CPU profile there (bun --cpu-prof-md) at shutdown. */
+  cpuProf?: string
 }
 
 async function round(blockS: number, p: Plan): Promise<string[]> {
@@ -264,7 +271,10 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
     DATABASE_PATH: join(dir, 'db.sqlite'),
     BENCH_CLOSE_ON_TERM: '1',
   }
-  const boot = () => startChild([process.execPath, 'bench/servers/app.ts'], env, 60_000)
+  let boots = 0
+  const prof = p.cpuProf ? [`--cpu-prof-md`, `--cpu-prof-dir=${p.cpuProf}`] : []
+  const boot = () =>
+    startChild([process.execPath, ...(prof.length && boots++ === 0 ? prof : []), 'bench/servers/app.ts'], env, 60_000)
   let child: Child = await boot()
   const base = () => `http://127.0.0.1:${child.port}`
   const url = () => `${base()}/api/v1/hash-digest`
@@ -293,21 +303,28 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
   try {
     // exact: warm-up, 1 caller, N callers (one payer: EIP-3009 nonces are random)
     const exactKey = chain.payer.privateKey as Hex
-    await run({ ...common, mode: 'exact', url: url(), keys: [exactKey], calls: 2, workers: 1 })
-    row('exact', 1, await run({ ...common, mode: 'exact', url: url(), keys: [exactKey], calls: p.calls, workers: 1 }))
-    row(
-      'exact',
-      p.callers,
-      await run({
-        ...common,
-        mode: 'exact',
-        url: url(),
-        keys: Array(p.callers).fill(exactKey),
-        seconds: p.seconds,
-      }),
-    )
+    if (p.only !== 'channel') {
+      await run({ ...common, mode: 'exact', url: url(), keys: [exactKey], calls: 2, workers: 1 })
+      row(
+        'exact',
+        1,
+        await run({ ...common, mode: 'exact', url: url(), keys: [exactKey], calls: p.exactCalls, workers: 1 }),
+      )
+      row(
+        'exact',
+        p.callers,
+        await run({
+          ...common,
+          mode: 'exact',
+          url: url(),
+          keys: Array(p.callers).fill(exactKey),
+          seconds: p.seconds,
+        }),
+      )
+    }
     const exactRevenue = await revenue()
     // channel: 1 caller (p50 after its deposit), then N callers each with its own channel
+    if (p.only === 'exact') return [...rows]
     const one = await run({ ...common, mode: 'channel', url: url(), keys: [payers[0]], calls: p.calls, workers: 1 })
     channelCharged += one.charged
     channelCalls += one.ok + one.deposits.filter((d) => d.status === 200).length
@@ -329,12 +346,17 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
     channelCharged += many.charged
     channelCalls += many.ok + many.deposits.filter((d) => d.status === 200).length
     const landed = many.deposits.filter((d) => d.status === 200 && /^0x[0-9a-f]{64}$/.test(d.tx)).length
+    const missed = many.deposits
+      .filter((d) => !(d.status === 200 && /^0x[0-9a-f]{64}$/.test(d.tx)))
+      .map(
+        (d) => `${d.status || 'error'}${d.status === 200 ? ` without a transaction` : ''} after ${d.ms.toFixed(0)} ms`,
+      )
     const dep = many.deposits.map((d) => d.ms)
     row(
       'channel',
       p.callers,
       many,
-      `deposits landed ${landed}/${p.callers} (p50 ${pct(dep, 50).toFixed(0)} ms, max ${Math.max(...dep).toFixed(0)} ms)`,
+      `deposits landed ${landed}/${p.callers}${missed.length ? ` (missed: ${missed.join('; ')})` : ''} (p50 ${pct(dep, 50).toFixed(0)} ms, max ${Math.max(...dep).toFixed(0)} ms)`,
     )
     if (killed) {
       // SIGKILL mid-window: the callers' URL pointed at the dead port; what the server charged is what counts
@@ -362,7 +384,7 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
     const delta = payee1 - payee0
     const booksExact = delta === exactStats + swept && swept === earned && (killed ? true : earned === channelCharged)
     notes.push(
-      `- books (${blockS} s blocks): payee on-chain Δ ${delta} = exact revenue ${exactStats} + swept ${swept}: ${delta === exactStats + swept ? 'yes' : '**NO**'}; swept = earned (/stats) ${earned}: ${swept === earned ? 'yes' : '**NO**'}; earned = sum of charges told to the clients ${channelCharged}: ${earned === channelCharged ? 'yes' : killed ? 'no (the kill: charges whose answers were lost are earned but not told)' : '**NO**'}; claimed ${after.claimed_atomic}; before shutdown /stats earned ${before.earned_atomic}, claimed ${before.claimed_atomic}, swept ${before.swept_atomic}; channels ${after.channels}, paid calls ${after.paid_calls} (${channelCalls} counted by the clients); **books exact: ${booksExact ? 'yes' : 'NO'}**`,
+      `- books (${blockS} s blocks, price ${price} atomic): payee on-chain Δ ${delta} = exact revenue ${exactStats} + swept ${swept}: ${delta === exactStats + swept ? 'yes' : '**NO**'}; swept = earned (/stats) ${earned}: ${swept === earned ? 'yes' : '**NO**'}; earned = sum of charges told to the clients ${channelCharged}: ${earned === channelCharged ? 'yes' : killed ? 'no (the kill: charges whose answers were lost are earned but not told)' : '**NO**'}; claimed ${after.claimed_atomic}; before shutdown /stats earned ${before.earned_atomic}, claimed ${before.claimed_atomic}, swept ${before.swept_atomic}; channels ${after.channels}, paid calls ${after.paid_calls} (${channelCalls} counted by the clients); **books exact: ${booksExact ? 'yes' : 'NO'}**`,
     )
     const g = (k: string) => kinds.get(k) ?? { txs: 0, gas: 0n }
     const chans = Number(after.channels)
@@ -394,15 +416,18 @@ if (isMainThread && import.meta.main) {
       .map(Number),
     callers: Number(arg('callers', quick ? '32' : '128')),
     seconds: Number(arg('seconds', quick ? '4' : '20')),
-    calls: Number(arg('calls', quick ? '10' : '50')),
+    calls: Number(arg('calls', quick ? '10' : '100')),
+    exactCalls: Number(arg('exact-calls', quick ? '4' : '10')),
     workers: Number(arg('workers', '2')),
     keys: Number(arg('keys', '1')),
     kill: process.argv.includes('--kill'),
+    only: arg('only', '') || undefined,
+    cpuProf: arg('cpu-prof', '') || undefined,
   }
   const t0 = performance.now()
   const load0 = loadavg()
   const head = [
-    `${machine()}; load average at start ${load0.map((x) => x.toFixed(2)).join(' ')}; ${plan.callers} callers over ${plan.workers} worker threads, ${plan.seconds} s windows, 1 caller ${plan.calls} calls, ${plan.keys} settler key(s)`,
+    `${machine()}; load average at start ${load0.map((x) => x.toFixed(2)).join(' ')}; ${plan.callers} callers over ${plan.workers} worker threads, ${plan.seconds} s windows, 1 caller ${plan.calls} calls by channel (after its deposit) and ${plan.exactCalls} by exact, ${plan.keys} settler key(s)`,
     '',
     '| block | scheme | callers | paid calls | paid/s | p50 | p99 | server CPU ms / paid call | other answers | |',
     '|---|---|---|---|---|---|---|---|---|---|',
