@@ -55,7 +55,7 @@ interface Outcome {
   lat: number[]
   statuses: [number, number][]
   charged: string
-  deposits: { ms: number; tx: string; status: number }[]
+  deposits: { ms: number; tx: string; status: number; why: string }[]
 }
 
 // ---- worker: callers of one thread --------------------------------------------------------------------------------
@@ -80,19 +80,29 @@ async function callers(job: Job): Promise<void> {
     await Promise.all(
       pays.map(async (pay) => {
         const t = performance.now()
-        const r = await pay(job.url, INIT).catch(() => null)
-        await r?.arrayBuffer()
+        let why = ''
+        const r = await pay(job.url, INIT).catch(
+          (e) => ((why = String((e as Error)?.message ?? e).slice(0, 120)), null),
+        )
+        const body = r && r.status !== 200 ? await r.text() : (await r?.arrayBuffer(), '')
         if (r) chargeOf(r)
+        if (r?.status === 402)
+          why = JSON.parse(Buffer.from(r.headers.get('payment-required') ?? 'e30=', 'base64').toString()).error ?? ''
+        else if (r && r.status !== 200) why = body.slice(0, 160)
         const tx = r?.headers.get('payment-response')
         out.deposits.push({
           ms: performance.now() - t,
           tx: tx ? decodePaymentResponseHeader(tx).transaction : '',
           status: r?.status ?? 0,
+          why,
         })
       }),
     )
   parentPort!.postMessage({ ready: true })
   await new Promise<void>((go) => parentPort!.once('message', () => go()))
+  parentPort!.on('message', (m: { url?: string }) => {
+    if (m.url) job.url = m.url // the server was restarted (--kill)
+  })
   const deadline = performance.now() + (job.seconds ?? Infinity) * 1000
   let budget = job.calls ?? Infinity
   await Promise.all(
@@ -103,6 +113,7 @@ async function callers(job: Job): Promise<void> {
         await r?.arrayBuffer()
         out.lat.push(performance.now() - t)
         if (r) chargeOf(r)
+        else await Bun.sleep(50) // no answer (the server is down: --kill): do not spin
         statuses.set(r?.status ?? 0, (statuses.get(r?.status ?? 0) ?? 0) + 1)
       }
     }),
@@ -132,12 +143,19 @@ interface Window {
   others: string
   charged: bigint
   cpuMsPerCall: number
+  /** CPU time of this process (the callers' worker threads) per paid call. */
+  clientCpuMsPerCall: number
   deposits: Outcome['deposits']
 }
 
 /** Runs `keys` callers over `workers` threads: setup (channel deposits), then a timed window measured here. */
 async function run(
-  o: Omit<Job, 'keys'> & { keys: Hex[]; workers: number; pid: () => number; midway?: () => Promise<void> },
+  o: Omit<Job, 'keys'> & {
+    keys: Hex[]
+    workers: number
+    pid: () => number
+    midway?: (tell: (url: string) => void) => Promise<void>
+  },
 ): Promise<Window> {
   const n = Math.min(o.workers, o.keys.length)
   const ws = Array.from({ length: n }, (_, i) => {
@@ -163,10 +181,20 @@ async function run(
   const cpu0 = cpuTicks(o.pid())
   const t0 = performance.now()
   for (const w of ws) w.postMessage('go')
-  if (o.midway) setTimeout(() => void o.midway!(), ((o.seconds ?? 2) * 1000) / 2)
+  const mid =
+    o.midway &&
+    new Promise<void>((resolve) =>
+      setTimeout(
+        () => resolve(o.midway!((url) => ws.forEach((w) => w.postMessage({ url })))),
+        ((o.seconds ?? 2) * 1000) / 3,
+      ),
+    )
+  const client0 = process.cpuUsage()
   const outs = await Promise.all(done)
   const secs = (performance.now() - t0) / 1000
   const cpu1 = o.midway ? NaN : cpuTicks(o.pid())
+  const client = process.cpuUsage(client0)
+  await mid
   await Promise.all(ws.map((w) => w.terminate()))
   const statuses = new Map<number, number>()
   for (const out of outs) for (const [s, k] of out.statuses) statuses.set(s, (statuses.get(s) ?? 0) + k)
@@ -182,6 +210,7 @@ async function run(
         .join(', ') || 'none',
     charged: outs.reduce((a, x) => a + BigInt(x.charged), 0n),
     cpuMsPerCall: (((cpu1 - cpu0) / CLK_TCK) * 1000) / Math.max(1, ok),
+    clientCpuMsPerCall: (client.user + client.system) / 1000 / Math.max(1, ok),
     deposits: outs.flatMap((x) => x.deposits),
   }
 }
@@ -297,7 +326,7 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
   const row = (scheme: string, callers: number, w: Window, extra = '') => {
     const [p50, p99] = [pct(w.lat, 50), pct(w.lat, 99)]
     rows.push(
-      `| ${blockS} s | ${scheme} | ${callers} | ${w.ok} in ${w.secs.toFixed(1)} s | **${(w.ok / w.secs).toFixed(1)}** | ${p50.toFixed(1)} ms | ${p99.toFixed(1)} ms | ${Number.isNaN(w.cpuMsPerCall) ? '—' : w.cpuMsPerCall.toFixed(2)} | ${w.others} | ${extra} |`,
+      `| ${blockS} s | ${scheme} | ${callers} | ${w.ok} in ${w.secs.toFixed(1)} s | **${(w.ok / w.secs).toFixed(1)}** | ${p50.toFixed(1)} ms | ${p99.toFixed(1)} ms | ${Number.isNaN(w.cpuMsPerCall) ? '—' : w.cpuMsPerCall.toFixed(2)} | ${w.clientCpuMsPerCall.toFixed(2)} | ${w.others} | ${extra} |`,
     )
   }
   try {
@@ -336,10 +365,11 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
       keys: payers.slice(1),
       seconds: p.seconds,
       midway: p.kill
-        ? async () => {
+        ? async (tell) => {
             process.kill(child.pid, 'SIGKILL')
-            killed = `SIGKILL at ${(p.seconds / 2).toFixed(1)} s into the window, restarted on its database`
+            killed = `SIGKILL at ${(p.seconds / 3).toFixed(1)} s into the window, restarted on its database`
             child = await boot()
+            tell(url())
           }
         : undefined,
     })
@@ -349,7 +379,8 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
     const missed = many.deposits
       .filter((d) => !(d.status === 200 && /^0x[0-9a-f]{64}$/.test(d.tx)))
       .map(
-        (d) => `${d.status || 'error'}${d.status === 200 ? ` without a transaction` : ''} after ${d.ms.toFixed(0)} ms`,
+        (d) =>
+          `${d.status || 'error'}${d.status === 200 ? ' without a transaction' : ''} after ${d.ms.toFixed(0)} ms: ${d.why || '?'}`,
       )
     const dep = many.deposits.map((d) => d.ms)
     row(
@@ -361,7 +392,7 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
     if (killed) {
       // SIGKILL mid-window: the callers' URL pointed at the dead port; what the server charged is what counts
       notes.push(
-        `- ${killed}: answers after the kill were connection errors (the callers kept the old port); charged before the kill per /stats`,
+        `- ${killed}: the callers were told the new port; the requests in flight at the kill failed, a payer whose charge was committed but whose answer was lost is resynchronized by the corrective 402`,
       )
     }
     // the books: SIGTERM (claims + sweep at shutdown), then restart on the database to read /stats
@@ -429,8 +460,8 @@ if (isMainThread && import.meta.main) {
   const head = [
     `${machine()}; load average at start ${load0.map((x) => x.toFixed(2)).join(' ')}; ${plan.callers} callers over ${plan.workers} worker threads, ${plan.seconds} s windows, 1 caller ${plan.calls} calls by channel (after its deposit) and ${plan.exactCalls} by exact, ${plan.keys} settler key(s)`,
     '',
-    '| block | scheme | callers | paid calls | paid/s | p50 | p99 | server CPU ms / paid call | other answers | |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| block | scheme | callers | paid calls | paid/s | p50 | p99 | server CPU ms / paid call | client CPU ms / paid call | other answers | |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
   ]
   const lines: string[] = []
   for (const b of plan.blocks) lines.push(...(await round(b, plan)))
