@@ -11,7 +11,7 @@
  * read `/stats` channels. With `--kill`, the server is also killed with SIGKILL in the middle of a channel window and
  * restarted on its database; the books must still balance after its claims and sweep.
  * Not a test (no timed assertions): `bun bench/channels.ts [--quick] [--callers N] [--seconds S] [--calls N] [--exact-calls N]
- * [--blocks 2,0.2] [--workers W] [--keys K] [--kill] [--only exact|channel] [--cpu-prof DIR]`. `--cpu-prof DIR`: the
+ * [--blocks 2,0.2] [--workers W] [--keys K] [--kill] [--only exact|channel] [--cpu-prof DIR] [--log warn]`. `--cpu-prof DIR`: the
  * server's first process writes a markdown CPU profile (bun --cpu-prof-md) into DIR when it shuts down.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -282,6 +282,8 @@ interface Plan {
   only?: string
   /** A directory: the server's first process writes a CPU profile there (bun --cpu-prof-md) at shutdown. */
   cpuProf?: string
+  /** The server's log level (its lines go to stdout, summarized at the end by message). */
+  log?: string
 }
 
 async function round(blockS: number, p: Plan): Promise<string[]> {
@@ -299,6 +301,7 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
     PAY_TO: chain.payee.address,
     DATABASE_PATH: join(dir, 'db.sqlite'),
     BENCH_CLOSE_ON_TERM: '1',
+    ...(p.log ? { BENCH_LOG_LEVEL: p.log } : {}),
   }
   let boots = 0
   const prof = p.cpuProf ? [`--cpu-prof-md`, `--cpu-prof-dir=${p.cpuProf}`] : []
@@ -396,6 +399,21 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
       )
     }
     // the books: SIGTERM (claims + sweep at shutdown), then restart on the database to read /stats
+    if (p.log) {
+      const msgs = new Map<string, number>()
+      for (const l of child.lines.join('').split('\n'))
+        if (l.startsWith('{')) {
+          let j: { msg?: string; error?: string }
+          try {
+            j = JSON.parse(l)
+          } catch {
+            continue
+          }
+          const k = `${j.msg}${j.error ? `: ${j.error.slice(0, 200)}` : ''}`
+          msgs.set(k, (msgs.get(k) ?? 0) + 1)
+        }
+      for (const [k, n] of msgs) notes.push(`- server log (${blockS} s blocks): ${n}× ${k}`)
+    }
     const before = (await stats()).channels
     const exactStats = exactRevenue
     await child.stop()
@@ -454,6 +472,7 @@ if (isMainThread && import.meta.main) {
     kill: process.argv.includes('--kill'),
     only: arg('only', '') || undefined,
     cpuProf: arg('cpu-prof', '') || undefined,
+    log: arg('log', '') || undefined,
   }
   const t0 = performance.now()
   const load0 = loadavg()

@@ -28,7 +28,7 @@ const b = await boot({
   upstreams,
   categories,
   facilitator,
-  log: createLogger('silent'),
+  log: createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent'), // bench/channels.ts --log warn
   env: { ...process.env, INVALID_PAYMENT_LIMIT: '0' },
 })
 const server = b.app.listen({ port: 0, hostname: '127.0.0.1' })
