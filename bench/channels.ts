@@ -305,8 +305,12 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
   }
   let boots = 0
   const prof = p.cpuProf ? [`--cpu-prof-md`, `--cpu-prof-dir=${p.cpuProf}`] : []
-  const boot = () =>
-    startChild([process.execPath, ...(prof.length && boots++ === 0 ? prof : []), 'bench/servers/app.ts'], env, 60_000)
+  const children: Child[] = []
+  const boot = async () => {
+    const argv = [process.execPath, ...(prof.length && boots++ === 0 ? prof : []), 'bench/servers/app.ts']
+    children.push(await startChild(argv, env, 60_000))
+    return children[children.length - 1]
+  }
   let child: Child = await boot()
   const base = () => `http://127.0.0.1:${child.port}`
   const url = () => `${base()}/api/v1/hash-digest`
@@ -401,7 +405,7 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
     // the books: SIGTERM (claims + sweep at shutdown), then restart on the database to read /stats
     if (p.log) {
       const msgs = new Map<string, number>()
-      for (const l of child.lines.join('').split('\n'))
+      for (const l of children.flatMap((c) => c.lines.join('').split('\n')))
         if (l.startsWith('{')) {
           let j: { msg?: string; error?: string }
           try {
