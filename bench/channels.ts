@@ -446,7 +446,7 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
     const channelGas = [...kinds].filter(([k]) => k !== 'exact').reduce((a, [, v]) => a + Number(v.gas), 0)
     const perChannel = channelGas / Math.max(1, chans)
     notes.push(
-      `- gas (${blockS} s blocks), the settlers' transactions: ${kindList}. exact ${exactPer.toFixed(0)} gas per paid call; channels: ${channelGas} gas for ${chans} channels = ${perChannel.toFixed(0)} gas per channel (its deposit, its share of the claims and the sweep) → ${(channelGas / Math.max(1, channelCalls)).toFixed(0)} gas per paid call at this run's ${(channelCalls / Math.max(1, chans)).toFixed(0)} calls per channel, **${(perChannel / 1000).toFixed(0)} gas per paid call for a channel used 1,000 times**`,
+      `- gas (${blockS} s blocks), the settlers' transactions: ${kindList}. exact ${exactPer.toFixed(0)} gas per paid call; channels: ${channelGas} gas for ${chans} channels = ${perChannel.toFixed(0)} gas per channel (its deposit, its share of the claims and the sweep) → **${(channelGas / Math.max(1, channelCalls)).toFixed(0)} gas per paid call** at this run's ${(channelCalls / Math.max(1, chans)).toFixed(0)} calls per channel; ÷ 1,000 = ${(perChannel / 1000).toFixed(0)}, a floor for a channel used 1,000 times (the default policy also claims a channel each time its unclaimed charges reach $0.25: run few callers for long to measure channels used ~1,000 times)`,
     )
   } finally {
     await child.stop().catch(() => {})
