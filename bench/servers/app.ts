@@ -28,9 +28,16 @@ const b = await boot({
   upstreams,
   categories,
   facilitator,
-  log: createLogger('silent'),
+  log: createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent'), // bench/channels.ts --log warn
   env: { ...process.env, INVALID_PAYMENT_LIMIT: '0' },
 })
 const server = b.app.listen({ port: 0, hostname: '127.0.0.1' })
 console.log(`BOOT_MS ${(performance.now() - t0).toFixed(1)}`)
 console.log(`PORT ${server.server!.port}`)
+// bench/channels.ts: SIGTERM closes like `start` does (the channel claims and the sweep run at shutdown).
+if (process.env.BENCH_CLOSE_ON_TERM)
+  process.on('SIGTERM', async () => {
+    server.stop()
+    await b.close()
+    process.exit(0)
+  })
