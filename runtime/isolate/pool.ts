@@ -66,6 +66,8 @@ export class HandlerPool {
   private slots: Slot[] = []
   private queue: Job[] = []
   private sampler?: ReturnType<typeof setInterval>
+  /** The sampler's latest RSS reading (at most SAMPLE_MS old while the sampler runs). */
+  private lastRss = 0
   /** A worker ended for memory whose heap is not yet released: no second victim until it is (or for 1 s at most). */
   private reclaiming?: { slot: Slot; until: number }
   private asks = 0
@@ -155,7 +157,9 @@ export class HandlerPool {
     job.slot = slot
     job.started = performance.now()
     job.seq = ++this.runs
-    job.rssAtStart = rss()
+    // the sampler's reading while it runs (a call's baseline at most SAMPLE_MS old): no RSS read per call
+    if (!this.sampler) this.lastRss = rss()
+    job.rssAtStart = this.lastRss
     const upstreams: CallContext['upstreams'] = {}
     for (const name of job.target.upstreams) {
       try {
@@ -312,8 +316,9 @@ export class HandlerPool {
    * waiting on the network or the model) first, then the youngest (the growth happened entirely while it ran).
    */
   private sample() {
-    if (this.reclaiming && performance.now() < this.reclaiming.until) return
     const now = rss()
+    this.lastRss = now
+    if (this.reclaiming && performance.now() < this.reclaiming.until) return
     const over = this.slots
       .filter((s) => s.job && !s.ended && now - s.job.rssAtStart > this.o.memoryMb * 1_048_576)
       .sort((a, b) => b.job!.started - a.job!.started)
