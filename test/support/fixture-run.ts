@@ -63,7 +63,8 @@ export function loadFixtures(folder: string): Fixture[] {
   return existsSync(p) ? (JSON.parse(readFileSync(p, 'utf8')) as Fixture[]) : []
 }
 
-function toResponse(r: ScriptedResponse): Response {
+/** A scripted answer as the loopback site sends it. */
+export function toResponse(r: ScriptedResponse): Response {
   const status = r.status ?? 200
   if (r.base64 !== undefined)
     return new Response(Buffer.from(r.base64, 'base64'), {
@@ -81,7 +82,8 @@ function toResponse(r: ScriptedResponse): Response {
   })
 }
 
-const replaceDeep = (v: unknown, from: string, to: string): unknown =>
+/** `v` with every `from` in its strings replaced by `to` (`{{web}}` in a fixture's input). */
+export const replaceDeep = (v: unknown, from: string, to: string): unknown =>
   typeof v === 'string'
     ? v.split(from).join(to)
     : Array.isArray(v)

@@ -1,0 +1,150 @@
+/**
+ * Every paid call of the catalog (each service; each tier of a tiered one) with an input that succeeds, and the
+ * loopback world that makes it succeed through the real server: the fake model provider (fake-openai.ts), one web
+ * site and every live-data upstream, scripted per call from the service's first successful fixture
+ * (services/<slug>/fixtures.json: its model replies, web pages and recorded upstream answers). A service with no
+ * upstream, model or web page runs its manifest's first example. Shared by the tests where the official clients pay
+ * every service both ways (test/pay/official-all-http.test.ts, test/mcp/official-all.test.ts).
+ */
+import type { SchemeNetworkClient } from '@x402/core/types'
+import { x402Client } from '@x402/fetch'
+import { atomicToUsd, usdToAtomic } from '../../runtime/pay/amount'
+import { upstreamEnvName } from '../../runtime/net/upstream-defaults'
+import type { RegistryEntry } from '../../runtime/registry-types'
+import type { TierName } from '../../runtime/sdk'
+import { issues } from '../../runtime/validate'
+import { serve } from '../net/support'
+import { entries, upstreams } from './entries'
+import { startFakeOpenAI } from './fake-openai'
+import { loadFixtures, replaceDeep, toResponse, type Fixture, type ScriptedResponse } from './fixture-run'
+
+export interface CatalogCall {
+  entry: RegistryEntry
+  slug: string
+  tier: TierName
+  tiered: boolean
+  /** `slug` or `slug?tier=…`, for messages. */
+  label: string
+  /** The tier's price in atomic units (the 402's amount; the voucher's ceiling). */
+  price: bigint
+  /** The tier's `max_tokens` (0: a flat-rate service, whose channel charge is its price). */
+  maxTokens: number
+  /** The fixture that scripts the model, the web site and the upstreams for this call (absent: the example). */
+  fixture?: Fixture
+}
+
+/** A fixture that succeeds and scripts something the server must reach (a model, a page or an upstream). */
+const scripted = (f: Fixture) => !f.expectError && Boolean(f.model?.length || f.web || f.upstream)
+
+/** Every paid call of the catalog: one per service, one per tier of a tiered service. */
+export function catalogCalls(): CatalogCall[] {
+  const calls: CatalogCall[] = []
+  for (const entry of entries) {
+    const m = entry.manifest
+    if (!entry.handler) throw new Error(`${m.slug} is not built`)
+    const fixture = m.needs?.some((n) => n !== 'payments') ? loadFixtures(entry.folder).find(scripted) : undefined
+    if (m.needs?.some((n) => n !== 'payments') && !fixture) throw new Error(`${m.slug}: no successful scripted fixture`)
+    if (!fixture && !m.examples?.length) throw new Error(`${m.slug}: no example`)
+    const tiered = m.kind === 'tiered'
+    for (const [tier, p] of Object.entries(m.pricing) as [TierName, { price_usd: number; max_tokens: number }][])
+      calls.push({
+        entry,
+        slug: m.slug,
+        tier,
+        tiered,
+        label: tiered ? `${m.slug}?tier=${tier}` : m.slug,
+        price: BigInt(usdToAtomic(p.price_usd)),
+        maxTokens: p.max_tokens,
+        fixture,
+      })
+  }
+  return calls
+}
+
+/**
+ * What a voucher for `call` is charged (docs/channels.md, "Pay for tokens used"): the price for a flat-rate service;
+ * for a tier with `max_tokens`, price × min(tokens_used, max_tokens) / max_tokens rounded up to the atomic unit,
+ * never below a tenth of the price (rounded up) nor above the price.
+ */
+export function expectedCharge(call: CatalogCall, body: unknown): bigint {
+  const tokens = (body as { tokens_used?: unknown } | null)?.tokens_used
+  if (!(call.maxTokens > 0) || typeof tokens !== 'number') return call.price
+  const max = BigInt(call.maxTokens)
+  const used = BigInt(Math.min(Math.ceil(tokens), call.maxTokens))
+  const share = (call.price * used + max - 1n) / max
+  const floor = (call.price + 9n) / 10n
+  return share < floor ? floor : share > call.price ? call.price : share
+}
+
+/** Problems with a paid answer: not a 200, or not the service's declared output. */
+export function answerProblems(call: CatalogCall, status: number, body: unknown): string[] {
+  if (status !== 200) return [`${call.label}: ${status} ${JSON.stringify(body).slice(0, 200)}`]
+  return issues(call.entry.manifest.output, body).map((i) => `${call.label}: output ${i.path} ${i.message}`)
+}
+
+/** The loopback world every call of the catalog reaches through the server, and the server's env that points there. */
+export function catalogWorld() {
+  const model = startFakeOpenAI()
+  let web: Record<string, ScriptedResponse> = {}
+  let upstream: Record<string, ScriptedResponse | ScriptedResponse[]> = {}
+  const site = serve((_req, url) => {
+    const up = url.pathname.match(/^\/_up\/([^/]+)(\/.*)?$/)
+    if (up) {
+      const q = upstream[up[1]!]
+      const r = Array.isArray(q) ? q.shift() : q
+      return r ? toResponse(r) : new Response('catalog world: no scripted upstream answer', { status: 599 })
+    }
+    const page = web[url.pathname]
+    return page ? toResponse(page) : new Response('not found', { status: 404 })
+  })
+  const env: Record<string, string> = {
+    OPENAI_BASE_URL: model.url,
+    OPENAI_API_KEY: 'test-key',
+    FETCH_ALLOW_HOSTS: site.host,
+  }
+  for (const name of Object.keys(upstreams)) env[upstreamEnvName(name, 'URL')] = `${site.url}/_up/${name}`
+  let expectedModelCalls = 0
+  return {
+    env,
+    /** Scripts the world for `call` and returns its input (the fixture's, `{{web}}` made the site's origin, or the example's). */
+    stage(call: CatalogCall): Record<string, unknown> {
+      model.reset()
+      const f = call.fixture
+      if (!f) {
+        web = {}
+        upstream = {}
+        expectedModelCalls = 0
+        return structuredClone(call.entry.manifest.examples![0]!.input) as Record<string, unknown>
+      }
+      model.reply(...structuredClone(f.model ?? []))
+      expectedModelCalls = f.modelCalls ?? f.model?.length ?? 0
+      web = f.web ?? {}
+      upstream = structuredClone(f.upstream ?? {})
+      return replaceDeep(f.input, '{{web}}', site.url) as Record<string, unknown>
+    },
+    /** Problems with the world after a call: the model was not asked as often as the fixture scripts. */
+    problems(call: CatalogCall): string[] {
+      const n = model.requests.length
+      return n === expectedModelCalls ? [] : [`${call.label}: ${n} model request(s), expected ${expectedModelCalls}`]
+    },
+    close() {
+      model.close()
+      site.stop()
+    },
+  }
+}
+
+/**
+ * The official client paying with `scheme` on Base, its per-payment cap (`spendControls.maxAmountPerPayment`, $1 by
+ * default) raised to the highest price of `calls`: with the default, the client refuses the tiers above $1
+ * (security-audit standard and pro, mcp-blueprint standard and pro).
+ */
+export const officialClient = (scheme: SchemeNetworkClient, calls: CatalogCall[]) =>
+  new x402Client()
+    .register('eip155:8453', scheme)
+    .setSpendControls({
+      maxAmountPerPayment: `$${atomicToUsd(calls.reduce((a, c) => (c.price > a ? c.price : a), 0n))}`,
+    })
+
+/** The sum of `prices`. */
+export const sum = (xs: bigint[]) => xs.reduce((a, b) => a + b, 0n)
