@@ -19,11 +19,13 @@ import {
   answerProblems,
   catalogCalls,
   catalogWorld,
-  expectedCharge,
+  channelTally,
+  exactProblems,
   officialClient,
   sum,
   type CatalogCall,
 } from '../support/catalog-calls'
+import { entries } from '../support/entries'
 import { channelPayer, clientFor } from '../support/channels'
 import { startServerOnChain, stopAndTally } from '../support/on-chain'
 import { decodeB64Json, post, type TestServer } from '../support/server'
@@ -81,6 +83,9 @@ async function paidCall(pay: Pay, call: CatalogCall, problems: string[]) {
 }
 
 test(`the official exact client pays all ${calls.length} calls of the catalog over HTTP`, async () => {
+  // every service of the catalog, each tier of the tiered ones (analysis and model services: quick, standard, pro)
+  expect(new Set(calls.map((c) => c.slug))).toEqual(new Set(entries.map((e) => e.manifest.slug)))
+  expect(calls.filter((c) => c.tiered).length).toBe(3 * entries.filter((e) => e.manifest.kind === 'tiered').length)
   expect(calls.length).toBeGreaterThan(130)
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   const pay = wrapFetchWithPayment(
@@ -90,10 +95,10 @@ test(`the official exact client pays all ${calls.length} calls of the catalog ov
   const problems: string[] = []
   let paid = 0
   for (const call of calls) {
-    const { ok, response } = await paidCall(pay, call, problems)
-    if (response?.success && !/^0x[0-9a-f]{64}$/.test(response.transaction))
-      problems.push(`${call.label}: exact settled without a transaction`)
-    if (ok) paid++
+    const { ok, body, response } = await paidCall(pay, call, problems)
+    const bad = response?.success ? exactProblems(call, body, response) : []
+    problems.push(...bad)
+    if (ok && !bad.length) paid++
   }
   expect(problems).toEqual([])
   expect(paid).toBe(calls.length)
@@ -105,31 +110,18 @@ test(`the official channel client pays all ${calls.length} calls of the catalog 
   const payer = await channelPayer(chain, 4n * total)
   const pay = wrapFetchWithPayment(fetch, officialClient(clientFor(chain.rpcUrl, payer.key), calls))
   const problems: string[] = []
+  const tally = channelTally()
   let paid = 0
-  let charged = 0n
-  let deposits = 0
   for (const call of calls) {
     const { ok, body, response } = await paidCall(pay, call, problems)
-    if (!response?.success) continue
-    const extra = response.extra as { chargedAmount?: string; channelState?: { chargedCumulativeAmount?: string } }
-    const amount = BigInt(extra?.chargedAmount ?? -1)
-    const want = expectedCharge(call, body)
-    if (amount !== want || amount > call.price) problems.push(`${call.label}: charged ${amount}, expected ${want}`)
-    // a model tier's answer says what it cost; a flat-rate answer has no such field
-    const said = (body as { charged?: { atomic?: string } } | null)?.charged?.atomic
-    if (said !== (call.maxTokens > 0 ? String(amount) : undefined))
-      problems.push(`${call.label}: the answer says it cost ${said}, charged ${amount}`)
-    charged += amount
-    if (extra?.channelState?.chargedCumulativeAmount !== String(charged))
-      problems.push(`${call.label}: cumulative ${extra?.channelState?.chargedCumulativeAmount}, expected ${charged}`)
-    if (response.transaction) deposits++
-    if (response.transaction && paid > 0) problems.push(`${call.label}: a second deposit`)
-    if (ok) paid++
+    const bad = response?.success ? tally.check(call, body, response) : []
+    problems.push(...bad)
+    if (ok && !bad.length) paid++
   }
   expect(problems).toEqual([])
   expect(paid).toBe(calls.length)
-  expect(deposits).toBe(1)
   // the model tiers charged by tokens used: less than their prices
+  const charged = tally.charged
   expect(charged).toBeLessThan(total)
   expect(charged).toBeGreaterThan(0n)
 
@@ -150,8 +142,8 @@ test(`the official channel client pays all ${calls.length} calls of the catalog 
 
   // the books of the whole file: exact revenue (/stats = ledger) is the sum of the prices, plus the swept channel
   stopped = true
-  const tally = await stopAndTally(chain, [s], payeeBefore)
-  expect(tally.stats).toBe(total)
-  expect(tally.ledger).toBe(total)
-  expect(tally.delta).toBe(total + charged)
+  const books = await stopAndTally(chain, [s], payeeBefore)
+  expect(books.stats).toBe(total)
+  expect(books.ledger).toBe(total)
+  expect(books.delta).toBe(total + charged)
 }, 300_000)

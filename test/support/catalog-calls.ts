@@ -6,7 +6,7 @@
  * upstream, model or web page runs its manifest's first example. Shared by the tests where the official clients pay
  * every service both ways (test/pay/official-all-http.test.ts, test/mcp/official-all.test.ts).
  */
-import type { SchemeNetworkClient } from '@x402/core/types'
+import type { SchemeNetworkClient, SettleResponse } from '@x402/core/types'
 import { x402Client } from '@x402/fetch'
 import { atomicToUsd, usdToAtomic } from '../../runtime/pay/amount'
 import { upstreamEnvName } from '../../runtime/net/upstream-defaults'
@@ -36,7 +36,10 @@ export interface CatalogCall {
 /** A fixture that succeeds and scripts something the server must reach (a model, a page or an upstream). */
 const scripted = (f: Fixture) => !f.expectError && Boolean(f.model?.length || f.web || f.upstream)
 
-/** Every paid call of the catalog: one per service, one per tier of a tiered service. */
+/**
+ * Every paid call of the catalog: one per service, one per tier of a tiered service. Every service can run in a test
+ * (no exclusions): one without a successful scripted fixture, or without an example, throws here.
+ */
 export function catalogCalls(): CatalogCall[] {
   const calls: CatalogCall[] = []
   for (const entry of entries) {
@@ -77,9 +80,55 @@ export function expectedCharge(call: CatalogCall, body: unknown): bigint {
 }
 
 /** Problems with a paid answer: not a 200, or not the service's declared output. */
-export function answerProblems(call: CatalogCall, status: number, body: unknown): string[] {
+export function answerProblems(call: CatalogCall, status: number | string, body: unknown): string[] {
   if (status !== 200) return [`${call.label}: ${status} ${JSON.stringify(body).slice(0, 200)}`]
-  return issues(call.entry.manifest.output, body).map((i) => `${call.label}: output ${i.path} ${i.message}`)
+  const problems = issues(call.entry.manifest.output, body).map((i) => `${call.label}: output ${i.path} ${i.message}`)
+  const tier = (body as { tier?: unknown } | null)?.tier
+  if (call.tiered && tier !== call.tier) problems.push(`${call.label}: answered at tier ${tier}`)
+  return problems
+}
+
+/** Problems with an `exact` settle response: it has the transfer's transaction, and the answer no `charged` field. */
+export function exactProblems(call: CatalogCall, body: unknown, response: SettleResponse): string[] {
+  const problems: string[] = []
+  if (!/^0x[0-9a-f]{64}$/.test(response.transaction))
+    problems.push(`${call.label}: exact settled without a transaction`)
+  if ((body as { charged?: unknown } | null)?.charged !== undefined)
+    problems.push(`${call.label}: an exact answer with a charged field`)
+  return problems
+}
+
+/**
+ * The checks of one channel's successive settle responses (PAYMENT-RESPONSE, or MCP's `_meta["x402/payment-response"]`):
+ * each charge is `expectedCharge` (and a model tier's answer says it in `charged.atomic`), the cumulative amount adds
+ * up, and only the first call deposits (a transaction); `charged` is the running sum.
+ */
+export function channelTally() {
+  let charged = 0n
+  let calls = 0
+  return {
+    get charged() {
+      return charged
+    },
+    check(call: CatalogCall, body: unknown, response: SettleResponse): string[] {
+      const problems: string[] = []
+      const extra = response.extra as { chargedAmount?: string; channelState?: { chargedCumulativeAmount?: string } }
+      const amount = BigInt(extra?.chargedAmount ?? -1)
+      const want = expectedCharge(call, body)
+      if (amount !== want || amount > call.price) problems.push(`${call.label}: charged ${amount}, expected ${want}`)
+      const said = (body as { charged?: { atomic?: string } } | null)?.charged?.atomic
+      if (said !== (call.maxTokens > 0 ? String(amount) : undefined))
+        problems.push(`${call.label}: the answer says it cost ${said}, charged ${amount}`)
+      charged += amount
+      const cumulative = extra?.channelState?.chargedCumulativeAmount
+      if (cumulative !== String(charged)) problems.push(`${call.label}: cumulative ${cumulative}, expected ${charged}`)
+      const deposit = /^0x[0-9a-f]{64}$/.test(response.transaction)
+      if (deposit !== (calls === 0) || (!deposit && response.transaction !== ''))
+        problems.push(`${call.label}: call ${calls + 1} has transaction ${JSON.stringify(response.transaction)}`)
+      calls++
+      return problems
+    },
+  }
 }
 
 /** The loopback world every call of the catalog reaches through the server, and the server's env that points there. */
@@ -104,11 +153,15 @@ export function catalogWorld() {
   }
   for (const name of Object.keys(upstreams)) env[upstreamEnvName(name, 'URL')] = `${site.url}/_up/${name}`
   let expectedModelCalls = 0
+  let siteRequests = 0
+  /** The services whose page or upstream the site served. */
+  const reached = new Set<string>()
   return {
     env,
     /** Scripts the world for `call` and returns its input (the fixture's, `{{web}}` made the site's origin, or the example's). */
     stage(call: CatalogCall): Record<string, unknown> {
       model.reset()
+      siteRequests = site.requests.length
       const f = call.fixture
       if (!f) {
         web = {}
@@ -122,10 +175,18 @@ export function catalogWorld() {
       upstream = structuredClone(f.upstream ?? {})
       return replaceDeep(f.input, '{{web}}', site.url) as Record<string, unknown>
     },
-    /** Problems with the world after a call: the model was not asked as often as the fixture scripts. */
+    /** Problems with the world after a call: the model not asked as the fixture scripts, its page or upstream never read. */
     problems(call: CatalogCall): string[] {
+      const problems: string[] = []
       const n = model.requests.length
-      return n === expectedModelCalls ? [] : [`${call.label}: ${n} model request(s), expected ${expectedModelCalls}`]
+      if (n !== expectedModelCalls)
+        problems.push(`${call.label}: ${n} model request(s), expected ${expectedModelCalls}`)
+      const f = call.fixture
+      if (site.requests.length > siteRequests) reached.add(call.slug)
+      // live-data answers are cached (ctx.upstream's TTL): the upstream is asked at least the first time
+      else if ((f?.web || f?.upstream) && !reached.has(call.slug))
+        problems.push(`${call.label}: its web page or upstream was never asked`)
+      return problems
     },
     close() {
       model.close()
@@ -140,11 +201,9 @@ export function catalogWorld() {
  * (security-audit standard and pro, mcp-blueprint standard and pro).
  */
 export const officialClient = (scheme: SchemeNetworkClient, calls: CatalogCall[]) =>
-  new x402Client()
-    .register('eip155:8453', scheme)
-    .setSpendControls({
-      maxAmountPerPayment: `$${atomicToUsd(calls.reduce((a, c) => (c.price > a ? c.price : a), 0n))}`,
-    })
+  new x402Client().register('eip155:8453', scheme).setSpendControls({
+    maxAmountPerPayment: `$${atomicToUsd(calls.reduce((a, c) => (c.price > a ? c.price : a), 0n))}`,
+  })
 
 /** The sum of `prices`. */
 export const sum = (xs: bigint[]) => xs.reduce((a, b) => a + b, 0n)
