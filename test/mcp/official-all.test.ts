@@ -6,9 +6,10 @@
  * call's PaymentRequired and sent in `_meta["x402/payment"]`, as @x402/mcp does. Models, web pages and live-data
  * upstreams are loopback fakes scripted from each service's fixtures (test/support/catalog-calls.ts). Each call: an
  * answer that matches the declared output, a successful `_meta["x402/payment-response"]`; a voucher's
- * `chargedAmount` is the price, or for a model tier the share of it the tokens took. Money: exact moves the sum of
- * the prices; at shutdown the channel is claimed and swept, payee's delta = swept = the sum of the charges = /stats's
- * channel figures, and /stats revenue = the ledger = the exact sum.
+ * `chargedAmount` is the price, or for a model tier the share of it the tokens took. The model-backed calls are paid
+ * both ways again with `_meta.progressToken` (streamed: progress notifications, then the result). Money: exact moves
+ * the sum of the prices; at shutdown the channels are claimed and swept, payee's delta = swept = the sum of the
+ * charges = /stats's channel figures, and /stats revenue = the ledger = the exact sum.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -45,6 +46,10 @@ let s: TestServer
 let c: Client
 let payeeBefore: bigint
 let stopped = false
+/** What the file moved: exact payments (the sum of the prices), channel charges, and the channel-paid calls. */
+const moved = { exact: 0n, charged: 0n, channelCalls: 0, channels: 0 }
+/** The calls that can be answered as a stream (progress notifications): the model-backed services. */
+const streamable = calls.filter((c) => c.entry.manifest.needs?.includes('model'))
 
 beforeAll(async () => {
   chain = await startDevChain({ payerUsdc: 10n * total })
@@ -65,13 +70,15 @@ afterAll(async () => {
 })
 
 /**
- * One paid tool call of `call`: the unpaid call's PaymentRequired offers both schemes at the price, `client` makes
- * the payload, the paid call answers. `heard` gets a successful settle response (a channel client reads it).
+ * One paid tool call of `call` (asking for progress when `stream`): the unpaid call's PaymentRequired offers both
+ * schemes at the price, `client` makes the payload, the paid call answers. `heard` gets a successful settle response
+ * (a channel client reads it).
  */
 async function paidToolCall(
   client: x402Client,
   call: CatalogCall,
   problems: string[],
+  stream: boolean,
   heard?: (payment: PaymentPayload, response: SettleResponse) => Promise<void>,
 ) {
   const input = world.stage(call)
@@ -84,9 +91,16 @@ async function paidToolCall(
     return { ok: false }
   }
   const payment = (await client.createPaymentPayload(required as never)) as PaymentPayload
-  const r = await c.callTool({ name: call.slug, arguments: args, _meta: { 'x402/payment': payment } })
+  let progress = 0
+  const r = await c.callTool(
+    { name: call.slug, arguments: args, _meta: { 'x402/payment': payment } },
+    undefined,
+    stream ? { onprogress: () => void progress++ } : undefined,
+  )
   const body = r.structuredContent ?? textJson(r)
   const bad = [...answerProblems(call, r.isError ? 'isError' : 200, body), ...world.problems(call)]
+  // the answer was streamed: its text came as progress notifications first
+  if (stream && progress === 0) bad.push(`${call.label}: no progress notification`)
   problems.push(...bad)
   const response = r._meta?.['x402/payment-response'] as SettleResponse | undefined
   if (!response?.success) problems.push(`${call.label}: no successful x402/payment-response`)
@@ -94,36 +108,35 @@ async function paidToolCall(
   return { ok: !bad.length && Boolean(response?.success), body, response }
 }
 
-test(`the official exact client pays all ${calls.length} calls of the catalog over MCP`, async () => {
-  // every service of the catalog, each tier of the tiered ones (analysis and model services: quick, standard, pro)
-  expect(new Set(calls.map((c) => c.slug))).toEqual(new Set(entries.map((e) => e.manifest.slug)))
-  expect(calls.filter((c) => c.tiered).length).toBe(3 * entries.filter((e) => e.manifest.kind === 'tiered').length)
-  expect(calls.length).toBeGreaterThan(130)
+/** Pays every call of `list` with exact; the payee's delta is the sum of their prices. */
+async function payExact(list: CatalogCall[], stream: boolean) {
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   const client = officialClient(new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey)), calls)
   const problems: string[] = []
   let paid = 0
-  for (const call of calls) {
-    const { ok, body, response } = await paidToolCall(client, call, problems)
+  for (const call of list) {
+    const { ok, body, response } = await paidToolCall(client, call, problems, stream)
     const bad = response?.success ? exactProblems(call, body, response) : []
     problems.push(...bad)
     if (ok && !bad.length) paid++
   }
   expect(problems).toEqual([])
-  expect(paid).toBe(calls.length)
-  expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(total)
-}, 300_000)
+  expect(paid).toBe(list.length)
+  const prices = sum(list.map((c) => c.price))
+  expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(prices)
+  moved.exact += prices
+}
 
-test(`the official channel client pays all ${calls.length} calls of the catalog over MCP: one deposit, then vouchers; claimed and swept at shutdown`, async () => {
-  const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
-  const payer = await channelPayer(chain, 4n * total)
+/** Pays every call of `list` by channel (a new payer: one deposit, then vouchers); returns what it was charged. */
+async function payByChannel(list: CatalogCall[], stream: boolean) {
+  const payer = await channelPayer(chain, 2n * total)
   const scheme: BatchSettlementEvmScheme = clientFor(chain.rpcUrl, payer.key)
   const client = officialClient(scheme, calls)
   const problems: string[] = []
   const tally = channelTally()
   let paid = 0
-  for (const call of calls) {
-    const { ok, body, response } = await paidToolCall(client, call, problems, (payment, response) =>
+  for (const call of list) {
+    const { ok, body, response } = await paidToolCall(client, call, problems, stream, (payment, response) =>
       hear(scheme, payment, payment.accepted, response),
     )
     const bad = response?.success ? tally.check(call, body, response) : []
@@ -131,31 +144,56 @@ test(`the official channel client pays all ${calls.length} calls of the catalog 
     if (ok && !bad.length) paid++
   }
   expect(problems).toEqual([])
-  expect(paid).toBe(calls.length)
+  expect(paid).toBe(list.length)
+  moved.charged += tally.charged
+  moved.channelCalls += paid
+  moved.channels++
+  return tally.charged
+}
+
+test(`the official exact client pays all ${calls.length} calls of the catalog over MCP`, async () => {
+  // every service of the catalog, each tier of the tiered ones (analysis and model services: quick, standard, pro)
+  expect(new Set(calls.map((c) => c.slug))).toEqual(new Set(entries.map((e) => e.manifest.slug)))
+  expect(calls.filter((c) => c.tiered).length).toBe(3 * entries.filter((e) => e.manifest.kind === 'tiered').length)
+  expect(calls.length).toBeGreaterThan(130)
+  await payExact(calls, false)
+}, 300_000)
+
+// exact first: the claim engine may sweep channel charges to the payee at any time once channels are paid
+test(`the official exact client pays the ${streamable.length} model calls with progress (streamed)`, async () => {
+  expect(streamable.length).toBeGreaterThan(30)
+  await payExact(streamable, true)
+}, 300_000)
+
+test(`the official channel client pays all ${calls.length} calls of the catalog over MCP: one deposit, then vouchers`, async () => {
+  const charged = await payByChannel(calls, false)
   // the model tiers charged by tokens used: less than their prices
-  const charged = tally.charged
   expect(charged).toBeLessThan(total)
   expect(charged).toBeGreaterThan(0n)
+}, 300_000)
 
-  // shutdown: the claim engine claims the channel and sweeps to PAY_TO
+test(`the official channel client pays the ${streamable.length} model calls with progress (streamed)`, async () => {
+  await payByChannel(streamable, true)
+}, 300_000)
+
+test('the books: the channels claimed and swept at shutdown; payee delta = exact + swept, /stats = ledger', async () => {
   const store = s.booted.storage.channels
-  expect((await store.totals()).earned).toBe(charged)
+  expect((await store.totals()).earned).toBe(moved.charged)
   await s.booted.channels!.stop()
-  expect(await store.totals()).toMatchObject({ earned: charged, claimed: charged, swept: charged })
+  expect(await store.totals()).toMatchObject({ earned: moved.charged, claimed: moved.charged, swept: moved.charged })
   const figures = ((await (await fetch(`${s.url}/stats`)).json()) as { channels: Record<string, unknown> }).channels
   expect(figures).toMatchObject({
-    channels: 1,
-    paid_calls: calls.length,
-    earned_atomic: String(charged),
-    claimed_atomic: String(charged),
-    swept_atomic: String(charged),
+    channels: moved.channels,
+    paid_calls: moved.channelCalls,
+    earned_atomic: String(moved.charged),
+    claimed_atomic: String(moved.charged),
+    swept_atomic: String(moved.charged),
   })
-  expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(charged)
-
-  // the books of the whole file: exact revenue (/stats = ledger) is the sum of the prices, plus the swept channel
+  expect(moved.channels).toBe(2)
+  expect(moved.channelCalls).toBe(calls.length + streamable.length)
   stopped = true
   const books = await stopAndTally(chain, [s], payeeBefore)
-  expect(books.stats).toBe(total)
-  expect(books.ledger).toBe(total)
-  expect(books.delta).toBe(total + charged)
+  expect(books.stats).toBe(moved.exact)
+  expect(books.ledger).toBe(moved.exact)
+  expect(books.delta).toBe(moved.exact + moved.charged)
 }, 300_000)

@@ -5,10 +5,13 @@
  * the real server on the dev chain; models, web pages and live-data upstreams are loopback fakes scripted from each
  * service's fixtures (test/support/catalog-calls.ts). Each call: 200, the declared output, a successful
  * PAYMENT-RESPONSE; a voucher's `chargedAmount` is the price, or for a model tier the share of it the tokens took.
- * Money: exact moves the sum of the prices; at shutdown the channel is claimed and swept, payee's delta = swept = the
+ * The model-backed calls are paid both ways again as streams (Server-Sent Events, the settle response in the result
+ * event).
+ * Money: exact moves the sum of the prices; at shutdown the channels are claimed and swept, payee's delta = swept = the
  * sum of the charges = /stats's channel figures, and /stats revenue = the ledger = the exact sum.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
+import type { SettleResponse } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { decodePaymentResponseHeader, wrapFetchWithPayment } from '@x402/fetch'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -29,6 +32,7 @@ import { entries } from '../support/entries'
 import { channelPayer, clientFor } from '../support/channels'
 import { startServerOnChain, stopAndTally } from '../support/on-chain'
 import { decodeB64Json, post, type TestServer } from '../support/server'
+import { sseReader } from '../support/sse'
 
 const calls = catalogCalls()
 const total = sum(calls.map((c) => c.price))
@@ -38,6 +42,10 @@ let world: ReturnType<typeof catalogWorld>
 let s: TestServer
 let payeeBefore: bigint
 let stopped = false
+/** What the file moved: exact payments (the sum of the prices), channel charges, and the channel-paid calls. */
+const moved = { exact: 0n, charged: 0n, channelCalls: 0, channels: 0 }
+/** The calls that can be answered as a stream (Server-Sent Events): the model-backed services. */
+const streamable = calls.filter((c) => c.entry.manifest.needs?.includes('model'))
 
 beforeAll(async () => {
   chain = await startDevChain({ payerUsdc: 10n * total })
@@ -56,8 +64,33 @@ afterAll(async () => {
 
 type Pay = (input: string, init?: RequestInit) => Promise<Response>
 
-/** One paid call of `call` through `pay`: the 402 offers both schemes at the price, then the paid answer. */
-async function paidCall(pay: Pay, call: CatalogCall, problems: string[]) {
+/** The answer and settle response of a paid call: the JSON body and PAYMENT-RESPONSE, or the stream's result event. */
+async function answerOf(
+  res: Response,
+  stream: boolean,
+): Promise<{ status: number | string; body: unknown; response?: SettleResponse }> {
+  if (stream && res.status === 200) {
+    if (!res.headers.get('content-type')?.startsWith('text/event-stream'))
+      return { status: 'not a stream', body: await res.text() }
+    const last = (await sseReader(res).rest()).at(-1)
+    if (last?.event !== 'result') return { status: `event ${last?.event}`, body: last?.data }
+    const { payment, ...body } = last.data
+    return { status: 200, body, response: payment }
+  }
+  const text = await res.text()
+  let body: unknown = text
+  try {
+    body = JSON.parse(text)
+  } catch {}
+  const header = res.headers.get('payment-response')
+  return { status: res.status, body, response: header ? decodePaymentResponseHeader(header) : undefined }
+}
+
+/**
+ * One paid call of `call` through `pay` (as a stream when `stream`): the 402 offers both schemes at the price, then
+ * the paid answer.
+ */
+async function paidCall(pay: Pay, call: CatalogCall, problems: string[], stream = false) {
   const input = world.stage(call)
   const url = `${s.url}/api/v1/${call.slug}${call.tiered ? `?tier=${call.tier}` : ''}`
   const offered = decodeB64Json((await post(url, input)).headers.get('payment-required'))?.accepts ?? []
@@ -66,27 +99,18 @@ async function paidCall(pay: Pay, call: CatalogCall, problems: string[]) {
     problems.push(`${call.label}: the 402 offers ${terms.join(', ')}`)
   const res = await pay(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(stream ? { accept: 'text/event-stream' } : {}) },
     body: JSON.stringify(input),
   })
-  const text = await res.text()
-  let body: unknown = text
-  try {
-    body = JSON.parse(text)
-  } catch {}
-  const bad = [...answerProblems(call, res.status, body), ...world.problems(call)]
+  const { status, body, response } = await answerOf(res, stream)
+  const bad = [...answerProblems(call, status, body), ...world.problems(call)]
   problems.push(...bad)
-  const header = res.headers.get('payment-response')
-  const response = header ? decodePaymentResponseHeader(header) : undefined
-  if (!response?.success) problems.push(`${call.label}: no successful PAYMENT-RESPONSE`)
+  if (!response?.success) problems.push(`${call.label}: no successful settle response`)
   return { ok: !bad.length && Boolean(response?.success), body, response }
 }
 
-test(`the official exact client pays all ${calls.length} calls of the catalog over HTTP`, async () => {
-  // every service of the catalog, each tier of the tiered ones (analysis and model services: quick, standard, pro)
-  expect(new Set(calls.map((c) => c.slug))).toEqual(new Set(entries.map((e) => e.manifest.slug)))
-  expect(calls.filter((c) => c.tiered).length).toBe(3 * entries.filter((e) => e.manifest.kind === 'tiered').length)
-  expect(calls.length).toBeGreaterThan(130)
+/** Pays every call of `list` with exact through `pay`; the payee's delta is the sum of their prices. */
+async function payExact(list: CatalogCall[], stream: boolean) {
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   const pay = wrapFetchWithPayment(
     fetch,
@@ -94,56 +118,85 @@ test(`the official exact client pays all ${calls.length} calls of the catalog ov
   )
   const problems: string[] = []
   let paid = 0
-  for (const call of calls) {
-    const { ok, body, response } = await paidCall(pay, call, problems)
+  for (const call of list) {
+    const { ok, body, response } = await paidCall(pay, call, problems, stream)
     const bad = response?.success ? exactProblems(call, body, response) : []
     problems.push(...bad)
     if (ok && !bad.length) paid++
   }
   expect(problems).toEqual([])
-  expect(paid).toBe(calls.length)
-  expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(total)
-}, 300_000)
+  expect(paid).toBe(list.length)
+  const prices = sum(list.map((c) => c.price))
+  expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(prices)
+  moved.exact += prices
+}
 
-test(`the official channel client pays all ${calls.length} calls of the catalog over HTTP: one deposit, then vouchers; claimed and swept at shutdown`, async () => {
-  const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
-  const payer = await channelPayer(chain, 4n * total)
+/** Pays every call of `list` by channel (a new payer: one deposit, then vouchers); returns what it was charged. */
+async function payByChannel(list: CatalogCall[], stream: boolean) {
+  const payer = await channelPayer(chain, 2n * total)
   const pay = wrapFetchWithPayment(fetch, officialClient(clientFor(chain.rpcUrl, payer.key), calls))
   const problems: string[] = []
   const tally = channelTally()
   let paid = 0
-  for (const call of calls) {
-    const { ok, body, response } = await paidCall(pay, call, problems)
+  for (const call of list) {
+    const { ok, body, response } = await paidCall(pay, call, problems, stream)
     const bad = response?.success ? tally.check(call, body, response) : []
     problems.push(...bad)
     if (ok && !bad.length) paid++
   }
   expect(problems).toEqual([])
-  expect(paid).toBe(calls.length)
+  expect(paid).toBe(list.length)
+  moved.charged += tally.charged
+  moved.channelCalls += paid
+  moved.channels++
+  return tally.charged
+}
+
+test(`the official exact client pays all ${calls.length} calls of the catalog over HTTP`, async () => {
+  // every service of the catalog, each tier of the tiered ones (analysis and model services: quick, standard, pro)
+  expect(new Set(calls.map((c) => c.slug))).toEqual(new Set(entries.map((e) => e.manifest.slug)))
+  expect(calls.filter((c) => c.tiered).length).toBe(3 * entries.filter((e) => e.manifest.kind === 'tiered').length)
+  expect(calls.length).toBeGreaterThan(130)
+  await payExact(calls, false)
+}, 300_000)
+
+// exact first: the claim engine may sweep channel charges to the payee at any time once channels are paid
+test(`the official exact client pays the ${streamable.length} model calls answered as streams`, async () => {
+  expect(streamable.length).toBeGreaterThan(30)
+  await payExact(streamable, true)
+}, 300_000)
+
+test(`the official channel client pays all ${calls.length} calls of the catalog over HTTP: one deposit, then vouchers`, async () => {
+  const charged = await payByChannel(calls, false)
   // the model tiers charged by tokens used: less than their prices
-  const charged = tally.charged
   expect(charged).toBeLessThan(total)
   expect(charged).toBeGreaterThan(0n)
+}, 300_000)
 
-  // shutdown: the claim engine claims the channel and sweeps to PAY_TO
+test(`the official channel client pays the ${streamable.length} model calls answered as streams`, async () => {
+  // the client reads no PAYMENT-RESPONSE header on a stream: each next voucher is behind and goes through the
+  // corrective 402 (docs/channels.md), which @x402/fetch follows
+  await payByChannel(streamable, true)
+}, 300_000)
+
+test('the books: the channels claimed and swept at shutdown; payee delta = exact + swept, /stats = ledger', async () => {
   const store = s.booted.storage.channels
-  expect((await store.totals()).earned).toBe(charged)
+  expect((await store.totals()).earned).toBe(moved.charged)
   await s.booted.channels!.stop()
-  expect(await store.totals()).toMatchObject({ earned: charged, claimed: charged, swept: charged })
+  expect(await store.totals()).toMatchObject({ earned: moved.charged, claimed: moved.charged, swept: moved.charged })
   const figures = ((await (await fetch(`${s.url}/stats`)).json()) as { channels: Record<string, unknown> }).channels
   expect(figures).toMatchObject({
-    channels: 1,
-    paid_calls: calls.length,
-    earned_atomic: String(charged),
-    claimed_atomic: String(charged),
-    swept_atomic: String(charged),
+    channels: moved.channels,
+    paid_calls: moved.channelCalls,
+    earned_atomic: String(moved.charged),
+    claimed_atomic: String(moved.charged),
+    swept_atomic: String(moved.charged),
   })
-  expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(charged)
-
-  // the books of the whole file: exact revenue (/stats = ledger) is the sum of the prices, plus the swept channel
+  expect(moved.channels).toBe(2)
+  expect(moved.channelCalls).toBe(calls.length + streamable.length)
   stopped = true
   const books = await stopAndTally(chain, [s], payeeBefore)
-  expect(books.stats).toBe(total)
-  expect(books.ledger).toBe(total)
-  expect(books.delta).toBe(total + charged)
+  expect(books.stats).toBe(moved.exact)
+  expect(books.ledger).toBe(moved.exact)
+  expect(books.delta).toBe(moved.exact + moved.charged)
 }, 300_000)

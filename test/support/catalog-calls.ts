@@ -99,9 +99,10 @@ export function exactProblems(call: CatalogCall, body: unknown, response: Settle
 }
 
 /**
- * The checks of one channel's successive settle responses (PAYMENT-RESPONSE, or MCP's `_meta["x402/payment-response"]`):
- * each charge is `expectedCharge` (and a model tier's answer says it in `charged.atomic`), the cumulative amount adds
- * up, and only the first call deposits (a transaction); `charged` is the running sum.
+ * The checks of one channel's successive settle responses (PAYMENT-RESPONSE, a stream's result event, or MCP's
+ * `_meta["x402/payment-response"]`): each charge is `expectedCharge` (and a model tier's answer says it in
+ * `charged.atomic`), the cumulative amount adds up, and only the first call deposits (a transaction); `charged` is
+ * the running sum.
  */
 export function channelTally() {
   let charged = 0n
@@ -158,7 +159,7 @@ export function catalogWorld() {
   const reached = new Set<string>()
   return {
     env,
-    /** Scripts the world for `call` and returns its input (the fixture's, `{{web}}` made the site's origin, or the example's). */
+    /** Scripts the world for `call`; returns its input (the fixture's, `{{web}}` the site, or the example). */
     stage(call: CatalogCall): Record<string, unknown> {
       model.reset()
       siteRequests = site.requests.length
@@ -175,7 +176,7 @@ export function catalogWorld() {
       upstream = structuredClone(f.upstream ?? {})
       return replaceDeep(f.input, '{{web}}', site.url) as Record<string, unknown>
     },
-    /** Problems with the world after a call: the model not asked as the fixture scripts, its page or upstream never read. */
+    /** Problems after a call: the model not asked as the fixture scripts, its page or upstream never read. */
     problems(call: CatalogCall): string[] {
       const problems: string[] = []
       const n = model.requests.length
