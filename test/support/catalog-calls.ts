@@ -199,7 +199,7 @@ export function catalogWorld() {
 /**
  * The official client paying with `scheme` on Base, its per-payment cap (`spendControls.maxAmountPerPayment`, $1 by
  * default) raised to the highest price of `calls`: with the default, the client refuses the tiers above $1
- * (security-audit standard and pro, mcp-blueprint standard and pro).
+ * (security-audit pro $2.50, mcp-blueprint standard $1.50 and pro $3.00).
  */
 export const officialClient = (scheme: SchemeNetworkClient, calls: CatalogCall[]) =>
   new x402Client().register('eip155:8453', scheme).setSpendControls({
