@@ -6,9 +6,11 @@
  * upstream, model or web page runs its manifest's first example. Shared by the tests where the official clients pay
  * every service both ways (test/pay/official-all-http.test.ts, test/mcp/official-all.test.ts).
  */
+import { expect } from 'bun:test'
 import type { SchemeNetworkClient, SettleResponse } from '@x402/core/types'
 import { x402Client } from '@x402/fetch'
 import { atomicToUsd, usdToAtomic } from '../../runtime/pay/amount'
+import type { DevChain } from '../../runtime/chain/devchain'
 import { upstreamEnvName } from '../../runtime/net/upstream-defaults'
 import type { RegistryEntry } from '../../runtime/registry-types'
 import type { TierName } from '../../runtime/sdk'
@@ -17,6 +19,8 @@ import { serve } from '../net/support'
 import { entries, upstreams } from './entries'
 import { startFakeOpenAI } from './fake-openai'
 import { loadFixtures, replaceDeep, toResponse, type Fixture, type ScriptedResponse } from './fixture-run'
+import { stopAndTally } from './on-chain'
+import type { TestServer } from './server'
 
 export interface CatalogCall {
   entry: RegistryEntry
@@ -205,6 +209,65 @@ export const officialClient = (scheme: SchemeNetworkClient, calls: CatalogCall[]
   new x402Client().register('eip155:8453', scheme).setSpendControls({
     maxAmountPerPayment: `$${atomicToUsd(calls.reduce((a, c) => (c.price > a ? c.price : a), 0n))}`,
   })
+
+/** One paid call's outcome: `ok` when it answered and settled with no problem (listed in the caller's `problems`). */
+export type PaidOutcome = { ok: boolean; body?: unknown; response?: SettleResponse }
+
+/**
+ * Pays each call of `list` in turn with `one`, checks each successful settle response with `check`, and asserts that
+ * every call paid with no problem: the count of paid calls is the length of `list`, none skipped.
+ */
+export async function payEach(
+  list: CatalogCall[],
+  one: (call: CatalogCall, problems: string[]) => Promise<PaidOutcome>,
+  check: (call: CatalogCall, body: unknown, response: SettleResponse) => string[],
+): Promise<void> {
+  const problems: string[] = []
+  let paid = 0
+  for (const call of list) {
+    const { ok, body, response } = await one(call, problems)
+    const bad = response?.success ? check(call, body, response) : []
+    problems.push(...bad)
+    if (ok && !bad.length) paid++
+  }
+  expect(problems).toEqual([])
+  expect(paid).toBe(list.length)
+}
+
+/** What a test file moved: exact payments (atomic), channel charges (atomic), channel-paid calls, channels opened. */
+export const movedBooks = () => ({ exact: 0n, charged: 0n, channelCalls: 0, channels: 0 })
+
+/**
+ * The end of a file that paid both ways: the claim engine's shutdown claims and sweeps every channel (earned =
+ * claimed = swept = the charges, as /stats says, each channel's one deposit `deposit`), then the server stops and
+ * the books balance: /stats revenue = the ledger = the exact payments, payee's delta = exact + swept.
+ */
+export async function closeBooks(
+  chain: DevChain,
+  s: TestServer,
+  moved: ReturnType<typeof movedBooks>,
+  payeeBefore: bigint,
+  deposit: bigint,
+): Promise<void> {
+  const store = s.booted.storage.channels
+  expect((await store.totals()).earned).toBe(moved.charged)
+  await s.booted.channels!.stop()
+  expect(await store.totals()).toMatchObject({ earned: moved.charged, claimed: moved.charged, swept: moved.charged })
+  const figures = ((await (await fetch(`${s.url}/stats`)).json()) as { channels: Record<string, unknown> }).channels
+  expect(figures).toMatchObject({
+    channels: moved.channels,
+    paid_calls: moved.channelCalls,
+    earned_atomic: String(moved.charged),
+    claimed_atomic: String(moved.charged),
+    swept_atomic: String(moved.charged),
+    deposited_atomic: String(BigInt(moved.channels) * deposit),
+    txs: { deposit: moved.channels },
+  })
+  const books = await stopAndTally(chain, [s], payeeBefore)
+  expect(books.stats).toBe(moved.exact)
+  expect(books.ledger).toBe(moved.exact)
+  expect(books.delta).toBe(moved.exact + moved.charged)
+}
 
 /** The sum of `prices`. */
 export const sum = (xs: bigint[]) => xs.reduce((a, b) => a + b, 0n)
