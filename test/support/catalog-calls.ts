@@ -269,5 +269,5 @@ export async function closeBooks(
   expect(books.delta).toBe(moved.exact + moved.charged)
 }
 
-/** The sum of `prices`. */
+/** The sum of `xs` (atomic amounts). */
 export const sum = (xs: bigint[]) => xs.reduce((a, b) => a + b, 0n)
