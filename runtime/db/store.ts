@@ -436,7 +436,7 @@ export interface ChannelOpen {
 /** One served request's charge: `charged` moves from `from` to `to` (to > from) under the voucher `signedMax`. */
 export interface ChargeCommit {
   channelId: `0x${string}`
-  /** The lease holder committing (its lease is released in the same transaction). */
+  /** The lease holder committing (its lease is released with the commit). */
   holder: string
   from: bigint
   to: bigint
@@ -478,8 +478,9 @@ export interface ChannelTotals {
 
 /**
  * Payment-channel state (x402 `batch-settlement`) on both engines. The paid call's two doors use it: admission takes
- * the channel's lease (one request per channel at a time, across instances) and reads the channel; the commit after
- * the handler succeeded moves `charged` with a compare-and-set and releases the lease, in one durable transaction.
+ * the channel's lease (one request per channel at a time, across instances on Postgres; in memory on SQLite, one
+ * process) and reads the channel; the commit after the handler succeeded moves `charged` with a compare-and-set,
+ * durably, and releases the lease.
  * The claim engine lists channels due for a claim and records claims and sweeps.
  */
 export interface ChannelStore {

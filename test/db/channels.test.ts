@@ -207,3 +207,29 @@ test('sqlite: charges committed together share one fsync; one that fails (a seco
   expect((await st.totals(NET)).charges).toBe(2)
   expect((await st.get(x.id))!.charged).toBe(0n)
 })
+
+test('sqlite: 40 channels charging at once share one fsync, each caller gets its own outcome (a stale base false, a duplicate charge refused)', async () => {
+  const db = openDatabase(':memory:')
+  const st = new SqliteChannels(db)
+  const chans = await Promise.all(Array.from({ length: 40 }, (_, i) => st.open(channel(100 + i), 0)))
+  const [stale, dup] = [chans[0], chans[1]]
+  expect(await st.commitCharge(charge(stale.id, 0n, 500n))).toBe(true)
+  expect(await st.commitCharge(charge(dup.id, 0n, 500n))).toBe(true)
+  db.run(`UPDATE channels SET charged = '0' WHERE channel_id = ?`, [dup.id]) // damaged: 500 is charged already
+  for (const c of chans) expect(st.lease(c.id, `h-${c.id}`, 10_000, 1000)).toBe(true)
+  const fsyncs = durableCommits(db)
+  const out = await Promise.allSettled(
+    chans.map((c, i) => st.commitCharge(charge(c.id, 0n, i === 1 ? 500n : 1000n + BigInt(i), `h-${c.id}`))),
+  )
+  expect(durableCommits(db) - fsyncs).toBe(1)
+  expect(out[0]).toEqual({ status: 'fulfilled', value: false }) // charged is 500, not 0: nothing written
+  expect(out[1].status).toBe('rejected') // (channel, 500) is charged already
+  for (let i = 2; i < 40; i++) expect(out[i]).toEqual({ status: 'fulfilled', value: true })
+  expect((await st.get(stale.id))!.charged).toBe(500n)
+  for (let i = 2; i < 40; i++) expect((await st.get(chans[i].id))!.charged).toBe(1000n + BigInt(i))
+  expect((await st.totals(NET)).charges).toBe(2 + 38)
+  // the committed ones (charged or not) freed their channel; the refused one keeps its lease for its caller to free
+  expect(st.lease(stale.id, 'next', 10_000, 1000)).toBe(true)
+  expect(st.lease(chans[2].id, 'next', 10_000, 1000)).toBe(true)
+  expect(st.lease(dup.id, 'next', 10_000, 1000)).toBe(false)
+})
