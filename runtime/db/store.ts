@@ -461,8 +461,9 @@ export interface ChannelTx {
   at: number
 }
 
-/** The money of the channels on one network (atomic units; gas in wei). */
+/** The money of the channels on one network (atomic units; gas in wei), all time or since a moment. */
 export interface ChannelTotals {
+  /** Channels kept (with a window: channels used in it). */
   channels: number
   /** Paid requests committed, and what they earned (sum of charges). */
   charges: number
@@ -529,7 +530,11 @@ export interface ChannelStore {
   recordTx(tx: ChannelTx): Awaitable<void>
   /** Claimed on `network` and not swept yet, and when the last sweep was recorded (ms; 0 when never). */
   unswept(network: string): Awaitable<{ amount: bigint; lastSweepAt: number }>
-  totals(network?: string): Awaitable<ChannelTotals>
+  /**
+   * The channels' money on `network` (every network when absent). With `since` (ms), only the charges and the
+   * transactions at or after it, and the channels used since (last request); without it, all time.
+   */
+  totals(network?: string, since?: number): Awaitable<ChannelTotals>
   /** Channels for the console, most recently used first. */
   list(limit: number): Awaitable<Channel[]>
 }

@@ -173,6 +173,39 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
   })
 })
 
+describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
+  test('totals since a moment: only the charges and transactions at or after it, the channels used since', async () => {
+    const st = await engines[kind]()
+    const [old, recent] = [await st.open(channel(60), 1000), await st.open(channel(61), 1000)]
+    expect(await st.commitCharge(charge(old.id, 0n, 1000n, 'h', 1000))).toBe(true)
+    expect(await st.commitCharge(charge(recent.id, 0n, 2000n, 'h', 9000))).toBe(true)
+    expect(await st.commitCharge(charge(recent.id, 2000n, 2500n, 'h', 10_000))).toBe(true)
+    const gas = { gasUsed: 100_000n, gasPrice: 10n }
+    await st.recordTx({ network: NET, kind: 'deposit', tx: '0xd0', amount: 7_000_000n, channels: 1, ...gas, at: 1000 })
+    await st.recordTx({ network: NET, kind: 'deposit', tx: '0xd1', amount: 3_000_000n, channels: 1, ...gas, at: 9000 })
+    await st.recordClaim({ network: NET, tx: '0xc0', gasUsed: 50_000n, gasPrice: 10n, at: 2000 }, [
+      { id: old.id, to: 1000n },
+    ])
+    await st.recordClaim({ network: NET, tx: '0xc1', gasUsed: 60_000n, gasPrice: 10n, at: 10_000 }, [
+      { id: recent.id, to: 2500n },
+    ])
+    await st.recordTx({ network: NET, kind: 'sweep', tx: '0xs1', amount: 3500n, channels: 0, ...gas, at: 10_000 })
+    // all time: both channels, three charges, every transaction
+    expect(await st.totals(NET)).toMatchObject({ channels: 2, charges: 3, earned: 3500n, claimed: 3500n, swept: 3500n })
+    expect((await st.totals(NET)).gasWei).toBe((100_000n * 3n + 50_000n + 60_000n) * 10n)
+    for (const since of [5000, 9000]) {
+      const t = await st.totals(NET, since)
+      expect(t).toMatchObject({ channels: 1, charges: 2, earned: 2500n, claimed: 2500n, swept: 3500n })
+      expect(t.deposited).toBe(3_000_000n)
+      expect(t.gasWei).toBe((100_000n * 2n + 60_000n) * 10n)
+      expect(t.txs).toEqual({ deposit: 1, claim: 1, sweep: 1, refund: 0 })
+    }
+    expect(await st.totals(NET, 10_001)).toMatchObject({ channels: 0, charges: 0, earned: 0n, gasWei: 0n })
+    expect((await st.totals(undefined, 9000)).charges).toBe(2) // every network
+    expect((await st.totals('eip155:1', 0)).charges).toBe(0)
+  })
+})
+
 test('postgres: two instances (two pools on one database) share one lease and one charge per cumulative amount', async () => {
   const url = await pg.pg.createDatabase('ch_shared')
   const [one, two] = [new PgChannels(await pg.pool(url, 5)), new PgChannels(await pg.pool(url, 5))]

@@ -79,13 +79,16 @@ export class Channels implements ChannelStore {
       ),
       charges: p(
         `SELECT COUNT(*) AS n, CAST(COALESCE(SUM(CAST(c.amount AS INTEGER)), 0) AS TEXT) AS earned
-         FROM channel_charges c JOIN channels ch ON ch.channel_id = c.channel_id WHERE $network IS NULL OR ch.network = $network`,
+         FROM channel_charges c JOIN channels ch ON ch.channel_id = c.channel_id
+         WHERE ($network IS NULL OR ch.network = $network) AND c.at >= $since`,
       ),
-      count: p(`SELECT COUNT(*) AS n FROM channels WHERE $network IS NULL OR network = $network`),
+      count: p(
+        `SELECT COUNT(*) AS n FROM channels WHERE ($network IS NULL OR network = $network) AND last_request_at >= $since`,
+      ),
       kinds: p(
         `SELECT kind, COUNT(*) AS n, CAST(SUM(CAST(amount AS INTEGER)) AS TEXT) AS amount,
            CAST(COALESCE(SUM(gas_used * gas_price), 0) AS TEXT) AS gas
-         FROM channel_txs WHERE $network IS NULL OR network = $network GROUP BY kind`,
+         FROM channel_txs WHERE ($network IS NULL OR network = $network) AND at >= $since GROUP BY kind`,
       ),
       list: p(`SELECT * FROM channels ORDER BY last_request_at DESC LIMIT ?`),
     }
@@ -239,12 +242,12 @@ export class Channels implements ChannelStore {
     return { amount: big(r.amount), lastSweepAt: num(r.last) }
   }
 
-  totals(network?: string): ChannelTotals {
-    const n = network ?? null
+  totals(network?: string, since = 0): ChannelTotals {
+    const q = { network: network ?? null, since }
     return totalsOf(
-      this.q.charges.get({ network: n }) as { n: number; earned: string },
-      (this.q.count.get({ network: n }) as { n: number }).n,
-      this.q.kinds.all({ network: n }) as Array<{ kind: string; n: number; amount: string; gas: string }>,
+      this.q.charges.get(q) as { n: number; earned: string },
+      (this.q.count.get(q) as { n: number }).n,
+      this.q.kinds.all(q) as Array<{ kind: string; n: number; amount: string; gas: string }>,
     )
   }
 
