@@ -65,7 +65,7 @@ function typed(chainId: number, structHash: Uint8Array): Uint8Array {
 }
 
 const ids = new Map<string, Hex>()
-const MAX_IDS = 50_000
+const MAX_IDS = 10_000
 
 /**
  * The channel id: the EIP-712 digest of the config under the settlement contract's domain on `chainId`. Every voucher
