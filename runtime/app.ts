@@ -42,8 +42,8 @@ export interface AppDeps extends PipelineDeps {
   admin?: AdminDeps['admin']
   /** The dev chain's demo payer, for paying from the try-it panel (only honoured on the embedded dev chain). */
   devPayer?: DevPayer
-  /** Payment channels' figures for /stats (when this server serves channels). */
-  channelFigures?: () => Promise<ChannelFigures>
+  /** Payment channels' figures, all time for /stats, since a moment (ms) for the console (when this server serves channels). */
+  channelFigures?: (since?: number) => Promise<ChannelFigures>
   /** The console's routes, loaded by boot only when ADMIN_TOKEN is set (absent: /admin does not exist). */
   adminRoutes?: typeof adminRoutes
 }

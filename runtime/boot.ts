@@ -174,7 +174,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
     results,
     receipts,
     channels,
-    channelFigures: channels && (() => channels.figures()),
+    channelFigures: channels && ((since?: number) => channels.figures(since)),
     bootedAt: Date.now(),
     facilitatorHealth: () => o.facilitator.health?.(),
     admin: { ledger, facilitator: o.facilitator },

@@ -265,8 +265,8 @@ function renderOverview(o) {
 // ---- payment channels (x402 batch-settlement; docs/channels.md) -----------------------------------------------
 const atomicUsd = (a) => usd(Number(BigInt(a || '0')) / 1e6)
 
-/** Gas per paid call: `exact` pays one transfer per call (main network, 30 days); channels pay deposits, claims,
- * sweeps and refunds for all their calls (all time). */
+/** Gas per paid call over the console's window (both schemes, the same days): `exact` pays one transfer per call
+ * (main network); channels pay deposits, claims, sweeps and refunds for all their calls. */
 function gasRows(o, ch) {
   const exact = o
     ? o.money.services.reduce((a, s) => ({ calls: a.calls + s.settled, wei: a.wei + BigInt(s.gas_wei || '0') }), {
@@ -275,11 +275,11 @@ function gasRows(o, ch) {
       })
     : null
   const rows = []
-  if (exact) rows.push({ scheme: 'exact', window: '30 days', calls: exact.calls, wei: exact.wei })
+  if (exact) rows.push({ scheme: 'exact', window: `${o.window_days} days`, calls: exact.calls, wei: exact.wei })
   if (ch?.offered)
     rows.push({
       scheme: 'batch-settlement',
-      window: 'all time',
+      window: `${ch.window_days} days`,
       calls: ch.figures.paid_calls,
       wei: BigInt(ch.figures.gas_wei),
     })
@@ -291,7 +291,7 @@ function renderChannels(ch) {
   const ethUsd = Number($('#eth-usd').value) || 0
   const f = ch.figures
   $('#channels-summary').textContent = ch.offered
-    ? `${f.channels} channel${f.channels === 1 ? '' : 's'} on ${f.network}: ${f.paid_calls} paid calls, ${atomicUsd(f.earned_atomic)} earned, ${atomicUsd(f.claimed_atomic)} claimed, ${atomicUsd(f.swept_atomic)} swept to the payee; ${atomicUsd(f.deposited_atomic)} deposited.`
+    ? `Last ${ch.window_days} days (UTC, today included), like the figures above: ${f.channels} channel${f.channels === 1 ? '' : 's'} used on ${f.network}, ${f.paid_calls} paid calls, ${atomicUsd(f.earned_atomic)} earned, ${atomicUsd(f.claimed_atomic)} claimed, ${atomicUsd(f.swept_atomic)} swept to the payee; ${atomicUsd(f.deposited_atomic)} deposited.`
     : 'Payment channels are not offered by this server (it is not its own facilitator on one network).'
   $('#gas-per-scheme').replaceChildren(
     table(

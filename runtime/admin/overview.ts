@@ -17,7 +17,8 @@ export interface OverviewDeps {
   errorCodes: Array<{ slug: string; code: string; status: number; count: number }>
 }
 
-const WINDOW_DAYS = 30
+/** The console's window (days, UTC, today included): its money, its errors and both schemes' channel figures. */
+export const WINDOW_DAYS = 30
 
 /** Everything the console shows besides the payment list, in one read-only document. */
 export async function overview(d: OverviewDeps) {

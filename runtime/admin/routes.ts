@@ -2,7 +2,7 @@ import type { ChannelFigures } from '../pay/batch-settlement/serve'
 import { Elysia } from 'elysia'
 import type { Config } from '../config'
 import { usesDevChain } from '../config'
-import { PAYMENT_STATES } from '../db/shared'
+import { PAYMENT_STATES, windowStartMs } from '../db/shared'
 import type { Channel, ChannelStore, LedgerStore, StatsStore, Storage } from '../db/store'
 import { clientAddress } from '../http/client-ip'
 import { readBody } from '../http/body'
@@ -13,7 +13,7 @@ import type { Facilitator } from '../pay/types'
 import type { ErrorCode, Logger } from '../sdk'
 import { clearedCookie, isHttps, readCookie, SESSION_COOKIE, sessionCookie, tokenMatches } from './auth'
 import { explorerBase, paymentTxUrl } from './explorer'
-import { overview } from './overview'
+import { overview, WINDOW_DAYS } from './overview'
 import { observeAnswer } from './error-codes'
 import { SignedSessions } from './session'
 import { signInPage } from './sign-in'
@@ -34,7 +34,7 @@ export interface AdminDeps {
   /** Present in a booted server; without them the console has no ledger to show. */
   admin?: { ledger: LedgerStore; facilitator: Facilitator }
   /** Payment channels' figures, when this server offers channels (docs/channels.md). */
-  channelFigures?: () => Promise<ChannelFigures>
+  channelFigures?: (since?: number) => Promise<ChannelFigures>
   /** The channel store, for the console's channel list. */
   channelStore?: Pick<ChannelStore, 'list'>
 }
@@ -344,7 +344,9 @@ export function adminRoutes(deps: AdminDeps) {
         if (!deps.channelFigures || !deps.channelStore)
           return sendJson({ offered: false, figures: null, count: 0, channels: [] })
         const channels = (await deps.channelStore.list(100)).map(channelRow)
-        return sendJson({ offered: true, figures: await deps.channelFigures(), count: channels.length, channels })
+        // The figures over the overview's window (its exact revenue and gas): both schemes compared on the same days.
+        const figures = await deps.channelFigures(windowStartMs(WINDOW_DAYS, new Date()))
+        return sendJson({ offered: true, window_days: WINDOW_DAYS, figures, count: channels.length, channels })
       })
       .get('/admin/api/overview', async ({ request, server }) => {
         const a = await authenticate(request, server)

@@ -436,7 +436,7 @@ export interface ChannelOpen {
 /** One served request's charge: `charged` moves from `from` to `to` (to > from) under the voucher `signedMax`. */
 export interface ChargeCommit {
   channelId: `0x${string}`
-  /** The lease holder committing (its lease is released in the same transaction). */
+  /** The lease holder committing (its lease is released with the commit). */
   holder: string
   from: bigint
   to: bigint
@@ -461,8 +461,9 @@ export interface ChannelTx {
   at: number
 }
 
-/** The money of the channels on one network (atomic units; gas in wei). */
+/** The money of the channels on one network (atomic units; gas in wei), all time or since a moment. */
 export interface ChannelTotals {
+  /** Channels kept (with a window: channels used in it). */
   channels: number
   /** Paid requests committed, and what they earned (sum of charges). */
   charges: number
@@ -478,8 +479,9 @@ export interface ChannelTotals {
 
 /**
  * Payment-channel state (x402 `batch-settlement`) on both engines. The paid call's two doors use it: admission takes
- * the channel's lease (one request per channel at a time, across instances) and reads the channel; the commit after
- * the handler succeeded moves `charged` with a compare-and-set and releases the lease, in one durable transaction.
+ * the channel's lease (one request per channel at a time, across instances on Postgres; in memory on SQLite, one
+ * process) and reads the channel; the commit after the handler succeeded moves `charged` with a compare-and-set,
+ * durably, and releases the lease.
  * The claim engine lists channels due for a claim and records claims and sweeps.
  */
 export interface ChannelStore {
@@ -528,7 +530,11 @@ export interface ChannelStore {
   recordTx(tx: ChannelTx): Awaitable<void>
   /** Claimed on `network` and not swept yet, and when the last sweep was recorded (ms; 0 when never). */
   unswept(network: string): Awaitable<{ amount: bigint; lastSweepAt: number }>
-  totals(network?: string): Awaitable<ChannelTotals>
+  /**
+   * The channels' money on `network` (every network when absent). With `since` (ms), only the charges and the
+   * transactions at or after it, and the channels used since (last request); without it, all time.
+   */
+  totals(network?: string, since?: number): Awaitable<ChannelTotals>
   /** Channels for the console, most recently used first. */
   list(limit: number): Awaitable<Channel[]>
 }

@@ -2,7 +2,7 @@
  * The operator console's payment channels (docs/channels.md), in headless Chromium against the dev chain: after one
  * `exact` call and two calls paid by a channel (the official client, `@x402/evm/batch-settlement/client`), the page
  * lists the channel (balance, charged, claimed, unclaimed, pending withdrawal) with the figures of
- * GET /admin/api/channels, and the gas per paid call of each scheme. Money adds up at the end: payee's delta = exact
+ * GET /admin/api/channels, and the gas per paid call of each scheme over the same 30-day window. Money adds up at the end: payee's delta = exact
  * revenue (/stats = ledger) + what the claim engine swept at shutdown.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
@@ -72,7 +72,12 @@ test('the console lists the channel and the gas per paid call of each scheme', a
   const api = (await (
     await s.fetch('/admin/api/channels', { headers: { authorization: `Bearer ${TOKEN}` } })
   ).json()) as any
-  expect(api).toMatchObject({ offered: true, count: 1, figures: { paid_calls: 2, earned_atomic: String(2n * PRICE) } })
+  expect(api).toMatchObject({
+    offered: true,
+    window_days: 30,
+    count: 1,
+    figures: { paid_calls: 2, earned_atomic: String(2n * PRICE) },
+  })
   const ch = api.channels[0]
 
   await page.goto(s.url + '/admin')
@@ -80,7 +85,9 @@ test('the console lists the channel and the gas per paid call of each scheme', a
   await page.press('#token', 'Enter')
   await page.waitForSelector('body[data-ready="true"]')
 
-  expect(await page.textContent('#channels-summary')).toContain(`1 channel on ${NETWORK}: 2 paid calls`)
+  expect(await page.textContent('#channels-summary')).toContain(
+    `Last 30 days (UTC, today included), like the figures above: 1 channel used on ${NETWORK}, 2 paid calls`,
+  )
   const row = page.locator('#channels tr').filter({ has: page.locator(`[title="${ch.id}"]`) })
   expect(await row.count()).toBe(1)
   const cells = await row.locator('td').allTextContents()
@@ -97,9 +104,10 @@ test('the console lists the channel and the gas per paid call of each scheme', a
   const gas = await page
     .locator('#gas-per-scheme tbody tr')
     .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)))
-  expect(gas.map((r) => [r[0], r[2]])).toEqual([
-    ['exact', '1'],
-    ['batch-settlement', '2'],
+  // both schemes over the same window (the exact money's 30 days)
+  expect(gas.map((r) => [r[0], r[1], r[2]])).toEqual([
+    ['exact', '30 days', '1'],
+    ['batch-settlement', '30 days', '2'],
   ])
   const ethOf = (wei: string) => Number(BigInt(wei)) / 1e18
   expect(Number(gas[1][4])).toBeCloseTo(ethOf(api.figures.gas_wei) / 2, 9)

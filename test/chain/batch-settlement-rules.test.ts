@@ -4,11 +4,20 @@
  * withdrawal, channel events. Driven with viem on the dev chain (startDevChain installs the contracts).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createWalletClient, encodeAbiParameters, http, keccak256, parseEventLogs, publicActions, type Hex } from 'viem'
+import {
+  createWalletClient,
+  encodeAbiParameters,
+  http,
+  keccak256,
+  parseEventLogs,
+  publicActions,
+  recoverTypedDataAddress,
+  type Hex,
+} from 'viem'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { BATCH_SETTLEMENT, ERC3009_DEPOSIT_COLLECTOR } from '../../runtime/chain/addresses'
 import { abiOf } from '../../runtime/chain/contracts'
-import type { ChannelConfig } from '../../runtime/pay/batch-settlement/voucher'
+import { voucherSigner, type ChannelConfig } from '../../runtime/pay/batch-settlement/voucher'
 import { TRANSFER_WITH_AUTHORIZATION } from '../../runtime/pay/eip3009-abi'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { localBase, setEthBalance, usdcBalance } from '../../runtime/chain/usdc'
@@ -58,6 +67,17 @@ async function channel(usdc = 1_000_000n, withdrawDelay = 900) {
     args: [config],
   })) as Hex
   const domain = { name: 'x402 Batch Settlement', version: '1', chainId: 8453, verifyingContract: BATCH_SETTLEMENT }
+  const voucherTyped = (max: bigint) => ({
+    domain,
+    types: {
+      Voucher: [
+        { name: 'channelId', type: 'bytes32' },
+        { name: 'maxClaimableAmount', type: 'uint128' },
+      ],
+    },
+    primaryType: 'Voucher' as const,
+    message: { channelId: id, maxClaimableAmount: max },
+  })
   const send = async (from: PrivateKeyAccount, functionName: string, args: unknown[]) => {
     const w = wallet(from)
     const hash = await w.writeContract({ address: BATCH_SETTLEMENT, abi, functionName, args } as never)
@@ -108,18 +128,8 @@ async function channel(usdc = 1_000_000n, withdrawDelay = 900) {
         data,
       ])
     },
-    voucher: (max: bigint, signer: PrivateKeyAccount = payer) =>
-      signer.signTypedData({
-        domain,
-        types: {
-          Voucher: [
-            { name: 'channelId', type: 'bytes32' },
-            { name: 'maxClaimableAmount', type: 'uint128' },
-          ],
-        },
-        primaryType: 'Voucher',
-        message: { channelId: id, maxClaimableAmount: max },
-      }),
+    typed: (max: bigint) => voucherTyped(max),
+    voucher: (max: bigint, signer: PrivateKeyAccount = payer) => signer.signTypedData(voucherTyped(max)),
     refundSig: (nonce: bigint, amount: bigint, signer: PrivateKeyAccount = receiverAuthorizer) =>
       signer.signTypedData({
         domain,
@@ -193,6 +203,26 @@ describe('claims', () => {
     ])
     // an older (lower) claim is a no-op, never a lowering
     expect(events((await c.send(receiverAuthorizer, 'claim', [[entry(c, 4000n, sig, 2000n)]])) as never)).toEqual([])
+    expect((await c.state()).totalClaimed).toBe(3000n)
+  })
+
+  test("a voucher's high-s twin or its v 0/1 form: viem recovers the payer, claim refuses it, and so does the server's check", async () => {
+    const c = await channel()
+    await c.deposit(10_000n)
+    const sig = await c.voucher(3000n)
+    const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+    const [r, sHex, v] = [sig.slice(2, 66), sig.slice(66, 130), Number.parseInt(sig.slice(130), 16)]
+    const twin = `0x${r}${(N - BigInt(`0x${sHex}`)).toString(16).padStart(64, '0')}${v === 27 ? '1c' : '1b'}` as Hex
+    const recid = `0x${r}${sHex}0${v - 27}` as Hex
+    for (const bad of [twin, recid]) {
+      expect((await recoverTypedDataAddress({ ...c.typed(3000n), signature: bad })).toLowerCase()).toBe(
+        c.payer.address.toLowerCase(),
+      )
+      await expect(c.send(receiverAuthorizer, 'claim', [[entry(c, 3000n, bad, 3000n)]])).rejects.toThrow()
+      await expect(voucherSigner(c.id, 3000n, bad, 8453)).rejects.toThrow()
+    }
+    expect((await voucherSigner(c.id, 3000n, sig, 8453)).toLowerCase()).toBe(c.payer.address.toLowerCase())
+    await c.send(receiverAuthorizer, 'claim', [[entry(c, 3000n, sig, 3000n)]])
     expect((await c.state()).totalClaimed).toBe(3000n)
   })
 

@@ -173,6 +173,39 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
   })
 })
 
+describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
+  test('totals since a moment: only the charges and transactions at or after it, the channels used since', async () => {
+    const st = await engines[kind]()
+    const [old, recent] = [await st.open(channel(60), 1000), await st.open(channel(61), 1000)]
+    expect(await st.commitCharge(charge(old.id, 0n, 1000n, 'h', 1000))).toBe(true)
+    expect(await st.commitCharge(charge(recent.id, 0n, 2000n, 'h', 9000))).toBe(true)
+    expect(await st.commitCharge(charge(recent.id, 2000n, 2500n, 'h', 10_000))).toBe(true)
+    const gas = { gasUsed: 100_000n, gasPrice: 10n }
+    await st.recordTx({ network: NET, kind: 'deposit', tx: '0xd0', amount: 7_000_000n, channels: 1, ...gas, at: 1000 })
+    await st.recordTx({ network: NET, kind: 'deposit', tx: '0xd1', amount: 3_000_000n, channels: 1, ...gas, at: 9000 })
+    await st.recordClaim({ network: NET, tx: '0xc0', gasUsed: 50_000n, gasPrice: 10n, at: 2000 }, [
+      { id: old.id, to: 1000n },
+    ])
+    await st.recordClaim({ network: NET, tx: '0xc1', gasUsed: 60_000n, gasPrice: 10n, at: 10_000 }, [
+      { id: recent.id, to: 2500n },
+    ])
+    await st.recordTx({ network: NET, kind: 'sweep', tx: '0xs1', amount: 3500n, channels: 0, ...gas, at: 10_000 })
+    // all time: both channels, three charges, every transaction
+    expect(await st.totals(NET)).toMatchObject({ channels: 2, charges: 3, earned: 3500n, claimed: 3500n, swept: 3500n })
+    expect((await st.totals(NET)).gasWei).toBe((100_000n * 3n + 50_000n + 60_000n) * 10n)
+    for (const since of [5000, 9000]) {
+      const t = await st.totals(NET, since)
+      expect(t).toMatchObject({ channels: 1, charges: 2, earned: 2500n, claimed: 2500n, swept: 3500n })
+      expect(t.deposited).toBe(3_000_000n)
+      expect(t.gasWei).toBe((100_000n * 2n + 60_000n) * 10n)
+      expect(t.txs).toEqual({ deposit: 1, claim: 1, sweep: 1, refund: 0 })
+    }
+    expect(await st.totals(NET, 10_001)).toMatchObject({ channels: 0, charges: 0, earned: 0n, gasWei: 0n })
+    expect((await st.totals(undefined, 9000)).charges).toBe(2) // every network
+    expect((await st.totals('eip155:1', 0)).charges).toBe(0)
+  })
+})
+
 test('postgres: two instances (two pools on one database) share one lease and one charge per cumulative amount', async () => {
   const url = await pg.pg.createDatabase('ch_shared')
   const [one, two] = [new PgChannels(await pg.pool(url, 5)), new PgChannels(await pg.pool(url, 5))]
@@ -206,4 +239,30 @@ test('sqlite: charges committed together share one fsync; one that fails (a seco
   expect(durableCommits(db) - fsyncs).toBe(1)
   expect((await st.totals(NET)).charges).toBe(2)
   expect((await st.get(x.id))!.charged).toBe(0n)
+})
+
+test('sqlite: 40 channels charging at once share one fsync, each caller gets its own outcome (a stale base false, a duplicate charge refused)', async () => {
+  const db = openDatabase(':memory:')
+  const st = new SqliteChannels(db)
+  const chans = await Promise.all(Array.from({ length: 40 }, (_, i) => st.open(channel(100 + i), 0)))
+  const [stale, dup] = [chans[0], chans[1]]
+  expect(await st.commitCharge(charge(stale.id, 0n, 500n))).toBe(true)
+  expect(await st.commitCharge(charge(dup.id, 0n, 500n))).toBe(true)
+  db.run(`UPDATE channels SET charged = '0' WHERE channel_id = ?`, [dup.id]) // damaged: 500 is charged already
+  for (const c of chans) expect(st.lease(c.id, `h-${c.id}`, 10_000, 1000)).toBe(true)
+  const fsyncs = durableCommits(db)
+  const out = await Promise.allSettled(
+    chans.map((c, i) => st.commitCharge(charge(c.id, 0n, i === 1 ? 500n : 1000n + BigInt(i), `h-${c.id}`))),
+  )
+  expect(durableCommits(db) - fsyncs).toBe(1)
+  expect(out[0]).toEqual({ status: 'fulfilled', value: false }) // charged is 500, not 0: nothing written
+  expect(out[1].status).toBe('rejected') // (channel, 500) is charged already
+  for (let i = 2; i < 40; i++) expect(out[i]).toEqual({ status: 'fulfilled', value: true })
+  expect((await st.get(stale.id))!.charged).toBe(500n)
+  for (let i = 2; i < 40; i++) expect((await st.get(chans[i].id))!.charged).toBe(1000n + BigInt(i))
+  expect((await st.totals(NET)).charges).toBe(2 + 38)
+  // the committed ones (charged or not) freed their channel; the refused one keeps its lease for its caller to free
+  expect(st.lease(stale.id, 'next', 10_000, 1000)).toBe(true)
+  expect(st.lease(chans[2].id, 'next', 10_000, 1000)).toBe(true)
+  expect(st.lease(dup.id, 'next', 10_000, 1000)).toBe(false)
 })

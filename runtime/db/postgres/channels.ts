@@ -141,16 +141,18 @@ export class PgChannels implements ChannelStore {
     return { amount: BigInt(r.amount), lastSweepAt: Number(r.last) }
   }
 
-  async totals(network?: string): Promise<ChannelTotals> {
+  async totals(network?: string, since = 0): Promise<ChannelTotals> {
     const n = network ?? null
     const [charges] = await this.sql`
       SELECT COUNT(*) AS n, COALESCE(SUM(c.amount), 0)::text AS earned
       FROM channel_charges c JOIN channels ch ON ch.channel_id = c.channel_id
-      WHERE ${n}::text IS NULL OR ch.network = ${n}::text`
-    const [count] = await this.sql`SELECT COUNT(*) AS n FROM channels WHERE ${n}::text IS NULL OR network = ${n}::text`
+      WHERE (${n}::text IS NULL OR ch.network = ${n}::text) AND c.at >= ${since}::bigint`
+    const [count] = await this.sql`
+      SELECT COUNT(*) AS n FROM channels
+      WHERE (${n}::text IS NULL OR network = ${n}::text) AND last_request_at >= ${since}::bigint`
     const kinds = await this.sql`
       SELECT kind, COUNT(*) AS n, SUM(amount)::text AS amount, COALESCE(SUM(gas_used * gas_price), 0)::text AS gas
-      FROM channel_txs WHERE ${n}::text IS NULL OR network = ${n}::text GROUP BY kind`
+      FROM channel_txs WHERE (${n}::text IS NULL OR network = ${n}::text) AND at >= ${since}::bigint GROUP BY kind`
     return totalsOf(charges, count.n, kinds)
   }
 

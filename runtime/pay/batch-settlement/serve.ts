@@ -27,8 +27,11 @@ export interface ChannelService extends ChannelOffer {
   start(): void
   /** Stops the rounds, claims every channel with anything unclaimed and sweeps to PAY_TO. */
   stop(): Promise<RoundResult>
-  /** The channels' money since the database began, for /stats (atomic units and wei as decimal strings). */
-  figures(): Promise<ChannelFigures>
+  /**
+   * The channels' money (atomic units and wei as decimal strings): all time (/stats), or since `since` (ms; the
+   * console's window, the same as its exact figures).
+   */
+  figures(since?: number): Promise<ChannelFigures>
 }
 
 /** /stats `channels`: earned = charged vouchers, claimed on chain, swept to PAY_TO, deposits sponsored, gas. */
@@ -93,8 +96,8 @@ export function channelService(o: {
     receiverAuthorizer,
     start: () => claimer.start(),
     stop: () => claimer.stop(),
-    async figures() {
-      const t = await o.store.totals(net.network)
+    async figures(since?: number) {
+      const t = await o.store.totals(net.network, since)
       return {
         network: net.network,
         channels: t.channels,

@@ -17,7 +17,7 @@ export interface ChannelConfig {
 
 const enc = new TextEncoder()
 const k = (b: Uint8Array) => keccak_256(b)
-const bytes = (h: string) => Uint8Array.from(Buffer.from(h.startsWith('0x') ? h.slice(2) : h, 'hex'))
+const bytes = (h: string): Uint8Array => Buffer.from(h.startsWith('0x') ? h.slice(2) : h, 'hex')
 const toHex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}` as Hex
 
 const DOMAIN_TYPEHASH = k(
@@ -64,8 +64,24 @@ function typed(chainId: number, structHash: Uint8Array): Uint8Array {
   return k(m)
 }
 
-/** The channel id: the EIP-712 digest of the config under the settlement contract's domain on `chainId`. */
+const ids = new Map<string, Hex>()
+const MAX_IDS = 10_000
+
+/**
+ * The channel id: the EIP-712 digest of the config under the settlement contract's domain on `chainId`. Every voucher
+ * repeats its channel's config, so the digest is kept per (chain, config as sent): two keccaks saved per paid call.
+ */
 export function channelIdOf(c: ChannelConfig, chainId: number): Hex {
+  const key = `${chainId}|${c.payer}|${c.payerAuthorizer}|${c.receiver}|${c.receiverAuthorizer}|${c.token}|${c.withdrawDelay}|${c.salt}`
+  let id = ids.get(key)
+  if (id === undefined) {
+    if (ids.size >= MAX_IDS) ids.clear()
+    ids.set(key, (id = computeChannelId(c, chainId)))
+  }
+  return id
+}
+
+function computeChannelId(c: ChannelConfig, chainId: number): Hex {
   const s = new Uint8Array(32 * 8)
   s.set(CONFIG_TYPEHASH, 0)
   word(s, 32, bytes(c.payer))
@@ -87,9 +103,25 @@ export function voucherDigest(channelId: Hex, maxClaimableAmount: bigint, chainI
   return typed(chainId, k(s))
 }
 
+/** Half the secp256k1 group order: a larger `s` is the malleable twin of a valid signature. */
+const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n
+
+/**
+ * A voucher signature the settlement contract accepts in `claim` (OpenZeppelin `ECDSA.tryRecover`): 65 bytes, `v` 27
+ * or 28, `s` in the lower half of the order. viem (and the official facilitator's check) would also recover `v` 0/1
+ * and high-`s` signatures, but a claim carrying one reverts, so the server must not serve on one.
+ */
+function assertClaimable(signature: Hex): void {
+  if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) throw new Error('a voucher signature is 65 bytes')
+  const v = Number.parseInt(signature.slice(130), 16)
+  if (v !== 27 && v !== 28) throw new Error('a voucher signature has v 27 or 28')
+  if (BigInt(`0x${signature.slice(66, 130)}`) > HALF_N) throw new Error('a voucher signature has a low s')
+}
+
 /**
  * The address that signed a voucher (ECDSA, no RPC): native libsecp256k1 when available, else viem. Throws on a
- * malformed signature. A channel whose `payerAuthorizer` is zero needs the payer's EIP-1271 check instead (RPC).
+ * signature the contract would refuse (malformed, `v` not 27/28, high `s`). A channel whose `payerAuthorizer` is zero
+ * needs the payer's EIP-1271 check instead (RPC).
  */
 export async function voucherSigner(
   channelId: Hex,
@@ -97,6 +129,7 @@ export async function voucherSigner(
   signature: Hex,
   chainId: number,
 ): Promise<string> {
+  assertClaimable(signature)
   const digest = voucherDigest(channelId, maxClaimableAmount, chainId)
   return recoverDigestNative(digest, signature) ?? recoverAddress({ hash: toHex(digest), signature })
 }
