@@ -13,7 +13,8 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import type { Hex } from 'viem'
+import { getAbiItem, toFunctionSelector, type Abi, type AbiFunction, type Hex } from 'viem'
+import { abiOf } from '../../runtime/chain/contracts'
 import { generatePrivateKey } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
@@ -25,6 +26,9 @@ import type { TestServer } from '../support/server'
 const CALLERS = 32
 const MIN_DEPOSIT = 100_000n // CHANNEL_MIN_DEPOSIT_USD 0.1
 const BODY = JSON.stringify({ text: 'first deposit', algo: 'sha256' })
+/** The 4-byte selector of a function of one of our contracts (what an eth_call's data starts with). */
+const selector = (contract: Parameters<typeof abiOf>[0], name: string) =>
+  toFunctionSelector(getAbiItem({ abi: abiOf(contract) as Abi, name }) as AbiFunction)
 /** anvil's answer to a `latest` read whose block was replaced while it ran (code -32602, invalid params). */
 const OUT_OF_RANGE = { code: -32602, message: 'BlockOutOfRangeError: block height is 23 but requested was 22' }
 
@@ -100,21 +104,31 @@ test(`${CALLERS} official clients, each its own payer, first call at once at 0.2
   channels += CALLERS
 }, 240_000)
 
-test('a node answering "block out of range" to the reads of a deposit does not refuse it: the reads are retried', async () => {
-  const [key] = [generatePrivateKey()]
-  await fundPayers(chain, [key], 1_000_000n)
-  const before = new Map(proxy.calls)
-  // the next reads of the server (the facilitator's simulation and channel reads, the code of the payer, the gas
-  // estimate, the receipt) each meet the node's out-of-range answer first
-  for (const m of ['eth_call', 'eth_getCode', 'eth_estimateGas']) proxy.faults.set(m, { ...OUT_OF_RANGE, times: 2 })
-  const r = await call(channelFetch(key))
-  expect(`${r.status} ${r.why}`).toBe('200 ')
-  expect(r.transaction).toMatch(/^0x[0-9a-f]{64}$/)
-  expect(proxy.faults.has('eth_call')).toBe(false) // the injected answers were met
-  expect((proxy.calls.get('eth_call') ?? 0) - (before.get('eth_call') ?? 0)).toBeGreaterThan(2)
-  charged += r.charged
-  channels += 1
-}, 120_000)
+/**
+ * The reads of a first deposit that met a node's transient answer before the fix, and what each became: the
+ * facilitator's simulation of `deposit` (402 deposit_simulation_failed), its Multicall3 read of the channel and the
+ * payer's balance (thrown: 503 PAYMENT_UNAVAILABLE), the payer's code (taken as a bad signature: 402
+ * receive_authorization_signature).
+ */
+const READS: Array<[string, string, string | undefined]> = [
+  ['the simulation of deposit', 'eth_call', selector('X402BatchSettlement', 'deposit')],
+  ['the Multicall3 read of channel and balance', 'eth_call', selector('Multicall3', 'tryAggregate')],
+  ["the payer's code", 'eth_getCode', undefined],
+]
+for (const [what, method, match] of READS)
+  test(`a node answering "block out of range" to ${what} does not refuse a first deposit: the read is retried`, async () => {
+    const key = generatePrivateKey()
+    await fundPayers(chain, [key], 1_000_000n)
+    const before = proxy.calls.get(method) ?? 0
+    proxy.faults.set(method, { ...OUT_OF_RANGE, times: 2, ...(match ? { match } : {}) })
+    const r = await call(channelFetch(key))
+    expect(`${r.status} ${r.why}`).toBe('200 ')
+    expect(proxy.faults.has(method)).toBe(false) // both injected answers were met
+    expect(r.transaction).toMatch(/^0x[0-9a-f]{64}$/)
+    expect((proxy.calls.get(method) ?? 0) - before).toBeGreaterThan(2)
+    charged += r.charged
+    channels += 1
+  }, 120_000)
 
 test('after shutdown (claims and sweep): payee delta = swept = charged', async () => {
   await s.booted.channels!.stop()
