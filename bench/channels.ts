@@ -19,22 +19,13 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import {
-  createPublicClient,
-  createWalletClient,
-  decodeFunctionData,
-  http,
-  parseAbi,
-  type Abi,
-  type Hex,
-  type TransactionReceipt,
-} from 'viem'
+import { createPublicClient, decodeFunctionData, http, type Abi, type Hex, type TransactionReceipt } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { BATCH_SETTLEMENT } from '../runtime/chain/addresses'
 import { abiOf } from '../runtime/chain/contracts'
-import { startDevChain, type DevChain } from '../runtime/chain/devchain'
+import { startDevChain } from '../runtime/chain/devchain'
 import { localBase, setEthBalance, USDC_BASE, usdcBalance } from '../runtime/chain/usdc'
-import { clientFor, NETWORK } from '../test/support/channels'
+import { clientFor, fundPayers, NETWORK } from '../test/support/channels'
 import { payingFetch } from '../test/support/paying-fetch'
 import { startFaultProxy } from '../test/support/rpc-faults'
 import { machine, startChild, type Child } from './lib'
@@ -213,32 +204,6 @@ async function run(
     clientCpuMsPerCall: (client.user + client.system) / 1000 / Math.max(1, ok),
     deposits: outs.flatMap((x) => x.deposits),
   }
-}
-
-/** Funds payers with USDC and ETH without waiting a block per payer (one nonce each, then the last receipt). */
-async function fundPayers(chain: DevChain, keys: Hex[], usdc: bigint) {
-  const w = createWalletClient({
-    chain: localBase(chain.rpcUrl),
-    transport: http(chain.rpcUrl),
-    account: privateKeyToAccount(chain.admin.privateKey),
-  })
-  const pub = createPublicClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl), pollingInterval: 50 })
-  const nonce = await pub.getTransactionCount({ address: w.account.address, blockTag: 'pending' })
-  const mint = parseAbi(['function mint(address to, uint256 amount) returns (bool)'])
-  const hashes = await Promise.all(
-    keys.map((k, i) =>
-      w.writeContract({
-        address: USDC_BASE,
-        abi: mint,
-        functionName: 'mint',
-        args: [privateKeyToAccount(k).address, usdc],
-        nonce: nonce + i,
-        gas: 200_000n,
-      }),
-    ),
-  )
-  await Promise.all(keys.map((k) => setEthBalance(chain.rpcUrl, privateKeyToAccount(k).address, 10n ** 17n)))
-  for (const h of hashes) await pub.waitForTransactionReceipt({ hash: h })
 }
 
 /** Gas of the transactions mined in blocks (from, to], by kind: `exact` (USDC) or the settlement contract's function. */

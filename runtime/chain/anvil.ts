@@ -38,6 +38,16 @@ export interface AnvilOptions {
 }
 
 const START_TIMEOUT_MS = 10_000
+/**
+ * Past block states anvil keeps in memory (`--prune-history <n>`; none on disk) on a chain mining on an interval. With
+ * none (a bare `--prune-history`), anvil resolves a `latest` read to block N, and when it mines N+1 before it
+ * executes the read it finds no state for N and answers -32602 "BlockOutOfRangeError: block height is N+1 but
+ * requested was N" (viem: "Invalid parameters were provided to the RPC method"): with 0.2 s blocks, some first
+ * deposits of a burst of channel openings failed so, also in the official client's own read of its channel. 64 states
+ * (13 s at 0.2 s blocks) cost about 4 MB. An automining chain keeps none: its blocks come only with transactions, and
+ * each kept state is a copy of the state per mined block (a test mining 10^4 blocks at once took 60 % longer).
+ */
+const KEPT_STATES = 64
 
 /**
  * Path of the anvil binary shipped in the npm optional dependency `@foundry-rs/anvil-<platform>-<arch>`, or
@@ -74,7 +84,8 @@ const WATCHDOG =
   '{ read -r _ <&3; kill $p 2>/dev/null; } & w=$!; wait $p; s=$?; kill $w 2>/dev/null; exit $s'
 
 /**
- * Starts anvil as a local Base replica: `--host 127.0.0.1 --chain-id 8453 --prune-history` (`chainId` to change it) (no state files), HOME in
+ * Starts anvil as a local Base replica: `--host 127.0.0.1 --chain-id 8453 --prune-history` (`chainId` to change it; 64
+ * past states kept with `blockTime`) (no state files), HOME in
  * a fresh temp dir. Resolves once anvil prints "Listening on"; rejects after 10 s or when anvil exits early, with its
  * stderr in the message. Works under Bun and Node.
  */
@@ -89,8 +100,8 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
     '--chain-id',
     String(opts.chainId ?? 8453),
     '--prune-history',
+    ...(opts.blockTime !== undefined ? [String(KEPT_STATES), '--block-time', String(opts.blockTime)] : []),
   ]
-  if (opts.blockTime !== undefined) args.push('--block-time', String(opts.blockTime))
   if (opts.hardfork) args.push('--hardfork', opts.hardfork)
   const proc = spawn('/bin/sh', ['-c', WATCHDOG, bin, ...args], {
     stdio: ['pipe', 'pipe', 'pipe'],

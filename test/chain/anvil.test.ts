@@ -217,3 +217,34 @@ test('anvil dies with its parent even when the parent is SIGKILLed (stdin watchd
   await until(() => !alive(pid))
   rmSync(home, { recursive: true, force: true }) // nobody is left to delete it: that is the price of SIGKILL
 })
+
+test('a chain mining on an interval answers reads of its recent past blocks (a `latest` read racing a new block reads one); an automining chain keeps no past state', async () => {
+  const answer = async (url: string, method: string, params: unknown[]) => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    })
+    return (await res.json()) as { result?: unknown; error?: { code: number; message: string } }
+  }
+  // name() where nothing is installed: an empty answer, read in the state of `block`
+  const call = (url: string, block: string) => answer(url, 'eth_call', [{ to: USDC_BASE, data: '0x06fdde03' }, block])
+  const interval = await startAnvil({ blockTime: 0.2 })
+  try {
+    await until(async () => Number(await rpc(interval.url, 'eth_blockNumber')) >= 4, 30_000, 'block 4')
+    const head = Number(await rpc(interval.url, 'eth_blockNumber'))
+    for (const back of [1, 3]) expect(await call(interval.url, toHex(head - back))).toMatchObject({ result: '0x' })
+  } finally {
+    await interval.stop()
+  }
+  const auto = await startAnvil()
+  try {
+    for (let i = 0; i < 2; i++) await rpc(auto.url, 'evm_mine')
+    expect((await call(auto.url, '0x1')).error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/BlockOutOfRange/),
+    })
+  } finally {
+    await auto.stop()
+  }
+})

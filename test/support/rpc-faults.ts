@@ -1,7 +1,8 @@
 /**
  * A JSON-RPC proxy for settlement fault injection: per-method latency on the way in (before the node sees the
  * call) and on the way out (the node has acted, the answer is late), and per-method injected errors (a JSON-RPC
- * error, or an HTTP failure) for the next N calls. Counts calls per method. Loopback only.
+ * error, or an HTTP failure) for the next N calls (of a method, or of a method whose request contains a given text).
+ * Counts calls per method. Loopback only.
  */
 export interface Fault {
   /** JSON-RPC error to answer with (the node never sees the call)… */
@@ -13,6 +14,8 @@ export interface Fault {
   afterForward?: boolean
   /** How many calls to affect; default 1. */
   times?: number
+  /** Only calls whose request text contains this (any case, e.g. a function selector) are affected and counted. */
+  match?: string
 }
 
 /** The two ways a transaction is sent (the first answers with its receipt, EIP-7966). */
@@ -74,6 +77,7 @@ export function startFaultProxy(target: string): FaultProxy {
       let fault: Fault | undefined
       if (calls.length === 1) {
         fault = proxy.faults.get(methods[0])
+        if (fault?.match && !body.toLowerCase().includes(fault.match.toLowerCase())) fault = undefined
         if (fault) {
           const left = (fault.times ?? 1) - 1
           if (left <= 0) proxy.faults.delete(methods[0])

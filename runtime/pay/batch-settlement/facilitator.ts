@@ -4,7 +4,7 @@ import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/facilitator
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { RawReceipt } from '../facilitator/settle/receipt'
-import { hexToBig } from '../facilitator/settle/rpc'
+import { hexToBig, withReadRetry } from '../facilitator/settle/rpc'
 import type { Settler } from '../facilitator/settle/settler'
 import { settlerSigner } from '../facilitator/settler-signer'
 
@@ -31,10 +31,13 @@ export function channelFacilitator(
   return { facilitator: f as unknown as ChannelFacilitator, receiverAuthorizer: authorizer.address }
 }
 
-/** Gas used and its effective price of a mined transaction (undefined when the node has no receipt for it). */
+/**
+ * Gas used and its effective price of a mined transaction (undefined when the node has no receipt for it), read with
+ * retries on transient node errors (settler-signer.ts).
+ */
 export async function gasOf(rpc: Settler['rpc'], tx: string): Promise<{ gasUsed?: bigint; gasPrice?: bigint }> {
   try {
-    const r = await rpc<RawReceipt | null>('eth_getTransactionReceipt', [tx])
+    const r = await withReadRetry(rpc)<RawReceipt | null>('eth_getTransactionReceipt', [tx])
     if (!r) return {}
     return { gasUsed: hexToBig(r.gasUsed), gasPrice: hexToBig(r.effectiveGasPrice) }
   } catch {

@@ -9,7 +9,7 @@ import {
 } from 'viem/utils'
 import type { Settler } from './settle/settler'
 import { succeeded, type RawReceipt } from './settle/receipt'
-import { hexToBig, isRevertError } from './settle/rpc'
+import { hexToBig, isRevertError, withReadRetry } from './settle/rpc'
 
 /** What `@x402/evm`'s facilitators call on their signer (`FacilitatorEvmSigner`), restated to keep this file typed. */
 export interface FacilitatorSigner {
@@ -74,13 +74,21 @@ const toLog = (l: RawReceipt['logs'][number], r: RawReceipt): Log =>
  * The signer `@x402/evm`'s facilitator schemes (batch-settlement: deposit, claim, sweep, refund) write through,
  * backed by this server's settlement pipeline instead of a wallet client of its own: every transaction takes a
  * nonce from the settler's lanes (no nonce reuse when many channels open at once), is fee-bumped when stuck and
- * recovered after a restart like an `exact` settlement. Reads go straight to the RPC.
+ * recovered after a restart like an `exact` settlement.
+ *
+ * Reads (`eth_call` at `latest` for readContract and the facilitator's simulations, `eth_getCode`, `eth_estimateGas`,
+ * receipts) are retried on transient node errors (`withReadRetry`: never a revert). A node answers a `latest` read
+ * with an error now and then while it moves to the next block: anvil keeping no past state resolves `latest` to
+ * block N, mines N+1, then finds no state for N ("BlockOutOfRangeError: block height is 23 but requested was 22",
+ * code -32602), and load-balanced providers answer "header not found" from a node one block behind. Unretried,
+ * the official facilitator turns such an answer into a refusal of a valid deposit (a failed simulation, an
+ * unreadable payer code taken as a bad signature) or a thrown read (a 503), with nothing wrong with the payment.
  *
  * `writeContract` resolves with the first hash the pipeline signs; `waitForTransactionReceipt` on that hash resolves
  * with the receipt of whichever version was mined (a fee bump re-signs at the same nonce).
  */
 export function settlerSigner(settler: Settler): FacilitatorSigner {
-  const rpc = settler.rpc
+  const rpc = withReadRetry(settler.rpc) // reads only: every transaction goes through settler.submit
   const inFlight = new Map<Hex, Promise<RawReceipt>>()
 
   const call = async (to: Hex, data: Hex): Promise<Hex> => rpc<Hex>('eth_call', [{ to, data }, 'latest'])
