@@ -18,8 +18,8 @@ import type { DevPayer } from './site/dev-payer'
 import { PaidResults } from './pay/server/kept-results'
 import { createReceiptIssuer, defaultKeyPath, loadReceiptKey, type ReceiptIssuer } from './pay/server/receipts'
 import { HandlerPool, isolated } from './isolate'
-import type { ChannelService } from './pay/batch-settlement/serve'
-import type { Settler } from './pay/facilitator/settle/settler'
+import type { ChannelService } from './pay/batch-settlement/networks'
+import type { SelfFacilitated } from './pay/facilitator/per-network/backends'
 
 export interface BootOptions {
   env?: Record<string, string | undefined>
@@ -32,8 +32,11 @@ export interface BootOptions {
   upstreams: Record<string, UpstreamDefault>
   /** The categories a manifest may name, with their tags (services/categories.ts, re-exported by the index). */
   categories: Categories
-  /** The payment backend; built by `start` from the config (dev chain, RPC or remote facilitator). */
-  facilitator: Facilitator
+  /**
+   * The payment backend; built by `start` from the config (dev chain, RPC or remote facilitator). Its settlers (one
+   * self-facilitated network, or each behind the NETWORKS router) carry the payment channels.
+   */
+  facilitator: Facilitator & SelfFacilitated
   /** Receiving wallet when the config has none (the dev chain's payee). */
   payTo?: string
   log?: Logger
@@ -58,7 +61,7 @@ export interface Booted {
   storage: OpenedStorage
   gate: PaymentGate
   log: Logger
-  /** Payment channels (x402 batch-settlement), when this server facilitates itself on one network. */
+  /** Payment channels (x402 batch-settlement), on the networks this server facilitates itself. */
   channels?: ChannelService
   /** Stops timers, flushes and closes the storage (a SQLite handle stays open until its `close()`). */
   close(): Promise<void>
@@ -142,21 +145,22 @@ export async function boot(o: BootOptions): Promise<Booted> {
   } catch (e) {
     throw new ConfigError([(e as Error).message])
   }
-  // Payment channels: offered when this server is its own facilitator (RPC_URL + settler keys, or the dev chain)
-  // on one network; the claim engine runs from boot to shutdown (docs/channels.md).
-  const settler = (o.facilitator as { settler?: Settler }).settler
+  // Payment channels: offered on every network this server facilitates itself (RPC_URL[_<id>] + settler keys, or the
+  // dev chain); each network's claim engine runs from boot to shutdown (docs/channels.md).
+  const { settler } = o.facilitator
+  const settlers =
+    o.facilitator.settlers ?? (settler && config.networks.length === 1 ? { [config.networks[0].network]: settler } : {})
   // Loaded only then (the official facilitator pulls in viem's root entry; test/boot/lazy-modules.test.ts).
-  const channels =
-    settler && config.networks.length === 1
-      ? (await import('./pay/batch-settlement/serve')).channelService({
-          config,
-          settler,
-          payTo,
-          store: storage.channels,
-          ledger,
-          log,
-        })
-      : undefined
+  const channels = Object.keys(settlers).length
+    ? (await import('./pay/batch-settlement/at-boot')).channelsAtBoot({
+        config,
+        settlers,
+        payTo,
+        store: storage.channels,
+        ledger,
+        log,
+      })
+    : undefined
   channels?.start()
   // The operator console's modules load only when it is enabled (literal specifier: bundled in the binary).
   const admin = config.adminToken ? await import('./admin/routes') : undefined

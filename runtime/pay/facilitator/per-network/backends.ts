@@ -5,18 +5,30 @@ import { createLocalFacilitator, type LocalFacilitatorOptions } from '../local'
 import { createNetworkRouter } from './router'
 import { remoteFacilitators } from '../remote-setup'
 import type { Facilitator } from '../../types'
+import type { Settler } from '../settle/settler'
+
+/**
+ * What boot builds payment channels on (docs/channels.md): the settler of a self-facilitated backend (`settler`, one
+ * network) or of each self-facilitated network behind the router (`settlers`, by network).
+ */
+export interface SelfFacilitated {
+  settler?: Settler
+  settlers?: Record<string, Settler>
+}
 
 /**
  * NETWORKS: one backend per network (remote facilitators from FACILITATOR_URL_<CHAINID>, else self-facilitation with
  * RPC_URL_<CHAINID> and SETTLER_PRIVATE_KEYS_<CHAINID>) behind a router keyed by network. Settler boot reads are
  * done before returning (a chain that is down is retried by its first paid call). `local` tunes the local backends.
+ * `settlers`: each self-facilitated network's settler (payment channels are built on them at boot).
  */
 export async function networkFacilitators(
   config: Config,
   log: Logger,
   local: Partial<LocalFacilitatorOptions> = {},
-): Promise<Facilitator> {
+): Promise<Facilitator & { settlers: Record<string, Settler> }> {
   const byNetwork: Record<string, Facilitator> = {}
+  const settlers: Record<string, Settler> = {}
   const assets: Record<string, string> = {}
   for (const n of config.networks) {
     assets[n.network] = n.asset
@@ -37,6 +49,7 @@ export async function networkFacilitators(
       }),
     )
     byNetwork[n.network] = f
+    settlers[n.network] = f.settler
   }
-  return createNetworkRouter(byNetwork, assets)
+  return { ...createNetworkRouter(byNetwork, assets), settlers }
 }
