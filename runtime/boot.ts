@@ -19,7 +19,7 @@ import { PaidResults } from './pay/server/kept-results'
 import { createReceiptIssuer, defaultKeyPath, loadReceiptKey, type ReceiptIssuer } from './pay/server/receipts'
 import { HandlerPool, isolated } from './isolate'
 import type { ChannelService } from './pay/batch-settlement/networks'
-import type { SelfFacilitated } from './pay/facilitator/per-network/backends'
+import type { ChannelSources } from './pay/facilitator/per-network/backends'
 
 export interface BootOptions {
   env?: Record<string, string | undefined>
@@ -36,7 +36,7 @@ export interface BootOptions {
    * The payment backend; built by `start` from the config (dev chain, RPC or remote facilitator). Its settlers (one
    * self-facilitated network, or each behind the NETWORKS router) carry the payment channels.
    */
-  facilitator: Facilitator & SelfFacilitated
+  facilitator: Facilitator & ChannelSources
   /** Receiving wallet when the config has none (the dev chain's payee). */
   payTo?: string
   log?: Logger
@@ -146,21 +146,31 @@ export async function boot(o: BootOptions): Promise<Booted> {
     throw new ConfigError([(e as Error).message])
   }
   // Payment channels: offered on every network this server facilitates itself (RPC_URL[_<id>] + settler keys, or the
-  // dev chain); each network's claim engine runs from boot to shutdown (docs/channels.md).
-  const { settler } = o.facilitator
+  // dev chain) and on every network whose remote facilitator lists batch-settlement in /supported (read now); each
+  // network's claim engine runs from boot to shutdown (docs/channels.md).
+  const { settler, remotes } = o.facilitator
   const settlers =
     o.facilitator.settlers ?? (settler && config.networks.length === 1 ? { [config.networks[0].network]: settler } : {})
-  // Loaded only then (the official facilitator pulls in viem's root entry; test/boot/lazy-modules.test.ts).
-  const channels = Object.keys(settlers).length
-    ? (await import('./pay/batch-settlement/at-boot')).channelsAtBoot({
-        config,
-        settlers,
-        payTo,
-        store: storage.channels,
-        ledger,
+  const listing = remotes
+    ? await (await import('./pay/facilitator/remote-channels')).remoteChannelsAtBoot(remotes, {
+        skip: Object.keys(settlers),
+        oursSigns: Boolean(config.channels.receiverAuthorizerKey),
         log,
       })
-    : undefined
+    : {}
+  // Loaded only then (the official facilitator pulls in viem's root entry; test/boot/lazy-modules.test.ts).
+  const channels =
+    Object.keys(settlers).length || Object.keys(listing).length
+      ? (await import('./pay/batch-settlement/at-boot')).channelsAtBoot({
+          config,
+          settlers,
+          remotes: listing,
+          payTo,
+          store: storage.channels,
+          ledger,
+          log,
+        })
+      : undefined
   channels?.start()
   // The operator console's modules load only when it is enabled (literal specifier: bundled in the binary).
   const admin = config.adminToken ? await import('./admin/routes') : undefined

@@ -52,21 +52,21 @@ export const protocolsOf = (cfg: Config, terms?: NetworkChannelTerms) =>
 
 /** One network's x-payment-info.protocols entries. */
 const channelProtocols = (n: Config['networks'][number], channels?: ChannelTerms) => [
-    { x402: { network: n.network, asset: n.asset, scheme: 'exact' } },
-    ...(channels
-      ? [
-          {
-            x402: {
-              network: n.network,
-              asset: n.asset,
-              scheme: 'batch-settlement',
-              minDeposit: channels.min_deposit,
-              withdrawDelay: channels.withdraw_delay_s,
-              receiverAuthorizer: channels.receiver_authorizer,
-            },
+  { x402: { network: n.network, asset: n.asset, scheme: 'exact' } },
+  ...(channels
+    ? [
+        {
+          x402: {
+            network: n.network,
+            asset: n.asset,
+            scheme: 'batch-settlement',
+            minDeposit: channels.min_deposit,
+            withdrawDelay: channels.withdraw_delay_s,
+            receiverAuthorizer: channels.receiver_authorizer,
           },
-        ]
-      : []),
+        },
+      ]
+    : []),
 ]
 
 /** The streamed answer of a model service (Accept: text/event-stream). */

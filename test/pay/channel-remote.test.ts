@@ -1,0 +1,156 @@
+/**
+ * Payment channels over a remote facilitator (issue #26): the official x402 facilitator with the official
+ * `batch-settlement` facilitator scheme, served over HTTP on the dev chain (test/support/official-facilitator.ts), and
+ * this server with FACILITATOR_URL only (no settler). Boot reads its /supported: where it lists batch-settlement, the
+ * 402 offers channels and deposits, claims and the sweep go through it (its /settle calls counted); where it does
+ * not, the 402 offers `exact` only. Both receiver-authorizer modes: ours (CHANNEL_RECEIVER_AUTHORIZER_KEY: this server
+ * signs claims and refunds, the remote relays) and the one the remote advertises (the remote signs).
+ * Money check: payee's on-chain delta = swept = the sum of the charges = /stats figures.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch'
+import type { Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
+import { usdcBalance } from '../../runtime/chain/usdc'
+import { loadConfig } from '../../runtime/config'
+import { createLogger } from '../../runtime/log'
+import { remoteFacilitators } from '../../runtime/pay/facilitator/remote-setup'
+import { channelPayer, clientFor, NETWORK } from '../support/channels'
+import { withEcho } from '../support/extra-service'
+import { startOfficialFacilitator, type OfficialFacilitator } from '../support/official-facilitator'
+import { startServerOnChain } from '../support/on-chain'
+import { decodeB64Json, type TestServer } from '../support/server'
+
+const PRICE = 4200n // test-echo: $0.0042
+const MIN_DEPOSIT = 100_000n // CHANNEL_MIN_DEPOSIT_USD 0.1
+
+let chain: DevChain
+const remotes: OfficialFacilitator[] = []
+const servers: TestServer[] = []
+
+beforeAll(async () => {
+  chain = await startDevChain()
+})
+afterAll(async () => {
+  for (const s of servers) await s.stop().catch(() => {})
+  for (const r of remotes) r.stop()
+  await chain?.stop()
+})
+
+const remote = (channels?: { authorizerKey?: Hex }) => {
+  const r = startOfficialFacilitator(chain.rpcUrl, chain.settler.privateKey as Hex, channels ? { channels } : {})
+  remotes.push(r)
+  return r
+}
+
+/** A server whose only payment backend is the remote facilitator at `url`, as `bun start` builds it. */
+async function serverOver(url: string, env: Record<string, string> = {}) {
+  const all = { PAY_TO: chain.payee.address, FACILITATOR_URL: url, CHANNEL_MIN_DEPOSIT_USD: '0.1', ...env }
+  const { config, problems } = loadConfig(all)
+  expect(problems).toEqual([])
+  const facilitator = remoteFacilitators(config, createLogger('silent'), { settleTimeoutMs: 20_000 })
+  const s = await startServerOnChain(chain, { entries: withEcho(), facilitator, env: all })
+  servers.push(s)
+  return s
+}
+
+const acceptsOf = async (s: TestServer) => {
+  const res = await s.post('/api/v1/test-echo', { code: 'hi' })
+  expect(res.status).toBe(402)
+  return decodeB64Json(res.headers.get('payment-required')).accepts as any[]
+}
+
+/** Pays `n` calls by channel with the official client, then stops the server; the per-run books. */
+async function payAndStop(s: TestServer, r: OfficialFacilitator, n: number) {
+  const payeeBefore = await usdcBalance(chain.rpcUrl, chain.payee.address)
+  const payer = await channelPayer(chain, 1_000_000n)
+  const pay = wrapFetchWithPayment(fetch, new x402Client().register(NETWORK, clientFor(chain.rpcUrl, payer.key)))
+  let charged = 0n
+  for (let i = 0; i < n; i++) {
+    const res = await pay(`${s.url}/api/v1/test-echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: `call ${i}` }),
+    })
+    expect(res.status).toBe(200)
+    const p = decodePaymentResponseHeader(res.headers.get('payment-response')!)
+    expect(p).toMatchObject({ success: true, network: NETWORK })
+    if (i > 0) expect(p.transaction).toBe('')
+    charged += BigInt((p.extra as { chargedAmount: string }).chargedAmount)
+  }
+  expect(charged).toBe(BigInt(n) * PRICE)
+  // the deposit went through the remote; the vouchers did not call it
+  expect(r.settles).toEqual({ deposit: 1 })
+  expect(await usdcBalance(chain.rpcUrl, payer.account.address)).toBe(1_000_000n - MIN_DEPOSIT)
+
+  const result = await s.booted.channels!.stop()
+  expect(result.failures).toBe(0)
+  expect(r.settles).toEqual({ deposit: 1, claim: 1, settle: 1 })
+  const stats = ((await (await s.fetch('/stats')).json()) as any).channels
+  const delta = (await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeBefore
+  expect(delta).toBe(charged)
+  expect(stats).toMatchObject({
+    channels: 1,
+    paid_calls: n,
+    earned_atomic: String(charged),
+    claimed_atomic: String(charged),
+    swept_atomic: String(delta),
+    deposited_atomic: String(MIN_DEPOSIT),
+    txs: { deposit: 1, claim: 1, sweep: 1 },
+  })
+  expect(await s.booted.storage.ledger.settledTotal()).toBe(0n)
+  await s.stop()
+  servers.splice(servers.indexOf(s), 1)
+  return { charged, stats }
+}
+
+test('ours signs: the 402 offers channels with our receiver authorizer; deposit, claim and sweep go through the remote, which only relays our signatures', async () => {
+  const r = remote({})
+  const key = generatePrivateKey()
+  const s = await serverOver(r.url, { CHANNEL_RECEIVER_AUTHORIZER_KEY: key, RPC_URL: chain.rpcUrl })
+  const accepts = await acceptsOf(s)
+  expect(accepts.map((a) => a.scheme)).toEqual(['exact', 'batch-settlement'])
+  expect(accepts[1]).toMatchObject({ payTo: chain.payee.address, amount: String(PRICE) })
+  expect(accepts[1].extra).toMatchObject({
+    receiverAuthorizer: privateKeyToAccount(key).address,
+    minDeposit: String(MIN_DEPOSIT),
+  })
+  expect(s.logs.some((l) => l.includes('no watch of timed withdrawals'))).toBe(false)
+  await payAndStop(s, r, 3)
+  expect(r.signedByServer).toBe(1) // the claim carried our claimAuthorizerSignature
+}, 60_000)
+
+test('the remote signs: with no key of ours, the receiver authorizer is the one the remote advertises; no RPC URL (no watch)', async () => {
+  const authorizerKey = generatePrivateKey()
+  const r = remote({ authorizerKey })
+  const s = await serverOver(r.url)
+  const accepts = await acceptsOf(s)
+  expect(accepts[1].extra.receiverAuthorizer).toBe(privateKeyToAccount(authorizerKey).address)
+  const services = (await (await s.fetch('/services')).json()) as any
+  expect(services.batch_settlement.receiver_authorizer).toBe(privateKeyToAccount(authorizerKey).address)
+  // no RPC URL: the claim engine has no watch of timed withdrawals, said at boot (docs/channels.md)
+  expect(s.logs.some((l) => l.includes('no watch of timed withdrawals'))).toBe(true)
+  await payAndStop(s, r, 2)
+  expect(r.signedByServer).toBe(0)
+}, 60_000)
+
+test('a remote that does not list batch-settlement, or lists it with no authorizer while we have none: the 402 offers exact only', async () => {
+  const plain = remote()
+  const s = await serverOver(plain.url)
+  expect((await acceptsOf(s)).map((a) => a.scheme)).toEqual(['exact'])
+  expect(s.booted.channels).toBeUndefined()
+  expect(((await (await s.fetch('/services')).json()) as any).schemes).toEqual(['exact'])
+  expect(s.logs.some((l) => l.includes('do not list batch-settlement'))).toBe(true)
+
+  const unsigned = remote({})
+  const t = await serverOver(unsigned.url)
+  expect((await acceptsOf(t)).map((a) => a.scheme)).toEqual(['exact'])
+  expect(t.logs.some((l) => l.includes('advertises no receiverAuthorizer'))).toBe(true)
+  // a batch-settlement payment there is refused (402), and no facilitator is asked to verify or settle it
+  const accepted = { ...(await acceptsOf(t))[0], scheme: 'batch-settlement' }
+  const header = Buffer.from(JSON.stringify({ x402Version: 2, accepted, payload: {} })).toString('base64')
+  const res = await t.post('/api/v1/test-echo', { code: 'x' }, { 'payment-signature': header })
+  expect(res.status).toBe(402)
+  expect(unsigned.calls.verify + unsigned.calls.settle).toBe(0)
+})
