@@ -61,51 +61,79 @@ const acceptsOf = async (s: TestServer) => {
   return decodeB64Json(res.headers.get('payment-required')).accepts as any[]
 }
 
-/** Pays `n` calls by channel with the official client, then stops the server; the per-run books. */
-async function payAndStop(s: TestServer, r: OfficialFacilitator, n: number) {
+/**
+ * Each payer of `plan` pays its calls by channel with the official client (then, with `refund`, takes the unclaimed
+ * rest back with the client's cooperative refund); then the server stops (claims and sweep). The run's books.
+ */
+async function payAndStop(s: TestServer, r: OfficialFacilitator, plan: Array<{ calls: number; refund?: boolean }>) {
   const payeeBefore = await usdcBalance(chain.rpcUrl, chain.payee.address)
-  const payer = await channelPayer(chain, 1_000_000n)
-  const pay = wrapFetchWithPayment(fetch, new x402Client().register(NETWORK, clientFor(chain.rpcUrl, payer.key)))
   let charged = 0n
-  for (let i = 0; i < n; i++) {
-    const res = await pay(`${s.url}/api/v1/test-echo`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ code: `call ${i}` }),
-    })
-    expect(res.status).toBe(200)
-    const p = decodePaymentResponseHeader(res.headers.get('payment-response')!)
-    expect(p).toMatchObject({ success: true, network: NETWORK })
-    if (i > 0) expect(p.transaction).toBe('')
-    charged += BigInt((p.extra as { chargedAmount: string }).chargedAmount)
+  let refunds = 0
+  for (const { calls, refund } of plan) {
+    const payer = await channelPayer(chain, 1_000_000n)
+    const scheme = clientFor(chain.rpcUrl, payer.key)
+    const pay = wrapFetchWithPayment(fetch, new x402Client().register(NETWORK, scheme))
+    let mine = 0n
+    for (let i = 0; i < calls; i++) {
+      const res = await pay(`${s.url}/api/v1/test-echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code: `call ${i}` }),
+      })
+      expect(res.status).toBe(200)
+      const p = decodePaymentResponseHeader(res.headers.get('payment-response')!)
+      expect(p).toMatchObject({ success: true, network: NETWORK })
+      if (i > 0) expect(p.transaction).toBe('')
+      mine += BigInt((p.extra as { chargedAmount: string }).chargedAmount)
+    }
+    expect(mine).toBe(BigInt(calls) * PRICE)
+    charged += mine
+    expect(await usdcBalance(chain.rpcUrl, payer.account.address)).toBe(1_000_000n - MIN_DEPOSIT)
+    if (refund) {
+      // the refund claims what is charged and returns the rest, in one transaction through the remote
+      expect(await scheme.refund(`${s.url}/api/v1/test-echo`)).toMatchObject({
+        success: true,
+        amount: String(MIN_DEPOSIT - mine),
+      })
+      expect(await usdcBalance(chain.rpcUrl, payer.account.address)).toBe(1_000_000n - mine)
+      refunds++
+    }
   }
-  expect(charged).toBe(BigInt(n) * PRICE)
-  // the deposit went through the remote; the vouchers did not call it
-  expect(r.settles).toEqual({ deposit: 1 })
-  expect(await usdcBalance(chain.rpcUrl, payer.account.address)).toBe(1_000_000n - MIN_DEPOSIT)
+  // one deposit per payer went through the remote; the vouchers did not call it
+  expect(r.settles).toEqual({ deposit: plan.length, ...(refunds ? { refund: refunds } : {}) })
 
   const result = await s.booted.channels!.stop()
   expect(result.failures).toBe(0)
-  expect(r.settles).toEqual({ deposit: 1, claim: 1, settle: 1 })
+  const claims = plan.length - refunds
+  expect(r.settles).toEqual({
+    deposit: plan.length,
+    ...(refunds ? { refund: refunds } : {}),
+    ...(claims ? { claim: 1 } : {}),
+    settle: 1,
+  })
   const stats = ((await (await s.fetch('/stats')).json()) as any).channels
   const delta = (await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeBefore
   expect(delta).toBe(charged)
   expect(stats).toMatchObject({
-    channels: 1,
-    paid_calls: n,
+    channels: plan.length,
+    paid_calls: plan.reduce((a, p) => a + p.calls, 0),
     earned_atomic: String(charged),
     claimed_atomic: String(charged),
     swept_atomic: String(delta),
-    deposited_atomic: String(MIN_DEPOSIT),
-    txs: { deposit: 1, claim: 1, sweep: 1 },
+    deposited_atomic: String(MIN_DEPOSIT * BigInt(plan.length)),
+    txs: {
+      deposit: plan.length,
+      claim: (claims ? 1 : 0) + refunds,
+      sweep: 1,
+      ...(refunds ? { refund: refunds } : {}),
+    },
   })
   expect(await s.booted.storage.ledger.settledTotal()).toBe(0n)
   await s.stop()
   servers.splice(servers.indexOf(s), 1)
-  return { charged, stats }
 }
 
-test('ours signs: the 402 offers channels with our receiver authorizer; deposit, claim and sweep go through the remote, which only relays our signatures', async () => {
+test('ours signs: the 402 offers channels with our receiver authorizer; deposits, a cooperative refund, the claim and the sweep go through the remote, which only relays our signatures', async () => {
   const r = remote({})
   const key = generatePrivateKey()
   const s = await serverOver(r.url, { CHANNEL_RECEIVER_AUTHORIZER_KEY: key, RPC_URL: chain.rpcUrl })
@@ -117,8 +145,8 @@ test('ours signs: the 402 offers channels with our receiver authorizer; deposit,
     minDeposit: String(MIN_DEPOSIT),
   })
   expect(s.logs.some((l) => l.includes('no watch of timed withdrawals'))).toBe(false)
-  await payAndStop(s, r, 3)
-  expect(r.signedByServer).toBe(1) // the claim carried our claimAuthorizerSignature
+  await payAndStop(s, r, [{ calls: 3, refund: true }, { calls: 2 }])
+  expect(r.signedByServer).toBe(2) // the refund and the claim carried our signatures
 }, 60_000)
 
 test('the remote signs: with no key of ours, the receiver authorizer is the one the remote advertises; no RPC URL (no watch)', async () => {
@@ -131,7 +159,7 @@ test('the remote signs: with no key of ours, the receiver authorizer is the one 
   expect(services.batch_settlement.receiver_authorizer).toBe(privateKeyToAccount(authorizerKey).address)
   // no RPC URL: the claim engine has no watch of timed withdrawals, said at boot (docs/channels.md)
   expect(s.logs.some((l) => l.includes('no watch of timed withdrawals'))).toBe(true)
-  await payAndStop(s, r, 2)
+  await payAndStop(s, r, [{ calls: 2, refund: true }, { calls: 1 }])
   expect(r.signedByServer).toBe(0)
 }, 60_000)
 
