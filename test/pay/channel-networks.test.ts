@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch'
 import { concat, keccak256, toHex, type Hex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { USDC_BASE, usdcBalance } from '../../runtime/chain/usdc'
 import { loadConfig } from '../../runtime/config'
@@ -18,6 +18,7 @@ import { createLogger } from '../../runtime/log'
 import { AUTHORIZER_LABEL } from '../../runtime/pay/batch-settlement/facilitator'
 import { networkFacilitators } from '../../runtime/pay/facilitator/per-network/backends'
 import { channelPayer, clientFor } from '../support/channels'
+import { startOfficialFacilitator } from '../support/official-facilitator'
 import { withEcho } from '../support/extra-service'
 import { decodeB64Json, startServer, type TestServer } from '../support/server'
 
@@ -63,8 +64,8 @@ afterAll(async () => {
 })
 
 const derived = (key: string) => privateKeyToAccount(keccak256(concat([key as Hex, toHex(AUTHORIZER_LABEL)]))).address
-const echo = (pay: (input: string, init?: RequestInit) => Promise<Response>, code: string) =>
-  pay(`${s.url}/api/v1/test-echo`, {
+const echo = (pay: (input: string, init?: RequestInit) => Promise<Response>, code: string, on = s) =>
+  pay(`${on.url}/api/v1/test-echo`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ code }),
@@ -216,3 +217,93 @@ test('the official client pays by channel on both networks; at shutdown each net
   stopped = true
   await s.stop()
 }, 60_000)
+
+/** NETWORKS with A self-facilitated and B over the official facilitator on chain B (with or without channels). */
+async function mixedServer(channels: boolean) {
+  const authorizerKey = generatePrivateKey()
+  const remote = startOfficialFacilitator(chainB.rpcUrl, chainB.settler.privateKey as Hex, {
+    network: B,
+    ...(channels ? { channels: { authorizerKey } } : {}),
+  })
+  const env = {
+    NETWORKS: `${A},${B}`,
+    RPC_URL_8453: chainA.rpcUrl,
+    SETTLER_PRIVATE_KEYS_8453: chainA.settler.privateKey,
+    FACILITATOR_URL_84532: remote.url,
+    ASSET_84532: USDC_BASE,
+    ASSET_NAME_84532: 'USD Coin',
+    ASSET_VERSION_84532: '2',
+    PAY_TO: chainA.payee.address,
+    PAY_TO_84532: chainB.payee.address,
+    CHANNEL_MIN_DEPOSIT_USD: '0.1',
+  }
+  const { config } = loadConfig(env)
+  const facilitator = await networkFacilitators(config, createLogger('error'), { pollingIntervalMs: 20 })
+  const t = await startServer({ entries: withEcho(), facilitator, env })
+  const res = await t.post('/api/v1/test-echo', { code: 'hi' })
+  const accepts = decodeB64Json(res.headers.get('payment-required')).accepts as any[]
+  return { t, remote, authorizer: privateKeyToAccount(authorizerKey).address, accepts }
+}
+
+test('NETWORKS mixed: A self-facilitated, B over a remote listing batch-settlement; a voucher on B goes through B’s remote only', async () => {
+  const { t, remote, authorizer, accepts } = await mixedServer(true)
+  try {
+    expect(accepts.map((r) => `${r.scheme} ${r.network}`)).toEqual([
+      `exact ${A}`,
+      `exact ${B}`,
+      `batch-settlement ${A}`,
+      `batch-settlement ${B}`,
+    ])
+    expect(accepts[2].extra.receiverAuthorizer).toBe(derived(chainA.settler.privateKey))
+    expect(accepts[3]).toMatchObject({ payTo: chainB.payee.address, extra: { receiverAuthorizer: authorizer } })
+    const payeeA = await usdcBalance(chainA.rpcUrl, chainA.payee.address)
+    const payeeB = await usdcBalance(chainB.rpcUrl, chainB.payee.address)
+    const onA = await channelPayer(chainA, 1_000_000n)
+    const onB = await channelPayer(chainB, 1_000_000n)
+    expect((await echo(channelFetch(A, chainA, onA.key), 'a', t)).status).toBe(200)
+    const payB = channelFetch(B, chainB, onB.key)
+    for (const code of ['b1', 'b2']) expect((await echo(payB, code, t)).status).toBe(200)
+    expect(remote.settles).toEqual({ deposit: 1 }) // A's deposit went through our own settler
+    const result = await t.booted.channels!.stop()
+    expect(result.failures).toBe(0)
+    expect(remote.settles).toEqual({ deposit: 1, claim: 1, settle: 1 })
+    expect((await usdcBalance(chainA.rpcUrl, chainA.payee.address)) - payeeA).toBe(PRICE)
+    expect((await usdcBalance(chainB.rpcUrl, chainB.payee.address)) - payeeB).toBe(2n * PRICE)
+    const stats = ((await (await t.fetch('/stats')).json()) as any).channels
+    expect(stats.networks.map((f: any) => [f.network, f.swept_atomic])).toEqual([
+      [A, String(PRICE)],
+      [B, String(2n * PRICE)],
+    ])
+  } finally {
+    await t.stop()
+    remote.stop()
+  }
+}, 60_000)
+
+test('NETWORKS mixed: a remote network without batch-settlement gets exact only; the other network keeps its channels', async () => {
+  const { t, remote, accepts } = await mixedServer(false)
+  try {
+    expect(accepts.map((r) => `${r.scheme} ${r.network}`)).toEqual([
+      `exact ${A}`,
+      `exact ${B}`,
+      `batch-settlement ${A}`,
+    ])
+    const services = (await (await t.fetch('/services')).json()) as any
+    expect(services.networks.map((n: any) => [n.network, n.schemes, Boolean(n.batch_settlement)])).toEqual([
+      [A, ['exact', 'batch-settlement'], true],
+      [B, ['exact'], false],
+    ])
+    const openapi = (await (await t.fetch('/openapi/full.json')).json()) as any
+    const protocols = openapi.paths['/api/v1/test-echo'].post['x-payment-info'].protocols
+    expect(protocols.map((p: any) => `${p.x402.scheme} ${p.x402.network}`)).toEqual([
+      `exact ${A}`,
+      `batch-settlement ${A}`,
+      `exact ${B}`,
+    ])
+    const none = (await (await t.fetch(`/discovery/resources?network=${B}&scheme=batch-settlement`)).json()) as any
+    expect(none.items).toEqual([])
+  } finally {
+    await t.stop()
+    remote.stop()
+  }
+})

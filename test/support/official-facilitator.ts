@@ -27,7 +27,7 @@ export interface OfficialFacilitator {
 export function startOfficialFacilitator(
   rpcUrl: string,
   settlerKey: Hex,
-  o: { channels?: { authorizerKey?: Hex } } = {},
+  o: { channels?: { authorizerKey?: Hex }; network?: `${string}:${string}` } = {},
 ): OfficialFacilitator {
   const account = privateKeyToAccount(settlerKey)
   const w = createWalletClient({
@@ -36,14 +36,15 @@ export function startOfficialFacilitator(
     account,
     pollingInterval: 20,
   }).extend(publicActions)
+  const network = o.network ?? 'eip155:8453'
   const fac = registerExactEvmScheme(new x402Facilitator(), {
     signer: toFacilitatorEvmSigner({ ...w, address: account.address } as never),
-    networks: 'eip155:8453',
+    networks: network,
   })
   if (o.channels) {
     const signer = toFacilitatorEvmSigner({ ...w, address: account.address } as never)
     const authorizer = o.channels.authorizerKey ? privateKeyToAccount(o.channels.authorizerKey) : undefined
-    fac.register('eip155:8453', new BatchSettlementEvmScheme(signer, authorizer as never))
+    fac.register(network, new BatchSettlementEvmScheme(signer, authorizer as never))
   }
   const calls = { verify: 0, settle: 0, supported: 0 }
   const settles: Record<string, number> = {}
