@@ -146,25 +146,17 @@ export async function boot(o: BootOptions): Promise<Booted> {
     throw new ConfigError([(e as Error).message])
   }
   // Payment channels: offered on every network this server facilitates itself (RPC_URL[_<id>] + settler keys, or the
-  // dev chain) and on every network whose remote facilitator lists batch-settlement in /supported (read now); each
-  // network's claim engine runs from boot to shutdown (docs/channels.md).
+  // dev chain) and on every network whose remote facilitator lists batch-settlement in /supported (read now, and
+  // again later if it did not answer); each network's claim engine runs from boot to shutdown (docs/channels.md).
   const { settler, remotes } = o.facilitator
   const settlers =
     o.facilitator.settlers ?? (settler && config.networks.length === 1 ? { [config.networks[0].network]: settler } : {})
-  const listing = remotes
-    ? await (await import('./pay/facilitator/remote-channels')).remoteChannelsAtBoot(remotes, {
-        skip: Object.keys(settlers),
-        oursSigns: Boolean(config.channels.receiverAuthorizerKey),
-        log,
-      })
-    : {}
-  // Loaded only then (the official facilitator pulls in viem's root entry; test/boot/lazy-modules.test.ts).
   const channels =
-    Object.keys(settlers).length || Object.keys(listing).length
-      ? (await import('./pay/batch-settlement/at-boot')).channelsAtBoot({
+    Object.keys(settlers).length || remotes
+      ? await (await import('./pay/batch-settlement/boot-channels')).bootChannels({
           config,
           settlers,
-          remotes: listing,
+          remotes,
           payTo,
           store: storage.channels,
           ledger,

@@ -290,9 +290,10 @@ function renderChannels(ch) {
   lastChannels = ch
   const ethUsd = Number($('#eth-usd').value) || 0
   const f = ch.figures
-  $('#channels-summary').textContent = ch.offered
-    ? `${f.channels} channel${f.channels === 1 ? '' : 's'} on ${f.networks.map((n) => n.network).join(', ')}: ${f.paid_calls} paid calls, ${atomicUsd(f.earned_atomic)} earned, ${atomicUsd(f.claimed_atomic)} claimed, ${atomicUsd(f.swept_atomic)} swept to the payee; ${atomicUsd(f.deposited_atomic)} deposited.`
-    : 'Payment channels are not offered by this server (no network has a backend that runs them).'
+  $('#channels-summary').textContent =
+    ch.offered && f.networks.length
+      ? `${f.channels} channel${f.channels === 1 ? '' : 's'} on ${f.networks.map((n) => n.network).join(', ')}: ${f.paid_calls} paid calls, ${atomicUsd(f.earned_atomic)} earned, ${atomicUsd(f.claimed_atomic)} claimed, ${atomicUsd(f.swept_atomic)} swept to the payee; ${atomicUsd(f.deposited_atomic)} deposited.`
+      : 'Payment channels are not offered by this server (no network has a backend that runs them).'
   $('#gas-per-scheme').replaceChildren(
     table(
       [

@@ -21,6 +21,7 @@ import { withEcho } from '../support/extra-service'
 import { startOfficialFacilitator, type OfficialFacilitator } from '../support/official-facilitator'
 import { startServerOnChain } from '../support/on-chain'
 import { decodeB64Json, type TestServer } from '../support/server'
+import { until } from '../support/until'
 
 const PRICE = 4200n // test-echo: $0.0042
 const MIN_DEPOSIT = 100_000n // CHANNEL_MIN_DEPOSIT_USD 0.1
@@ -38,8 +39,9 @@ afterAll(async () => {
   await chain?.stop()
 })
 
-const remote = (channels?: { authorizerKey?: Hex }) => {
+const remote = (channels?: { authorizerKey?: Hex }, down = false) => {
   const r = startOfficialFacilitator(chain.rpcUrl, chain.settler.privateKey as Hex, channels ? { channels } : {})
+  r.supportedDown = down
   remotes.push(r)
   return r
 }
@@ -182,3 +184,19 @@ test('a remote that does not list batch-settlement, or lists it with no authoriz
   expect(res.status).toBe(402)
   expect(unsigned.calls.verify + unsigned.calls.settle).toBe(0)
 })
+
+test('a remote that does not answer /supported at boot is asked again; once it lists batch-settlement, the 402 and the published terms offer channels', async () => {
+  const r = remote({}, true)
+  const key = generatePrivateKey()
+  const s = await serverOver(r.url, { CHANNEL_RECEIVER_AUTHORIZER_KEY: key, RPC_URL: chain.rpcUrl })
+  expect((await acceptsOf(s)).map((a) => a.scheme)).toEqual(['exact'])
+  expect(s.logs.some((l) => l.includes('did not answer /supported'))).toBe(true)
+  expect(((await (await s.fetch('/services')).json()) as any).schemes).toEqual(['exact'])
+  r.supportedDown = false
+  await until(async () => (await acceptsOf(s)).length === 2, 30_000, 'channels offered after /supported answered')
+  expect((await acceptsOf(s))[1].extra.receiverAuthorizer).toBe(privateKeyToAccount(key).address)
+  const services = (await (await s.fetch('/services')).json()) as any
+  expect(services.batch_settlement.receiver_authorizer).toBe(privateKeyToAccount(key).address)
+  expect(await (await s.fetch('/llms.txt')).text()).toContain('offers `batch-settlement`')
+  await payAndStop(s, r, [{ calls: 2 }])
+}, 60_000)

@@ -21,6 +21,8 @@ export interface OfficialFacilitator {
   /** Whether claims and refunds arrived signed by the server (`claimAuthorizerSignature`/`refundAuthorizerSignature`). */
   signedByServer: number
   auth: string[]
+  /** While true, /supported answers 503 (a facilitator that is down at the server's boot). */
+  supportedDown: boolean
   stop(): void
 }
 
@@ -58,6 +60,7 @@ export function startOfficialFacilitator(
       auth.push(req.headers.get('authorization') ?? '')
       if (path === '/supported') {
         calls.supported++
+        if (out.supportedDown) return new Response('down', { status: 503 })
         return Response.json(fac.getSupported())
       }
       const body = (await req.json()) as { paymentPayload: any; paymentRequirements: never }
@@ -76,8 +79,9 @@ export function startOfficialFacilitator(
       return new Response('not found', { status: 404 })
     },
   })
-  return {
+  const out = {
     url: `http://127.0.0.1:${server.port}`,
+    supportedDown: false,
     calls,
     settles,
     get signedByServer() {
@@ -86,4 +90,5 @@ export function startOfficialFacilitator(
     auth,
     stop: () => server.stop(true),
   }
+  return out
 }

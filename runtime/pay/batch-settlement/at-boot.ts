@@ -1,7 +1,7 @@
 /**
- * The payment channels boot serves (docs/channels.md): a `ChannelNetwork` on every network whose backend can run them
- * (self-facilitation: that network's settler; a remote facilitator that lists `batch-settlement` for it, read from
- * /supported by boot), put together as one `ChannelService`, or none.
+ * Builds a network's payment channels (docs/channels.md) on what its backend offers: self-facilitation (that
+ * network's settler) or remote facilitators that list `batch-settlement` (read from /supported). Loaded by
+ * `./boot-channels.ts` only when some network has one (it pulls in the official facilitator and viem).
  * @module pay/batch-settlement/at-boot
  */
 import type { Config } from '../../config'
@@ -11,56 +11,55 @@ import type { RemoteChannels } from '../facilitator/remote-channels'
 import type { Settler } from '../facilitator/settle/settler'
 import { DEFAULT_POLICY } from './claimer'
 import { localChannelBackend, type ChannelBackend } from './facilitator'
-import { channelService, type ChannelService } from './networks'
 import { remoteChannelBackend } from './remote'
 import { DEFAULT_WITHDRAW_DELAY_S } from './requirements'
-import { channelNetwork } from './serve'
+import { channelNetwork, type ChannelNetwork } from './serve'
 
-export function channelsAtBoot(o: {
+/** What every network's channels share. */
+export interface ChannelsContext {
   config: Config
-  /** The settler of each self-facilitated network. */
-  settlers: Record<string, Settler>
-  /** The remote facilitators listing `batch-settlement`, of each remote network that has any. */
-  remotes: Record<string, RemoteChannels>
   payTo: string
   store: ChannelStore
   ledger: Pick<LedgerStore, 'exclusively'>
   log: Logger
-}): ChannelService | undefined {
-  const key = o.config.channels.receiverAuthorizerKey
-  const backends: ChannelBackend[] = []
-  for (const net of o.config.networks) {
-    const settler = o.settlers[net.network]
-    const remote = o.remotes[net.network]
-    if (settler) backends.push(localChannelBackend(settler, net.network, key))
-    else if (remote && !key && !remote.advertised)
-      o.log.warn(
-        'no payment channels on this network: its facilitator lists batch-settlement but advertises no receiverAuthorizer, and CHANNEL_RECEIVER_AUTHORIZER_KEY is not set',
-        { network: net.network },
-      )
-    else if (remote) {
-      backends.push(remoteChannelBackend({ ...remote, authorizerKey: key }))
-      if (!remote.rpcUrl) warnWithoutWatch(o.config, net.network, o.log)
-    }
+}
+
+/** One network's channels over its settler or its listing remote facilitators; none (logged) without an authorizer. */
+export function networkChannels(
+  c: ChannelsContext,
+  network: string,
+  on: { settler?: Settler; remote?: RemoteChannels },
+): ChannelNetwork | undefined {
+  const net = c.config.networks.find((n) => n.network === network)
+  const key = c.config.channels.receiverAuthorizerKey
+  let backend: ChannelBackend | undefined
+  if (on.settler) backend = localChannelBackend(on.settler, network, key)
+  else if (on.remote && !key && !on.remote.advertised)
+    c.log.warn(
+      'no payment channels on this network: its facilitator lists batch-settlement but advertises no receiverAuthorizer, and CHANNEL_RECEIVER_AUTHORIZER_KEY is not set',
+      { network },
+    )
+  else if (on.remote) {
+    backend = remoteChannelBackend({ ...on.remote, authorizerKey: key })
+    if (!on.remote.rpcUrl) warnWithoutWatch(c.config, network, c.log)
   }
-  const networks = backends.map((backend) =>
-    channelNetwork({
-      config: o.config,
-      net: o.config.networks.find((n) => n.network === backend.network)!,
-      backend,
-      payTo: o.payTo,
-      store: o.store,
-      ledger: o.ledger,
-      log: o.log,
-    }),
+  if (!net || !backend) return undefined
+  return channelNetwork({ ...c, net, backend })
+}
+
+/** The channels of every network with a settler or listing remote facilitators, in NETWORKS order. */
+export function channelsAtBoot(
+  c: ChannelsContext & { settlers: Record<string, Settler>; remotes: Record<string, RemoteChannels> },
+): ChannelNetwork[] {
+  return c.config.networks.flatMap(
+    (n) => networkChannels(c, n.network, { settler: c.settlers[n.network], remote: c.remotes[n.network] }) ?? [],
   )
-  return networks.length ? channelService(networks) : undefined
 }
 
 /**
  * Without an RPC URL the claim engine cannot watch for payers' timed withdrawals: a charge is claimed by the claim
  * interval (or its threshold) only, so a payer could withdraw charges the interval has not claimed yet. Warned when
- * the interval is not well under the withdrawal delay (under a quarter of it).
+ * the interval is not well under the withdrawal delay (more than a quarter of it).
  */
 function warnWithoutWatch(config: Config, network: string, log: Logger): void {
   const intervalS = config.channels.claimIntervalS || DEFAULT_POLICY.claimIntervalMs / 1000

@@ -51,6 +51,11 @@ export interface ChannelOffer {
   doorsOf(network: string): ChannelDoors | undefined
   /** The channel terms of each network offering channels, in NETWORKS order (/services, .well-known, OpenAPI, llms.txt). */
   terms: NetworkChannelTerms
+  /**
+   * Grows when a network's channels are added while running (a remote facilitator that answered /supported late):
+   * what is built from the offer (the 402s, the published documents) is built again.
+   */
+  version?: number
 }
 
 const MAX_HEADER = 16_384

@@ -58,14 +58,16 @@ export async function remoteChannels(
 }
 
 /**
- * At boot: /supported of every remote network (those in `skip` have a settler), each read at most `timeoutMs`. A
- * network whose facilitators did not answer, or do not list `batch-settlement`, is logged and has no channels.
+ * At boot: /supported of every remote network (those in `skip` have a settler), each read at most `timeoutMs`.
+ * `found`: the networks whose facilitators list `batch-settlement`; `pending`: those whose facilitators did not answer
+ * (read again later, `retryRemoteChannels`). A network whose facilitators do not list it is logged and has no channels.
  */
 export async function remoteChannelsAtBoot(
   remotes: Record<string, RemoteNetwork>,
   o: { skip: string[]; oursSigns: boolean; log: Logger; timeoutMs?: number },
-): Promise<Record<string, RemoteChannels>> {
-  const out: Record<string, RemoteChannels> = {}
+): Promise<{ found: Record<string, RemoteChannels>; pending: Record<string, RemoteNetwork> }> {
+  const found: Record<string, RemoteChannels> = {}
+  const pending: Record<string, RemoteNetwork> = {}
   const nets = Object.entries(remotes).filter(([n]) => !o.skip.includes(n))
   await Promise.all(
     nets.map(async ([network, r]) => {
@@ -74,19 +76,67 @@ export async function remoteChannelsAtBoot(
         timer = setTimeout(() => fail(new Error('/supported did not answer in time')), o.timeoutMs ?? 5_000)
       })
       try {
-        const found = await Promise.race([remoteChannels(network, r, o.oursSigns), late])
-        if (found) out[network] = found
-        else
-          o.log.info('no payment channels on this network: its facilitators do not list batch-settlement', { network })
+        const listing = await Promise.race([remoteChannels(network, r, o.oursSigns), late])
+        if (listing) found[network] = listing
+        else notListed(network, o.log)
       } catch (e) {
-        o.log.warn('no payment channels on this network: its facilitators did not answer /supported', {
-          network,
-          error: (e as Error).message.slice(0, 200),
-        })
+        pending[network] = r
+        o.log.warn(
+          'no payment channels on this network yet: its facilitators did not answer /supported; asking again',
+          {
+            network,
+            error: (e as Error).message.slice(0, 200),
+          },
+        )
       } finally {
         clearTimeout(timer)
       }
     }),
   )
-  return out
+  return { found, pending }
+}
+
+const notListed = (network: string, log: Logger) =>
+  log.info('no payment channels on this network: its facilitators do not list batch-settlement', { network })
+
+/**
+ * Asks the facilitators of `pending` networks for /supported again (after 1 s, then doubling up to 60 s) until they
+ * answer: `found` gets the networks that list `batch-settlement`. Returns the cancel (shutdown).
+ */
+export function retryRemoteChannels(
+  pending: Record<string, RemoteNetwork>,
+  o: { oursSigns: boolean; log: Logger; found(r: RemoteChannels): Promise<void>; firstMs?: number },
+): () => void {
+  const timers = new Set<ReturnType<typeof setTimeout>>()
+  let cancelled = false
+  const attempt = (network: string, r: RemoteNetwork, waitMs: number) => {
+    const t = setTimeout(async () => {
+      timers.delete(t)
+      if (cancelled) return
+      let listing: RemoteChannels | null
+      try {
+        listing = await remoteChannels(network, r, o.oursSigns)
+      } catch {
+        if (!cancelled) attempt(network, r, Math.min(waitMs * 2, 60_000))
+        return
+      }
+      if (cancelled) return
+      if (!listing) return notListed(network, o.log)
+      await o
+        .found(listing)
+        .catch((e) =>
+          o.log.warn('payment channels on this network could not be built', {
+            network,
+            error: String(e).slice(0, 200),
+          }),
+        )
+    }, waitMs)
+    t.unref?.()
+    timers.add(t)
+  }
+  for (const [network, r] of Object.entries(pending)) attempt(network, r, o.firstMs ?? 1_000)
+  return () => {
+    cancelled = true
+    for (const t of timers) clearTimeout(t)
+  }
 }
