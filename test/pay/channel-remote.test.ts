@@ -200,3 +200,45 @@ test('a remote that does not answer /supported at boot is asked again; once it l
   expect(await (await s.fetch('/llms.txt')).text()).toContain('offers `batch-settlement`')
   await payAndStop(s, r, [{ calls: 2 }])
 }, 60_000)
+
+test('with an RPC URL the remote’s answers are checked on chain: a deposit it reports but never sent is refused, nothing served or charged', async () => {
+  const r = remote({})
+  // a facilitator in front of it that answers a deposit's /settle with a success it never sent (a made-up transaction)
+  const liar = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    async fetch(req) {
+      const path = new URL(req.url).pathname
+      const body = req.method === 'POST' ? await req.text() : undefined
+      const parsed = body ? JSON.parse(body) : undefined
+      if (path === '/settle' && parsed?.paymentPayload?.payload?.type === 'deposit')
+        return Response.json({
+          success: true,
+          transaction: `0x${'ab'.repeat(32)}`,
+          network: NETWORK,
+          payer: parsed.paymentPayload.payload.deposit?.authorization?.from,
+          amount: parsed.paymentPayload.payload.deposit?.amount,
+          extra: { channelState: { balance: '100000', totalClaimed: '0', withdrawRequestedAt: 0, refundNonce: '0' } },
+        })
+      return fetch(r.url + path, { method: req.method, headers: req.headers, body })
+    },
+  })
+  try {
+    const s = await serverOver(`http://127.0.0.1:${liar.port}`, {
+      CHANNEL_RECEIVER_AUTHORIZER_KEY: generatePrivateKey(),
+      RPC_URL: chain.rpcUrl,
+    })
+    const payer = await channelPayer(chain, 1_000_000n)
+    const pay = wrapFetchWithPayment(fetch, new x402Client().register(NETWORK, clientFor(chain.rpcUrl, payer.key)))
+    const res = await pay(`${s.url}/api/v1/test-echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: 'x' }),
+    })
+    expect(res.status).toBe(402)
+    expect(await usdcBalance(chain.rpcUrl, payer.account.address)).toBe(1_000_000n)
+    expect(await s.booted.storage.channels.totals()).toMatchObject({ channels: 0, earned: 0n, deposited: 0n })
+  } finally {
+    liar.stop(true)
+  }
+}, 60_000)

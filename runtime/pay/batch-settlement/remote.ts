@@ -16,6 +16,7 @@ import { createRpc } from '../facilitator/settle/rpc'
 import type { DecodedPayment, Facilitator, PaymentRequirements as ExactRequirements } from '../types'
 import { chainIdOf } from './doors'
 import type { ChannelBackend, ChannelFacilitator } from './facilitator'
+import { provenChannelFacilitator } from './remote-proof'
 import { channelIdOf } from './voucher'
 
 type Claim = { voucher: { channel: StoredChannelConfig; maxClaimableAmount: string }; totalClaimed: string }
@@ -99,7 +100,7 @@ export function remoteChannelFacilitator(
 
 /**
  * One network's channel backend over a remote facilitator: our authorizer key when set, else the remote's advertised
- * receiverAuthorizer; chain reads over `rpcUrl` when the network has one.
+ * receiverAuthorizer; with `rpcUrl`, chain reads (the watch, gas) and the remote's answers checked on chain.
  */
 export function remoteChannelBackend(o: {
   network: string
@@ -111,10 +112,9 @@ export function remoteChannelBackend(o: {
   const ours = o.authorizerKey ? privateKeyToAccount(o.authorizerKey as Hex) : undefined
   const receiverAuthorizer = ours?.address ?? (o.advertised && getAddress(o.advertised))
   if (!receiverAuthorizer) throw new Error(`no receiver authorizer for channels on ${o.network}`)
-  return {
-    network: o.network,
-    facilitator: remoteChannelFacilitator(o.remote, ours),
-    receiverAuthorizer,
-    ...(o.rpcUrl ? { rpc: createRpc(o.rpcUrl) } : {}),
-  }
+  const facilitator = remoteChannelFacilitator(o.remote, ours)
+  if (!o.rpcUrl) return { network: o.network, facilitator, receiverAuthorizer }
+  // With the network's RPC: the remote's answers are checked on chain (remote-proof.ts).
+  const rpc = createRpc(o.rpcUrl)
+  return { network: o.network, facilitator: provenChannelFacilitator(facilitator, rpc), receiverAuthorizer, rpc }
 }
