@@ -122,14 +122,12 @@ export function retryRemoteChannels(
       }
       if (cancelled) return
       if (!listing) return notListed(network, o.log)
-      await o
-        .found(listing)
-        .catch((e) =>
-          o.log.warn('payment channels on this network could not be built', {
-            network,
-            error: String(e).slice(0, 200),
-          }),
-        )
+      await o.found(listing).catch((e) =>
+        o.log.warn('payment channels on this network could not be built', {
+          network,
+          error: String(e).slice(0, 200),
+        }),
+      )
     }, waitMs)
     t.unref?.()
     timers.add(t)
