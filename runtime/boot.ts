@@ -34,7 +34,7 @@ export interface BootOptions {
   categories: Categories
   /**
    * The payment backend; built by `start` from the config (dev chain, RPC or remote facilitator). Its settlers (one
-   * self-facilitated network, or each behind the NETWORKS router) carry the payment channels.
+   * self-facilitated network, or each behind the NETWORKS router) and remote facilitators carry the payment channels.
    */
   facilitator: Facilitator & ChannelSources
   /** Receiving wallet when the config has none (the dev chain's payee). */
@@ -61,7 +61,7 @@ export interface Booted {
   storage: OpenedStorage
   gate: PaymentGate
   log: Logger
-  /** Payment channels (x402 batch-settlement), on the networks this server facilitates itself. */
+  /** Payment channels (x402 batch-settlement): on the networks self-facilitated or with a remote listing them. */
   channels?: ChannelService
   /** Stops timers, flushes and closes the storage (a SQLite handle stays open until its `close()`). */
   close(): Promise<void>
