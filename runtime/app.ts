@@ -77,9 +77,18 @@ export function createApp(deps: AppDeps) {
     }
   }
   // The static documents are built on their first request, not at boot.
+  // Built once, and again when payment channels are added on a network while running (their `version`).
   const once = <T>(make: () => T) => {
     let v: T | undefined
-    return () => (v ??= make())
+    let at = 0
+    return () => {
+      const version = deps.channels?.version ?? 0
+      if (v === undefined || at !== version) {
+        v = make()
+        at = version
+      }
+      return v
+    }
   }
   const docs = {
     services: once(() => JSON.stringify(servicesDocument(services, config, deps.channels?.terms))),

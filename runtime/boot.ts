@@ -18,8 +18,8 @@ import type { DevPayer } from './site/dev-payer'
 import { PaidResults } from './pay/server/kept-results'
 import { createReceiptIssuer, defaultKeyPath, loadReceiptKey, type ReceiptIssuer } from './pay/server/receipts'
 import { HandlerPool, isolated } from './isolate'
-import type { ChannelService } from './pay/batch-settlement/serve'
-import type { Settler } from './pay/facilitator/settle/settler'
+import type { ChannelService } from './pay/batch-settlement/networks'
+import type { ChannelSources } from './pay/facilitator/per-network/backends'
 
 export interface BootOptions {
   env?: Record<string, string | undefined>
@@ -32,8 +32,11 @@ export interface BootOptions {
   upstreams: Record<string, UpstreamDefault>
   /** The categories a manifest may name, with their tags (services/categories.ts, re-exported by the index). */
   categories: Categories
-  /** The payment backend; built by `start` from the config (dev chain, RPC or remote facilitator). */
-  facilitator: Facilitator
+  /**
+   * The payment backend; built by `start` from the config (dev chain, RPC or remote facilitator). Its settlers (one
+   * self-facilitated network, or each behind the NETWORKS router) and remote facilitators carry the payment channels.
+   */
+  facilitator: Facilitator & ChannelSources
   /** Receiving wallet when the config has none (the dev chain's payee). */
   payTo?: string
   log?: Logger
@@ -58,7 +61,7 @@ export interface Booted {
   storage: OpenedStorage
   gate: PaymentGate
   log: Logger
-  /** Payment channels (x402 batch-settlement), when this server facilitates itself on one network. */
+  /** Payment channels (x402 batch-settlement): on the networks self-facilitated or with a remote listing them. */
   channels?: ChannelService
   /** Stops timers, flushes and closes the storage (a SQLite handle stays open until its `close()`). */
   close(): Promise<void>
@@ -142,15 +145,18 @@ export async function boot(o: BootOptions): Promise<Booted> {
   } catch (e) {
     throw new ConfigError([(e as Error).message])
   }
-  // Payment channels: offered when this server is its own facilitator (RPC_URL + settler keys, or the dev chain)
-  // on one network; the claim engine runs from boot to shutdown (docs/channels.md).
-  const settler = (o.facilitator as { settler?: Settler }).settler
-  // Loaded only then (the official facilitator pulls in viem's root entry; test/boot/lazy-modules.test.ts).
+  // Payment channels: offered on every network this server facilitates itself (RPC_URL[_<id>] + settler keys, or the
+  // dev chain) and on every network whose remote facilitator lists batch-settlement in /supported (read now, and
+  // again later if it did not answer); each network's claim engine runs from boot to shutdown (docs/channels.md).
+  const { settler, remotes } = o.facilitator
+  const settlers =
+    o.facilitator.settlers ?? (settler && config.networks.length === 1 ? { [config.networks[0].network]: settler } : {})
   const channels =
-    settler && config.networks.length === 1
-      ? (await import('./pay/batch-settlement/serve')).channelService({
+    Object.keys(settlers).length || remotes
+      ? await (await import('./pay/batch-settlement/boot-channels')).bootChannels({
           config,
-          settler,
+          settlers,
+          remotes,
           payTo,
           store: storage.channels,
           ledger,

@@ -290,9 +290,10 @@ function renderChannels(ch) {
   lastChannels = ch
   const ethUsd = Number($('#eth-usd').value) || 0
   const f = ch.figures
-  $('#channels-summary').textContent = ch.offered
-    ? `Last ${ch.window_days} days (UTC, today included), like the figures above: ${f.channels} channel${f.channels === 1 ? '' : 's'} used on ${f.network}, ${f.paid_calls} paid calls, ${atomicUsd(f.earned_atomic)} earned, ${atomicUsd(f.claimed_atomic)} claimed, ${atomicUsd(f.swept_atomic)} swept to the payee; ${atomicUsd(f.deposited_atomic)} deposited.`
-    : 'Payment channels are not offered by this server (it is not its own facilitator on one network).'
+  $('#channels-summary').textContent =
+    ch.offered && f.networks.length
+      ? `Last ${ch.window_days} days (UTC, today included), like the figures above: ${f.channels} channel${f.channels === 1 ? '' : 's'} used on ${f.networks.map((n) => n.network).join(', ')}, ${f.paid_calls} paid calls, ${atomicUsd(f.earned_atomic)} earned, ${atomicUsd(f.claimed_atomic)} claimed, ${atomicUsd(f.swept_atomic)} swept to the payee; ${atomicUsd(f.deposited_atomic)} deposited.`
+      : 'Payment channels are not offered by this server (no network has a backend that runs them).'
   $('#gas-per-scheme').replaceChildren(
     table(
       [
@@ -311,6 +312,7 @@ function renderChannels(ch) {
     table(
       [
         { label: 'channel', get: (c) => el('span', { class: 'mono', title: c.id }, short(c.id)) },
+        { label: 'network', get: (c) => el('code', {}, c.network) },
         { label: 'payer', get: (c) => el('span', { class: 'mono', title: c.payer }, short(c.payer)) },
         { label: 'balance', get: (c) => atomicUsd(c.balance), num: true },
         { label: 'charged', get: (c) => atomicUsd(c.charged), num: true },

@@ -25,7 +25,7 @@ export const CHANNEL_RECEIVER_AUTHORIZER_KEY = variable({
   secret: true,
   concern: 'payment',
   valid: 'a 32-byte hex key',
-  defaultText: 'derived from the first settler key',
+  defaultText: "derived from each network's first settler key",
   description:
     'signs the claims and refunds of payment channels; its address is the `receiverAuthorizer` bound into every channel, so it must outlive settler key rotations: set it before rotating settler keys (docs/channels.md)',
 })

@@ -1,4 +1,4 @@
-import type { ChannelTerms } from '../pay/batch-settlement/scheme'
+import type { NetworkChannelTerms } from '../pay/batch-settlement/scheme'
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
 import { TIERS, type TierName } from '../sdk'
@@ -20,8 +20,15 @@ const price = (s: CatalogService) => {
  * category with its price, one-line purpose, input fields and the other field names it accepts. Generated from the
  * catalog at boot, so it never drifts.
  */
-export function llmsTxt(services: CatalogService[], cfg: Config, channels?: ChannelTerms): string {
+export function llmsTxt(services: CatalogService[], cfg: Config, terms?: NetworkChannelTerms): string {
   const base = cfg.provider.apiBase.replace(/\/+$/, '')
+  const channels = terms && Object.values(terms)[0]
+  // NETWORKS: which networks offer channels, and where their entries are in `accepts` (after every exact entry).
+  const on = Object.keys(terms ?? {})
+  const where =
+    cfg.networks.length > 1
+      ? `the \`batch-settlement\` entries after the \`exact\` ones, on ${on.join(', ')}`
+      : '`accepts[1]`'
   const out: string[] = [
     `# ${cfg.provider.name}`,
     '',
@@ -39,7 +46,7 @@ export function llmsTxt(services: CatalogService[], cfg: Config, channels?: Chan
     'With the official client this is one line: `wrapFetchWithPayment(fetch, new x402Client().register(network, new ExactEvmScheme(account)))` from `@x402/fetch` and `@x402/evm`.',
     ...(channels
       ? [
-          `Payment channels: every 402 also offers \`batch-settlement\` (\`accepts[1]\`): deposit once (at least ${channels.min_deposit} atomic units, gas paid by this server), then each call is paid by a signed cumulative voucher, checked locally and answered at once with no transaction; unspent funds come back with a cooperative refund (GET on the paid route). Pick it for many calls: \`exact\` costs one on-chain transfer per call. Client: \`new x402Client().register(network, new BatchSettlementEvmScheme(signer))\` from \`@x402/evm/batch-settlement/client\`. Model tiers charge for the tokens used, the price being the ceiling: the answer's \`charged\` ({ atomic, usd }) and PAYMENT-RESPONSE \`extra.chargedAmount\` say what was charged. Every paid answer carries the same signed receipt as with \`exact\` (PAYMENT-RESPONSE \`extensions["offer-receipt"]\`), with the channel id and cumulative charged amount in place of a transaction.`,
+          `Payment channels: every 402 also offers \`batch-settlement\` (${where}): deposit once (at least ${channels.min_deposit} atomic units, gas paid by this server), then each call is paid by a signed cumulative voucher, checked locally and answered at once with no transaction; unspent funds come back with a cooperative refund (GET on the paid route). Pick it for many calls: \`exact\` costs one on-chain transfer per call. Client: \`new x402Client().register(network, new BatchSettlementEvmScheme(signer))\` from \`@x402/evm/batch-settlement/client\`. Model tiers charge for the tokens used, the price being the ceiling: the answer's \`charged\` ({ atomic, usd }) and PAYMENT-RESPONSE \`extra.chargedAmount\` say what was charged. Every paid answer carries the same signed receipt as with \`exact\` (PAYMENT-RESPONSE \`extensions["offer-receipt"]\`), with the channel id and cumulative charged amount in place of a transaction.`,
         ]
       : []),
     `Tiered (model-backed) services take \`?tier=${TIERS.join('|')}\` (default standard); each tier has its own price.`,

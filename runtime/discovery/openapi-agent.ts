@@ -1,7 +1,7 @@
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
 import { atomicToUsd } from '../pay/amount'
-import type { ChannelTerms } from '../pay/batch-settlement/scheme'
+import type { NetworkChannelTerms } from '../pay/batch-settlement/scheme'
 import { TIERS } from '../sdk'
 import { errorSchema, freePaths, guidanceOf, IGNORED_FIELDS_HEADER, PAYMENT_ID_CONFLICT, protocolsOf } from './openapi'
 
@@ -16,7 +16,7 @@ export function agentOpenapiDocument(
   services: CatalogService[],
   cfg: Config,
   version: string,
-  channels?: ChannelTerms,
+  channels?: NetworkChannelTerms,
 ) {
   const base = cfg.provider.apiBase.replace(/\/+$/, '')
   const amounts = services

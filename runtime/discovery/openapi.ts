@@ -1,7 +1,7 @@
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
 import { atomicToUsd } from '../pay/amount'
-import type { ChannelTerms } from '../pay/batch-settlement/scheme'
+import type { ChannelTerms, NetworkChannelTerms } from '../pay/batch-settlement/scheme'
 import { TIERS } from '../sdk'
 
 export const errorSchema = {
@@ -37,8 +37,9 @@ const free = (summary: string, tag = 'Public') => ({
 })
 
 /** info.x-guidance: how to call and pay, in one paragraph (the long form is /llms.txt). */
-export const guidanceOf = (cfg: Config, channels?: ChannelTerms) => {
+export const guidanceOf = (cfg: Config, terms?: NetworkChannelTerms) => {
   const base = cfg.provider.apiBase.replace(/\/+$/, '')
+  const channels = terms && Object.values(terms)[0]
   return `Read ${base}/llms.txt for the full guide. Every /api/v1/* operation is paid per call with x402 v2 (scheme exact, USDC). Call it without payment, with the body you mean to pay for, to get a 402 with a PAYMENT-REQUIRED header (a body that would be refused gets its 400/415/422 instead, free: fix it first; an empty body or {} just reads the price), sign the EIP-3009 authorization it describes, and repeat the identical request with a PAYMENT-SIGNATURE header (for example with @x402/fetch). Failed calls (status >= 400) are never charged. The identical request sent again with the same payment (or the same payment-identifier extension id) returns the kept result without a second charge. Tiered services take ?tier=${TIERS.join('|')}.${channels ? ` Every 402 also offers scheme batch-settlement (a payment channel: one deposit of at least ${channels.min_deposit} atomic units, then signed vouchers with no transaction per call; x-payment-info.protocols has its terms): cheaper for many calls, see llms.txt.` : ''}`
 }
 
@@ -46,24 +47,27 @@ export const guidanceOf = (cfg: Config, channels?: ChannelTerms) => {
  * x-payment-info.protocols: x402 on each network this server accepts, `exact`, then, where payment channels are
  * offered, `batch-settlement` with its terms (minDeposit in atomic units, withdrawDelay in seconds; docs/channels.md).
  */
-export const protocolsOf = (cfg: Config, channels?: ChannelTerms) =>
-  cfg.networks.flatMap((n) => [
-    { x402: { network: n.network, asset: n.asset, scheme: 'exact' } },
-    ...(channels
-      ? [
-          {
-            x402: {
-              network: n.network,
-              asset: n.asset,
-              scheme: 'batch-settlement',
-              minDeposit: channels.min_deposit,
-              withdrawDelay: channels.withdraw_delay_s,
-              receiverAuthorizer: channels.receiver_authorizer,
-            },
+export const protocolsOf = (cfg: Config, terms?: NetworkChannelTerms) =>
+  cfg.networks.flatMap((n) => channelProtocols(n, terms?.[n.network]))
+
+/** One network's x-payment-info.protocols entries. */
+const channelProtocols = (n: Config['networks'][number], channels?: ChannelTerms) => [
+  { x402: { network: n.network, asset: n.asset, scheme: 'exact' } },
+  ...(channels
+    ? [
+        {
+          x402: {
+            network: n.network,
+            asset: n.asset,
+            scheme: 'batch-settlement',
+            minDeposit: channels.min_deposit,
+            withdrawDelay: channels.withdraw_delay_s,
+            receiverAuthorizer: channels.receiver_authorizer,
           },
-        ]
-      : []),
-  ])
+        },
+      ]
+    : []),
+]
 
 /** The streamed answer of a model service (Accept: text/event-stream). */
 const STREAM_CONTENT = {
@@ -155,7 +159,12 @@ export function freePaths(services: CatalogService[]): Record<string, unknown> {
  * The full OpenAPI 3.1 reference (GET /openapi/full.json, shown at /docs): one operation per service with its
  * input/output schema, x-payment-info and a documented 402. The agents' compact document is openapi-agent.ts.
  */
-export function openapiDocument(services: CatalogService[], cfg: Config, version: string, channels?: ChannelTerms) {
+export function openapiDocument(
+  services: CatalogService[],
+  cfg: Config,
+  version: string,
+  channels?: NetworkChannelTerms,
+) {
   const paths = freePaths(services)
   const base = cfg.provider.apiBase.replace(/\/+$/, '')
   for (const s of services) {

@@ -16,13 +16,22 @@ export function discoveryRoutes(
   bootedAt: number,
   channels?: ChannelOffer,
 ) {
-  const llms = llmsTxt(services, config, channels?.terms)
+  // built again when payment channels are added on a network while running (`version`)
+  let llms = llmsTxt(services, config, channels?.terms)
+  let llmsVersion = channels?.version ?? 0
+  const llmsNow = () => {
+    if ((channels?.version ?? 0) !== llmsVersion) {
+      llmsVersion = channels?.version ?? 0
+      llms = llmsTxt(services, config, channels?.terms)
+    }
+    return llms
+  }
   const index = buildSearchIndex(services)
   return new Elysia({ name: 'discovery-routes' })
     .get(
       '/llms.txt',
       () =>
-        new Response(llms, {
+        new Response(llmsNow(), {
           headers: {
             'content-type': 'text/plain; charset=utf-8',
             ...PREFLIGHT_HEADERS,

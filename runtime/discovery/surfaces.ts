@@ -1,4 +1,4 @@
-import type { ChannelOffer, ChannelTerms } from '../pay/batch-settlement/scheme'
+import type { ChannelOffer, NetworkChannelTerms } from '../pay/batch-settlement/scheme'
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
 import { acceptsFor } from '../pay/server/challenge'
@@ -27,16 +27,38 @@ export function publishedInputSchema(s: CatalogService): Record<string, unknown>
   )
 }
 
+/**
+ * The schemes and channel terms published at the top of /services and /.well-known (docs/channels.md): `exact`, and
+ * `batch-settlement` with the terms of the first network offering channels (each network's are in `networks`).
+ */
+const channelFields = (channels?: NetworkChannelTerms) => {
+  const first = channels && Object.values(channels)[0]
+  return first ? { schemes: ['exact', 'batch-settlement'], batch_settlement: first } : { schemes: ['exact'] }
+}
+
+/** One network's entry of `channelFields`. */
+const channelFieldsOn = (network: string, channels?: NetworkChannelTerms) =>
+  channelFields(channels?.[network] ? { [network]: channels[network] } : undefined)
+
 /** GET /services: every service with tiers, prices, endpoints, availability and schemas, and the free demo. */
-export function servicesDocument(services: CatalogService[], cfg: Config, channels?: ChannelTerms) {
+export function servicesDocument(services: CatalogService[], cfg: Config, channels?: NetworkChannelTerms) {
   const demo = services.find((s) => s.slug === cfg.demo.service)
   return {
     provider: cfg.provider.name,
     network: cfg.networks[0].network,
     asset: cfg.networks[0].asset,
     // The x402 schemes every 402 offers, in its order; payment channels' terms when they are offered (docs/channels.md).
-    schemes: channels ? ['exact', 'batch-settlement'] : ['exact'],
-    ...(channels ? { batch_settlement: channels } : {}),
+    ...channelFields(channels),
+    // NETWORKS: every accepted network with its token, schemes and channel terms (the fields above are the first's).
+    ...(cfg.networks.length > 1
+      ? {
+          networks: cfg.networks.map((n) => ({
+            network: n.network,
+            asset: n.asset,
+            ...channelFieldsOn(n.network, channels),
+          })),
+        }
+      : {}),
     count: services.length,
     // The free demo (POST /api/demo/explain): which service, and whether it can answer (its model is configured).
     demo: {
@@ -67,7 +89,12 @@ export function servicesDocument(services: CatalogService[], cfg: Config, channe
 }
 
 /** GET /.well-known/x402 and /.well-known/x402.json: exactly the spec §2.6 manifest. */
-export function wellKnownDocument(services: CatalogService[], cfg: Config, payTo: string, channels?: ChannelTerms) {
+export function wellKnownDocument(
+  services: CatalogService[],
+  cfg: Config,
+  payTo: string,
+  channels?: NetworkChannelTerms,
+) {
   return {
     provider: cfg.provider.name,
     description: cfg.provider.description,
@@ -78,10 +105,18 @@ export function wellKnownDocument(services: CatalogService[], cfg: Config, payTo
     asset: cfg.networks[0].asset,
     payTo,
     // Payment channels (docs/channels.md): the schemes every 402 offers, in its order, and the channels' terms.
-    ...(channels ? { schemes: ['exact', 'batch-settlement'], batch_settlement: channels } : {}),
-    // NETWORKS: every accepted network with its token (the fields above are the first one's).
+    ...(channels ? channelFields(channels) : {}),
+    // NETWORKS: every accepted network with its token (the fields above are the first one's), and where channels are
+    // offered on any, each network's schemes and channel terms.
     ...(cfg.networks.length > 1
-      ? { networks: cfg.networks.map((n) => ({ network: n.network, asset: n.asset, payTo: n.payTo || payTo })) }
+      ? {
+          networks: cfg.networks.map((n) => ({
+            network: n.network,
+            asset: n.asset,
+            payTo: n.payTo || payTo,
+            ...(channels ? channelFieldsOn(n.network, channels) : {}),
+          })),
+        }
       : {}),
     // Every service is also an MCP tool (name = slug), paid with the x402 MCP transport.
     mcp: {
@@ -118,7 +153,7 @@ export function discoveryItem(
 ) {
   const accepts = (tier: TierName) => {
     const exact = acceptsFor(cfg, s, tier, payTo)
-    return channels ? [...exact, ...exact.map((r) => channels.offer(r))] : exact
+    return channels ? [...exact, ...exact.flatMap((r) => channels.offer(r) ?? [])] : exact
   }
   return {
     resource: `${cfg.provider.apiBase}/api/v1/${s.slug}`,
@@ -170,13 +205,17 @@ export function filterServices(
   if (
     (type && type !== 'http') ||
     (network && !cfg.networks.some((n) => n.network === network)) ||
-    (scheme && scheme !== 'exact' && !(channels && scheme === 'batch-settlement')) ||
+    (scheme && scheme !== 'exact' && !(scheme === 'batch-settlement' && channelsOn(channels, network))) ||
     (to && !cfg.networks.some((n) => (n.payTo || payTo).toLowerCase() === to.toLowerCase()))
   )
     return []
   if (ext && !ext.split(',').every((e) => e.trim() === 'bazaar')) return []
   return tags.length ? services.filter((s) => s.tags.some((t) => tags.includes(t))) : services
 }
+
+/** Whether channels are offered on `network` (or on any network). */
+const channelsOn = (channels: ChannelOffer | undefined, network: string | null) =>
+  !!channels && (network ? network in channels.terms : Object.keys(channels.terms).length > 0)
 
 /** Unix seconds (or ms) to ISO 8601. */
 const iso = (t: number) => new Date(t < 1e12 ? t * 1000 : t).toISOString()

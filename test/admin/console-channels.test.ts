@@ -91,7 +91,8 @@ test('the console lists the channel and the gas per paid call of each scheme', a
   const row = page.locator('#channels tr').filter({ has: page.locator(`[title="${ch.id}"]`) })
   expect(await row.count()).toBe(1)
   const cells = await row.locator('td').allTextContents()
-  expect(cells.slice(2, 7)).toEqual([
+  expect(cells[1]).toBe(NETWORK)
+  expect(cells.slice(3, 8)).toEqual([
     dollars(ch.balance),
     dollars(String(2n * PRICE)),
     dollars(ch.claimed),

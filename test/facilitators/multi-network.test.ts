@@ -122,7 +122,14 @@ describe('one server, two chains', () => {
   test('every 402 lists one accepts entry per network (v2 header and v1 body)', async () => {
     Object.assign(start, await payee())
     const { header, body } = await challengeOf('/api/v1/test-echo')
-    expect(header.accepts.map((r: any) => [r.network, r.asset, r.payTo, r.extra])).toEqual([
+    // the exact entries, then each network's batch-settlement one (test/pay/channel-networks.test.ts)
+    expect(header.accepts.map((r: any) => `${r.scheme} ${r.network}`)).toEqual([
+      `exact ${A}`,
+      `exact ${B}`,
+      `batch-settlement ${A}`,
+      `batch-settlement ${B}`,
+    ])
+    expect(header.accepts.slice(0, 2).map((r: any) => [r.network, r.asset, r.payTo, r.extra])).toEqual([
       [A, USDC_BASE, chainA.payee.address, { name: 'USD Coin', version: '2' }],
       [B, USDC_BASE, chainB.payee.address, { name: 'USD Coin', version: '2' }],
     ])
@@ -285,7 +292,7 @@ describe('one server, two chains', () => {
     expect(Object.keys(health.facilitator.networks)).toEqual([A, B])
     expect(health.facilitator.networks[B].settlers[0].address).toBe(chainB.settler.address)
     const wk = (await (await fetch(s.url + '/.well-known/x402')).json()) as any
-    expect(wk.networks).toEqual([
+    expect(wk.networks).toMatchObject([
       { network: A, asset: USDC_BASE, payTo: chainA.payee.address },
       { network: B, asset: USDC_BASE, payTo: chainB.payee.address },
     ])
@@ -296,7 +303,7 @@ describe('one server, two chains', () => {
     for (const item of disc.items) expect(new Set(item.accepts.map((r: any) => r.network))).toEqual(new Set([A, B]))
     const openapi = (await (await fetch(s.url + '/openapi/full.json')).json()) as any
     const info = openapi.paths['/api/v1/test-echo'].post['x-payment-info']
-    expect(info.protocols.map((p: any) => p.x402.network)).toEqual([A, B])
+    expect(info.protocols.filter((p: any) => p.x402.scheme === 'exact').map((p: any) => p.x402.network)).toEqual([A, B])
   })
 })
 

@@ -15,7 +15,7 @@ import { usdcBalance } from '../../runtime/chain/usdc'
 import { loadConfig } from '../../runtime/config'
 import { createRpc } from '../../runtime/pay/facilitator/settle/rpc'
 import { Settler } from '../../runtime/pay/facilitator/settle/settler'
-import { AUTHORIZER_LABEL, channelService } from '../../runtime/pay/batch-settlement/serve'
+import { AUTHORIZER_LABEL, localChannelBackend } from '../../runtime/pay/batch-settlement/facilitator'
 import { channelPayer, channelReceipt, clientFor, NETWORK } from '../support/channels'
 import { withEcho } from '../support/extra-service'
 import { startServerOnChain, stopAndTally } from '../support/on-chain'
@@ -229,14 +229,7 @@ test('CHANNEL_RECEIVER_AUTHORIZER_KEY, when set, is the receiver authorizer (not
     pollMs: 50,
     stuckBlocks: 3,
   })
-  const ch = channelService({
-    config,
-    settler,
-    payTo: chain.payee.address,
-    store: s.booted.storage.channels,
-    ledger: {},
-    log: s.booted.log,
-  })
+  const ch = localChannelBackend(settler, NETWORK, config.channels.receiverAuthorizerKey)
   expect(ch.receiverAuthorizer).toBe(privateKeyToAccount(key).address)
   expect(loadConfig({ CHANNEL_RECEIVER_AUTHORIZER_KEY: '0x1234' }).problems).toContain(
     'CHANNEL_RECEIVER_AUTHORIZER_KEY must be a 32-byte hex key',

@@ -52,8 +52,11 @@ export function channelSettings(config: Pick<Config, 'channels'>): {
 export interface ClaimerOptions {
   store: ChannelStore
   facilitator: ChannelFacilitator
-  /** Reads of the chain (watch, gas of our transactions). */
-  rpc: Rpc
+  /**
+   * Reads of the chain (the watch of pending withdrawals). Without it (a remote facilitator and no RPC URL for the
+   * network) there is no watch: a withdrawal is caught by the claim interval only (docs/channels.md).
+   */
+  rpc?: Rpc
   /** The batch-settlement requirements of this network (payTo = the receiver swept to, asset = the token). */
   requirements: PaymentRequirements
   policy?: Partial<ClaimPolicy>
@@ -150,10 +153,12 @@ export class ChannelClaimer {
    */
   async watch(): Promise<void> {
     this.lastWatch = this.now()
+    const rpc = this.o.rpc
+    if (!rpc) return
     const kept = await this.o.store.watched(this.network, 100_000)
     if (!kept.length) return
     const read = await readChannels(
-      this.o.rpc,
+      rpc,
       kept.map((c) => c.id),
       this.now(),
     )

@@ -4,7 +4,7 @@ import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/facilitator
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { RawReceipt } from '../facilitator/settle/receipt'
-import { hexToBig, withReadRetry } from '../facilitator/settle/rpc'
+import { hexToBig, type Rpc, withReadRetry } from '../facilitator/settle/rpc'
 import type { Settler } from '../facilitator/settle/settler'
 import { settlerSigner } from '../facilitator/settler-signer'
 
@@ -29,6 +29,31 @@ export function channelFacilitator(
   const f = new x402Facilitator()
   for (const n of networks) f.register(n as never, scheme)
   return { facilitator: f as unknown as ChannelFacilitator, receiverAuthorizer: authorizer.address }
+}
+
+/** The label of the receiver-authorizer key derived from the first settler key (CHANNEL_RECEIVER_AUTHORIZER_KEY unset). */
+export const AUTHORIZER_LABEL = 'x402 batch-settlement receiver authorizer'
+
+/**
+ * What one network's channels run on: the facilitator the doors and the claim engine call, the receiver authorizer
+ * bound into its channels, and chain reads (the claim engine's watch of withdrawals, gas figures) where there are any.
+ */
+export interface ChannelBackend {
+  network: string
+  facilitator: ChannelFacilitator
+  receiverAuthorizer: Hex
+  /** The network's RPC (self-facilitation, or a remote facilitator with RPC_URL[_<id>]); without it: no watch, no gas. */
+  rpc?: Rpc
+}
+
+/**
+ * Self-facilitation on one network: the official facilitator over that network's settler. The receiver authorizer
+ * is CHANNEL_RECEIVER_AUTHORIZER_KEY when set, else derived from the network's first settler key.
+ */
+export function localChannelBackend(settler: Settler, network: string, authorizerKey?: string): ChannelBackend {
+  const key = (authorizerKey || settler.derivedKey(AUTHORIZER_LABEL)) as Hex
+  const { facilitator, receiverAuthorizer } = channelFacilitator(settler, key, [network])
+  return { network, facilitator, receiverAuthorizer, rpc: settler.rpc }
 }
 
 /**

@@ -37,13 +37,25 @@ export interface ChannelTerms {
   receiver_authorizer: string
 }
 
-/** What the paid call needs of the channels: the doors' state and the 402's `batch-settlement` entry. */
+/** Each network's channel terms (network → terms), only networks offering channels, in NETWORKS order. */
+export type NetworkChannelTerms = Record<string, ChannelTerms>
+
+/**
+ * What the paid call needs of the channels, on every network that offers them (NETWORKS): the 402's
+ * `batch-settlement` entries and each network's doors.
+ */
 export interface ChannelOffer {
-  doors: ChannelDoors
-  /** The `batch-settlement` entry offered beside an `exact` one (same network, amount, asset, payTo). */
-  offer(exact: ExactRequirements): PaymentRequirements
-  /** The channel terms published in /services and llms.txt. */
-  terms: ChannelTerms
+  /** The `batch-settlement` entry beside an `exact` one (same network, amount, asset, payTo); none where its network has no channels. */
+  offer(exact: ExactRequirements): PaymentRequirements | undefined
+  /** The doors of a network's channels (none: that network has no channels). */
+  doorsOf(network: string): ChannelDoors | undefined
+  /** The channel terms of each network offering channels, in NETWORKS order (/services, .well-known, OpenAPI, llms.txt). */
+  terms: NetworkChannelTerms
+  /**
+   * Grows when a network's channels are added while running (a remote facilitator that answered /supported late):
+   * what is built from the offer (the 402s, the published documents) is built again.
+   */
+  version?: number
 }
 
 const MAX_HEADER = 16_384
@@ -116,7 +128,7 @@ async function withReceipt(
 
 /** The hold of an admitted voucher: the channel's lease until the charge is committed or the channel freed. */
 function channelHold(
-  ch: ChannelOffer,
+  doors: ChannelDoors,
   t: ChannelTicket,
   requirements: PaymentRequirements,
   maxTokens: number,
@@ -129,7 +141,7 @@ function channelHold(
   const free = async () => {
     if (!leased) return
     leased = false
-    await releaseChannel(ch.doors, t)
+    await releaseChannel(doors, t)
   }
   return {
     // The voucher and its charge are made durable together by `settle` (one fsync'd transaction, before the answer).
@@ -140,7 +152,7 @@ function channelHold(
       let c: Awaited<ReturnType<typeof commitChannelCharge>>
       const charged = chargeFor(t.ceiling, maxTokens, kept)
       try {
-        c = await commitChannelCharge(ch.doors, t, charged, purchase.service)
+        c = await commitChannelCharge(doors, t, charged, purchase.service)
         leased = false // the commit releases the lease, charged or not
       } catch (e) {
         await free().catch(() => {})
@@ -206,10 +218,25 @@ async function refusedFor(
   return { kind: 'refused', reason: a.reason, message: a.message, headers: {}, ...(corrective ? { corrective } : {}) }
 }
 
-/** The offered `batch-settlement` entry of the network a payment names (else the first). */
-function offeredFor(ch: ChannelOffer, payment: PaymentPayload, accepts: ExactRequirements[]): PaymentRequirements {
-  const offered = accepts.map((r) => ch.offer(r))
-  return offered.find((r) => r.network === payment.accepted?.network) ?? offered[0]
+/**
+ * The offered `batch-settlement` entry and the doors of the network a payment names, or the refusal when that network
+ * offers no channels (nothing is held, no RPC).
+ */
+function offeredFor(
+  ch: ChannelOffer,
+  payment: PaymentPayload,
+  accepts: ExactRequirements[],
+): { requirements: PaymentRequirements; doors: ChannelDoors } | Refused {
+  const exact = accepts.find((r) => r.network === payment.accepted?.network)
+  const requirements = exact && ch.offer(exact)
+  const doors = requirements && ch.doorsOf(requirements.network)
+  if (requirements && doors) return { requirements, doors }
+  return {
+    kind: 'refused',
+    reason: REASON.channelNetworkMismatch,
+    message: `No payment channels on network ${String(payment.accepted?.network).slice(0, 40)}.`,
+    headers: {},
+  }
 }
 
 /**
@@ -223,8 +250,10 @@ export async function refundChannel(
   accepts: ExactRequirements[],
   deps: PaidCallDeps,
 ): Promise<{ ok: true; response: Record<string, unknown> } | Refused> {
-  const requirements = offeredFor(ch, payment, accepts)
-  const out = await unavailableOnError(() => refundChannelPayment(ch.doors, payment, requirements), r, deps)
+  const of = offeredFor(ch, payment, accepts)
+  if ('kind' in of) return of
+  const { requirements, doors } = of
+  const out = await unavailableOnError(() => refundChannelPayment(doors, payment, requirements), r, deps)
   if (!out.ok) return refusedFor(out, requirements, r, deps)
   deps.log.info('channel refunded', {
     request_id: r.requestId,
@@ -246,8 +275,10 @@ export async function admitChannel(
   deps: PaidCallDeps,
 ): Promise<Admission> {
   const { svc, tier, requestId } = s.request
-  const requirements = offeredFor(ch, payment, s.accepts)
-  const a = await unavailableOnError(() => admitChannelPayment(ch.doors, payment, requirements), s.request, deps)
+  const of = offeredFor(ch, payment, s.accepts)
+  if ('kind' in of) return of
+  const { requirements, doors } = of
+  const a = await unavailableOnError(() => admitChannelPayment(doors, payment, requirements), s.request, deps)
   if (!a.ok) return refusedFor(a, requirements, s.request, deps)
   const maxTokens = svc.manifest.kind === 'tiered' ? (svc.pricing[s.request.tier]?.max_tokens ?? 0) : 0
   const purchase: Purchase = {
@@ -257,7 +288,7 @@ export async function admitChannel(
     requestHash: requestHash(svc.slug, tier, s.request.raw),
     requestId,
   }
-  const hold = channelHold(ch, a.ticket, requirements, maxTokens, purchase, deps)
+  const hold = channelHold(doors, a.ticket, requirements, maxTokens, purchase, deps)
   return {
     kind: 'admitted',
     call: { request: s.request, input: s.input, headers: ignoredFieldsHeader(s.ignored), hold },

@@ -1,35 +1,37 @@
 /**
- * Payment channels served by this server (docs/channels.md): with self-facilitation on one network, the official
- * batch-settlement facilitator over our settlement pipeline, the channel doors over the storage's channel store, the
- * 402's `batch-settlement` entry, and the claim and sweep engine (started at boot, stopped at shutdown after it
- * claimed and swept everything).
+ * Payment channels of one network (docs/channels.md): over the network's channel backend (the official
+ * batch-settlement facilitator over our settlement pipeline, or a remote facilitator listing the scheme), the channel
+ * doors over the storage's channel store, the 402's `batch-settlement` entry of that network, and the network's claim
+ * and sweep engine (started at boot, stopped at shutdown after it claimed and swept everything). `./networks.ts`
+ * puts the networks together for the paid call.
  * @module pay/batch-settlement/serve
  */
 import type { Hex } from 'viem'
-import type { Config } from '../../config'
+import type { Config, NetworkSetting } from '../../config'
 import type { ChannelStore, LedgerStore } from '../../db/store'
 import type { Logger } from '../../sdk'
-import type { Settler } from '../facilitator/settle/settler'
 import type { PaymentRequirements as ExactRequirements } from '../types'
-import { ChannelClaimer, channelSettings, type RoundResult } from './claimer'
-import { channelFacilitator, gasOf } from './facilitator'
+import { ChannelClaimer, channelSettings } from './claimer'
+import type { ChannelDoors } from './doors'
+import { gasOf, type ChannelBackend } from './facilitator'
 import { channelRequirements, DEFAULT_WITHDRAW_DELAY_S } from './requirements'
-import type { ChannelOffer } from './scheme'
+import type { ChannelTerms } from './scheme'
 
-/** The label of the receiver-authorizer key derived from the first settler key (CHANNEL_RECEIVER_AUTHORIZER_KEY unset). */
-export const AUTHORIZER_LABEL = 'x402 batch-settlement receiver authorizer'
+export { AUTHORIZER_LABEL } from './facilitator'
 
-export interface ChannelService extends ChannelOffer {
+/** One network's channels. */
+export interface ChannelNetwork {
+  network: string
+  doors: ChannelDoors
+  /** The `batch-settlement` entry beside this network's `exact` one. */
+  offer(exact: ExactRequirements): ReturnType<typeof channelRequirements>
+  terms: ChannelTerms
   claimer: ChannelClaimer
   /** The address bound into every channel's config as `receiverAuthorizer`. */
   receiverAuthorizer: Hex
-  /** Starts the claim rounds. */
-  start(): void
-  /** Stops the rounds, claims every channel with anything unclaimed and sweeps to PAY_TO. */
-  stop(): Promise<RoundResult>
   /**
-   * The channels' money (atomic units and wei as decimal strings): all time (/stats), or since `since` (ms; the
-   * console's window, the same as its exact figures).
+   * The network's channel money (atomic units and wei as decimal strings): all time (/stats), or since `since` (ms;
+   * the console's window, the same as its exact figures).
    */
   figures(since?: number): Promise<ChannelFigures>
 }
@@ -47,35 +49,37 @@ export interface ChannelFigures {
   txs: Record<string, number>
 }
 
-export function channelService(o: {
+export function channelNetwork(o: {
   config: Config
-  settler: Settler
+  /** The network (one of config.networks). */
+  net: NetworkSetting
+  backend: ChannelBackend
+  /** PAY_TO (a network's PAY_TO_<id> wins, as in the 402's `exact` entries). */
   payTo: string
   store: ChannelStore
   ledger: Pick<LedgerStore, 'exclusively'>
   log: Logger
-}): ChannelService {
-  const net = o.config.networks[0]
-  const key = (o.config.channels.receiverAuthorizerKey || o.settler.derivedKey(AUTHORIZER_LABEL)) as Hex
-  const { facilitator, receiverAuthorizer } = channelFacilitator(o.settler, key, [net.network])
+}): ChannelNetwork {
+  const { net, backend, ledger } = o
+  const { facilitator, receiverAuthorizer, rpc } = backend
   const { policy, minDeposit } = channelSettings(o.config)
   const offer = (exact: ExactRequirements) =>
     channelRequirements(
       { ...exact, network: exact.network as `${string}:${string}` },
       { receiverAuthorizer, minDeposit },
     )
-  const gas = (tx: string) => gasOf(o.settler.rpc, tx)
-  const { ledger } = o
+  const gas = rpc ? (tx: string) => gasOf(rpc, tx) : undefined
+  const payTo = o.config.networks.length > 1 ? net.payTo || o.payTo : o.payTo
   const claimer = new ChannelClaimer({
     store: o.store,
     facilitator,
-    rpc: o.settler.rpc,
+    rpc,
     requirements: offer({
       scheme: 'exact',
       network: net.network,
       amount: '0',
       asset: net.asset,
-      payTo: net.payTo || o.payTo,
+      payTo,
       maxTimeoutSeconds: o.config.maxTimeoutSeconds,
       extra: { name: net.assetName, version: net.assetVersion },
     }),
@@ -85,6 +89,7 @@ export function channelService(o: {
     log: o.log,
   })
   return {
+    network: net.network,
     doors: { store: o.store, facilitator, minDeposit, gasOf: gas },
     offer,
     terms: {
@@ -94,8 +99,6 @@ export function channelService(o: {
     },
     claimer,
     receiverAuthorizer,
-    start: () => claimer.start(),
-    stop: () => claimer.stop(),
     async figures(since?: number) {
       const t = await o.store.totals(net.network, since)
       return {

@@ -5,6 +5,7 @@ import { createChainReader } from './chain-status'
 import { provenSettle } from './proven-settle'
 import { createFacilitatorList } from './remote-list'
 import { createRemoteFacilitator } from './remote'
+import type { RemoteNetwork } from './remote-channels'
 
 /**
  * FACILITATOR_URL (a comma-separated list) as one Facilitator: tried in order behind circuit breakers, every
@@ -33,18 +34,30 @@ export function remoteFacilitators(
         network: net.network,
       },
     )
-  const list = createFacilitatorList(members, {
-    failures: config.facilitatorFailures,
-    cooldownMs: config.facilitatorCooldownSeconds * 1000,
-    log,
-    status: chain?.status,
-  })
-  void list.supported().then((all) => {
+  const breakers = { failures: config.facilitatorFailures, cooldownMs: config.facilitatorCooldownSeconds * 1000 }
+  const list = createFacilitatorList(members, { ...breakers, log, status: chain?.status })
+  // One /supported check in the background; payment channels (docs/channels.md) read its answers at boot, and ask
+  // again on a later read.
+  let checked: ReturnType<typeof list.supported> | undefined = list.supported()
+  const remote: RemoteNetwork = {
+    members,
+    supported: () => {
+      const first = checked
+      checked = undefined
+      return first ?? list.supported()
+    },
+    breakers: { ...breakers, log },
+    ...(net.rpcUrl ? { rpcUrl: net.rpcUrl } : {}),
+  }
+  const remotes = { [net.network]: remote }
+  void checked.then((all) => {
     for (const s of all) {
       if (s.error) log.warn('facilitator /supported failed', { facilitator: s.url, error: s.error })
       else if (!s.kinds?.some((k) => k.x402Version === 2 && k.scheme === 'exact' && k.network === net.network))
         log.warn('facilitator does not list this network', { facilitator: s.url, network: net.network })
     }
   })
-  return chain ? { ...list, settle: provenSettle(list.settle, chain.status), balance: chain.balance } : list
+  return chain
+    ? { ...list, settle: provenSettle(list.settle, chain.status), balance: chain.balance, remotes }
+    : { ...list, remotes }
 }

@@ -53,7 +53,8 @@ export const BODY_CHECKED_FIRST =
 
 /** Payment channels in the 402: the `batch-settlement` entry beside an `exact` one, or a corrective one instead. */
 export interface ChannelEntries {
-  offer(exact: PaymentRequirements): X402Requirements
+  /** None where the entry's network has no channels. */
+  offer(exact: PaymentRequirements): X402Requirements | undefined
   /** A cumulative mismatch: this entry (with the spec's corrective `extra`) replaces the offer of its network. */
   corrective?: X402Requirements
 }
@@ -61,7 +62,7 @@ export interface ChannelEntries {
 /**
  * The 402 challenge: `PAYMENT-REQUIRED` header (v2 PaymentRequired with the bazaar extension) and a body with
  * the spec §2.4 fields plus a v1 `accepts` array. `reason` says why an attempted payment was refused. With
- * `channels`, the v2 `accepts` lists every `exact` entry first, then the `batch-settlement` ones (v1 stays exact).
+ * `channels`, the v2 `accepts` lists every `exact` entry first, then the `batch-settlement` ones of the networks offering channels (v1 stays exact).
  * `accepts` (returned) is the exact entries only: what the `exact` admission checks a payment against.
  */
 export function challenge(
@@ -77,7 +78,10 @@ export function challenge(
   const req = accepts[0]
   const corrective = channels?.corrective
   const offered: Array<PaymentRequirements | X402Requirements> = channels
-    ? [...accepts, ...accepts.map((r) => (corrective?.network === r.network ? corrective : channels.offer(r)))]
+    ? [
+        ...accepts,
+        ...accepts.flatMap((r) => (corrective?.network === r.network ? corrective : channels.offer(r)) ?? []),
+      ]
     : accepts
   const description = `${svc.manifest.name}: ${svc.manifest.description}`.slice(0, 500)
   const paymentRequired = {

@@ -37,7 +37,8 @@ const challengeCache = new WeakMap<
 function cachedChallenge(r: PaidRequest, deps: PaidCallDeps) {
   let m = challengeCache.get(r.svc)
   if (!m) challengeCache.set(r.svc, (m = new Map()))
-  const key = `${r.tier} ${r.resource}`
+  // payment channels added on a network while running (`version`) change the 402
+  const key = `${r.tier} ${r.resource} ${deps.channels?.version ?? 0}`
   let c = m.get(key)
   if (!c) {
     const built = challenge(deps.config, r.svc, r.tier, deps.payTo, r.resource, undefined, deps.channels)
