@@ -16,6 +16,23 @@ const price = (s: CatalogService) => {
 }
 
 /**
+ * The official client refuses any one payment above $1 unless its spend controls say otherwise
+ * (`DEFAULT_MAX_AMOUNT_PER_PAYMENT` in `@x402/core`): name the tiers that cost more and how to allow them.
+ */
+function spendCapLine(services: CatalogService[]): string[] {
+  const over = services.flatMap((s) =>
+    (Object.keys(s.pricing) as TierName[])
+      .filter((t) => Number(s.pricing[t]!.price_usd) > 1)
+      .map((t) => ({ name: `${s.slug} ${t}`, usd: Number(s.pricing[t]!.price_usd) })),
+  )
+  if (!over.length) return []
+  const max = Math.max(...over.map((o) => o.usd))
+  return [
+    `The official client refuses a single payment above $1 by default: ${over.map((o) => o.name).join(', ')} cost more; allow them with \`x402Client.setSpendControls({ maxAmountPerPayment: '$${max}' })\`.`,
+  ]
+}
+
+/**
  * GET /llms.txt (llmstxt.org format): what the API is, how to pay with x402, and every service grouped by
  * category with its price, one-line purpose, input fields and the other field names it accepts. Generated from the
  * catalog at boot, so it never drifts.
@@ -44,6 +61,7 @@ export function llmsTxt(services: CatalogService[], cfg: Config, terms?: Network
     '4. A 200 carries the result and a `PAYMENT-RESPONSE` header with the settlement transaction and a signed receipt (`extensions["offer-receipt"]`, key at /.well-known/did.json, check one at POST /receipts/verify). A failed call (status >= 400) is never charged; the same authorization can be used again.',
     '',
     'With the official client this is one line: `wrapFetchWithPayment(fetch, new x402Client().register(network, new ExactEvmScheme(account)))` from `@x402/fetch` and `@x402/evm`.',
+    ...spendCapLine(services),
     ...(channels
       ? [
           `Payment channels: every 402 also offers \`batch-settlement\` (${where}): deposit once (at least ${channels.min_deposit} atomic units, gas paid by this server), then each call is paid by a signed cumulative voucher, checked locally and answered at once with no transaction; unspent funds come back with a cooperative refund (GET on the paid route). Pick it for many calls: \`exact\` costs one on-chain transfer per call. Client: \`new x402Client().register(network, new BatchSettlementEvmScheme(signer))\` from \`@x402/evm/batch-settlement/client\`. Model tiers charge for the tokens used, the price being the ceiling: the answer's \`charged\` ({ atomic, usd }) and PAYMENT-RESPONSE \`extra.chargedAmount\` say what was charged. Every paid answer carries the same signed receipt as with \`exact\` (PAYMENT-RESPONSE \`extensions["offer-receipt"]\`), with the channel id and cumulative charged amount in place of a transaction.`,

@@ -133,3 +133,43 @@ test('/openapi/full.json is served like /openapi.json: JSON, CORS for any origin
     expect(((await r.json()) as any).openapi).toBe('3.1.0')
   }
 })
+
+test("/llms.txt names the tiers above the official client's default $1 cap, and the setting that allows them", async () => {
+  const { x402Client } = await import('@x402/core/client')
+  const { ExactEvmScheme } = await import('@x402/evm/exact/client')
+  const { privateKeyToAccount, generatePrivateKey } = await import('viem/accounts')
+  const text = await (await s.fetch('/llms.txt')).text()
+  const services = ((await (await s.fetch('/services')).json()) as any).services as any[]
+  const over = services.flatMap((svc) =>
+    Object.entries(svc.pricing)
+      .filter(([, p]: [string, any]) => Number(p.price_usd) > 1)
+      .map(([tier, p]: [string, any]) => ({
+        name: `${svc.slug} ${tier}`,
+        slug: svc.slug,
+        tier,
+        usd: Number(p.price_usd),
+      })),
+  )
+  expect(over.length).toBeGreaterThan(0)
+  const line = text.split('\n').find((l) => l.startsWith('The official client refuses a single payment above $1'))
+  expect(line).toBeDefined()
+  for (const o of over) expect(line).toContain(o.name)
+  const setting = /maxAmountPerPayment: '(\$[\d.]+)'/.exec(line!)?.[1]
+  expect(setting).toBeDefined()
+  // The costliest tier's accepts entry as the Bazaar list publishes it (the 402's): the default client refuses it,
+  // the client with the named setting signs it.
+  const top = over.reduce((a, b) => (b.usd > a.usd ? b : a))
+  const list = (await (await s.fetch('/discovery/resources?limit=100')).json()) as any
+  const item = list.items.find((i: any) => new URL(i.resource).pathname === `/api/v1/${top.slug}`)
+  const accepted = item.accepts.find(
+    (a: any) => a.scheme === 'exact' && BigInt(a.amount) === BigInt(Math.round(top.usd * 1e6)),
+  )
+  expect(accepted).toBeDefined()
+  const required = { x402Version: 2, resource: { url: item.resource }, accepts: [accepted] }
+  const scheme = () => new ExactEvmScheme(privateKeyToAccount(generatePrivateKey()))
+  await expect(new x402Client().register('eip155:8453', scheme()).createPaymentPayload(required)).rejects.toThrow(
+    /maxAmountPerPayment/,
+  )
+  const allowed = new x402Client().register('eip155:8453', scheme()).setSpendControls({ maxAmountPerPayment: setting! })
+  expect((await allowed.createPaymentPayload(required)).accepted.amount).toBe(accepted.amount)
+})
