@@ -50,3 +50,26 @@ test('malformed channel payments are 402 with the spec reason, then 429 past the
   expect((await throttled.json()).error.code).toBe('TOO_MANY_INVALID_PAYMENTS')
   expect(await s.booted.storage.channels.totals()).toMatchObject({ channels: 0, earned: 0n })
 })
+
+test('a channel payment naming a network without channels counts as a refusal too: 402, then 429 past the limit', async () => {
+  const other = await startServerOnChain(chain, { env: { INVALID_PAYMENT_LIMIT: '2' } })
+  try {
+    const offered = decodeB64Json(
+      (await other.post('/api/v1/slugify', { text: 'Hello' })).headers.get('payment-required'),
+    ).accepts
+    const header = b64json({ x402Version: 2, accepted: { ...offered[1], network: 'eip155:1' }, payload: {} })
+    const send = () => other.post('/api/v1/slugify', { text: 'Hello' }, { 'payment-signature': header })
+    for (let i = 0; i < 2; i++) {
+      const res = await send()
+      expect(res.status).toBe(402)
+      expect(decodeB64Json(res.headers.get('payment-required')).error).toBe(
+        'invalid_batch_settlement_evm_network_mismatch',
+      )
+    }
+    const throttled = await send()
+    expect(throttled.status).toBe(429)
+    expect((await throttled.json()).error.code).toBe('TOO_MANY_INVALID_PAYMENTS')
+  } finally {
+    await other.stop()
+  }
+})

@@ -210,13 +210,16 @@ async function refusedFor(
   r: PaidRequest,
   deps: PaidCallDeps,
 ): Promise<Refused> {
-  if (a.reason !== REASON.channelBusy && a.reason !== REASON.channelCumulativeMismatch)
-    await Promise.resolve(deps.refusals.hit(r.client)).catch((e) =>
-      deps.log.warn('refusal throttle unavailable', { error: (e as Error).message }),
-    )
+  if (a.reason !== REASON.channelBusy && a.reason !== REASON.channelCumulativeMismatch) await counted(r, deps)
   const corrective = a.channelState ? correctiveRequirements(requirements, a) : undefined
   return { kind: 'refused', reason: a.reason, message: a.message, headers: {}, ...(corrective ? { corrective } : {}) }
 }
+
+/** One refusal counted against the client (the refusal throttle). */
+const counted = (r: PaidRequest, deps: PaidCallDeps) =>
+  Promise.resolve(deps.refusals.hit(r.client)).catch((e) =>
+    deps.log.warn('refusal throttle unavailable', { error: (e as Error).message }),
+  )
 
 /**
  * The offered `batch-settlement` entry and the doors of the network a payment names, or the refusal when that network
@@ -251,7 +254,7 @@ export async function refundChannel(
   deps: PaidCallDeps,
 ): Promise<{ ok: true; response: Record<string, unknown> } | Refused> {
   const of = offeredFor(ch, payment, accepts)
-  if ('kind' in of) return of
+  if ('kind' in of) return counted(r, deps).then(() => of)
   const { requirements, doors } = of
   const out = await unavailableOnError(() => refundChannelPayment(doors, payment, requirements), r, deps)
   if (!out.ok) return refusedFor(out, requirements, r, deps)
@@ -276,7 +279,7 @@ export async function admitChannel(
 ): Promise<Admission> {
   const { svc, tier, requestId } = s.request
   const of = offeredFor(ch, payment, s.accepts)
-  if ('kind' in of) return of
+  if ('kind' in of) return counted(s.request, deps).then(() => of)
   const { requirements, doors } = of
   const a = await unavailableOnError(() => admitChannelPayment(doors, payment, requirements), s.request, deps)
   if (!a.ok) return refusedFor(a, requirements, s.request, deps)
