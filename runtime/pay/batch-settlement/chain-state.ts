@@ -2,7 +2,7 @@ import type { Hex } from 'viem'
 import { decodeFunctionResult, encodeFunctionData, parseAbi } from 'viem/utils'
 import { BATCH_SETTLEMENT, MULTICALL3 } from '../../chain/addresses'
 import type { ChannelMirror } from '../../db/store'
-import type { Rpc } from '../facilitator/settle/rpc'
+import { type Rpc, withReadRetry } from '../facilitator/settle/rpc'
 
 const READS = parseAbi([
   'function channels(bytes32 channelId) view returns (uint128 balance, uint128 totalClaimed)',
@@ -17,7 +17,8 @@ const PER_CALL = 100
 
 /**
  * The on-chain state of channels (balance, totalClaimed, pending withdrawal, refund nonce), read through Multicall3:
- * one eth_call per 100 channels. A channel whose reads failed is left out.
+ * one eth_call per 100 channels, retried on a transient node error (`withReadRetry`, as the settler's reads). A
+ * channel whose reads failed is left out.
  */
 export async function readChannels(rpc: Rpc, ids: Hex[], now = Date.now()): Promise<Map<Hex, ChannelMirror>> {
   const out = new Map<Hex, ChannelMirror>()
@@ -30,7 +31,7 @@ export async function readChannels(rpc: Rpc, ids: Hex[], now = Date.now()): Prom
         callData: encodeFunctionData({ abi: READS, functionName, args: [id] }),
       })),
     )
-    const ret = await rpc<Hex>('eth_call', [
+    const ret = await withReadRetry(rpc)<Hex>('eth_call', [
       { to: MULTICALL3, data: encodeFunctionData({ abi: AGGREGATE3, functionName: 'aggregate3', args: [calls] }) },
       'latest',
     ])
