@@ -27,7 +27,7 @@ export const CHANNEL_RECEIVER_AUTHORIZER_KEY = variable({
   valid: 'a 32-byte hex key',
   defaultText: "derived from each network's first settler key",
   description:
-    'signs the claims and refunds of payment channels; its address is the `receiverAuthorizer` bound into every channel, so it must outlive settler key rotations: set it before rotating settler keys (docs/channels.md)',
+    'signs the claims and refunds of payment channels; its address is the `receiverAuthorizer` bound into every channel, so it must outlive settler key rotations: set it before rotating settler keys, and on every instance sharing `DATABASE_URL` (off the dev chain, self-facilitated channels are off without it there; docs/channels.md)',
 })
 
 export const channelVariables = [CHANNEL_CLAIM_INTERVAL_S, CHANNEL_MIN_DEPOSIT_USD, CHANNEL_RECEIVER_AUTHORIZER_KEY]

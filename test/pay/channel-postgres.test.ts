@@ -1,16 +1,18 @@
 /**
  * Channels on a shared Postgres (DATABASE_URL), two instances: a payer deposits through one and pays vouchers to
  * either (the channel state is in the database, not in a process); at shutdown both claim engines run under the
- * advisory lock (`ledger.exclusively`): every charge is claimed and swept exactly once.
+ * advisory lock (`ledger.exclusively`): every charge is claimed and swept exactly once. Off the dev chain, channels
+ * need the receiver authorizer key every instance shares.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { channelPayer, clientFor, NETWORK } from '../support/channels'
 import { startServerOnChain } from '../support/on-chain'
 import { testPostgres, type LocalPostgres } from '../support/postgres'
-import type { TestServer } from '../support/server'
+import { decodeB64Json, type TestServer } from '../support/server'
 
 const PRICE = 1000n // slugify: $0.001
 
@@ -53,4 +55,34 @@ test('one channel paid through two instances; both shut down; claimed and swept 
   expect(totals).toMatchObject({ earned: charged, claimed: charged, swept: charged })
   expect(totals.txs.sweep).toBe(1)
   expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeBefore).toBe(charged)
+})
+
+test('off the dev chain, instances on one Postgres offer channels only with a shared CHANNEL_RECEIVER_AUTHORIZER_KEY', async () => {
+  // RPC_URL + a settler key: a deployment's configuration (each instance its own settler keys, docs/deploy.md)
+  const deployed = {
+    DATABASE_URL: await pg.createDatabase('channels_authorizer'),
+    RPC_URL: chain.rpcUrl,
+    SETTLER_PRIVATE_KEY: chain.settler.privateKey,
+  }
+  const schemesOf = async (s: TestServer) =>
+    decodeB64Json((await s.post('/api/v1/slugify', { text: 'x' })).headers.get('payment-required')).accepts.map(
+      (a: { scheme: string; extra?: { receiverAuthorizer?: string } }) => [a.scheme, a.extra?.receiverAuthorizer],
+    )
+  const without = await startServerOnChain(chain, { env: deployed })
+  try {
+    expect(await schemesOf(without)).toEqual([['exact', undefined]])
+    expect(without.booted.channels).toBeUndefined()
+  } finally {
+    await without.stop()
+  }
+  const key = generatePrivateKey()
+  const withKey = await startServerOnChain(chain, { env: { ...deployed, CHANNEL_RECEIVER_AUTHORIZER_KEY: key } })
+  try {
+    expect(await schemesOf(withKey)).toEqual([
+      ['exact', undefined],
+      ['batch-settlement', privateKeyToAccount(key).address],
+    ])
+  } finally {
+    await withKey.stop()
+  }
 })
