@@ -10,8 +10,13 @@
  * charges the clients were told (PAYMENT-RESPONSE extra.chargedAmount); the server is restarted on its database to
  * read `/stats` channels. With `--kill`, the server is also killed with SIGKILL in the middle of a channel window and
  * restarted on its database; the books must still balance after its claims and sweep.
+ * Closed loop by default: each caller sends its next call when the previous one answered, so its latency is bounded by
+ * callers ÷ throughput (Little's law). `--rate R` measures the N-caller rows open loop instead, as wrk2 does: R calls/s
+ * offered by all callers together, each caller sending every N/R s from a random phase; latency runs from each call's
+ * scheduled start to its answer, so a caller whose previous call has not answered yet (a channel serializes its calls)
+ * sends late and the wait counts in that call's latency (no coordinated omission); the late starts are counted.
  * Not a test (no timed assertions): `bun bench/channels.ts [--quick] [--callers N] [--seconds S] [--calls N] [--exact-calls N]
- * [--blocks 2,0.2] [--workers W] [--keys K] [--kill] [--only exact|channel] [--cpu-prof DIR] [--log warn]`. `--cpu-prof DIR`: the
+ * [--blocks 2,0.2] [--workers W] [--keys K] [--kill] [--only exact|channel] [--rate R] [--cpu-prof DIR] [--log warn]`. `--cpu-prof DIR`: the
  * server's first process writes a markdown CPU profile (bun --cpu-prof-md) into DIR when it shuts down.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -41,9 +46,13 @@ interface Job {
   keys: Hex[]
   seconds?: number
   calls?: number
+  /** Open loop: each caller sends every `periodMs` from a random phase (else closed loop). */
+  periodMs?: number
 }
 interface Outcome {
   lat: number[]
+  /** Open loop: calls that started after their scheduled time (the caller's previous call had not answered). */
+  late: number
   statuses: [number, number][]
   charged: string
   deposits: { ms: number; tx: string; status: number; why: string }[]
@@ -57,7 +66,7 @@ async function callers(job: Job): Promise<void> {
       ? payingFetch(key)
       : wrapFetchWithPayment(fetch, new x402Client().register(NETWORK, clientFor(job.rpcUrl, key))),
   )
-  const out: Outcome = { lat: [], statuses: [], charged: '0', deposits: [] }
+  const out: Outcome = { lat: [], late: 0, statuses: [], charged: '0', deposits: [] }
   let charged = 0n
   const statuses = new Map<number, number>()
   const chargeOf = (r: Response) => {
@@ -94,12 +103,21 @@ async function callers(job: Job): Promise<void> {
   parentPort!.on('message', (m: { url?: string }) => {
     if (m.url) job.url = m.url // the server was restarted (--kill)
   })
-  const deadline = performance.now() + (job.seconds ?? Infinity) * 1000
+  const start = performance.now()
+  const deadline = start + (job.seconds ?? Infinity) * 1000
   let budget = job.calls ?? Infinity
+  const period = job.periodMs
   await Promise.all(
     pays.map(async (pay) => {
-      while (performance.now() < deadline && budget-- > 0) {
-        const t = performance.now()
+      let next = period ? start + Math.random() * period : 0 // open loop: this call's scheduled start
+      while ((period ? next : performance.now()) < deadline && budget-- > 0) {
+        if (period) {
+          const wait = next - performance.now()
+          if (wait > 0) await Bun.sleep(wait)
+          else out.late++
+        }
+        const t = period ? next : performance.now()
+        next += period ?? 0
         const r = await pay(job.url, INIT).catch(() => null)
         await r?.arrayBuffer()
         out.lat.push(performance.now() - t)
@@ -131,6 +149,7 @@ interface Window {
   ok: number
   secs: number
   lat: number[]
+  late: number
   others: string
   charged: bigint
   cpuMsPerCall: number
@@ -145,6 +164,8 @@ async function run(
     keys: Hex[]
     workers: number
     pid: () => number
+    /** Open loop: calls/s offered by all the callers together. */
+    rate?: number
     midway?: (tell: (url: string) => void) => Promise<void>
   },
 ): Promise<Window> {
@@ -157,6 +178,7 @@ async function run(
       keys: o.keys.filter((_, k) => k % n === i),
       seconds: o.seconds,
       calls: o.calls === undefined ? undefined : Math.ceil(o.calls / n),
+      periodMs: o.rate ? (o.keys.length / o.rate) * 1000 : undefined,
     }
     return new Worker(new URL(import.meta.url), { workerData: { bench: 'channels', job } })
   })
@@ -194,6 +216,7 @@ async function run(
     ok,
     secs,
     lat: outs.flatMap((x) => x.lat),
+    late: outs.reduce((a, x) => a + x.late, 0),
     others:
       [...statuses]
         .filter(([s]) => s !== 200)
@@ -243,6 +266,8 @@ interface Plan {
   workers: number
   keys: number
   kill: boolean
+  /** Open loop for the N-caller rows: calls/s offered by all callers together (else closed loop). */
+  rate?: number
   /** Only this scheme (`exact` or `channel`), else both. */
   only?: string
   /** A directory: the server's first process writes a CPU profile there (bun --cpu-prof-md) at shutdown. */
@@ -295,10 +320,11 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
   let channelCharged = 0n
   let channelCalls = 0
   let killed = ''
-  const row = (scheme: string, callers: number, w: Window, extra = '') => {
-    const [p50, p99] = [pct(w.lat, 50), pct(w.lat, 99)]
+  const row = (scheme: string, callers: number, w: Window, extra = '', rate?: number) => {
+    const ms = (p: number) => `${pct(w.lat, p).toFixed(1)} ms`
+    const mode = rate ? `open, ${rate}/s offered, ${w.late} late starts` : 'closed'
     rows.push(
-      `| ${blockS} s | ${scheme} | ${callers} | ${w.ok} in ${w.secs.toFixed(1)} s | **${(w.ok / w.secs).toFixed(1)}** | ${p50.toFixed(1)} ms | ${p99.toFixed(1)} ms | ${Number.isNaN(w.cpuMsPerCall) ? '—' : w.cpuMsPerCall.toFixed(2)} | ${w.clientCpuMsPerCall.toFixed(2)} | ${w.others} | ${extra} |`,
+      `| ${blockS} s | ${scheme} | ${callers} | ${mode} | ${w.ok} in ${w.secs.toFixed(1)} s | **${(w.ok / w.secs).toFixed(1)}** | ${ms(50)} | ${ms(90)} | ${ms(99)} | ${ms(100)} | ${Number.isNaN(w.cpuMsPerCall) ? '—' : w.cpuMsPerCall.toFixed(2)} | ${w.clientCpuMsPerCall.toFixed(2)} | ${w.others} | ${extra} |`,
     )
   }
   try {
@@ -320,7 +346,10 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
           url: url(),
           keys: Array(p.callers).fill(exactKey),
           seconds: p.seconds,
+          rate: p.rate,
         }),
+        '',
+        p.rate,
       )
     }
     const exactRevenue = await revenue()
@@ -336,6 +365,7 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
       url: url(),
       keys: payers.slice(1),
       seconds: p.seconds,
+      rate: p.rate,
       midway: p.kill
         ? async (tell) => {
             process.kill(child.pid, 'SIGKILL')
@@ -360,6 +390,7 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
       p.callers,
       many,
       `deposits landed ${landed}/${p.callers}${missed.length ? ` (missed: ${missed.join('; ')})` : ''} (p50 ${pct(dep, 50).toFixed(0)} ms, max ${Math.max(...dep).toFixed(0)} ms)`,
+      p.rate,
     )
     if (killed) {
       // SIGKILL mid-window: the callers' URL pointed at the dead port; what the server charged is what counts
@@ -439,6 +470,7 @@ if (isMainThread && import.meta.main) {
     workers: Number(arg('workers', '2')),
     keys: Number(arg('keys', '1')),
     kill: process.argv.includes('--kill'),
+    rate: Number(arg('rate', '')) || undefined,
     only: arg('only', '') || undefined,
     cpuProf: arg('cpu-prof', '') || undefined,
     log: arg('log', '') || undefined,
@@ -446,10 +478,10 @@ if (isMainThread && import.meta.main) {
   const t0 = performance.now()
   const load0 = loadavg()
   const head = [
-    `${machine()}; load average at start ${load0.map((x) => x.toFixed(2)).join(' ')}; ${plan.callers} callers over ${plan.workers} worker threads, ${plan.seconds} s windows, 1 caller ${plan.calls} calls by channel (after its deposit) and ${plan.exactCalls} by exact, ${plan.keys} settler key(s)`,
+    `${machine()}; load average at start ${load0.map((x) => x.toFixed(2)).join(' ')}; ${plan.callers} callers over ${plan.workers} worker threads, ${plan.seconds} s windows, 1 caller ${plan.calls} calls by channel (after its deposit) and ${plan.exactCalls} by exact, ${plan.keys} settler key(s); ${plan.rate ? `open loop at ${plan.rate} calls/s offered for the ${plan.callers}-caller rows (latency from each call's scheduled start), closed loop for 1 caller` : 'closed loop (each caller sends when its previous call answered)'}`,
     '',
-    '| block | scheme | callers | paid calls | paid/s | p50 | p99 | server CPU ms / paid call | client CPU ms / paid call | other answers | |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| block | scheme | callers | mode | paid calls | paid/s | p50 | p90 | p99 | max | server CPU ms / paid call | client CPU ms / paid call | other answers | |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ]
   const lines: string[] = []
   for (const b of plan.blocks) lines.push(...(await round(b, plan)))
