@@ -140,7 +140,7 @@ out()
 out('## Notes')
 out()
 out(
-  "- The 402 challenge is about 4 KB on the wire (the `PAYMENT-REQUIRED` header carries the bazaar discovery extension with the input schema, and the body repeats the spec fields and a v1 `accepts`), against a few bytes for the raw baseline; the challenge itself is built once per resource and cached, and a utility's unpaid request never reads its body.",
+  "- The 402 challenge is about 6.7 KB on the wire (a 5.5 KB `PAYMENT-REQUIRED` header: the spec fields, the bazaar discovery extension with the input schema and the payment-identifier extension; the body repeats the spec fields and a v1 `accepts`), against a few bytes for the raw baseline; raw Bun.serve answering those same bytes reaches ~0.75x of its small JSON answer (`bun bench/challenge.ts`). The challenge itself is built once per resource and cached; since issue #27 an unpaid request's body is read and checked before it.",
 )
 out(
   '- Paid calls are bounded by the chain: only the nonce assignment is serialized (a local counter per settler key), fees come from a per-block cache, transactions are signed locally and sent raw and concurrently, and each send returns its receipt (`eth_sendRawTransactionSync`, EIP-7966) or one shared block watcher delivers receipts. The reference facilitator sends from one key without nonce management, so under concurrency many of its settlements fail (its non-2xx answers).',
