@@ -28,7 +28,8 @@ const TWA_TYPEHASH = k(
   ),
 )
 
-function word(v: bigint | Uint8Array, out: Uint8Array, at: number): void {
+/** Writes a value right-aligned in the 32-byte ABI word at `at` (EIP-712 struct encoding). */
+export function word(v: bigint | Uint8Array, out: Uint8Array, at: number): void {
   if (v instanceof Uint8Array) {
     out.set(v, at + 32 - v.length)
     return
@@ -42,15 +43,31 @@ function domainSeparator(req: PaymentRequirements): Uint8Array {
   const key = `${req.extra.name}|${req.extra.version}|${req.network}|${req.asset.toLowerCase()}`
   let d = domains.get(key)
   if (!d) {
-    const buf = new Uint8Array(32 * 5)
-    buf.set(DOMAIN_TYPEHASH, 0)
-    buf.set(k(enc.encode(req.extra.name)), 32)
-    buf.set(k(enc.encode(req.extra.version)), 64)
-    word(BigInt(req.network.split(':')[1]), buf, 96)
-    word(hex(req.asset), buf, 128)
-    domains.set(key, (d = k(buf)))
+    d = eip712Domain(req.extra.name, req.extra.version, BigInt(req.network.split(':')[1]), hex(req.asset))
+    domains.set(key, d)
   }
   return d
+}
+
+/** The EIP-712 domain separator of (name, version, chainId, verifyingContract). */
+export function eip712Domain(name: string, version: string, chainId: bigint, contract: Uint8Array): Uint8Array {
+  const buf = new Uint8Array(32 * 5)
+  buf.set(DOMAIN_TYPEHASH, 0)
+  buf.set(k(enc.encode(name)), 32)
+  buf.set(k(enc.encode(version)), 64)
+  word(chainId, buf, 96)
+  word(contract, buf, 128)
+  return k(buf)
+}
+
+/** The EIP-712 digest of a struct hash under a domain separator: keccak256(0x1901 ‖ domain ‖ structHash). */
+export function eip712Digest(domain: Uint8Array, structHash: Uint8Array): Uint8Array {
+  const m = new Uint8Array(66)
+  m[0] = 0x19
+  m[1] = 0x01
+  m.set(domain, 2)
+  m.set(structHash, 34)
+  return k(m)
 }
 
 /** The EIP-712 digest a payer signs for an EIP-3009 TransferWithAuthorization. */
@@ -63,12 +80,7 @@ export function authorizationDigest(a: Authorization, req: PaymentRequirements):
   word(BigInt(a.validAfter), s, 128)
   word(BigInt(a.validBefore), s, 160)
   s.set(hex(a.nonce), 192)
-  const m = new Uint8Array(66)
-  m[0] = 0x19
-  m[1] = 0x01
-  m.set(domainSeparator(req), 2)
-  m.set(k(s), 34)
-  return k(m)
+  return eip712Digest(domainSeparator(req), k(s))
 }
 
 /**

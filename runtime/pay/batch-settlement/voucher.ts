@@ -2,7 +2,7 @@ import type { Hex } from 'viem'
 import { keccak_256 } from '@noble/hashes/sha3'
 import { recoverAddress } from 'viem/utils'
 import { BATCH_SETTLEMENT } from '../../chain/addresses'
-import { recoverDigestNative } from '../fast-recover'
+import { eip712Digest, eip712Domain, recoverDigestNative, word } from '../fast-recover'
 
 /** A channel's immutable configuration (the x402 batch-settlement `ChannelConfig`); its EIP-712 hash is its id. */
 export interface ChannelConfig {
@@ -20,9 +20,6 @@ const k = (b: Uint8Array) => keccak_256(b)
 const bytes = (h: string): Uint8Array => Buffer.from(h.startsWith('0x') ? h.slice(2) : h, 'hex')
 const toHex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}` as Hex
 
-const DOMAIN_TYPEHASH = k(
-  enc.encode('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)'),
-)
 const CONFIG_TYPEHASH = k(
   enc.encode(
     'ChannelConfig(address payer,address payerAuthorizer,address receiver,address receiverAuthorizer,address token,uint40 withdrawDelay,bytes32 salt)',
@@ -30,39 +27,18 @@ const CONFIG_TYPEHASH = k(
 )
 const VOUCHER_TYPEHASH = k(enc.encode('Voucher(bytes32 channelId,uint128 maxClaimableAmount)'))
 
-/** Writes a value right-aligned in the 32-byte word at `at`. */
-function word(out: Uint8Array, at: number, v: bigint | Uint8Array): void {
-  if (v instanceof Uint8Array) {
-    out.set(v, at + 32 - v.length)
-    return
-  }
-  for (let i = 31; i >= 0 && v > 0n; i--, v >>= 8n) out[at + i] = Number(v & 0xffn)
-}
-
 const domains = new Map<number, Uint8Array>()
 /** The settlement contract's EIP-712 domain separator on a chain (name "x402 Batch Settlement", version "1"). */
 function domain(chainId: number): Uint8Array {
   let d = domains.get(chainId)
   if (!d) {
-    const buf = new Uint8Array(32 * 5)
-    buf.set(DOMAIN_TYPEHASH, 0)
-    buf.set(k(enc.encode('x402 Batch Settlement')), 32)
-    buf.set(k(enc.encode('1')), 64)
-    word(buf, 96, BigInt(chainId))
-    word(buf, 128, bytes(BATCH_SETTLEMENT))
-    domains.set(chainId, (d = k(buf)))
+    d = eip712Domain('x402 Batch Settlement', '1', BigInt(chainId), bytes(BATCH_SETTLEMENT))
+    domains.set(chainId, d)
   }
   return d
 }
 
-function typed(chainId: number, structHash: Uint8Array): Uint8Array {
-  const m = new Uint8Array(66)
-  m[0] = 0x19
-  m[1] = 0x01
-  m.set(domain(chainId), 2)
-  m.set(structHash, 34)
-  return k(m)
-}
+const typed = (chainId: number, structHash: Uint8Array) => eip712Digest(domain(chainId), structHash)
 
 const ids = new Map<string, Hex>()
 const MAX_IDS = 10_000
@@ -84,12 +60,12 @@ export function channelIdOf(c: ChannelConfig, chainId: number): Hex {
 function computeChannelId(c: ChannelConfig, chainId: number): Hex {
   const s = new Uint8Array(32 * 8)
   s.set(CONFIG_TYPEHASH, 0)
-  word(s, 32, bytes(c.payer))
-  word(s, 64, bytes(c.payerAuthorizer))
-  word(s, 96, bytes(c.receiver))
-  word(s, 128, bytes(c.receiverAuthorizer))
-  word(s, 160, bytes(c.token))
-  word(s, 192, BigInt(c.withdrawDelay))
+  word(bytes(c.payer), s, 32)
+  word(bytes(c.payerAuthorizer), s, 64)
+  word(bytes(c.receiver), s, 96)
+  word(bytes(c.receiverAuthorizer), s, 128)
+  word(bytes(c.token), s, 160)
+  word(BigInt(c.withdrawDelay), s, 192)
   s.set(bytes(c.salt), 224)
   return toHex(typed(chainId, k(s)))
 }
@@ -99,7 +75,7 @@ export function voucherDigest(channelId: Hex, maxClaimableAmount: bigint, chainI
   const s = new Uint8Array(32 * 3)
   s.set(VOUCHER_TYPEHASH, 0)
   s.set(bytes(channelId), 32)
-  word(s, 64, maxClaimableAmount)
+  word(maxClaimableAmount, s, 64)
   return typed(chainId, k(s))
 }
 
