@@ -17,6 +17,7 @@ import { post, startServer, type TestServer } from '../support/server'
 import { withEcho } from '../support/extra-service'
 import { chainFacilitator } from '../support/on-chain'
 import { sqliteOf } from '../../runtime/db/open'
+import { PAYMENT_STATES } from '../../runtime/db/shared'
 
 const ART = 'test-artifacts/site'
 let chain: DevChain
@@ -259,15 +260,7 @@ describe('pay from the page', () => {
     await fundPayer(chain, wallet.address, 50_000n)
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
     const calls = await injectWallet(page, wallet, { reject: true })
-    const rows = sqliteOf(real.booted).ledger.byState([
-      'reserved',
-      'verified',
-      'settling',
-      'pending',
-      'settled',
-      'failed',
-      'released',
-    ]).length
+    const rows = sqliteOf(real.booted).ledger.byState([...PAYMENT_STATES]).length
     await openTry(real, 'slugify', 'Declined')
     await page.click('#pay-wallet')
     await page.click('button[data-wallet="dev.test.wallet"]')
@@ -276,17 +269,7 @@ describe('pay from the page', () => {
     expect(await page.textContent('#pay-result')).toContain('rejected')
     expect(calls).toContain('eth_signTypedData_v4')
     expect(await usdcBalance(chain.rpcUrl, wallet.address)).toBe(50_000n)
-    expect(
-      sqliteOf(real.booted).ledger.byState([
-        'reserved',
-        'verified',
-        'settling',
-        'pending',
-        'settled',
-        'failed',
-        'released',
-      ]).length,
-    ).toBe(rows)
+    expect(sqliteOf(real.booted).ledger.byState([...PAYMENT_STATES]).length).toBe(rows)
     await moneyAddsUp()
     await page.close()
   }, 60_000)
