@@ -11,8 +11,7 @@ import { ServiceError } from '../../sdk'
 import type { Admission, PaidCallDeps, PaidRequest, PaymentHold, SchemeRequest } from '../server/doors'
 import type { PaymentRequirements as ExactRequirements } from '../types'
 import { requestHash } from '../server/kept-results'
-import { receiptExtension } from '../server/receipts'
-import type { Purchase } from '../server/settle-kept'
+import { receiptOf, type Purchase } from '../server/settle-kept'
 import { REASON } from '../reasons'
 import { atomicToUsd } from '../amount'
 import { b64json } from '../wire'
@@ -104,26 +103,17 @@ async function withReceipt(
   p: Purchase,
   deps: PaidCallDeps,
 ): Promise<void> {
-  try {
-    const receipt = await deps.receipts.issue({
-      resourceUrl: p.resourceUrl,
-      service: p.service,
-      tier: p.tier,
-      requestHash: p.requestHash,
-      scheme: 'batch-settlement',
-      network: t.network,
-      asset: requirements.asset,
-      amount: charged.toString(),
-      payTo: requirements.payTo,
-      payer: t.payer,
-      transaction: String(response.transaction ?? ''),
-      channel: { id: t.channelId, cumulative: (t.base + charged).toString() },
-    })
-    response.extensions = receiptExtension(receipt)
-  } catch (e) {
-    // The charge is committed: the answer goes out, without a receipt rather than not at all.
-    deps.log.error('signing the receipt failed', { request_id: p.requestId, error: String(e) })
-  }
+  const extensions = await receiptOf(deps, p, {
+    scheme: 'batch-settlement',
+    network: t.network,
+    asset: requirements.asset,
+    amount: charged.toString(),
+    payTo: requirements.payTo,
+    payer: t.payer,
+    transaction: String(response.transaction ?? ''),
+    channel: { id: t.channelId, cumulative: (t.base + charged).toString() },
+  })
+  if (extensions) response.extensions = extensions
 }
 
 /** The hold of an admitted voucher: the channel's lease until the charge is committed or the channel freed. */

@@ -7,7 +7,7 @@
 import type { Logger } from '../../sdk'
 import { b64json } from '../wire'
 import type { PaymentGate, Ticket } from './gate'
-import { receiptExtension, type ReceiptIssuer } from './receipts'
+import { receiptExtension, type ReceiptFacts, type ReceiptIssuer } from './receipts'
 import { RETRY_PENDING_S, type Collected, type PaidResults } from './kept-results'
 import type { PaymentRequirements } from '../types'
 
@@ -32,6 +32,24 @@ export interface Purchase {
 export interface ChargedField {
   atomic: string
   usd: string
+}
+
+/**
+ * The signed receipt of a paid purchase as the settlement response's `extensions` (docs/receipts.md), or undefined
+ * when signing failed: the payer has paid, so the answer goes out without a receipt rather than not at all (logged).
+ */
+export async function receiptOf(
+  deps: Pick<SettleKeptDeps, 'receipts' | 'log'>,
+  p: Purchase,
+  paid: Omit<ReceiptFacts, 'resourceUrl' | 'service' | 'tier' | 'requestHash'>,
+): Promise<ReturnType<typeof receiptExtension> | undefined> {
+  try {
+    const { resourceUrl, service, tier, requestHash } = p
+    return receiptExtension(await deps.receipts.issue({ resourceUrl, service, tier, requestHash, ...paid }))
+  } catch (e) {
+    deps.log.error('signing the receipt failed', { request_id: p.requestId, error: String(e) })
+    return undefined
+  }
 }
 
 export type SettleOutcome =
@@ -64,25 +82,16 @@ export async function settleKept(deps: SettleKeptDeps, t: Ticket, p: Purchase): 
     ...(settled.errorReason ? { errorReason: settled.errorReason } : {}),
   }
   if (settled.success) {
-    try {
-      const receipt = await deps.receipts.issue({
-        resourceUrl: p.resourceUrl,
-        service: p.service,
-        tier: p.tier,
-        requestHash: p.requestHash,
-        scheme: t.requirements.scheme,
-        network: settled.network,
-        asset: t.requirements.asset,
-        amount: t.requirements.amount,
-        payTo: t.requirements.payTo,
-        payer: settled.payer ?? t.payer,
-        transaction: settled.transaction,
-      })
-      response.extensions = receiptExtension(receipt)
-    } catch (e) {
-      // The payer has paid: the answer goes out, without a receipt rather than not at all.
-      deps.log.error('signing the receipt failed', { request_id: p.requestId, error: String(e) })
-    }
+    const extensions = await receiptOf(deps, p, {
+      scheme: t.requirements.scheme,
+      network: settled.network,
+      asset: t.requirements.asset,
+      amount: t.requirements.amount,
+      payTo: t.requirements.payTo,
+      payer: settled.payer ?? t.payer,
+      transaction: settled.transaction,
+    })
+    if (extensions) response.extensions = extensions
   }
   const header = b64json(response)
   const headerName = t.payment.x402Version === 2 ? 'payment-response' : 'x-payment-response'
@@ -116,25 +125,17 @@ export async function signedCollection(
 ): Promise<Collected> {
   if (c.kind !== 'result' || !c.unsigned) return c
   const { paymentId, transaction, network, payer } = c.unsigned
-  try {
-    const receipt = await deps.receipts.issue({
-      resourceUrl: p.resourceUrl,
-      service: p.service,
-      tier: p.tier,
-      requestHash: p.requestHash,
-      scheme: requirements.scheme,
-      network,
-      asset: requirements.asset,
-      amount: requirements.amount,
-      payTo: requirements.payTo,
-      payer,
-      transaction,
-    })
-    const header = b64json({ success: true, transaction, network, payer, extensions: receiptExtension(receipt) })
-    await deps.results.receiptIssued(paymentId, header)
-    return { kind: 'result', body: c.body, receipt: header }
-  } catch (e) {
-    deps.log.error('signing the receipt failed', { request_id: p.requestId, error: String(e) })
-    return c
-  }
+  const extensions = await receiptOf(deps, p, {
+    scheme: requirements.scheme,
+    network,
+    asset: requirements.asset,
+    amount: requirements.amount,
+    payTo: requirements.payTo,
+    payer,
+    transaction,
+  })
+  if (!extensions) return c
+  const header = b64json({ success: true, transaction, network, payer, extensions })
+  await deps.results.receiptIssued(paymentId, header)
+  return { kind: 'result', body: c.body, receipt: header }
 }
