@@ -1,7 +1,7 @@
 /**
  * The whole test suite (`npm test`, `bun run scripts/test.ts`, and CI's .ci/run):
  * the generated-index and endpoint-table drift checks, a typecheck, the linter (`npm run lint`), every bun:test file (unit, contract, payments on a real local chain,
- * HTTP surfaces, fuzzing, faults, load, browser), then the benchmark smoke run. Stops at the first failing step and
+ * HTTP surfaces, fuzzing, faults, load, browser, behind nginx, Caddy and HAProxy), then the benchmark smoke run. Stops at the first failing step and
  * ends with one summary line `tests: N passed, M failed`.
  */
 const bun = process.execPath
@@ -16,6 +16,10 @@ const steps: Array<[string, string[]]> = [
   ['typecheck (tsc --noEmit)', [bun, 'x', 'tsc', '--noEmit', '-p', '.']],
   ['lint (Biome format + lint, knip: unused files and dependencies)', [bun, 'run', 'lint']],
   ['Chromium for the browser tests', ['bash', 'scripts/ensure-chromium.sh']],
+  [
+    "nginx, Caddy and HAProxy for the proxy tests (Debian's packages, installed with apt-get when missing)",
+    ['bash', 'scripts/ensure-proxies.sh'],
+  ],
   ['bun test', [bun, 'test', '--timeout', '120000', ...process.argv.slice(2)]],
   ['wrk for the benchmark smoke run (installed with apt-get when missing)', ['bash', 'scripts/ensure-wrk.sh']],
   ['benchmark smoke run (no timing assertions)', [bun, 'bench/run.ts', '--smoke']],
