@@ -11,15 +11,13 @@
  * sum of the charges = /stats's channel figures, and /stats revenue = the ledger = the exact sum.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import type { SettleResponse } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
-import { decodePaymentResponseHeader, wrapFetchWithPayment } from '@x402/fetch'
+import { wrapFetchWithPayment } from '@x402/fetch'
 import { privateKeyToAccount } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { atomicToUsd } from '../../runtime/pay/amount'
 import {
-  answerProblems,
   catalogCalls,
   catalogWorld,
   channelTally,
@@ -27,6 +25,7 @@ import {
   exactProblems,
   movedBooks,
   officialClient,
+  paidHttpCall,
   payEach,
   sum,
   type CatalogCall,
@@ -34,8 +33,7 @@ import {
 import { entries } from '../support/entries'
 import { channelPayer, clientFor } from '../support/channels'
 import { startServerOnChain } from '../support/on-chain'
-import { decodeB64Json, post, type TestServer } from '../support/server'
-import { sseReader } from '../support/sse'
+import type { TestServer } from '../support/server'
 
 const calls = catalogCalls()
 const total = sum(calls.map((c) => c.price))
@@ -64,59 +62,12 @@ afterAll(async () => {
   await chain?.stop()
 })
 
-type Pay = (input: string, init?: RequestInit) => Promise<Response>
-
-/** The answer and settle response of a paid call: the JSON body and PAYMENT-RESPONSE, or the stream's result event. */
-async function answerOf(
-  res: Response,
-  stream: boolean,
-): Promise<{ status: number | string; body: unknown; response?: SettleResponse }> {
-  if (stream && res.status === 200) {
-    if (!res.headers.get('content-type')?.startsWith('text/event-stream'))
-      return { status: 'not a stream', body: await res.text() }
-    const last = (await sseReader(res).rest()).at(-1)
-    if (last?.event !== 'result') return { status: `event ${last?.event}`, body: last?.data }
-    const { payment, ...body } = last.data
-    return { status: 200, body, response: payment }
-  }
-  const text = await res.text()
-  let body: unknown = text
-  try {
-    body = JSON.parse(text)
-  } catch {}
-  const header = res.headers.get('payment-response')
-  return { status: res.status, body, response: header ? decodePaymentResponseHeader(header) : undefined }
-}
-
-/**
- * One paid call of `call` through `pay` (as a stream when `stream`): the 402 offers both schemes at the price, then
- * the paid answer.
- */
-async function paidCall(pay: Pay, call: CatalogCall, problems: string[], stream = false) {
-  const input = world.stage(call)
-  const url = `${s.url}/api/v1/${call.slug}${call.tiered ? `?tier=${call.tier}` : ''}`
-  const offered = decodeB64Json((await post(url, input)).headers.get('payment-required'))?.accepts ?? []
-  const terms = offered.map((a: { scheme: string; amount: string }) => `${a.scheme} ${a.amount}`)
-  if (terms.join() !== `exact ${call.price},batch-settlement ${call.price}`)
-    problems.push(`${call.label}: the 402 offers ${terms.join(', ')}`)
-  const res = await pay(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(stream ? { accept: 'text/event-stream' } : {}) },
-    body: JSON.stringify(input),
-  })
-  const { status, body, response } = await answerOf(res, stream)
-  const bad = [...answerProblems(call, status, body), ...world.problems(call)]
-  problems.push(...bad)
-  if (!response?.success) problems.push(`${call.label}: no successful settle response`)
-  return { ok: !bad.length && Boolean(response?.success), body, response }
-}
-
 /** Pays every call of `list` with exact; the payee's delta is the sum of their prices. */
 async function payExact(list: CatalogCall[], stream: boolean) {
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   const client = officialClient(new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey)), calls)
   const pay = wrapFetchWithPayment(fetch, client)
-  await payEach(list, (call, problems) => paidCall(pay, call, problems, stream), exactProblems)
+  await payEach(list, (call, problems) => paidHttpCall(world, s.url, pay, call, problems, stream), exactProblems)
   const prices = sum(list.map((c) => c.price))
   expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(prices)
   moved.exact += prices
@@ -127,7 +78,7 @@ async function payByChannel(list: CatalogCall[], stream: boolean) {
   const payer = await channelPayer(chain, 2n * total)
   const pay = wrapFetchWithPayment(fetch, officialClient(clientFor(chain.rpcUrl, payer.key), calls))
   const tally = channelTally()
-  await payEach(list, (call, problems) => paidCall(pay, call, problems, stream), tally.check)
+  await payEach(list, (call, problems) => paidHttpCall(world, s.url, pay, call, problems, stream), tally.check)
   moved.charged += tally.charged
   moved.channelCalls += list.length
   moved.channels++

@@ -8,7 +8,7 @@
  */
 import { expect } from 'bun:test'
 import type { SchemeNetworkClient, SettleResponse } from '@x402/core/types'
-import { x402Client } from '@x402/fetch'
+import { decodePaymentResponseHeader, x402Client } from '@x402/fetch'
 import { atomicToUsd, usdToAtomic } from '../../runtime/pay/amount'
 import type { DevChain } from '../../runtime/chain/devchain'
 import { upstreamEnvName } from '../../runtime/net/upstream-defaults'
@@ -20,7 +20,8 @@ import { entries, upstreams } from './entries'
 import { startFakeOpenAI } from './fake-openai'
 import { loadFixtures, replaceDeep, toResponse, type Fixture, type ScriptedResponse } from './fixture-run'
 import { stopAndTally } from './on-chain'
-import type { TestServer } from './server'
+import { decodeB64Json, post, type TestServer } from './server'
+import { sseReader } from './sse'
 
 export interface CatalogCall {
   entry: RegistryEntry
@@ -163,6 +164,8 @@ export function catalogWorld() {
   const reached = new Set<string>()
   return {
     env,
+    /** The loopback model (a test that scripts its own reply, e.g. a paused stream, calls `model.reply` after stage). */
+    model,
     /** Scripts the world for `call`; returns its input (the fixture's, `{{web}}` the site, or the example). */
     stage(call: CatalogCall): Record<string, unknown> {
       model.reset()
@@ -209,6 +212,60 @@ export const officialClient = (scheme: SchemeNetworkClient, calls: CatalogCall[]
   new x402Client().register('eip155:8453', scheme).setSpendControls({
     maxAmountPerPayment: `$${atomicToUsd(calls.reduce((a, c) => (c.price > a ? c.price : a), 0n))}`,
   })
+
+type Pay = (input: string, init?: RequestInit) => Promise<Response>
+
+/** The answer and settle response of a paid call: the JSON body and PAYMENT-RESPONSE, or the stream's result event. */
+async function answerOf(
+  res: Response,
+  stream: boolean,
+): Promise<{ status: number | string; body: unknown; response?: SettleResponse }> {
+  if (stream && res.status === 200) {
+    if (!res.headers.get('content-type')?.startsWith('text/event-stream'))
+      return { status: 'not a stream', body: await res.text() }
+    const last = (await sseReader(res).rest()).at(-1)
+    if (last?.event !== 'result') return { status: `event ${last?.event}`, body: last?.data }
+    const { payment, ...body } = last.data
+    return { status: 200, body, response: payment }
+  }
+  const text = await res.text()
+  let body: unknown = text
+  try {
+    body = JSON.parse(text)
+  } catch {}
+  const header = res.headers.get('payment-response')
+  return { status: res.status, body, response: header ? decodePaymentResponseHeader(header) : undefined }
+}
+
+/**
+ * One paid call of `call` at the server (or proxy) `base` through `pay`, an official client (as a stream when
+ * `stream`), in `world`: the 402 offers both schemes at the price, then the paid answer. Its problems go to `problems`.
+ */
+export async function paidHttpCall(
+  world: ReturnType<typeof catalogWorld>,
+  base: string,
+  pay: Pay,
+  call: CatalogCall,
+  problems: string[],
+  stream = false,
+): Promise<PaidOutcome> {
+  const input = world.stage(call)
+  const url = `${base}/api/v1/${call.slug}${call.tiered ? `?tier=${call.tier}` : ''}`
+  const offered = decodeB64Json((await post(url, input)).headers.get('payment-required'))?.accepts ?? []
+  const terms = offered.map((a: { scheme: string; amount: string }) => `${a.scheme} ${a.amount}`)
+  if (terms.join() !== `exact ${call.price},batch-settlement ${call.price}`)
+    problems.push(`${call.label}: the 402 offers ${terms.join(', ')}`)
+  const res = await pay(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(stream ? { accept: 'text/event-stream' } : {}) },
+    body: JSON.stringify(input),
+  })
+  const { status, body, response } = await answerOf(res, stream)
+  const bad = [...answerProblems(call, status, body), ...world.problems(call)]
+  problems.push(...bad)
+  if (!response?.success) problems.push(`${call.label}: no successful settle response`)
+  return { ok: !bad.length && Boolean(response?.success), body, response }
+}
 
 /** One paid call's outcome: `ok` when it answered and settled with no problem (listed in the caller's `problems`). */
 export type PaidOutcome = { ok: boolean; body?: unknown; response?: SettleResponse }

@@ -1,0 +1,346 @@
+/**
+ * The tests every proxy of docs/deploy.md passes (issue #33): Debian's nginx, Caddy or HAProxy with the doc's config
+ * (test/support/proxy.ts) in front of the real server on the dev chain, and through it:
+ * - the unpaid 402 of a few services (the catalog's largest one among them) arrives as the server sent it;
+ * - the official `@x402/fetch` client pays them with `exact`, and a streamed model answer paid the same way reaches
+ *   the client in pieces while the model is still paused;
+ * - the official MCP SDK client lists the tools and pays tool calls (one streamed as progress notifications);
+ * - the official `batch-settlement` client opens a channel (a deposit), pays vouchers, and takes the rest back with
+ *   its cooperative refund;
+ * - `/health` answers through the proxy, and the proxy's own health probe (Caddy, HAProxy) gets the server's 200;
+ * - with `TRUSTED_PROXIES=1` the client address is the one the proxy adds to X-Forwarded-For (the demo quota is
+ *   counted per client behind one proxy, a forged header changes nothing);
+ * then the books: payee's on-chain delta = exact + swept channel charges, /stats = the ledger.
+ * A proxy that is not installed (no root or no apt-get for scripts/ensure-proxies.sh) is skipped with one message.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { request } from 'node:http'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { PaymentPayload, PaymentRequired, SettleResponse } from '@x402/core/types'
+import { ExactEvmScheme } from '@x402/evm/exact/client'
+import { wrapFetchWithPayment } from '@x402/fetch'
+import type { Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
+import { usdcBalance } from '../../runtime/chain/usdc'
+import { usdToAtomic } from '../../runtime/pay/amount'
+import { mcpClient } from '../mcp/client'
+import {
+  catalogCalls,
+  catalogWorld,
+  channelTally,
+  closeBooks,
+  exactProblems,
+  movedBooks,
+  officialClient,
+  paidHttpCall,
+  payEach,
+  sum,
+  type CatalogCall,
+} from '../support/catalog-calls'
+import { channelPayer, clientFor } from '../support/channels'
+import { startServerOnChain } from '../support/on-chain'
+import { PROXY_CONFIG, proxyBinary, startProxy, type ProxyKind, type RunningProxy } from '../support/proxy'
+import { decodeB64Json, post, type TestServer } from '../support/server'
+import { sseReader } from '../support/sse'
+import { until } from '../support/until'
+
+const root = join(import.meta.dir, '..', '..')
+/** Each channel's deposit (CHANNEL_MIN_DEPOSIT_USD): it covers every voucher of the file. */
+const DEPOSIT_USD = '0.1'
+
+/** The bytes of a response's status line and headers as sent on the wire (HTTP/1.1). */
+function headerBytes(res: Response): number {
+  let n = `HTTP/1.1 ${res.status} ${res.statusText}\r\n`.length + 2
+  res.headers.forEach((v, k) => {
+    n += k.length + 2 + v.length + 2
+  })
+  return n
+}
+
+/** POSTs JSON to `url` from the local address `from` (a loopback address other than the proxy's); the status. */
+function postFrom(from: string, url: string, body: unknown, headers: Record<string, string> = {}): Promise<number> {
+  const u = new URL(url)
+  const data = JSON.stringify(body)
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: 'POST',
+        localAddress: from,
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(data)), ...headers },
+      },
+      (res) => {
+        res.resume()
+        res.on('end', () => resolve(res.statusCode ?? 0))
+      },
+    )
+    req.on('error', reject)
+    req.end(data)
+  })
+}
+
+/**
+ * A stand-in upstream that receives a proxy's health probes: it records each request (method, path, Host) and
+ * answers it with the real server's answer to the same request (asked with the same Host), recorded too.
+ */
+function probeRecorder(server: string) {
+  const seen: Array<{ method: string; path: string; host: string | null; status: number }> = []
+  const srv = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    async fetch(req) {
+      const url = new URL(req.url)
+      const host = req.headers.get('host')
+      const res = await fetch(server + url.pathname, { method: req.method, headers: host ? { host } : {} })
+      seen.push({ method: req.method, path: url.pathname, host, status: res.status })
+      return new Response(await res.arrayBuffer(), {
+        status: res.status,
+        headers: { 'content-type': res.headers.get('content-type') ?? 'text/plain' },
+      })
+    },
+  })
+  return { address: `127.0.0.1:${srv.port}`, seen, stop: () => srv.stop(true) }
+}
+
+/** The tests of one proxy, for its own test file (test/edge/<proxy>.test.ts). */
+export function proxyTests(kind: ProxyKind) {
+  if (!proxyBinary(kind)) {
+    const why = `${kind} is not installed (scripts/ensure-proxies.sh installs Debian's package, as root with apt-get): the tests behind ${kind} are skipped`
+    console.warn(`[test/edge] ${why}`)
+    test.skip(why, () => {})
+    return
+  }
+  const all = catalogCalls()
+  const call = (label: string) => all.find((c) => c.label === label)!
+  const slugify = call('slugify')
+  const explain = call('explain-code?tier=quick')
+
+  let chain: DevChain
+  let world: ReturnType<typeof catalogWorld>
+  let s: TestServer
+  let p: RunningProxy
+  let payeeBefore: bigint
+  let stopped = false
+  /** The calls paid through the proxy: a utility, a model tier, and the service whose 402 is the largest. */
+  let calls: CatalogCall[] = []
+  let largest = { label: '', bytes: 0 }
+  let deposit = 0n
+  const moved = movedBooks()
+
+  beforeAll(async () => {
+    chain = await startDevChain()
+    world = catalogWorld()
+    payeeBefore = await usdcBalance(chain.rpcUrl, chain.payee.address)
+    s = await startServerOnChain(chain, {
+      env: {
+        ...world.env,
+        CHANNEL_MIN_DEPOSIT_USD: DEPOSIT_USD,
+        TRUSTED_PROXIES: '1',
+        DEMO_SERVICE: 'slugify',
+        DEMO_DAILY_LIMIT: '1',
+        STREAM_HEARTBEAT_MS: '200',
+      },
+    })
+    p = await startProxy(kind, new URL(s.url).host)
+    // the largest unpaid 402 of the catalog (every service, straight from the server)
+    for (const c of all.filter((c) => c.tier === 'quick' || !c.tiered)) {
+      const res = await post(`${s.url}/api/v1/${c.slug}`, {})
+      await res.arrayBuffer()
+      if (res.status === 402 && headerBytes(res) > largest.bytes) largest = { label: c.label, bytes: headerBytes(res) }
+    }
+    calls = [slugify, explain, ...(largest.label === slugify.label ? [] : [call(largest.label)])]
+  })
+  afterAll(async () => {
+    if (!stopped) await s?.stop()
+    await p?.stop()
+    world?.close()
+    await chain?.stop()
+  })
+
+  test(`docs/deploy.md shows ${PROXY_CONFIG[kind]} as the tests run it`, () => {
+    const doc = readFileSync(join(root, 'docs/deploy.md'), 'utf8')
+    expect(doc).toContain(readFileSync(join(root, PROXY_CONFIG[kind]), 'utf8'))
+  })
+
+  test(`unpaid: the 402s (the catalog's largest among them) pass ${kind} as the server sent them`, async () => {
+    expect(largest.bytes).toBeGreaterThan(0)
+    const problems: string[] = []
+    for (const c of calls) {
+      const path = `/api/v1/${c.slug}${c.tiered ? `?tier=${c.tier}` : ''}`
+      const input = world.stage(c)
+      const direct = await post(s.url + path, input)
+      const through = await post(p.url + path, input)
+      const [a, b] = [await direct.json(), await through.json().catch(() => null)]
+      const [ha, hb] = [decodeB64Json(direct.headers.get('payment-required')), through.headers.get('payment-required')]
+      if (through.status !== 402 || !hb) {
+        problems.push(`${c.label}: ${through.status} through ${kind} (${headerBytes(direct)} bytes of headers)`)
+        continue
+      }
+      // the same terms and body; only the resource URL names the address the client asked
+      expect(decodeB64Json(hb).accepts).toEqual(ha.accepts)
+      expect(b.accepts).toEqual(a.accepts)
+    }
+    // the official channel client's refund probe: a GET of the paid route, answered with the 402
+    const probe = await fetch(`${p.url}/api/v1/${slugify.slug}`)
+    if (probe.status !== 402) problems.push(`refund probe: ${probe.status} through ${kind}`)
+    await probe.arrayBuffer()
+    expect(problems).toEqual([])
+  })
+
+  test(`the official exact client pays through ${kind}`, async () => {
+    const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
+    const pay = wrapFetchWithPayment(
+      fetch,
+      officialClient(new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey)), calls),
+    )
+    await payEach(calls, (c, problems) => paidHttpCall(world, p.url, pay, c, problems), exactProblems)
+    const prices = sum(calls.map((c) => c.price))
+    expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(prices)
+    moved.exact += prices
+  }, 120_000)
+
+  test(`a streamed model answer paid with exact arrives through ${kind} in pieces, before the model finishes`, async () => {
+    const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
+    world.stage(explain)
+    world.model.reset()
+    world.model.reply({ stream: ['It ', 'adds two', ' numbers.'], hold: 1, tokens: 222 })
+    const pay = wrapFetchWithPayment(
+      fetch,
+      officialClient(new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey)), calls),
+    )
+    const res = await pay(`${p.url}/api/v1/explain-code?tier=quick`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ code: 'const add = (a, b) => a + b' }),
+    })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toStartWith('text/event-stream')
+    const events = sseReader(res)
+    // the first piece is here while the model is paused after it: the proxy passed it on at once
+    expect(await events.next()).toEqual({ event: 'delta', data: { text: 'It' } })
+    expect(world.model.holding).toBe(true)
+    // and the keep-alive comments while the model thinks
+    expect((await events.next(true))?.event).toBe(':')
+    expect(await usdcBalance(chain.rpcUrl, chain.payee.address)).toBe(before)
+    world.model.release()
+    const rest = await events.rest()
+    const last = rest.at(-1)!
+    expect(last.event).toBe('result')
+    expect(last.data).toMatchObject({ result: 'It adds two numbers.', payment: { success: true } })
+    expect(['It', ...rest.filter((e) => e.event === 'delta').map((e) => e.data.text)].join('')).toBe(last.data.result)
+    expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(explain.price)
+    moved.exact += explain.price
+  }, 120_000)
+
+  test(`MCP through ${kind}: the official SDK client lists the tools and pays tool calls (one streamed as progress notifications)`, async () => {
+    const c: Client = await mcpClient(p.url)
+    try {
+      const tools = (await c.listTools()).tools.map((t) => t.name)
+      // the default list (~50 KB): the free tools, call_service and the featured services; every service answers
+      // under its own name
+      expect(tools).toEqual(expect.arrayContaining(['search_services', 'call_service', 'explain-code']))
+      const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
+      const client = officialClient(new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey)), calls)
+      for (const [x, stream] of [
+        [slugify, false],
+        [explain, true],
+      ] as const) {
+        const input = world.stage(x)
+        const args = x.tiered ? { ...input, tier: x.tier } : input
+        const unpaid = await c.callTool({ name: x.slug, arguments: args })
+        expect(unpaid.isError).toBe(true)
+        const required = unpaid.structuredContent as PaymentRequired
+        expect(required.accepts.map((a) => a.scheme)).toEqual(['exact', 'batch-settlement'])
+        const payment = (await client.createPaymentPayload(required as never)) as PaymentPayload
+        let progress = 0
+        const r = await c.callTool(
+          { name: x.slug, arguments: args, _meta: { 'x402/payment': payment } },
+          undefined,
+          stream ? { onprogress: () => void progress++ } : undefined,
+        )
+        expect(r.isError ?? false).toBe(false)
+        expect((r._meta?.['x402/payment-response'] as SettleResponse | undefined)?.success).toBe(true)
+        expect(world.problems(x)).toEqual([])
+        if (stream) expect(progress).toBeGreaterThan(0)
+      }
+      const prices = slugify.price + explain.price
+      expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(prices)
+      moved.exact += prices
+    } finally {
+      await c.close()
+    }
+  }, 120_000)
+
+  test(`a channel through ${kind}: the official client deposits, pays vouchers, then takes the rest back (cooperative refund)`, async () => {
+    const payer = await channelPayer(chain, 2n * BigInt(usdToAtomic(Number(DEPOSIT_USD))))
+    const scheme = clientFor(chain.rpcUrl, payer.key as Hex)
+    const pay = wrapFetchWithPayment(fetch, officialClient(scheme, all))
+    const tally = channelTally()
+    const list = [...calls, slugify]
+    await payEach(
+      list,
+      async (c, problems) => {
+        const outcome = await paidHttpCall(world, p.url, pay, c, problems)
+        if (!deposit && outcome.response?.transaction) deposit = BigInt(outcome.response.amount ?? 0)
+        return outcome
+      },
+      tally.check,
+    )
+    moved.charged += tally.charged
+    moved.channelCalls += list.length
+    moved.channels++
+    expect(deposit).toBe(BigInt(usdToAtomic(Number(DEPOSIT_USD))))
+    // the refund: a GET probe (the 402), then the refund payload; the charged part is claimed, the rest returns
+    const payerBefore = await usdcBalance(chain.rpcUrl, payer.account.address)
+    const refunded = await scheme.refund(`${p.url}/api/v1/${slugify.slug}`)
+    expect(refunded).toMatchObject({ success: true, amount: String(deposit - tally.charged) })
+    expect((await usdcBalance(chain.rpcUrl, payer.account.address)) - payerBefore).toBe(deposit - tally.charged)
+    expect(await s.booted.storage.channels.totals()).toMatchObject({ earned: tally.charged, claimed: tally.charged })
+  }, 120_000)
+
+  test(`/health answers through ${kind}${kind === 'nginx' ? '' : `, and ${kind}'s own health probe gets the server's 200`}`, async () => {
+    const res = await fetch(`${p.url}/health`)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ status: 'ok' })
+    // nginx (open source) has no active probe: a monitor or load balancer asks /health through it, as above
+    if (kind === 'nginx') return
+    const recorder = probeRecorder(s.url)
+    const probed = await startProxy(kind, recorder.address)
+    try {
+      await until(() => recorder.seen.some((r) => r.path === '/health'), 30_000, `${kind} probing /health`)
+      const probe = recorder.seen.find((r) => r.path === '/health')!
+      expect(probe).toMatchObject({ method: 'GET', status: 200 })
+      // HAProxy's probe names the doc's host; Caddy's names the upstream's address
+      expect(probe.host).toBe(kind === 'haproxy' ? 'api.example.com' : recorder.address)
+      // the probed upstream stays in rotation
+      expect((await fetch(`${probed.url}/health`)).status).toBe(200)
+    } finally {
+      await probed.stop()
+      recorder.stop()
+    }
+  }, 60_000)
+
+  test(`TRUSTED_PROXIES=1 behind ${kind}: the client is the address the proxy adds to X-Forwarded-For`, async () => {
+    const demo = `${p.url}/api/demo/explain`
+    const input = slugify.entry.manifest.examples![0]!.input
+    // one free demo call per client a day (DEMO_DAILY_LIMIT=1), counted per client although every request comes
+    // from the proxy's address
+    expect(await postFrom('127.0.0.2', demo, input)).toBe(200)
+    expect(await postFrom('127.0.0.2', demo, input)).toBe(429)
+    // a header the client forges does not make it another client
+    expect(await postFrom('127.0.0.2', demo, input, { 'x-forwarded-for': '127.0.0.3' })).toBe(429)
+    expect(await postFrom('127.0.0.3', demo, input)).toBe(200)
+  })
+
+  test(`the books after paying through ${kind}: channels claimed and swept at shutdown; payee delta = exact + swept, /stats = ledger`, async () => {
+    expect(moved.exact).toBeGreaterThan(0n)
+    expect(moved.channels).toBe(1)
+    stopped = true
+    await closeBooks(chain, s, moved, payeeBefore, deposit)
+  }, 120_000)
+}
