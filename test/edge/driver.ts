@@ -85,11 +85,11 @@ function postFrom(from: string, url: string, body: unknown, headers: Record<stri
 }
 
 /**
- * A stand-in upstream that receives a proxy's health probes: it records each request (method, path, Host) and
+ * A stand-in upstream that receives a proxy's health probes: it records each request (method, path, Host, whether it was forwarded for a client) and
  * answers it with the real server's answer to the same request (asked with the same Host), recorded too.
  */
 function probeRecorder(server: string) {
-  const seen: Array<{ method: string; path: string; host: string | null; status: number }> = []
+  const seen: Array<{ method: string; path: string; host: string | null; forwarded: boolean; status: number }> = []
   const srv = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
@@ -97,7 +97,13 @@ function probeRecorder(server: string) {
       const url = new URL(req.url)
       const host = req.headers.get('host')
       const res = await fetch(server + url.pathname, { method: req.method, headers: host ? { host } : {} })
-      seen.push({ method: req.method, path: url.pathname, host, status: res.status })
+      seen.push({
+        method: req.method,
+        path: url.pathname,
+        host,
+        forwarded: req.headers.has('x-forwarded-for'),
+        status: res.status,
+      })
       return new Response(await res.arrayBuffer(), {
         status: res.status,
         headers: { 'content-type': res.headers.get('content-type') ?? 'text/plain' },
@@ -276,21 +282,34 @@ export function proxyTests(kind: ProxyKind) {
     }
   }, 120_000)
 
-  test(`a channel through ${kind}: the official client deposits, pays vouchers, then takes the rest back (cooperative refund)`, async () => {
+  test(`a channel through ${kind}: the official client deposits, pays vouchers (one streamed, one corrected), then takes the rest back (cooperative refund)`, async () => {
     const payer = await channelPayer(chain, 2n * BigInt(usdToAtomic(Number(DEPOSIT_USD))))
     const scheme = clientFor(chain.rpcUrl, payer.key as Hex)
-    const pay = wrapFetchWithPayment(fetch, officialClient(scheme, all))
+    // the paid requests' refusals the client saw (the corrective 402s), by reason
+    const corrections: string[] = []
+    const counting = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const res = await fetch(input, init)
+      const paid = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined))
+      if (res.status === 402 && paid.has('payment-signature'))
+        corrections.push(decodeB64Json(res.headers.get('payment-required'))?.error)
+      return res
+    }
+    const pay = wrapFetchWithPayment(counting as typeof fetch, officialClient(scheme, all))
     const tally = channelTally()
-    const list = [...calls, slugify]
+    // then the model tier again as a stream: the client reads no PAYMENT-RESPONSE on a stream, so its next voucher
+    // (the last call) is behind and goes through the corrective 402, which must pass the proxy too
+    const list = [...calls, explain, slugify]
+    let n = 0
     await payEach(
       list,
       async (c, problems) => {
-        const outcome = await paidHttpCall(world, p.url, pay, c, problems)
+        const outcome = await paidHttpCall(world, p.url, pay, c, problems, n++ === calls.length)
         if (!deposit && outcome.response?.transaction) deposit = BigInt(outcome.response.amount ?? 0)
         return outcome
       },
       tally.check,
     )
+    expect(corrections).toEqual(['invalid_batch_settlement_evm_cumulative_amount_mismatch'])
     moved.charged += tally.charged
     moved.channelCalls += list.length
     moved.channels++
@@ -312,8 +331,11 @@ export function proxyTests(kind: ProxyKind) {
     const recorder = probeRecorder(s.url)
     const probed = await startProxy(kind, recorder.address)
     try {
-      await until(() => recorder.seen.some((r) => r.path === '/health'), 30_000, `${kind} probing /health`)
-      const probe = recorder.seen.find((r) => r.path === '/health')!
+      // the proxy's own requests carry no X-Forwarded-For (the requests it forwards for a client do)
+      const probes = () => recorder.seen.filter((r) => !r.forwarded)
+      await until(() => probes().length > 0, 30_000, `${kind} probing its upstream`)
+      const probe = probes()[0]!
+      expect(probe.path).toBe('/health')
       expect(probe).toMatchObject({ method: 'GET', status: 200 })
       // HAProxy's probe names the doc's host; Caddy's names the upstream's address
       expect(probe.host).toBe(kind === 'haproxy' ? 'api.example.com' : recorder.address)
