@@ -1,5 +1,4 @@
 import type { TSchema } from '@sinclair/typebox'
-import { declareDiscoveryExtension } from '@x402/extensions/bazaar'
 import type { Config } from './config'
 import type { RegistryEntry } from './registry-types'
 import { type AnyHandler, type ErrorCode, type ServiceManifest, type TierName, type TierPrice, TIERS } from './sdk'
@@ -7,6 +6,7 @@ import { Value } from '@sinclair/typebox/value'
 import { usdToAtomic } from './pay/amount'
 import { aliasProblems, publishAliases } from './input/publish'
 import { errorVocabulary } from './error-vocabulary'
+import { fullBazaar } from './discovery/bazaar'
 
 /** A service as the runtime serves it: manifest plus operator overrides, with everything derived once at boot. */
 export interface CatalogService {
@@ -24,6 +24,7 @@ export interface CatalogService {
   /** JSON Schema of the body, as published (utilities: additionalProperties true). */
   inputJsonSchema: Record<string, unknown>
   outputJsonSchema: Record<string, unknown>
+  /** The full Bazaar extension, under its `bazaar` key (runtime/discovery/bazaar.ts; the 402 header carries a smaller form). */
   bazaar: Record<string, unknown>
   /** Its category's topical tags (services/categories.ts), the category first; at most 5. */
   tags: string[]
@@ -149,14 +150,7 @@ export function buildCatalog(
       unavailableReason,
       inputJsonSchema,
       outputJsonSchema,
-      bazaar: declareDiscoveryExtension({
-        method: 'POST',
-        bodyType: 'json',
-        input: (example?.input ?? {}) as Record<string, unknown>,
-        inputSchema: inputJsonSchema,
-        // The output schema is published in OpenAPI and /discovery/resources; keeping it out of every 402 header halves its size.
-        output: { example: example?.output ?? {} },
-      } as never) as Record<string, unknown>,
+      bazaar: fullBazaar(inputJsonSchema, example),
       tags: categories[m.category].slice(0, 5),
       categoryRank: Object.keys(categories).indexOf(m.category),
     })

@@ -75,6 +75,36 @@ describe('the 402 resource', () => {
   })
 })
 
+describe("the 402's Bazaar extension: a smaller form in the header, the full one in the body", () => {
+  test('both are valid for every service; the header keeps the input body schema and the output example', async () => {
+    let smaller = 0
+    for (const svc of services.filter((x) => x.available)) {
+      const r = await post(`${s.url}/api/v1/${svc.slug}`, {})
+      expect([svc.slug, r.status]).toEqual([svc.slug, 402])
+      const header = decodeB64Json(r.headers.get('payment-required')).extensions.bazaar
+      const full = ((await r.json()) as any).extensions.bazaar
+      expect([svc.slug, validateDiscoveryExtension(header)]).toEqual([svc.slug, { valid: true }])
+      expect([svc.slug, validateDiscoveryExtension(full)]).toEqual([svc.slug, { valid: true }])
+      expect(header.info.input).toMatchObject({ type: 'http', method: 'POST', bodyType: 'json' })
+      expect(header.schema.properties.input.properties.body).toBeObject()
+      expect(header.schema.properties.output.properties.example).toBeObject()
+      if (JSON.stringify(header) !== JSON.stringify(full)) smaller++
+    }
+    expect(smaller).toBeGreaterThan(0)
+  })
+
+  test("the body's full extension is the Bazaar list's, with every description", async () => {
+    const r = await post(`${s.url}/api/v1/sales-tax-vat-calculator`, {})
+    const full = ((await r.json()) as any).extensions.bazaar
+    const page = await bazaar.listResources({ type: 'http', limit: 100, offset: 0 })
+    const item = page.items.find((i) => i.resource.endsWith('/api/v1/sales-tax-vat-calculator'))!
+    expect(full).toEqual(item.extensions!.bazaar)
+    expect(JSON.stringify(full.schema.properties.input.properties.body)).toContain('"description"')
+    const header = decodeB64Json(r.headers.get('payment-required')).extensions.bazaar
+    expect(JSON.stringify(header)).not.toContain('"description"')
+  })
+})
+
 describe('/discovery/resources through the official bazaar client', () => {
   test('items have ISO lastUpdated, description, mimeType, service metadata and a valid bazaar extension', async () => {
     const page = await bazaar.listResources({ type: 'http', limit: 100, offset: 0 })

@@ -54,6 +54,24 @@ test('an endpoint check reports it as x402-paid at its price with its schemas', 
   })
 })
 
+test("every service's 402 header passes the checker's probe: its input schema found, no warning", async () => {
+  // The header carries a smaller Bazaar form when the full one would not fit its budget (docs/api.md): the checker
+  // still finds the body's schema (extensions.bazaar.schema.properties.input.properties.body) and the output's.
+  const available = s.booted.services.filter((x) => x.available)
+  expect(available.length).toBeGreaterThan(50)
+  for (const svc of available) {
+    const c = (await checkEndpointSchema({ url: `${s.url}/api/v1/${svc.slug}`, probe: true })) as any
+    expect([svc.slug, (c.warnings ?? []).filter((w: any) => w.severity !== 'info')]).toEqual([svc.slug, []])
+    const a = c.advisories.find((x: any) => x.method === 'POST')
+    expect([svc.slug, a.authMode, typeof a.inputSchema, typeof a.outputSchema]).toEqual([
+      svc.slug,
+      'paid',
+      'object',
+      'object',
+    ])
+  }
+})
+
 test('`discovery discover` (the CLI sellers run) prints no warning at all', async () => {
   const bin = require.resolve('@agentcash/discovery/package.json').replace(/package\.json$/, 'bin/discovery.js')
   const proc = Bun.spawn([process.execPath, bin, 'discover', s.url, '--json'], { stdout: 'pipe', stderr: 'pipe' })

@@ -3,10 +3,11 @@ import type { CatalogService } from '../../catalog'
 import type { TierName } from '../../sdk'
 import type { PaymentRequirements as X402Requirements } from '@x402/core/types'
 import type { DecodedPayment, PaymentRequirements } from '../types'
+import { headerBazaarForms } from '../../discovery/bazaar'
 import { metadataOf } from '../../discovery/metadata'
 import { PAYMENT_IDENTIFIER_DECLARATION } from './payment-id'
 import { networkOfV1, V1_NETWORKS } from '../networks'
-import { b64json, toV1 } from '../wire'
+import { toV1 } from '../wire'
 
 /**
  * Our requirements for one service and tier: deterministic, so the client's echo can be compared exactly.
@@ -60,10 +61,39 @@ export interface ChannelEntries {
 }
 
 /**
+ * The most bytes the `PAYMENT-REQUIRED` header's value may take (docs/api.md, "The 402's size"). With the 402's
+ * other headers (about 450 bytes) an answer's head stays near 3 KB: stock nginx reads the head of an upstream's
+ * answer into one 4 KB buffer (`proxy_buffer_size`) and answers 502 when it is larger, and the rest of that buffer is
+ * left for MPP's `WWW-Authenticate: Payment` challenge (about 500 bytes) beside the x402 one.
+ */
+export const PAYMENT_REQUIRED_BUDGET = 3_000
+
+/** The resource description in the header: the first sentence of `name: description`, at most this long. */
+export const HEADER_DESCRIPTION_CHARS = 120
+
+/** `text`'s first sentence, cut at a word within `max` characters (with `...`) when longer. */
+export function shortDescription(text: string, max = HEADER_DESCRIPTION_CHARS): string {
+  const first = /^.*?[.!?](?=\s|$)/s.exec(text)?.[0] ?? text
+  if (first.length <= max) return first
+  const cut = first.slice(0, max - 3)
+  const space = cut.lastIndexOf(' ')
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:(-]+$/, '')}...`
+}
+
+/** The length of `value` as base64 JSON (what b64json makes of it), without encoding it. */
+const b64Length = (json: string) => 4 * Math.ceil(Buffer.byteLength(json) / 3)
+
+/**
  * The 402 challenge: `PAYMENT-REQUIRED` header (v2 PaymentRequired with the bazaar extension) and a body with
  * the spec §2.4 fields plus a v1 `accepts` array. `reason` says why an attempted payment was refused. With
  * `channels`, the v2 `accepts` lists every `exact` entry first, then the `batch-settlement` ones of the networks offering channels (v1 stays exact).
  * `accepts` (returned) is the exact entries only: what the `exact` admission checks a payment against.
+ *
+ * The header stays within PAYMENT_REQUIRED_BUDGET: its resource description is the first sentence, and its Bazaar
+ * extension the richest form of runtime/discovery/bazaar.ts that fits beside everything else this 402 says (its
+ * reason, a corrective entry, every network's entries). The body carries what the header leaves out: the whole
+ * description (v1 `accepts[].description`) and the full Bazaar extension with the input schema's descriptions and
+ * aliases (`extensions.bazaar`, the same path as in the header).
  */
 export function challenge(
   cfg: Config,
@@ -84,12 +114,25 @@ export function challenge(
       ]
     : accepts
   const description = `${svc.manifest.name}: ${svc.manifest.description}`.slice(0, 500)
-  const paymentRequired = {
+  const base = {
     x402Version: 2,
-    ...(reason ? { error: reason } : {}),
-    resource: { url: resource, description, mimeType: 'application/json', ...metadataOf(cfg, svc) },
+    // A remote facilitator's own reason passes through: cut to a length that cannot crowd out the rest.
+    ...(reason ? { error: reason.slice(0, 128) } : {}),
+    resource: {
+      url: resource,
+      description: shortDescription(description),
+      mimeType: 'application/json',
+      ...metadataOf(cfg, svc),
+    },
     accepts: offered,
-    extensions: { ...svc.bazaar, ...PAYMENT_IDENTIFIER_DECLARATION },
+  }
+  const forms = headerBazaarForms(svc)
+  let paymentRequired!: typeof base & { extensions: Record<string, unknown> }
+  let header = ''
+  for (const form of forms) {
+    paymentRequired = { ...base, extensions: { ...form.extension, ...PAYMENT_IDENTIFIER_DECLARATION } }
+    header = JSON.stringify(paymentRequired)
+    if (b64Length(header) <= PAYMENT_REQUIRED_BUDGET) break
   }
   const body = {
     error: 'Payment Required',
@@ -108,6 +151,8 @@ export function challenge(
     service: svc.slug,
     tier,
     validation: BODY_CHECKED_FIRST,
+    // The full Bazaar extension (the header carries a smaller form of it): the input schema with every description.
+    extensions: { ...svc.bazaar },
   }
-  return { header: b64json(paymentRequired), body, paymentRequired, requirements: req, accepts }
+  return { header: Buffer.from(header).toString('base64'), body, paymentRequired, requirements: req, accepts }
 }
