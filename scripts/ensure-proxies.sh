@@ -28,11 +28,12 @@ trap cleanup EXIT
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq >/dev/null
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-# a system whose service manager started one anyway (no policy-rc.d support): stop it, so port 80 stays free
-for svc in "${missing[@]}"; do
-  if command -v systemctl >/dev/null && systemctl is-active --quiet "$svc" 2>/dev/null; then
-    systemctl stop "$svc" || true
+# under systemd the packages enable their services: stop (if one started anyway) and disable the ones installed here,
+# so port 80 stays free now and after a reboot
+if [ -d /run/systemd/system ]; then
+  for svc in "${missing[@]}"; do
+    systemctl stop "$svc" 2>/dev/null || true
     systemctl disable --quiet "$svc" 2>/dev/null || true
-  fi
-done
+  done
+fi
 echo "[ensure-proxies] installed: $(for p in "${missing[@]}"; do command -v "$p" || echo "/usr/sbin/$p"; done | tr '\n' ' ')" >&2

@@ -32,7 +32,14 @@ const SUBSTITUTIONS: Record<ProxyKind, Array<[string, RegExp, (port: number) => 
     ['plain HTTP on the loopback port', /^ {2}listen 443 ssl;$/m, (port) => `  listen 127.0.0.1:${port};`],
     ['no certificate', /^ {2}ssl_certificate(_key)? .*\n/gm, () => ''],
   ],
-  caddy: [['plain HTTP on the loopback port', /^api\.example\.com \{$/m, (port) => `http://127.0.0.1:${port} {`]],
+  caddy: [
+    // `bind`: a site address names the host to match, Caddy would listen on every interface
+    [
+      'plain HTTP on the loopback port',
+      /^api\.example\.com \{$/m,
+      (port) => `http://127.0.0.1:${port} {\n\tbind 127.0.0.1`,
+    ],
+  ],
   haproxy: [['plain HTTP on the loopback port', /^\tbind :443 ssl crt .*$/m, (port) => `\tbind 127.0.0.1:${port}`]],
 }
 
@@ -114,11 +121,21 @@ export interface RunningProxy {
 
 /**
  * Runs `kind` in front of `upstream` (host:port) with the doc's config, in the foreground, until stop(). Ready once
- * it answers on its port.
+ * it answers on its port. A port taken between its pick and the proxy's bind is picked again (three tries).
  */
 export async function startProxy(kind: ProxyKind, upstream: string): Promise<RunningProxy> {
   const bin = proxyBinary(kind)
   if (!bin) throw new Error(`${kind} is not installed (scripts/ensure-proxies.sh installs it)`)
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(kind, bin, upstream)
+    } catch (e) {
+      if (attempt >= 3 || !/in use|cannot bind/i.test(String(e))) throw e
+    }
+  }
+}
+
+async function startOnce(kind: ProxyKind, bin: string, upstream: string): Promise<RunningProxy> {
   const dir = mkdtempSync(join(tmpdir(), `edge-${kind}-`))
   // nginx's workers run as nobody: they must reach the temp paths
   chmodSync(dir, 0o755)
