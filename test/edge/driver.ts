@@ -5,8 +5,9 @@
  * - the official `@x402/fetch` client pays them with `exact`, and a streamed model answer paid the same way reaches
  *   the client in pieces while the model is still paused;
  * - the official MCP SDK client lists the tools and pays tool calls (one streamed as progress notifications);
- * - the official `batch-settlement` client opens a channel (a deposit), pays vouchers, and takes the rest back with
- *   its cooperative refund;
+ * - the official `batch-settlement` client opens a channel (a deposit), pays vouchers (one streamed, so the next goes
+ *   through the corrective 402), and takes the rest back with its cooperative refund;
+ * - a body over the server's limit gets the server's 413 (the proxy's own cap is higher);
  * - `/health` answers through the proxy, and the proxy's own health probe (Caddy, HAProxy) gets the server's 200;
  * - with `TRUSTED_PROXIES=1` the client address is the one the proxy adds to X-Forwarded-For (the demo quota is
  *   counted per client behind one proxy, a forged header changes nothing);
@@ -349,6 +350,12 @@ export function proxyTests(kind: ProxyKind) {
       recorder.stop()
     }
   }, 60_000)
+
+  test(`a body over the server's limit (1 MiB) passes ${kind} (its own cap, if any, is higher): the server's 413 in the one error shape`, async () => {
+    const res = await post(`${p.url}/api/v1/${slugify.slug}`, { text: 'x'.repeat(1_500_000) })
+    expect(res.status).toBe(413)
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('PAYLOAD_TOO_LARGE')
+  })
 
   test(`TRUSTED_PROXIES=1 behind ${kind}: the client is the address the proxy adds to X-Forwarded-For`, async () => {
     const demo = `${p.url}/api/demo/explain`
