@@ -3,7 +3,8 @@
  * (test/support/proxy.ts) in front of the real server on the dev chain, and through it:
  * - the unpaid 402 of a few services (the catalog's largest one among them) arrives as the server sent it;
  * - the official `@x402/fetch` client pays them with `exact`, and a streamed model answer paid the same way reaches
- *   the client in pieces while the model is still paused;
+ *   the client in pieces while the model is still paused, and a client that leaves a stream is heard by the server
+ *   (the payment released, nothing moved);
  * - the official MCP SDK client lists the tools and pays tool calls (one streamed as progress notifications);
  * - the official `batch-settlement` client opens a channel (a deposit), pays vouchers (one streamed, so the next goes
  *   through the corrective 402), and takes the rest back with its cooperative refund;
@@ -245,6 +246,33 @@ export function proxyTests(kind: ProxyKind) {
     expect(['It', ...rest.filter((e) => e.event === 'delta').map((e) => e.data.text)].join('')).toBe(last.data.result)
     expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(explain.price)
     moved.exact += explain.price
+  }, 120_000)
+
+  test(`a client that leaves a stream behind ${kind}: the server hears it, releases the payment, stops the model; no money moves`, async () => {
+    const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
+    const released = async () => (await s.booted.storage.ledger.byState(['released'])).length
+    const releasedBefore = await released()
+    world.stage(explain)
+    world.model.reset()
+    world.model.reply({ stream: ['One ', 'two ', 'three'], hold: 1 })
+    const pay = wrapFetchWithPayment(
+      fetch,
+      officialClient(new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey)), calls),
+    )
+    const ctl = new AbortController()
+    const res = await pay(`${p.url}/api/v1/explain-code?tier=quick`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ code: 'y = 2' }),
+      signal: ctl.signal,
+    })
+    const events = sseReader(res)
+    expect((await events.next())?.data).toEqual({ text: 'One' })
+    ctl.abort()
+    // the proxy closes its connection to the server, which releases the payment and aborts the model call
+    await until(async () => (await released()) === releasedBefore + 1, 30_000, 'the payment released')
+    await until(() => !world.model.holding, 30_000, 'the model call aborted')
+    expect(await usdcBalance(chain.rpcUrl, chain.payee.address)).toBe(before)
   }, 120_000)
 
   test(`MCP through ${kind}: the official SDK client lists the tools and pays tool calls (one streamed as progress notifications)`, async () => {
