@@ -16,7 +16,6 @@
  * A proxy that is not installed (no root or no apt-get for scripts/ensure-proxies.sh) is skipped with one message.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { request } from 'node:http'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -49,71 +48,11 @@ import { rawHead, requestBytes } from '../support/raw-http'
 import { decodeB64Json, post, type TestServer } from '../support/server'
 import { sseReader } from '../support/sse'
 import { until } from '../support/until'
+import { postFrom, probeRecorder, sameOrigin } from './clients'
 
 const root = join(import.meta.dir, '..', '..')
 /** Each channel's deposit (CHANNEL_MIN_DEPOSIT_USD): it covers every voucher of the file. */
 const DEPOSIT_USD = '0.1'
-
-/** A PaymentRequired with its resource URL cut to path and query (through a proxy it names the proxy's address). */
-function sameOrigin(required: { resource?: { url?: string } }) {
-  const url = required.resource?.url
-  if (!url) return required
-  const { pathname, search } = new URL(url)
-  return { ...required, resource: { ...required.resource, url: pathname + search } }
-}
-
-/** POSTs JSON to `url` from the local address `from` (a loopback address other than the proxy's); the status. */
-function postFrom(from: string, url: string, body: unknown, headers: Record<string, string> = {}): Promise<number> {
-  const u = new URL(url)
-  const data = JSON.stringify(body)
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: u.hostname,
-        port: u.port,
-        path: u.pathname,
-        method: 'POST',
-        localAddress: from,
-        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(data)), ...headers },
-      },
-      (res) => {
-        res.resume()
-        res.on('end', () => resolve(res.statusCode ?? 0))
-      },
-    )
-    req.on('error', reject)
-    req.end(data)
-  })
-}
-
-/**
- * A stand-in upstream that receives a proxy's health probes: it records each request (method, path, Host, whether it was forwarded for a client) and
- * answers it with the real server's answer to the same request (asked with the same Host), recorded too.
- */
-function probeRecorder(server: string) {
-  const seen: Array<{ method: string; path: string; host: string | null; forwarded: boolean; status: number }> = []
-  const srv = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    async fetch(req) {
-      const url = new URL(req.url)
-      const host = req.headers.get('host')
-      const res = await fetch(server + url.pathname, { method: req.method, headers: host ? { host } : {} })
-      seen.push({
-        method: req.method,
-        path: url.pathname,
-        host,
-        forwarded: req.headers.has('x-forwarded-for'),
-        status: res.status,
-      })
-      return new Response(await res.arrayBuffer(), {
-        status: res.status,
-        headers: { 'content-type': res.headers.get('content-type') ?? 'text/plain' },
-      })
-    },
-  })
-  return { address: `127.0.0.1:${srv.port}`, seen, stop: () => srv.stop(true) }
-}
 
 /** The tests of one proxy, for its own test file (test/edge/<proxy>.test.ts). */
 export function proxyTests(kind: ProxyKind) {
