@@ -2,8 +2,8 @@
  * Debian's nginx, Caddy and HAProxy run in front of a test server with the configs of docs/deploy.md
  * (docs/proxies/*): each proxy a foreground child process on a free loopback port, its config written to a temp dir
  * (never the work tree). The doc's file is used as it is but for the substitutions in `SUBSTITUTIONS` (plain HTTP on
- * the loopback port instead of 443 with TLS; the upstream addresses), each of which must match, so doc and test
- * cannot drift. scripts/ensure-proxies.sh installs the packages; a proxy that is not installed is `undefined` from
+ * the loopback port instead of 443 with TLS) and the upstream addresses, each of which must match, so doc and test
+ * cannot drift (docs/deploy.md lists them). scripts/ensure-proxies.sh installs the packages; a proxy that is not installed is `undefined` from
  * `proxyBinary` and its tests skip.
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -52,7 +52,7 @@ export function proxyBinary(kind: ProxyKind): string | undefined {
 }
 
 /** A TCP port free on 127.0.0.1 right now (the OS picks it). */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const srv = createServer()
   await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve))
   const { port } = srv.address() as { port: number }
@@ -61,7 +61,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** The doc's config of `kind` as the test runs it: listening on 127.0.0.1:`port`, every upstream at `upstream`. */
-export function testConfig(kind: ProxyKind, port: number, upstream: string): string {
+function testConfig(kind: ProxyKind, port: number, upstream: string): string {
   let text = readFileSync(join(root, PROXY_CONFIG[kind]), 'utf8')
   if ((text.match(UPSTREAMS) ?? []).length !== 3) throw new Error(`${PROXY_CONFIG[kind]}: not three upstreams`)
   text = text.replace(UPSTREAMS, upstream)
@@ -72,9 +72,6 @@ export function testConfig(kind: ProxyKind, port: number, upstream: string): str
   }
   return text
 }
-
-/** What the tests change in the doc's configs, for docs/deploy.md's note (one line per proxy). */
-export const substitutionsOf = (kind: ProxyKind) => SUBSTITUTIONS[kind].map(([what]) => what)
 
 /** The files and command line that run `kind` in the foreground with `config`, everything in `dir`. */
 function launch(
