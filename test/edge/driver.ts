@@ -43,7 +43,14 @@ import {
 } from '../support/catalog-calls'
 import { channelPayer, clientFor } from '../support/channels'
 import { startServerOnChain } from '../support/on-chain'
-import { PROXY_CONFIG, proxyBinary, startProxy, type ProxyKind, type RunningProxy } from '../support/proxy'
+import {
+  checkAsWritten,
+  PROXY_CONFIG,
+  proxyBinary,
+  startProxy,
+  type ProxyKind,
+  type RunningProxy,
+} from '../support/proxy'
 import { rawHead, requestBytes } from '../support/raw-http'
 import { decodeB64Json, post, type TestServer } from '../support/server'
 import { sseReader } from '../support/sse'
@@ -115,6 +122,14 @@ export function proxyTests(kind: ProxyKind) {
   test(`docs/deploy.md shows ${PROXY_CONFIG[kind]} as the tests run it`, () => {
     const doc = readFileSync(join(root, 'docs/deploy.md'), 'utf8')
     expect(doc).toContain(readFileSync(join(root, PROXY_CONFIG[kind]), 'utf8'))
+  })
+
+  test(`${PROXY_CONFIG[kind]} as written (port 443, TLS) passes ${kind}'s own check with a throw-away certificate`, async () => {
+    const checked = await checkAsWritten(kind)
+    if (!checked)
+      return console.warn(`[test/edge] openssl is not installed: ${PROXY_CONFIG[kind]} not checked as written`)
+    expect(checked.output).not.toMatch(/\[(emerg|alert)\]|\[ALERT\]/)
+    expect(checked.code).toBe(0)
   })
 
   test(`unpaid: the 402s (the catalog's largest among them) pass ${kind} as the server sent them`, async () => {

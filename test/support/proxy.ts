@@ -79,6 +79,7 @@ function launch(
   bin: string,
   dir: string,
   config: string,
+  check = false,
 ): { cmd: string[]; env?: Record<string, string> } {
   if (kind === 'nginx') {
     // the doc's file is a conf.d include; the main context around it only moves pid, logs and temp files to `dir`
@@ -90,18 +91,78 @@ function launch(
       join(dir, 'nginx.conf'),
       `daemon off;\npid ${join(dir, 'nginx.pid')};\nerror_log stderr warn;\nevents {}\nhttp {\n  access_log off;\n${temp}\n  include ${join(dir, 'agent-api.conf')};\n}\n`,
     )
-    return { cmd: [bin, '-p', dir, '-e', 'stderr', '-c', join(dir, 'nginx.conf')] }
+    return { cmd: [bin, ...(check ? ['-t'] : []), '-p', dir, '-e', 'stderr', '-c', join(dir, 'nginx.conf')] }
   }
   if (kind === 'caddy') {
     // no admin endpoint (it would take port 2019); Caddy's data and config dirs in `dir`
     writeFileSync(join(dir, 'Caddyfile'), `{\n\tadmin off\n}\n\n${config}`)
     return {
-      cmd: [bin, 'run', '--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile'],
+      cmd: [bin, check ? 'validate' : 'run', '--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile'],
       env: { HOME: dir, XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config') },
     }
   }
   writeFileSync(join(dir, 'haproxy.cfg'), config)
-  return { cmd: [bin, '-db', '-f', join(dir, 'haproxy.cfg')] }
+  return { cmd: [bin, check ? '-c' : '-db', '-f', join(dir, 'haproxy.cfg')] }
+}
+
+/** Where the doc's configs read their certificate files: moved to a throw-away certificate by `checkAsWritten`. */
+const CERTIFICATES: Record<ProxyKind, Array<[string, 'cert' | 'key' | 'both']>> = {
+  nginx: [
+    ['/etc/letsencrypt/live/api.example.com/fullchain.pem', 'cert'],
+    ['/etc/letsencrypt/live/api.example.com/privkey.pem', 'key'],
+  ],
+  // Caddy obtains its certificate itself
+  caddy: [],
+  haproxy: [['/etc/haproxy/certs/api.example.com.pem', 'both']],
+}
+
+/**
+ * The proxy's own check (`nginx -t`, `caddy validate`, `haproxy -c`) of the doc's config as written, TLS lines and
+ * port 443 included, its certificate paths only moved to a self-signed certificate for api.example.com made with
+ * openssl in a temp dir. Undefined when openssl is not installed.
+ */
+export async function checkAsWritten(kind: ProxyKind): Promise<{ code: number; output: string } | undefined> {
+  const bin = proxyBinary(kind)
+  const openssl = Bun.which('openssl')
+  if (!bin) throw new Error(`${kind} is not installed (scripts/ensure-proxies.sh installs it)`)
+  if (!openssl) return undefined
+  const dir = mkdtempSync(join(tmpdir(), `edge-${kind}-check-`))
+  try {
+    const files = { cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem'), both: join(dir, 'both.pem') }
+    const cert = Bun.spawnSync(
+      [
+        openssl,
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-subj',
+        '/CN=api.example.com',
+        '-days',
+        '1',
+        '-keyout',
+        files.key,
+        '-out',
+        files.cert,
+      ],
+      { stdout: 'pipe', stderr: 'pipe' },
+    )
+    if (cert.exitCode !== 0) throw new Error(`openssl: ${cert.stderr.toString()}`)
+    writeFileSync(files.both, readFileSync(files.cert, 'utf8') + readFileSync(files.key, 'utf8'))
+    let config = readFileSync(join(root, PROXY_CONFIG[kind]), 'utf8')
+    for (const [path, file] of CERTIFICATES[kind]) {
+      if (!config.includes(path)) throw new Error(`${PROXY_CONFIG[kind]}: no ${path}`)
+      config = config.replaceAll(path, files[file])
+    }
+    const { cmd, env } = launch(kind, bin, dir, config, true)
+    const run = Bun.spawnSync(cmd, { cwd: dir, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...env } })
+    return { code: run.exitCode ?? -1, output: run.stdout.toString() + run.stderr.toString() }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 export interface RunningProxy {
