@@ -7,6 +7,7 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUse
 import { ServiceError, upstreamError, type ModelClient, type ModelRequest, type ModelResult } from '../sdk'
 import { checkJson } from './json'
 import { retryText, systemText, userContent } from './messages'
+import { tokensOf } from './usage'
 
 export interface ModelClientOptions {
   /** OpenAI-compatible base URL including `/v1` (e.g. `http://127.0.0.1:11434/v1`). Default: OpenAI when a key is set. */
@@ -160,11 +161,11 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
       } catch (e) {
         throw providerError(e, timeoutMs)
       }
-      const u = res.usage
-      tokensUsed += u ? (u.total_tokens ?? (u.prompt_tokens ?? 0) + (u.completion_tokens ?? 0)) : 0
       if (typeof res.model === 'string' && res.model) model = res.model
       const choice = res.choices?.[0]
       const text = typeof choice?.message?.content === 'string' ? choice.message.content : ''
+      // the provider's usage, or (none reported, or unusable) the prompt and answer counted here
+      tokensUsed += tokensOf(res.usage, messages, text)
       if (!req.jsonSchema) {
         if (!text.trim())
           throw upstreamError(
