@@ -2,8 +2,8 @@
  * A paid call answered as Server-Sent Events (docs/streaming.md): the payment is already admitted (verified and
  * reserved); the model's text streams as `delta` events; settlement runs only once the handler returned its
  * complete, valid result, and the settlement response (with the signed receipt) is the `payment` of the final
- * `result` event. A failed handler or a client that leaves releases the payment: nothing is charged. Both ends are
- * the paid call's second door (runtime/pay/server/paid-call.ts, `finishStreamed`).
+ * `result` event. A failed handler or a client that leaves releases the payment: nothing is charged. Every outcome
+ * goes through the paid call's one finish (runtime/pay/server/paid-call.ts `conclude`, as a JSON answer's).
  * @module stream/paid
  */
 import { finishStreamed, type AdmittedCall } from '../pay/server/paid-call'
@@ -23,8 +23,7 @@ export async function streamPaid(req: Request, call: AdmittedCall, deps: Pipelin
       const ctx = deps.context(svc, tier, requestId, AbortSignal.any([abort.signal, signal, req.signal]))
       return runHandler(svc, call.input, { ...ctx, stream: sink }, abort)
     },
-    fail: (e, gone) => finishStreamed.fail(call, e, gone, deps),
-    finish: (out) => finishStreamed.settle(call, out, deps),
+    finish: (outcome) => finishStreamed(call, outcome, deps),
     onEnd: call.done,
   })
 }
