@@ -2,7 +2,8 @@
  * One streamed call (docs/streaming.md), whatever pays for it: the handler runs with a sink for its text; the
  * answer starts with the first chunk (an error before it is a normal HTTP error), every chunk is an `event: delta`,
  * and the call ends with one `event: result` or one `event: error`, both from the one `finish` that is handed the
- * handler's outcome (a result, an error, or the client gone), as a JSON answer's is.
+ * handler's outcome (a result, an error, or the client gone), as a JSON answer's is. A client that leaves once text
+ * was sent stops the handler; if it completed anyway, its result is finished (delivered output is paid).
  * @module stream/call
  */
 import { ClientGone } from '../http/disconnect'
@@ -85,8 +86,19 @@ async function answer(c: StreamedCall): Promise<{ response: Response; streaming:
     (out) => ({ ok: true, out }),
     (error) => ({ ok: false, error, gone: error instanceof ClientGone }),
   )
-  /** The client left while the handler ran: stop it, release, no result. */
+  /**
+   * The client left after text was sent: the handler is stopped (no more deltas), then its outcome decides. Where
+   * the work was actually cancelled, the call is gone (nothing charged); where it completed anyway (the model's
+   * answer was complete before the cancellation reached it), it is finished as a result: delivered output is paid.
+   */
   const left = async (): Promise<Finished> => {
+    state = 'failed'
+    abort.abort()
+    const o = await work
+    return safeFinish(o.ok ? o : { ok: false, error: new ClientGone(), gone: true })
+  }
+  /** The client left before anything was sent: stop the handler, nothing was delivered, nothing is finished for it. */
+  const leftEarly = async (): Promise<Finished> => {
     state = 'failed'
     abort.abort()
     return safeFinish({ ok: false, error: new ClientGone(), gone: true })
@@ -104,7 +116,7 @@ async function answer(c: StreamedCall): Promise<{ response: Response; streaming:
   const firstOutcome = await Promise.race([work, first, gone])
   if (firstOutcome === 'gone') {
     c.signal.removeEventListener('abort', leave)
-    return { response: responseOf(await left(), c.requestId), streaming: false }
+    return { response: responseOf(await leftEarly(), c.requestId), streaming: false }
   }
   if (firstOutcome !== 'chunk') {
     // Over before any chunk: an error is a plain HTTP error; a result is a stream of one event.

@@ -56,7 +56,7 @@ test('a paid model tool with a progressToken: progress while the model writes, t
   const payment = await new x402Client()
     .register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex)))
     .createPaymentPayload(required as never)
-  fake.reply({ stream: ['Adds ', 'two ', 'numbers.'], hold: 1 })
+  fake.reply({ stream: ['Adds ', 'two ', 'numbers.'], hold: 2 }) // (the last chunk sent is held back)
   const notes: Note[] = []
   const call = c.callTool({ name: 'explain-code', arguments: args, _meta: { 'x402/payment': payment } }, undefined, {
     onprogress: (p) => void notes.push(p),
@@ -110,7 +110,7 @@ test('a model stream that breaks off over MCP: progress, then an isError result;
   const payment = await new x402Client()
     .register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex)))
     .createPaymentPayload(unpaid.structuredContent as never)
-  fake.reply({ stream: ['Half ', 'of it'], hold: 1, breakAfter: 1 })
+  fake.reply({ stream: ['Half ', 'of ', 'it'], hold: 2, breakAfter: 2 })
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   const notes: Note[] = []
   const call = c.callTool({ name: 'explain-code', arguments: args, _meta: { 'x402/payment': payment } }, undefined, {
@@ -126,7 +126,7 @@ test('a model stream that breaks off over MCP: progress, then an isError result;
 })
 
 test('the SSE answer of a tool call with progress: notifications, keep-alive comments while the model thinks, the result', async () => {
-  fake.reply({ stream: ['Thinking ', 'done.'], hold: 1 })
+  fake.reply({ stream: ['Thinking ', 'do', 'ne.'], hold: 2 })
   const res = await fetch(s.url + '/mcp', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },

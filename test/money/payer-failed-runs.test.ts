@@ -95,7 +95,7 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (engine) => {
       expect(last).toMatchObject({ event: 'error', data: { error: { code: 'UPSTREAM_ERROR' } } })
     }
     // run 5: streamed, and the client leaves mid-answer (the model call is cancelled)
-    fake.reply({ stream: ['{"find', 'ings":'], hold: 1 })
+    fake.reply({ stream: ['{"find', 'ings":', ' ['], hold: 2 })
     const gone = new AbortController()
     const header5 = await fresh(s, payer.key)
     const r5 = await fetch(s.url + PRO_AUDIT, {
