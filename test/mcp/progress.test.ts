@@ -150,3 +150,45 @@ test('the SSE answer of a tool call with progress: notifications, keep-alive com
   const last = (await events.rest()).at(-1)!
   expect(last.data).toMatchObject({ id: 7, result: { structuredContent: { result: 'Thinking done.' } } })
 })
+
+test('delivered output is paid over MCP too: every progress notification read, then the agent leaves before the result: charged', async () => {
+  const args = { code: 'const add = (a, b) => a + b', tier: 'quick' }
+  const unpaid = await c.callTool({ name: 'explain-code', arguments: args })
+  const required = unpaid.structuredContent as { accepts: Array<{ amount: string }> }
+  const payment = await new x402Client()
+    .register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex)))
+    .createPaymentPayload(required as never)
+  const settledBefore = await s.booted.storage.ledger.settledTotal()
+  // the provider pauses after its finish chunk (before usage and [DONE])
+  fake.reply({ stream: ['Adds ', 'two ', 'numbers.'], hold: 'finish' })
+  const gone = new AbortController()
+  const res = await fetch(s.url + '/mcp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { name: 'explain-code', arguments: args, _meta: { progressToken: 'p9', 'x402/payment': payment } },
+    }),
+    signal: gone.signal,
+  })
+  expect(res.headers.get('content-type')).toStartWith('text/event-stream')
+  const events = sseReader(res)
+  const messages: string[] = []
+  while (messages.join('') !== 'Adds two numbers.') {
+    const e = await events.next()
+    if (!e) break
+    if (e.data?.method === 'notifications/progress') messages.push(e.data.params.message)
+  }
+  expect(messages.join('')).toBe('Adds two numbers.')
+  gone.abort()
+  await res.body?.cancel().catch(() => {})
+  const price = BigInt(required.accepts[0]!.amount)
+  await until(
+    async () => (await s.booted.storage.ledger.settledTotal()) === settledBefore + price,
+    30_000,
+    'the delivered answer charged',
+  )
+  expected += price
+})

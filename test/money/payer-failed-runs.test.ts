@@ -133,6 +133,24 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (engine) => {
     expect(stream6.status).toBe(429)
     expect(stream6.headers.get('content-type')).toContain('application/json')
     expect(((await stream6.json()) as { error: { code: string } }).error.code).toBe('TOO_MANY_FAILED_RUNS')
+    // over MCP (the same pipeline, the same count): the tool call is refused the same way
+    const mcp = await fetch(s.url + '/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'security-audit',
+          arguments: { ...BODY, tier: 'pro' },
+          _meta: { 'x402/payment': JSON.parse(Buffer.from(await fresh(s, payer.key), 'base64').toString()) },
+        },
+      }),
+    })
+    const tool = (await mcp.json()) as { result: { isError: boolean; structuredContent: { error: { code: string } } } }
+    expect(tool.result.isError).toBe(true)
+    expect(tool.result.structuredContent.error.code).toBe('TOO_MANY_FAILED_RUNS')
     expect(fake.requests.length).toBe(modelCalls)
     expect(await usdcBalance(chain.rpcUrl, payer.address)).toBe(PRO_PRICE)
     expect(await ledger.settledTotal()).toBe(0n)
