@@ -8,7 +8,6 @@
  * outcome goes through the paid call's one finish (runtime/pay/server/paid-call.ts `conclude`, as a JSON answer's).
  * @module stream/paid
  */
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { finishStreamed, type AdmittedCall, type Outcome } from '../pay/server/paid-call'
 import { ServiceError, type ModelRequest, type StreamSink } from '../sdk'
 import type { PipelineDeps } from '../pipeline'
@@ -43,7 +42,8 @@ export async function streamPaid(req: Request, call: AdmittedCall, deps: Pipelin
       }
       return runHandler(svc, call.input, { ...ctx, model, stream: counted }, abort)
     },
-    finish: (outcome) => finishStreamed(call, cutByBudget(outcome, delivered.join(''), call, svc.model), deps),
+    finish: async (outcome) =>
+      finishStreamed(call, await cutByBudget(outcome, delivered.join(''), call, svc.model), deps),
     onEnd: call.done,
   })
 }
@@ -54,10 +54,12 @@ export async function streamPaid(req: Request, call: AdmittedCall, deps: Pipelin
  * `result`, and `tokens_used` the delivered text counted (a channel pays for the tokens produced, with the floor;
  * `exact` pays the price). Any other outcome goes on as it is.
  */
-export function cutByBudget(outcome: Outcome, text: string, call: AdmittedCall, model: string): Outcome {
+export async function cutByBudget(outcome: Outcome, text: string, call: AdmittedCall, model: string): Promise<Outcome> {
   if (outcome.ok || outcome.gone || !text) return outcome
   if (!(outcome.error instanceof ServiceError) || outcome.error.code !== 'HANDLER_TIMEOUT') return outcome
   const { svc, tier, requestId } = call.request
+  // the tokenizer loads with the model client (the first model call), never at boot
+  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base')
   return {
     ok: true,
     out: {
