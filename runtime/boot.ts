@@ -177,6 +177,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
     payTo,
     log,
     refusals,
+    failingRuns: storage.failingRuns,
     results,
     receipts,
     channels,

@@ -16,6 +16,8 @@ export interface Storage {
   results: ResultStoreLike
   /** Costly payment refusals per client / payer per minute (in memory on SQLite: one process). */
   refusals: ThrottleStore
+  /** Failing paid runs per payer per 10 minutes (runtime/http/throttle.ts; in memory on SQLite). */
+  failingRuns: ThrottleStore
   /** Failed console sign-ins per client per 5 minutes (in memory on SQLite; shared by every instance on Postgres). */
   signIns: ThrottleStore
   /** The operator console's reads. */

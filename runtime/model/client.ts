@@ -7,6 +7,7 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUse
 import { ServiceError, upstreamError, type ModelClient, type ModelRequest, type ModelResult } from '../sdk'
 import { checkJson } from './json'
 import { retryText, systemText, userContent } from './messages'
+import { tokensOf } from './usage'
 
 export interface ModelClientOptions {
   /** OpenAI-compatible base URL including `/v1` (e.g. `http://127.0.0.1:11434/v1`). Default: OpenAI when a key is set. */
@@ -99,6 +100,11 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
    * The same call with `stream: true`: each content chunk goes to `req.stream` as it arrives; the usage comes in the
    * last chunk (`stream_options.include_usage`). Answered as the completion it adds up to. A stream that ends
    * without a finish reason broke off: that is a provider failure, never a (short) answer.
+   *
+   * Delivered output is paid (docs/streaming.md): the last content chunk is held back until the next one or the
+   * finish reason arrives, so the caller never has the whole answer before the model's answer is complete; once it
+   * is complete (finish reason seen), a cancellation (the client left) no longer undoes it: the completion is
+   * answered (its usage counted here when the provider's last chunks were cut off), and the call is charged.
    */
   async function streamed(
     body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
@@ -113,19 +119,34 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
     let finish: OpenAI.Chat.Completions.ChatCompletion.Choice['finish_reason'] | null = null
     let usage: OpenAI.CompletionUsage | undefined
     let model = ''
-    for await (const chunk of chunks) {
-      if (typeof chunk.model === 'string' && chunk.model) model = chunk.model
-      if (chunk.usage) usage = chunk.usage
-      const choice = chunk.choices?.[0]
-      if (!choice) continue
-      const text = choice.delta?.content
-      if (typeof text === 'string' && text) {
-        parts.push(text)
-        req.stream!.delta(text)
-      }
-      if (choice.delta?.refusal) refusal = (refusal ?? '') + choice.delta.refusal
-      if (choice.finish_reason) finish = choice.finish_reason
+    let held: string | null = null
+    const send = () => {
+      if (held !== null) req.stream!.delta(held)
+      held = null
     }
+    try {
+      for await (const chunk of chunks) {
+        if (typeof chunk.model === 'string' && chunk.model) model = chunk.model
+        if (chunk.usage) usage = chunk.usage
+        const choice = chunk.choices?.[0]
+        if (!choice) continue
+        const text = choice.delta?.content
+        if (typeof text === 'string' && text) {
+          parts.push(text)
+          send()
+          held = text
+        }
+        if (choice.delta?.refusal) refusal = (refusal ?? '') + choice.delta.refusal
+        if (choice.finish_reason && !finish) {
+          finish = choice.finish_reason
+          send()
+        }
+      }
+    } catch (e) {
+      // cut off (cancelled, or the connection broke) after the answer was complete: it stands
+      if (!finish) throw e
+    }
+    if (finish) send()
     if (!finish)
       throw upstreamError('model', 'the model stream ended before the answer was complete', { retryable: true })
     return {
@@ -160,11 +181,11 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
       } catch (e) {
         throw providerError(e, timeoutMs)
       }
-      const u = res.usage
-      tokensUsed += u ? (u.total_tokens ?? (u.prompt_tokens ?? 0) + (u.completion_tokens ?? 0)) : 0
       if (typeof res.model === 'string' && res.model) model = res.model
       const choice = res.choices?.[0]
       const text = typeof choice?.message?.content === 'string' ? choice.message.content : ''
+      // the provider's usage, or (none reported, or unusable) the prompt and answer counted here
+      tokensUsed += tokensOf(res.usage, messages, text)
       if (!req.jsonSchema) {
         if (!text.trim())
           throw upstreamError(

@@ -47,7 +47,10 @@ export const serviceResponse = () =>
     tier: t.String({ description: 'Tier used.' }),
     result: t.String({ description: 'The generated analysis or text.' }),
     model: t.String({ description: 'Identifier of the model used.' }),
-    tokens_used: t.Integer({ description: 'Total tokens consumed, as reported by the provider.' }),
+    tokens_used: t.Integer({
+      description:
+        'Total tokens consumed (prompt and answer), as reported by the provider, or counted by the server when it reports none.',
+    }),
     request_id: t.String({
       description: 'Unique request identifier: req_ followed by 20 hex digits (also in the X-Request-Id header).',
     }),

@@ -1,14 +1,16 @@
 /**
  * One streamed call (docs/streaming.md), whatever pays for it: the handler runs with a sink for its text; the
  * answer starts with the first chunk (an error before it is a normal HTTP error), every chunk is an `event: delta`,
- * and the call ends with one `event: result` (after `finish`, e.g. settlement) or one `event: error`. A client that
- * goes away stops the handler and `fail` releases what was held; nothing is finished for it.
+ * and the call ends with one `event: result` or one `event: error`, both from the one `finish` that is handed the
+ * handler's outcome (a result, an error, or the client gone), as a JSON answer's is. A client that leaves once text
+ * was sent stops the handler; if it completed anyway, its result is finished (delivered output is paid).
  * @module stream/call
  */
 import { ClientGone } from '../http/disconnect'
 import { errorBody, errorResponse } from '../http/respond'
 import { eventStream } from '../http/sse'
 import { ServiceError, type StreamSink } from '../sdk'
+import type { Outcome } from '../pay/server/doors'
 
 export type Finished =
   | { ok: true; data: unknown }
@@ -24,15 +26,14 @@ export interface StreamedCall {
   headers?: Record<string, string>
   /** Runs the handler with `sink` for its text; `signal` aborts when the client leaves. */
   run(sink: StreamSink, signal: AbortSignal): Promise<unknown>
-  /** The handler succeeded (its result is complete and valid): settle or count it; the final event's data. */
-  finish(out: unknown): Promise<Finished>
-  /** The handler failed, or the client left (`gone`): release what was held; the error to answer. */
-  fail(e: unknown, gone: boolean): Promise<ServiceError>
+  /**
+   * The handler's outcome: its complete, valid result (settle or count it), its error, or the client gone (release
+   * what was held): the final event's data, or the error to answer.
+   */
+  finish(outcome: Outcome): Promise<Finished>
   /** Runs once when the call is over (the stream ended, or the answer was not a stream). */
   onEnd?(): void
 }
-
-type Outcome = { ok: true; out: unknown } | { ok: false; e: unknown }
 
 export async function streamedCall(c: StreamedCall): Promise<Response> {
   let streaming = false
@@ -44,6 +45,10 @@ export async function streamedCall(c: StreamedCall): Promise<Response> {
     if (!streaming) c.onEnd?.()
   }
 }
+
+/** The HTTP answer of a call over before anything was streamed, with an error (a result here is a stream of one event). */
+const responseOf = (f: Finished, requestId: string): Response =>
+  f.ok ? errorResponse(new ServiceError(500, 'INTERNAL', 'The call could not be completed.'), requestId) : f.response
 
 async function answer(c: StreamedCall): Promise<{ response: Response; streaming: boolean }> {
   const abort = new AbortController()
@@ -79,17 +84,28 @@ async function answer(c: StreamedCall): Promise<{ response: Response; streaming:
     return c.run(sink, abort.signal)
   })().then(
     (out) => ({ ok: true, out }),
-    (e) => ({ ok: false, e }),
+    (error) => ({ ok: false, error, gone: error instanceof ClientGone }),
   )
-  /** The client left while the handler ran: stop it, release, no finish. */
-  const left = async (): Promise<ServiceError> => {
+  /**
+   * The client left after text was sent: the handler is stopped (no more deltas), then its outcome decides. Where
+   * the work was actually cancelled, the call is gone (nothing charged); where it completed anyway (the model's
+   * answer was complete before the cancellation reached it), it is finished as a result: delivered output is paid.
+   */
+  const left = async (): Promise<Finished> => {
     state = 'failed'
     abort.abort()
-    return c.fail(new ClientGone(), true)
+    const o = await work
+    return safeFinish(o.ok ? o : { ok: false, error: new ClientGone(), gone: true })
   }
-  const safeFinish = async (out: unknown): Promise<Finished> => {
+  /** The client left before anything was sent: stop the handler, nothing was delivered, nothing is finished for it. */
+  const leftEarly = async (): Promise<Finished> => {
+    state = 'failed'
+    abort.abort()
+    return safeFinish({ ok: false, error: new ClientGone(), gone: true })
+  }
+  const safeFinish = async (o: Outcome): Promise<Finished> => {
     try {
-      return await c.finish(out)
+      return await c.finish(o)
     } catch (e) {
       const error =
         e instanceof ServiceError ? e : new ServiceError(500, 'INTERNAL', 'The call could not be completed.')
@@ -100,19 +116,23 @@ async function answer(c: StreamedCall): Promise<{ response: Response; streaming:
   const firstOutcome = await Promise.race([work, first, gone])
   if (firstOutcome === 'gone') {
     c.signal.removeEventListener('abort', leave)
-    return { response: errorResponse(await left(), c.requestId), streaming: false }
+    return { response: responseOf(await leftEarly(), c.requestId), streaming: false }
   }
   if (firstOutcome !== 'chunk') {
     // Over before any chunk: an error is a plain HTTP error; a result is a stream of one event.
     c.signal.removeEventListener('abort', leave)
     if (!firstOutcome.ok || c.signal.aborted) {
       state = 'failed'
-      const isGone = c.signal.aborted || (!firstOutcome.ok && firstOutcome.e instanceof ClientGone)
-      const err = await c.fail(firstOutcome.ok ? new ClientGone() : firstOutcome.e, isGone)
-      return { response: errorResponse(err, c.requestId), streaming: false }
+      const isGone = c.signal.aborted || (!firstOutcome.ok && firstOutcome.gone)
+      const f = await safeFinish({
+        ok: false,
+        error: firstOutcome.ok ? new ClientGone() : firstOutcome.error,
+        gone: isGone,
+      })
+      return { response: responseOf(f, c.requestId), streaming: false }
     }
     state = 'finishing'
-    const f = await safeFinish(firstOutcome.out)
+    const f = await safeFinish(firstOutcome)
     if (!f.ok) return { response: f.response, streaming: false }
     const w = eventStream(c.requestId, () => {}, c.heartbeatMs, c.headers)
     w.send('result', f.data)
@@ -132,11 +152,7 @@ async function answer(c: StreamedCall): Promise<{ response: Response; streaming:
         return
       }
       state = next.ok ? 'finishing' : 'failed'
-      if (!next.ok) {
-        w.send('error', errorBody(await c.fail(next.e, next.e instanceof ClientGone), c.requestId))
-        return
-      }
-      const f = await safeFinish(next.out)
+      const f = await safeFinish(next)
       w.send(f.ok ? 'result' : 'error', f.ok ? f.data : errorBody(f.error, c.requestId))
     } catch {
       // Releasing failed (the store is down): the reconciler releases it; the client still gets a last event.

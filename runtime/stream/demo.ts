@@ -5,6 +5,7 @@
  */
 import type { CatalogService } from '../catalog'
 import type { QuotaStore } from '../db/store'
+import { errorResponse } from '../http/respond'
 import { asServiceError } from '../http/unexpected'
 import type { PipelineDeps } from '../pipeline'
 import { runHandler } from '../run-handler'
@@ -35,21 +36,22 @@ export function streamDemo(req: Request, d: DemoStream, deps: PipelineDeps): Pro
       const ctx = deps.context(svc, tier, requestId, AbortSignal.any([abort.signal, signal]))
       return runHandler(svc, d.input, { ...ctx, stream: sink }, abort)
     },
-    async fail(e, gone) {
-      await d.quota.refund(d.client, q)
-      if (gone)
-        return new ServiceError(499, 'CLIENT_CLOSED_REQUEST', 'The client disconnected before the answer was complete.')
-      return asServiceError(e, deps.log, { request_id: requestId }, 'demo failed')
-    },
-    async finish(out) {
+    async finish(o) {
+      if (!o.ok) {
+        await d.quota.refund(d.client, q)
+        const error = o.gone
+          ? new ServiceError(499, 'CLIENT_CLOSED_REQUEST', 'The client disconnected before the answer was complete.')
+          : asServiceError(o.error, deps.log, { request_id: requestId }, 'demo failed')
+        return { ok: false, error, response: errorResponse(error, requestId) }
+      }
       deps.stats.record(svc.slug, {
         calls: 1,
         demo_calls: 1,
-        tokens: (out as { tokens_used?: number }).tokens_used ?? 0,
+        tokens: (o.out as { tokens_used?: number }).tokens_used ?? 0,
       })
       return {
         ok: true,
-        data: { ...(out as object), demo: { remaining: q.remaining, limit: q.limit, resets_at: q.resetsAt } },
+        data: { ...(o.out as object), demo: { remaining: q.remaining, limit: q.limit, resets_at: q.resetsAt } },
       }
     },
   })

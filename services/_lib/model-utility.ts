@@ -18,7 +18,11 @@ export function dataBlock(entries: Array<[string, string | undefined | null]>): 
 /** The two fields every model utility reports. */
 export const modelFields = {
   model: t.String({ description: 'Model that produced the answer, as reported by the provider.' }),
-  tokens_used: t.Integer({ minimum: 0, description: 'Total tokens consumed, as reported by the provider.' }),
+  tokens_used: t.Integer({
+    minimum: 0,
+    description:
+      'Total tokens consumed (prompt and answer), as reported by the provider, or counted by the server when it reports none.',
+  }),
 }
 
 export interface AskOptions<S extends TSchema> {

@@ -56,7 +56,7 @@ test('a paid model tool with a progressToken: progress while the model writes, t
   const payment = await new x402Client()
     .register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex)))
     .createPaymentPayload(required as never)
-  fake.reply({ stream: ['Adds ', 'two ', 'numbers.'], hold: 1 })
+  fake.reply({ stream: ['Adds ', 'two ', 'numbers.'], hold: 2 }) // (the last chunk sent is held back)
   const notes: Note[] = []
   const call = c.callTool({ name: 'explain-code', arguments: args, _meta: { 'x402/payment': payment } }, undefined, {
     onprogress: (p) => void notes.push(p),
@@ -110,7 +110,7 @@ test('a model stream that breaks off over MCP: progress, then an isError result;
   const payment = await new x402Client()
     .register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex)))
     .createPaymentPayload(unpaid.structuredContent as never)
-  fake.reply({ stream: ['Half ', 'of it'], hold: 1, breakAfter: 1 })
+  fake.reply({ stream: ['Half ', 'of ', 'it'], hold: 2, breakAfter: 2 })
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
   const notes: Note[] = []
   const call = c.callTool({ name: 'explain-code', arguments: args, _meta: { 'x402/payment': payment } }, undefined, {
@@ -126,7 +126,7 @@ test('a model stream that breaks off over MCP: progress, then an isError result;
 })
 
 test('the SSE answer of a tool call with progress: notifications, keep-alive comments while the model thinks, the result', async () => {
-  fake.reply({ stream: ['Thinking ', 'done.'], hold: 1 })
+  fake.reply({ stream: ['Thinking ', 'do', 'ne.'], hold: 2 })
   const res = await fetch(s.url + '/mcp', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -149,4 +149,46 @@ test('the SSE answer of a tool call with progress: notifications, keep-alive com
   fake.release()
   const last = (await events.rest()).at(-1)!
   expect(last.data).toMatchObject({ id: 7, result: { structuredContent: { result: 'Thinking done.' } } })
+})
+
+test('delivered output is paid over MCP too: every progress notification read, then the agent leaves before the result: charged', async () => {
+  const args = { code: 'const add = (a, b) => a + b', tier: 'quick' }
+  const unpaid = await c.callTool({ name: 'explain-code', arguments: args })
+  const required = unpaid.structuredContent as { accepts: Array<{ amount: string }> }
+  const payment = await new x402Client()
+    .register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey as Hex)))
+    .createPaymentPayload(required as never)
+  const settledBefore = await s.booted.storage.ledger.settledTotal()
+  // the provider pauses after its finish chunk (before usage and [DONE])
+  fake.reply({ stream: ['Adds ', 'two ', 'numbers.'], hold: 'finish' })
+  const gone = new AbortController()
+  const res = await fetch(s.url + '/mcp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { name: 'explain-code', arguments: args, _meta: { progressToken: 'p9', 'x402/payment': payment } },
+    }),
+    signal: gone.signal,
+  })
+  expect(res.headers.get('content-type')).toStartWith('text/event-stream')
+  const events = sseReader(res)
+  const messages: string[] = []
+  while (messages.join('') !== 'Adds two numbers.') {
+    const e = await events.next()
+    if (!e) break
+    if (e.data?.method === 'notifications/progress') messages.push(e.data.params.message)
+  }
+  expect(messages.join('')).toBe('Adds two numbers.')
+  gone.abort()
+  await res.body?.cancel().catch(() => {})
+  const price = BigInt(required.accepts[0]!.amount)
+  await until(
+    async () => (await s.booted.storage.ledger.settledTotal()) === settledBefore + price,
+    30_000,
+    'the delivered answer charged',
+  )
+  expected += price
 })

@@ -56,7 +56,7 @@ const payee = () => usdcBalance(chain.rpcUrl, chain.payee.address)
 const released = async () => (await s.booted.storage.ledger.byState(['released'])).length
 
 test('explain-code streams: the first delta arrives while the model is paused; result = deltas; paid once, after', async () => {
-  fake.reply({ stream: ['It ', 'adds two', ' numbers.'], hold: 1, tokens: 222 })
+  fake.reply({ stream: ['It ', 'adds two', ' numbers.'], hold: 2, tokens: 222 }) // (the last chunk sent is held back)
   const before = await payee()
   const url = await priced(s.url + '/api/v1/explain-code?tier=quick')
   const r = await pay()(url, streamed({ code: 'const add = (a, b) => a + b' }))
@@ -125,7 +125,8 @@ test('a model stream that breaks off: deltas, then one error event; nothing is c
   await fake.held()
   fake.release()
   const all = await events.rest()
-  expect(all.filter((e) => e.event === 'delta').map((e) => e.data.text)).toEqual([' an'])
+  // the last chunk received (' an') was held back for the model's finish, which never came: not delivered
+  expect(all.filter((e) => e.event === 'delta').map((e) => e.data.text)).toEqual([])
   expect(all.at(-1)).toMatchObject({ event: 'error', data: { error: { code: 'UPSTREAM_ERROR', upstream: 'model' } } })
   expect(all.some((e) => e.event === 'result')).toBe(false)
   expect(await released()).toBe(releasedBefore + 1)
@@ -133,7 +134,7 @@ test('a model stream that breaks off: deltas, then one error event; nothing is c
 })
 
 test('a client that disconnects mid-stream stops the call; the payment is released, nothing moves', async () => {
-  fake.reply({ stream: ['One ', 'two ', 'three'], hold: 1 })
+  fake.reply({ stream: ['One ', 'two ', 'three'], hold: 2 })
   const before = await payee()
   const releasedBefore = await released()
   const ctl = new AbortController()
@@ -152,7 +153,7 @@ test('the payer spends its funds while the model writes: settlement fails, one S
   const price = BigInt((await requirementsAt(url)).amount)
   const payer = await fundedPayer(chain, price)
   await setEthBalance(chain.rpcUrl, payer.address, 10n ** 17n)
-  fake.reply({ stream: ['Spent ', 'already.'], hold: 1 })
+  fake.reply({ stream: ['Spent ', 'already', '.'], hold: 2 })
   const before = await payee()
   const r = await payingFetch(payer.key)(url, streamed({ code: 'spend()' }))
   const events = sseReader(r)
@@ -191,7 +192,7 @@ test('a structured service streams the model JSON as it is produced; the result 
   }
   const text = JSON.stringify(review)
   const pieces = [text.slice(0, 20), text.slice(20, 60), text.slice(60)]
-  fake.reply({ stream: pieces, hold: 1 })
+  fake.reply({ stream: pieces, hold: 2 })
   const r = await pay()(await priced(s.url + '/api/v1/code-review'), streamed({ code: 'let x = 1' }))
   const events = sseReader(r)
   expect((await events.next())?.data.text).toBe(pieces[0])
@@ -261,7 +262,7 @@ test('a JSON call (no Accept: text/event-stream) is unchanged and carries the si
 })
 
 test('the free demo streams too, with its quota in the result', async () => {
-  fake.reply({ stream: ['A ', 'demo.'], hold: 1 })
+  fake.reply({ stream: ['A ', 'dem', 'o.'], hold: 2 })
   const r = await post(s.url + '/api/demo/explain', { code: 'print(1)' }, { accept: 'text/event-stream' })
   expect(r.status).toBe(200)
   const events = sseReader(r)

@@ -34,6 +34,7 @@ beforeAll(async () => {
   deps = {
     config: booted.config,
     refusals: booted.storage.refusals,
+    failingRuns: booted.storage.failingRuns,
     gate: booted.gate,
     stats: booted.storage.stats,
     payTo: chain.payee.address,

@@ -6,9 +6,10 @@
  * (the test decides when the model "finishes") and break off after `breakAfter` chunks.
  */
 
+/** `usage: false`: the reply reports no token usage (as many OpenAI-compatible servers do, in streams especially). */
 export type FakeReply =
-  | { text: string; model?: string; tokens?: number }
-  | { json: unknown; model?: string; tokens?: number }
+  | { text: string; model?: string; tokens?: number; usage?: false }
+  | { json: unknown; model?: string; tokens?: number; usage?: false }
   | { status: number; body?: unknown }
   | { hang: true }
   | {
@@ -16,8 +17,9 @@ export type FakeReply =
       stream: string[] | { text: string; count: number }
       model?: string
       tokens?: number
-      /** Pause after this many chunks until `release()`. */
-      hold?: number
+      usage?: false
+      /** Pause after this many chunks until `release()` (`'finish'`: after the finish chunk, before usage and [DONE]). */
+      hold?: number | 'finish'
       /** Close the connection after this many chunks, without a finish reason or [DONE]. */
       breakAfter?: number
       /** End the body cleanly after this many chunks, without a finish reason or [DONE] (a truncated stream). */
@@ -83,19 +85,20 @@ export function startFakeOpenAI(): FakeOpenAI {
       )
     let i = 0
     let ended = false
+    const pause = async () => {
+      await new Promise<void>((resolve) => {
+        holding = true
+        releaseHold = resolve
+        signal.addEventListener('abort', () => resolve(), { once: true })
+        for (const f of onHeld.splice(0)) f()
+      })
+      holding = false
+      releaseHold = undefined
+    }
     return new ReadableStream<Uint8Array>({
       async pull(c) {
         if (ended) return
-        if (r.hold !== undefined && i === r.hold && !signal.aborted) {
-          await new Promise<void>((resolve) => {
-            holding = true
-            releaseHold = resolve
-            signal.addEventListener('abort', () => resolve(), { once: true })
-            for (const f of onHeld.splice(0)) f()
-          })
-          holding = false
-          releaseHold = undefined
-        }
+        if (r.hold !== undefined && i === r.hold && !signal.aborted) await pause()
         if (r.endAfter !== undefined && i >= r.endAfter) {
           ended = true
           c.close()
@@ -122,7 +125,11 @@ export function startFakeOpenAI(): FakeOpenAI {
         }
         ended = true
         c.enqueue(frame([{ index: 0, delta: {}, finish_reason: 'stop' }]))
-        if (body.stream_options?.include_usage)
+        if (r.hold === 'finish' && !signal.aborted) {
+          await pause()
+          if (signal.aborted) return c.close()
+        }
+        if (body.stream_options?.include_usage && r.usage !== false)
           c.enqueue(frame([], { prompt_tokens: total - 37, completion_tokens: 37, total_tokens: total }))
         c.enqueue(enc.encode('data: [DONE]\n\n'))
         c.close()
@@ -160,9 +167,12 @@ export function startFakeOpenAI(): FakeOpenAI {
       const content = 'json' in r ? (typeof r.json === 'string' ? r.json : JSON.stringify(r.json)) : r.text
       // A plain reply to a streaming request: the same content as one chunk.
       if (body.stream)
-        return new Response(streamed({ stream: [content], model: r.model, tokens: r.tokens }, body, req.signal), {
-          headers: { 'content-type': 'text/event-stream' },
-        })
+        return new Response(
+          streamed({ stream: [content], model: r.model, tokens: r.tokens, usage: r.usage }, body, req.signal),
+          {
+            headers: { 'content-type': 'text/event-stream' },
+          },
+        )
       const total = r.tokens ?? DEFAULT_TOKENS
       n++
       return Response.json({
@@ -173,7 +183,9 @@ export function startFakeOpenAI(): FakeOpenAI {
         choices: [
           { index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null },
         ],
-        usage: { prompt_tokens: total - 37, completion_tokens: 37, total_tokens: total },
+        ...(r.usage === false
+          ? {}
+          : { usage: { prompt_tokens: total - 37, completion_tokens: 37, total_tokens: total } }),
       })
     },
   })

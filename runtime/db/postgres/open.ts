@@ -12,7 +12,7 @@ import { PgQuota } from './quota'
 import { PgResultStore } from './results'
 import { PgStats } from './stats'
 import { PgThrottle } from './throttle'
-import { SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from '../../http/throttle'
+import { PAYER_FAILED_RUNS, PAYER_FAILED_RUNS_WINDOW_MS, SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from '../../http/throttle'
 
 /** The Postgres storage: the contract's stores, shared by every instance. */
 export interface PostgresStorage extends Storage {
@@ -41,6 +41,7 @@ export async function openPostgresStorage(
     results: new PgResultStore(sql, limits),
     refusals: new PgThrottle(sql, config.invalidPaymentLimit),
     signIns: new PgThrottle(sql, SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS, undefined, 'sign-in'),
+    failingRuns: new PgThrottle(sql, PAYER_FAILED_RUNS, PAYER_FAILED_RUNS_WINDOW_MS, undefined, 'failed-runs'),
     admin: new PgAdminQueries(sql),
     errorCounts,
     sessionGeneration: new PgSessionGeneration(sql),

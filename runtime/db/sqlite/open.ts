@@ -1,6 +1,12 @@
 import type { Database } from 'bun:sqlite'
 import type { Config } from '../../config'
-import { SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS, Throttle } from '../../http/throttle'
+import {
+  PAYER_FAILED_RUNS,
+  PAYER_FAILED_RUNS_WINDOW_MS,
+  SIGN_IN_LIMIT,
+  SIGN_IN_WINDOW_MS,
+  Throttle,
+} from '../../http/throttle'
 import type { Logger } from '../../sdk'
 import { droppedCounters } from '../batched'
 import type { Storage } from '../store'
@@ -51,6 +57,7 @@ export function openSqliteStorage(
     results,
     refusals: new Throttle(config.invalidPaymentLimit),
     signIns: new Throttle(SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS),
+    failingRuns: new Throttle(PAYER_FAILED_RUNS, PAYER_FAILED_RUNS_WINDOW_MS),
     admin: new AdminQueries(db),
     errorCounts,
     sessionGeneration: new SessionGeneration(db),

@@ -20,6 +20,8 @@ export interface PaidCallDeps {
   config: Config
   /** Costly payment refusals per client (and payer, counted by the gate) per minute; past the limit, 429 before any work. */
   refusals: ThrottleStore
+  /** Failing paid runs per payer (runtime/http/throttle.ts PAYER_FAILED_RUNS); past the limit, 429 before the handler. */
+  failingRuns: ThrottleStore
   gate: PaymentGate
   stats: StatsStore
   payTo: string
@@ -59,7 +61,10 @@ export interface PaymentHold {
   keep(body: string): Promise<void>
   /** Charges the kept result: the settlement response (PAYMENT-RESPONSE) or why the result is withheld. */
   settle(): Promise<SettleOutcome>
-  /** The handler failed with `status`/`code` (499: the client left): nothing is charged, the run is counted. */
+  /**
+   * The handler failed with `status`/`code` (499: the client left): nothing is charged, the run is counted against
+   * the authorization where the scheme limits its runs (the one finish counts the throttles).
+   */
   failed(status: number, code: string): Promise<void>
   /** Nothing is charged and nothing counted (the request failed around the handler); never throws. */
   release(why: string): Promise<void>
@@ -72,6 +77,8 @@ export interface AdmittedCall {
   /** Headers of the answer (the body fields that were ignored). */
   headers: Record<string, string>
   hold: PaymentHold
+  /** The payer recovered from the payment (the authorization's `from`, the voucher's signer): its failing runs count. */
+  payer?: string
   /** Ends the in-flight mark of this payment (an identical retry is told to wait until then). */
   done?: () => void
 }

@@ -199,14 +199,14 @@ export class PaymentGate {
   }
 
   /**
-   * The handler ran and failed with `status` and `code`: nothing is settled, and the failed run counts like a costly
-   * refusal against the client and the payer (the refusal throttle) and against the authorization, which may run
-   * again until it has failed MAX_FAILED_RUNS times. A 503 is this server unavailable, not the run: only released.
+   * The handler ran and failed with `status` and `code`: nothing is settled, and the failed run counts against the
+   * authorization, which may run again until it has failed MAX_FAILED_RUNS times (the refusal throttle and the
+   * payer's failing runs are counted by the one finish, runtime/pay/server/paid-call.ts `conclude`, for every
+   * scheme). A 503 is this server unavailable, not the run: only released.
    */
   async failed(t: Ticket, status: number, code: string): Promise<void> {
     if (status === 503) return this.release(t, `unavailable ${status} ${code}`)
     await this.ledger.transition(t.id, 'released', { reason: `${FAILED_RUN_REASON}${status} ${code}` })
-    await this.count(t.client, t.payer)
   }
 
   /** Settles after a successful handler. A result is served only when this returns success. */

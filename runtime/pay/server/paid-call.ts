@@ -18,6 +18,7 @@ import type { Admission, AdmittedCall, Outcome, PaidCallDeps, PaidRequest } from
 import { admitExact } from './exact'
 import { admitChannel, channelPaymentOf, refundChannel } from '../batch-settlement/scheme'
 import type { PaymentRequirements } from '@x402/core/types'
+import { PAYER_FAILED_RUNS, PAYER_FAILED_RUNS_WINDOW_MS } from '../../http/throttle'
 
 export type { Admission, AdmittedCall, Outcome, PaidCallDeps, PaidRequest } from './doors'
 
@@ -118,8 +119,32 @@ export async function admit(r: PaidRequest, deps: PaidCallDeps): Promise<Admissi
   const s = { request: r, header, version, input, ignored, accepts: c.accepts }
   // The scheme the payment names (`accepted.scheme`): batch-settlement when this server offers channels, else exact.
   const channelPayment = deps.channels ? channelPaymentOf(header, version) : null
-  if (deps.channels && channelPayment) return admitChannel(deps.channels, channelPayment, s, deps)
-  return admitExact(s, deps)
+  const a =
+    deps.channels && channelPayment
+      ? await admitChannel(deps.channels, channelPayment, s, deps)
+      : await admitExact(s, deps)
+  if (a.kind === 'admitted') await notCoolingDown(a.call, deps)
+  return a
+}
+
+/**
+ * A payer whose paid runs kept failing (PAYER_FAILED_RUNS in PAYER_FAILED_RUNS_WINDOW_MS: runtime/http/throttle.ts; counted by the one finish
+ * on JSON, stream and MCP alike) is cooled down across authorizations: its admitted payment is let go (nothing
+ * charged, nothing run) and answered 429 with Retry-After, before the handler runs.
+ */
+async function notCoolingDown(call: AdmittedCall, deps: PaidCallDeps): Promise<void> {
+  const payer = call.payer?.toLowerCase()
+  if (!payer || !(await deps.failingRuns.blocked(payer))) return
+  const retryAfter = await deps.failingRuns.retryAfter(payer)
+  await call.hold.release('payer cooling down after failed runs')
+  call.done?.()
+  await countFailedRun(call, 429, deps)
+  throw new ServiceError(
+    429,
+    'TOO_MANY_FAILED_RUNS',
+    `The paid calls of ${payer} failed ${PAYER_FAILED_RUNS} times within ${PAYER_FAILED_RUNS_WINDOW_MS / 60_000} minutes; its payments are refused for ${retryAfter} s (nothing was charged).`,
+    { headers: { 'retry-after': String(retryAfter) } },
+  )
 }
 
 /**
@@ -163,125 +188,132 @@ export async function refund(r: PaidRequest, deps: PaidCallDeps): Promise<Respon
   })
 }
 
+/** What the one finish decided, for the JSON answer and the streamed one alike (rendered by each). */
+export type Concluded =
+  | {
+      ok: true
+      /** The handler's result as answered: with `charged` when a voucher paid by tokens used. */
+      data: object
+      /** PAYMENT-RESPONSE (v2) or X-PAYMENT-RESPONSE (v1), and the settlement response it encodes. */
+      headerName: string
+      header: string
+      response: unknown
+    }
+  /** `refusal`: the settlement did not complete (the result is withheld): the 402 to answer. */
+  | { ok: false; error: ServiceError; refusal?: { reason: string; message: string; headers: Record<string, string> } }
+
+const clientClosed = () =>
+  new ServiceError(
+    499,
+    'CLIENT_CLOSED_REQUEST',
+    'The client disconnected before the answer was ready; nothing was charged.',
+  )
+
 /**
- * The second door, for a JSON answer: a failed handler (or a client that left) lets the payment go, nothing is
- * charged; a result is kept, then settled, and answered 200 with the settlement response (and its signed receipt)
- * in PAYMENT-RESPONSE; a settlement that did not complete is answered 402 with its reason, the result withheld.
+ * A paid run failed (or its client left): counted against the client and the payer in the refusal throttle, and
+ * against the payer's failing runs, which cool it down across authorizations (`notCoolingDown`). A 503 is this
+ * server unavailable, not the run: not counted.
  */
-export async function finish(call: AdmittedCall, outcome: Outcome, deps: PaidCallDeps): Promise<Response> {
+async function countFailedRun(call: AdmittedCall, status: number, deps: PaidCallDeps): Promise<void> {
+  if (status === 503) return
+  const { client } = call.request
+  const payer = call.payer?.toLowerCase()
+  const hit = (store: PaidCallDeps['refusals'], key: string) =>
+    Promise.resolve(store.hit(key)).catch((e) =>
+      deps.log.warn('refusal throttle unavailable', { error: (e as Error).message }),
+    )
+  await Promise.all([
+    client ? hit(deps.refusals, client) : undefined,
+    payer ? hit(deps.refusals, `payer:${payer}`) : undefined,
+    payer ? hit(deps.failingRuns, payer) : undefined,
+  ])
+}
+
+/**
+ * THE second door (the one finish), whatever answers: JSON (`finish`), a stream (`finishStreamed`, which MCP's
+ * progress notifications read). A failed handler (or a client that left) lets the payment go through the scheme's
+ * `failed` (nothing charged, the run counted: per authorization, refusal throttle, payer's failing runs); a result is
+ * counted, kept, then settled; a settlement that did not complete withholds the result (`refusal`). Never throws.
+ */
+export async function conclude(call: AdmittedCall, outcome: Outcome, deps: PaidCallDeps): Promise<Concluded> {
   const { svc, requestId } = call.request
   const { stats, log } = deps
   let held = true
   try {
     if (!outcome.ok) {
-      if (outcome.gone) {
-        // Nobody is there to receive the result: nothing is settled; the authorization may be used again, but the
-        // run counts as a failed one (the work was done).
-        await call.hold.failed(499, 'CLIENT_CLOSED_REQUEST')
-        held = false
+      const err = outcome.gone ? clientClosed() : toServiceError(outcome.error, log, requestId)
+      await call.hold.failed(err.status, err.code)
+      held = false
+      await countFailedRun(call, err.status, deps)
+      if (outcome.gone)
         log.info('client disconnected before the answer; payment released', {
           request_id: requestId,
           service: svc.slug,
         })
-        return errorResponse(
-          new ServiceError(
-            499,
-            'CLIENT_CLOSED_REQUEST',
-            'The client disconnected before the answer was ready; nothing was charged.',
-          ),
-          requestId,
-        )
-      }
-      const err = toServiceError(outcome.error, log, requestId)
-      await call.hold.failed(err.status, err.code)
-      held = false
-      stats.record(svc.slug, { calls: 1, errors: 1 })
-      return errorResponse(err, requestId)
+      else stats.record(svc.slug, { calls: 1, errors: 1 })
+      return { ok: false, error: err }
     }
     const { out } = outcome
     stats.record(svc.slug, { calls: 1, tokens: (out as { tokens_used?: number })?.tokens_used ?? 0 })
-    const body = JSON.stringify(out)
-    await call.hold.keep(body)
+    await call.hold.keep(JSON.stringify(out))
     held = false
     const settled = await call.hold.settle()
-    if (!settled.ok) return refusal(call.request, deps, settled.reason, settled.message, settled.headers)
-    const answer = settled.charged ? JSON.stringify({ ...(out as object), charged: settled.charged }) : body
-    return new Response(answer, {
+    if (!settled.ok) {
+      const { reason, message, headers } = settled
+      const error = new ServiceError(402, 'SETTLEMENT_FAILED', message, {
+        extra: { reason, ...(settled.pending ? { retry_after: Number(headers['retry-after']) } : {}) },
+      })
+      return { ok: false, error, refusal: { reason, message, headers } }
+    }
+    const data = settled.charged ? { ...(out as object), charged: settled.charged } : (out as object)
+    return { ok: true, data, headerName: settled.headerName, header: settled.header, response: settled.response }
+  } catch (e) {
+    if (held) await call.hold.release('request failed before settlement')
+    const err = toServiceError(e, log, requestId)
+    if (err.status >= 500 && !svc.unavailableReason) stats.record(svc.slug, { errors: 1 })
+    return { ok: false, error: err }
+  }
+}
+
+/** The one finish answered as JSON: 200 with the settlement response (and its receipt) in PAYMENT-RESPONSE, or the error. */
+export async function finish(call: AdmittedCall, outcome: Outcome, deps: PaidCallDeps): Promise<Response> {
+  const { requestId } = call.request
+  try {
+    const c = await conclude(call, outcome, deps)
+    if (!c.ok) {
+      if (c.refusal) return refusal(call.request, deps, c.refusal.reason, c.refusal.message, c.refusal.headers)
+      return errorResponse(c.error, requestId)
+    }
+    return new Response(JSON.stringify(c.data), {
       status: 200,
       headers: {
         'content-type': 'application/json; charset=utf-8',
         ...BASE_HEADERS,
         'x-request-id': requestId,
-        [settled.headerName]: settled.header,
+        [c.headerName]: c.header,
         'cache-control': 'private, no-store',
         ...call.headers,
       },
     })
-  } catch (e) {
-    if (held) await call.hold.release('request failed before settlement')
-    const err = toServiceError(e, log, requestId)
-    if (err.status >= 500 && !svc.unavailableReason) stats.record(svc.slug, { errors: 1 })
-    return errorResponse(err, requestId)
   } finally {
     call.done?.()
   }
 }
 
 /**
- * The second door for a streamed answer (runtime/stream/paid.ts), in its two halves: `settle` once the handler
- * returned its complete result (the settlement response is the final event's `payment`), `fail` when it failed or
- * the client left (the payment is released). The in-flight mark ends with the stream (`call.done`).
+ * The one finish for a streamed answer (runtime/stream/paid.ts): the final event's data (the result with the
+ * settlement response as `payment`), or the error (with the HTTP answer, while nothing was streamed yet). The
+ * in-flight mark ends with the stream (`call.done`).
  */
-export const finishStreamed = {
-  async fail(call: AdmittedCall, e: unknown, gone: boolean, deps: PaidCallDeps): Promise<ServiceError> {
-    const { svc, requestId } = call.request
-    if (gone) {
-      await call.hold.release('client disconnected')
-      deps.log.info('client disconnected before the streamed answer was complete; payment released', {
-        request_id: requestId,
-        service: svc.slug,
-      })
-      return new ServiceError(
-        499,
-        'CLIENT_CLOSED_REQUEST',
-        'The client disconnected before the answer was complete; nothing was charged.',
-      )
-    }
-    const err = toServiceError(e, deps.log, requestId)
-    await call.hold.release(`handler ${err.status} ${err.code}`)
-    deps.stats.record(svc.slug, { calls: 1, errors: 1 })
-    return err
-  },
-
-  async settle(
-    call: AdmittedCall,
-    out: unknown,
-    deps: PaidCallDeps,
-  ): Promise<{ ok: true; data: unknown } | { ok: false; error: ServiceError; response: Response }> {
-    const { svc, requestId } = call.request
-    deps.stats.record(svc.slug, { calls: 1, tokens: (out as { tokens_used?: number })?.tokens_used ?? 0 })
-    try {
-      await call.hold.keep(JSON.stringify(out))
-    } catch (e) {
-      const error = toServiceError(e, deps.log, requestId)
-      await call.hold.release('request failed before settlement')
-      return { ok: false, error, response: errorResponse(error, requestId) }
-    }
-    const settled = await call.hold.settle()
-    if (settled.ok) {
-      const charged = settled.charged ? { charged: settled.charged } : {}
-      return { ok: true, data: { ...(out as object), ...charged, payment: settled.response } }
-    }
-    const error = new ServiceError(402, 'SETTLEMENT_FAILED', settled.message, {
-      extra: {
-        reason: settled.reason,
-        ...(settled.pending ? { retry_after: Number(settled.headers['retry-after']) } : {}),
-      },
-    })
-    return {
-      ok: false,
-      error,
-      response: refusal(call.request, deps, settled.reason, settled.message, settled.headers),
-    }
-  },
+export async function finishStreamed(
+  call: AdmittedCall,
+  outcome: Outcome,
+  deps: PaidCallDeps,
+): Promise<{ ok: true; data: unknown } | { ok: false; error: ServiceError; response: Response }> {
+  const c = await conclude(call, outcome, deps)
+  if (c.ok) return { ok: true, data: { ...c.data, payment: c.response } }
+  const response = c.refusal
+    ? refusal(call.request, deps, c.refusal.reason, c.refusal.message, c.refusal.headers)
+    : errorResponse(c.error, call.request.requestId)
+  return { ok: false, error: c.error, response }
 }
