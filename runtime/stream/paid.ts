@@ -20,7 +20,7 @@ export async function streamPaid(req: Request, call: AdmittedCall, deps: Pipelin
     headers: call.headers,
     run: (sink, signal) => {
       const abort = new AbortController()
-      const ctx = deps.context(svc, tier, requestId, AbortSignal.any([abort.signal, signal, req.signal]))
+      const ctx = deps.context(svc, tier, requestId, AbortSignal.any([abort.signal, signal, req.signal]), call.payer)
       return runHandler(svc, call.input, { ...ctx, stream: sink }, abort)
     },
     fail: (e, gone) => finishStreamed.fail(call, e, gone, deps),

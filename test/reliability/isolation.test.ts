@@ -28,10 +28,10 @@ beforeAll(async () => {
   payeeBefore = await usdcBalance(chain.rpcUrl, chain.payee.address)
   payer = await fundedPayer(chain, 1_000_000n)
   // One warm worker, two at most: while a bomb holds the warm one, the cheap calls meanwhile prove that the pool adds
-  // a worker beside a long call (and never more than ISOLATE_MAX_WORKERS).
+  // a worker beside a long call (and never more than ISOLATE_MAX_WORKERS). One payer pays for all: its share is both.
   server = await startServerOnChain(chain, {
     entries: withHostile(),
-    env: { ISOLATE_WORKERS: '1', ISOLATE_MAX_WORKERS: '2', ISOLATE_MEMORY_MB: '128' },
+    env: { ISOLATE_WORKERS: '1', ISOLATE_MAX_WORKERS: '2', ISOLATE_MEMORY_MB: '128', ISOLATE_CALLER_WORKERS: '2' },
   })
 })
 afterAll(async () => {

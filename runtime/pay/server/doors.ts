@@ -72,6 +72,8 @@ export interface AdmittedCall {
   /** Headers of the answer (the body fields that were ignored). */
   headers: Record<string, string>
   hold: PaymentHold
+  /** The verified payer's address (the worker pool's fair share is per payer: runtime/isolate). */
+  payer: string
   /** Ends the in-flight mark of this payment (an identical retry is told to wait until then). */
   done?: () => void
 }

@@ -128,7 +128,14 @@ export const admitExact: SchemeAdmit = async (s, deps) => {
     const hold = exactHold(ticket, key, hash, purchase, deps)
     return {
       kind: 'admitted',
-      call: { request: s.request, input: s.input, headers: ignoredFieldsHeader(s.ignored), hold, done },
+      call: {
+        request: s.request,
+        input: s.input,
+        headers: ignoredFieldsHeader(s.ignored),
+        hold,
+        payer: ticket.payer,
+        done,
+      },
     }
   } catch (e) {
     if (ticket) await releaseHeld(ticket, deps, requestId, 'request failed before settlement')

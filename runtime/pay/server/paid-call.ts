@@ -248,7 +248,8 @@ export const finishStreamed = {
       )
     }
     const err = toServiceError(e, deps.log, requestId)
-    await call.hold.release(`handler ${err.status} ${err.code}`)
+    // as the JSON path's `failed`: a 503 (the pool refused the call, a backend unavailable) is not a failed run
+    await call.hold.release(`${err.status === 503 ? 'unavailable' : 'handler'} ${err.status} ${err.code}`)
     deps.stats.record(svc.slug, { calls: 1, errors: 1 })
     return err
   },
