@@ -124,8 +124,11 @@ export class HandlerPool {
   private asks = 0
   private runs = 0
   private closed = false
-  /** Counts for tests and reports: calls refused (queue, share, memory bound), workers replaced to give memory back. */
-  readonly counts = { refusedQueue: 0, refusedCaller: 0, refusedMemory: 0, recycled: 0, started: 0 }
+  /**
+   * Counts for tests and reports: calls refused (queue, share, memory bound), workers started and replaced to give
+   * memory back, the sampler's readings.
+   */
+  readonly counts = { refusedQueue: 0, refusedCaller: 0, refusedMemory: 0, recycled: 0, started: 0, samples: 0 }
 
   constructor(
     o: PoolSettings,
@@ -524,16 +527,21 @@ export class HandlerPool {
   }
 
   /**
-   * A call during which the process grew by more than the ceiling (other workers' start-up excluded) is stopped:
-   * among several, one computing (not waiting on the network or the model) first, then the youngest. Above the
-   * process bound, the computing call that grew it most is stopped even under its own ceiling.
+   * A call during which the process grew by more than the ceiling (workers' start-up and first module loads excluded:
+   * measured from spawn to `ready` and from the run to `loaded`, and not judged until then) is stopped: among several,
+   * one computing (not waiting on the network or the model) first, then the youngest. Above the process bound, the
+   * computing call that grew it most is stopped even under its own ceiling.
    */
   private sample() {
     const now = this.readRss()
+    this.counts.samples++
     if (this.reclaiming && performance.now() < this.reclaiming.until) return
     const running = this.slots.filter((s) => s.job && !s.ended)
+    // while a worker starts or loads a module, the growth is not yet known to be the calls': their ceiling waits
+    // until it is excused (ready, loaded); the process bound holds meanwhile
+    const starting = this.slots.some((s) => s.rssAtSpawn !== undefined || s.job?.rssBeforeLoad !== undefined)
     const over = running
-      .filter((s) => now - s.job!.rssBase > this.o.memoryMb * MB)
+      .filter((s) => !starting && now - s.job!.rssBase > this.o.memoryMb * MB)
       .sort((a, b) => b.job!.started - a.job!.started)
     let victim: Slot | undefined = over.find((s) => s.calls === 0) ?? over[0]
     if (!victim && now > this.o.processMb * MB)
