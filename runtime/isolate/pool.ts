@@ -245,6 +245,11 @@ export class HandlerPool {
    * while the process is above its memory bound (waiting calls wait within their deadline).
    */
   private pump() {
+    this.assign()
+    this.spare()
+  }
+
+  private assign() {
     while (this.queue.length) {
       const job = this.next()
       if (!job) return
@@ -263,6 +268,24 @@ export class HandlerPool {
       if (!slot || this.lastRss > this.o.processMb * MB) return
       this.dequeue(job)
       this.start(slot, job)
+    }
+  }
+
+  /**
+   * While calls hold workers without computing (the pool may grow), one idle worker is kept started beside them, so
+   * the next caller's call does not wait for a worker's start-up (~0.5 s on a loaded 2-core machine) behind a flood.
+   * It retires after RETIRE_IDLE_MS unused.
+   */
+  private spare() {
+    if (this.closed || this.slots.some((s) => !s.job && !s.ended)) return
+    if (this.slots.length >= Math.min(this.o.maxWorkers, this.o.workers + this.lent())) return
+    if (this.lastRss > this.o.processMb * MB) return
+    try {
+      const slot = this.spawn()
+      slot.idle = setTimeout(() => !slot.job && this.end(slot), RETIRE_IDLE_MS)
+      slot.idle.unref?.()
+    } catch {
+      /* no thread to be had: calls start one on demand (pump) */
     }
   }
 

@@ -86,7 +86,9 @@ test('a handler spinning forever is stopped at its deadline: 504 in the error sh
   expect(before - (await usdcBalance(chain.rpcUrl, payer.address))).toBe(moved - costBefore)
   // the spinning worker was ended; the next calls get a worker
   await until(() => pool().busy === 0, 10_000, 'no call running')
-  expect(pool().workers).toBe(server.booted.config.isolate.workers)
+  // (one idle spare may stay started beside the warm worker until it retires, never past the maximum)
+  expect(pool().workers).toBeGreaterThanOrEqual(server.booted.config.isolate.workers)
+  expect(pool().workers).toBeLessThanOrEqual(server.booted.config.isolate.maxWorkers)
   expect((await paid('test-quick', { code: 'after' })).status).toBe(200)
 }, 60_000)
 
