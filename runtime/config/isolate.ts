@@ -59,7 +59,7 @@ export const ISOLATE_CALLER_QUEUE = variable({
   min: 0,
   concern: 'limits',
   description:
-    "most calls one caller may have waiting beyond its ISOLATE_CALLER_WORKERS; past it the caller's call is refused at once (503 BUSY with Retry-After, never charged)",
+    "most calls one caller may have waiting while it holds its ISOLATE_CALLER_WORKERS (calls waiting on the network or the model, or running past 1 s); past it the caller's newest calls are refused at once (503 BUSY with Retry-After, never charged)",
 })
 export const ISOLATE_PROCESS_MB = variable({
   name: 'ISOLATE_PROCESS_MB',

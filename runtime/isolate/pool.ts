@@ -15,7 +15,7 @@ export interface PoolOptions {
   queue: number
   /** The most workers one caller (a payer, or a client address) holds at once. */
   callerWorkers: number
-  /** The most calls one caller may have waiting beyond its share of workers; past it its call is refused (503). */
+  /** The most calls one caller may have waiting while it holds its share of workers; past it, refused (503). */
   callerQueue: number
   /** The process's RSS bound (MB): above it new calls are refused, and the worst computing call is stopped. */
   processMb: number
@@ -82,6 +82,8 @@ const WORKER_URL = import.meta.url.includes('$bunfs')
 const SAMPLE_MS = 20
 const RETIRE_IDLE_MS = 10_000
 const GROW_AFTER_MS = 50
+/** A call running this long without a context call holds its worker (counts toward its caller's share). */
+const HOLD_MS = 1000
 /** The most one worker's start-up (or one first module load) excuses from the running calls' growth. */
 const START_EXCUSE = 64 * 1_048_576
 /** Retry-After (s) of a call refused by the queue, a caller's share or the memory bound. */
@@ -191,8 +193,9 @@ export class HandlerPool {
 
   /**
    * Why a new call of `caller` is refused at once, if it is: the process is above its memory bound, or the call
-   * would have to wait while its caller already has its share of workers and of waiting calls (a burst is admitted up
-   * to both: its calls start as workers are added), or the queue is full.
+   * would have to wait while its caller already holds its share of workers and has its share of waiting calls, or the
+   * queue is full. (A burst of short calls is only queued: what holds a worker is a call waiting on the main thread
+   * or running past HOLD_MS; a burst of long ones is trimmed to the share as soon as its calls hold their workers.)
    */
   private refusal(caller: string): ServiceError | undefined {
     if (this.currentRss() > this.o.processMb * MB) {
@@ -202,17 +205,47 @@ export class HandlerPool {
     const { running, waiting } = this.callerSize(caller)
     // under its share with a worker to be had, a call is queued whatever waits (the fair pick runs it before them)
     if (running < this.o.callerWorkers && this.canStart()) return undefined
-    if (running + waiting >= this.o.callerWorkers + this.o.callerQueue) {
+    if (waiting >= this.o.callerQueue && this.holding(caller) >= this.o.callerWorkers) {
       this.counts.refusedCaller++
-      return busy(
-        `This caller already has ${running} calls running and ${waiting} waiting, its share of the handler workers and queue`,
-      )
+      return busy(this.overShare(caller))
     }
     if (this.queue.length >= this.o.queue) {
       this.counts.refusedQueue++
       return busy('Every handler worker is busy and the queue is full')
     }
     return undefined
+  }
+
+  /** The caller's running calls that hold their worker: waiting on the main thread, or running past HOLD_MS. */
+  private holding(caller: string) {
+    const now = performance.now()
+    let n = 0
+    for (const s of this.slots) if (s.job?.caller === caller && (s.calls > 0 || now - s.job.started > HOLD_MS)) n++
+    return n
+  }
+
+  private overShare(caller: string) {
+    const { running, waiting } = this.callerSize(caller)
+    return `This caller already has ${running} calls running and ${waiting} waiting, its share of the handler workers and queue`
+  }
+
+  /**
+   * A caller holding its share of workers keeps at most `callerQueue` calls waiting: the newest beyond are refused
+   * now (a burst of long calls arrives before any of them holds its worker), not left to time out in the queue.
+   */
+  private trim() {
+    for (const [caller, waiting] of this.waiting) {
+      if (waiting <= this.o.callerQueue || this.holding(caller) < this.o.callerWorkers) continue
+      for (let i = this.queue.length - 1, extra = waiting - this.o.callerQueue; i >= 0 && extra > 0; i--) {
+        const job = this.queue[i]!
+        if (job.caller !== caller) continue
+        const why = busy(this.overShare(caller))
+        this.dequeue(job)
+        this.counts.refusedCaller++
+        extra--
+        job.reject(why)
+      }
+    }
   }
 
   /** A worker is free, or one may be added. */
@@ -245,6 +278,7 @@ export class HandlerPool {
    * while the process is above its memory bound (waiting calls wait within their deadline).
    */
   private pump() {
+    this.trim()
     this.assign()
     this.spare()
   }

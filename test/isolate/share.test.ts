@@ -110,3 +110,16 @@ test('a free worker goes to the waiting caller with the fewest calls running, no
   release('f-3')
   expect((await Promise.all(flood)).every((r) => (r as { echo?: string }).echo === '200')).toBe(true)
 }, 60_000)
+
+test('a burst of short calls from one caller is queued, not refused: only calls that hold a worker count toward the share', async () => {
+  const { pool } = setup({ workers: 1, maxWorkers: 1, callerWorkers: 1, callerQueue: 1, queue: 64 })
+  const quick = (i: number) =>
+    pool.run(
+      { slug: 'test-quick', module, upstreams: [] },
+      { code: `q${i}` },
+      { ...testContext({ service: 'test-quick' }), caller: '0xagent' },
+    )
+  const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => quick(i)))
+  expect(answers).toEqual(Array.from({ length: 24 }, (_, i) => ({ echo: `Q${i}` })))
+  expect(pool.counts.refusedCaller).toBe(0)
+}, 60_000)
