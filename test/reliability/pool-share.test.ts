@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { html, serve, type Fixture } from '../net/support'
+import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai'
 import { fundedPayer, startServerOnChain, stopAndTally } from '../support/on-chain'
 import { signPayment } from '../support/pay'
 import { payingFetch } from '../support/paying-fetch'
@@ -17,6 +18,7 @@ import { until } from '../support/until'
 
 let chain: DevChain
 let site: Fixture
+let model: FakeOpenAI
 let server: TestServer
 let payeeBefore = 0n
 let moved = 0n
@@ -31,8 +33,11 @@ beforeAll(async () => {
     if (!open) await new Promise<void>((r) => held.push(r))
     return html('<html><body><article><h1>Slow</h1><p>A page that took its time to answer.</p></article></body></html>')
   })
+  model = startFakeOpenAI()
   server = await startServerOnChain(chain, {
     env: {
+      OPENAI_BASE_URL: model.url,
+      OPENAI_API_KEY: 'test-key',
       FETCH_ALLOW_HOSTS: site.host,
       ISOLATE_WORKERS: '2',
       ISOLATE_MAX_WORKERS: '8',
@@ -48,6 +53,7 @@ afterAll(async () => {
   // money exact: /stats revenue = ledger settled total = payee's on-chain delta = what the calls that answered 200 cost
   const { delta, stats, ledger } = await stopAndTally(chain, [server], payeeBefore)
   site?.stop()
+  model?.close()
   await chain?.stop()
   expect(delta).toBe(moved)
   expect(stats).toBe(delta)
@@ -126,4 +132,37 @@ test('a payer flooding read-url at a slow page gets its share; the rest 503 at o
   expect(again.status).toBe(200)
   moved += price('read-url')
   expect(await usdcBalance(chain.rpcUrl, flooder.address)).toBe(20n * price('read-url') - 5n * price('read-url'))
+}, 120_000)
+
+test('a streamed paid call refused by the pool is a plain 503 before any event, released, not a failed run', async () => {
+  open = false
+  const payer = await fundedPayer(chain, 4n * price('read-url') + 10_000n)
+  const hits = site.hits('/slow')
+  const reads = Array.from({ length: 4 }, () =>
+    payingFetch(payer.key)(`${server.url}/api/v1/read-url`, json({ code: `${site.url}/slow` })),
+  )
+  await until(
+    () => site.hits('/slow') === hits + 2 && server.booted.pool.callerSize(payer.address).waiting === 2,
+    60_000,
+    'the share running and its queue full',
+  )
+  const url = `${server.url}/api/v1/explain-code?tier=quick`
+  const stream = await payingFetch(payer.key)(url, {
+    ...json({ code: 'const add = (a, b) => a + b' }),
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+  })
+  expect(stream.status).toBe(503)
+  expect(stream.headers.get('content-type')).toStartWith('application/json')
+  expect(Number(stream.headers.get('retry-after'))).toBeGreaterThan(0)
+  expect(((await stream.json()) as { error: { code: string } }).error.code).toBe('BUSY')
+  expect(model.requests.length).toBe(0)
+  open = true
+  for (const r of held.splice(0)) r()
+  expect((await Promise.all(reads)).map((r) => r.status)).toEqual([200, 200, 200, 200])
+  moved += 4n * price('read-url')
+  const released = (await server.booted.storage.ledger.byState(['released'])).filter(
+    (r) => r.payer === payer.address.toLowerCase(),
+  )
+  expect(released.map((r) => r.reason)).toEqual(['unavailable 503 BUSY'])
+  expect(await server.booted.storage.ledger.failedRuns(released[0]!.network, payer.address, released[0]!.nonce)).toBe(0)
 }, 120_000)
