@@ -117,10 +117,11 @@ test('above ISOLATE_PROCESS_MB a new call is refused at once (503 BUSY, Retry-Af
 
 test('above ISOLATE_PROCESS_MB the computing call that grew the process is stopped, under its own ceiling', async () => {
   // a per-call ceiling far away (2 GB), a process bound 192 MB above now: the bound stops the bloat
-  const pool = poolOf({ memoryMb: 2048, processMb: Math.ceil(rss() / MB) + 192 })
+  const bound = Math.ceil(rss() / MB) + 192
+  const pool = poolOf({ memoryMb: 2048, processMb: bound })
   const e = (await hostile(pool, 'x', 'a', { service: 'test-bloat' })) as ServiceError
   expect([e.status, e.code]).toEqual([422, 'MEMORY_LIMIT'])
-  await until(() => rss() < pool['o'].processMb * MB, 30_000, 'memory back under the bound')
+  await until(() => rss() < bound * MB, 30_000, 'memory back under the bound')
   expect(await hostile(pool, 'after', 'a', { service: 'test-quick' })).toEqual({ echo: 'AFTER' })
 }, 60_000)
 
