@@ -71,7 +71,7 @@ export const ISOLATE_PROCESS_MB = variable({
 })
 export const ISOLATE_WORKER_MB = variable({
   name: 'ISOLATE_WORKER_MB',
-  default: 64,
+  default: 128,
   min: 8,
   concern: 'limits',
   description:

@@ -141,7 +141,7 @@ export class HandlerPool {
       queue: 4 * o.maxWorkers,
       callerQueue: callerWorkers,
       processMb: 1024,
-      workerMb: 64,
+      workerMb: 128,
       workerJobs: 1000,
       ...o,
       callerWorkers,

@@ -69,7 +69,7 @@ test('ISOLATE_* configure the pool; a maximum below the warm count or a tiny mem
     callerWorkers: 1,
     callerQueue: 1,
     processMb: 1024,
-    workerMb: 64,
+    workerMb: 128,
     workerJobs: 1000,
   })
   const bad = loadConfig({ ISOLATE_WORKERS: '4', ISOLATE_MAX_WORKERS: '2', ISOLATE_MEMORY_MB: '1' }).problems
