@@ -185,3 +185,26 @@ test('the demo and the MCP demo tool run in the same pool: a spinning handler is
     await s.stop()
   }
 }, 60_000)
+
+test('free demo calls share the pool by client address: past its share a client gets 503 BUSY, its quota given back', async () => {
+  const s = await startServer({
+    entries: withHostile(),
+    env: { DEMO_SERVICE: 'test-spin', DEMO_DAILY_LIMIT: '2', ISOLATE_CALLER_WORKERS: '1', ISOLATE_CALLER_QUEUE: '0' },
+  })
+  try {
+    const first = post(`${s.url}/api/demo/explain`, { code: 'x' })
+    await until(() => s.logs.some((l) => l.includes('test-spin started')), 30_000, 'spinning')
+    // the same client's second call: refused once its first holds the client's one worker, never run
+    const second = await post(`${s.url}/api/demo/explain`, { code: 'x' })
+    expect(second.status).toBe(503)
+    expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(((await second.json()) as { error: { code: string } }).error.code).toBe('BUSY')
+    expect((await first).status).toBe(504)
+    expect(s.logs.filter((l) => l.includes('test-spin started')).length).toBe(1)
+    // both quota units were given back: two more calls run (504 again) instead of a 429
+    expect((await post(`${s.url}/api/demo/explain`, { code: 'x' })).status).toBe(504)
+    expect((await post(`${s.url}/api/demo/explain`, { code: 'x' })).status).toBe(504)
+  } finally {
+    await s.stop()
+  }
+}, 60_000)
