@@ -103,10 +103,11 @@ const busy = (message: string) =>
  * the handler timeout or the client leaving) or grows the process past the memory ceiling has its worker ended
  * (`terminate()` stops even a busy loop) and replaced, so no input can stall or bloat the server.
  *
- * Shared fairly: a caller (the payer, or the client's address) holds at most `callerWorkers` workers and has at most
- * `callerQueue` calls waiting; the queue holds at most `queue` calls; a call past either, or arriving while the
- * process is above `processMb`, is refused at once with a retryable 503 (the paid pipeline releases its payment). A
- * free worker goes to the waiting call whose caller has the fewest running, oldest first.
+ * Shared fairly: a caller (the payer, or the client's address) runs at most `callerWorkers` calls and, while they all
+ * hold their workers, has at most `callerQueue` more waiting; the queue holds at most `queue` calls; a call past
+ * either, or arriving while the process is above `processMb`, is refused at once with a retryable 503 (the paid
+ * pipeline releases its payment). A free worker goes to the waiting call whose caller has the fewest running, oldest
+ * first. While calls hold workers, one idle spare is kept started.
  */
 export class HandlerPool {
   private readonly o: PoolOptions
@@ -116,7 +117,7 @@ export class HandlerPool {
   private running = new Map<string, number>()
   private waiting = new Map<string, number>()
   private sampler?: ReturnType<typeof setInterval>
-  /** The latest RSS reading (the sampler's while calls run; read again on need when older than SAMPLE_MS). */
+  /** The latest RSS reading (the sampler's while calls run; read again on need when older than 2 SAMPLE_MS). */
   private lastRss = 0
   private lastRssAt = Number.NEGATIVE_INFINITY
   /** A call started since the sampler's last tick (the sampler stops after a tick with nothing running or started). */
