@@ -1,12 +1,16 @@
 import type { CatalogService } from './catalog'
 import type { Config } from './config'
-import type { Logger, PaymentVerifier, ServiceContext, TierName, UpstreamDefault } from './sdk'
+import type { Logger, PaymentVerifier, TierName, UpstreamDefault } from './sdk'
 import type { ModelProvider } from './model'
+import type { PooledContext } from './isolate/pool'
 import { createSafeFetch } from './net/safe-fetch'
 import { createUpstreams } from './net/upstream'
 import { withUpstreamDefaults } from './net/upstream-defaults'
 
-/** Builds each call's ServiceContext: request id, tier budget, clock, abort signal, and the configured network and model clients. */
+/**
+ * Builds each call's ServiceContext: request id, tier budget, clock, abort signal, and the configured network and
+ * model clients; `caller` (the payer's address, or the client's address for a free call) is the worker pool's share.
+ */
 export function createContextFactory(
   config: Config,
   log: Logger,
@@ -18,7 +22,14 @@ export function createContextFactory(
   const upstream = createUpstreams(withUpstreamDefaults(upstreams, config.upstreams), fetch, {
     userAgent: config.upstreamUserAgent,
   })
-  return (svc: CatalogService, tier: TierName, requestId: string, signal: AbortSignal): ServiceContext => ({
+  return (
+    svc: CatalogService,
+    tier: TierName,
+    requestId: string,
+    signal: AbortSignal,
+    caller: string,
+  ): PooledContext => ({
+    caller,
     requestId,
     service: svc.slug,
     tier,

@@ -56,7 +56,7 @@ export async function serveDemo(
     const abort = new AbortController()
     let out: unknown
     try {
-      out = await runHandler(svc, input, deps.context(svc, tier, requestId, abort.signal), abort)
+      out = await runHandler(svc, input, deps.context(svc, tier, requestId, abort.signal, client), abort)
     } catch (e) {
       await quota.refund(client, q) // only a successful call counts (a model outage never uses up the quota)
       throw e

@@ -22,8 +22,8 @@ import { runHandler } from './run-handler'
 import { streamPaid } from './stream/paid'
 
 export interface PipelineDeps extends PaidCallDeps {
-  /** Builds the handler context (fetch, upstreams, model) for one call. */
-  context(svc: CatalogService, tier: TierName, requestId: string, signal: AbortSignal): ServiceContext
+  /** Builds the handler context (fetch, upstreams, model) for one call; `caller`: the payer, or the client's address. */
+  context(svc: CatalogService, tier: TierName, requestId: string, signal: AbortSignal, caller: string): ServiceContext
 }
 
 /** The tier of a request: `?tier=` wins over the body's `tier`; utilities have exactly one. */
@@ -142,7 +142,7 @@ async function runPaid(svc: CatalogService, req: Request, call: AdmittedCall, de
       runHandler(
         svc,
         call.input,
-        deps.context(svc, tier, requestId, AbortSignal.any([abort.signal, req.signal])),
+        deps.context(svc, tier, requestId, AbortSignal.any([abort.signal, req.signal]), call.payer),
         abort,
       ),
       req.signal,

@@ -1,4 +1,7 @@
-/** Where handlers run (runtime/isolate): the worker pool, its memory ceiling and the largest answer. */
+/**
+ * Where handlers run (runtime/isolate): the worker pool, its queue and each caller's share of it, the memory ceilings
+ * (per call and for the process), when a worker is replaced, and the largest answer.
+ */
 import { availableParallelism } from 'node:os'
 import { type Reader, variable } from './declare'
 import type { Config } from './types'
@@ -34,7 +37,66 @@ export const ISOLATE_ANSWER_MB = variable({
     'the largest answer (JSON) one call may return; larger is refused in its worker (422 RESPONSE_TOO_LARGE)',
 })
 
-export const isolateVariables = [ISOLATE_WORKERS, ISOLATE_MAX_WORKERS, ISOLATE_MEMORY_MB, ISOLATE_ANSWER_MB]
+export const ISOLATE_QUEUE = variable({
+  name: 'ISOLATE_QUEUE',
+  defaultText: '4 × ISOLATE_MAX_WORKERS',
+  min: 0,
+  concern: 'limits',
+  description:
+    'most calls waiting for a handler worker, all callers together; past it a call is refused at once (503 BUSY with Retry-After, never charged)',
+})
+export const ISOLATE_CALLER_WORKERS = variable({
+  name: 'ISOLATE_CALLER_WORKERS',
+  defaultText: 'a quarter of ISOLATE_MAX_WORKERS (at least 1)',
+  min: 1,
+  concern: 'limits',
+  description:
+    "most handler workers one caller holds at once (a payer's address; the client's address for free calls), so one caller never fills the pool",
+})
+export const ISOLATE_CALLER_QUEUE = variable({
+  name: 'ISOLATE_CALLER_QUEUE',
+  defaultText: 'ISOLATE_CALLER_WORKERS',
+  min: 0,
+  concern: 'limits',
+  description:
+    "most calls one caller may have waiting while it holds its ISOLATE_CALLER_WORKERS (calls waiting on the network or the model, or running past 1 s); past it the caller's newest calls are refused at once (503 BUSY with Retry-After, never charged)",
+})
+export const ISOLATE_PROCESS_MB = variable({
+  name: 'ISOLATE_PROCESS_MB',
+  default: 1024,
+  min: 64,
+  concern: 'limits',
+  description:
+    'the process RSS bound: above it new calls are refused (503 BUSY with Retry-After, never charged), the computing call that grew the process most is stopped (422 MEMORY_LIMIT) and workers are replaced as their calls end',
+})
+export const ISOLATE_WORKER_MB = variable({
+  name: 'ISOLATE_WORKER_MB',
+  default: 128,
+  min: 8,
+  concern: 'limits',
+  description:
+    "a worker whose own heap, or whose last call's growth of the process, is above this when the call ends is replaced (its memory goes back to the system)",
+})
+export const ISOLATE_WORKER_JOBS = variable({
+  name: 'ISOLATE_WORKER_JOBS',
+  default: 1000,
+  min: 1,
+  concern: 'limits',
+  description: 'calls one handler worker runs before it is replaced',
+})
+
+export const isolateVariables = [
+  ISOLATE_WORKERS,
+  ISOLATE_MAX_WORKERS,
+  ISOLATE_MEMORY_MB,
+  ISOLATE_ANSWER_MB,
+  ISOLATE_QUEUE,
+  ISOLATE_CALLER_WORKERS,
+  ISOLATE_CALLER_QUEUE,
+  ISOLATE_PROCESS_MB,
+  ISOLATE_WORKER_MB,
+  ISOLATE_WORKER_JOBS,
+]
 
 /** A declared number whose default is computed from the machine (docs say it in words). */
 const orComputed = (r: Reader, v: typeof ISOLATE_WORKERS, computed: number) =>
@@ -42,11 +104,19 @@ const orComputed = (r: Reader, v: typeof ISOLATE_WORKERS, computed: number) =>
 
 export function readIsolate(r: Reader): Pick<Config, 'isolate'> {
   const cores = availableParallelism()
+  const maxWorkers = orComputed(r, ISOLATE_MAX_WORKERS, Math.max(16, 4 * cores))
+  const callerWorkers = orComputed(r, ISOLATE_CALLER_WORKERS, Math.max(1, Math.floor(maxWorkers / 4)))
   const isolate = {
     workers: orComputed(r, ISOLATE_WORKERS, Math.max(2, cores)),
-    maxWorkers: orComputed(r, ISOLATE_MAX_WORKERS, Math.max(16, 4 * cores)),
+    maxWorkers,
     memoryMb: r.number(ISOLATE_MEMORY_MB),
     answerMb: r.number(ISOLATE_ANSWER_MB),
+    queue: orComputed(r, ISOLATE_QUEUE, 4 * maxWorkers),
+    callerWorkers,
+    callerQueue: orComputed(r, ISOLATE_CALLER_QUEUE, callerWorkers),
+    processMb: r.number(ISOLATE_PROCESS_MB),
+    workerMb: r.number(ISOLATE_WORKER_MB),
+    workerJobs: r.number(ISOLATE_WORKER_JOBS),
   }
   if (isolate.maxWorkers < isolate.workers) r.problems.push('ISOLATE_MAX_WORKERS must be at least ISOLATE_WORKERS')
   return { isolate }

@@ -1,3 +1,4 @@
+import type { PoolOptions } from '../isolate/pool'
 import type { Tier } from '../sdk/manifest'
 
 export interface ServiceOverride {
@@ -68,11 +69,8 @@ export interface Config {
   receiptSigningKey: string
   /** A streamed answer sends a `: keep-alive` comment this often (STREAM_HEARTBEAT_MS, default 15 000). */
   streamHeartbeatMs: number
-  /**
-   * Where handlers run (runtime/isolate): `workers` kept ready, at most `maxWorkers` calls at once, how much one call
-   * may grow the process's RSS before it is stopped, and the largest answer (JSON) one call may return.
-   */
-  isolate: { workers: number; maxWorkers: number; memoryMb: number; answerMb: number }
+  /** Where handlers run (runtime/isolate): the pool's options (runtime/isolate/pool.ts `PoolOptions`). */
+  isolate: PoolOptions
   /** Payment channels (docs/channels.md): longest wait of a charge for its claim, smallest deposit accepted. */
   channels: {
     claimIntervalS: number

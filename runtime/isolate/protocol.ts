@@ -33,8 +33,13 @@ export type ToWorker =
 
 /** Worker -> main thread. */
 export type FromWorker =
-  | { t: 'done'; ok: true; out: unknown }
-  | { t: 'done'; ok: false; error: WireError }
+  /** The worker's modules are loaded: what it grew the process by until now is its start-up. */
+  | { t: 'ready' }
+  /** Run `job` loaded its handler's module for the first time in this worker (start-up, not the input's growth). */
+  | { t: 'loaded'; job: number }
+  /** The run's end; `heap`: this worker's own JavaScript heap (bytes, after the run), for its replacement. */
+  | { t: 'done'; ok: true; out: unknown; heap: number }
+  | { t: 'done'; ok: false; error: WireError; heap: number }
   /** A context call of run `job`, made by the main thread (network, model, payments), answered with `reply`. */
   | { t: 'call'; job: number; id: number; op: 'fetch' | 'getJson' | 'complete' | 'verify'; args: unknown[] }
   | { t: 'validated'; ask: number; why: string | undefined }

@@ -3,6 +3,7 @@
  * (terminate) without touching another call. The context's network, model and payment calls are run by the main
  * thread over messages; the rest of the context is rebuilt here.
  */
+import { heapSize } from 'bun:jsc'
 import { decodeBody } from '../net/safe-fetch'
 import type { FetchedPage, ModelRequest, ServiceContext, StreamSink } from '../sdk'
 import { ServiceError } from '../sdk/errors'
@@ -21,7 +22,7 @@ const sinks = new Map<number, StreamSink>()
 let nextId = 0
 const post = (m: FromWorker) => self.postMessage(m)
 
-async function handlerOf(slug: string, module: string | undefined): Promise<Handler> {
+async function handlerOf(job: number, slug: string, module: string | undefined): Promise<Handler> {
   const key = module ?? slug
   let fn = loaded.get(key)
   if (!fn) {
@@ -29,6 +30,7 @@ async function handlerOf(slug: string, module: string | undefined): Promise<Hand
     if (!load) throw new Error(`no handler module for ${slug}`)
     fn = (await load()).default as Handler
     loaded.set(key, fn)
+    post({ t: 'loaded', job })
   }
   return fn
 }
@@ -103,7 +105,7 @@ function contextOf(job: number, c: CallContext): ServiceContext {
 
 async function run(m: Extract<ToWorker, { t: 'run' }>) {
   try {
-    const fn = await handlerOf(m.slug, m.module)
+    const fn = await handlerOf(m.job, m.slug, m.module)
     const out = await fn(m.input, contextOf(m.job, m.ctx))
     // Measured here, where the work can still be stopped: a huge answer would block the event loop on arrival.
     const size = JSON.stringify(out)?.length ?? 0
@@ -114,12 +116,13 @@ async function run(m: Extract<ToWorker, { t: 'run' }>) {
         `the answer for this input would be ${(size / 1_048_576).toFixed(1)} MB, over the ${m.answerBytes / 1_048_576} MB one call may return; ask for less`,
       )
     try {
-      post({ t: 'done', ok: true, out })
+      post({ t: 'done', ok: true, out, heap: heapSize() })
     } catch (e) {
-      post({ t: 'done', ok: false, error: toWire(new Error(`${m.slug} returned a value that cannot be sent: ${e}`)) })
+      const error = toWire(new Error(`${m.slug} returned a value that cannot be sent: ${e}`))
+      post({ t: 'done', ok: false, error, heap: heapSize() })
     }
   } catch (e) {
-    post({ t: 'done', ok: false, error: toWire(e) })
+    post({ t: 'done', ok: false, error: toWire(e), heap: heapSize() })
   }
 }
 
@@ -145,3 +148,5 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
     .catch((err: Error) => `rejected: ${err.message}`)
     .then((why) => post({ t: 'validated', ask: m.ask, why: why ?? undefined }))
 }
+
+post({ t: 'ready' })

@@ -33,7 +33,7 @@ export function streamDemo(req: Request, d: DemoStream, deps: PipelineDeps): Pro
     headers: d.headers,
     run(sink, signal) {
       const abort = new AbortController()
-      const ctx = deps.context(svc, tier, requestId, AbortSignal.any([abort.signal, signal]))
+      const ctx = deps.context(svc, tier, requestId, AbortSignal.any([abort.signal, signal]), d.client)
       return runHandler(svc, d.input, { ...ctx, stream: sink }, abort)
     },
     async finish(o) {

@@ -27,7 +27,7 @@ export async function streamPaid(req: Request, call: AdmittedCall, deps: Pipelin
       // the model had completed is finished (and charged) rather than thrown away with the handler's worker.
       const abort = new AbortController()
       const left = AbortSignal.any([signal, req.signal])
-      const ctx = deps.context(svc, tier, requestId, abort.signal)
+      const ctx = deps.context(svc, tier, requestId, abort.signal, call.payer)
       const model = {
         ...ctx.model,
         complete: (r: ModelRequest) =>

@@ -60,7 +60,18 @@ test('an answer over the cap is refused inside the worker (422 RESPONSE_TOO_LARG
 test('ISOLATE_* configure the pool; a maximum below the warm count or a tiny memory ceiling is refused at boot', () => {
   const { config, problems } = loadConfig({ ISOLATE_WORKERS: '3', ISOLATE_MAX_WORKERS: '5', ISOLATE_MEMORY_MB: '300' })
   expect(problems).toEqual([])
-  expect(config.isolate).toEqual({ workers: 3, maxWorkers: 5, memoryMb: 300, answerMb: 16 })
+  expect(config.isolate).toEqual({
+    workers: 3,
+    maxWorkers: 5,
+    memoryMb: 300,
+    answerMb: 16,
+    queue: 20,
+    callerWorkers: 1,
+    callerQueue: 1,
+    processMb: 1024,
+    workerMb: 128,
+    workerJobs: 1000,
+  })
   const bad = loadConfig({ ISOLATE_WORKERS: '4', ISOLATE_MAX_WORKERS: '2', ISOLATE_MEMORY_MB: '1' }).problems
   expect(bad).toContain('ISOLATE_MAX_WORKERS must be at least ISOLATE_WORKERS')
   expect(bad.some((p) => p.startsWith('ISOLATE_MEMORY_MB must be a number >= 16'))).toBe(true)

@@ -1,11 +1,24 @@
 import { ServiceError, type ServiceContext } from '../../runtime/sdk'
 
+/** What `keep:<MB>` calls hold on to: the worker's heap stays that large after the call. */
+const kept: string[] = []
+
 /**
  * The handler of the hostile test services (test/support/hostile-service.ts), loaded by URL inside a worker of the
  * pool: it says it started (a log line the test waits for), then spins forever or allocates without bound.
- * `code: 'refuse'` throws a ServiceError, `code: 'function'` returns what cannot cross a thread, `code: 'big'` 2 MB.
+ * `code: 'refuse'` throws a ServiceError, `code: 'function'` returns what cannot cross a thread, `code: 'big'` 2 MB,
+ * `code: 'fetch:<url>'` waits on the main thread's `ctx.fetch` (as a page read does), `code: 'keep:<MB>'` allocates
+ * that much and keeps it in the worker (a call that leaves its worker large), then answers.
  */
-export default function hostile(input: { code: string }, ctx: ServiceContext): unknown {
+export default async function hostile(input: { code: string }, ctx: ServiceContext): Promise<unknown> {
+  if (input.code.startsWith('fetch:')) {
+    const page = await ctx.fetch(input.code.slice(6))
+    return { echo: `${page.status}` }
+  }
+  if (input.code.startsWith('keep:')) {
+    for (let i = 0; i < Number(input.code.slice(5)); i++) kept.push(`${i}`.padEnd(1_048_576, 'k'))
+    return { echo: `kept ${kept.length}` }
+  }
   if (input.code === 'refuse')
     throw new ServiceError(429, 'BUSY', 'busy, try later', {
       headers: { 'retry-after': '3' },

@@ -284,6 +284,12 @@ export async function admitChannel(
   const hold = channelHold(doors, a.ticket, requirements, maxTokens, purchase, deps)
   return {
     kind: 'admitted',
-    call: { request: s.request, input: s.input, headers: ignoredFieldsHeader(s.ignored), hold, payer: a.ticket.payer },
+    call: {
+      request: s.request,
+      input: s.input,
+      headers: ignoredFieldsHeader(s.ignored),
+      hold,
+      payer: a.ticket.payer,
+    },
   }
 }

@@ -77,8 +77,9 @@ export interface AdmittedCall {
   /** Headers of the answer (the body fields that were ignored). */
   headers: Record<string, string>
   hold: PaymentHold
-  /** The payer recovered from the payment (the authorization's `from`, the voucher's signer): its failing runs count. */
-  payer?: string
+  /** The payer recovered from the payment (the authorization's `from`, the voucher's signer): its failing runs count,
+   * and the worker pool's fair share is per payer (runtime/isolate). */
+  payer: string
   /** Ends the in-flight mark of this payment (an identical retry is told to wait until then). */
   done?: () => void
 }
