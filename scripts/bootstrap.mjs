@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { join, dirname } from 'node:path'
+import { constants } from 'node:os'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -20,6 +21,7 @@ const lockHash = createHash('sha256')
   .update(readFileSync(join(root, 'package-lock.json')))
   .digest('hex')
 
+const osSignals = constants.signals
 const say = (line) => process.stderr.write(`[bootstrap] ${line}\n`)
 
 /** Runs a command with stdout sent to stderr; resolves to its exit code. */
@@ -78,12 +80,21 @@ if (!existsSync(bun) || !existsSync(stamp) || readFileSync(stamp, 'utf8') !== lo
 }
 
 const child = spawn(bun, process.argv.slice(2), { cwd: root, stdio: 'inherit' })
-// A service manager's SIGTERM/SIGHUP to this process reaches Bun; Ctrl-C already reaches Bun from the terminal (same
-// process group), so it is not sent twice. This process exits with Bun's code.
-for (const sig of ['SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig))
-process.on('SIGINT', () => {})
+// Stopping: SIGTERM, SIGINT and SIGHUP sent to this process (a service manager, `kill <pid>`) go to Bun, and this
+// process exits with Bun's code. Ctrl-C in a terminal reaches Bun too (same process group): the server's stop is
+// idempotent, so the second SIGINT is harmless.
+for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(sig, () => child.kill(sig))
+// `npm start` runs this under `sh -c`; a `kill <npm's pid>` reaches that shell, which dies of it without passing it
+// on, and this process is left orphaned (its parent becomes init or a subreaper). Losing the parent means stop.
+const parent = process.ppid
+const orphanWatch = setInterval(() => {
+  if (process.ppid === parent) return
+  clearInterval(orphanWatch)
+  say(`the parent process (${parent}) is gone: stopping Bun.`)
+  child.kill('SIGTERM')
+}, 250)
 child.on('error', (e) => {
   say(`cannot run ${bun}: ${e.message}`)
   process.exit(1)
 })
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 + (osSignals[signal] ?? 0) : 0)))
