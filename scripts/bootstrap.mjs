@@ -29,17 +29,24 @@ const lockHash = createHash('sha256')
 const osSignals = constants.signals
 const say = (line) => process.stderr.write(`[bootstrap] ${line}\n`)
 
-/** Runs a command with stdout sent to stderr; resolves to its exit code. */
+/** Runs a command with stdout sent to stderr; resolves to its exit code. A stop signal ends it too (no orphan install). */
 const run = (cmd, args, onTick) =>
   new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', process.stderr, process.stderr] })
     const timer = onTick ? setInterval(onTick, 15_000) : null
+    const stop = (sig) => {
+      child.kill(sig)
+      process.exit(128 + (osSignals[sig] ?? 0))
+    }
+    const signals = ['SIGTERM', 'SIGINT', 'SIGHUP']
+    for (const sig of signals) process.on(sig, stop)
     child.on('error', (e) => {
       say(`cannot run ${cmd}: ${e.message}`)
       resolve(1)
     })
     child.on('exit', (code, signal) => {
       if (timer) clearInterval(timer)
+      for (const sig of signals) process.off(sig, stop)
       resolve(code ?? (signal ? 1 : 0))
     })
   })
