@@ -9,11 +9,13 @@ import { prepareInput } from './validate'
 import { asServiceError } from './http/unexpected'
 import { wantsEventStream } from './http/sse'
 import { streamDemo } from './stream/demo'
+import { crossOrigin, originAccepted } from './http/same-origin'
 
 /**
  * POST /api/demo/explain: the demo service (explain-code by default) at its demo tier, free, limited per
  * client per UTC day. A call is reserved against the quota, then refunded if it fails: invalid bodies,
- * unavailable models and failed calls never use it up.
+ * unavailable models and failed calls never use it up. A web page of another origin gets 403 (it would spend the
+ * operator's model budget from a visitor's browser; MCP_ALLOWED_ORIGINS admits one).
  */
 export async function serveDemo(
   svc: CatalogService | undefined,
@@ -24,6 +26,7 @@ export async function serveDemo(
   deps: PipelineDeps,
 ): Promise<Response> {
   try {
+    if (!originAccepted(req, deps.config.allowedOrigins)) throw crossOrigin('the demo')
     if (!svc) throw new ServiceError(503, 'DEMO_DISABLED', 'The demo service is not enabled on this server.')
     requireJson(req)
     const input = prepareInput(

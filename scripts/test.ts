@@ -1,10 +1,27 @@
 /**
  * The whole test suite (`npm test`, `bun run scripts/test.ts`, and CI's .ci/run):
  * the generated-index and endpoint-table drift checks, a typecheck, the linter (`npm run lint`), every bun:test file (unit, contract, payments on a real local chain,
- * HTTP surfaces, fuzzing, faults, load, browser, behind nginx, Caddy and HAProxy), then the benchmark smoke run. Stops at the first failing step and
- * ends with one summary line `tests: N passed, M failed`.
+ * HTTP surfaces, fuzzing, faults, load, browser, behind nginx, Caddy and HAProxy), then the benchmark smoke run, then
+ * (in a git checkout) a check that the run left no file behind in the working tree. Stops at the first failing step
+ * and ends with one summary line `tests: N passed, M failed`.
  */
 const bun = process.execPath
+
+/** `git status --porcelain` lines (with `--ignored`: ignored entries too), or null outside a git checkout. */
+function gitStatus(ignored = false): string[] | null {
+  try {
+    const p = Bun.spawnSync(['git', 'status', '--porcelain', ...(ignored ? ['--ignored'] : [])], {
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    return p.exitCode === 0 ? p.stdout.toString().split('\n').filter(Boolean) : null
+  } catch {
+    return null // no git
+  }
+}
+// What the tree holds before the run (a developer's own edits), so that only what the run leaves is reported.
+const before = new Set(gitStatus() ?? [])
+const ignoredBefore = new Set(gitStatus(true) ?? [])
 const steps: Array<[string, string[]]> = [
   [
     'generated files are up to date (npm run gen: service index, registry hash, docs/upstreams.md)',
@@ -48,6 +65,25 @@ for (const [name, cmd] of steps) {
     console.log(`tests: ${passed} passed, ${Math.max(failed, 1)} failed`)
     process.exit(code || 1)
   }
+}
+
+// Tests and benchmarks write into temp dirs, never into the checkout (a key or a database left there would be
+// committed by the next `git add .`, or signed with by the next boot). Screenshots go to test-artifacts/ (ignored).
+const after = gitStatus()
+if (after) {
+  console.log('\n=== nothing left in the working tree (git status --porcelain)')
+  const left = after.filter((l) => !before.has(l))
+  if (left.length) {
+    console.error(
+      `\n=== FAILED: the run left files in the working tree (tests must write to temp dirs):\n${left.join('\n')}`,
+    )
+    console.log(`tests: ${passed} passed, ${Math.max(failed, 1)} failed`)
+    process.exit(1)
+  }
+  const ignoredLeft = (gitStatus(true) ?? []).filter(
+    (l) => !ignoredBefore.has(l) && !l.startsWith('!! test-artifacts/'),
+  )
+  if (ignoredLeft.length) console.warn(`note: new ignored files in the working tree:\n${ignoredLeft.join('\n')}`)
 }
 console.log('\n=== all steps passed')
 console.log(`tests: ${passed} passed, ${failed} failed`)

@@ -130,13 +130,7 @@ export function adminRoutes(deps: AdminDeps) {
   const known = new Set((deps.services ?? []).map((s) => s.slug))
   const devChain = usesDevChain(config)
   const explorer = explorerBase(config.networks[0].network, devChain)
-  const origins = [config.provider.website, config.provider.apiBase].flatMap((u) => {
-    try {
-      return [new URL(u).origin]
-    } catch {
-      return []
-    }
-  })
+  const origins = config.allowedOrigins
   const client = (req: Request, server: Srv) =>
     clientAddress(server?.requestIP(req)?.address, req.headers.get('x-forwarded-for'), config.trustedProxies)
   /** Whether `who` used up its failed tries; 'unknown' when the shared counter does not answer (then: fail closed). */

@@ -39,6 +39,14 @@ export const ICON_URL = variable({
   concern: 'server',
   description: 'the Bazaar `iconUrl` (default `PUBLIC_URL/icon.svg`; indexers drop loopback and IP-literal icons)',
 })
+export const MCP_ALLOWED_ORIGINS = variable({
+  name: 'MCP_ALLOWED_ORIGINS',
+  list: true,
+  concern: 'server',
+  valid: 'each item is an http(s) origin',
+  description:
+    "comma-separated origins (`https://app.example`) whose web pages may call /mcp, the demo, the dev payer and the console, beside this server's own (`PUBLIC_URL`, `API_BASE_URL`, and itself on loopback); a request with any other `Origin` gets 403, one without `Origin` (an agent, curl) is not concerned",
+})
 export const REGISTRY_PATH = variable({
   name: 'REGISTRY_PATH',
   default: 'registry.yaml',
@@ -107,6 +115,7 @@ export const serverVariables = [
   PUBLIC_URL,
   API_BASE_URL,
   ICON_URL,
+  MCP_ALLOWED_ORIGINS,
   REGISTRY_PATH,
   TRUSTED_PROXIES,
   STREAM_HEARTBEAT_MS,
@@ -130,7 +139,30 @@ export function readServer(r: Reader) {
     apiBase: String(r.env(API_BASE_URL) ?? r.env(PUBLIC_URL) ?? configured(r.yaml(API_BASE_URL)) ?? local),
     iconUrl: r.text(ICON_URL),
   }
-  return { provider, port, host: r.text(HOST), trustedProxies: r.number(TRUSTED_PROXIES), name }
+  const allowedOrigins = [provider.website, provider.apiBase, ...listOf(r.env(MCP_ALLOWED_ORIGINS))].flatMap((u) => {
+    const o = originOf(u)
+    if (!o)
+      r.problems.push(`MCP_ALLOWED_ORIGINS, PUBLIC_URL and API_BASE_URL hold http(s) URLs (got ${JSON.stringify(u)})`)
+    return o ? [o] : []
+  })
+  return {
+    provider,
+    port,
+    host: r.text(HOST),
+    trustedProxies: r.number(TRUSTED_PROXIES),
+    allowedOrigins: [...new Set(allowedOrigins)],
+    name,
+  }
+}
+
+/** The origin (`scheme://host[:port]`) of an http(s) URL, or undefined. */
+function originOf(url: string): string | undefined {
+  try {
+    const u = new URL(url)
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** Outbound requests: the safe fetcher's exemptions, upstreams (registry.yaml overlaid by UPSTREAM_<NAME>_*). */

@@ -35,6 +35,11 @@ export interface Config {
   bodyTimeoutMs: number
   trustedProxies: number
   /**
+   * The origins whose web pages may act here (MCP, the demo, the dev payer, the console): PUBLIC_URL's and
+   * API_BASE_URL's, then MCP_ALLOWED_ORIGINS. This server on loopback at its own port is allowed besides.
+   */
+  allowedOrigins: string[]
+  /**
    * Every network accepted, each with its token and backend: NETWORKS with two or more networks, else a list of
    * one (NETWORK and the global variables). `networks[0]` is the main one (discovery documents, the v1 body, the
    * dev chain).

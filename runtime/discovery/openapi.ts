@@ -115,6 +115,10 @@ export function freePaths(services: CatalogService[]): Record<string, unknown> {
         },
         responses: {
           200: { description: 'ServiceResponse' },
+          403: {
+            description: "CROSS_ORIGIN: a web page's Origin that is not this server's nor in MCP_ALLOWED_ORIGINS",
+            content: { 'application/json': { schema: errorSchema } },
+          },
           422: { description: 'Validation error', content: { 'application/json': { schema: errorSchema } } },
           429: { description: 'Daily quota used; see Retry-After' },
         },
@@ -148,6 +152,11 @@ export function freePaths(services: CatalogService[]): Record<string, unknown> {
         responses: {
           200: { description: 'JSON-RPC response' },
           400: { description: 'JSON-RPC parse error' },
+          403: {
+            description:
+              "CROSS_ORIGIN: a web page's Origin that is not this server's nor in MCP_ALLOWED_ORIGINS (requests without Origin are served)",
+            content: { 'application/json': { schema: errorSchema } },
+          },
           406: { description: 'Accept must list application/json and text/event-stream' },
         },
       },

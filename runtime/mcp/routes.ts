@@ -2,7 +2,8 @@ import { Elysia } from 'elysia'
 import type { CatalogService } from '../catalog'
 import type { QuotaStore } from '../db/store'
 import { parseJson, readBody } from '../http/body'
-import { BASE_HEADERS } from '../http/respond'
+import { BASE_HEADERS, errorResponse, newRequestId } from '../http/respond'
+import { crossOrigin, originAccepted } from '../http/same-origin'
 import { withKeepAlive } from '../http/sse'
 import type { PipelineDeps } from '../pipeline'
 import { ServiceError } from '../sdk'
@@ -81,7 +82,8 @@ const rpcError = (status: number, code: number, message: string, headers: Record
  * POST /mcp: the MCP Streamable HTTP endpoint, stateless (a fresh SDK server and transport per request, JSON
  * answers). GET and DELETE answer 405: there is no session and no server-initiated stream. The protocol versions are
  * the SDK's (2024-10-07 to 2025-11-25, the client's own when it is one of them); JSON-RPC batches are refused in every
- * one of them, though 2025-03-26 had them (no official SDK client sends them).
+ * one of them, though 2025-03-26 had them (no official SDK client sends them). A request with an Origin that is
+ * not allowed (runtime/http/same-origin.ts) gets 403 CROSS_ORIGIN; agents send none.
  */
 export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: ServerLike) => string, version: string) {
   const { services, config } = deps
@@ -204,16 +206,19 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
     }
   }
 
+  // DNS rebinding and cross-site pages: a request whose Origin is not allowed is refused before anything is read.
+  const foreign = (request: Request) =>
+    originAccepted(request, config.allowedOrigins) ? null : errorResponse(crossOrigin('/mcp'), newRequestId())
   const notAllowed = () =>
     rpcError(405, -32000, 'Method not allowed: this MCP server is stateless; send JSON-RPC with POST /mcp.', {
       allow: 'POST, OPTIONS',
     })
   return new Elysia({ name: 'mcp' })
     .options('/mcp', () => new Response(null, { status: 204, headers: PREFLIGHT }))
-    .post('/mcp', ({ request, server }) => handle(request, clientOf(request, server)), {
+    .post('/mcp', ({ request, server }) => foreign(request) ?? handle(request, clientOf(request, server)), {
       parse: 'none',
       detail: { hide: true },
     })
-    .get('/mcp', notAllowed, { detail: { hide: true } })
-    .delete('/mcp', notAllowed, { detail: { hide: true } })
+    .get('/mcp', ({ request }) => foreign(request) ?? notAllowed(), { detail: { hide: true } })
+    .delete('/mcp', ({ request }) => foreign(request) ?? notAllowed(), { detail: { hide: true } })
 }

@@ -104,7 +104,7 @@ export function devPayerRoutes(deps: DevPayerDeps) {
       async ({ request }) => {
         const id = newRequestId()
         try {
-          if (!sameOrigin(request, [], true))
+          if (!sameOrigin(request, deps.config.allowedOrigins, true))
             throw new ServiceError(
               403,
               'CROSS_ORIGIN',

@@ -1,16 +1,17 @@
-/** case-convert answers its largest input quickly. */
-import { afterAll, expect, test } from 'bun:test'
+/** case-convert answers its largest input quickly (under 3 s of CPU: a loaded machine does not slow that down). */
+import { afterAll, test } from 'bun:test'
 import { serviceRunner } from '../../test/support/fixture-run'
+import { expectCpuUnder } from '../../test/support/growth'
 
 const svc = serviceRunner('case-convert')
 afterAll(svc.close)
 
 test('its largest input is answered quickly', async () => {
-  const t = performance.now()
-  const run = await svc.run({
-    name: 'largest input',
-    input: { text: 'parseHTTPResponse_value-x '.repeat(3800), to: 'snake' },
-  })
+  const run = await expectCpuUnder('largest input', 3000, () =>
+    svc.run({
+      name: 'largest input',
+      input: { text: 'parseHTTPResponse_value-x '.repeat(3800), to: 'snake' },
+    }),
+  )
   if (run.error) throw run.error
-  expect(performance.now() - t).toBeLessThan(3000)
 }, 60_000)

@@ -1,14 +1,15 @@
-/** readability-score answers its largest input quickly. */
-import { afterAll, expect, test } from 'bun:test'
+/** readability-score answers its largest input quickly (under 3 s of CPU: a loaded machine does not slow that down). */
+import { afterAll, test } from 'bun:test'
 import { serviceRunner } from '../../test/support/fixture-run'
+import { expectCpuUnder } from '../../test/support/growth'
 import { prose } from '../../test/support/large-inputs'
 
 const svc = serviceRunner('readability-score')
 afterAll(svc.close)
 
 test('its largest input is answered quickly', async () => {
-  const t = performance.now()
-  const run = await svc.run({ name: 'largest input', input: { text: prose(200_000) } })
+  const run = await expectCpuUnder('largest input', 3000, () =>
+    svc.run({ name: 'largest input', input: { text: prose(200_000) } }),
+  )
   if (run.error) throw run.error
-  expect(performance.now() - t).toBeLessThan(3000)
 }, 60_000)

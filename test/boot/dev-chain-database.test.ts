@@ -87,4 +87,8 @@ test('only the dev chain gets a fresh database: a real network (RPC_URL or a fac
   const dev = loadConfig({ DATABASE_PATH: join(cwd, 'x', 'api.sqlite') }).config
   expect(freshDevChainDatabase(dev)).toBe(join(cwd, 'x', DEV_DB))
   expect(dev.databasePath).toBe(join(cwd, 'x', DEV_DB))
+  // In memory stays in memory: never a dev-chain.sqlite in the current directory (a checkout, often).
+  const memory = loadConfig({ DATABASE_PATH: ':memory:' }).config
+  expect(freshDevChainDatabase(memory)).toBe(':memory:')
+  expect(memory.databasePath).toBe(':memory:')
 })

@@ -5,7 +5,7 @@
  * Paid receipts end to end: test/model/stream.test.ts and test/mcp/progress.test.ts.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { verifyReceiptSignatureJWS, type JWSSignedReceipt } from '@x402/extensions/offer-receipt'
@@ -15,11 +15,14 @@ import { receiptRoutes } from '../../runtime/pay/server/receipt-routes'
 import {
   createReceiptIssuer,
   defaultKeyPath,
+  KEY_FILE,
   loadReceiptKey,
   type ReceiptFacts,
   type ReceiptIssuer,
 } from '../../runtime/pay/server/receipts'
+import { startChild } from '../../bench/lib'
 import { startApp } from '../support/server'
+import { UNREACHABLE_CHAIN } from '../support/server-process'
 
 const log = createLogger('error', () => {})
 const dir = mkdtempSync(join(tmpdir(), 'x402-receipts-'))
@@ -106,7 +109,39 @@ test('the generated key is kept (mode 0600) and reused after a restart; a config
   expect(await loadReceiptKey('', path, log, false)).toEqual(first)
   const other = await loadReceiptKey('', join(dir, 'other.json'), log, false)
   expect(await loadReceiptKey(JSON.stringify(other), path, log, false)).toEqual(other)
-  expect(defaultKeyPath('/var/lib/api/api.sqlite')).toBe('/var/lib/api/receipt-signing-key.jwk.json')
+  expect(defaultKeyPath('/var/lib/api/api.sqlite')).toBe(`/var/lib/api/${KEY_FILE}`)
+})
+
+test('an in-memory database gets a key for this run only: nothing written, a warning', async () => {
+  expect(defaultKeyPath(':memory:')).toBeNull()
+  const lines: string[] = []
+  const first = await loadReceiptKey(
+    '',
+    null,
+    createLogger('info', (l) => lines.push(l)),
+    false,
+  )
+  expect(first).toMatchObject({ kty: 'EC', crv: 'P-256' })
+  expect(await loadReceiptKey('', null, log, false)).not.toEqual(first)
+  expect(lines.join('\n')).toMatch(/"level":"warn".*this run only.*RECEIPT_SIGNING_KEY/)
+  expect(lines.join('\n')).not.toContain(first.d)
+})
+
+test('a server booted with DATABASE_PATH=:memory: writes nothing into its working directory', async () => {
+  const cwd = mkdtempSync(join(dir, 'cwd-'))
+  const server = await startChild(
+    [process.execPath, join(import.meta.dir, '../../runtime/index.ts')],
+    { PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: ':memory:', LOG_LEVEL: 'silent', ...UNREACHABLE_CHAIN },
+    60_000,
+    cwd,
+  )
+  try {
+    const did = (await (await fetch(`http://127.0.0.1:${server.port}/.well-known/did.json`)).json()) as any
+    expect(did.verificationMethod[0].publicKeyJwk).toMatchObject({ kty: 'EC', crv: 'P-256' })
+  } finally {
+    await server.stop()
+  }
+  expect(readdirSync(cwd)).toEqual([])
 })
 
 test('a server restarted on the same data directory publishes the same key; a malformed key refuses to boot', async () => {

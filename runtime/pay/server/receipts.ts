@@ -72,8 +72,16 @@ export function didWebOf(apiBase: string): string {
   return `did:web:${u.host.replace(':', '%3A')}`
 }
 
-/** The private key file used when RECEIPT_SIGNING_KEY is not set: beside the SQLite database. */
-export const defaultKeyPath = (databasePath: string) => join(dirname(databasePath), 'receipt-signing-key.jwk.json')
+/** The name of the generated key's file (.gitignore lists it: a key must never be committed). */
+export const KEY_FILE = 'receipt-signing-key.jwk.json'
+
+/**
+ * The private key file used when RECEIPT_SIGNING_KEY is not set: beside the SQLite database; none for an in-memory
+ * database (`:memory:`), whose key lives as long as its data (it would otherwise land in the current directory,
+ * often a checkout, where anyone could read it and later boots would sign with it).
+ */
+export const defaultKeyPath = (databasePath: string): string | null =>
+  databasePath === ':memory:' || databasePath === '' ? null : join(dirname(databasePath), KEY_FILE)
 
 function parseKey(text: string, from: string): EcJwk {
   let jwk: EcJwk
@@ -89,23 +97,30 @@ function parseKey(text: string, from: string): EcJwk {
 
 /**
  * The receipt signing key: RECEIPT_SIGNING_KEY (a private P-256 JWK, JSON) when set; otherwise the key in the file
- * beside the database, generated on first boot (kept across restarts). Instances sharing a database (DATABASE_URL)
- * must all be given the same RECEIPT_SIGNING_KEY.
+ * beside the database, generated on first boot (kept across restarts); with no file (an in-memory database) a key
+ * for this run only, never written, with a warning. Instances sharing a database (DATABASE_URL) must all be given
+ * the same RECEIPT_SIGNING_KEY.
  */
 export async function loadReceiptKey(
   configured: string,
-  keyPath: string,
+  keyPath: string | null,
   log: Logger,
   warnIfGenerated: boolean,
 ): Promise<EcJwk> {
   if (configured) return parseKey(configured, 'RECEIPT_SIGNING_KEY')
-  if (existsSync(keyPath)) return parseKey(readFileSync(keyPath, 'utf8'), keyPath)
+  if (keyPath && existsSync(keyPath)) return parseKey(readFileSync(keyPath, 'utf8'), keyPath)
   const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
     'sign',
     'verify',
   ])) as CryptoKeyPair
   const { kty, crv, x, y, d } = (await crypto.subtle.exportKey('jwk', pair.privateKey)) as EcJwk
   const jwk: EcJwk = { kty, crv, x, y, d }
+  if (!keyPath) {
+    log.warn(
+      'receipt signing key generated for this run only (in-memory database: no file written); receipts issued now cannot be verified after a restart. Set RECEIPT_SIGNING_KEY to keep one (docs/receipts.md)',
+    )
+    return jwk
+  }
   mkdirSync(dirname(keyPath), { recursive: true })
   writeFileSync(keyPath, JSON.stringify(jwk), { mode: 0o600 })
   chmodSync(keyPath, 0o600)
