@@ -72,7 +72,7 @@ export const PAYMENT_REQUIRED_BUDGET = 3_000
 export const HEADER_DESCRIPTION_CHARS = 120
 
 /** `text`'s first sentence, cut at a word within `max` characters (with `...`) when longer. */
-export function shortDescription(text: string, max = HEADER_DESCRIPTION_CHARS): string {
+function shortDescription(text: string, max = HEADER_DESCRIPTION_CHARS): string {
   const first = /^.*?[.!?](?=\s|$)/s.exec(text)?.[0] ?? text
   if (first.length <= max) return first
   const cut = first.slice(0, max - 3)
