@@ -140,7 +140,7 @@ out()
 out('## Notes')
 out()
 out(
-  "- The 402 challenge is about 6.7 KB on the wire (a 5.5 KB `PAYMENT-REQUIRED` header: the spec fields, the bazaar discovery extension with the input schema and the payment-identifier extension; the body repeats the spec fields and a v1 `accepts`), against a few bytes for the raw baseline; raw Bun.serve answering those same bytes reaches ~0.75x of its small JSON answer (`bun bench/challenge.ts`). The challenge itself is built once per resource and cached; since issue #27 an unpaid request's body is read and checked before it.",
+  "- The unpaid 402 of hash-digest is about 7.3 KB on the wire: a head of ~3.1 KB (`PAYMENT-REQUIRED` within its 3,000-byte budget, docs/api.md \"The 402's size\") and a ~4.2 KB body (the spec fields, a v1 `accepts` and the full Bazaar extension), against a few bytes for the raw baseline above. It is answered as a clone of a Response built once per resource; `bun bench/challenge.ts` measures it against raw Bun.serve answering the same bytes (the issue's target). Since issue #27 an unpaid request's body is read and checked before it.",
 )
 out(
   '- Paid calls are bounded by the chain: only the nonce assignment is serialized (a local counter per settler key), fees come from a per-block cache, transactions are signed locally and sent raw and concurrently, and each send returns its receipt (`eth_sendRawTransactionSync`, EIP-7966) or one shared block watcher delivers receipts. The reference facilitator sends from one key without nonce management, so under concurrency many of its settlements fail (its non-2xx answers).',

@@ -106,14 +106,14 @@ export function createApp(deps: AppDeps) {
   for (const s of services) {
     paid.post(
       `/${s.slug}`,
-      ({ request, server }) => servePaid(s, request, newRequestId(), client(request, server), deps),
+      ({ request, server }) => servePaid(s, request, newRequestId(), () => client(request, server), deps),
       { parse: 'none', detail: { hide: true } },
     )
     // Payment channels: the cooperative refund (and the official client's GET probe before it) on the paid route.
     if (deps.channels)
       paid.get(
         `/${s.slug}`,
-        ({ request, server }) => serveRefund(s, request, newRequestId(), client(request, server), deps),
+        ({ request, server }) => serveRefund(s, request, newRequestId(), () => client(request, server), deps),
         {
           detail: { hide: true },
         },

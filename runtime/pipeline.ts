@@ -51,6 +51,13 @@ export function resolveTier(svc: CatalogService, url: URL, rawBody: string): Tie
 }
 
 /**
+ * The caller's address, or how to find it: the unpaid 402 never needs it, so the HTTP routes hand over a function
+ * (reading the socket's peer and X-Forwarded-For costs more than the rest of the 402), called at most once, on the
+ * PaidRequest's first read of `client`.
+ */
+export type ClientOf = string | (() => string)
+
+/**
  * One paid call over HTTP: availability -> body (capped) -> tier -> admit (runtime/pay/server/paid-call.ts: the 402
  * challenge, a kept answer, a refusal, or an admitted payment) -> handler -> finish (settle only on success, or
  * release). A streamed answer (Server-Sent Events) finishes through the same door in runtime/stream/paid.ts.
@@ -59,7 +66,7 @@ export async function servePaid(
   svc: CatalogService,
   req: Request,
   requestId: string,
-  client: string,
+  client: ClientOf,
   deps: PipelineDeps,
 ): Promise<Response> {
   const { config, stats, log } = deps
@@ -73,6 +80,7 @@ export async function servePaid(
     const tier = resolveTier(svc, url, raw)
     // A body the paid call would refuse is refused now, before anyone signs; empty or `{}` reads the price.
     if (!header) checkBeforePayment(svc.manifest.input, req, raw, svc.manifest.examples[0]?.input)
+    let found = typeof client === 'string' ? client : undefined
     const paid: PaidRequest = {
       svc,
       tier,
@@ -80,7 +88,9 @@ export async function servePaid(
       payment: header ? { header, version: v2 ? 2 : 1 } : null,
       raw,
       requestId,
-      client,
+      get client() {
+        return (found ??= (client as () => string)())
+      },
       input() {
         requireJson(req)
         return prepareInputReport(svc.manifest.input, parseJson(raw))
@@ -107,13 +117,14 @@ export async function serveRefund(
   svc: CatalogService,
   req: Request,
   requestId: string,
-  client: string,
+  client: ClientOf,
   deps: PipelineDeps,
 ): Promise<Response> {
   try {
     const url = requestUrl(req)
     const v2 = req.headers.get('payment-signature')
     const header = v2 ?? req.headers.get('x-payment')
+    let found = typeof client === 'string' ? client : undefined
     return await refund(
       {
         svc,
@@ -122,7 +133,9 @@ export async function serveRefund(
         payment: header ? { header, version: v2 ? 2 : 1 } : null,
         raw: '',
         requestId,
-        client,
+        get client() {
+          return (found ??= (client as () => string)())
+        },
         input: () => ({ input: {}, ignored: [] }),
       },
       deps,

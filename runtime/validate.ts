@@ -48,6 +48,17 @@ export function prepareInputReport(schema: TSchema, body: unknown): { input: unk
 }
 
 /**
+ * Whether prepareInputReport would accept `body`, cheaply, for the check before payment: `body` is the caller's own
+ * (freshly parsed: it is canonicalised in place, not copied), and a canonical body that passes the compiled check
+ * needs no defaults (they only fill absent fields, with valid values). False means "not sure": the caller then goes
+ * the whole way, whose 422 says what to send.
+ */
+export function passesAsIs(schema: TSchema, body: unknown): boolean {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false
+  return checker(schema).Check(canonicalize(schema, body as Record<string, unknown>).input)
+}
+
+/**
  * A missing top-level field that an unused field of the body looks like (a near spelling, or a word agents use for it:
  * `apr` for `rate`) gets "you sent x; did you mean rate?".
  */

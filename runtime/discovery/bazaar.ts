@@ -57,7 +57,7 @@ function asEnum(s: Json): Json | undefined {
 }
 
 /** The schema without annotations and vendor keywords (`x-*`): the same instances valid, fewer bytes. */
-export function withoutAnnotations(s: unknown): unknown {
+function withoutAnnotations(s: unknown): unknown {
   if (!s || typeof s !== 'object' || Array.isArray(s)) return s
   const o = s as Json
   const e = asEnum(o)

@@ -170,7 +170,9 @@ export function parseJson(text: string): unknown {
 
 /** 415 unless the Content-Type is JSON (application/json or any +json type). */
 export function requireJson(req: Request): void {
-  const type = (req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
+  const sent = req.headers.get('content-type')
+  if (sent === 'application/json') return // what nearly every client sends: no parsing
+  const type = (sent ?? '').split(';')[0].trim().toLowerCase()
   if (type !== 'application/json' && !type.endsWith('+json')) {
     throw new ServiceError(
       415,

@@ -42,10 +42,12 @@ export function errorResponse(e: ServiceError, requestId: string): Response {
 const BOOT_PREFIX = Array.from(crypto.getRandomValues(new Uint8Array(6)), (x) => x.toString(16).padStart(2, '0')).join(
   '',
 )
+const ID_PREFIX = `req_${BOOT_PREFIX}`
 let sequence = 0
 
 /** A unique request id: `req_` + a random per-process prefix (12 hex) + a counter (8 hex). */
 export function newRequestId(): string {
   sequence = (sequence + 1) % 0x100000000
-  return `req_${BOOT_PREFIX}${sequence.toString(16).padStart(8, '0')}`
+  // 2^32 + n in hex is '1' and n's 8 digits, zero-padded: cheaper than padStart on every request
+  return ID_PREFIX + (0x100000000 + sequence).toString(16).slice(1)
 }

@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox'
 import { parseJson, requireJson } from '../http/body'
 import { ServiceError } from '../sdk/errors'
-import { prepareInputReport } from '../validate'
+import { passesAsIs, prepareInputReport } from '../validate'
 
 /** Bodies that only ask for the price (discovery probes send these): no body, whitespace, or exactly `{}`. */
 const PRICE_PROBE = /^\s*(\{\s*\})?\s*$/
@@ -28,7 +28,8 @@ export function checkBeforePayment(schema: TSchema, req: Request, raw: string, e
     requireJson(req)
     seen = valid.get(schema)
     if (seen?.has(raw)) return
-    prepareInputReport(schema, parseJson(raw))
+    // Most valid bodies pass as they are (no copy, no defaults); anything else is checked in full for its 422.
+    if (!passesAsIs(schema, parseJson(raw))) prepareInputReport(schema, parseJson(raw))
   } catch (e) {
     // Not JSON at all: show a body that works (a 422's details already say what each field needs).
     if (!(e instanceof ServiceError) || e.status === 422 || example === undefined) throw e

@@ -183,6 +183,21 @@ describe('the 402 challenge', () => {
     })
   })
 
+  test('answered from bytes built once: the same headers and body each time, each with its own request id', async () => {
+    const answers = await Promise.all([1, 2, 3].map(() => s.post('/api/v1/test-explain?tier=quick', {})))
+    expect(answers.map((r) => r.status)).toEqual([402, 402, 402])
+    const heads = answers.map((r) => [...r.headers].filter(([k]) => !['x-request-id', 'date'].includes(k)))
+    expect(heads[1]).toEqual(heads[0])
+    expect(heads[2]).toEqual(heads[0])
+    const bodies = await Promise.all(answers.map((r) => r.text()))
+    expect(new Set(bodies).size).toBe(1)
+    expect(new Set(answers.map((r) => r.headers.get('x-request-id'))).size).toBe(3)
+    // another tier of the same service is another 402
+    const pro = decodeB64Json((await s.post('/api/v1/test-explain?tier=pro', {})).headers.get('payment-required'))
+    const quick = decodeB64Json(answers[0].headers.get('payment-required'))
+    expect(BigInt(pro.accepts[0].amount)).toBeGreaterThan(BigInt(quick.accepts[0].amount))
+  })
+
   test('preflight allows the payment headers', async () => {
     const r = await s.fetch('/api/v1/slugify', { method: 'OPTIONS' })
     expect(r.status).toBe(204)

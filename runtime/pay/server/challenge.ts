@@ -3,7 +3,7 @@ import type { CatalogService } from '../../catalog'
 import type { TierName } from '../../sdk'
 import type { PaymentRequirements as X402Requirements } from '@x402/core/types'
 import type { DecodedPayment, PaymentRequirements } from '../types'
-import { headerBazaarForms } from '../../discovery/bazaar'
+import { headerBazaarForms, type HeaderForm } from '../../discovery/bazaar'
 import { metadataOf } from '../../discovery/metadata'
 import { PAYMENT_IDENTIFIER_DECLARATION } from './payment-id'
 import { networkOfV1, V1_NETWORKS } from '../networks'
@@ -72,7 +72,7 @@ export const PAYMENT_REQUIRED_BUDGET = 3_000
 export const HEADER_DESCRIPTION_CHARS = 120
 
 /** `text`'s first sentence, cut at a word within `max` characters (with `...`) when longer. */
-export function shortDescription(text: string, max = HEADER_DESCRIPTION_CHARS): string {
+function shortDescription(text: string, max = HEADER_DESCRIPTION_CHARS): string {
   const first = /^.*?[.!?](?=\s|$)/s.exec(text)?.[0] ?? text
   if (first.length <= max) return first
   const cut = first.slice(0, max - 3)
@@ -80,8 +80,19 @@ export function shortDescription(text: string, max = HEADER_DESCRIPTION_CHARS): 
   return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:(-]+$/, '')}...`
 }
 
-/** The length of `value` as base64 JSON (what b64json makes of it), without encoding it. */
-const b64Length = (json: string) => 4 * Math.ceil(Buffer.byteLength(json) / 3)
+/** The length in base64 of `bytes` bytes. */
+const b64Length = (bytes: number) => 4 * Math.ceil(bytes / 3)
+
+/** A header form's `extensions` (its Bazaar form and the payment-identifier declaration) as JSON, with its length. */
+const extensionsJson = new WeakMap<HeaderForm, { json: string; bytes: number }>()
+function extensionsOf(form: HeaderForm) {
+  let e = extensionsJson.get(form)
+  if (!e) {
+    const json = JSON.stringify({ ...form.extension, ...PAYMENT_IDENTIFIER_DECLARATION })
+    extensionsJson.set(form, (e = { json, bytes: Buffer.byteLength(json) }))
+  }
+  return e
+}
 
 /**
  * The 402 challenge: `PAYMENT-REQUIRED` header (v2 PaymentRequired with the bazaar extension) and a body with
@@ -92,8 +103,8 @@ const b64Length = (json: string) => 4 * Math.ceil(Buffer.byteLength(json) / 3)
  * The header stays within PAYMENT_REQUIRED_BUDGET: its resource description is the first sentence, and its Bazaar
  * extension the richest form of runtime/discovery/bazaar.ts that fits beside everything else this 402 says (its
  * reason, a corrective entry, every network's entries). The body carries what the header leaves out: the whole
- * description (v1 `accepts[].description`) and the full Bazaar extension with the input schema's descriptions and
- * aliases (`extensions.bazaar`, the same path as in the header).
+ * description (v1 `accepts[].description`) and, in the unpaid 402, the full Bazaar extension with the input schema's
+ * descriptions and aliases (`extensions.bazaar`, the same path as in the header).
  */
 export function challenge(
   cfg: Config,
@@ -126,14 +137,14 @@ export function challenge(
     },
     accepts: offered,
   }
+  // The header's JSON is the rest and then `extensions` (the last key): its size for each form is a sum, so the
+  // choice costs no encoding (a query string the cache has not seen builds a 402 again).
+  const head = `${JSON.stringify(base).slice(0, -1)},"extensions":`
+  const fixed = Buffer.byteLength(head) + 1
   const forms = headerBazaarForms(svc)
-  let paymentRequired!: typeof base & { extensions: Record<string, unknown> }
-  let header = ''
-  for (const form of forms) {
-    paymentRequired = { ...base, extensions: { ...form.extension, ...PAYMENT_IDENTIFIER_DECLARATION } }
-    header = JSON.stringify(paymentRequired)
-    if (b64Length(header) <= PAYMENT_REQUIRED_BUDGET) break
-  }
+  const form = forms.find((f) => b64Length(fixed + extensionsOf(f).bytes) <= PAYMENT_REQUIRED_BUDGET) ?? forms.at(-1)!
+  const header = `${head}${extensionsOf(form).json}}`
+  const paymentRequired = { ...base, extensions: { ...form.extension, ...PAYMENT_IDENTIFIER_DECLARATION } }
   const body = {
     error: 'Payment Required',
     ...(reason ? { reason } : {}),
@@ -151,8 +162,9 @@ export function challenge(
     service: svc.slug,
     tier,
     validation: BODY_CHECKED_FIRST,
-    // The full Bazaar extension (the header carries a smaller form of it): the input schema with every description.
-    extensions: { ...svc.bazaar },
+    // The unpaid 402 (not a refusal, which is about a payment): the full Bazaar extension, of which the header
+    // carries a smaller form, with the input schema's every description and alias.
+    ...(reason ? {} : { extensions: { ...svc.bazaar } }),
   }
   return { header: Buffer.from(header).toString('base64'), body, paymentRequired, requirements: req, accepts }
 }
