@@ -203,7 +203,7 @@ export function createApp(deps: AppDeps) {
       .get('/stats', async () => {
         const report = await loadStatsReport(deps.stats, deps.ledger, 30, config.ethUsd, config.networks[0].network)
         // Payment channels (docs/channels.md): all-time figures, apart from the exact revenue above.
-        return json(deps.channelFigures ? { ...report, channels: await deps.channelFigures() } : report)
+        return json(deps.channelFigures ? { ...report, channels: publicFigures(await deps.channelFigures()) } : report)
       })
       .get('/stats/today', async () => {
         const r = await loadStatsReport(deps.stats, deps.ledger, 1, config.ethUsd, config.networks[0].network)
@@ -234,4 +234,14 @@ export function createApp(deps: AppDeps) {
       // The OpenAPI viewer serves our own document (not a generated one), from its own app built on first use.
       .use(lazyDocsRoutes(docs.openapi, deps.log))
   )
+}
+
+/** /stats is public: the sponsored payers' addresses are shortened (the console shows them whole). */
+function publicFigures<F extends ChannelFigures & { networks?: ChannelFigures[] }>(f: F): F {
+  const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`
+  const one = <T extends ChannelFigures>(x: T): T => ({
+    ...x,
+    sponsored_payers: x.sponsored_payers.map((p) => ({ ...p, payer: short(p.payer) })),
+  })
+  return { ...one(f), ...(f.networks ? { networks: f.networks.map(one) } : {}) }
 }

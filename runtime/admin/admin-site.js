@@ -292,7 +292,7 @@ function renderChannels(ch) {
   const f = ch.figures
   $('#channels-summary').textContent =
     ch.offered && f.networks.length
-      ? `Last ${ch.window_days} days (UTC, today included), like the figures above: ${f.channels} channel${f.channels === 1 ? '' : 's'} used on ${f.networks.map((n) => n.network).join(', ')}, ${f.paid_calls} paid calls, ${atomicUsd(f.earned_atomic)} earned, ${atomicUsd(f.claimed_atomic)} claimed, ${atomicUsd(f.swept_atomic)} swept to the payee; ${atomicUsd(f.deposited_atomic)} deposited.`
+      ? `Last ${ch.window_days} days (UTC, today included), like the figures above: ${f.channels} channel${f.channels === 1 ? '' : 's'} used on ${f.networks.map((n) => n.network).join(', ')}, ${f.paid_calls} paid calls, ${atomicUsd(f.earned_atomic)} earned, ${atomicUsd(f.claimed_atomic)} claimed, ${atomicUsd(f.swept_atomic)} swept to the payee; ${atomicUsd(f.deposited_atomic)} deposited; ${eth(BigInt(f.sponsored_gas_wei || '0')).toFixed(8)} ETH of gas sponsored for deposits and refunds.`
       : 'Payment channels are not offered by this server (no network has a backend that runs them).'
   $('#gas-per-scheme').replaceChildren(
     table(
@@ -306,6 +306,21 @@ function renderChannels(ch) {
       ],
       gasRows(last, ch),
       'No paid calls.',
+    ),
+  )
+  $('#sponsored-payers').replaceChildren(
+    table(
+      [
+        { label: 'payer', get: (p) => el('span', { class: 'mono', title: p.payer }, short(p.payer)) },
+        { label: 'network', get: (p) => el('code', {}, p.network) },
+        { label: 'deposits', get: (p) => p.deposits, num: true },
+        { label: 'refunds', get: (p) => p.refunds, num: true },
+        { label: 'gas (ETH)', get: (p) => eth(BigInt(p.gas_wei)).toFixed(8), num: true },
+        { label: 'gas (USD)', get: (p) => usd(eth(BigInt(p.gas_wei)) * ethUsd), num: true },
+        { label: 'bought', get: (p) => atomicUsd(p.earned_atomic), num: true },
+      ],
+      f?.sponsored_payers ?? [],
+      'No sponsored transaction.',
     ),
   )
   $('#channels').replaceChildren(

@@ -459,6 +459,30 @@ export interface ChannelTx {
   gasUsed?: bigint
   gasPrice?: bigint
   at: number
+  /** The payer a deposit or refund was sent for (lowercase), and its channel: sponsored gas per payer. */
+  payer?: string
+  channelId?: string
+}
+
+/**
+ * What this server sponsored for one payer on one network (docs/channels.md "Sponsored gas"): its deposits and
+ * cooperative refunds, their gas (wei, the rows whose gas is known) and what its channels bought (atomic units).
+ */
+export interface PayerSponsorship {
+  payer: string
+  network: string
+  deposits: number
+  refunds: number
+  gasWei: bigint
+  earned: bigint
+}
+
+/**
+ * A payer's standing for sponsored transactions: whether its latest cooperative refund (in the window asked) returned
+ * a channel that bought nothing since its previous refund, with nothing bought on any of its channels since (`drained`).
+ */
+export interface PayerStanding {
+  drained: boolean
 }
 
 /** The money of the channels on one network (atomic units; gas in wei), all time or since a moment. */
@@ -473,6 +497,8 @@ export interface ChannelTotals {
   deposited: bigint
   /** Gas paid for deposits, claims, sweeps and refunds (the rows whose gas is known). */
   gasWei: bigint
+  /** Of which the deposits and refunds sent for payers (sponsored gas). */
+  sponsoredGasWei: bigint
   /** Transactions by kind. */
   txs: Record<ChannelTx['kind'], number>
 }
@@ -537,4 +563,16 @@ export interface ChannelStore {
   totals(network?: string, since?: number): Awaitable<ChannelTotals>
   /** Channels for the console, most recently used first. */
   list(limit: number): Awaitable<Channel[]>
+  /**
+   * A payer's standing on `network` from its cooperative refunds since `since` (ms): the sponsorship guard,
+   * docs/channels.md "Sponsored gas".
+   */
+  standing(network: string, payer: string, since: number): Awaitable<PayerStanding>
+  /** What channel `id` bought since its latest recorded refund (all its charges when it was never refunded). */
+  boughtSinceRefund(id: string): Awaitable<bigint>
+  /**
+   * The payers this server sponsored most gas for on `network` (every network when absent), since `since` (ms),
+   * most gas first, at most `limit`.
+   */
+  sponsored(network: string | undefined, since: number, limit: number): Awaitable<PayerSponsorship[]>
 }

@@ -1,5 +1,5 @@
 import type { SQL } from 'bun'
-import { toChannel, totalsOf } from '../channel-rows'
+import { STANDING_SQL, toChannel, toSponsorship, totalsOf } from '../channel-rows'
 import type {
   Channel,
   ChannelMirror,
@@ -8,6 +8,8 @@ import type {
   ChannelTotals,
   ChannelTx,
   ChargeCommit,
+  PayerSponsorship,
+  PayerStanding,
 } from '../store'
 
 const lower = (id: string) => id.toLowerCase()
@@ -127,10 +129,37 @@ export class PgChannels implements ChannelStore {
 
   private async insertTx(sql: SQL, tx: ChannelTx): Promise<void> {
     await sql`
-      INSERT INTO channel_txs (network, kind, tx, amount, channels, gas_used, gas_price, at)
+      INSERT INTO channel_txs (network, kind, tx, amount, channels, gas_used, gas_price, at, payer, channel_id)
       VALUES (${tx.network}, ${tx.kind}, ${tx.tx}, ${s(tx.amount)}::numeric, ${tx.channels}::int,
         ${tx.gasUsed === undefined ? null : s(tx.gasUsed)}::numeric, ${tx.gasPrice === undefined ? null : s(tx.gasPrice)}::numeric,
-        ${tx.at}::bigint)`
+        ${tx.at}::bigint, ${tx.payer?.toLowerCase() ?? null}, ${tx.channelId ? lower(tx.channelId) : null})`
+  }
+
+  async standing(network: string, payer: string, since: number): Promise<PayerStanding> {
+    const q = STANDING_SQL.replaceAll('$network', '$1').replaceAll('$payer', '$2').replaceAll('$since', '$3::bigint')
+    const rows = await this.sql.unsafe(q, [network, payer.toLowerCase(), since])
+    return { drained: rows.length === 1 && Number(rows[0].cycle) === 0 && Number(rows[0].since) === 0 }
+  }
+
+  async boughtSinceRefund(id: string): Promise<bigint> {
+    const [r] = await this.sql`
+      SELECT COALESCE(SUM(amount), 0)::text AS bought FROM channel_charges
+      WHERE channel_id = ${lower(id)} AND at > COALESCE(
+        (SELECT MAX(at) FROM channel_txs WHERE kind = 'refund' AND channel_id = ${lower(id)}), -1)`
+    return BigInt(r.bought)
+  }
+
+  async sponsored(network: string | undefined, since: number, limit: number): Promise<PayerSponsorship[]> {
+    const n = network ?? null
+    const rows = await this.sql`
+      SELECT t.payer, t.network, COUNT(*) FILTER (WHERE t.kind = 'deposit') AS deposits,
+        COUNT(*) FILTER (WHERE t.kind = 'refund') AS refunds, COALESCE(SUM(t.gas_used * t.gas_price), 0)::text AS gas,
+        (SELECT COALESCE(SUM(c.amount), 0)::text FROM channel_charges c JOIN channels ch ON ch.channel_id = c.channel_id
+           WHERE ch.payer = t.payer AND ch.network = t.network AND c.at >= ${since}::bigint) AS earned
+      FROM channel_txs t
+      WHERE t.payer IS NOT NULL AND (${n}::text IS NULL OR t.network = ${n}::text) AND t.at >= ${since}::bigint
+      GROUP BY t.payer, t.network ORDER BY COALESCE(SUM(t.gas_used * t.gas_price), 0) DESC, t.payer LIMIT ${limit}::int`
+    return rows.map(toSponsorship)
   }
 
   async unswept(network: string): Promise<{ amount: bigint; lastSweepAt: number }> {

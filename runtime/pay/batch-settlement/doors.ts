@@ -63,6 +63,11 @@ export interface ChannelTicket {
 /** Seconds before a payer's timed withdrawal can complete from which its channel pays for nothing more. */
 export const WITHDRAW_MARGIN_S = 120
 export const DEFAULT_LEASE_MS = 60_000
+/**
+ * How long a payer's refund of a channel that bought nothing stops sponsored transactions for it (docs/channels.md
+ * "Sponsored gas"): at most one sponsored deposit and one sponsored refund bought nothing per payer and network a day.
+ */
+export const SPONSOR_WINDOW_MS = 86_400_000
 const ZERO = /^0x0{40}$/
 
 export const refuse = (reason: string, message: string, extra: Partial<ChannelRefusal> = {}): ChannelRefusal => ({
@@ -215,6 +220,12 @@ async function admitHeld(
   if (kept && max !== kept.charged + ceiling) return mismatch(kept)
 
   if (p.type === 'deposit') {
+    // Sponsored gas (docs/channels.md): no deposit at our gas for a payer whose last refunded channel bought nothing.
+    if ((await d.store.standing(requirements.network, p.config.payer, now - SPONSOR_WINDOW_MS)).drained)
+      return refuse(
+        REASON.channelNotSponsored,
+        'this payer’s last refunded channel bought nothing: deposit on chain yourself, or pay with exact',
+      )
     const s = await d.facilitator.settle(payment, requirements)
     if (!s.success) return refuse(s.errorReason ?? REASON.channelPayload, s.errorMessage ?? 'the deposit failed')
     const m = mirrorOf((s.extra as Record<string, unknown> | undefined)?.channelState, (d.now ?? Date.now)())
@@ -229,6 +240,8 @@ async function admitHeld(
       tx: s.transaction,
       amount: p.depositAmount,
       channels: 1,
+      payer: p.config.payer,
+      channelId: id,
       ...gas,
       at: (d.now ?? Date.now)(),
     })

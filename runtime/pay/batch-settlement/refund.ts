@@ -5,6 +5,7 @@ import {
   channelStateOf,
   configError,
   DEFAULT_LEASE_MS,
+  SPONSOR_WINDOW_MS,
   mirrorOf,
   mismatch,
   refuse,
@@ -46,6 +47,15 @@ export async function refundChannelPayment(
     if (!pre) return refuse(REASON.channelPayload, 'the facilitator returned no channel state')
     const remainder = pre.balance - kept.charged
     if (remainder <= 0n) return refuse(REASON.channelRefundNoBalance, 'nothing is left to refund')
+    // Sponsored gas (docs/channels.md): one refund of a channel that bought nothing, then the timed withdrawal.
+    if (
+      (await d.store.boughtSinceRefund(id)) === 0n &&
+      (await d.store.standing(requirements.network, kept.payer, now - SPONSOR_WINDOW_MS)).drained
+    )
+      return refuse(
+        REASON.channelNotSponsored,
+        'this payer’s last refunded channel bought nothing either: use the timed withdrawal (initiateWithdraw)',
+      )
     const amount = p.amount !== undefined && p.amount < remainder ? p.amount : remainder
     const claims =
       kept.charged > pre.totalClaimed
@@ -83,6 +93,8 @@ export async function refundChannelPayment(
       tx: s.transaction,
       amount: refunded,
       channels: 1,
+      payer: kept.payer,
+      channelId: id,
       ...(claims.length ? {} : gas),
       at,
     })
