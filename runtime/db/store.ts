@@ -531,8 +531,9 @@ export interface ChannelStore {
   mirror(id: string, m: ChannelMirror): Awaitable<void>
   /**
    * Channels on `network` with charges not yet claimed, oldest unclaimed first, at most `limit`: those whose
-   * unclaimed amount reaches `minUnclaimed`, whose oldest unclaimed charge is older than `chargedBefore`, or whose
-   * payer started a withdrawal. With `all`, every channel with anything unclaimed.
+   * payer's unclaimed amount (over its channels on `network`) reaches `minUnclaimed`, whose oldest unclaimed charge
+   * is older than `chargedBefore`, or whose payer started a withdrawal. With `all`, every channel with anything
+   * unclaimed.
    */
   dueForClaim(
     network: string,

@@ -87,9 +87,11 @@ export class PgChannels implements ChannelStore {
     limit: number,
   ): Promise<Channel[]> {
     const rows = await this.sql`
-      SELECT * FROM channels WHERE network = ${network} AND charged <> claimed
-        AND (${q.all === true}::boolean OR charged - claimed >= ${s(q.minUnclaimed)}::numeric
-             OR COALESCE(first_unclaimed_at, 0) <= ${q.chargedBefore}::bigint OR withdraw_requested_at > 0)
+      SELECT * FROM channels c WHERE network = ${network} AND charged <> claimed
+        AND (${q.all === true}::boolean OR COALESCE(first_unclaimed_at, 0) <= ${q.chargedBefore}::bigint
+             OR withdraw_requested_at > 0
+             OR (SELECT SUM(o.charged - o.claimed) FROM channels o WHERE o.payer = c.payer AND o.network = c.network)
+                >= ${s(q.minUnclaimed)}::numeric)
       ORDER BY first_unclaimed_at NULLS FIRST LIMIT ${limit}::int`
     return rows.map(toChannel)
   }

@@ -52,9 +52,10 @@ export class Channels implements ChannelStore {
         `INSERT INTO channel_charges (channel_id, cumulative, amount, slug, at) VALUES ($id, $to, $amount, $slug, $at)`,
       ),
       due: p(
-        `SELECT * FROM channels WHERE network = $network AND charged <> claimed
-           AND ($all OR CAST(charged AS INTEGER) - CAST(claimed AS INTEGER) >= $min
-                OR COALESCE(first_unclaimed_at, 0) <= $before OR withdraw_requested_at > 0)
+        `SELECT * FROM channels c WHERE network = $network AND charged <> claimed
+           AND ($all OR COALESCE(first_unclaimed_at, 0) <= $before OR withdraw_requested_at > 0
+                OR (SELECT SUM(CAST(o.charged AS INTEGER) - CAST(o.claimed AS INTEGER)) FROM channels o
+                    WHERE o.payer = c.payer AND o.network = c.network) >= $min)
          ORDER BY first_unclaimed_at LIMIT $limit`,
       ),
       watched: p(

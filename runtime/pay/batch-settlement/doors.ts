@@ -2,6 +2,7 @@ import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/
 import type { Hex } from 'viem'
 import type { Channel, ChannelMirror, ChannelStore, StoredChannelConfig } from '../../db/store'
 import { REASON } from '../reasons'
+import type { Rpc } from '../facilitator/settle/rpc'
 import type { ChannelFacilitator } from './facilitator'
 import { MAX_WITHDRAW_DELAY, MIN_WITHDRAW_DELAY, parseChannelPayload, type ChannelPayload } from './payload'
 import { channelIdOf, voucherSigner } from './voucher'
@@ -19,6 +20,8 @@ export interface ChannelDoors {
   minDeposit: bigint
   /** Gas of a mined transaction, for the books (a deposit this server sponsored). */
   gasOf?: (tx: string) => Promise<{ gasUsed?: bigint; gasPrice?: bigint }>
+  /** The network's RPC: a refund counts only for its on-chain `Refunded` event (chain-proof.ts). */
+  rpc?: Rpc
   /** How long an admitted request holds its channel (ms): past it, another request may take the channel over. */
   leaseMs?: number
   now?: () => number

@@ -104,7 +104,7 @@ export function channelNetwork(o: {
   })
   return {
     network: net.network,
-    doors: { store: o.store, facilitator, minDeposit, gasOf: gas },
+    doors: { store: o.store, facilitator, minDeposit, gasOf: gas, rpc },
     offer,
     terms: {
       min_deposit: minDeposit.toString(),
