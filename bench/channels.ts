@@ -361,7 +361,7 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
   const url = () => `${base()}/api/v1/hash-digest`
   const stats = async () => (await (await fetch(`${base()}/stats`)).json()) as any
   const revenue = async () =>
-    BigInt(Math.round(((await (await fetch(`${base()}/stats/today`)).json()) as any).totals.revenue_usd * 1e6))
+    BigInt(((await (await fetch(`${base()}/stats/today`)).json()) as any).schemes.exact.revenue_atomic)
   const pub = createPublicClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl) })
   const block0 = await pub.getBlockNumber()
   const payee0 = await usdcBalance(chain.rpcUrl, chain.payee.address)

@@ -485,6 +485,16 @@ export interface PayerStanding {
   drained: boolean
 }
 
+/** One day's channel transactions of one kind on one network (amounts in atomic units, gas in wei, as text). */
+export interface ChannelTxDay {
+  day: string
+  network: string
+  kind: ChannelTx['kind']
+  txs: number
+  amount: string
+  gas_wei: string
+}
+
 /** The money of the channels on one network (atomic units; gas in wei), all time or since a moment. */
 export interface ChannelTotals {
   /** Channels kept (with a window: channels used in it). */
@@ -564,6 +574,13 @@ export interface ChannelStore {
   totals(network?: string, since?: number): Awaitable<ChannelTotals>
   /** Channels for the console, most recently used first. */
   list(limit: number): Awaitable<Channel[]>
+  /**
+   * The channel charges since `sinceMs` by UTC day of the charge, network and service (the /stats books beside the
+   * ledger's settled rows: paid calls and revenue; `gas_wei` is 0, the channels' gas is in `txsByDay`).
+   */
+  chargedByDay(sinceMs: number): Awaitable<SettledRow[]>
+  /** The channels' transactions since `sinceMs` by UTC day, network and kind: count, amount and gas. */
+  txsByDay(sinceMs: number): Awaitable<ChannelTxDay[]>
   /**
    * A payer's standing on `network` from its cooperative refunds since `since` (ms): the sponsorship guard,
    * docs/channels.md "Sponsored gas".

@@ -7,9 +7,11 @@ import type {
   ChannelStore,
   ChannelTotals,
   ChannelTx,
+  ChannelTxDay,
   ChargeCommit,
   PayerSponsorship,
   PayerStanding,
+  SettledRow,
 } from '../store'
 
 const lower = (id: string) => id.toLowerCase()
@@ -135,6 +137,23 @@ export class PgChannels implements ChannelStore {
       VALUES (${tx.network}, ${tx.kind}, ${tx.tx}, ${s(tx.amount)}::numeric, ${tx.channels}::int,
         ${tx.gasUsed === undefined ? null : s(tx.gasUsed)}::numeric, ${tx.gasPrice === undefined ? null : s(tx.gasPrice)}::numeric,
         ${tx.at}::bigint, ${tx.payer?.toLowerCase() ?? null}, ${tx.channelId ? lower(tx.channelId) : null})`
+  }
+
+  async chargedByDay(sinceMs: number): Promise<SettledRow[]> {
+    const rows = await this.sql`
+      SELECT to_char(to_timestamp(c.at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, ch.network, c.slug,
+        COUNT(*)::int AS paid_calls, SUM(c.amount)::text AS revenue_atomic, '0' AS gas_wei
+      FROM channel_charges c JOIN channels ch ON ch.channel_id = c.channel_id WHERE c.at >= ${sinceMs}::bigint
+      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`
+    return rows.map((r: SettledRow) => ({ ...r, paid_calls: Number(r.paid_calls) }))
+  }
+
+  async txsByDay(sinceMs: number): Promise<ChannelTxDay[]> {
+    const rows = await this.sql`
+      SELECT to_char(to_timestamp(at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, network, kind,
+        COUNT(*)::int AS txs, SUM(amount)::text AS amount, COALESCE(SUM(gas_used * gas_price), 0)::text AS gas_wei
+      FROM channel_txs WHERE at >= ${sinceMs}::bigint GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`
+    return rows.map((r: ChannelTxDay) => ({ ...r, txs: Number(r.txs) }))
   }
 
   async standing(network: string, payer: string, since: number): Promise<PayerStanding> {

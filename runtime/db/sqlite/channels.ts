@@ -8,9 +8,11 @@ import type {
   ChannelStore,
   ChannelTotals,
   ChannelTx,
+  ChannelTxDay,
   ChargeCommit,
   PayerSponsorship,
   PayerStanding,
+  SettledRow,
 } from '../store'
 
 const lower = (id: string) => id.toLowerCase()
@@ -76,6 +78,17 @@ export class Channels implements ChannelStore {
          VALUES ($network, $kind, $tx, $amount, $channels, $gasUsed, $gasPrice, $at, $payer, $channelId)`,
       ),
       standing: p(STANDING_SQL),
+      chargedByDay: p(
+        `SELECT strftime('%Y-%m-%d', c.at / 1000, 'unixepoch') AS day, ch.network AS network, c.slug AS slug,
+           COUNT(*) AS paid_calls, CAST(SUM(CAST(c.amount AS INTEGER)) AS TEXT) AS revenue_atomic, '0' AS gas_wei
+         FROM channel_charges c JOIN channels ch ON ch.channel_id = c.channel_id WHERE c.at >= ?
+         GROUP BY day, ch.network, c.slug ORDER BY day, ch.network, c.slug`,
+      ),
+      txsByDay: p(
+        `SELECT strftime('%Y-%m-%d', at / 1000, 'unixepoch') AS day, network, kind, COUNT(*) AS txs,
+           CAST(SUM(CAST(amount AS INTEGER)) AS TEXT) AS amount, CAST(COALESCE(SUM(gas_used * gas_price), 0) AS TEXT) AS gas_wei
+         FROM channel_txs WHERE at >= ? GROUP BY day, network, kind ORDER BY day, network, kind`,
+      ),
       boughtSinceRefund: p(
         `SELECT CAST(COALESCE(SUM(CAST(amount AS INTEGER)), 0) AS TEXT) AS bought FROM channel_charges
          WHERE channel_id = $id AND at > COALESCE((SELECT MAX(at) FROM channel_txs WHERE kind = 'refund' AND channel_id = $id), -1)`,
@@ -254,6 +267,14 @@ export class Channels implements ChannelStore {
       payer: tx.payer?.toLowerCase() ?? null,
       channelId: tx.channelId ? lower(tx.channelId) : null,
     })
+  }
+
+  chargedByDay(sinceMs: number): SettledRow[] {
+    return this.q.chargedByDay.all(sinceMs) as SettledRow[]
+  }
+
+  txsByDay(sinceMs: number): ChannelTxDay[] {
+    return this.q.txsByDay.all(sinceMs) as ChannelTxDay[]
   }
 
   standing(network: string, payer: string, since: number): PayerStanding {
