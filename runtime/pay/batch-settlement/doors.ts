@@ -203,13 +203,20 @@ async function admitHeld(
   let deposit: ChannelTicket['deposit']
 
   // A channel we keep no record of (or a smart-wallet payer): the facilitator checks the voucher and reads the
-  // chain; the server's baseline is the on-chain totalClaimed (the spec's "server state loss").
-  if (!kept || ZERO.test(p.config.payerAuthorizer)) {
+  // chain; the server's baseline is the on-chain totalClaimed (the spec's "server state loss"). A kept channel whose
+  // mirror is older than its withdrawal delay less the margin (the watch stopped) is read again the same way: a
+  // withdrawal started since could complete before our claim, so it is never served blind.
+  const stale = kept && now - kept.syncedAt > (kept.config.withdrawDelay - WITHDRAW_MARGIN_S) * 1000
+  if (!kept || ZERO.test(p.config.payerAuthorizer) || stale) {
     const v = await d.facilitator.verify(payment, requirements)
     if (!v.isValid)
       return refuse(v.invalidReason ?? REASON.channelPayload, v.invalidMessage ?? 'the payment did not verify')
     const m = mirrorOf(v.extra, now)
     if (!m) return refuse(REASON.channelPayload, 'the facilitator returned no channel state')
+    if (kept) {
+      await d.store.mirror(id, m)
+      kept = { ...kept, ...m }
+    }
     if (!kept) {
       if (max !== m.totalClaimed + ceiling)
         return refuse(REASON.channelCumulativeMismatch, 'the voucher is not charged + amount', {
