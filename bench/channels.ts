@@ -9,14 +9,15 @@
  * after the claims and the sweep at shutdown: payee's on-chain delta = exact revenue + swept, swept = the sum of the
  * charges the clients were told (PAYMENT-RESPONSE extra.chargedAmount); the server is restarted on its database to
  * read `/stats` channels. With `--kill`, the server is also killed with SIGKILL in the middle of a channel window and
- * restarted on its database; the books must still balance after its claims and sweep.
+ * restarted on its database; the books must still balance after its claims and sweep. Then the sponsored-gas drain
+ * (`--drainers D`, `--drain-cycles C`): sponsored gas per paid call without and with it.
  * Closed loop by default: each caller sends its next call when the previous one answered, so its latency is bounded by
  * callers ÷ throughput (Little's law). `--rate R` measures the N-caller rows open loop instead, as wrk2 does: R calls/s
  * offered by all callers together, each caller sending every N/R s from a random phase; latency runs from each call's
  * scheduled start to its answer, so a caller whose previous call has not answered yet (a channel serializes its calls)
  * sends late and the wait counts in that call's latency (no coordinated omission); the late starts are counted.
  * Not a test (no timed assertions): `bun bench/channels.ts [--quick] [--callers N] [--seconds S] [--calls N] [--exact-calls N]
- * [--blocks 2,0.2] [--workers W] [--keys K] [--kill] [--only exact|channel] [--rate R] [--cpu-prof DIR] [--log warn]`. `--cpu-prof DIR`: the
+ * [--blocks 2,0.2] [--workers W] [--keys K] [--kill] [--drainers D] [--drain-cycles C] [--only exact|channel] [--rate R] [--cpu-prof DIR] [--log warn]`. `--cpu-prof DIR`: the
  * server's first process writes a markdown CPU profile (bun --cpu-prof-md) into DIR when it shuts down.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -272,8 +273,61 @@ interface Plan {
   only?: string
   /** A directory: the server's first process writes a CPU profile there (bun --cpu-prof-md) at shutdown. */
   cpuProf?: string
+  /**
+   * Sponsored-gas drain (issue #32): this many payers each try `drainCycles` cycles of a deposit through a call whose
+   * handler fails, then a cooperative refund of everything; the report gives sponsored gas per paid call before and after.
+   */
+  drainers: number
+  drainCycles: number
   /** The server's log level (its lines go to stdout, summarized at the end by message). */
   log?: string
+}
+
+/**
+ * The sponsored-gas drain (issue #32 item 1): each drainer deposits through `json-yaml-convert` with broken YAML (a
+ * 422 after the payment was admitted: nothing charged), then takes everything back with the official client's
+ * cooperative refund (a fresh client: it never heard of its deposit), `cycles` times. Sponsored gas (/stats
+ * `channels.sponsored_gas_wei`: deposits and refunds sent for payers) per paid call, before and after.
+ */
+async function drain(
+  base: string,
+  rpcUrl: string,
+  keys: Hex[],
+  cycles: number,
+  paidCalls: number,
+  stats: () => Promise<any>,
+) {
+  const url = `${base}/api/v1/json-yaml-convert`
+  const bad = {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ input: 'a: [\n b', from: 'yaml', to: 'json' }),
+  }
+  const before = BigInt((await stats()).channels.sponsored_gas_wei)
+  const seen = new Map<string, number>()
+  const count = (k: string) => seen.set(k, (seen.get(k) ?? 0) + 1)
+  for (const key of keys)
+    for (let i = 0; i < cycles; i++) {
+      const r = await wrapFetchWithPayment(fetch, new x402Client().register(NETWORK, clientFor(rpcUrl, key)))(url, bad)
+      await r.arrayBuffer()
+      if (r.status !== 422) {
+        count(
+          `call ${r.status} ${JSON.parse(Buffer.from(r.headers.get('payment-required') ?? 'e30=', 'base64').toString()).error ?? ''}`,
+        )
+        continue
+      }
+      count('deposit sponsored, call failed (422)')
+      const refunded = await clientFor(rpcUrl, key)
+        .refund(url)
+        .then(
+          () => 'refund sponsored',
+          (e) => `refund refused: ${String((e as Error)?.message ?? e).slice(0, 80)}`,
+        )
+      count(refunded)
+    }
+  const after = BigInt((await stats()).channels.sponsored_gas_wei)
+  const per = (wei: bigint) => (Number(wei) / Math.max(1, paidCalls)).toFixed(0)
+  return `- sponsored gas (deposits and refunds sent for payers, wei at the dev chain's gas price): ${before} for ${paidCalls} paid channel calls = **${per(before)} wei per paid call without the drain**; after ${keys.length} drainers × ${cycles} cycles (${[...seen].map(([k, n]) => `${n}× ${k}`).join(', ')}): ${after} = **${per(after)} wei per paid call with the drain** (+${after - before}, ${(Number(after - before) / Math.max(1, keys.length)).toFixed(0)} per drainer whatever the cycles)`
 }
 
 async function round(blockS: number, p: Plan): Promise<string[]> {
@@ -282,9 +336,10 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
   proxy.latency = { in: 25, out: 25 }
   const dir = mkdtempSync(join(tmpdir(), 'channels-bench-'))
   const settlerKeys = Array.from({ length: p.keys }, () => generatePrivateKey())
-  const payers = Array.from({ length: p.callers + 1 }, () => generatePrivateKey())
+  const payers = Array.from({ length: p.callers + 1 + p.drainers }, () => generatePrivateKey())
+  const drainers = payers.splice(p.callers + 1)
   await Promise.all(settlerKeys.map((k) => setEthBalance(chain.rpcUrl, privateKeyToAccount(k).address, 10n ** 20n)))
-  await fundPayers(chain, payers, 100_000_000n) // 100 USDC each: deposits of CHANNEL_MIN_DEPOSIT_USD (1 USDC)
+  await fundPayers(chain, [...payers, ...drainers], 100_000_000n) // 100 USDC each: deposits of CHANNEL_MIN_DEPOSIT_USD (1 USDC)
   const env = {
     RPC_URL: proxy.url,
     SETTLER_PRIVATE_KEYS: settlerKeys.join(','),
@@ -306,7 +361,7 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
   const url = () => `${base()}/api/v1/hash-digest`
   const stats = async () => (await (await fetch(`${base()}/stats`)).json()) as any
   const revenue = async () =>
-    BigInt(Math.round(((await (await fetch(`${base()}/stats/today`)).json()) as any).totals.revenue_usd * 1e6))
+    BigInt(((await (await fetch(`${base()}/stats/today`)).json()) as any).schemes.exact.revenue_atomic)
   const pub = createPublicClient({ chain: localBase(chain.rpcUrl), transport: http(chain.rpcUrl) })
   const block0 = await pub.getBlockNumber()
   const payee0 = await usdcBalance(chain.rpcUrl, chain.payee.address)
@@ -398,6 +453,8 @@ async function round(blockS: number, p: Plan): Promise<string[]> {
         `- ${killed}: the callers were told the new port; the requests in flight at the kill failed, a payer whose charge was committed but whose answer was lost is resynchronized by the corrective 402`,
       )
     }
+    if (p.drainers && !killed)
+      notes.push(await drain(base(), chain.rpcUrl, drainers, p.drainCycles, channelCalls, stats))
     // the books: SIGTERM (claims + sweep at shutdown), then restart on the database to read /stats
     if (p.log) {
       const msgs = new Map<string, number>()
@@ -470,6 +527,8 @@ if (isMainThread && import.meta.main) {
     workers: Number(arg('workers', '2')),
     keys: Number(arg('keys', '1')),
     kill: process.argv.includes('--kill'),
+    drainers: Number(arg('drainers', '2')),
+    drainCycles: Number(arg('drain-cycles', quick ? '3' : '6')),
     rate: Number(arg('rate', '')) || undefined,
     only: arg('only', '') || undefined,
     cpuProf: arg('cpu-prof', '') || undefined,

@@ -97,6 +97,8 @@ export function createApp(deps: AppDeps) {
     agentOpenapi: once(() => JSON.stringify(agentOpenapiDocument(services, config, VERSION, deps.channels?.terms))),
   }
   const fullOpenapi = once(() => JSON.stringify(docs.openapi()))
+  // /stats counts every scheme: the channel charges and transactions beside the exact settlements (docs/channels.md).
+  const channelBooks = deps.channels ? deps.storage.channels : undefined
   const cached = (body: string) =>
     new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8', ...PREFLIGHT_HEADERS } })
   const client = (req: Request, server: { requestIP(r: Request): { address: string } | null } | null) =>
@@ -201,16 +203,33 @@ export function createApp(deps: AppDeps) {
         ),
       )
       .get('/stats', async () => {
-        const report = await loadStatsReport(deps.stats, deps.ledger, 30, config.ethUsd, config.networks[0].network)
+        const report = await loadStatsReport(
+          deps.stats,
+          deps.ledger,
+          30,
+          config.ethUsd,
+          config.networks[0].network,
+          new Date(),
+          channelBooks,
+        )
         // Payment channels (docs/channels.md): all-time figures, apart from the exact revenue above.
-        return json(deps.channelFigures ? { ...report, channels: await deps.channelFigures() } : report)
+        return json(deps.channelFigures ? { ...report, channels: publicFigures(await deps.channelFigures()) } : report)
       })
       .get('/stats/today', async () => {
-        const r = await loadStatsReport(deps.stats, deps.ledger, 1, config.ethUsd, config.networks[0].network)
+        const r = await loadStatsReport(
+          deps.stats,
+          deps.ledger,
+          1,
+          config.ethUsd,
+          config.networks[0].network,
+          new Date(),
+          channelBooks,
+        )
         return json({
           day: new Date().toISOString().slice(0, 10),
           network: r.network,
           totals: r.totals,
+          schemes: r.schemes,
           services: r.services,
           networks: r.networks,
         })
@@ -234,4 +253,14 @@ export function createApp(deps: AppDeps) {
       // The OpenAPI viewer serves our own document (not a generated one), from its own app built on first use.
       .use(lazyDocsRoutes(docs.openapi, deps.log))
   )
+}
+
+/** /stats is public: the sponsored payers' addresses are shortened (the console shows them whole). */
+function publicFigures<F extends ChannelFigures & { networks?: ChannelFigures[] }>(f: F): F {
+  const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`
+  const one = <T extends ChannelFigures>(x: T): T => ({
+    ...x,
+    sponsored_payers: x.sponsored_payers.map((p) => ({ ...p, payer: short(p.payer) })),
+  })
+  return { ...one(f), ...(f.networks ? { networks: f.networks.map(one) } : {}) }
 }

@@ -82,8 +82,15 @@ function gweiPerGas(services) {
 function renderMoney(o) {
   const ethUsd = Number($('#eth-usd').value) || 0
   // Each network is its own figure (a testnet's USDC is not revenue): the charts and table show the main one.
+  // Channel charges (batch-settlement) count beside the exact settlements, on the main network.
+  const ch = o.channel_money
+  const chBySlug = new Map((ch?.services ?? []).map((s) => [s.slug, s]))
+  const chByDay = new Map((ch?.days ?? []).map((d) => [d.day, d]))
   $('#money-networks').textContent = o.money.networks
-    .map((n, i) => `${n.network}${i === 0 ? ' (shown below)' : ''}: ${usd(n.revenue_usd)} in ${n.settled} settled`)
+    .map(
+      (n, i) =>
+        `${n.network}${i === 0 ? ' (shown below)' : ''}: ${usd(n.revenue_usd)} in ${n.settled} settled${i === 0 && ch ? ` (exact) + ${usd(ch.revenue_usd)} in ${ch.paid_calls} channel charges = ${usd(n.revenue_usd + ch.revenue_usd)}` : ''}`,
+    )
     .join(' · ')
   // On the dev chain gas costs the dev chain's fee (anvil's), not Base's, and revenue is test USDC: say so, or every
   // service looks like it sells at a loss.
@@ -104,14 +111,18 @@ function renderMoney(o) {
     '#chart-money-days',
     days.map((day) => ({
       label: day,
-      revenue: byDay.get(day)?.revenue_usd ?? 0,
+      revenue: (byDay.get(day)?.revenue_usd ?? 0) + (chByDay.get(day)?.revenue_usd ?? 0),
       gas: eth(byDay.get(day)?.gas_wei) * ethUsd,
     })),
     series,
   )
   bars(
     '#chart-money-services',
-    o.money.services.slice(0, 12).map((s) => ({ label: s.slug, revenue: s.revenue_usd, gas: eth(s.gas_wei) * ethUsd })),
+    o.money.services.slice(0, 12).map((s) => ({
+      label: s.slug,
+      revenue: s.revenue_usd + (chBySlug.get(s.slug)?.revenue_usd ?? 0),
+      gas: eth(s.gas_wei) * ethUsd,
+    })),
     series,
   )
   $('#money-table').replaceChildren(
@@ -120,6 +131,8 @@ function renderMoney(o) {
         { label: 'service', get: (s) => s.slug },
         { label: 'settled', get: (s) => s.settled, num: true },
         { label: 'revenue', get: (s) => usd(s.revenue_usd), num: true },
+        { label: 'channel charges', get: (s) => chBySlug.get(s.slug)?.paid_calls ?? 0, num: true },
+        { label: 'channel revenue', get: (s) => usd(chBySlug.get(s.slug)?.revenue_usd ?? 0), num: true },
         { label: 'gas (ETH)', get: (s) => eth(s.gas_wei).toFixed(8), num: true },
         { label: 'gas (USD)', get: (s) => usd(eth(s.gas_wei) * ethUsd), num: true },
         {
@@ -127,9 +140,19 @@ function renderMoney(o) {
           get: (s) => (s.avg_gas_used === null ? '—' : s.avg_gas_used.toLocaleString()),
           num: true,
         },
-        { label: 'margin', get: (s) => usd(s.revenue_usd - eth(s.gas_wei) * ethUsd), num: true },
+        {
+          label: 'margin',
+          get: (s) => usd(s.revenue_usd + (chBySlug.get(s.slug)?.revenue_usd ?? 0) - eth(s.gas_wei) * ethUsd),
+          num: true,
+        },
       ],
-      o.money.services,
+      // services paid only by channel have a row too
+      [
+        ...o.money.services,
+        ...(ch?.services ?? [])
+          .filter((c) => !o.money.services.some((s) => s.slug === c.slug))
+          .map((c) => ({ slug: c.slug, settled: 0, revenue_usd: 0, gas_wei: '0', avg_gas_used: null })),
+      ],
       'No settled payments in the last 30 days.',
     ),
   )
@@ -292,7 +315,7 @@ function renderChannels(ch) {
   const f = ch.figures
   $('#channels-summary').textContent =
     ch.offered && f.networks.length
-      ? `Last ${ch.window_days} days (UTC, today included), like the figures above: ${f.channels} channel${f.channels === 1 ? '' : 's'} used on ${f.networks.map((n) => n.network).join(', ')}, ${f.paid_calls} paid calls, ${atomicUsd(f.earned_atomic)} earned, ${atomicUsd(f.claimed_atomic)} claimed, ${atomicUsd(f.swept_atomic)} swept to the payee; ${atomicUsd(f.deposited_atomic)} deposited.`
+      ? `Last ${ch.window_days} days (UTC, today included), like the figures above: ${f.channels} channel${f.channels === 1 ? '' : 's'} used on ${f.networks.map((n) => n.network).join(', ')}, ${f.paid_calls} paid calls, ${atomicUsd(f.earned_atomic)} earned, ${atomicUsd(f.claimed_atomic)} claimed, ${atomicUsd(f.swept_atomic)} swept to the payee; ${atomicUsd(f.deposited_atomic)} deposited; ${eth(BigInt(f.sponsored_gas_wei || '0')).toFixed(8)} ETH of gas sponsored for deposits and refunds.`
       : 'Payment channels are not offered by this server (no network has a backend that runs them).'
   $('#gas-per-scheme').replaceChildren(
     table(
@@ -306,6 +329,21 @@ function renderChannels(ch) {
       ],
       gasRows(last, ch),
       'No paid calls.',
+    ),
+  )
+  $('#sponsored-payers').replaceChildren(
+    table(
+      [
+        { label: 'payer', get: (p) => el('span', { class: 'mono', title: p.payer }, short(p.payer)) },
+        { label: 'network', get: (p) => el('code', {}, p.network) },
+        { label: 'deposits', get: (p) => p.deposits, num: true },
+        { label: 'refunds', get: (p) => p.refunds, num: true },
+        { label: 'gas (ETH)', get: (p) => eth(BigInt(p.gas_wei)).toFixed(8), num: true },
+        { label: 'gas (USD)', get: (p) => usd(eth(BigInt(p.gas_wei)) * ethUsd), num: true },
+        { label: 'bought', get: (p) => atomicUsd(p.earned_atomic), num: true },
+      ],
+      f?.sponsored_payers ?? [],
+      'No sponsored transaction.',
     ),
   )
   $('#channels').replaceChildren(

@@ -1,4 +1,5 @@
-import type { AdminReads, StatsStore } from '../db/store'
+import { windowStartMs } from '../db/shared'
+import type { AdminReads, ChannelStore, StatsStore } from '../db/store'
 import type { Facilitator } from '../pay/types'
 import { upstreamHealth } from '../net/upstream-health'
 import { explorerBase, paymentTxUrl } from './explorer'
@@ -15,6 +16,39 @@ export interface OverviewDeps {
   demoService: string
   /** Error answers by code per service over the window, every instance's (see error-codes.ts). */
   errorCodes: Array<{ slug: string; code: string; status: number; count: number }>
+  /** The channel charges, when this server offers channels: paid calls and revenue beside the exact ones. */
+  channels?: Pick<ChannelStore, 'chargedByDay'>
+}
+
+/** The window's channel charges on `network`: by service and by UTC day (paid calls, revenue in atomic units). */
+async function channelMoney(d: OverviewDeps) {
+  if (!d.channels) return null
+  const rows = (await d.channels.chargedByDay(windowStartMs(WINDOW_DAYS, new Date()))).filter(
+    (r) => r.network === d.network,
+  )
+  const group = (key: 'slug' | 'day') => {
+    const m = new Map<string, { paid_calls: number; revenue: bigint }>()
+    for (const r of rows) {
+      const g = m.get(r[key]) ?? { paid_calls: 0, revenue: 0n }
+      g.paid_calls += r.paid_calls
+      g.revenue += BigInt(r.revenue_atomic)
+      m.set(r[key], g)
+    }
+    return [...m].map(([k, g]) => ({
+      [key]: k,
+      paid_calls: g.paid_calls,
+      revenue_atomic: g.revenue.toString(),
+      revenue_usd: Number(g.revenue) / 1e6,
+    }))
+  }
+  const total = rows.reduce((a, r) => a + BigInt(r.revenue_atomic), 0n)
+  return {
+    paid_calls: rows.reduce((a, r) => a + r.paid_calls, 0),
+    revenue_atomic: total.toString(),
+    revenue_usd: Number(total) / 1e6,
+    services: group('slug'),
+    days: group('day'),
+  }
 }
 
 /** The console's window (days, UTC, today included): its money, its errors and both schemes' channel figures. */
@@ -43,6 +77,9 @@ export async function overview(d: OverviewDeps) {
   const rows = await d.stats.rows(WINDOW_DAYS)
   // Paid calls come from the ledger's settled rows (the stats counters keep traffic only).
   const money = await d.queries.money(WINDOW_DAYS, d.network)
+  // Paid calls of every scheme: exact settlements and channel charges (docs/channels.md).
+  const channel = await channelMoney(d)
+  const chargedBySlug = new Map((channel?.services ?? []).map((m) => [m.slug as string, m.paid_calls]))
   const settledBySlug = new Map(money.services.map((m) => [m.slug, m.settled]))
   const perService = new Map<
     string,
@@ -51,7 +88,7 @@ export async function overview(d: OverviewDeps) {
   for (const r of rows) {
     const s = perService.get(r.slug) ?? { slug: r.slug, calls: 0, paid_calls: 0, errors: 0, tokens: 0, demo_calls: 0 }
     s.calls += r.calls
-    s.paid_calls = settledBySlug.get(r.slug) ?? 0
+    s.paid_calls = (settledBySlug.get(r.slug) ?? 0) + (chargedBySlug.get(r.slug) ?? 0)
     s.errors += r.errors
     s.tokens += r.tokens
     s.demo_calls += r.demo_calls
@@ -75,6 +112,8 @@ export async function overview(d: OverviewDeps) {
     payment_states: await d.queries.stateCounts(),
     unsettled,
     money,
+    /** The channel charges over the same window and network (null: no channels offered). */
+    channel_money: channel,
     errors: {
       by_code: d.errorCodes,
       per_service: services

@@ -36,7 +36,7 @@ export interface AdminDeps {
   /** Payment channels' figures, when this server offers channels (docs/channels.md). */
   channelFigures?: (since?: number) => Promise<ChannelFigures>
   /** The channel store, for the console's channel list. */
-  channelStore?: Pick<ChannelStore, 'list'>
+  channelStore?: Pick<ChannelStore, 'list' | 'chargedByDay'>
 }
 
 /** The console script as served: its import of /ui.js versioned (runtime/site/ui-version.ts). */
@@ -357,6 +357,7 @@ export function adminRoutes(deps: AdminDeps) {
             demoLimit: config.demo.dailyLimit,
             demoService: config.demo.service,
             errorCodes: await errorCodes.rows(30),
+            channels: deps.channelStore,
           }),
         )
       })

@@ -79,6 +79,8 @@ export interface Config {
   /** Payment channels (docs/channels.md): longest wait of a charge for its claim, smallest deposit accepted. */
   channels: {
     claimIntervalS: number
+    /** A payer's unclaimed charges (USD, over its channels on a network) that trigger a claim. */
+    claimThresholdUsd: number
     minDepositUsd: number
     /** CHANNEL_RECEIVER_AUTHORIZER_KEY (hex, 0x-prefixed), or empty: derived from the first settler key. */
     receiverAuthorizerKey: string

@@ -1,5 +1,5 @@
 import { utcDay } from './shared'
-import type { Counter, LedgerStore, SettledRow, StatsStore } from './store'
+import type { ChannelStore, ChannelTxDay, Counter, LedgerStore, SettledRow, StatsStore } from './store'
 
 /** One line of /stats: traffic counters plus paid calls, revenue and gas from the ledger's settled rows. */
 export interface DayStats {
@@ -67,12 +67,30 @@ export interface NetworkMoney {
   gas_usd: number | null
 }
 
+/** What the report reads of the channels (payment channels' charges and transactions by UTC day). */
+type ChannelBooks = Pick<ChannelStore, 'chargedByDay' | 'txsByDay'>
+
+/** One scheme's money in the window (`batch-settlement` adds its claims, sweeps and sponsored gas). */
+export interface SchemeMoney {
+  paid_calls: number
+  revenue_usd: number
+  revenue_atomic: string
+  /** Gas of the scheme's transactions (exact: settlements; channels: deposits, claims, sweeps, refunds). */
+  gas_wei: string
+  gas_usd: number | null
+  claimed_atomic?: string
+  swept_atomic?: string
+  /** Channels: the gas of the deposits and refunds sent for payers. */
+  sponsored_gas_wei?: string
+}
+
 /**
  * The /stats report over the last `days` UTC days (from stores with synchronous reads): totals, per day and per
- * service. Traffic comes from the stats counters, paid calls / revenue / gas from the ledger's settled rows (grouped
- * by the UTC day they settled), so the books equal the chain after any crash. Money is per network: `totals`, `days` and `services` count the
- * payments settled on `network` (the configured primary network, named in the report); `networks` gives each
- * network's own figures (the primary first), never one sum of different chains.
+ * service. Traffic comes from the stats counters; paid calls / revenue / gas from the ledger's settled rows (`exact`,
+ * by the UTC day they settled) and, with `channels`, the channel charges (`batch-settlement`, by the UTC day of the
+ * charge) and the channels' transactions (their gas, per day), so the books equal the chain after any crash. Money is
+ * per network: `totals`, `days`, `services` and `schemes` count `network` (the configured primary network, named in
+ * the report); `networks` gives each network's own figures (the primary first), never one sum of different chains.
  */
 export function statsReport(
   stats: { rows(days: number): TrafficRow[] },
@@ -81,17 +99,17 @@ export function statsReport(
   ethUsd: number | null,
   network: string,
   now = new Date(),
+  channels?: { chargedByDay(sinceMs: number): SettledRow[]; txsByDay(sinceMs: number): ChannelTxDay[] },
 ) {
-  const sinceDay = utcDay(new Date(now.getTime() - (days - 1) * 86_400_000))
-  return buildReport(
-    stats.rows(days),
-    ledger.settledByDay(Date.parse(`${sinceDay}T00:00:00Z`)),
-    days,
-    ethUsd,
-    network,
-    now,
-  )
+  const since = windowStart(days, now)
+  return buildReport(stats.rows(days), ledger.settledByDay(since), days, ethUsd, network, now, {
+    charges: channels?.chargedByDay(since),
+    txs: channels?.txsByDay(since),
+  })
 }
+
+const windowStart = (days: number, now: Date) =>
+  Date.parse(`${utcDay(new Date(now.getTime() - (days - 1) * 86_400_000))}T00:00:00Z`)
 
 /** `statsReport` from any storage engine (SQLite or Postgres). */
 export async function loadStatsReport(
@@ -101,27 +119,39 @@ export async function loadStatsReport(
   ethUsd: number | null,
   network: string,
   now = new Date(),
+  channels?: ChannelBooks,
 ) {
-  const sinceDay = utcDay(new Date(now.getTime() - (days - 1) * 86_400_000))
-  const [traffic, settled] = await Promise.all([
+  const since = windowStart(days, now)
+  const [traffic, settled, charges, txs] = await Promise.all([
     stats.rows(days),
-    ledger.settledByDay(Date.parse(`${sinceDay}T00:00:00Z`)),
+    ledger.settledByDay(since),
+    channels?.chargedByDay(since),
+    channels?.txsByDay(since),
   ])
-  return buildReport(traffic, settled, days, ethUsd, network, now)
+  return buildReport(traffic, settled, days, ethUsd, network, now, { charges, txs })
 }
 
 type TrafficRow = { day: string; slug: string } & Record<Counter, number>
 
 /** Each network's money in `settled`, `primary` first (listed even without settlements), the others by name. */
-function byNetwork(settled: SettledRow[], primary: string, ethUsd: number | null): NetworkMoney[] {
+function byNetwork(
+  settled: SettledRow[],
+  primary: string,
+  ethUsd: number | null,
+  txs: ChannelTxDay[] = [],
+): NetworkMoney[] {
   const lines = new Map<string, Line>([[primary, empty()]])
+  const line = (n: string) => {
+    if (!lines.has(n)) lines.set(n, empty())
+    return lines.get(n)!
+  }
   for (const r of settled) {
-    if (!lines.has(r.network)) lines.set(r.network, empty())
-    const l = lines.get(r.network)!
+    const l = line(r.network)
     l.paid_calls += r.paid_calls
     l.revenue += BigInt(r.revenue_atomic)
     l.gas += BigInt(r.gas_wei)
   }
+  for (const t of txs) line(t.network).gas += BigInt(t.gas_wei)
   const names = [primary, ...[...lines.keys()].filter((n) => n !== primary).sort()]
   return names.map((network) => {
     const f = finish(lines.get(network)!, ethUsd)
@@ -138,12 +168,16 @@ function byNetwork(settled: SettledRow[], primary: string, ethUsd: number | null
 
 function buildReport(
   traffic: TrafficRow[],
-  settled: SettledRow[],
+  exactRows: SettledRow[],
   days: number,
   ethUsd: number | null,
   network: string,
   now: Date,
+  ch: { charges?: SettledRow[]; txs?: ChannelTxDay[] } = {},
 ) {
+  // Channel charges count as paid calls and revenue beside exact settlements (their gas is per day, not per service).
+  const settled = [...exactRows, ...(ch.charges ?? [])]
+  const txs = ch.txs ?? []
   const sinceDay = utcDay(new Date(now.getTime() - (days - 1) * 86_400_000))
   const cells = new Map<string, Line>()
   const cell = (day: string, slug: string) => {
@@ -167,6 +201,12 @@ function buildReport(
   const total = empty()
   const byDay = new Map<string, Line>()
   const bySlug = new Map<string, Line>()
+  for (const t of txs) {
+    if (t.network !== network || t.day < sinceDay) continue
+    if (!byDay.has(t.day)) byDay.set(t.day, empty())
+    byDay.get(t.day)!.gas += BigInt(t.gas_wei)
+    total.gas += BigInt(t.gas_wei)
+  }
   for (const [k, c] of cells) {
     const [day, slug] = k.split('|')
     add(total, c)
@@ -181,6 +221,43 @@ function buildReport(
     totals: finish(total, ethUsd),
     days: [...byDay.keys()].sort().map((day) => ({ day, ...finish(byDay.get(day)!, ethUsd) })),
     services: [...bySlug.keys()].sort().map((slug) => ({ slug, ...finish(bySlug.get(slug)!, ethUsd) })),
-    networks: byNetwork(settled, network, ethUsd),
+    networks: byNetwork(settled, network, ethUsd, txs),
+    schemes: schemesOf(exactRows, ch, network, ethUsd),
   }
+}
+
+/** The window's money of `network` by scheme: `exact` always, `batch-settlement` when the channels are read. */
+function schemesOf(
+  exactRows: SettledRow[],
+  ch: { charges?: SettledRow[]; txs?: ChannelTxDay[] },
+  network: string,
+  ethUsd: number | null,
+): Record<string, SchemeMoney> {
+  const money = (rows: SettledRow[], gas: bigint): SchemeMoney => {
+    const mine = rows.filter((r) => r.network === network)
+    const revenue = mine.reduce((a, r) => a + BigInt(r.revenue_atomic), 0n)
+    const g = gas + mine.reduce((a, r) => a + BigInt(r.gas_wei), 0n)
+    return {
+      paid_calls: mine.reduce((a, r) => a + r.paid_calls, 0),
+      revenue_usd: Number(revenue) / 1e6,
+      revenue_atomic: revenue.toString(),
+      gas_wei: g.toString(),
+      gas_usd: weiToUsd(g, ethUsd),
+    }
+  }
+  const out: Record<string, SchemeMoney> = { exact: money(exactRows, 0n) }
+  if (!ch.charges) return out
+  const txs = (ch.txs ?? []).filter((t) => t.network === network)
+  const of = (kinds: string[], f: (t: ChannelTxDay) => string) =>
+    txs.filter((t) => kinds.includes(t.kind)).reduce((a, t) => a + BigInt(f(t)), 0n)
+  out['batch-settlement'] = {
+    ...money(
+      ch.charges,
+      of(['deposit', 'claim', 'sweep', 'refund'], (t) => t.gas_wei),
+    ),
+    claimed_atomic: of(['claim'], (t) => t.amount).toString(),
+    swept_atomic: of(['sweep'], (t) => t.amount).toString(),
+    sponsored_gas_wei: of(['deposit', 'refund'], (t) => t.gas_wei).toString(),
+  }
+  return out
 }

@@ -461,6 +461,40 @@ export interface ChannelTx {
   gasUsed?: bigint
   gasPrice?: bigint
   at: number
+  /** The payer a deposit or refund was sent for (lowercase), and its channel: sponsored gas per payer. */
+  payer?: string
+  channelId?: string
+}
+
+/**
+ * What this server sponsored for one payer on one network (docs/channels.md "Sponsored gas"): its deposits and
+ * cooperative refunds, their gas (wei, the rows whose gas is known) and what its channels bought (atomic units).
+ */
+export interface PayerSponsorship {
+  payer: string
+  network: string
+  deposits: number
+  refunds: number
+  gasWei: bigint
+  earned: bigint
+}
+
+/**
+ * A payer's standing for sponsored transactions: whether its latest cooperative refund (in the window asked) returned
+ * a channel that bought nothing since its previous refund, with nothing bought on any of its channels since (`drained`).
+ */
+export interface PayerStanding {
+  drained: boolean
+}
+
+/** One day's channel transactions of one kind on one network (amounts in atomic units, gas in wei, as text). */
+export interface ChannelTxDay {
+  day: string
+  network: string
+  kind: ChannelTx['kind']
+  txs: number
+  amount: string
+  gas_wei: string
 }
 
 /** The money of the channels on one network (atomic units; gas in wei), all time or since a moment. */
@@ -475,6 +509,8 @@ export interface ChannelTotals {
   deposited: bigint
   /** Gas paid for deposits, claims, sweeps and refunds (the rows whose gas is known). */
   gasWei: bigint
+  /** Of which the deposits and refunds sent for payers (sponsored gas). */
+  sponsoredGasWei: bigint
   /** Transactions by kind. */
   txs: Record<ChannelTx['kind'], number>
 }
@@ -507,8 +543,9 @@ export interface ChannelStore {
   mirror(id: string, m: ChannelMirror): Awaitable<void>
   /**
    * Channels on `network` with charges not yet claimed, oldest unclaimed first, at most `limit`: those whose
-   * unclaimed amount reaches `minUnclaimed`, whose oldest unclaimed charge is older than `chargedBefore`, or whose
-   * payer started a withdrawal. With `all`, every channel with anything unclaimed.
+   * payer's unclaimed amount (over its channels on `network`) reaches `minUnclaimed`, whose oldest unclaimed charge
+   * is older than `chargedBefore`, or whose payer started a withdrawal. With `all`, every channel with anything
+   * unclaimed.
    */
   dueForClaim(
     network: string,
@@ -539,4 +576,23 @@ export interface ChannelStore {
   totals(network?: string, since?: number): Awaitable<ChannelTotals>
   /** Channels for the console, most recently used first. */
   list(limit: number): Awaitable<Channel[]>
+  /**
+   * The channel charges since `sinceMs` by UTC day of the charge, network and service (the /stats books beside the
+   * ledger's settled rows: paid calls and revenue; `gas_wei` is 0, the channels' gas is in `txsByDay`).
+   */
+  chargedByDay(sinceMs: number): Awaitable<SettledRow[]>
+  /** The channels' transactions since `sinceMs` by UTC day, network and kind: count, amount and gas. */
+  txsByDay(sinceMs: number): Awaitable<ChannelTxDay[]>
+  /**
+   * A payer's standing on `network` from its cooperative refunds since `since` (ms): the sponsorship guard,
+   * docs/channels.md "Sponsored gas".
+   */
+  standing(network: string, payer: string, since: number): Awaitable<PayerStanding>
+  /** What channel `id` bought since its latest recorded refund (all its charges when it was never refunded). */
+  boughtSinceRefund(id: string): Awaitable<bigint>
+  /**
+   * The payers this server sponsored most gas for on `network` (every network when absent), since `since` (ms),
+   * most gas first, at most `limit`.
+   */
+  sponsored(network: string | undefined, since: number, limit: number): Awaitable<PayerSponsorship[]>
 }

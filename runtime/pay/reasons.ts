@@ -48,6 +48,11 @@ export const REASON = {
   channelMissing: 'invalid_batch_settlement_evm_missing_channel',
   channelRefundNoBalance: 'invalid_batch_settlement_evm_refund_no_balance',
   channelNothingToSettle: 'invalid_batch_settlement_evm_nothing_to_settle',
+  /**
+   * This server's own (docs/channels.md "Sponsored gas"): a payer whose last refunded channel bought nothing gets no
+   * sponsored deposit, nor a sponsored refund of another channel that bought nothing (its timed withdrawal stays open).
+   */
+  channelNotSponsored: 'channel_not_sponsored',
 } as const
 
 export type PaymentReason = (typeof REASON)[keyof typeof REASON]

@@ -15,7 +15,7 @@ import { usdcBalance } from '../../runtime/chain/usdc'
 import { launchChromium } from '../support/browser'
 import { channelPayer, clientFor, NETWORK } from '../support/channels'
 import { withEcho } from '../support/extra-service'
-import { startServerOnChain, stopAndTally } from '../support/on-chain'
+import { startServerOnChain, stopAndTallySchemes } from '../support/on-chain'
 import { payingFetch } from '../support/paying-fetch'
 import type { TestServer } from '../support/server'
 
@@ -116,13 +116,35 @@ test('the console lists the channel and the gas per paid call of each scheme', a
   await page.screenshot({ path: `${ART}/console-channels.png`, fullPage: true })
   expect(pageErrors).toEqual([])
 
+  // the books count every scheme: the overview's money has the channel charges beside the exact settlement, and the
+  // money table shows them on the service's row
+  const ov = (await (
+    await s.fetch('/admin/api/overview', { headers: { authorization: `Bearer ${TOKEN}` } })
+  ).json()) as any
+  expect(ov.channel_money).toMatchObject({
+    paid_calls: 2,
+    revenue_atomic: String(2n * PRICE),
+    services: [{ slug: 'test-echo', paid_calls: 2, revenue_atomic: String(2n * PRICE) }],
+  })
+  expect(ov.errors.per_service).toBeDefined()
+  expect(await page.textContent('#money-networks')).toContain(`+ ${dollars(String(2n * PRICE))} in 2 channel charges`)
+  const echoRow = await page
+    .locator('#money-table tbody tr')
+    .filter({ hasText: 'test-echo' })
+    .locator('td')
+    .allTextContents()
+  expect(echoRow.slice(0, 5)).toEqual(['test-echo', '1', dollars(String(PRICE)), '2', dollars(String(2n * PRICE))])
+  expect(await page.textContent('#sponsored-payers')).toContain(ch.payer.slice(0, 8))
+
   // money: the exact call is revenue now, the channel's charges once swept at shutdown
   await s.booted.channels!.stop()
   const totals = await s.booted.storage.channels.totals()
   expect(totals.swept).toBe(2n * PRICE)
   stopped = true
-  const tally = await stopAndTally(chain, [s], payeeBefore)
-  expect(tally.stats).toBe(PRICE)
+  const tally = await stopAndTallySchemes(chain, [s], payeeBefore)
+  expect(tally.exact).toBe(PRICE)
+  expect(tally.stats).toBe(PRICE + totals.earned) // every scheme
   expect(tally.ledger).toBe(tally.stats)
-  expect(tally.delta).toBe(tally.stats + totals.swept)
+  expect(tally.delta).toBe(tally.stats)
+  expect(tally.delta).toBe(tally.exact + totals.swept)
 }, 60_000)

@@ -266,3 +266,52 @@ test('sqlite: 40 channels charging at once share one fsync, each caller gets its
   expect(st.lease(chans[2].id, 'next', 10_000, 1000)).toBe(true)
   expect(st.lease(dup.id, 'next', 10_000, 1000)).toBe(false)
 })
+
+describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
+  test('sponsored gas per payer: deposits and refunds by payer, and its standing after a refund that bought nothing', async () => {
+    const st = await engines[kind]()
+    const c = await st.open(channel(70), 1000)
+    const payer = c.payer
+    const gas = { gasUsed: 100_000n, gasPrice: 10n }
+    const tx = (kind: 'deposit' | 'refund', at: number, id = c.id) =>
+      st.recordTx({ network: NET, kind, tx: `0x${at}`, amount: 1n, channels: 1, ...gas, at, payer, channelId: id })
+    expect(await st.standing(NET, payer, 0)).toEqual({ drained: false }) // never refunded
+    await tx('deposit', 1000)
+    await st.commitCharge(charge(c.id, 0n, 500n, 'h', 1500))
+    await tx('refund', 2000) // its cycle bought 500
+    expect(await st.standing(NET, payer, 0)).toEqual({ drained: false })
+    expect(await st.boughtSinceRefund(c.id)).toBe(0n)
+    await tx('deposit', 3000)
+    await tx('refund', 4000) // bought nothing since the last refund
+    expect(await st.standing(NET, payer.toUpperCase().replace('0X', '0x'), 0)).toEqual({ drained: true })
+    expect(await st.standing(NET, payer, 4001)).toEqual({ drained: false }) // outside the window
+    expect(await st.standing('eip155:1', payer, 0)).toEqual({ drained: false })
+    // a purchase on any of the payer's channels since clears it
+    await st.commitCharge(charge(c.id, 500n, 700n, 'h', 5000))
+    expect(await st.boughtSinceRefund(c.id)).toBe(200n)
+    expect(await st.standing(NET, payer, 0)).toEqual({ drained: false })
+    // another payer, less gas; the list is most gas first, since a moment
+    const other = await st.open(channel(71), 1000)
+    await st.recordTx({
+      network: NET,
+      kind: 'deposit',
+      tx: '0xo',
+      amount: 1n,
+      channels: 1,
+      gasUsed: 1n,
+      gasPrice: 1n,
+      at: 6000,
+      payer: other.payer,
+      channelId: other.id,
+    })
+    await st.recordClaim({ network: NET, tx: '0xc', ...gas, at: 6000 }, [{ id: c.id, to: 700n }]) // not sponsored
+    expect(await st.sponsored(NET, 0, 10)).toEqual([
+      { payer, network: NET, deposits: 2, refunds: 2, gasWei: 4n * 1_000_000n, earned: 700n },
+      { payer: other.payer, network: NET, deposits: 1, refunds: 0, gasWei: 1n, earned: 0n },
+    ])
+    expect(await st.sponsored(NET, 3500, 1)).toEqual([
+      { payer, network: NET, deposits: 0, refunds: 1, gasWei: 1_000_000n, earned: 200n },
+    ])
+    expect((await st.totals(NET)).sponsoredGasWei).toBe(4n * 1_000_000n + 1n)
+  })
+})

@@ -6,6 +6,7 @@ import { openDatabase } from '../../runtime/db/sqlite/connect'
 import { Stats } from '../../runtime/db/sqlite/stats'
 import { statsReport } from '../../runtime/db/report'
 import { Database } from 'bun:sqlite'
+import { MIGRATIONS } from '../../runtime/db/sqlite/schema'
 import { DailyQuota } from '../../runtime/db/sqlite/quota'
 import { Ledger } from '../../runtime/db/sqlite/ledger'
 import { reservation } from '../support/reservation'
@@ -18,10 +19,10 @@ describe('sqlite', () => {
     const db = openDatabase(join(dir, 'a.sqlite'))
     expect(db.query('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' })
     expect(db.query('PRAGMA synchronous').get()).toEqual({ synchronous: 1 })
-    expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: 8 })
+    expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: MIGRATIONS.length })
     db.close()
     const again = openDatabase(join(dir, 'a.sqlite'))
-    expect(again.query('PRAGMA user_version').get()).toEqual({ user_version: 8 })
+    expect(again.query('PRAGMA user_version').get()).toEqual({ user_version: MIGRATIONS.length })
     again.close()
     rmSync(dir, { recursive: true })
   })
@@ -174,7 +175,7 @@ describe('revenue from the ledger', () => {
               PRAGMA user_version = 1;`)
     old.close()
     const db = openDatabase(path)
-    expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: 8 })
+    expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: MIGRATIONS.length })
     expect(new Ledger(db).settledByDay(0)).toEqual([
       { day: '2026-11-22', network: 'eip155:8453', slug: 'a', paid_calls: 1, revenue_atomic: '4200', gas_wei: '0' },
     ])

@@ -240,16 +240,26 @@ test('claimed funds below the sweep threshold are swept once they have waited th
   expect((await claimer.round()).sweeps).toEqual([{ tx: expect.any(String), amount: PRICE }])
 })
 
-test('the operator sets the claim interval and the minimum deposit; the defaults are documented ones', () => {
+test('the operator sets the claim interval, the per-payer claim threshold and the minimum deposit; the defaults are documented ones', () => {
   expect(channelSettings(loadConfig({}).config)).toEqual({
-    policy: { claimIntervalMs: 3_600_000 },
+    policy: { claimIntervalMs: 3_600_000, claimThreshold: 250_000n },
     minDeposit: 1_000_000n,
   })
-  const { config, problems } = loadConfig({ CHANNEL_CLAIM_INTERVAL_S: '600', CHANNEL_MIN_DEPOSIT_USD: '0.25' })
+  const { config, problems } = loadConfig({
+    CHANNEL_CLAIM_INTERVAL_S: '600',
+    CHANNEL_MIN_DEPOSIT_USD: '0.25',
+    CHANNEL_CLAIM_THRESHOLD_USD: '0.05',
+  })
   expect(problems).toEqual([])
-  expect(channelSettings(config)).toEqual({ policy: { claimIntervalMs: 600_000 }, minDeposit: 250_000n })
+  expect(channelSettings(config)).toEqual({
+    policy: { claimIntervalMs: 600_000, claimThreshold: 50_000n },
+    minDeposit: 250_000n,
+  })
   expect(loadConfig({ CHANNEL_MIN_DEPOSIT_USD: '0.0000001' }).problems).toContain(
     'CHANNEL_MIN_DEPOSIT_USD has at most 6 decimals',
+  )
+  expect(loadConfig({ CHANNEL_CLAIM_THRESHOLD_USD: '0.0000001' }).problems).toContain(
+    'CHANNEL_CLAIM_THRESHOLD_USD has at most 6 decimals',
   )
   expect(loadConfig({ CHANNEL_CLAIM_INTERVAL_S: '0' }).problems.length).toBe(1)
   expect(DEFAULT_POLICY).toMatchObject({ claimThreshold: 250_000n, maxClaimsPerBatch: 25, sweepThreshold: 1_000_000n })

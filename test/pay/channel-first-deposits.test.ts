@@ -19,7 +19,7 @@ import { generatePrivateKey } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { clientFor, fundPayers, NETWORK } from '../support/channels'
-import { chainFacilitator, startServerOnChain, stopAndTally } from '../support/on-chain'
+import { chainFacilitator, startServerOnChain, stopAndTallySchemes } from '../support/on-chain'
 import { startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import type { TestServer } from '../support/server'
 
@@ -137,8 +137,9 @@ test('after shutdown (claims and sweep): payee delta = swept = charged', async (
   expect(totals.deposited).toBe(BigInt(channels) * MIN_DEPOSIT)
   expect(totals).toMatchObject({ earned: charged, claimed: charged, swept: charged })
   stopped = true
-  const tally = await stopAndTally(chain, [s], payeeBefore)
-  expect(tally.stats).toBe(0n) // no exact call
-  expect(tally.ledger).toBe(0n)
+  const tally = await stopAndTallySchemes(chain, [s], payeeBefore)
+  expect(tally.exact).toBe(0n) // no exact call
+  expect(tally.stats).toBe(charged)
+  expect(tally.ledger).toBe(charged)
   expect(tally.delta).toBe(charged)
 }, 120_000)

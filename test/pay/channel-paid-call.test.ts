@@ -18,7 +18,7 @@ import { Settler } from '../../runtime/pay/facilitator/settle/settler'
 import { AUTHORIZER_LABEL, localChannelBackend } from '../../runtime/pay/batch-settlement/facilitator'
 import { channelPayer, channelReceipt, clientFor, NETWORK } from '../support/channels'
 import { withEcho } from '../support/extra-service'
-import { startServerOnChain, stopAndTally } from '../support/on-chain'
+import { startServerOnChain, stopAndTallySchemes } from '../support/on-chain'
 import { payingFetch } from '../support/paying-fetch'
 import { decodeB64Json, type TestServer } from '../support/server'
 
@@ -208,10 +208,13 @@ test('the channel client deposits once, then pays with vouchers; a failed call c
     txs: { deposit: 1, claim: 1, refund: 1, sweep: 1 },
   })
   stopped = true
-  const tally = await stopAndTally(chain, [s], payeeBefore)
-  expect(tally.stats).toBe(PRICE) // the one exact call
+  const tally = await stopAndTallySchemes(chain, [s], payeeBefore)
+  expect(tally.exact).toBe(PRICE) // the one exact call
+  expect(tally.channels).toBe(charged) // every voucher charge, by the UTC day it was charged
+  expect(tally.stats).toBe(PRICE + charged)
   expect(tally.ledger).toBe(tally.stats)
-  expect(tally.delta).toBe(tally.stats + totals.swept)
+  expect(tally.delta).toBe(tally.stats) // everything claimed and swept at shutdown
+  expect(tally.delta).toBe(tally.exact + totals.swept)
 })
 
 test('CHANNEL_RECEIVER_AUTHORIZER_KEY, when set, is the receiver authorizer (not the derived one); a bad one refuses boot', () => {

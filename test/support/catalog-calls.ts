@@ -19,7 +19,7 @@ import { serve } from '../net/support'
 import { entries, upstreams } from './entries'
 import { startFakeOpenAI } from './fake-openai'
 import { loadFixtures, replaceDeep, toResponse, type Fixture, type ScriptedResponse } from './fixture-run'
-import { stopAndTally } from './on-chain'
+import { stopAndTallySchemes } from './on-chain'
 import { decodeB64Json, post, type TestServer } from './server'
 import { sseReader } from './sse'
 
@@ -320,10 +320,11 @@ export async function closeBooks(
     deposited_atomic: String(BigInt(moved.channels) * deposit),
     txs: { deposit: moved.channels },
   })
-  const books = await stopAndTally(chain, [s], payeeBefore)
-  expect(books.stats).toBe(moved.exact)
-  expect(books.ledger).toBe(moved.exact)
-  expect(books.delta).toBe(moved.exact + moved.charged)
+  const books = await stopAndTallySchemes(chain, [s], payeeBefore)
+  expect(books.exact).toBe(moved.exact)
+  expect(books.stats).toBe(moved.exact + moved.charged)
+  expect(books.ledger).toBe(books.stats)
+  expect(books.delta).toBe(books.stats)
 }
 
 /** The sum of `xs` (atomic amounts). */

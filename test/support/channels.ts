@@ -90,7 +90,7 @@ export function channelRig(
     facilitator: inner,
     facilitatorCalls,
     requirements,
-    doors: { store, facilitator, minDeposit, gasOf: gas },
+    doors: { store, facilitator, minDeposit, gasOf: gas, rpc: settler.rpc },
     gasOf: gas,
   }
 }

@@ -54,21 +54,48 @@ export async function moveAway(chain: DevChain, key: Hex, atomic: bigint): Promi
 }
 
 /**
- * Stops `servers` after reading their books: the payee's on-chain delta since `payeeBefore`, and the sums of
- * their /stats revenue and ledger settled totals (the money check: all three equal what the file moved).
+ * stopAndTallySchemes: stops `servers` after reading their books: the payee's on-chain delta since `payeeBefore`; the sums of their
+ * /stats revenue (every scheme: `stats`, of which `exact` and `channels`), and of their ledger settled totals plus
+ * their channel charges (`ledger`); and what their channels hold on chain for PAY_TO but not yet there:
+ * claimed-unswept (`unswept`) and charged-unclaimed (`unclaimed`). The money check: stats = ledger, and
+ * delta + unswept + unclaimed = stats (issue #32: the day's books count every scheme).
  */
+export async function stopAndTallySchemes(
+  chain: DevChain,
+  servers: TestServer[],
+  payeeBefore: bigint,
+): Promise<{
+  delta: bigint
+  stats: bigint
+  exact: bigint
+  channels: bigint
+  ledger: bigint
+  unswept: bigint
+  unclaimed: bigint
+}> {
+  const delta = (await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeBefore
+  const t = { stats: 0n, exact: 0n, channels: 0n, ledger: 0n, unswept: 0n, unclaimed: 0n }
+  for (const s of servers) {
+    const r = (await (await fetch(s.url + '/stats')).json()) as any
+    t.stats += BigInt(r.totals.revenue_atomic)
+    t.exact += BigInt(r.schemes.exact.revenue_atomic)
+    t.channels += BigInt(r.schemes['batch-settlement']?.revenue_atomic ?? 0)
+    const store = s.booted.storage.channels
+    const books = await store.totals()
+    t.ledger += (await s.booted.storage.ledger.settledTotal()) + books.earned
+    for (const n of s.booted.channels?.networks ?? []) t.unswept += (await store.unswept(n.network)).amount
+    t.unclaimed += books.earned - books.claimed
+    await s.stop()
+  }
+  return { delta, ...t }
+}
+
+/** stopAndTally's three figures: the payee's delta, /stats revenue (every scheme) and the ledger (+ channel charges). */
 export async function stopAndTally(
   chain: DevChain,
   servers: TestServer[],
   payeeBefore: bigint,
 ): Promise<{ delta: bigint; stats: bigint; ledger: bigint }> {
-  const delta = (await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeBefore
-  let stats = 0n,
-    ledger = 0n
-  for (const s of servers) {
-    stats += BigInt(((await (await fetch(s.url + '/stats')).json()) as any).totals.revenue_atomic)
-    ledger += await s.booted.storage.ledger.settledTotal()
-    await s.stop()
-  }
+  const { delta, stats, ledger } = await stopAndTallySchemes(chain, servers, payeeBefore)
   return { delta, stats, ledger }
 }

@@ -1,5 +1,5 @@
 import type { SQL } from 'bun'
-import { toChannel, totalsOf } from '../channel-rows'
+import { STANDING_SQL, toChannel, toSponsorship, totalsOf } from '../channel-rows'
 import type {
   Channel,
   ChannelMirror,
@@ -7,7 +7,11 @@ import type {
   ChannelStore,
   ChannelTotals,
   ChannelTx,
+  ChannelTxDay,
   ChargeCommit,
+  PayerSponsorship,
+  PayerStanding,
+  SettledRow,
 } from '../store'
 
 const lower = (id: string) => id.toLowerCase()
@@ -85,9 +89,11 @@ export class PgChannels implements ChannelStore {
     limit: number,
   ): Promise<Channel[]> {
     const rows = await this.sql`
-      SELECT * FROM channels WHERE network = ${network} AND charged <> claimed
-        AND (${q.all === true}::boolean OR charged - claimed >= ${s(q.minUnclaimed)}::numeric
-             OR COALESCE(first_unclaimed_at, 0) <= ${q.chargedBefore}::bigint OR withdraw_requested_at > 0)
+      SELECT * FROM channels c WHERE network = ${network} AND charged <> claimed
+        AND (${q.all === true}::boolean OR COALESCE(first_unclaimed_at, 0) <= ${q.chargedBefore}::bigint
+             OR withdraw_requested_at > 0
+             OR (SELECT SUM(o.charged - o.claimed) FROM channels o WHERE o.payer = c.payer AND o.network = c.network)
+                >= ${s(q.minUnclaimed)}::numeric)
       ORDER BY first_unclaimed_at NULLS FIRST LIMIT ${limit}::int`
     return rows.map(toChannel)
   }
@@ -127,10 +133,54 @@ export class PgChannels implements ChannelStore {
 
   private async insertTx(sql: SQL, tx: ChannelTx): Promise<void> {
     await sql`
-      INSERT INTO channel_txs (network, kind, tx, amount, channels, gas_used, gas_price, at)
+      INSERT INTO channel_txs (network, kind, tx, amount, channels, gas_used, gas_price, at, payer, channel_id)
       VALUES (${tx.network}, ${tx.kind}, ${tx.tx}, ${s(tx.amount)}::numeric, ${tx.channels}::int,
         ${tx.gasUsed === undefined ? null : s(tx.gasUsed)}::numeric, ${tx.gasPrice === undefined ? null : s(tx.gasPrice)}::numeric,
-        ${tx.at}::bigint)`
+        ${tx.at}::bigint, ${tx.payer?.toLowerCase() ?? null}, ${tx.channelId ? lower(tx.channelId) : null})`
+  }
+
+  async chargedByDay(sinceMs: number): Promise<SettledRow[]> {
+    const rows = await this.sql`
+      SELECT to_char(to_timestamp(c.at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, ch.network, c.slug,
+        COUNT(*)::int AS paid_calls, SUM(c.amount)::text AS revenue_atomic, '0' AS gas_wei
+      FROM channel_charges c JOIN channels ch ON ch.channel_id = c.channel_id WHERE c.at >= ${sinceMs}::bigint
+      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`
+    return rows.map((r: SettledRow) => ({ ...r, paid_calls: Number(r.paid_calls) }))
+  }
+
+  async txsByDay(sinceMs: number): Promise<ChannelTxDay[]> {
+    const rows = await this.sql`
+      SELECT to_char(to_timestamp(at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, network, kind,
+        COUNT(*)::int AS txs, SUM(amount)::text AS amount, COALESCE(SUM(gas_used * gas_price), 0)::text AS gas_wei
+      FROM channel_txs WHERE at >= ${sinceMs}::bigint GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`
+    return rows.map((r: ChannelTxDay) => ({ ...r, txs: Number(r.txs) }))
+  }
+
+  async standing(network: string, payer: string, since: number): Promise<PayerStanding> {
+    const q = STANDING_SQL.replaceAll('$network', '$1').replaceAll('$payer', '$2').replaceAll('$since', '$3::bigint')
+    const rows = await this.sql.unsafe(q, [network, payer.toLowerCase(), since])
+    return { drained: rows.length === 1 && Number(rows[0].cycle) === 0 && Number(rows[0].since) === 0 }
+  }
+
+  async boughtSinceRefund(id: string): Promise<bigint> {
+    const [r] = await this.sql`
+      SELECT COALESCE(SUM(amount), 0)::text AS bought FROM channel_charges
+      WHERE channel_id = ${lower(id)} AND at > COALESCE(
+        (SELECT MAX(at) FROM channel_txs WHERE kind = 'refund' AND channel_id = ${lower(id)}), -1)`
+    return BigInt(r.bought)
+  }
+
+  async sponsored(network: string | undefined, since: number, limit: number): Promise<PayerSponsorship[]> {
+    const n = network ?? null
+    const rows = await this.sql`
+      SELECT t.payer, t.network, COUNT(*) FILTER (WHERE t.kind = 'deposit') AS deposits,
+        COUNT(*) FILTER (WHERE t.kind = 'refund') AS refunds, COALESCE(SUM(t.gas_used * t.gas_price), 0)::text AS gas,
+        (SELECT COALESCE(SUM(c.amount), 0)::text FROM channel_charges c JOIN channels ch ON ch.channel_id = c.channel_id
+           WHERE ch.payer = t.payer AND ch.network = t.network AND c.at >= ${since}::bigint) AS earned
+      FROM channel_txs t
+      WHERE t.payer IS NOT NULL AND (${n}::text IS NULL OR t.network = ${n}::text) AND t.at >= ${since}::bigint
+      GROUP BY t.payer, t.network ORDER BY COALESCE(SUM(t.gas_used * t.gas_price), 0) DESC, t.payer LIMIT ${limit}::int`
+    return rows.map(toSponsorship)
   }
 
   async unswept(network: string): Promise<{ amount: bigint; lastSweepAt: number }> {

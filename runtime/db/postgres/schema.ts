@@ -62,4 +62,9 @@ export const PG_MIGRATIONS: string[] = [
      id bigserial PRIMARY KEY, network text NOT NULL, kind text NOT NULL, tx text NOT NULL, amount numeric NOT NULL,
      channels integer NOT NULL, gas_used numeric, gas_price numeric, at bigint NOT NULL);
    CREATE INDEX channel_txs_kind ON channel_txs (network, kind);`,
+  // Sponsored gas per payer, as in SQLite.
+  `ALTER TABLE channel_txs ADD COLUMN payer text;
+   ALTER TABLE channel_txs ADD COLUMN channel_id text;
+   CREATE INDEX channel_txs_payer ON channel_txs (network, payer, kind) WHERE payer IS NOT NULL;
+   CREATE INDEX channels_payer ON channels (payer, network);`,
 ]

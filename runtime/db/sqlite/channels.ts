@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { durably } from './connect'
-import { big, num, toChannel, totalsOf } from '../channel-rows'
+import { big, num, STANDING_SQL, toChannel, toSponsorship, totalsOf } from '../channel-rows'
 import type {
   Channel,
   ChannelMirror,
@@ -8,7 +8,11 @@ import type {
   ChannelStore,
   ChannelTotals,
   ChannelTx,
+  ChannelTxDay,
   ChargeCommit,
+  PayerSponsorship,
+  PayerStanding,
+  SettledRow,
 } from '../store'
 
 const lower = (id: string) => id.toLowerCase()
@@ -50,9 +54,10 @@ export class Channels implements ChannelStore {
         `INSERT INTO channel_charges (channel_id, cumulative, amount, slug, at) VALUES ($id, $to, $amount, $slug, $at)`,
       ),
       due: p(
-        `SELECT * FROM channels WHERE network = $network AND charged <> claimed
-           AND ($all OR CAST(charged AS INTEGER) - CAST(claimed AS INTEGER) >= $min
-                OR COALESCE(first_unclaimed_at, 0) <= $before OR withdraw_requested_at > 0)
+        `SELECT * FROM channels c WHERE network = $network AND charged <> claimed
+           AND ($all OR COALESCE(first_unclaimed_at, 0) <= $before OR withdraw_requested_at > 0
+                OR (SELECT SUM(CAST(o.charged AS INTEGER) - CAST(o.claimed AS INTEGER)) FROM channels o
+                    WHERE o.payer = c.payer AND o.network = c.network) >= $min)
          ORDER BY first_unclaimed_at LIMIT $limit`,
       ),
       watched: p(
@@ -69,8 +74,33 @@ export class Channels implements ChannelStore {
       ),
       claimedBefore: p(`SELECT claimed FROM channels WHERE channel_id = ?`),
       tx: p(
-        `INSERT INTO channel_txs (network, kind, tx, amount, channels, gas_used, gas_price, at)
-         VALUES ($network, $kind, $tx, $amount, $channels, $gasUsed, $gasPrice, $at)`,
+        `INSERT INTO channel_txs (network, kind, tx, amount, channels, gas_used, gas_price, at, payer, channel_id)
+         VALUES ($network, $kind, $tx, $amount, $channels, $gasUsed, $gasPrice, $at, $payer, $channelId)`,
+      ),
+      standing: p(STANDING_SQL),
+      chargedByDay: p(
+        `SELECT strftime('%Y-%m-%d', c.at / 1000, 'unixepoch') AS day, ch.network AS network, c.slug AS slug,
+           COUNT(*) AS paid_calls, CAST(SUM(CAST(c.amount AS INTEGER)) AS TEXT) AS revenue_atomic, '0' AS gas_wei
+         FROM channel_charges c JOIN channels ch ON ch.channel_id = c.channel_id WHERE c.at >= ?
+         GROUP BY day, ch.network, c.slug ORDER BY day, ch.network, c.slug`,
+      ),
+      txsByDay: p(
+        `SELECT strftime('%Y-%m-%d', at / 1000, 'unixepoch') AS day, network, kind, COUNT(*) AS txs,
+           CAST(SUM(CAST(amount AS INTEGER)) AS TEXT) AS amount, CAST(COALESCE(SUM(gas_used * gas_price), 0) AS TEXT) AS gas_wei
+         FROM channel_txs WHERE at >= ? GROUP BY day, network, kind ORDER BY day, network, kind`,
+      ),
+      boughtSinceRefund: p(
+        `SELECT CAST(COALESCE(SUM(CAST(amount AS INTEGER)), 0) AS TEXT) AS bought FROM channel_charges
+         WHERE channel_id = $id AND at > COALESCE((SELECT MAX(at) FROM channel_txs WHERE kind = 'refund' AND channel_id = $id), -1)`,
+      ),
+      sponsored: p(
+        `SELECT t.payer, t.network, SUM(t.kind = 'deposit') AS deposits, SUM(t.kind = 'refund') AS refunds,
+           CAST(COALESCE(SUM(t.gas_used * t.gas_price), 0) AS TEXT) AS gas,
+           (SELECT CAST(COALESCE(SUM(CAST(c.amount AS INTEGER)), 0) AS TEXT) FROM channel_charges c
+              JOIN channels ch ON ch.channel_id = c.channel_id
+              WHERE ch.payer = t.payer AND ch.network = t.network AND c.at >= $since) AS earned
+         FROM channel_txs t WHERE t.payer IS NOT NULL AND ($network IS NULL OR t.network = $network) AND t.at >= $since
+         GROUP BY t.payer, t.network ORDER BY COALESCE(SUM(t.gas_used * t.gas_price), 0) DESC, t.payer LIMIT $limit`,
       ),
       unswept: p(
         `SELECT CAST(COALESCE(SUM(CASE kind WHEN 'claim' THEN CAST(amount AS INTEGER) ELSE -CAST(amount AS INTEGER) END), 0) AS TEXT) AS amount,
@@ -234,7 +264,34 @@ export class Channels implements ChannelStore {
       gasUsed: tx.gasUsed ?? null,
       gasPrice: tx.gasPrice ?? null,
       at: tx.at,
+      payer: tx.payer?.toLowerCase() ?? null,
+      channelId: tx.channelId ? lower(tx.channelId) : null,
     })
+  }
+
+  chargedByDay(sinceMs: number): SettledRow[] {
+    return this.q.chargedByDay.all(sinceMs) as SettledRow[]
+  }
+
+  txsByDay(sinceMs: number): ChannelTxDay[] {
+    return this.q.txsByDay.all(sinceMs) as ChannelTxDay[]
+  }
+
+  standing(network: string, payer: string, since: number): PayerStanding {
+    const r = this.q.standing.get({ network, payer: payer.toLowerCase(), since }) as {
+      cycle: number
+      since: number
+    } | null
+    return { drained: r !== null && num(r.cycle) === 0 && num(r.since) === 0 }
+  }
+
+  boughtSinceRefund(id: string): bigint {
+    return big((this.q.boughtSinceRefund.get({ id: lower(id) }) as { bought: string }).bought)
+  }
+
+  sponsored(network: string | undefined, since: number, limit: number): PayerSponsorship[] {
+    const rows = this.q.sponsored.all({ network: network ?? null, since, limit }) as Array<Record<string, unknown>>
+    return rows.map(toSponsorship)
   }
 
   unswept(network: string): { amount: bigint; lastSweepAt: number } {

@@ -76,4 +76,9 @@ export const MIGRATIONS: string[] = [
      id INTEGER PRIMARY KEY, network TEXT NOT NULL, kind TEXT NOT NULL, tx TEXT NOT NULL, amount TEXT NOT NULL,
      channels INTEGER NOT NULL, gas_used INTEGER, gas_price INTEGER, at INTEGER NOT NULL);
    CREATE INDEX channel_txs_kind ON channel_txs (network, kind);`,
+  // Sponsored gas per payer (docs/channels.md "Sponsored gas"): a deposit or refund row names its payer and channel.
+  `ALTER TABLE channel_txs ADD COLUMN payer TEXT;
+   ALTER TABLE channel_txs ADD COLUMN channel_id TEXT;
+   CREATE INDEX channel_txs_payer ON channel_txs (network, payer, kind) WHERE payer IS NOT NULL;
+   CREATE INDEX channels_payer ON channels (payer, network);`,
 ]

@@ -6,11 +6,12 @@ import { usdToAtomic } from '../amount'
 import { REASON } from '../reasons'
 import type { Rpc } from '../facilitator/settle/rpc'
 import { readChannels } from './chain-state'
+import { minedReceipt, sweptByEvent, unsweptOnChain } from './chain-proof'
 import type { ChannelFacilitator } from './facilitator'
 
 /**
  * When channels are claimed and claimed funds swept (docs/channels.md explains the defaults). A channel is claimed
- * when its unclaimed charges reach `claimThreshold`, when its oldest unclaimed charge has waited `claimIntervalMs`,
+ * when its payer's unclaimed charges (over the payer's channels on the network) reach `claimThreshold`, when its oldest unclaimed charge has waited `claimIntervalMs`,
  * when its payer has started a timed withdrawal, and at shutdown; claimed funds are swept to PAY_TO when they reach
  * `sweepThreshold`, when they have waited `sweepIntervalMs`, and at shutdown.
  */
@@ -25,6 +26,8 @@ export interface ClaimPolicy {
   watchIntervalMs: number
   /** Wait after a failed claim or sweep before trying it again (ms; doubles with each failure, up to 32x). */
   retryMs: number
+  /** How long a claim's receipt is waited for before the claim is booked (ms; x402 #2471). */
+  receiptWaitMs: number
 }
 
 /** USDC has 6 decimals: 1,000,000 atomic units are one dollar. */
@@ -36,15 +39,22 @@ export const DEFAULT_POLICY: ClaimPolicy = {
   sweepIntervalMs: 86_400_000,
   watchIntervalMs: 60_000,
   retryMs: 5_000,
+  receiptWaitMs: 10_000,
 }
 
-/** The operator's settings: the claim interval (CHANNEL_CLAIM_INTERVAL_S) and the minimum deposit (atomic units). */
+/**
+ * The operator's settings: the claim interval (CHANNEL_CLAIM_INTERVAL_S), the per-payer claim threshold
+ * (CHANNEL_CLAIM_THRESHOLD_USD) and the minimum deposit (atomic units).
+ */
 export function channelSettings(config: Pick<Config, 'channels'>): {
   policy: Partial<ClaimPolicy>
   minDeposit: bigint
 } {
   return {
-    policy: { claimIntervalMs: config.channels.claimIntervalS * 1000 },
+    policy: {
+      claimIntervalMs: config.channels.claimIntervalS * 1000,
+      claimThreshold: BigInt(usdToAtomic(config.channels.claimThresholdUsd)),
+    },
     minDeposit: BigInt(usdToAtomic(config.channels.minDepositUsd)),
   }
 }
@@ -222,6 +232,13 @@ export class ChannelClaimer {
       })
       return false
     }
+    // The claim's receipt before it is booked, so before any sweep counts on it (x402 #2471): a claim our node
+    // does not show as a successful transaction is tried again (a claim that did land is a no-op on chain).
+    if (this.o.rpc && !(await minedReceipt(this.o.rpc, res.transaction, this.policy.receiptWaitMs))) {
+      out.failures++
+      this.o.log?.warn('channel claim not seen on chain; tried again', { channels: rows.length, tx: res.transaction })
+      return false
+    }
     for (const c of rows) this.backoff.delete(c.id)
     const gas = this.o.gasOf ? await this.o.gasOf(res.transaction) : {}
     const amount = await this.o.store.recordClaim(
@@ -248,6 +265,14 @@ export class ChannelClaimer {
       this.o.log?.warn('channel sweep threw', { error: String((e as Error)?.message ?? e).slice(0, 200) })
     }
     if (res?.errorReason === REASON.channelNothingToSettle) {
+      // With an RPC, believed only when the contract says so (x402 #2471: an indexer behind the chain answers
+      // "nothing to settle" while the claim is there): else tried again later.
+      if (this.o.rpc && (await unsweptOnChain(this.o.rpc, r.payTo, r.asset)) > 0n) {
+        out.failures++
+        this.backOffSweep(now)
+        this.o.log?.warn('channel sweep: "nothing to settle" while the chain holds claimed funds; tried again')
+        return
+      }
       // the chain holds nothing claimed for PAY_TO: our last sweep landed but its record was lost (a crash between
       // the two), or another process swept to the same PAY_TO. Either way the funds are there: record them.
       this.o.log?.warn('channel sweep reconciled: nothing left to sweep on chain', { amount: String(amount) })
@@ -257,13 +282,24 @@ export class ChannelClaimer {
     }
     if (!res?.success) {
       out.failures++
-      this.sweepBackoff.fails = Math.min(this.sweepBackoff.fails + 1, 6)
-      this.sweepBackoff.until = now + this.policy.retryMs * 2 ** (this.sweepBackoff.fails - 1)
+      this.backOffSweep(now)
       this.o.log?.warn('channel sweep failed', { reason: res?.errorReason, message: res?.errorMessage?.slice(0, 200) })
       return
     }
+    // The chain's word (x402 #3092): with an RPC, what the receipt's positive `Settled` event for PAY_TO moved, never
+    // the facilitator's amount. No successful receipt: nothing booked, tried again (a landed sweep then finds
+    // nothing to settle, which the contract's state confirms). A sweep of 0 (another sweep drained it first) books
+    // its gas and nothing swept.
+    const proven = this.o.rpc ? await sweptByEvent(this.o.rpc, res.transaction, r.payTo, r.asset) : undefined
+    if (proven === null) {
+      out.failures++
+      this.backOffSweep(now)
+      this.o.log?.warn('channel sweep not a successful transaction on chain; tried again', { tx: res.transaction })
+      return
+    }
     this.sweepBackoff = { until: 0, fails: 0 }
-    const swept = /^\d+$/.test(res.amount ?? '') ? BigInt(res.amount as string) : amount
+    // Without an RPC (a remote facilitator and no RPC URL): the remote's word, as for exact (docs/channels.md).
+    const swept = proven ?? (/^\d+$/.test(res.amount ?? '') ? BigInt(res.amount as string) : amount)
     const gas = this.o.gasOf ? await this.o.gasOf(res.transaction) : {}
     await this.o.store.recordTx({
       network: this.network,
@@ -275,5 +311,10 @@ export class ChannelClaimer {
       at: this.now(),
     })
     out.sweeps.push({ tx: res.transaction, amount: swept })
+  }
+
+  private backOffSweep(now: number): void {
+    this.sweepBackoff.fails = Math.min(this.sweepBackoff.fails + 1, 6)
+    this.sweepBackoff.until = now + this.policy.retryMs * 2 ** (this.sweepBackoff.fails - 1)
   }
 }

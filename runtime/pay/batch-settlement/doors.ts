@@ -2,6 +2,7 @@ import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/
 import type { Hex } from 'viem'
 import type { Channel, ChannelMirror, ChannelStore, StoredChannelConfig } from '../../db/store'
 import { REASON } from '../reasons'
+import type { Rpc } from '../facilitator/settle/rpc'
 import type { ChannelFacilitator } from './facilitator'
 import { MAX_WITHDRAW_DELAY, MIN_WITHDRAW_DELAY, parseChannelPayload, type ChannelPayload } from './payload'
 import { channelIdOf, voucherSigner } from './voucher'
@@ -19,6 +20,8 @@ export interface ChannelDoors {
   minDeposit: bigint
   /** Gas of a mined transaction, for the books (a deposit this server sponsored). */
   gasOf?: (tx: string) => Promise<{ gasUsed?: bigint; gasPrice?: bigint }>
+  /** The network's RPC: a refund counts only for its on-chain `Refunded` event (chain-proof.ts). */
+  rpc?: Rpc
   /** How long an admitted request holds its channel (ms): past it, another request may take the channel over. */
   leaseMs?: number
   now?: () => number
@@ -63,6 +66,11 @@ export interface ChannelTicket {
 /** Seconds before a payer's timed withdrawal can complete from which its channel pays for nothing more. */
 export const WITHDRAW_MARGIN_S = 120
 export const DEFAULT_LEASE_MS = 60_000
+/**
+ * How long a payer's refund of a channel that bought nothing stops sponsored transactions for it (docs/channels.md
+ * "Sponsored gas"): at most one sponsored deposit and one sponsored refund bought nothing per payer and network a day.
+ */
+export const SPONSOR_WINDOW_MS = 86_400_000
 const ZERO = /^0x0{40}$/
 
 export const refuse = (reason: string, message: string, extra: Partial<ChannelRefusal> = {}): ChannelRefusal => ({
@@ -195,13 +203,20 @@ async function admitHeld(
   let deposit: ChannelTicket['deposit']
 
   // A channel we keep no record of (or a smart-wallet payer): the facilitator checks the voucher and reads the
-  // chain; the server's baseline is the on-chain totalClaimed (the spec's "server state loss").
-  if (!kept || ZERO.test(p.config.payerAuthorizer)) {
+  // chain; the server's baseline is the on-chain totalClaimed (the spec's "server state loss"). A kept channel whose
+  // mirror is older than its withdrawal delay less the margin (the watch stopped) is read again the same way: a
+  // withdrawal started since could complete before our claim, so it is never served blind.
+  const stale = kept && now - kept.syncedAt > (kept.config.withdrawDelay - WITHDRAW_MARGIN_S) * 1000
+  if (!kept || ZERO.test(p.config.payerAuthorizer) || stale) {
     const v = await d.facilitator.verify(payment, requirements)
     if (!v.isValid)
       return refuse(v.invalidReason ?? REASON.channelPayload, v.invalidMessage ?? 'the payment did not verify')
     const m = mirrorOf(v.extra, now)
     if (!m) return refuse(REASON.channelPayload, 'the facilitator returned no channel state')
+    if (kept) {
+      await d.store.mirror(id, m)
+      kept = { ...kept, ...m }
+    }
     if (!kept) {
       if (max !== m.totalClaimed + ceiling)
         return refuse(REASON.channelCumulativeMismatch, 'the voucher is not charged + amount', {
@@ -215,6 +230,12 @@ async function admitHeld(
   if (kept && max !== kept.charged + ceiling) return mismatch(kept)
 
   if (p.type === 'deposit') {
+    // Sponsored gas (docs/channels.md): no deposit at our gas for a payer whose last refunded channel bought nothing.
+    if ((await d.store.standing(requirements.network, p.config.payer, now - SPONSOR_WINDOW_MS)).drained)
+      return refuse(
+        REASON.channelNotSponsored,
+        'this payer’s last refunded channel bought nothing: deposit on chain yourself, or pay with exact',
+      )
     const s = await d.facilitator.settle(payment, requirements)
     if (!s.success) return refuse(s.errorReason ?? REASON.channelPayload, s.errorMessage ?? 'the deposit failed')
     const m = mirrorOf((s.extra as Record<string, unknown> | undefined)?.channelState, (d.now ?? Date.now)())
@@ -229,6 +250,8 @@ async function admitHeld(
       tx: s.transaction,
       amount: p.depositAmount,
       channels: 1,
+      payer: p.config.payer,
+      channelId: id,
       ...gas,
       at: (d.now ?? Date.now)(),
     })

@@ -86,6 +86,11 @@ export function channelService(
         swept_atomic: sum('swept_atomic'),
         deposited_atomic: sum('deposited_atomic'),
         gas_wei: sum('gas_wei'),
+        sponsored_gas_wei: sum('sponsored_gas_wei'),
+        sponsored_payers: each
+          .flatMap((f) => f.sponsored_payers)
+          .sort((a, b) => (BigInt(b.gas_wei) > BigInt(a.gas_wei) ? 1 : BigInt(b.gas_wei) < BigInt(a.gas_wei) ? -1 : 0))
+          .slice(0, 10),
         txs,
         networks: each,
       }

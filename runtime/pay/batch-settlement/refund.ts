@@ -5,12 +5,15 @@ import {
   channelStateOf,
   configError,
   DEFAULT_LEASE_MS,
+  SPONSOR_WINDOW_MS,
   mirrorOf,
   mismatch,
   refuse,
   type ChannelDoors,
   type ChannelRefusal,
 } from './doors'
+import { readChannels } from './chain-state'
+import { refundedByEvent } from './chain-proof'
 import { parseChannelPayload } from './payload'
 
 /**
@@ -46,6 +49,15 @@ export async function refundChannelPayment(
     if (!pre) return refuse(REASON.channelPayload, 'the facilitator returned no channel state')
     const remainder = pre.balance - kept.charged
     if (remainder <= 0n) return refuse(REASON.channelRefundNoBalance, 'nothing is left to refund')
+    // Sponsored gas (docs/channels.md): one refund of a channel that bought nothing, then the timed withdrawal.
+    if (
+      (await d.store.boughtSinceRefund(id)) === 0n &&
+      (await d.store.standing(requirements.network, kept.payer, now - SPONSOR_WINDOW_MS)).drained
+    )
+      return refuse(
+        REASON.channelNotSponsored,
+        'this payer’s last refunded channel bought nothing either: use the timed withdrawal (initiateWithdraw)',
+      )
     const amount = p.amount !== undefined && p.amount < remainder ? p.amount : remainder
     const claims =
       kept.charged > pre.totalClaimed
@@ -70,24 +82,40 @@ export async function refundChannelPayment(
     }
     const s = await d.facilitator.settle(enriched as never, requirements)
     if (!s.success) return refuse(s.errorReason ?? REASON.channelPayload, s.errorMessage ?? 'the refund failed')
+    // The chain's word (x402 #3096): with an RPC, the refund counts only for its positive `Refunded` event; a
+    // transaction that is not a successful one on chain books nothing (the watch and the claim engine catch up).
+    const proven = d.rpc ? await refundedByEvent(d.rpc, s.transaction, id) : undefined
+    if (proven === null)
+      return refuse(REASON.settlementPending, 'the refund is not a successful transaction on chain; nothing was booked')
     const at = (d.now ?? Date.now)()
     const gas = d.gasOf ? await d.gasOf(s.transaction) : {}
-    if (claims.length)
+    // The claim beside it is booked when the chain shows it (else the claim engine claims it again: a no-op on chain
+    // if it did land). Without an RPC (a remote facilitator and no RPC URL), the remote's word, as for exact.
+    const claimedHere = claims.length > 0 && (proven ? proven.claimed : true)
+    if (claimedHere)
       await d.store.recordClaim({ network: requirements.network, tx: s.transaction, ...gas, at }, [
         { id, to: kept.charged },
       ])
-    const refunded = /^\d+$/.test(s.amount ?? '') ? BigInt(s.amount as string) : amount
-    await d.store.recordTx({
-      network: requirements.network,
-      kind: 'refund',
-      tx: s.transaction,
-      amount: refunded,
-      channels: 1,
-      ...(claims.length ? {} : gas),
-      at,
-    })
-    const post = mirrorOf((s.extra as Record<string, unknown> | undefined)?.channelState, at)
+    const refunded = proven ? proven.refunded : /^\d+$/.test(s.amount ?? '') ? BigInt(s.amount as string) : amount
+    // A transaction that neither refunded nor claimed for this channel on chain is not booked as its refund.
+    if (refunded > 0n || claimedHere)
+      await d.store.recordTx({
+        network: requirements.network,
+        kind: 'refund',
+        tx: s.transaction,
+        amount: refunded,
+        channels: 1,
+        payer: kept.payer,
+        channelId: id,
+        ...(claimedHere ? {} : gas),
+        at,
+      })
+    const post = d.rpc
+      ? ((await readChannels(d.rpc, [id], at)).get(id) ?? null)
+      : mirrorOf((s.extra as Record<string, unknown> | undefined)?.channelState, at)
     if (post) await d.store.mirror(id, post)
+    // A refund capped to nothing on chain (a withdrawal or another refund took the rest first) is not a success.
+    if (refunded === 0n) return refuse(REASON.channelRefundNoBalance, 'the chain refunded nothing: nothing is left')
     return {
       ok: true,
       response: {

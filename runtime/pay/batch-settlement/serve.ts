@@ -46,7 +46,21 @@ export interface ChannelFigures {
   swept_atomic: string
   deposited_atomic: string
   gas_wei: string
+  /** Gas of the deposits and refunds sent for payers (docs/channels.md "Sponsored gas"). */
+  sponsored_gas_wei: string
+  /** The payers sponsored most gas, most first (at most 10): full addresses; /stats shortens them. */
+  sponsored_payers: SponsoredPayer[]
   txs: Record<string, number>
+}
+
+/** One payer's sponsored transactions and what its channels bought (atomic units, wei). */
+export interface SponsoredPayer {
+  payer: string
+  network: string
+  deposits: number
+  refunds: number
+  gas_wei: string
+  earned_atomic: string
 }
 
 export function channelNetwork(o: {
@@ -90,7 +104,7 @@ export function channelNetwork(o: {
   })
   return {
     network: net.network,
-    doors: { store: o.store, facilitator, minDeposit, gasOf: gas },
+    doors: { store: o.store, facilitator, minDeposit, gasOf: gas, rpc },
     offer,
     terms: {
       min_deposit: minDeposit.toString(),
@@ -100,7 +114,10 @@ export function channelNetwork(o: {
     claimer,
     receiverAuthorizer,
     async figures(since?: number) {
-      const t = await o.store.totals(net.network, since)
+      const [t, payers] = await Promise.all([
+        o.store.totals(net.network, since),
+        o.store.sponsored(net.network, since ?? 0, 10),
+      ])
       return {
         network: net.network,
         channels: t.channels,
@@ -110,6 +127,15 @@ export function channelNetwork(o: {
         swept_atomic: String(t.swept),
         deposited_atomic: String(t.deposited),
         gas_wei: String(t.gasWei),
+        sponsored_gas_wei: String(t.sponsoredGasWei),
+        sponsored_payers: payers.map((p) => ({
+          payer: p.payer,
+          network: p.network,
+          deposits: p.deposits,
+          refunds: p.refunds,
+          gas_wei: String(p.gasWei),
+          earned_atomic: String(p.earned),
+        })),
         txs: t.txs,
       }
     },

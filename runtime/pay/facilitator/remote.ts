@@ -1,3 +1,4 @@
+import { boundedText } from './bounded-body'
 import { toV1 } from '../wire'
 import { v1NetworkOf } from '../networks'
 import type { RequestAuth } from './cdp-auth'
@@ -114,7 +115,8 @@ export function createRemoteFacilitator(
       const msg = `facilitator ${name}${path} unreachable (${code || (e as Error).name})`
       throw NOT_CONNECTED.has(code) ? new NotAccepted(msg) : new Error(msg)
     }
-    const text = await res.text()
+    // A body past 1 MiB is an error (unknown for a settle: the payment stays pending), never read whole.
+    const text = await boundedText(res, `facilitator ${name}${path}`)
     let json: unknown
     try {
       json = JSON.parse(text)
