@@ -4,7 +4,7 @@ import type { LedgerStore, QuotaStore, Storage } from './db/store'
 import { loadStatsReport } from './db/report'
 import { clientAddress } from './http/client-ip'
 import { hasValidUrl, invalidHost, requestUrl } from './http/request-url'
-import { errorResponse, json, newRequestId, PREFLIGHT_HEADERS } from './http/respond'
+import { BASE_HEADERS, errorResponse, json, newRequestId, PREFLIGHT_HEADERS } from './http/respond'
 import { discoveryDocument, servicesDocument, wellKnownDocument } from './discovery/surfaces'
 import { openapiDocument } from './discovery/openapi'
 import { agentOpenapiDocument } from './discovery/openapi-agent'
@@ -22,11 +22,15 @@ import type { ChannelFigures } from './pay/batch-settlement/serve'
 import { receiptRoutes } from './pay/server/receipt-routes'
 
 export const VERSION = '1.0.0'
-const HEALTH_HEADERS = {
+// A Headers object built once: Bun copies it into each Response (~1 µs), where a plain object of the same headers is
+// converted header by header on every answer (~5 µs for 8, the largest share of the app's own work on /health). The
+// base headers only: the preflight's (allowed methods and headers, max age) mean something on the OPTIONS answer
+// alone, and on every /health they were 40 % of its bytes (docs/benchmarks.md §1–2).
+const HEALTH_HEADERS = new Headers({
   'content-type': 'application/json; charset=utf-8',
-  ...PREFLIGHT_HEADERS,
+  ...BASE_HEADERS,
   'cache-control': 'no-store',
-}
+})
 const FAVICON = ICON_SVG
 
 export interface AppDeps extends PipelineDeps {
@@ -160,14 +164,17 @@ export function createApp(deps: AppDeps) {
       )
       .use(devPayerRoutes(deps))
       .use(receiptRoutes(deps.receipts, config.bodyLimitBytes, config.bodyTimeoutMs, deps.log))
-      .get('/health', async () => {
+      .get('/health', () => {
         const now = Date.now()
+        // The cached answer synchronously (no promise per request); the database is pinged at most once a second.
         if (now - dbCheckedAt < 1000 && healthBody)
           return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
         dbCheckedAt = now
-        dbOk = await ping()
-        healthBody = JSON.stringify(health())
-        return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
+        return ping().then((ok) => {
+          dbOk = ok
+          healthBody = JSON.stringify(health())
+          return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
+        })
       })
       .get(
         '/favicon.svg',
