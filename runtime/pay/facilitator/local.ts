@@ -1,4 +1,5 @@
-import { decodeAbiParameters, encodeFunctionData, getAddress, type Hex } from 'viem'
+import type { Hex } from 'viem'
+import { decodeAbiParameters, encodeFunctionData, getAddress } from 'viem/utils'
 import { EIP3009_ABI, revertReason } from '../eip3009-abi'
 import { REASON } from '../reasons'
 import { ESTIMATE_MARGIN_PCT, TRANSFER_WITH_AUTHORIZATION_GAS } from './settle/gas'

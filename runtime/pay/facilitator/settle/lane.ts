@@ -1,4 +1,6 @@
+import type { Hex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
+import { addressOfKey } from '../../fast-recover'
 import type { RawReceipt } from './receipt'
 
 /** One settlement transaction in flight: a payment, or a filler that closes a nonce gap. */
@@ -36,10 +38,18 @@ export class Lane {
   /** Set while the counter is being (re)read from the chain; callers wait for it before taking a nonce. */
   syncing: Promise<void> | null = null
 
-  constructor(readonly account: PrivateKeyAccount) {}
+  readonly address: Hex
+  private signer: Promise<PrivateKeyAccount> | null = null
 
-  get address() {
-    return this.account.address
+  /** The key's address is computed natively at once; viem's account (its accounts module, its curve tables) on the first signature. */
+  constructor(private readonly key: Hex) {
+    this.address = addressOfKey(key)
+  }
+
+  /** The key's viem account, which signs this lane's transactions. */
+  account(): Promise<PrivateKeyAccount> {
+    this.signer ??= import('viem/accounts').then((m) => m.privateKeyToAccount(this.key))
+    return this.signer
   }
 
   take(): number {
