@@ -146,7 +146,7 @@ export class Settler {
   }
 
   private async sign(job: Job): Promise<Hex> {
-    const raw = await (await job.lane.account()).signTransaction({
+    const raw = await job.lane.signTransaction({
       type: 'eip1559',
       chainId: this.o.chainId,
       nonce: job.nonce,
