@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
 import { keccak_256 } from '@noble/hashes/sha3'
+import { secp256k1 } from '@noble/curves/secp256k1'
 import type { Authorization, PaymentRequirements } from './types'
 
 /** The native libsecp256k1 binding (prebuilt in the `secp256k1` package), or null when it cannot load. */
@@ -110,14 +111,13 @@ export function recoverDigestNative(digest: Uint8Array, signature: `0x${string}`
 /**
  * The checksummed (EIP-55) address of a private key, as viem's `privateKeyToAccount(key).address`, with native
  * libsecp256k1: ~0.05 ms where viem's pure-JS path costs several ms on its first use (its curve tables), which boot
- * paid for every settler and authorizer key. Without the native module, @noble/curves (loaded only then).
+ * paid for every settler and authorizer key. Without the native module (e.g. X402_PURE_JS=1), @noble/curves, which
+ * viem's utilities load at boot anyway (a static import, so the single binary bundles it).
  */
 export function addressOfKey(key: `0x${string}`): `0x${string}` {
   const priv = hex(key)
   if (priv.length !== 32) throw new Error('private key must be 32 bytes')
-  const pub: Uint8Array = native
-    ? native.publicKeyCreate(priv, false)
-    : createRequire(import.meta.url)('@noble/curves/secp256k1').secp256k1.getPublicKey(priv, false)
+  const pub: Uint8Array = native ? native.publicKeyCreate(priv, false) : secp256k1.getPublicKey(priv, false)
   const lower = Buffer.from(k(pub.subarray(1)).subarray(12)).toString('hex')
   const h = k(enc.encode(lower))
   let out = '0x'
