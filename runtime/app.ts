@@ -54,6 +54,18 @@ export interface AppDeps extends PipelineDeps {
   adminRoutes?: typeof adminRoutes
 }
 
+/**
+ * The first hook of every request: a malformed Host header leaves a request without a URL, refused in the one error
+ * shape. Written so that Elysia does not take it for async: it judges a hook by its source (`return f(` or `=> f(`
+ * reads as async), and an async first hook makes every route's handler async (a promise and a turn per request,
+ * /health included).
+ */
+function refuseInvalidHost({ request }: { request: Request }): Response | undefined {
+  let refusal: Response | undefined // not `return f(…)` (see above), which Bun's transpiler would make of a const
+  if (!hasValidUrl(request)) refusal = errorResponse(invalidHost(request), newRequestId())
+  return refusal
+}
+
 /** The HTTP app: public GET surfaces, the demo, and every service under /api and /api/v1. No listen(). */
 export function createApp(deps: AppDeps) {
   const { services, config } = deps
@@ -81,6 +93,11 @@ export function createApp(deps: AppDeps) {
       pay_to: deps.payTo,
       ...(facilitator ? { facilitator } : {}),
     }
+  }
+  const freshHealth = async () => {
+    dbOk = await ping()
+    healthBody = JSON.stringify(health())
+    return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
   }
   // The static documents are built on their first request, not at boot.
   // Built once, and again when payment channels are added on a network while running (their `version`).
@@ -130,9 +147,7 @@ export function createApp(deps: AppDeps) {
     new Elysia()
       // Before any route or hook (and it turns off Bun's static routes, which would answer without running any):
       // a malformed Host header leaves a request without a URL, refused here in the one error shape.
-      .onRequest(({ request }) =>
-        hasValidUrl(request) ? undefined : errorResponse(invalidHost(request), newRequestId()),
-      )
+      .onRequest(refuseInvalidHost)
       .options('*', () => new Response(null, { status: 204, headers: PREFLIGHT_HEADERS }))
       .onError(({ code, request, error }) => {
         const id = newRequestId()
@@ -169,14 +184,15 @@ export function createApp(deps: AppDeps) {
       .get('/health', () => {
         const now = Date.now()
         // The cached answer synchronously (no promise per request); the database is pinged at most once a second.
+        // (No `return f(…)` in this handler's source: Elysia would take it for async, refuseInvalidHost above.)
+        let answer: Response | Promise<Response>
         if (now - dbCheckedAt < 1000 && healthBody)
-          return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
-        dbCheckedAt = now
-        return ping().then((ok) => {
-          dbOk = ok
-          healthBody = JSON.stringify(health())
-          return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
-        })
+          answer = new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
+        else {
+          dbCheckedAt = now
+          answer = freshHealth()
+        }
+        return answer
       })
       .get(
         '/favicon.svg',
