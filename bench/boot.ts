@@ -8,10 +8,13 @@
  *   bun bench/boot.ts [--runs 7] [--binary] [--binary-extra <bun build flag>] [--ref <commit> ...] [--env KEY=VALUE ...]
  *
  * `--env` adds to the environment of every boot (e.g. `--env ADMIN_TOKEN=…` to include the console).
+ * `--chain` boots with `RPC_URL` instead (self-settlement, issue #38): a dev chain (anvil with USDC, started once before
+ * the boots and reported apart) behind an RPC proxy adding 25 ms each way, a funded settler key, a SQLite file.
  */
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import type { Hex } from 'viem'
 import { BOOT_ENV, rss, startChild } from './lib'
 
 const args = process.argv.slice(2)
@@ -57,8 +60,31 @@ async function addBinary(tree: { name: string; dir: string }, extra = '') {
 if (args.includes('--binary')) for (const t of trees) await addBinary(t)
 for (const [i, a] of args.entries()) if (args[i - 1] === '--binary-extra') await addBinary(trees[0], a)
 
+let chainEnv: Record<string, string> = {}
+let stopChain = async () => {}
+if (args.includes('--chain')) {
+  const { startDevChain } = await import('../runtime/chain/devchain')
+  const { startFaultProxy } = await import('../test/support/rpc-faults')
+  const t = performance.now()
+  const chain = await startDevChain({ blockTime: 2 })
+  console.log(`dev chain (anvil with USDC) started in ${(performance.now() - t).toFixed(0)} ms (not part of a boot)`)
+  const proxy = startFaultProxy(chain.rpcUrl)
+  proxy.latency = { in: 25, out: 25 }
+  chainEnv = {
+    FACILITATOR_URL: '',
+    RPC_URL: proxy.url,
+    SETTLER_PRIVATE_KEY: chain.settler.privateKey as Hex,
+    PAY_TO: chain.payee.address,
+    DATABASE_PATH: join(temp, 'boot.sqlite'),
+  }
+  stopChain = async () => {
+    proxy.stop()
+    await chain.stop()
+  }
+}
 const env = {
   ...BOOT_ENV,
+  ...chainEnv,
   ...Object.fromEntries(args.flatMap((a, i) => (args[i - 1] === '--env' ? [a.split(/=(.*)/s).slice(0, 2)] : []))),
 }
 const results = targets.map(() => ({
@@ -90,6 +116,7 @@ try {
     }
   }
 } finally {
+  await stopChain()
   rmSync(temp, { recursive: true, force: true })
 }
 const min = (xs: number[]) => Math.min(...xs)

@@ -7,9 +7,12 @@
  * Not a test (no timed assertions): `bun bench/chain-paced.ts [--smoke] [--keys N] [--batch MS]`; `bun run bench`
  * includes it. `--batch MS` turns on settlement batching (Multicall3 aggregate3, MS-millisecond window).
  * Bench-only knobs: CHAIN_PACED_DB=:memory: (ledger in memory, isolates the pipeline from disk commits),
- * CHAIN_PACED_ONLY=128 (run one caller count).
+ * CHAIN_PACED_ONLY=128 (run one caller count), CHAIN_PACED_CPU_PROF=DIR (the server's CPU profile, written at its exit).
+ * Server CPU per paid call is the server process's utime + stime over the window (/proc), client CPU the bench
+ * process's (the official clients sign here); "late" counts calls that took more than one block + 0.5 s (they missed
+ * the block after their request).
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -22,6 +25,15 @@ import { payingFetch } from '../test/support/paying-fetch'
 
 const BLOCK_S = 2
 const BODY = JSON.stringify({ text: 'benchmark', algo: 'sha256' })
+/** CPU time (user + system, ms) a process has used, from /proc (clock ticks of 10 ms). */
+const cpuMs = (pid: number) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(f[11]) + Number(f[12])) * 10
+}
+const ownCpuMs = () => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1000
+}
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b)
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN
@@ -47,9 +59,15 @@ export async function chainPaced(o: { smoke: boolean; keys: number; batchMs?: nu
   const dir = mkdtempSync(join(tmpdir(), 'chain-paced-'))
   const keys = Array.from({ length: o.keys }, () => generatePrivateKey())
   await Promise.all(keys.map((k) => setEthBalance(chain.rpcUrl, privateKeyToAccount(k).address, 10n ** 20n)))
+  const prof = process.env.CHAIN_PACED_CPU_PROF
   const child = await startChild(
-    [process.execPath, 'bench/servers/app.ts'],
+    [
+      process.execPath,
+      ...(prof ? ['--cpu-prof', '--cpu-prof-md', `--cpu-prof-dir=${prof}`] : []),
+      'bench/servers/app.ts',
+    ],
     {
+      ...(prof ? { BENCH_CLOSE_ON_TERM: '1' } : {}),
       RPC_URL: proxy.url,
       SETTLER_PRIVATE_KEYS: keys.join(','),
       ...(o.batchMs ? { BENCH_BATCH_MS: String(o.batchMs) } : {}),
@@ -97,6 +115,7 @@ export async function chainPaced(o: { smoke: boolean; keys: number; batchMs?: nu
       const lat: number[] = []
       const statuses = new Map<number, number>()
       const t0 = performance.now()
+      const [server0, client0] = [cpuMs(child.pid), ownCpuMs()]
       const deadline = t0 + ('seconds' in step ? step.seconds! * 1000 : Infinity)
       let budget = 'calls' in step ? step.calls! : Infinity
       await Promise.all(
@@ -112,6 +131,9 @@ export async function chainPaced(o: { smoke: boolean; keys: number; batchMs?: nu
       )
       const secs = (performance.now() - t0) / 1000
       const ok = statuses.get(200) ?? 0
+      const serverPer = (cpuMs(child.pid) - server0) / Math.max(1, ok)
+      const clientPer = (ownCpuMs() - client0) / Math.max(1, ok)
+      const late = lat.filter((ms) => ms > BLOCK_S * 1000 + 500).length
       const rpcPer = proxy.total() / Math.max(1, ok)
       const [payee1, revenue1, wei1] = [
         await usdcBalance(chain.rpcUrl, chain.payee.address),
@@ -127,7 +149,7 @@ export async function chainPaced(o: { smoke: boolean; keys: number; batchMs?: nu
           .map(([s, n]) => `${n}× ${s || 'error'}`)
           .join(', ') || 'none'
       rows.push(
-        `| ${step.callers} | ${ok} in ${secs.toFixed(1)} s | **${(ok / secs).toFixed(1)}** | ${p50.toFixed(2)} s | ${p99.toFixed(2)} s | ${rpcPer.toFixed(2)} | ${gweiPer.toFixed(0)} | ${others} | ${books ? `yes: ${payee1 - payee0} = ${revenue1 - revenue0} = ${ok} × ${price}` : `**NO**: payee +${payee1 - payee0}, /stats +${revenue1 - revenue0}, ${ok} × ${price}`} |`,
+        `| ${step.callers} | ${ok} in ${secs.toFixed(1)} s | **${(ok / secs).toFixed(1)}** | ${p50.toFixed(2)} s | ${p99.toFixed(2)} s | ${late} | ${serverPer.toFixed(2)} / ${clientPer.toFixed(2)} | ${rpcPer.toFixed(2)} | ${gweiPer.toFixed(0)} | ${others} | ${books ? `yes: ${payee1 - payee0} = ${revenue1 - revenue0} = ${ok} × ${price}` : `**NO**: payee +${payee1 - payee0}, /stats +${revenue1 - revenue0}, ${ok} × ${price}`} |`,
       )
       if (step.callers === 1)
         verdicts.push(
@@ -150,8 +172,8 @@ export async function chainPaced(o: { smoke: boolean; keys: number; batchMs?: nu
   return [
     `anvil \`--block-time ${BLOCK_S}\` behind an RPC proxy adding 25 ms each way; the server (child process, ${o.keys} settler key${o.keys > 1 ? 's' : ''}${o.batchMs ? `, batching with a ${o.batchMs} ms window` : ''}) settles through the proxy; the official \`@x402/fetch\` client pays \`hash-digest\` (${price} atomic USDC) from N concurrent callers in the bench process, each call = 402 challenge + paid retry. RPC requests are counted at the proxy (verification, settlement, fee and balance reads, everything) and divided by paid calls.`,
     '',
-    '| callers | paid calls | paid/s | p50 | p99 | RPC req / paid call | settler gas cost / paid call (gwei) | other answers | payee Δ = /stats revenue = 200s × price |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| callers | paid calls | paid/s | p50 | p99 | late (> block + 0.5 s) | CPU ms / paid call, server / client | RPC req / paid call | settler gas cost / paid call (gwei) | other answers | payee Δ = /stats revenue = 200s × price |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
     ...verdicts.map((v) => `- ${v}`),

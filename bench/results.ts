@@ -12,7 +12,7 @@ import { Ledger } from '../runtime/db/sqlite/ledger'
 import { ResultStore } from '../runtime/db/sqlite/results'
 import { reservation } from '../test/support/reservation'
 
-export function resultWriteCost(n: number): string[] {
+export async function resultWriteCost(n: number): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-results-'))
   try {
     const db = openDatabase(join(dir, 'db.sqlite'))
@@ -23,7 +23,7 @@ export function resultWriteCost(n: number): string[] {
     for (let i = 0; i < n * 2; i++) {
       const id = ledger.reserve(reservation(i, { payer: '0x' + 'a'.repeat(40), slug: 'hash-digest' }))!
       ledger.transition(id, 'verified')
-      ledger.transition(id, 'settling')
+      await ledger.transition(id, 'settling')
       ledger.settleOnce(id)
       ids.push(id)
     }
@@ -59,4 +59,4 @@ export function resultWriteCost(n: number): string[] {
   }
 }
 
-if (import.meta.main) for (const l of resultWriteCost(Number(process.argv[2] ?? 300))) console.log(l)
+if (import.meta.main) for (const l of await resultWriteCost(Number(process.argv[2] ?? 300))) console.log(l)

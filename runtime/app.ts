@@ -4,7 +4,7 @@ import type { LedgerStore, QuotaStore, Storage } from './db/store'
 import { loadStatsReport } from './db/report'
 import { clientAddress } from './http/client-ip'
 import { hasValidUrl, invalidHost, requestUrl } from './http/request-url'
-import { errorResponse, json, newRequestId, PREFLIGHT_HEADERS } from './http/respond'
+import { BASE_HEADERS, errorResponse, json, newRequestId, PREFLIGHT_HEADERS } from './http/respond'
 import { discoveryDocument, servicesDocument, wellKnownDocument } from './discovery/surfaces'
 import { openapiDocument } from './discovery/openapi'
 import { agentOpenapiDocument } from './discovery/openapi-agent'
@@ -22,11 +22,17 @@ import type { ChannelFigures } from './pay/batch-settlement/serve'
 import { receiptRoutes } from './pay/server/receipt-routes'
 
 export const VERSION = '1.0.0'
-const HEALTH_HEADERS = {
+// A Headers object built once: Bun copies it into each Response (~1 µs), where a plain object of the same headers is
+// converted header by header on every answer (~5 µs for 8, the largest share of the app's own work on /health). Only
+// what a /health reader uses: the preflight's headers (allowed methods and headers, max age) mean something on the
+// OPTIONS answer alone, and the exposed payment headers are never on /health; the bytes of each answer cost the
+// server too (raw Bun.serve answering /health's former 480 bytes of headers: 0.72x of its plain JSON GET, §13).
+const HEALTH_HEADERS = new Headers({
   'content-type': 'application/json; charset=utf-8',
-  ...PREFLIGHT_HEADERS,
+  'access-control-allow-origin': BASE_HEADERS['access-control-allow-origin']!,
+  'x-content-type-options': BASE_HEADERS['x-content-type-options']!,
   'cache-control': 'no-store',
-}
+})
 const FAVICON = ICON_SVG
 
 export interface AppDeps extends PipelineDeps {
@@ -46,6 +52,18 @@ export interface AppDeps extends PipelineDeps {
   channelFigures?: (since?: number) => Promise<ChannelFigures>
   /** The console's routes, loaded by boot only when ADMIN_TOKEN is set (absent: /admin does not exist). */
   adminRoutes?: typeof adminRoutes
+}
+
+/**
+ * The first hook of every request: a malformed Host header leaves a request without a URL, refused in the one error
+ * shape. Written so that Elysia does not take it for async: it judges a hook by its source (`return f(` or `=> f(`
+ * reads as async), and an async first hook makes every route's handler async (a promise and a turn per request,
+ * /health included).
+ */
+function refuseInvalidHost({ request }: { request: Request }): Response | undefined {
+  let refusal: Response | undefined // not `return f(…)` (see above), which Bun's transpiler would make of a const
+  if (!hasValidUrl(request)) refusal = errorResponse(invalidHost(request), newRequestId())
+  return refusal
 }
 
 /** The HTTP app: public GET surfaces, the demo, and every service under /api and /api/v1. No listen(). */
@@ -75,6 +93,11 @@ export function createApp(deps: AppDeps) {
       pay_to: deps.payTo,
       ...(facilitator ? { facilitator } : {}),
     }
+  }
+  const freshHealth = async () => {
+    dbOk = await ping()
+    healthBody = JSON.stringify(health())
+    return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
   }
   // The static documents are built on their first request, not at boot.
   // Built once, and again when payment channels are added on a network while running (their `version`).
@@ -126,9 +149,7 @@ export function createApp(deps: AppDeps) {
     new Elysia()
       // Before any route or hook (and it turns off Bun's static routes, which would answer without running any):
       // a malformed Host header leaves a request without a URL, refused here in the one error shape.
-      .onRequest(({ request }) =>
-        hasValidUrl(request) ? undefined : errorResponse(invalidHost(request), newRequestId()),
-      )
+      .onRequest(refuseInvalidHost)
       .options('*', () => new Response(null, { status: 204, headers: PREFLIGHT_HEADERS }))
       .onError(({ code, request, error }) => {
         const id = newRequestId()
@@ -162,14 +183,18 @@ export function createApp(deps: AppDeps) {
       )
       .use(devPayerRoutes(deps))
       .use(receiptRoutes(deps.receipts, config.bodyLimitBytes, config.bodyTimeoutMs, deps.log))
-      .get('/health', async () => {
+      .get('/health', () => {
         const now = Date.now()
+        // The cached answer synchronously (no promise per request); the database is pinged at most once a second.
+        // (No `return f(…)` in this handler's source: Elysia would take it for async, refuseInvalidHost above.)
+        let answer: Response | Promise<Response>
         if (now - dbCheckedAt < 1000 && healthBody)
-          return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
-        dbCheckedAt = now
-        dbOk = await ping()
-        healthBody = JSON.stringify(health())
-        return new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
+          answer = new Response(healthBody, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
+        else {
+          dbCheckedAt = now
+          answer = freshHealth()
+        }
+        return answer
       })
       .get(
         '/favicon.svg',

@@ -103,13 +103,15 @@ async function main() {
     })
   }
   // Settler boot reads (nonces, balances, fees, EIP-7966 support) before listening, so /health is true at once;
-  // if the chain is down they are retried by the first paid call.
-  if ('settler' in facilitator)
-    await (facilitator as ReturnType<typeof createLocalFacilitator>).settler
-      .init()
-      .catch((e) =>
-        log.warn('settler boot reads failed; retried on the first paid call', { error: (e as Error).message }),
-      )
+  // if the chain is down they are retried by the first paid call. They wait on the chain while boot works beside them.
+  const settlerReads =
+    'settler' in facilitator
+      ? (facilitator as ReturnType<typeof createLocalFacilitator>).settler
+          .init()
+          .catch((e) =>
+            log.warn('settler boot reads failed; retried on the first paid call', { error: (e as Error).message }),
+          )
+      : undefined
   const booted = await boot({
     entries: registryEntries(services),
     upstreams,
@@ -123,6 +125,7 @@ async function main() {
     await stopChain?.()
     throw e
   })
+  await settlerReads
   let server: ReturnType<typeof booted.app.listen>
   try {
     server = booted.app.listen(serveOptions(booted.config.port, booted.config.host, booted.log))

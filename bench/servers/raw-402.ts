@@ -1,5 +1,6 @@
-// Baseline: raw Bun.serve answering every request with the same bytes as the app's unpaid 402 (status, headers and
-// body read from the JSON file RAW_402_FILE): what the 402's size costs on its own, before any of the app's work.
+// Baseline: raw Bun.serve answering every request with the same bytes as one of the app's answers, the unpaid 402
+// (bench/challenge.ts) or /health (bench/health.ts): status, headers and body read from the JSON file RAW_402_FILE.
+// What the answer's size costs on its own, before any of the app's work. A POST's body is read, as the app does.
 import { readFileSync } from 'node:fs'
 
 const answer = JSON.parse(readFileSync(process.env.RAW_402_FILE!, 'utf8')) as {
@@ -11,7 +12,7 @@ const server = Bun.serve({
   port: 0,
   hostname: '127.0.0.1',
   async fetch(req) {
-    await req.json().catch(() => ({}))
+    if (req.method === 'POST') await req.json().catch(() => ({}))
     return new Response(answer.body, { status: answer.status, headers: answer.headers })
   },
 })

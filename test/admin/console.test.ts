@@ -89,7 +89,7 @@ async function expiredPending(): Promise<void> {
   const raw = JSON.parse(Buffer.from(header, 'base64').toString())
   const ledger = sqliteOf(s.booted).ledger
   const id = ledger.reserve(reservationOf(raw, requirements, { slug: 'slugify', requestId: 'req_expired' }))!
-  ledger.transition(id, 'settling')
+  await ledger.transition(id, 'settling')
   ledger.transition(id, 'pending', { reason: 'settlement_pending' })
 }
 

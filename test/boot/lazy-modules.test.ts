@@ -10,7 +10,11 @@ import { join } from 'node:path'
 const root = join(import.meta.dir, '../..')
 
 /** Boots in a child process (as `bun start` with FACILITATOR_URL), sends `paths` in-process, lists loaded modules. */
-async function loadedAfter(env: Record<string, string>, paths: Array<[string, string, string?]>): Promise<string[]> {
+async function loadedAfter(
+  env: Record<string, string>,
+  paths: Array<[string, string, string?]>,
+  facilitator = 'remoteFacilitators(loadConfig().config, log)',
+): Promise<string[]> {
   const script = `
     const { boot } = await import('./runtime/boot.ts')
     const { remoteFacilitators } = await import('./runtime/pay/facilitator/remote-setup.ts')
@@ -20,7 +24,8 @@ async function loadedAfter(env: Record<string, string>, paths: Array<[string, st
     const { categories, services, upstreams } = await import('./services/index.gen.ts')
     const log = createLogger('silent')
     const entries = registryEntries(services)
-    const b = await boot({ entries, upstreams, categories, facilitator: remoteFacilitators(loadConfig().config, log), log })
+    const { createLocalFacilitator } = await import('./runtime/pay/facilitator/local.ts')
+    const b = await boot({ entries, upstreams, categories, facilitator: ${facilitator}, log })
     for (const [method, path, body] of ${JSON.stringify(paths)}) {
       const r = await b.app.handle(new Request('http://localhost' + path, { method, body,
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }))
@@ -80,4 +85,25 @@ test('each loads on first use: /mcp, /docs, /discovery/search, and the console w
     expect([name, has(mods, LAZY[name])]).toEqual([name, true])
   for (const name of ['postgres', 'openai', 'settler', 'viemRoot', 'viemAccounts', 'yaml'] as const)
     expect([name, has(mods, LAZY[name])]).toEqual([name, false])
+})
+
+test("a self-settling boot (RPC_URL) loads neither viem's root entry and accounts nor the official channel facilitator", async () => {
+  // The settler's and the channel authorizer's addresses are computed natively; the official batch-settlement
+  // facilitator (@x402/evm with viem's root entry) and viem's accounts load on the first channel payment or signature.
+  const key = `0x${'11'.repeat(32)}`
+  const mods = await loadedAfter(
+    { FACILITATOR_URL: '', RPC_URL: 'http://127.0.0.1:9', SETTLER_PRIVATE_KEY: key },
+    [
+      ['GET', '/health'],
+      ['POST', '/api/v1/slugify', '{"text":"a b"}'],
+    ],
+    `createLocalFacilitator({ rpcUrl: 'http://127.0.0.1:9', settlerKeys: ['${key}'], chainId: 8453 })`,
+  )
+  expect(has(mods, /runtime\/pay\/batch-settlement\/at-boot\.ts$/)).toBe(true) // channels are on
+  for (const [name, re] of Object.entries({
+    viemRoot: LAZY.viemRoot,
+    viemAccounts: LAZY.viemAccounts,
+    officialChannels: /npm:@x402\/evm\//,
+  }))
+    expect([name, has(mods, re)]).toEqual([name, false])
 })

@@ -80,7 +80,7 @@ describe('durable commits on a SQLite file', () => {
     db.close()
   })
 
-  test("a paid call's ledger writes: only entering `settling` is durable; a refused or released payment makes none", () => {
+  test("a paid call's ledger writes: only entering `settling` is durable; a refused or released payment makes none", async () => {
     const db = openDatabase(join(dir, 'ledger.sqlite'))
     const ledger = new Ledger(db)
     const n = () => durableCommits(db)
@@ -88,7 +88,7 @@ describe('durable commits on a SQLite file', () => {
     const id = ledger.reserve(reservation(nonce))!
     ledger.transition(id, 'verified')
     expect(n()).toBe(0)
-    ledger.transition(id, 'settling')
+    await ledger.transition(id, 'settling')
     expect(n()).toBe(1)
     ledger.transition(id, 'settling', { tx: '0x' + 'ab'.repeat(32) })
     expect(ledger.settleOnce(id, { tx: '0x' + 'ab'.repeat(32), gasUsed: '50000', effectiveGasPrice: '1000' })).toBe(
@@ -102,7 +102,7 @@ describe('durable commits on a SQLite file', () => {
     // outcomes after the broadcast are rebuilt from the chain if lost: not durable
     const third = ledger.reserve(reservation('0x' + '33'.repeat(32)))!
     ledger.transition(third, 'verified')
-    ledger.transition(third, 'settling')
+    await ledger.transition(third, 'settling')
     ledger.transition(third, 'pending', { reason: 'timeout' })
     ledger.transition(third, 'failed', { reason: 'not on chain and expired (reconciled)' })
     expect(n()).toBe(2)
@@ -110,7 +110,37 @@ describe('durable commits on a SQLite file', () => {
     db.close()
   })
 
-  test('a kept result still buffered is written before the durable `settling` commit (so the fsync covers it)', () => {
+  test('entering `settling` is group-committed: calls of one turn share one fsync, each resolves once its group is durable', async () => {
+    const db = openDatabase(join(dir, 'group.sqlite'))
+    const ledger = new Ledger(db)
+    const n = () => durableCommits(db)
+    const ids = Array.from(
+      { length: 8 },
+      (_, i) => ledger.reserve(reservation(`0x${(40 + i).toString(16).repeat(32)}`))!,
+    )
+    for (const id of ids) ledger.transition(id, 'verified')
+    const state = (id: number) => ledger.events(id).at(-1)?.state
+    const waits = ids.map((id) => ledger.transition(id, 'settling'))
+    // nothing is written (nor may be broadcast) before the group's fsync'd commit
+    expect(n()).toBe(0)
+    expect(ids.map(state)).toEqual(ids.map(() => 'verified'))
+    let resolved = 0
+    for (const w of waits) void Promise.resolve(w).then(() => resolved++)
+    await Promise.all(waits)
+    expect(resolved).toBe(8)
+    expect(n()).toBe(1)
+    expect(ids.map(state)).toEqual(ids.map(() => 'settling'))
+    // a row that cannot take the write (already settled: terminal) leaves the others' group unharmed
+    ledger.settleOnce(ids[0]!, { tx: '0x1' })
+    const next = [ledger.transition(ids[0]!, 'settling'), ledger.transition(ids[1]!, 'settling')]
+    await Promise.all(next)
+    expect(n()).toBe(2)
+    expect([state(ids[0]!), state(ids[1]!)]).toEqual(['settled', 'settling'])
+    expect(syncLevel(db)).toBe(NORMAL)
+    db.close()
+  })
+
+  test('a kept result still buffered is written before the durable `settling` commit (so the fsync covers it)', async () => {
     const db = openDatabase(join(dir, 'results.sqlite'))
     const ledger = new Ledger(db)
     const results = new ResultStore(db, { maxBodyBytes: 10_000, maxTotalBytes: 100_000, flushMs: 3_600_000 })
@@ -123,7 +153,7 @@ describe('durable commits on a SQLite file', () => {
       '{"slug":"kept"}',
     )
     expect(bodies()).toEqual([]) // buffered (the flush timer is an hour away)
-    ledger.transition(id, 'settling')
+    await ledger.transition(id, 'settling')
     expect(bodies()).toEqual([{ body: '{"slug":"kept"}' }])
     expect(durableCommits(db)).toBe(1)
     results.close()

@@ -237,6 +237,17 @@ describe('public endpoints', () => {
     const h = await getJson('/health')
     expect(h).toMatchObject({ status: 'ok', version: '1.0.0', database: 'ok', network: 'eip155:8453' })
     expect(h.services).toBeGreaterThan(100)
+    // A browser may read it from anywhere; no preflight headers on a GET (the OPTIONS answer has them), no cache.
+    const r = await s.fetch('/health')
+    expect(r.headers.get('access-control-allow-origin')).toBe('*')
+    expect(r.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(r.headers.get('cache-control')).toBe('no-store')
+    expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(r.headers.get('access-control-allow-methods')).toBeNull()
+    // the cached answer (within a second) is the same answer
+    const again = await s.fetch('/health')
+    expect([...again.headers.keys()].sort()).toEqual([...r.headers.keys()].sort())
+    expect(((await again.json()) as { status: string }).status).toBe('ok')
   })
   test('discovery pagination honours limit and offset', async () => {
     const a = await getJson('/discovery/resources?limit=5&offset=3')
@@ -257,6 +268,6 @@ describe('public endpoints', () => {
     expect(html).toContain('<script src="docs/swagger-ui-bundle.js')
     expect(html).toContain('<code>POST /api/v1/slugify</code>')
     expect(html).not.toMatch(/https?:\/\/(?!localhost)/)
-    expect(await (await s.fetch('/docs/init.js')).text()).toContain("url: 'openapi/full.json'") // relative to /docs
+    expect(await (await s.fetch('/docs/init.js')).text()).toContain("url: 'docs/openapi.json'") // relative to /docs
   })
 })

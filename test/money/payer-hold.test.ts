@@ -67,7 +67,7 @@ test('10 concurrent holds of a payer funded for 3 share one balance read: 3 veri
   expect(ledger.byState(['verified']).length).toBe(3)
   expect(ledger.byState(['reserved']).length).toBe(7) // the gate releases refused rows
   // within the TTL the cached balance is reused: less what settled since it was read
-  ledger.transition(first, 'settling')
+  await ledger.transition(first, 'settling')
   ledger.settleOnce(first, { tx: '0x1' })
   balance = 2000n
   const more = reserve()
@@ -84,7 +84,7 @@ test("a refusal while this process settles the payer's payment waits for it, the
   const { ledger, hold, reads, reserve } = setup(async () => balance)
   const first = reserve()
   await hold.hold(first, PAYER, 1000n, ASSET, Date.now())
-  ledger.transition(first, 'settling')
+  await ledger.transition(first, 'settling')
   let done!: () => void
   hold.trackSettlement(PAYER, new Promise<void>((r) => (done = r)))
   const second = reserve()

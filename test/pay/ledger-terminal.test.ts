@@ -7,13 +7,13 @@ import { openDatabase } from '../../runtime/db/sqlite/connect'
 import { Ledger } from '../../runtime/db/sqlite/ledger'
 import { reservation } from '../support/reservation'
 
-test('a transition after settled changes nothing, and settleOnce stays once', () => {
+test('a transition after settled changes nothing, and settleOnce stays once', async () => {
   const ledger = new Ledger(openDatabase(':memory:'))
   const id = ledger.reserve(
     reservation(1, { payer: '0x' + 'a'.repeat(40), nonce: '0x' + '1'.repeat(64), amount: '5' }),
   )!
   ledger.transition(id, 'verified')
-  ledger.transition(id, 'settling')
+  await ledger.transition(id, 'settling')
   expect(ledger.settleOnce(id, { reason: 'confirmed by reconciliation' })).toBe(true)
   // the settlement's own tx-hash callback arrives late
   ledger.transition(id, 'settling', { tx: '0x' + 'b'.repeat(64) })

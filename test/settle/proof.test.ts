@@ -35,7 +35,7 @@ beforeAll(async () => {
 afterAll(() => chain?.stop())
 
 /** A ledger row left `settling` without a tx hash (the process died before the send), as the gate writes it. */
-function settlingRow(s: TestServer, p: DecodedPayment, req: PaymentRequirements, slug: string): number {
+async function settlingRow(s: TestServer, p: DecodedPayment, req: PaymentRequirements, slug: string): Promise<number> {
   const id = sqliteOf(s.booted).ledger.reserve(
     reservationOf(p.raw, req, {
       slug,
@@ -44,7 +44,7 @@ function settlingRow(s: TestServer, p: DecodedPayment, req: PaymentRequirements,
     }),
   )!
   sqliteOf(s.booted).ledger.transition(id, 'verified')
-  sqliteOf(s.booted).ledger.transition(id, 'settling')
+  await sqliteOf(s.booted).ledger.transition(id, 'settling')
   return id
 }
 
@@ -64,7 +64,7 @@ describe('reconciliation needs a matching log, not authorizationState', () => {
       const burned: number[] = []
       for (let i = 0; i < 5; i++) {
         const p = await payment(chain.payer.privateKey, req)
-        burned.push(settlingRow(s, p, req, 'slugify'))
+        burned.push(await settlingRow(s, p, req, 'slugify'))
         const burn = await payment(chain.payer.privateKey, req, {
           nonce: p.payload.authorization.nonce,
           to: chain.payer.address,
@@ -74,7 +74,7 @@ describe('reconciliation needs a matching log, not authorizationState', () => {
       }
       // a sixth row whose authorization really paid us, submitted by someone else
       const real = await payment(chain.payer.privateKey, req)
-      const realId = settlingRow(s, real, req, 'slugify')
+      const realId = await settlingRow(s, real, req, 'slugify')
       await submitElsewhere(real, third)
       await until(
         async () => (await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeBefore === 1000n,

@@ -56,7 +56,7 @@ async function submitElsewhere(chain: DevChain, p: DecodedPayment, key: Hex): Pr
 }
 
 /** A ledger row left `settling` without a tx hash, as the gate writes it (created now: the payment just arrived). */
-function settlingRow(s: TestServer, p: DecodedPayment, req: PaymentRequirements): number {
+async function settlingRow(s: TestServer, p: DecodedPayment, req: PaymentRequirements): Promise<number> {
   const a = p.payload.authorization
   const id = sqliteOf(s.booted).ledger.reserve({
     payer: a.from,
@@ -72,7 +72,7 @@ function settlingRow(s: TestServer, p: DecodedPayment, req: PaymentRequirements)
     requirements: req,
   })!
   sqliteOf(s.booted).ledger.transition(id, 'verified')
-  sqliteOf(s.booted).ledger.transition(id, 'settling')
+  await sqliteOf(s.booted).ledger.transition(id, 'settling')
   return id
 }
 
@@ -102,7 +102,7 @@ describe('recovery searches the blocks mined while the authorization was usable'
     const [third] = await settlerKeys(e.chain.rpcUrl, 1)
     const before = await usdcBalance(e.chain.rpcUrl, e.chain.payee.address)
     const p = await payment(e.chain.payer.privateKey, e.req)
-    const id = settlingRow(e.s, p, e.req)
+    const id = await settlingRow(e.s, p, e.req)
     const tx = await submitElsewhere(e.chain, p, third)
     await downFor(e.chain, 6_000)
     expect(await head(e.chain.rpcUrl)).toBeGreaterThan(6_000)
@@ -124,7 +124,7 @@ describe('recovery searches the blocks mined while the authorization was usable'
     const [third] = await settlerKeys(e.chain.rpcUrl, 1)
     const before = await usdcBalance(e.chain.rpcUrl, e.chain.payee.address)
     const p = await payment(e.chain.payer.privateKey, e.req)
-    const id = settlingRow(e.s, p, e.req)
+    const id = await settlingRow(e.s, p, e.req)
     const tx = await submitElsewhere(e.chain, p, third)
     const receivedAt = sqliteOf(e.s.booted).ledger.get(id)!.created_at
     // two days without blocks' worth of time (a jump), then 50,000 blocks 2 s apart: about 3.2 days in all
@@ -152,7 +152,7 @@ describe('recovery searches the blocks mined while the authorization was usable'
     const e = await setup()
     const [third] = await settlerKeys(e.chain.rpcUrl, 1)
     const p = await payment(e.chain.payer.privateKey, e.req)
-    const id = settlingRow(e.s, p, e.req)
+    const id = await settlingRow(e.s, p, e.req)
     const tx = await submitElsewhere(e.chain, p, third)
     await downFor(e.chain, 300)
     // the row says it arrived 10 minutes after the chain's time of its use (a server clock 10 min ahead)
@@ -167,7 +167,7 @@ describe('recovery searches the blocks mined while the authorization was usable'
     const [third] = await settlerKeys(e.chain.rpcUrl, 1)
     const before = await usdcBalance(e.chain.rpcUrl, e.chain.payee.address)
     const p = await payment(e.chain.payer.privateKey, e.req)
-    const id = settlingRow(e.s, p, e.req)
+    const id = await settlingRow(e.s, p, e.req)
     // the payer burns the nonce with another authorization paying himself 1 unit
     const burn = await payment(e.chain.payer.privateKey, e.req, {
       nonce: p.payload.authorization.nonce,
@@ -199,7 +199,7 @@ describe('recovery searches the blocks mined while the authorization was usable'
     const e = await setup()
     const nowS = Math.floor(Date.now() / 1000)
     const p = await payment(e.chain.payer.privateKey, e.req, { validBefore: nowS + 600 })
-    const id = settlingRow(e.s, p, e.req)
+    const id = await settlingRow(e.s, p, e.req)
     await downFor(e.chain, 100)
 
     let r = await reconcileCounted(e)
@@ -219,7 +219,7 @@ describe('recovery searches the blocks mined while the authorization was usable'
   test('unused, and the chain is past validBefore: failed', async () => {
     const e = await setup()
     const p = await payment(e.chain.payer.privateKey, e.req, { validBefore: Math.floor(Date.now() / 1000) - 5 })
-    const id = settlingRow(e.s, p, e.req)
+    const id = await settlingRow(e.s, p, e.req)
     const { out, logs } = await reconcileCounted(e)
     expect(out).toMatchObject({ settled: 0, failed: 1, unknown: 0 })
     expect(sqliteOf(e.s.booted).ledger.get(id)!.state).toBe('failed')
@@ -233,7 +233,7 @@ describe('recovery searches the blocks mined while the authorization was usable'
     const head = await latestBlock(createRpc(e.chain.rpcUrl))
     const validBefore = head.timestamp + 2
     const p = await payment(e.chain.payer.privateKey, e.req, { validBefore })
-    const id = settlingRow(e.s, p, e.req)
+    const id = await settlingRow(e.s, p, e.req)
     await until(() => Date.now() / 1000 > validBefore + 1, 15_000, 'our clock past validBefore')
     const { out } = await reconcileCounted(e)
     expect((await latestBlock(createRpc(e.chain.rpcUrl))).timestamp).toBeLessThan(validBefore)

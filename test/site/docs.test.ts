@@ -81,3 +81,17 @@ test('with JavaScript off, the same list; the page forbids other origins by CSP'
   expect(await page.locator('#fallback .ops li').count()).toBe(operations)
   await context.close()
 }, 60_000)
+
+test("the viewer's document is the published 3.1 document in OpenAPI 3.0's words: same operations, no 3.1-only keyword", async () => {
+  const full = (await (await fetch(s.url + '/openapi/full.json')).json()) as { openapi: string; paths: object }
+  const viewer = (await (await fetch(s.url + '/docs/openapi.json')).json()) as { openapi: string; paths: object }
+  expect(full.openapi).toBe('3.1.0')
+  expect(viewer.openapi).toBe('3.0.3')
+  expect(Object.keys(viewer.paths)).toEqual(Object.keys(full.paths))
+  const text = JSON.stringify(viewer)
+  expect(text).not.toContain('"const":')
+  expect(text).not.toMatch(/"exclusive(Minimum|Maximum)":-?\d/)
+  // A `const` became a one-value enum: the same values are still there.
+  const consts = [...JSON.stringify(full).matchAll(/"const":("[^"]*")/g)].map((m) => m[1])
+  for (const c of new Set(consts)) expect(text).toContain(`"enum":[${c}]`)
+})

@@ -11,7 +11,6 @@ import type { RemoteChannels } from '../facilitator/remote-channels'
 import type { Settler } from '../facilitator/settle/settler'
 import { DEFAULT_POLICY } from './claimer'
 import { localChannelBackend, type ChannelBackend } from './facilitator'
-import { remoteChannelBackend } from './remote'
 import { DEFAULT_WITHDRAW_DELAY_S } from './requirements'
 import { channelNetwork, type ChannelNetwork } from './serve'
 
@@ -24,12 +23,15 @@ export interface ChannelsContext {
   log: Logger
 }
 
-/** One network's channels over its settler or its listing remote facilitators; none (logged) without an authorizer. */
-export function networkChannels(
+/**
+ * One network's channels over its settler or its listing remote facilitators; none (logged) without an authorizer.
+ * The remote backend's module (with `@x402/evm`'s root entry and viem's) loads only for a remote facilitator.
+ */
+export async function networkChannels(
   c: ChannelsContext,
   network: string,
   on: { settler?: Settler; remote?: RemoteChannels },
-): ChannelNetwork | undefined {
+): Promise<ChannelNetwork | undefined> {
   const net = c.config.networks.find((n) => n.network === network)
   const key = c.config.channels.receiverAuthorizerKey
   let backend: ChannelBackend | undefined
@@ -40,6 +42,7 @@ export function networkChannels(
       { network },
     )
   else if (on.remote) {
+    const { remoteChannelBackend } = await import('./remote')
     backend = remoteChannelBackend({ ...on.remote, authorizerKey: key })
     if (!on.remote.rpcUrl) warnWithoutWatch(c.config, network, c.log)
   }
@@ -48,12 +51,15 @@ export function networkChannels(
 }
 
 /** The channels of every network with a settler or listing remote facilitators, in NETWORKS order. */
-export function channelsAtBoot(
+export async function channelsAtBoot(
   c: ChannelsContext & { settlers: Record<string, Settler>; remotes: Record<string, RemoteChannels> },
-): ChannelNetwork[] {
-  return c.config.networks.flatMap(
-    (n) => networkChannels(c, n.network, { settler: c.settlers[n.network], remote: c.remotes[n.network] }) ?? [],
+): Promise<ChannelNetwork[]> {
+  const all = await Promise.all(
+    c.config.networks.map((n) =>
+      networkChannels(c, n.network, { settler: c.settlers[n.network], remote: c.remotes[n.network] }),
+    ),
   )
+  return all.flatMap((n) => n ?? [])
 }
 
 /**

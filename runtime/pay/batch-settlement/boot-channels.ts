@@ -22,7 +22,7 @@ export async function bootChannels(
   const heavy = () => import('./at-boot')
   const initial =
     Object.keys(settlers).length || Object.keys(found).length
-      ? (await heavy()).channelsAtBoot({ ...c, settlers, remotes: found })
+      ? await (await heavy()).channelsAtBoot({ ...c, settlers, remotes: found })
       : []
   if (!initial.length && !Object.keys(pending).length) return undefined
   let cancel = () => {}
@@ -35,7 +35,7 @@ export async function bootChannels(
       oursSigns,
       log: c.log,
       async found(r) {
-        const n = (await heavy()).networkChannels(c, r.network, { remote: r })
+        const n = await (await heavy()).networkChannels(c, r.network, { remote: r })
         if (n) service.add(n)
       },
     })

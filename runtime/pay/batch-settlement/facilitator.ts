@@ -1,8 +1,6 @@
-import { x402Facilitator } from '@x402/core/facilitator'
 import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from '@x402/core/types'
-import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/facilitator'
 import type { Hex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { addressOfKey } from '../fast-recover'
 import type { RawReceipt } from '../facilitator/settle/receipt'
 import { hexToBig, type Rpc, withReadRetry } from '../facilitator/settle/rpc'
 import type { Settler } from '../facilitator/settle/settler'
@@ -17,18 +15,38 @@ export interface ChannelFacilitator {
 /**
  * The official batch-settlement facilitator (`@x402/evm`), self-hosted: every deposit, claim, sweep and refund it
  * sends goes through this server's settlement pipeline (`settlerSigner`: nonce lanes, fee bumps, recovery), and it
- * signs claims and refunds with the receiver-authorizer key the 402 announces.
+ * signs claims and refunds with the receiver-authorizer key the 402 announces. Built on its first call: the official
+ * modules (with viem's root entry and accounts, ~440 modules) are not loaded at boot, which they made ~40 % longer
+ * with RPC_URL set (docs/benchmarks.md §5); the authorizer's address, which the 402 announces, is computed natively.
  */
 export function channelFacilitator(
   settler: Settler,
   receiverAuthorizerKey: Hex,
   networks: string[],
 ): { facilitator: ChannelFacilitator; receiverAuthorizer: Hex } {
-  const authorizer = privateKeyToAccount(receiverAuthorizerKey)
-  const scheme = new BatchSettlementEvmScheme(settlerSigner(settler) as never, authorizer as never)
-  const f = new x402Facilitator()
-  for (const n of networks) f.register(n as never, scheme)
-  return { facilitator: f as unknown as ChannelFacilitator, receiverAuthorizer: authorizer.address }
+  let official: Promise<ChannelFacilitator> | undefined
+  const built = () =>
+    (official ??= (async () => {
+      const [{ x402Facilitator }, { BatchSettlementEvmScheme }, { privateKeyToAccount }] = await Promise.all([
+        import('@x402/core/facilitator'),
+        import('@x402/evm/batch-settlement/facilitator'),
+        import('viem/accounts'),
+      ])
+      const scheme = new BatchSettlementEvmScheme(
+        settlerSigner(settler) as never,
+        privateKeyToAccount(receiverAuthorizerKey) as never,
+      )
+      const f = new x402Facilitator()
+      for (const n of networks) f.register(n as never, scheme)
+      return f as unknown as ChannelFacilitator
+    })())
+  return {
+    facilitator: {
+      verify: async (payload, requirements) => (await built()).verify(payload, requirements),
+      settle: async (payload, requirements) => (await built()).settle(payload, requirements),
+    },
+    receiverAuthorizer: addressOfKey(receiverAuthorizerKey),
+  }
 }
 
 /** The label of the receiver-authorizer key derived from the first settler key (CHANNEL_RECEIVER_AUTHORIZER_KEY unset). */

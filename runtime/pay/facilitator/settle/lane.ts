@@ -1,4 +1,7 @@
+import type { Hex, TransactionSerializableEIP1559 } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
+import { hexToBytes, keccak256, serializeTransaction } from 'viem/utils'
+import { addressOfKey, signDigestNative } from '../../fast-recover'
 import type { RawReceipt } from './receipt'
 
 /** One settlement transaction in flight: a payment, or a filler that closes a nonce gap. */
@@ -36,10 +39,29 @@ export class Lane {
   /** Set while the counter is being (re)read from the chain; callers wait for it before taking a nonce. */
   syncing: Promise<void> | null = null
 
-  constructor(readonly account: PrivateKeyAccount) {}
+  readonly address: Hex
+  private signer: Promise<PrivateKeyAccount> | null = null
 
-  get address() {
-    return this.account.address
+  /** The key's address is computed natively at once; viem's account (its accounts module, its curve tables) on the first signature. */
+  constructor(private readonly key: Hex) {
+    this.address = addressOfKey(key)
+  }
+
+  /**
+   * The raw signed transaction, as viem's `account.signTransaction` makes it (same bytes: RFC 6979 is
+   * deterministic), signed with native libsecp256k1: viem's pure-JS signature was ~15 % of the server's CPU per
+   * `exact` paid call under load (docs/benchmarks.md §3b). viem's account signs when the native module is missing.
+   */
+  async signTransaction(tx: TransactionSerializableEIP1559): Promise<Hex> {
+    const signature = signDigestNative(hexToBytes(keccak256(serializeTransaction(tx))), this.key)
+    if (signature) return serializeTransaction(tx, signature)
+    return (await this.account()).signTransaction(tx)
+  }
+
+  /** The key's viem account (signs when the native module is missing). */
+  account(): Promise<PrivateKeyAccount> {
+    this.signer ??= import('viem/accounts').then((m) => m.privateKeyToAccount(this.key))
+    return this.signer
   }
 
   take(): number {

@@ -1,6 +1,5 @@
 import type { Hex } from 'viem'
 import { concat, keccak256, toHex } from 'viem/utils'
-import { privateKeyToAccount } from 'viem/accounts'
 import { FeeCache, bumped } from './fees'
 import { Lane, type Job } from './lane'
 import { gasCost, type RawReceipt } from './receipt'
@@ -50,7 +49,7 @@ export class Settler {
     private o: SettlerOptions,
   ) {
     if (o.keys.length === 0) throw new Error('at least one settler key is required')
-    this.lanes = o.keys.map((k) => new Lane(privateKeyToAccount(k)))
+    this.lanes = o.keys.map((k) => new Lane(k))
     this.fees = new FeeCache(rpc, o.blockTimeMs)
     this.watcher = new BlockWatcher(
       rpc,
@@ -147,7 +146,7 @@ export class Settler {
   }
 
   private async sign(job: Job): Promise<Hex> {
-    const raw = await job.lane.account.signTransaction({
+    const raw = await job.lane.signTransaction({
       type: 'eip1559',
       chainId: this.o.chainId,
       nonce: job.nonce,
