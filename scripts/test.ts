@@ -16,6 +16,7 @@ const steps: Array<[string, string[]]> = [
   ['typecheck (tsc --noEmit)', [bun, 'x', 'tsc', '--noEmit', '-p', '.']],
   ['lint (Biome format + lint, knip: unused files and dependencies)', [bun, 'run', 'lint']],
   ['Chromium for the browser tests', ['bash', 'scripts/ensure-chromium.sh']],
+  ['Prometheus for the alert-rule and scrape tests', ['bash', 'scripts/ensure-prometheus.sh']],
   ['bun test', [bun, 'test', '--timeout', '120000', ...process.argv.slice(2)]],
   ['wrk for the benchmark smoke run (installed with apt-get when missing)', ['bash', 'scripts/ensure-wrk.sh']],
   ['benchmark smoke run (no timing assertions)', [bun, 'bench/run.ts', '--smoke']],

@@ -73,6 +73,8 @@ export interface Config {
    * may grow the process's RSS before it is stopped, and the largest answer (JSON) one call may return.
    */
   isolate: { workers: number; maxWorkers: number; memoryMb: number; answerMb: number }
+  /** Operations (docs/operations.md): the separate metrics port (null: /metrics behind ADMIN_TOKEN), the canary's payers. */
+  ops: { metricsPort: number | null; metricsHost: string; canaryPayers: string[] }
   /** Payment channels (docs/channels.md): longest wait of a charge for its claim, smallest deposit accepted. */
   channels: {
     claimIntervalS: number
