@@ -8,7 +8,7 @@
 import type * as Api from '@opentelemetry/api'
 import type { CatalogService } from '../catalog'
 import type { ModelClient, ServiceContext, TierName, Upstream } from '../sdk'
-import { m } from './metrics'
+import { m, observing } from './metrics'
 import { handlerContext } from './paid-call'
 import { traceHeaders, tracing } from './tracing'
 
@@ -89,6 +89,7 @@ function observedUpstream(u: Upstream, requestId: string): Upstream {
 export function observedContext(make: ContextFactory): ContextFactory {
   return (svc, tier, requestId, signal) => {
     const ctx = make(svc, tier, requestId, signal)
+    if (!observing.on) return ctx
     const upstream = ctx.upstream
     return {
       ...ctx,

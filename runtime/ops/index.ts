@@ -7,6 +7,7 @@
 import type { Config } from '../config'
 import type { Env } from '../config/declare'
 import type { CollectDeps } from './collect'
+import { observing } from './metrics'
 import { watchCanary } from './reliability'
 import { startTracing, stopTracing, tracing } from './tracing'
 
@@ -20,6 +21,7 @@ export async function startOps(o: { config: Config; env: Env; version: string } 
   watchCanary(config.ops.canaryPayers)
   // The routes module (and the collectors) load only when something is configured (literal specifier: bundled).
   const enabled = Boolean(config.adminToken || config.ops.metricsPort !== null || config.ops.canaryPayers.length)
+  observing.on = enabled || traces !== undefined
   const routes = enabled ? await import('./routes') : undefined
   const metricsPort = routes?.serveMetricsPort(config, o)
   return {

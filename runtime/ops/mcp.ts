@@ -6,7 +6,7 @@
  * (./paid-call.ts) is its child: it runs inside this span's context.
  * @module ops/mcp
  */
-import { m } from './metrics'
+import { m, observing } from './metrics'
 import { tracing } from './tracing'
 
 interface ToolResultLike {
@@ -20,6 +20,7 @@ export async function observeToolCall<T extends ToolResultLike>(
   requestId: string | number | undefined,
   call: () => Promise<T>,
 ): Promise<T> {
+  if (!observing.on) return call()
   const started = performance.now()
   const t = tracing()
   let errorType = ''

@@ -9,6 +9,12 @@ import { Registry } from './registry'
 
 export const registry = new Registry()
 
+/**
+ * Whether the paid-call, model and MCP hooks record anything: set at boot when metrics (ADMIN_TOKEN, METRICS_PORT),
+ * the canary (CANARY_PAYER) or tracing are configured. Nothing configured: each hook returns at its first line.
+ */
+export const observing = { on: false }
+
 /** USDC has 6 decimals on every network this server sells on. */
 export const usdc = (atomic: string | bigint | number): number => Number(atomic) / 1e6
 

@@ -10,7 +10,7 @@ import type * as Api from '@opentelemetry/api'
 import { createHash } from 'node:crypto'
 import type { Admission, PaidRequest, PaymentHold } from '../pay/server/doors'
 import { ServiceError } from '../sdk'
-import { m, paid } from './metrics'
+import { m, observing, paid } from './metrics'
 import { isCanary, recordCanary } from './reliability'
 import { tracing, type Tracing } from './tracing'
 
@@ -133,7 +133,7 @@ function ender(r: PaidRequest, f: PaymentFacts, trace: CallTrace | undefined): D
  * is wrapped to see the handler's outcome and the settlement. The answer is never changed.
  */
 export function observeAdmit(r: PaidRequest, admit: () => Promise<Admission>): Promise<Admission> {
-  if (!r.payment) return admit()
+  if (!r.payment || !observing.on) return admit()
   return observed(r, r.payment.header, admit)
 }
 
