@@ -34,6 +34,9 @@ export function watchCanary(addresses: string[]): void {
   payers = new Set(addresses.map((a) => a.toLowerCase()))
 }
 
+/** True when a canary payer is configured (the console and /reliability show its figures). */
+export const canaryWatched = (): boolean => payers.size > 0
+
 export const isCanary = (payer: string | undefined): boolean =>
   payers.size > 0 && payer !== undefined && payers.has(payer.toLowerCase())
 

@@ -2,9 +2,9 @@
  * The paid canary (`npm run canary`, scripts/canary.ts) against a server of the test suite on the dev chain (anvil,
  * Circle's USDC), as a child process with the official clients: three cheap services paid with `exact`, then through
  * a channel (one deposit, vouchers, the cooperative refund). Its JSON report says every result, receipt and the books
- * matched; the server, configured with the canary's address (CANARY_PAYER), publishes the runs at GET /reliability
- * and in /metrics. A canary whose payer has no funds fails, and /reliability names the failure. Money check at the
- * end: the payee's on-chain delta = /stats exact revenue (= ledger) + the channel charges swept at shutdown.
+ * matched; the server, configured with the canary's address (CANARY_PAYER), publishes the runs at GET /reliability,
+ * in the console and in /metrics. A canary whose payer has no funds fails, and /reliability names the failure.
+ * Money check at the end: the payee's on-chain delta = /stats exact revenue (= ledger) + the channel charges swept.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -16,6 +16,7 @@ import { fundedPayer, startServerOnChain, stopAndTally } from '../support/on-cha
 import type { TestServer } from '../support/server'
 
 const ROOT = `${import.meta.dir}/../..`
+const ADMIN_TOKEN = 'ops-canary-test-admin-token-0123456789'
 let chain: DevChain
 let s: TestServer
 let dir: string
@@ -31,7 +32,7 @@ beforeAll(async () => {
   broke = await fundedPayer(chain, 0n)
   payeeBefore = await usdcBalance(chain.rpcUrl, chain.payee.address)
   s = await startServerOnChain(chain, {
-    env: { CHANNEL_MIN_DEPOSIT_USD: '0.1', CANARY_PAYER: `${canary.address},${broke.address}` },
+    env: { CHANNEL_MIN_DEPOSIT_USD: '0.1', CANARY_PAYER: `${canary.address},${broke.address}`, ADMIN_TOKEN },
   })
 })
 afterAll(async () => {
@@ -86,6 +87,14 @@ test('the canary pays exact and a channel, checks results, receipts and the book
   expect(rel.schemes['batch-settlement']).toMatchObject({ calls: 3, ok: 3, success_rate: 1 })
   expect(rel.schemes.exact.latency_ms.p50).toBeGreaterThan(0)
   expect(rel.recent).toHaveLength(6)
+  // the console shows the same figures
+  const console = (await (
+    await s.fetch('/admin/api/overview', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+  ).json()) as any
+  expect(console.reliability).toMatchObject({ calls: 6, success_rate: 1, schemes: rel.schemes })
+  // and /metrics counts the canary's calls by scheme and outcome
+  const metrics = await (await s.fetch('/metrics', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text()
+  expect(metrics).toMatch(/^x402_canary_calls_total\{scheme="batch-settlement",outcome="settled"\} \d+$/m)
 })
 
 test('a canary that cannot pay fails with its report, and /reliability names the last failure', async () => {

@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
-import { mkdtempSync, rmSync, writeFileSync, copyFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
@@ -173,6 +173,17 @@ test.skipIf(!hasPrometheus())(
       expect(await first(`x402_settle_duration_seconds_count{scheme="exact"}`)).toBe(
         sample(now, 'x402_settle_duration_seconds_count', { scheme: 'exact', network: NETWORK }),
       )
+      // every query of the dashboard in docs/operations.md is valid PromQL (Prometheus answers it)
+      const doc = readFileSync(`${ROOT}/docs/operations.md`, 'utf8')
+      const queries = doc
+        .split('```promql')[1]!
+        .split('```')[0]!
+        .split('\n')
+        .filter((l) => l.trim() && !l.startsWith('#'))
+      expect(queries.length).toBeGreaterThan(20)
+      for (const query of queries)
+        expect({ query, ok: Array.isArray(await prom.query(query)) }).toEqual({ query, ok: true })
+      expect((await prom.query('max by (network) (x402_channel_unclaimed_usdc)')).length).toBe(1)
     } finally {
       await prom.stop()
     }
