@@ -28,10 +28,10 @@ const cpuUs = (pid: number) => {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
   return (Number(f[11]) + Number(f[12])) * 10_000
 }
-async function cpuPerRequest(pid: number, url: string) {
-  await wrk(url, { ...post, seconds: 1 })
+async function cpuPerRequest(pid: number, url: string, opts: Parameters<typeof wrk>[1]) {
+  await wrk(url, { ...opts, seconds: 1 })
   const before = cpuUs(pid)
-  const r = await wrk(url, post)
+  const r = await wrk(url, opts)
   return (cpuUs(pid) - before) / r.requests
 }
 
@@ -50,7 +50,9 @@ const variants: Array<[string, Record<string, string>]> = [
 ]
 console.log(`# Operations cost${smoke ? ' (smoke run: figures not meaningful)' : ''}\n`)
 if (http)
-  console.log('| configuration | GET /health vs raw | unpaid 402 vs raw | CPU per unpaid 402 |\n|---|---|---|---|')
+  console.log(
+    '| configuration | GET /health vs raw | unpaid 402 vs raw | server CPU per /health | per unpaid 402 |\n|---|---|---|---|---|',
+  )
 try {
   if (!http) throw new Skip()
   const rawGet = await measure(`http://127.0.0.1:${raw.port}/`, o, S.runs, S.warmup)
@@ -60,9 +62,10 @@ try {
     try {
       const health = await measure(`http://127.0.0.1:${app.port}/health`, o, S.runs, S.warmup)
       const challenge = await measure(`http://127.0.0.1:${app.port}/api/v1/hash-digest`, post, S.runs, S.warmup)
-      const cpu = await cpuPerRequest(app.pid, `http://127.0.0.1:${app.port}/api/v1/hash-digest`)
+      const cpu = await cpuPerRequest(app.pid, `http://127.0.0.1:${app.port}/api/v1/hash-digest`, post)
+      const cpuHealth = await cpuPerRequest(app.pid, `http://127.0.0.1:${app.port}/health`, o)
       console.log(
-        `| ${name} | ${fmt(health)}: **${(health.rps / rawGet.rps).toFixed(2)}x** | ${fmt(challenge)}: **${(challenge.rps / rawPost.rps).toFixed(2)}x** | ${cpu.toFixed(0)} µs |`,
+        `| ${name} | ${fmt(health)}: **${(health.rps / rawGet.rps).toFixed(2)}x** | ${fmt(challenge)}: **${(challenge.rps / rawPost.rps).toFixed(2)}x** | ${cpuHealth.toFixed(0)} µs | ${cpu.toFixed(0)} µs |`,
       )
     } finally {
       await app.stop()
@@ -96,7 +99,7 @@ const hold: PaymentHold = {
 const request = (i: number) =>
   ({ svc: { slug: 'bench' }, tier: 'flat', requestId: `req_${i}`, payment: { header, version: 2 } }) as PaidRequest
 const admit = async () => ({ kind: 'admitted' as const, call: { request: request(0), input: {}, headers: {}, hold } })
-async function perCall(wrapped: boolean): Promise<number> {
+async function perCallOnce(wrapped: boolean): Promise<number> {
   const t0 = performance.now()
   for (let i = 0; i < S.calls; i++) {
     const r = request(i)
@@ -106,6 +109,11 @@ async function perCall(wrapped: boolean): Promise<number> {
     await a.call.hold.settle()
   }
   return ((performance.now() - t0) * 1000) / S.calls
+}
+/** The fastest of three rounds (the machine's other work only ever adds time). */
+async function perCall(wrapped: boolean): Promise<number> {
+  const rounds = [await perCallOnce(wrapped), await perCallOnce(wrapped), await perCallOnce(wrapped)]
+  return Math.min(...rounds)
 }
 await perCall(true) // warm-up
 const base = await perCall(false)

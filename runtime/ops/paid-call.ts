@@ -26,7 +26,7 @@ export interface PaymentFacts {
 /** Reads the facts of a payment header without judging it (the scheme's own decoder does that). */
 export function paymentFacts(header: string): PaymentFacts {
   try {
-    const p = JSON.parse(Buffer.from(header, 'base64').toString('utf8'))
+    const p = JSON.parse(atob(header))
     const acc = p?.accepted ?? p ?? {}
     return {
       scheme: String(acc.scheme ?? p?.scheme ?? 'unknown').slice(0, 32),
@@ -224,6 +224,9 @@ function observedHold(
       }
     },
     async release(why) {
+      // A streamed answer's handler failure releases with `handler <status> <code>` (runtime/pay/server/paid-call.ts).
+      const failedRun = why.match(/^handler \d+ (\S+)/)?.[1]
+      if (failedRun) m.runsFailed.inc({ service, code: failedRun })
       try {
         await h.release(why)
       } finally {
