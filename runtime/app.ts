@@ -52,6 +52,8 @@ export interface AppDeps extends PipelineDeps {
   channelFigures?: (since?: number) => Promise<ChannelFigures>
   /** The console's routes, loaded by boot only when ADMIN_TOKEN is set (absent: /admin does not exist). */
   adminRoutes?: typeof adminRoutes
+  /** /metrics, /reliability and the HTTP status counter (runtime/ops), built by boot only when configured. */
+  ops?: Elysia<any>
 }
 
 /**
@@ -174,6 +176,7 @@ export function createApp(deps: AppDeps) {
         }
         return errorAnswer(error, code, id, deps.log)
       })
+      .use(deps.ops ?? new Elysia())
       .use(siteRoutes)
       .use(lazyDiscoveryRoutes(services, config, deps.payTo, deps.bootedAt, deps.log, deps.channels))
       .use(

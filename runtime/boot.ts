@@ -1,4 +1,4 @@
-import { createApp } from './app'
+import { createApp, VERSION } from './app'
 import { buildCatalog, type Categories, type CatalogService } from './catalog'
 import { loadConfig, usesDevChain, type Config } from './config'
 import { openStorage, type OpenedStorage } from './db/open'
@@ -20,6 +20,7 @@ import { createReceiptIssuer, defaultKeyPath, loadReceiptKey, type ReceiptIssuer
 import { HandlerPool, isolated } from './isolate'
 import type { ChannelService } from './pay/batch-settlement/networks'
 import type { ChannelSources } from './pay/facilitator/per-network/backends'
+import { observedContext, startOps, tracedFetch } from './ops'
 
 export interface BootOptions {
   env?: Record<string, string | undefined>
@@ -63,6 +64,8 @@ export interface Booted {
   log: Logger
   /** Payment channels (x402 batch-settlement): on the networks self-facilitated or with a remote listing them. */
   channels?: ChannelService
+  /** The port of the separate metrics listener (METRICS_PORT; 0 picks a free one), when set. */
+  metricsPort?: number
   /** Stops timers, flushes and closes the storage (a SQLite handle stays open until its `close()`). */
   close(): Promise<void>
 }
@@ -83,6 +86,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const models = modelProvider({
     baseUrl: config.openai.baseUrl || undefined,
     apiKey: config.openai.apiKey || undefined,
+    fetch: tracedFetch,
   })
   const { entries } = o
   const { services: catalog, problems: manifestProblems } = buildCatalog(
@@ -166,6 +170,11 @@ export async function boot(o: BootOptions): Promise<Booted> {
   channels?.start()
   // The operator console's modules load only when it is enabled (literal specifier: bundled in the binary).
   const admin = config.adminToken ? await import('./admin/routes') : undefined
+  // Metrics, traces and the canary's figures (runtime/ops), each only when configured.
+  const ops = await startOps({
+    ...{ config, env, version: VERSION, ledger, pool, log, channels, channelStore: storage.channels },
+    ...{ network: config.networks[0].network, facilitatorHealth: () => o.facilitator.health?.() },
+  })
   const app = createApp({
     services,
     config,
@@ -186,16 +195,19 @@ export async function boot(o: BootOptions): Promise<Booted> {
     facilitatorHealth: () => o.facilitator.health?.(),
     admin: { ledger, facilitator: o.facilitator },
     adminRoutes: admin?.adminRoutes,
+    ops: ops.routes,
     devPayer: usesDevChain(config) ? o.devPayer : undefined,
-    context: createContextFactory(
-      config,
-      log,
-      createVerifier(
-        o.facilitator,
-        config.networks.map((n) => n.network),
+    context: observedContext(
+      createContextFactory(
+        config,
+        log,
+        createVerifier(
+          o.facilitator,
+          config.networks.map((n) => n.network),
+        ),
+        models,
+        o.upstreams,
       ),
-      models,
-      o.upstreams,
     ),
   })
   return {
@@ -207,7 +219,9 @@ export async function boot(o: BootOptions): Promise<Booted> {
     gate,
     log,
     channels,
+    metricsPort: ops.metricsPort,
     async close() {
+      await ops.close()
       pool.close()
       clearInterval(timer)
       clearInterval(purge)

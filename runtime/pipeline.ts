@@ -20,6 +20,7 @@ import {
 } from './pay/server/paid-call'
 import { runHandler } from './run-handler'
 import { streamPaid } from './stream/paid'
+import { observeAdmit } from './ops/paid-call'
 
 export interface PipelineDeps extends PaidCallDeps {
   /** Builds the handler context (fetch, upstreams, model) for one call; `caller`: the payer, or the client's address. */
@@ -96,7 +97,7 @@ export async function servePaid(
         return prepareInputReport(svc.manifest.input, parseJson(raw))
       },
     }
-    const admission = await admit(paid, deps)
+    const admission = await observeAdmit(paid, () => admit(paid, deps))
     if (admission.kind !== 'admitted') return answerOf(admission, paid, deps)
     const { call } = admission
     // Streamed (Server-Sent Events): runs, settles after the complete result and releases like below.

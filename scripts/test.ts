@@ -37,6 +37,7 @@ const steps: Array<[string, string[]]> = [
     "nginx, Caddy and HAProxy for the proxy tests (Debian's packages, installed with apt-get when missing)",
     ['bash', 'scripts/ensure-proxies.sh'],
   ],
+  ['Prometheus for the alert-rule and scrape tests', ['bash', 'scripts/ensure-prometheus.sh']],
   ['bun test', [bun, 'test', '--timeout', '120000', ...process.argv.slice(2)]],
   ['wrk for the benchmark smoke run (installed with apt-get when missing)', ['bash', 'scripts/ensure-wrk.sh']],
   ['benchmark smoke run (no timing assertions)', [bun, 'bench/run.ts', '--smoke']],

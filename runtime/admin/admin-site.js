@@ -283,6 +283,32 @@ function renderOverview(o) {
       'No upstream called since the server started.',
     ),
   )
+  const rel = o.reliability
+  const pct = (r) => (r === null ? '—' : `${(r * 100).toFixed(1)}%`)
+  $('#reliability').replaceChildren(
+    ...(rel
+      ? [
+          table(
+            [
+              { label: 'scheme', get: (r) => r.scheme },
+              { label: 'calls', get: (r) => r.calls, num: true },
+              { label: 'success', get: (r) => pct(r.success_rate), num: true },
+              { label: 'p50 ms', get: (r) => r.latency_ms.p50 ?? '—', num: true },
+              { label: 'p95 ms', get: (r) => r.latency_ms.p95 ?? '—', num: true },
+            ],
+            Object.entries(rel.schemes).map(([scheme, f]) => ({ scheme, ...f })),
+            'No canary call seen since the server started.',
+          ),
+          el(
+            'p',
+            { class: 'muted small' },
+            rel.last_failure
+              ? `Last failure: ${when(rel.last_failure.at)} ${rel.last_failure.scheme} ${rel.last_failure.service}: ${rel.last_failure.outcome} ${rel.last_failure.reason ?? ''}`
+              : 'No failure.',
+          ),
+        ]
+      : [el('p', { class: 'muted small' }, 'No canary configured (CANARY_PAYER).')]),
+  )
 }
 
 // ---- payment channels (x402 batch-settlement; docs/channels.md) -----------------------------------------------

@@ -2,6 +2,7 @@ import { windowStartMs } from '../db/shared'
 import type { AdminReads, ChannelStore, StatsStore } from '../db/store'
 import type { Facilitator } from '../pay/types'
 import { upstreamHealth } from '../net/upstream-health'
+import { canaryWatched, reliabilityReport } from '../ops/reliability'
 import { explorerBase, paymentTxUrl } from './explorer'
 
 export interface OverviewDeps {
@@ -129,6 +130,8 @@ export async function overview(d: OverviewDeps) {
       days: demo,
     },
     upstreams: upstreamHealth(),
+    // The paid canary's runs (CANARY_PAYER; GET /reliability), or null when no canary is configured.
+    reliability: canaryWatched() ? reliabilityReport() : null,
     tokens: services
       .filter((s) => s.tokens > 0)
       .sort((a, b) => b.tokens - a.tokens)

@@ -9,6 +9,7 @@ import { readChannels } from './channels'
 import { readIsolate } from './isolate'
 import { readLimits } from './limits'
 import { readModels } from './models'
+import { readOps } from './ops'
 import { readPayment } from './networks'
 import { parseYaml, readYaml } from './registry-yaml'
 import { readOutbound, readServer, STREAM_HEARTBEAT_MS } from './server'
@@ -39,6 +40,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     ...readPayment(r, doc),
     ...readModels(r),
     ...readConsole(r),
+    ...readOps(r),
     ...readOutbound(r, doc, name),
     services: doc.services ?? {},
     streamHeartbeatMs: r.number(STREAM_HEARTBEAT_MS),

@@ -76,6 +76,8 @@ export interface Config {
   streamHeartbeatMs: number
   /** Where handlers run (runtime/isolate): the pool's options (runtime/isolate/pool.ts `PoolOptions`). */
   isolate: PoolOptions
+  /** Operations (docs/operations.md): the separate metrics port (null: /metrics behind ADMIN_TOKEN), the canary's payers. */
+  ops: { metricsPort: number | null; metricsHost: string; canaryPayers: string[] }
   /** Payment channels (docs/channels.md): longest wait of a charge for its claim, smallest deposit accepted. */
   channels: {
     claimIntervalS: number

@@ -10,6 +10,7 @@ import { isolateVariables } from './isolate'
 import { limitVariables } from './limits'
 import { listOf } from './parse'
 import { modelVariables } from './models'
+import { opsVariables } from './ops'
 import { MAX_TIMEOUT_SECONDS, paymentVariables, perChainFamilies } from './networks'
 import { PROVIDER_DESCRIPTION, PROVIDER_NAME, serverVariables, UPSTREAM_KEY, UPSTREAM_URL } from './server'
 import { storageVariables } from './storage'
@@ -23,6 +24,7 @@ export const variables: Variable[] = [
   ...limitVariables,
   ...isolateVariables,
   ...consoleVariables,
+  ...opsVariables,
   ...processVariables,
 ]
 

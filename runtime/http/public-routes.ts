@@ -12,7 +12,7 @@ export interface PublicRoute {
   /** One line for the endpoint table. */
   what: string
   /** The route exists only in this setup (elsewhere it answers the unknown-path 404). */
-  only?: 'dev-chain' | 'admin'
+  only?: 'dev-chain' | 'admin' | 'canary'
 }
 
 export const PUBLIC_ROUTES: PublicRoute[] = [
@@ -95,5 +95,15 @@ export const PUBLIC_ROUTES: PublicRoute[] = [
     ],
     what: 'the operator console and its JSON API, behind the token ([operations.md](operations.md#operator-console))',
     only: 'admin',
+  },
+  {
+    routes: ['GET /metrics'],
+    what: 'Prometheus metrics (text exposition) behind `Authorization: Bearer <ADMIN_TOKEN>`; with `METRICS_PORT` on that port instead, without a token ([operations.md](operations.md#metrics))',
+    only: 'admin',
+  },
+  {
+    routes: ['GET /reliability'],
+    what: "the paid canary's last runs as this instance saw them: success rate, latency per scheme, the last failure ([operations.md](operations.md#canary))",
+    only: 'canary',
   },
 ]

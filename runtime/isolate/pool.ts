@@ -1,6 +1,7 @@
 import type { Logger, ServiceContext } from '../sdk'
 import { ServiceError } from '../sdk/errors'
 import { type CallContext, type FromWorker, fromWire, type ToWorker, toWire } from './protocol'
+import { workerEnded } from '../ops/metrics'
 
 export interface PoolOptions {
   /** Workers kept ready. */
@@ -555,6 +556,7 @@ export class HandlerPool {
     if (slot.ended) return
     slot.ended = true
     clearTimeout(slot.idle)
+    if (err && slot.job) workerEnded(err)
     slot.worker.terminate()
     this.slots = this.slots.filter((s) => s !== slot)
     // A worker the pool stopped is replaced at once (the next call finds one ready); a failing one only on demand.

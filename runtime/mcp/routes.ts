@@ -23,6 +23,7 @@ import {
   paidTool,
 } from './tools'
 import { prepareInput } from '../validate'
+import { observeToolCall } from '../ops/mcp'
 
 export interface McpDeps extends PipelineDeps {
   services: CatalogService[]
@@ -168,12 +169,13 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
                 .sendNotification({ method: 'notifications/progress', params: { progressToken, ...p } })
                 .catch(() => {})
       try {
-        return await callTool(
-          mcp,
-          req.params.name,
-          req.params.arguments,
-          req.params._meta as Record<string, unknown> | undefined,
-          { client, signal: AbortSignal.any([request.signal, extra.signal]), progress },
+        const meta = req.params._meta as Record<string, unknown> | undefined
+        return await observeToolCall(req.params.name, meta, extra.requestId, () =>
+          callTool(mcp, req.params.name, req.params.arguments, meta, {
+            client,
+            signal: AbortSignal.any([request.signal, extra.signal]),
+            progress,
+          }),
         )
       } catch (e) {
         if (e instanceof mcp.McpError) throw e

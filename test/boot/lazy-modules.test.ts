@@ -60,6 +60,10 @@ const LAZY = {
   search: /runtime\/discovery\/(search|llms)\.ts$/,
   openai: /npm:openai\//,
   settler: /runtime\/pay\/settle\/settler\.ts$/,
+  // operations: the /metrics routes and collectors (ADMIN_TOKEN, METRICS_PORT or CANARY_PAYER), the OpenTelemetry SDK
+  // (an OTLP endpoint)
+  opsRoutes: /runtime\/ops\/(routes|collect)\.ts$/,
+  openTelemetry: /npm:@opentelemetry\//,
   // viem's root entry (~420 modules) and viem/accounts (~100, with the BIP-39 word lists): boot needs only viem/utils
   viemRoot: /npm:viem\/_esm\/index\.js$/,
   viemAccounts: /npm:viem\/_esm\/accounts\/index\.js$/,
@@ -74,16 +78,16 @@ test('a default boot (SQLite, remote facilitator, no ADMIN_TOKEN) loads none of 
   for (const [name, re] of Object.entries(LAZY)) expect([name, has(mods, re)]).toEqual([name, false])
 })
 
-test('each loads on first use: /mcp, /docs, /discovery/search, and the console when ADMIN_TOKEN is set', async () => {
+test('each loads on first use: /mcp, /docs, /discovery/search, the console and /metrics when ADMIN_TOKEN is set', async () => {
   const mods = await loadedAfter({ ADMIN_TOKEN: 'lazy-modules-test-admin-token-0123' }, [
     ['POST', '/mcp', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })],
     ['GET', '/docs'],
     ['GET', '/openapi/full.json'],
     ['GET', '/discovery/search?q=slug'],
   ])
-  for (const name of ['console', 'mcp', 'mcpSdk', 'openapiViewer', 'search'] as const)
+  for (const name of ['console', 'mcp', 'mcpSdk', 'openapiViewer', 'search', 'opsRoutes'] as const)
     expect([name, has(mods, LAZY[name])]).toEqual([name, true])
-  for (const name of ['postgres', 'openai', 'settler', 'viemRoot', 'viemAccounts', 'yaml'] as const)
+  for (const name of ['postgres', 'openai', 'settler', 'viemRoot', 'viemAccounts', 'yaml', 'openTelemetry'] as const)
     expect([name, has(mods, LAZY[name])]).toEqual([name, false])
 })
 

@@ -1,6 +1,6 @@
 /**
  * The one declaration of the public routes (runtime/http/public-routes.ts) against the app itself, booted with every
- * optional route group on (the operator console, the dev chain's demo payer): every registered route outside the
+ * optional route group on (the operator console and /metrics, the canary's /reliability, the dev chain's demo payer): every registered route outside the
  * paid services is declared, and every declared route answers (never the unknown-path 404).
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
@@ -13,7 +13,7 @@ let s: TestServer
 let plain: TestServer
 beforeAll(async () => {
   s = await startApp({
-    env: { ADMIN_TOKEN: 'a-console-token-of-32-characters' },
+    env: { ADMIN_TOKEN: 'a-console-token-of-32-characters', CANARY_PAYER: privateKeyToAccount(key).address },
     devPayer: { address: privateKeyToAccount(key).address, privateKey: key },
   })
   plain = await startApp()

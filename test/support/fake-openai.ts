@@ -43,6 +43,8 @@ export interface FakeOpenAI {
   url: string
   /** Every request body received, in order. */
   requests: ChatBody[]
+  /** The W3C `traceparent` header of every request, in order (null when absent). */
+  traceparents: Array<string | null>
   /** Queues replies for the next requests. */
   reply(...r: FakeReply[]): void
   /** Clears the queue and the recorded requests. */
@@ -66,6 +68,7 @@ const enc = new TextEncoder()
 export function startFakeOpenAI(): FakeOpenAI {
   const queue: FakeReply[] = []
   const requests: ChatBody[] = []
+  const traceparents: Array<string | null> = []
   let n = 0
   let holding = false
   let chunksSent = 0
@@ -145,6 +148,7 @@ export function startFakeOpenAI(): FakeOpenAI {
         return Response.json({ error: { message: 'not found' } }, { status: 404 })
       const body = (await req.json()) as ChatBody
       requests.push(body)
+      traceparents.push(req.headers.get('traceparent'))
       const r = queue.shift()
       if (!r) return Response.json({ error: { message: 'fake-openai: no scripted reply' } }, { status: 500 })
       if ('hang' in r) {
@@ -192,10 +196,12 @@ export function startFakeOpenAI(): FakeOpenAI {
   return {
     url: `http://127.0.0.1:${server.port}/v1`,
     requests,
+    traceparents,
     reply: (...r) => void queue.push(...r),
     reset() {
       queue.length = 0
       requests.length = 0
+      traceparents.length = 0
       releaseHold?.()
       chunksSent = 0
     },
