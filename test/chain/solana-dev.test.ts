@@ -4,7 +4,15 @@
  * wrong-mint and wrong-payee payments move nothing. Malformed RPC requests get JSON-RPC errors.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createKeyPairSignerFromBytes, getBase58Encoder, type KeyPairSigner } from '@solana/kit'
+import { join } from 'node:path'
+import {
+  createKeyPairSignerFromBytes,
+  getBase58Encoder,
+  getBase64Encoder,
+  getTransactionDecoder,
+  type KeyPairSigner,
+} from '@solana/kit'
+import { FailedTransactionMetadata } from 'litesvm'
 import { x402Client } from '@x402/core/client'
 import { x402Facilitator } from '@x402/core/facilitator'
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
@@ -191,5 +199,39 @@ describe('Solana dev chain', () => {
     expect(await usdcOf(chain.payee.usdcAccount)).toBe(payee)
     const [status] = (await rpc('getSignatureStatuses', [[settled.transaction]])).result.value
     expect(status.confirmationStatus).toBe('finalized')
+  })
+  test('LiteSVM keeps enough history: a transaction resent after 40 others is still AlreadyProcessed', async () => {
+    const signer = toFacilitatorSvmSigner(chain.feePayer, { defaultRpcUrl: chain.url })
+    const signed = async () => {
+      const payload = await pay(requirements({ amount: '1' }))
+      const tx = (payload.payload as { transaction: string }).transaction
+      return signer.signTransaction(tx, chain.feePayer.address, SOLANA_MAINNET_CAIP2)
+    }
+    const decode = (wire: string) => getTransactionDecoder().decode(getBase64Encoder().encode(wire))
+    const first = decode(await signed())
+    expect(chain.ledger.svm.sendTransaction(first)).not.toBeInstanceOf(FailedTransactionMetadata)
+    for (let i = 0; i < 40; i++) {
+      expect(chain.ledger.svm.sendTransaction(decode(await signed()))).not.toBeInstanceOf(FailedTransactionMetadata)
+    }
+    // Straight to the VM, past the RPC's own seen-signature guard: LiteSVM's history (default ~32) still knows it.
+    const payee = await usdcOf(chain.payee.usdcAccount)
+    const again = chain.ledger.svm.sendTransaction(first)
+    expect(again).toBeInstanceOf(FailedTransactionMetadata)
+    expect(String(again)).toContain('AlreadyProcessed')
+    expect(await usdcOf(chain.payee.usdcAccount)).toBe(payee)
+  })
+
+  test('litesvm (a native module) is loaded only when a chain starts', async () => {
+    const script = [
+      "const loaded = () => Object.keys(require.cache).some((k) => k.includes('/node_modules/litesvm/'))",
+      "const { startSolanaDevChain } = await import('./runtime/chain/solana/start')",
+      'const before = loaded()',
+      'const c = await startSolanaDevChain()',
+      'console.log(before, loaded())',
+      'await c.stop()',
+    ].join('\n')
+    const proc = Bun.spawn([process.execPath, '-e', script], { cwd: join(import.meta.dir, '../..'), stdout: 'pipe' })
+    expect(await new Response(proc.stdout).text()).toBe('false true\n')
+    expect(await proc.exited).toBe(0)
   })
 })
