@@ -181,6 +181,20 @@ describe('Solana dev chain', () => {
     expect((await rpc('getHealth')).result).toBe('ok')
   })
 
+  test('a transaction without the fee payer signature is refused by sendTransaction, nothing moved', async () => {
+    const payload = await pay(requirements())
+    const payee = await usdcOf(chain.payee.usdcAccount)
+    const slot = chain.ledger.slot()
+    const unsigned = (payload.payload as { transaction: string }).transaction
+    expect((await rpc('sendTransaction', [unsigned, { encoding: 'base64' }])).error?.code).toBe(-32003)
+    const simulated = await rpc('simulateTransaction', [unsigned, { encoding: 'base64', sigVerify: true }])
+    expect(simulated.error?.code).toBe(-32003)
+    const unchecked = await rpc('simulateTransaction', [unsigned, { encoding: 'base64', sigVerify: false }])
+    expect(unchecked.result.value.err).toBeNull()
+    expect(await usdcOf(chain.payee.usdcAccount)).toBe(payee)
+    expect(chain.ledger.slot()).toBe(slot)
+  })
+
   test('a fully signed transaction sent twice is refused the second time, and its status stays answerable', async () => {
     const accepted = requirements()
     const payload = await pay(accepted)

@@ -26,7 +26,7 @@ const HISTORY = 1_000_000n
  * its status stays answerable. One caller at a time: LiteSVM is synchronous, so each method runs to completion.
  */
 export class SolanaLedger {
-  readonly svm: LiteSVM = new LiteSVM().withTransactionHistory(HISTORY)
+  readonly svm: LiteSVM = new LiteSVM().withTransactionHistory(HISTORY).withSigverify(true).withBlockhashCheck(true)
   private readonly statuses = new Map<string, LandedStatus>()
 
   slot(): bigint {
