@@ -13,6 +13,7 @@ import { mcpFigures } from './mcp'
 import { resultWriteCost } from './results'
 import { instancesBench } from './instances'
 import { chainPaced } from './chain-paced'
+import { solanaSettleLatency } from './solana-settle'
 
 const smoke = process.argv.includes('--smoke')
 
@@ -135,6 +136,10 @@ out()
 out('## 9. Instances on one Postgres')
 out()
 for (const l of await instancesBench(smoke)) out(l)
+out()
+out('## 10. Solana `exact` on the embedded dev chain (official @x402/svm client and facilitator, LiteSVM)')
+out()
+for (const l of await solanaSettleLatency(smoke ? 5 : 200)) out(l)
 
 out()
 out('## Notes')
