@@ -98,7 +98,10 @@ const hold: PaymentHold = {
 }
 const request = (i: number) =>
   ({ svc: { slug: 'bench' }, tier: 'flat', requestId: `req_${i}`, payment: { header, version: 2 } }) as PaidRequest
-const admit = async () => ({ kind: 'admitted' as const, call: { request: request(0), input: {}, headers: {}, hold } })
+const admit = async () => ({
+  kind: 'admitted' as const,
+  call: { request: request(0), input: {}, headers: {}, hold, payer: '0xbench' },
+})
 async function perCallOnce(wrapped: boolean): Promise<number> {
   const t0 = performance.now()
   for (let i = 0; i < S.calls; i++) {

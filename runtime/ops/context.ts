@@ -12,7 +12,14 @@ import { m, observing } from './metrics'
 import { handlerContext } from './paid-call'
 import { traceHeaders, tracing } from './tracing'
 
-type ContextFactory = (svc: CatalogService, tier: TierName, requestId: string, signal: AbortSignal) => ServiceContext
+/** The runtime's context factory (runtime/context.ts): `caller` is the worker pool's share (the payer, or the client). */
+type ContextFactory<C extends ServiceContext> = (
+  svc: CatalogService,
+  tier: TierName,
+  requestId: string,
+  signal: AbortSignal,
+  caller: string,
+) => C
 
 const codeOf = (e: unknown) => String((e as { code?: unknown })?.code ?? (e as Error)?.name ?? 'ERROR')
 
@@ -86,9 +93,9 @@ function observedUpstream(u: Upstream, requestId: string): Upstream {
 }
 
 /** The context factory with its model (metrics; spans when tracing) and upstreams (spans when tracing) observed. */
-export function observedContext(make: ContextFactory): ContextFactory {
-  return (svc, tier, requestId, signal) => {
-    const ctx = make(svc, tier, requestId, signal)
+export function observedContext<C extends ServiceContext>(make: ContextFactory<C>): ContextFactory<C> {
+  return (svc, tier, requestId, signal, caller) => {
+    const ctx = make(svc, tier, requestId, signal, caller)
     if (!observing.on) return ctx
     const upstream = ctx.upstream
     return {
