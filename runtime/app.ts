@@ -20,7 +20,7 @@ import { errorAnswer } from './http/error-answer'
 import type { FacilitatorHealth } from './pay/types'
 import type { ChannelFigures } from './pay/batch-settlement/serve'
 import { receiptRoutes } from './pay/server/receipt-routes'
-import { a2aRoutes } from './a2a/routes'
+import { lazyA2aRoutes } from './a2a/lazy'
 
 export const VERSION = '1.0.0'
 const HEALTH_HEADERS = {
@@ -232,7 +232,7 @@ export function createApp(deps: AppDeps) {
       .group('/api', (g) => g.use(paid))
       .group('/api/v1', (g) => g.use(paid))
       .use(lazyMcpRoutes(deps, client, VERSION))
-      .use(a2aRoutes(deps, client, VERSION))
+      .use(lazyA2aRoutes(deps, client, VERSION))
       // The OpenAPI viewer serves our own document (not a generated one), from its own app built on first use.
       .use(lazyDocsRoutes(docs.openapi, deps.log))
   )

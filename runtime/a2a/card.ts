@@ -7,12 +7,10 @@
 import type { CatalogService } from '../catalog'
 import type { Config } from '../config'
 import { priceLine } from '../mcp/tools'
+import { A2A_PATH } from './paths'
 
 /** The x402 payments extension (google-agentic-commerce/a2a-x402 v0.2; x402 specs/transports-v2/a2a.md). */
 export const X402_EXTENSION = 'https://github.com/google-agentic-commerce/a2a-x402/blob/main/spec/v0.2'
-/** The A2A endpoint's path (JSON-RPC over HTTP). */
-export const A2A_PATH = '/a2a'
-export const CARD_PATH = '/.well-known/agent-card.json'
 
 export function agentCard(services: CatalogService[], config: Config, version: string) {
   const base = config.provider.apiBase
