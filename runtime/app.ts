@@ -9,6 +9,7 @@ import { discoveryDocument, servicesDocument, wellKnownDocument } from './discov
 import { openapiDocument } from './discovery/openapi'
 import { agentOpenapiDocument } from './discovery/openapi-agent'
 import { ICON_SVG } from './discovery/icon'
+import { ownershipProofs } from './discovery/ownership'
 import { servePaid, serveRefund, type PipelineDeps } from './pipeline'
 import { serveDemo } from './demo'
 import { siteRoutes } from './site/routes'
@@ -93,7 +94,17 @@ export function createApp(deps: AppDeps) {
   }
   const docs = {
     services: once(() => JSON.stringify(servicesDocument(services, config, deps.channels?.terms))),
-    wellKnown: once(() => JSON.stringify(wellKnownDocument(services, config, deps.payTo, deps.channels?.terms))),
+    wellKnown: once(async () =>
+      JSON.stringify(
+        wellKnownDocument(
+          services,
+          config,
+          deps.payTo,
+          deps.channels?.terms,
+          await ownershipProofs(config, deps.payTo),
+        ),
+      ),
+    ),
     openapi: once(() => openapiDocument(services, config, VERSION, deps.channels?.terms)),
     agentOpenapi: once(() => JSON.stringify(agentOpenapiDocument(services, config, VERSION, deps.channels?.terms))),
   }
@@ -187,8 +198,8 @@ export function createApp(deps: AppDeps) {
       .get('/services', () => cached(docs.services()))
       .get('/openapi.json', () => cached(docs.agentOpenapi()))
       .get('/openapi/full.json', () => cached(fullOpenapi()))
-      .get('/.well-known/x402', () => cached(docs.wellKnown()))
-      .get('/.well-known/x402.json', () => cached(docs.wellKnown()))
+      .get('/.well-known/x402', async () => cached(await docs.wellKnown()))
+      .get('/.well-known/x402.json', async () => cached(await docs.wellKnown()))
       .get('/discovery/resources', ({ request }) =>
         json(
           discoveryDocument(

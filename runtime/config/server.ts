@@ -39,6 +39,13 @@ export const ICON_URL = variable({
   concern: 'server',
   description: 'the Bazaar `iconUrl` (default `PUBLIC_URL/icon.svg`; indexers drop loopback and IP-literal icons)',
 })
+export const OWNERSHIP_PROOFS = variable({
+  name: 'OWNERSHIP_PROOFS',
+  yaml: 'provider.ownership_proofs',
+  concern: 'server',
+  description:
+    "signatures of the origin (`PUBLIC_URL`'s, e.g. `https://api.example.com`) made offline with each `payTo` key (EIP-191, `scripts/ownership-proof.ts`), comma-separated: `ownershipProofs` in /.well-known/x402",
+})
 export const REGISTRY_PATH = variable({
   name: 'REGISTRY_PATH',
   default: 'registry.yaml',
@@ -102,6 +109,7 @@ export const PROVIDER_DESCRIPTION = yamlSetting({
 })
 
 export const serverVariables = [
+  OWNERSHIP_PROOFS,
   PORT,
   HOST,
   PUBLIC_URL,
@@ -129,6 +137,7 @@ export function readServer(r: Reader) {
     website: String(r.env(PUBLIC_URL) ?? configured(r.yaml(PUBLIC_URL)) ?? local),
     apiBase: String(r.env(API_BASE_URL) ?? r.env(PUBLIC_URL) ?? configured(r.yaml(API_BASE_URL)) ?? local),
     iconUrl: r.text(ICON_URL),
+    ownershipProofs: listOf(r.text(OWNERSHIP_PROOFS)),
   }
   return { provider, port, host: r.text(HOST), trustedProxies: r.number(TRUSTED_PROXIES), name }
 }
