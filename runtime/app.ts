@@ -9,6 +9,7 @@ import { discoveryDocument, servicesDocument, wellKnownDocument } from './discov
 import { openapiDocument } from './discovery/openapi'
 import { agentOpenapiDocument } from './discovery/openapi-agent'
 import { ICON_SVG } from './discovery/icon'
+import { ownershipProofs } from './discovery/ownership'
 import { servePaid, serveRefund, type PipelineDeps } from './pipeline'
 import { serveDemo } from './demo'
 import { siteRoutes } from './site/routes'
@@ -20,6 +21,7 @@ import { errorAnswer } from './http/error-answer'
 import type { FacilitatorHealth } from './pay/types'
 import type { ChannelFigures } from './pay/batch-settlement/serve'
 import { receiptRoutes } from './pay/server/receipt-routes'
+import { lazyA2aRoutes } from './a2a/lazy'
 
 export const VERSION = '1.0.0'
 // A Headers object built once: Bun copies it into each Response (~1 µs), where a plain object of the same headers is
@@ -117,7 +119,17 @@ export function createApp(deps: AppDeps) {
   }
   const docs = {
     services: once(() => JSON.stringify(servicesDocument(services, config, deps.channels?.terms))),
-    wellKnown: once(() => JSON.stringify(wellKnownDocument(services, config, deps.payTo, deps.channels?.terms))),
+    wellKnown: once(async () =>
+      JSON.stringify(
+        wellKnownDocument(
+          services,
+          config,
+          deps.payTo,
+          deps.channels?.terms,
+          await ownershipProofs(config, deps.payTo),
+        ),
+      ),
+    ),
     openapi: once(() => openapiDocument(services, config, VERSION, deps.channels?.terms)),
     agentOpenapi: once(() => JSON.stringify(agentOpenapiDocument(services, config, VERSION, deps.channels?.terms))),
   }
@@ -216,8 +228,8 @@ export function createApp(deps: AppDeps) {
       .get('/services', () => cached(docs.services()))
       .get('/openapi.json', () => cached(docs.agentOpenapi()))
       .get('/openapi/full.json', () => cached(fullOpenapi()))
-      .get('/.well-known/x402', () => cached(docs.wellKnown()))
-      .get('/.well-known/x402.json', () => cached(docs.wellKnown()))
+      .get('/.well-known/x402', async () => cached(await docs.wellKnown()))
+      .get('/.well-known/x402.json', async () => cached(await docs.wellKnown()))
       .get('/discovery/resources', ({ request }) =>
         json(
           discoveryDocument(
@@ -278,6 +290,7 @@ export function createApp(deps: AppDeps) {
       .group('/api', (g) => g.use(paid))
       .group('/api/v1', (g) => g.use(paid))
       .use(lazyMcpRoutes(deps, client, VERSION))
+      .use(lazyA2aRoutes(deps, client, VERSION))
       // The OpenAPI viewer serves our own document (not a generated one), from its own app built on first use.
       .use(lazyDocsRoutes(docs.openapi, deps.log))
   )

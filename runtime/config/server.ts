@@ -47,6 +47,13 @@ export const MCP_ALLOWED_ORIGINS = variable({
   description:
     "comma-separated origins (`https://app.example`) whose web pages may call /mcp, the demo, the dev payer and the console, beside this server's own (`PUBLIC_URL`, `API_BASE_URL`, and itself on loopback); a request with any other `Origin` gets 403, one without `Origin` (an agent, curl) is not concerned",
 })
+export const OWNERSHIP_PROOFS = variable({
+  name: 'OWNERSHIP_PROOFS',
+  yaml: 'provider.ownership_proofs',
+  concern: 'server',
+  description:
+    "signatures of the origin (`PUBLIC_URL`'s, e.g. `https://api.example.com`) made offline with each `payTo` key (EIP-191, `scripts/ownership-proof.ts`), comma-separated: `ownershipProofs` in /.well-known/x402",
+})
 export const REGISTRY_PATH = variable({
   name: 'REGISTRY_PATH',
   default: 'registry.yaml',
@@ -110,6 +117,7 @@ export const PROVIDER_DESCRIPTION = yamlSetting({
 })
 
 export const serverVariables = [
+  OWNERSHIP_PROOFS,
   PORT,
   HOST,
   PUBLIC_URL,
@@ -138,6 +146,7 @@ export function readServer(r: Reader) {
     website: String(r.env(PUBLIC_URL) ?? configured(r.yaml(PUBLIC_URL)) ?? local),
     apiBase: String(r.env(API_BASE_URL) ?? r.env(PUBLIC_URL) ?? configured(r.yaml(API_BASE_URL)) ?? local),
     iconUrl: r.text(ICON_URL),
+    ownershipProofs: listOf(r.text(OWNERSHIP_PROOFS)),
   }
   const allowedOrigins = [provider.website, provider.apiBase, ...listOf(r.env(MCP_ALLOWED_ORIGINS))].flatMap((u) => {
     const o = originOf(u)

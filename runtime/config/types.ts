@@ -26,7 +26,15 @@ export interface NetworkSetting {
 
 export interface Config {
   /** iconUrl: the bazaar icon (ICON_URL / provider.icon_url; empty = this server's /icon.svg). */
-  provider: { name: string; description: string; website: string; apiBase: string; iconUrl: string }
+  provider: {
+    name: string
+    description: string
+    website: string
+    apiBase: string
+    iconUrl: string
+    /** OWNERSHIP_PROOFS: the origin signed with each payTo key (EIP-191), listed in /.well-known/x402. */
+    ownershipProofs?: string[]
+  }
   port: number
   host: string
   databasePath: string

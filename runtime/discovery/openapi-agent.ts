@@ -1,4 +1,5 @@
 import type { CatalogService } from '../catalog'
+import { serviceInfo } from './service-info'
 import type { Config } from '../config'
 import { atomicToUsd } from '../pay/amount'
 import type { NetworkChannelTerms } from '../pay/batch-settlement/scheme'
@@ -84,6 +85,7 @@ export function agentOpenapiDocument(
       'x-guidance': guidanceOf(cfg, channels),
     },
     externalDocs: { description: 'Full OpenAPI reference', url: `${base}/openapi/full.json` },
+    'x-service-info': serviceInfo(services, cfg),
     'x-agentcash-guidance': { llmsTxtUrl: `${base}/llms.txt` },
     servers: [{ url: cfg.provider.apiBase }],
     paths: { ...freePaths(services), '/api/v1/{slug}': { post: paid } },

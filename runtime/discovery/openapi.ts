@@ -1,4 +1,5 @@
 import type { CatalogService } from '../catalog'
+import { serviceInfo } from './service-info'
 import type { Config } from '../config'
 import { atomicToUsd } from '../pay/amount'
 import type { ChannelTerms, NetworkChannelTerms } from '../pay/batch-settlement/scheme'
@@ -244,6 +245,7 @@ export function openapiDocument(
       contact: { name: cfg.provider.name, url: cfg.provider.website },
       'x-guidance': guidanceOf(cfg, channels),
     },
+    'x-service-info': serviceInfo(services, cfg),
     'x-agentcash-guidance': { llmsTxtUrl: `${base}/llms.txt` },
     servers: [{ url: cfg.provider.apiBase }],
     paths,

@@ -94,6 +94,7 @@ export function wellKnownDocument(
   cfg: Config,
   payTo: string,
   channels?: NetworkChannelTerms,
+  proofs: string[] = cfg.provider.ownershipProofs ?? [],
 ) {
   return {
     provider: cfg.provider.name,
@@ -104,6 +105,8 @@ export function wellKnownDocument(
     network: cfg.networks[0].network,
     asset: cfg.networks[0].asset,
     payTo,
+    // x402scan's ownership check: the origin signed (EIP-191) by a payTo key (./ownership.ts).
+    ...(proofs.length ? { ownershipProofs: proofs } : {}),
     // Payment channels (docs/channels.md): the schemes every 402 offers, in its order, and the channels' terms.
     ...(channels ? channelFields(channels) : {}),
     // NETWORKS: every accepted network with its token (the fields above are the first one's), and where channels are

@@ -62,6 +62,10 @@ export const PUBLIC_ROUTES: PublicRoute[] = [
     what: 'MCP Streamable HTTP endpoint, paid per tool call ([mcp.md](mcp.md)); stateless, so GET and DELETE answer 405',
   },
   {
+    routes: ['GET /.well-known/agent-card.json', 'POST /a2a'],
+    what: 'the A2A agent card (one skill per service, with its price; the x402 extension) and its JSON-RPC endpoint (A2A 1.0 and 0.3), paid with the x402 A2A flow ([a2a.md](a2a.md))',
+  },
+  {
     routes: ['GET /.well-known/did.json'],
     what: 'the DID document with the key that signs receipts ([receipts.md](receipts.md))',
   },

@@ -55,6 +55,7 @@ const LAZY = {
   postgres: /runtime\/db\/postgres\//,
   console: /runtime\/admin\//,
   mcp: /runtime\/mcp\//,
+  a2a: /runtime\/a2a\/(routes|run|card)\.ts$/,
   mcpSdk: /npm:@modelcontextprotocol\//,
   openapiViewer: /runtime\/discovery\/docs-page\.ts$/,
   search: /runtime\/discovery\/(search|llms)\.ts$/,
@@ -78,14 +79,15 @@ test('a default boot (SQLite, remote facilitator, no ADMIN_TOKEN) loads none of 
   for (const [name, re] of Object.entries(LAZY)) expect([name, has(mods, re)]).toEqual([name, false])
 })
 
-test('each loads on first use: /mcp, /docs, /discovery/search, the console and /metrics when ADMIN_TOKEN is set', async () => {
+test('each loads on first use: /mcp, the A2A card, /docs, /discovery/search, the console and /metrics when ADMIN_TOKEN is set', async () => {
   const mods = await loadedAfter({ ADMIN_TOKEN: 'lazy-modules-test-admin-token-0123' }, [
     ['POST', '/mcp', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })],
+    ['GET', '/.well-known/agent-card.json'],
     ['GET', '/docs'],
     ['GET', '/openapi/full.json'],
     ['GET', '/discovery/search?q=slug'],
   ])
-  for (const name of ['console', 'mcp', 'mcpSdk', 'openapiViewer', 'search', 'opsRoutes'] as const)
+  for (const name of ['console', 'mcp', 'a2a', 'mcpSdk', 'openapiViewer', 'search', 'opsRoutes'] as const)
     expect([name, has(mods, LAZY[name])]).toEqual([name, true])
   for (const name of ['postgres', 'openai', 'settler', 'viemRoot', 'viemAccounts', 'yaml', 'openTelemetry'] as const)
     expect([name, has(mods, LAZY[name])]).toEqual([name, false])

@@ -1,0 +1,218 @@
+/**
+ * A2A messages to paid calls, with x402's A2A flow (google-agentic-commerce/a2a-x402 v0.2, standalone: the x402
+ * objects in message metadata). A first message names a skill and its input; the call goes through the same
+ * pipeline as HTTP and MCP (`servePaid`, so the same doors: admit, finish), and its answer becomes the task's state:
+ * 402 -> `input-required` with `x402.payment.status: payment-required` and the v2 PaymentRequired in
+ * `x402.payment.required`; the client's next message on the task carries `x402.payment.payload`, which becomes the
+ * PAYMENT-SIGNATURE of the same request: 200 -> `completed`, the result as an artifact and the settlement response
+ * in `x402.payment.receipts`; a refused payment -> `input-required` again with `payment-failed` and its reason;
+ * a failed call -> `failed`, nothing charged. Validation before payment, the replay lock, kept results, receipts and
+ * settle-only-on-success are the pipeline's, unchanged.
+ * @module a2a/run
+ */
+import type { CatalogService } from '../catalog'
+import { newRequestId } from '../http/respond'
+import { b64json } from '../pay/wire'
+import { servePaid, type PipelineDeps } from '../pipeline'
+import type { A2aTask, TaskStore } from './tasks'
+
+export const META = {
+  status: 'x402.payment.status',
+  required: 'x402.payment.required',
+  payload: 'x402.payment.payload',
+  receipts: 'x402.payment.receipts',
+  error: 'x402.payment.error',
+} as const
+
+/** A JSON-RPC error to answer (with its HTTP status: never 200 for a failure). */
+export class RpcError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message)
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+function decodeHeader(v: string | null): Record<string, unknown> | undefined {
+  if (!v) return undefined
+  try {
+    const x = JSON.parse(Buffer.from(v, 'base64').toString('utf8'))
+    return isRecord(x) ? x : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The service's input as the JSON body of POST /api/v1/<slug> (the resource the 402 names, as over HTTP and MCP). */
+const paidRequest = (slug: string, input: unknown, signal: AbortSignal, payment?: unknown) =>
+  new Request(`http://a2a.internal/api/v1/${slug}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(payment === undefined ? {} : { 'payment-signature': b64json(payment) }),
+    },
+    body: JSON.stringify(input),
+    signal,
+  })
+
+export interface A2aDeps extends PipelineDeps {
+  services: CatalogService[]
+}
+
+export function createRunner(deps: A2aDeps, store: TaskStore) {
+  const bySlug = new Map(deps.services.map((s) => [s.slug, s]))
+
+  /** Runs the task's call (with the payment, when there is one) and moves the task to the state its answer says. */
+  async function runCall(task: A2aTask, client: string, signal: AbortSignal, payment?: unknown): Promise<A2aTask> {
+    const svc = bySlug.get(task.skill)!
+    const res = await servePaid(svc, paidRequest(svc.slug, task.input, signal, payment), newRequestId(), client, deps)
+    const text = await res.text()
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch {
+      body = undefined
+    }
+    const receipt = decodeHeader(res.headers.get('payment-response') ?? res.headers.get('x-payment-response'))
+    if (res.status === 200) {
+      task.receipts.push(receipt ?? {})
+      return save(
+        task,
+        'completed',
+        'Paid and done: the result is the artifact; the receipt is in x402.payment.receipts.',
+        {
+          [META.status]: 'payment-completed',
+          [META.receipts]: task.receipts,
+        },
+        body,
+      )
+    }
+    const message = isRecord(body) && typeof body.message === 'string' ? body.message : undefined
+    const required = res.status === 402 ? decodeHeader(res.headers.get('payment-required')) : undefined
+    if (required) {
+      if (payment === undefined)
+        return save(
+          task,
+          'input-required',
+          'Payment is required: sign one of x402.payment.required.accepts and send it on this task in x402.payment.payload.',
+          {
+            [META.status]: 'payment-required',
+            [META.required]: required,
+          },
+        )
+      const reason = typeof required.error === 'string' ? required.error : 'payment_refused'
+      task.receipts.push(receipt ?? { success: false, errorReason: reason, transaction: '' })
+      return save(
+        task,
+        'input-required',
+        `${message ?? 'The payment was refused.'} Nothing was charged; pay again with one of x402.payment.required.accepts.`,
+        {
+          [META.status]: 'payment-failed',
+          [META.error]: reason,
+          [META.required]: required,
+          [META.receipts]: task.receipts,
+        },
+      )
+    }
+    const error =
+      isRecord(body) && isRecord(body.error) ? body.error : { code: 'INTERNAL', message: `HTTP ${res.status}` }
+    // Refused before any payment work (bad input, unavailable service), or retryable (throttled, payments down):
+    // an error answer, the task as it was.
+    if (payment === undefined || res.status === 429 || res.status === 503)
+      throw new RpcError(res.status, res.status >= 500 ? -32603 : -32602, String(error.message), error)
+    task.receipts.push({ success: false, errorReason: String(error.code), transaction: '' })
+    return save(task, 'failed', `${String(error.message)} Nothing was charged.`, {
+      [META.status]: 'payment-failed',
+      [META.error]: String(error.code),
+      [META.receipts]: task.receipts,
+      error,
+    })
+  }
+
+  function save(
+    task: A2aTask,
+    state: A2aTask['state'],
+    text: string,
+    metadata: Record<string, unknown>,
+    result?: unknown,
+  ) {
+    Object.assign(task, { state, text, metadata, result })
+    store.put(task)
+    return task
+  }
+
+  /** A message: a new task (data part `{skill, input}`), or the payment (or its rejection) of a waiting task. */
+  async function send(
+    m: { taskId?: string; contextId?: string; data?: Record<string, unknown>; metadata: Record<string, unknown> },
+    client: string,
+    signal: AbortSignal,
+  ): Promise<A2aTask> {
+    const payload = m.metadata[META.payload]
+    if (payload !== undefined && !isRecord(payload))
+      throw new RpcError(400, -32602, `${META.payload} must be a PaymentPayload object.`)
+    if (m.taskId) {
+      const task = store.get(m.taskId)
+      if (!task) throw new RpcError(404, -32001, `Task not found: ${m.taskId} (tasks are kept for an hour).`)
+      if (task.state !== 'input-required') return task
+      if (m.metadata[META.status] === 'payment-rejected')
+        return save(task, 'canceled', 'The payment was rejected by the client; nothing was charged.', {
+          [META.status]: 'payment-rejected',
+        })
+      if (payload === undefined)
+        throw new RpcError(
+          400,
+          -32602,
+          `This task waits for its payment: send ${META.payload} (a signed PaymentPayload) in the message metadata.`,
+        )
+      return runCall(task, client, signal, payload)
+    }
+    const skill = m.data?.skill
+    if (typeof skill !== 'string' || !bySlug.has(skill))
+      throw new RpcError(
+        400,
+        -32602,
+        typeof skill === 'string'
+          ? `Unknown skill: ${skill}. The agent card lists the skills.`
+          : 'Send a data part {"skill": "<skill id>", "input": {...}}; the agent card lists the skills.',
+      )
+    const input = m.data?.input ?? {}
+    if (!isRecord(input)) throw new RpcError(400, -32602, "`input` must be a JSON object (the skill's input).")
+    const task: A2aTask = {
+      id: crypto.randomUUID(),
+      contextId: m.contextId ?? crypto.randomUUID(),
+      skill,
+      input,
+      state: 'input-required',
+      text: '',
+      metadata: {},
+      receipts: [],
+      updatedAt: 0,
+    }
+    // A payment sent with the first message pays at once (the payer read the price from the card or a 402).
+    return runCall(task, client, signal, payload)
+  }
+
+  function get(id: string): A2aTask {
+    const task = store.get(id)
+    if (!task) throw new RpcError(404, -32001, `Task not found: ${id}.`)
+    return task
+  }
+
+  function cancel(id: string): A2aTask {
+    const task = get(id)
+    if (task.state !== 'input-required')
+      throw new RpcError(
+        409,
+        -32002,
+        `Task ${id} is ${task.state}; only a task waiting for its payment can be canceled.`,
+      )
+    return save(task, 'canceled', 'Canceled by the client; nothing was charged.', { [META.status]: 'payment-rejected' })
+  }
+
+  return { send, get, cancel }
+}
