@@ -63,6 +63,17 @@ function args(argv: string[]) {
 
 const b64json = (h: string | null) => (h ? JSON.parse(Buffer.from(h, 'base64').toString('utf8')) : undefined)
 
+/** /stats revenue: the total (every scheme), its exact part and its channel part (`schemes`, issue #32). */
+function revenue(stats: any) {
+  const exact = stats?.schemes?.exact?.revenue_atomic
+  return {
+    split: exact !== undefined,
+    total: BigInt(stats?.totals?.revenue_atomic ?? 0),
+    exact: BigInt(exact ?? 0),
+    channel: BigInt(stats?.schemes?.['batch-settlement']?.revenue_atomic ?? 0),
+  }
+}
+
 async function main(): Promise<number> {
   const o = args(process.argv.slice(2))
   if (!o.url || !o.key || !/^0x[0-9a-fA-F]{64}$/.test(o.key)) {
@@ -180,31 +191,47 @@ async function main(): Promise<number> {
     }
   }
 
-  // The books: what the receipts say was charged is what /stats and the payer's balance moved by.
+  // The books: what the receipts say was charged is what /stats and the payer's balance moved by. /stats revenue
+  // counts every scheme (issue #32): its `schemes` gives the exact part and the channel part, which sum to the total.
   const sum = (scheme: string) =>
     calls.filter((c) => c.scheme === scheme && c.ok).reduce((a, c) => a + BigInt(c.amount || 0), 0n)
   const exactCharged = sum('exact')
   const channelCharged = sum('batch-settlement')
   const statsAfter = await get('/stats')
   const payerAfter = await balance()
-  const exactRevenueDelta = BigInt(statsAfter.totals.revenue_atomic) - BigInt(statsBefore.totals.revenue_atomic)
-  const channelEarnedDelta =
-    BigInt(statsAfter.channels?.earned_atomic ?? 0) - BigInt(statsBefore.channels?.earned_atomic ?? 0)
+  const before = revenue(statsBefore)
+  const after = revenue(statsAfter)
+  for (const [when, r] of [
+    ['before', before],
+    ['after', after],
+  ] as const)
+    if (!r.split) problems.push(`/stats ${when}: no revenue by scheme (schemes.exact), a server before issue #32?`)
+    else if (r.total !== r.exact + r.channel)
+      problems.push(`/stats ${when}: revenue ${r.total} is not exact ${r.exact} + channels ${r.channel}`)
+  const revenueDelta = after.total - before.total
+  const exactRevenueDelta = after.exact - before.exact
+  const channelRevenueDelta = after.channel - before.channel
   const payerDelta = payerBefore - payerAfter
   const expectedPayerDelta = exactCharged + (deposited > 0n ? deposited - refunded : 0n)
   const books = {
     exact_charged_atomic: String(exactCharged),
     exact_revenue_delta_atomic: String(exactRevenueDelta),
     channel_charged_atomic: String(channelCharged),
-    channel_earned_delta_atomic: String(channelEarnedDelta),
+    channel_revenue_delta_atomic: String(channelRevenueDelta),
+    revenue_delta_atomic: String(revenueDelta),
     deposited_atomic: String(deposited),
     refunded_atomic: String(refunded),
     payer_delta_atomic: String(payerDelta),
     expected_payer_delta_atomic: String(expectedPayerDelta),
-    // /stats may count other buyers' calls too: at least ours; the payer's own balance must match exactly
+    // /stats may count other buyers' calls too: at least ours, each scheme in its own part, and the parts sum to the
+    // total; the payer's own balance must match exactly
     ok:
+      before.split &&
+      after.split &&
+      before.total === before.exact + before.channel &&
+      after.total === after.exact + after.channel &&
       exactRevenueDelta >= exactCharged &&
-      channelEarnedDelta >= channelCharged &&
+      channelRevenueDelta >= channelCharged &&
       payerDelta === expectedPayerDelta &&
       (refunded === 0n || !o.refund || deposited - refunded === channelCharged),
   }

@@ -1,9 +1,9 @@
 /**
  * Gauges read at scrape time (docs/operations.md "Metrics"): this process's worker pool and payment backend
  * (settler gas balances per network), and the figures that live in the database: settlements pending and their age,
- * each network's channel escrow, unclaimed value and claim backlog, channel gas and sponsored deposits, exact
- * revenue and settlement gas. Database figures are the same on every instance sharing the database (labelled
- * `source="database"`): aggregate them with `max`, never `sum` (docs/operations.md).
+ * each network's channel escrow, unclaimed value and claim backlog, channel gas and sponsored deposits, revenue
+ * (every scheme, and its exact part) and settlement gas. Database figures are the same on every instance sharing the
+ * database (labelled `source="database"`): aggregate them with `max`, never `sum` (docs/operations.md).
  * A source that fails is reported by `x402_scrape_errors` and left out; the scrape itself never fails.
  * @module ops/collect
  */
@@ -54,9 +54,14 @@ const g = {
     'Age of the oldest unconfirmed exact settlement by network (database; 0 when none).',
     ['network', 'source'],
   ),
+  revenue: registry.gauge(
+    'x402_db_revenue_usdc',
+    'All-time revenue of every scheme: settled exact + channel charges (USDC) by network (database; as /stats counts it).',
+    ['network', 'source'],
+  ),
   exactRevenue: registry.gauge(
     'x402_db_exact_revenue_usdc',
-    'All-time settled exact revenue (USDC) by network (database; the ledger /stats reads).',
+    "All-time settled exact revenue (USDC) by network (database; the ledger, /stats's schemes.exact).",
     ['network', 'source'],
   ),
   exactGas: registry.gauge(
@@ -131,13 +136,18 @@ async function ledgerFigures(d: CollectDeps): Promise<void> {
     e.oldest = Math.min(e.oldest, Number(r.created_at))
     byNet.set(network, e)
   }
-  const networks = new Set([d.network, ...byNet.keys()])
+  // every network with exact payments or channels: the total revenue counts both schemes, as /stats does
+  const channelNets = d.channelStore && d.channels ? d.channels.networks.map((n) => n.network) : []
+  const networks = new Set([d.network, ...byNet.keys(), ...channelNets])
   const day = await d.ledger.settledByDay(now - 86_400_000)
   for (const network of networks) {
     const e = byNet.get(network)
     g.pending.set({ network, ...DB }, e?.n ?? 0)
     g.pendingAge.set({ network, ...DB }, e ? Math.max(0, (now - e.oldest) / 1000) : 0)
-    g.exactRevenue.set({ network, ...DB }, usdc(await d.ledger.settledTotal(network)))
+    const exact = await d.ledger.settledTotal(network)
+    const charged = channelNets.includes(network) ? (await d.channelStore!.totals(network)).earned : 0n
+    g.exactRevenue.set({ network, ...DB }, usdc(exact))
+    g.revenue.set({ network, ...DB }, usdc(exact + charged))
     const gas = day.filter((r) => r.network === network).reduce((a, r) => a + BigInt(r.gas_wei), 0n)
     g.exactGas.set({ network, ...DB }, eth(gas))
   }

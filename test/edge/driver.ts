@@ -173,7 +173,9 @@ export function proxyTests(kind: ProxyKind) {
     const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
     world.stage(explain)
     world.model.reset()
-    world.model.reply({ stream: ['It ', 'adds two', ' numbers.'], hold: 1, tokens: 222 })
+    // the model pauses after its second chunk: the first piece is out, the second is held back by the server until
+    // the model goes on (a client never has the whole answer before the model's answer is complete)
+    world.model.reply({ stream: ['It ', 'adds two', ' numbers.'], hold: 2, tokens: 222 })
     const pay = wrapFetchWithPayment(
       fetch,
       officialClient(new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey)), calls),
@@ -186,7 +188,8 @@ export function proxyTests(kind: ProxyKind) {
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toStartWith('text/event-stream')
     const events = sseReader(res)
-    // the first piece is here while the model is paused after it: the proxy passed it on at once
+    // the first piece is here while the model is paused (it finishes only once released, below): the proxy passed
+    // it on at once
     expect(await events.next()).toEqual({ event: 'delta', data: { text: 'It' } })
     expect(world.model.holding).toBe(true)
     // and the keep-alive comments while the model thinks
@@ -208,7 +211,8 @@ export function proxyTests(kind: ProxyKind) {
     const releasedBefore = await released()
     world.stage(explain)
     world.model.reset()
-    world.model.reply({ stream: ['One ', 'two ', 'three'], hold: 1 })
+    // paused after its second chunk, mid-answer (no finish reason yet): leaving cancels the call, nothing is charged
+    world.model.reply({ stream: ['One ', 'two ', 'three'], hold: 2 })
     const pay = wrapFetchWithPayment(
       fetch,
       officialClient(new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey)), calls),
@@ -222,6 +226,8 @@ export function proxyTests(kind: ProxyKind) {
     })
     const events = sseReader(res)
     expect((await events.next())?.data).toEqual({ text: 'One' })
+    // the client leaves while the model is really paused, its answer incomplete
+    expect(world.model.holding).toBe(true)
     ctl.abort()
     // the proxy closes its connection to the server, which releases the payment and aborts the model call
     await until(async () => (await released()) === releasedBefore + 1, 30_000, 'the payment released')

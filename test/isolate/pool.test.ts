@@ -8,7 +8,7 @@ import { until } from '../support/until'
 
 const logs: string[] = []
 const pool = new HandlerPool(
-  { workers: 1, maxWorkers: 1, memoryMb: 256, answerMb: 1 },
+  { workers: 1, maxWorkers: 1, memoryMb: 256, answerMb: 1, processMb: 65536 },
   createLogger('info', (l) => logs.push(l)),
 )
 afterAll(() => pool.close())

@@ -4,7 +4,8 @@
  * a channel (one deposit, vouchers, the cooperative refund). Its JSON report says every result, receipt and the books
  * matched; the server, configured with the canary's address (CANARY_PAYER), publishes the runs at GET /reliability,
  * in the console and in /metrics. A canary whose payer has no funds fails, and /reliability names the failure.
- * Money check at the end: the payee's on-chain delta = /stats exact revenue (= ledger) + the channel charges swept.
+ * Money check at the end: /stats revenue (every scheme) = exact settled (= ledger) + channel charges, and the payee's
+ * on-chain delta = the exact part + the channel charges swept.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -12,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { fundedPayer, startServerOnChain, stopAndTally } from '../support/on-chain'
+import { fundedPayer, startServerOnChain, stopAndTallySchemes } from '../support/on-chain'
 import type { TestServer } from '../support/server'
 
 const ROOT = `${import.meta.dir}/../..`
@@ -71,11 +72,14 @@ test('the canary pays exact and a channel, checks results, receipts and the book
     'batch-settlement slugify',
   ])
   for (const c of report.calls) expect(c).toMatchObject({ ok: true, status: 200, receipt_verified: true })
-  // the books: /stats moved by exactly what the receipts say (nobody else pays here), the payer by exact + channel
+  // the books: each scheme's part of /stats moved by exactly what the receipts say (nobody else pays here), the
+  // total by both; the payer by exact + channel
   const b = report.books
   expect(BigInt(b.exact_charged_atomic)).toBeGreaterThan(0n)
+  expect(BigInt(b.channel_charged_atomic)).toBeGreaterThan(0n)
   expect(b.exact_revenue_delta_atomic).toBe(b.exact_charged_atomic)
-  expect(b.channel_earned_delta_atomic).toBe(b.channel_charged_atomic)
+  expect(b.channel_revenue_delta_atomic).toBe(b.channel_charged_atomic)
+  expect(BigInt(b.revenue_delta_atomic)).toBe(BigInt(b.exact_charged_atomic) + BigInt(b.channel_charged_atomic))
   expect(BigInt(b.refunded_atomic)).toBe(BigInt(b.deposited_atomic) - BigInt(b.channel_charged_atomic))
   expect(BigInt(b.payer_delta_atomic)).toBe(BigInt(b.exact_charged_atomic) + BigInt(b.channel_charged_atomic))
   expect(b.ok).toBe(true)
@@ -108,13 +112,16 @@ test('a canary that cannot pay fails with its report, and /reliability names the
   expect(rel.last_failure).toMatchObject({ outcome: 'refused', reason: expect.any(String) })
 })
 
-test('money check: payee delta = /stats exact revenue (= ledger) + the channel charges claimed and swept', async () => {
+test('money check: /stats revenue = exact (= ledger) + channel charges; payee delta = exact + the charges swept', async () => {
   await s.booted.channels!.stop()
   const totals = await s.booted.storage.channels.totals()
   expect(totals.swept).toBe(totals.earned)
   stopped = true
-  const tally = await stopAndTally(chain, [s], payeeBefore)
-  expect(tally.stats).toBeGreaterThan(0n)
+  const tally = await stopAndTallySchemes(chain, [s], payeeBefore)
+  expect(tally.exact).toBeGreaterThan(0n)
+  expect(tally.channels).toBe(totals.earned)
+  expect(tally.stats).toBe(tally.exact + tally.channels)
   expect(tally.ledger).toBe(tally.stats)
-  expect(tally.delta).toBe(tally.stats + totals.swept)
+  expect(tally.delta).toBe(tally.exact + totals.swept)
+  expect(tally.unswept + tally.unclaimed).toBe(0n)
 })

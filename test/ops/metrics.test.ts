@@ -5,8 +5,9 @@
  * the settler's health); a real Prometheus (Debian's package, a child on a free loopback port, temp config and
  * storage) scrapes it and the same figures are queried through its HTTP API; `promtool test rules` evaluates
  * docs/prometheus/alerts.yml against the series of this very scrape (a healthy run fires nothing; the same run with
- * a settler low on gas fires SettlerGasLow for that settler's real labels). Money check at the end: the payee's
- * on-chain delta = /stats exact revenue (= ledger) + the channel charges swept at shutdown.
+ * a settler low on gas fires SettlerGasLow for that settler's real labels). Money check at the end: /stats revenue
+ * (every scheme) = exact settled (= ledger) + channel charges, and the payee's on-chain delta = the exact part + the
+ * channel charges swept at shutdown.
  * Counters are process-wide (other files may have paid before): the paid figures are checked as deltas.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
@@ -19,7 +20,7 @@ import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { channelPayer, clientFor, NETWORK } from '../support/channels'
 import { withEcho } from '../support/extra-service'
-import { startServerOnChain, stopAndTally } from '../support/on-chain'
+import { startServerOnChain, stopAndTallySchemes } from '../support/on-chain'
 import { payingFetch } from '../support/paying-fetch'
 import { hasPrometheus, sample, samples, startPrometheus } from '../support/prometheus'
 import { decodeB64Json, type TestServer } from '../support/server'
@@ -108,8 +109,15 @@ test('a paid run shows in /metrics figure by figure, equal to the books', async 
   // database figures, equal to the books
   const stats = (await (await s.fetch('/stats')).json()) as any
   const labels = { network: NETWORK, source: 'database' }
-  expect(sample(after, 'x402_db_exact_revenue_usdc', labels)).toBeCloseTo(usdc(BigInt(stats.totals.revenue_atomic)), 9)
-  expect(BigInt(stats.totals.revenue_atomic)).toBe(await s.booted.storage.ledger.settledTotal())
+  // revenue: the exact part (the ledger, /stats schemes.exact), the channel part, and the total of every scheme
+  const exactRevenue = BigInt(stats.schemes.exact.revenue_atomic)
+  const channelRevenue = BigInt(stats.schemes['batch-settlement'].revenue_atomic)
+  expect(exactRevenue).toBe(await s.booted.storage.ledger.settledTotal())
+  expect(channelRevenue).toBe((await s.booted.storage.channels.totals()).earned)
+  expect(BigInt(stats.totals.revenue_atomic)).toBe(exactRevenue + channelRevenue)
+  expect(sample(after, 'x402_db_exact_revenue_usdc', labels)).toBeCloseTo(usdc(exactRevenue), 9)
+  expect(sample(after, 'x402_db_channel_earned_usdc', labels)).toBeCloseTo(usdc(channelRevenue), 9)
+  expect(sample(after, 'x402_db_revenue_usdc', labels)).toBeCloseTo(usdc(BigInt(stats.totals.revenue_atomic)), 9)
   expect(sample(after, 'x402_settlements_unfinished', labels)).toBe(0)
   expect(sample(after, 'x402_settlement_oldest_unfinished_seconds', labels)).toBe(0)
   expect(sample(after, 'x402_db_settlement_gas_eth_24h', labels)).toBeGreaterThan(0)
@@ -167,6 +175,10 @@ test.skipIf(!hasPrometheus())(
       expect(await first(q('x402_channel_unclaimed_usdc', db))).toBeCloseTo(usdc(3n * PRICE), 9)
       expect(await first(`max by (network) (x402_db_exact_revenue_usdc)`)).toBeCloseTo(
         sample(now, 'x402_db_exact_revenue_usdc', db),
+        9,
+      )
+      expect(await first(`max by (network) (x402_db_revenue_usdc)`)).toBeCloseTo(
+        sample(now, 'x402_db_exact_revenue_usdc', db) + sample(now, 'x402_db_channel_earned_usdc', db),
         9,
       )
       expect(await first(`min(x402_settler_settlements_left)`)).toBeGreaterThan(0)
@@ -281,15 +293,18 @@ test.skipIf(!hasPrometheus())(
   },
 )
 
-test('money check: payee delta = /stats exact revenue (= ledger) + the channel charges swept at shutdown', async () => {
+test('money check: /stats revenue = exact (= ledger) + channel charges; payee delta = exact + the charges swept', async () => {
   await s.booted.channels!.stop()
   const totals = await s.booted.storage.channels.totals()
   expect(totals.swept).toBe(totals.earned)
   stopped = true
-  const tally = await stopAndTally(chain, [s], payeeBefore)
-  expect(tally.stats).toBe(PRICE)
+  const tally = await stopAndTallySchemes(chain, [s], payeeBefore)
+  expect(tally.exact).toBe(PRICE)
+  expect(tally.channels).toBe(totals.earned)
+  expect(tally.stats).toBe(tally.exact + tally.channels)
   expect(tally.ledger).toBe(tally.stats)
-  expect(tally.delta).toBe(tally.stats + totals.swept)
+  expect(tally.delta).toBe(tally.exact + totals.swept)
+  expect(tally.unswept + tally.unclaimed).toBe(0n)
 })
 
 test('METRICS_PORT: /metrics without a token on its own listener, and none on the main port', async () => {

@@ -4,7 +4,8 @@
  * (a model service; its model request carries the `traceparent` of its `chat` span) and one MCP tool call (continuing
  * the caller's `params._meta.traceparent`). Every paid call is a root `paid_call <service>` span with the children
  * admission, handler and finish; the payer appears only hashed. Real chain (anvil, Circle's USDC), official clients.
- * Money check at the end: payee delta = /stats exact revenue (= ledger) + the channel charges swept at shutdown.
+ * Money check at the end: /stats revenue (every scheme) = exact settled (= ledger) + channel charges, and the payee's
+ * on-chain delta = the exact part + the channel charges swept at shutdown.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { PaymentRequired } from '@x402/core/types'
@@ -21,7 +22,7 @@ import { mcpClient } from '../mcp/client'
 import { channelPayer, clientFor, NETWORK } from '../support/channels'
 import { withEcho } from '../support/extra-service'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai'
-import { startServerOnChain, stopAndTally } from '../support/on-chain'
+import { startServerOnChain, stopAndTallySchemes } from '../support/on-chain'
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver'
 import { payingFetch } from '../support/paying-fetch'
 import type { TestServer } from '../support/server'
@@ -234,13 +235,16 @@ test('a refused payment is a root span with outcome refused and its reason; the 
   ).toEqual([])
 })
 
-test('money check: payee delta = /stats exact revenue (= ledger) + the channel charges swept at shutdown', async () => {
+test('money check: /stats revenue = exact (= ledger) + channel charges; payee delta = exact + the charges swept', async () => {
   await s.booted.channels!.stop()
   const totals = await s.booted.storage.channels.totals()
   expect(totals.swept).toBe(totals.earned)
   stopped = true
-  const tally = await stopAndTally(chain, [s], payeeBefore)
-  expect(tally.stats).toBe(exactPaid)
+  const tally = await stopAndTallySchemes(chain, [s], payeeBefore)
+  expect(tally.exact).toBe(exactPaid)
+  expect(tally.channels).toBe(totals.earned)
+  expect(tally.stats).toBe(tally.exact + tally.channels)
   expect(tally.ledger).toBe(tally.stats)
-  expect(tally.delta).toBe(tally.stats + totals.swept)
+  expect(tally.delta).toBe(tally.exact + totals.swept)
+  expect(tally.unswept + tally.unclaimed).toBe(0n)
 })

@@ -57,6 +57,10 @@ async function bootForTest(o: StartOptions) {
     PATH: process.env.PATH,
     DATABASE_PATH: join(dir, 'db.sqlite'),
     PAY_TO: o.payTo ?? '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+    // bun test runs every file in one process, so a server booted here shares the runner's RSS, which grows with the
+    // files before it: the pool's process bound would refuse calls for the runner's memory. The tests of that bound
+    // set it themselves (test/isolate/memory.test.ts with a pool of its own).
+    ISOLATE_PROCESS_MB: '65536',
     ...o.env,
   }
   const booted = await boot({

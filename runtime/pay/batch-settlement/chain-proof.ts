@@ -5,7 +5,8 @@
  * contract's `receivers(receiver, token)` says nothing claimed is left unswept. Never the facilitator's amount.
  * @module pay/batch-settlement/chain-proof
  */
-import { decodeEventLog, encodeFunctionData, decodeFunctionResult, parseAbi, type Hex } from 'viem'
+import type { Hex } from 'viem'
+import { decodeEventLog, decodeFunctionResult, encodeFunctionData, parseAbi } from 'viem/utils'
 import { BATCH_SETTLEMENT } from '../../chain/addresses'
 import { succeeded, type RawReceipt } from '../facilitator/settle/receipt'
 import { type Rpc, withReadRetry } from '../facilitator/settle/rpc'
