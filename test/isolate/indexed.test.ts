@@ -13,7 +13,10 @@ import type { RegistryEntry } from '../../runtime/registry-types'
 import { testContext } from '../../runtime/sdk'
 import { categories, services } from '../../services/index.gen'
 
-const pool = new HandlerPool({ workers: 1, maxWorkers: 1, memoryMb: 256, answerMb: 1, processMb: 65536 }, createLogger('silent'))
+const pool = new HandlerPool(
+  { workers: 1, maxWorkers: 1, memoryMb: 256, answerMb: 1, processMb: 65536 },
+  createLogger('silent'),
+)
 afterAll(() => pool.close())
 const served = (e: RegistryEntry) => {
   const { services: catalog, problems } = buildCatalog([e], loadConfig({}).config, false, categories)

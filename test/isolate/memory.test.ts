@@ -20,7 +20,10 @@ afterEach(() => {
 const rss = () => process.memoryUsage.rss()
 
 function poolOf(o: Partial<PoolSettings>) {
-  const pool = new HandlerPool({ workers: 1, maxWorkers: 8, memoryMb: 256, answerMb: 1, processMb: 65536, ...o }, createLogger('silent'))
+  const pool = new HandlerPool(
+    { workers: 1, maxWorkers: 8, memoryMb: 256, answerMb: 1, processMb: 65536, ...o },
+    createLogger('silent'),
+  )
   pools.push(pool)
   return pool
 }

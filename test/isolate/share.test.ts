@@ -18,7 +18,10 @@ afterEach(() => {
 
 /** A pool, and the pages its calls are waiting for: `fetched` in the order asked, each answered by `release`. */
 function setup(o: Partial<PoolSettings>) {
-  const pool = new HandlerPool({ workers: 1, maxWorkers: 4, memoryMb: 256, answerMb: 1, processMb: 65536, ...o }, createLogger('silent'))
+  const pool = new HandlerPool(
+    { workers: 1, maxWorkers: 4, memoryMb: 256, answerMb: 1, processMb: 65536, ...o },
+    createLogger('silent'),
+  )
   pools.push(pool)
   const fetched: string[] = []
   const held = new Map<string, () => void>()
