@@ -24,6 +24,7 @@ export function channelFacilitator(
   receiverAuthorizerKey: Hex,
   networks: string[],
 ): { facilitator: ChannelFacilitator; receiverAuthorizer: Hex } {
+  const pipeline = minedHashes(settler)
   let official: Promise<ChannelFacilitator> | undefined
   const built = () =>
     (official ??= (async () => {
@@ -33,7 +34,7 @@ export function channelFacilitator(
         import('viem/accounts'),
       ])
       const scheme = new BatchSettlementEvmScheme(
-        settlerSigner(settler) as never,
+        settlerSigner(pipeline.settler) as never,
         privateKeyToAccount(receiverAuthorizerKey) as never,
       )
       const f = new x402Facilitator()
@@ -43,9 +44,58 @@ export function channelFacilitator(
   return {
     facilitator: {
       verify: async (payload, requirements) => (await built()).verify(payload, requirements),
-      settle: async (payload, requirements) => (await built()).settle(payload, requirements),
+      settle: async (payload, requirements) => {
+        const res = await (await built()).settle(payload, requirements)
+        const mined = res.transaction ? pipeline.take(res.transaction) : undefined
+        return mined ? { ...res, transaction: mined } : res
+      },
     },
     receiverAuthorizer: addressOfKey(receiverAuthorizerKey),
+  }
+}
+
+/** How long the mined hash of a re-signed transaction is kept for the settle answer that names its first hash. */
+const MINED_KEPT_MS = 600_000
+
+/**
+ * The settlement pipeline re-signs a transaction when its nonce turns out taken (another process sending with the
+ * same key: instances sharing a database and a settler key) or when it is stuck (a fee bump): the version mined is
+ * then not the first hash, which `settlerSigner` hands the official facilitator and which its settle answers as
+ * `transaction`. The books read the chain by that hash (a claim is booked only once its receipt is seen, a sweep
+ * and a refund by their receipt's events, gas by the receipt): with the first hash they would never find it, and a
+ * landed claim would never be booked (nor swept). So the pipeline the official facilitator writes through is
+ * watched, and each settle answer's hash is replaced with the one mined.
+ */
+function minedHashes(settler: Settler): { settler: Settler; take(tx: string): Hex | undefined } {
+  const mined = new Map<string, Hex>()
+  // What settlerSigner uses of a Settler (its reads, its lanes' addresses, submit), with submit watched.
+  const watched = {
+    rpc: settler.rpc,
+    lanes: settler.lanes,
+    submit(to: Hex, data: Hex, gas: bigint, onHash?: (h: Hex) => void) {
+      let first: Hex | undefined
+      return settler
+        .submit(to, data, gas, (h) => {
+          first ??= h
+          onHash?.(h)
+        })
+        .then((r) => {
+          const signed = first?.toLowerCase()
+          if (signed && signed !== r.transactionHash.toLowerCase()) {
+            mined.set(signed, r.transactionHash)
+            setTimeout(() => mined.delete(signed), MINED_KEPT_MS).unref?.()
+          }
+          return r
+        })
+    },
+  }
+  return {
+    settler: watched as unknown as Settler,
+    take(tx) {
+      const h = mined.get(tx.toLowerCase())
+      if (h) mined.delete(tx.toLowerCase())
+      return h
+    },
   }
 }
 
