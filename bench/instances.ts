@@ -5,6 +5,7 @@
  * ledger settled total = payee's on-chain delta.
  * `bun bench/instances.ts` (10 s runs) or `bun bench/instances.ts --smoke` (1 s). Prints markdown.
  */
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SQL } from 'bun'
@@ -84,7 +85,16 @@ export async function instancesBench(smoke: boolean): Promise<string[]> {
     const n = smoke ? 90 : 4000
     const seconds = smoke ? 1 : 10
     const conns = 15
-    const common = { RPC_URL: chain.rpcUrl, PAY_TO: chain.payee.address, LOG_LEVEL: 'silent' }
+    // The receipt key file goes beside DATABASE_PATH, also for the Postgres runs (never the checkout's data/):
+    // a temp folder shared by the instances of a run, so they sign with one key.
+    const keys = mkdtempSync(join(tmpdir(), 'bench-instances-'))
+    process.on('exit', () => rmSync(keys, { recursive: true, force: true }))
+    const common = {
+      RPC_URL: chain.rpcUrl,
+      PAY_TO: chain.payee.address,
+      LOG_LEVEL: 'silent',
+      DATABASE_PATH: join(keys, 'unused.sqlite'),
+    }
     const pgTotal = (url: string) => async () => {
       const sql = new SQL({ url, max: 1 })
       try {
