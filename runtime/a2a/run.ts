@@ -12,7 +12,7 @@
  */
 import type { CatalogService } from '../catalog'
 import { newRequestId } from '../http/respond'
-import { b64json } from '../pay/wire'
+import { b64json, decodeB64Json } from '../pay/wire'
 import { servePaid, type PipelineDeps } from '../pipeline'
 import type { A2aTask, TaskStore } from './tasks'
 
@@ -37,16 +37,6 @@ export class RpcError extends Error {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
-
-function decodeHeader(v: string | null): Record<string, unknown> | undefined {
-  if (!v) return undefined
-  try {
-    const x = JSON.parse(Buffer.from(v, 'base64').toString('utf8'))
-    return isRecord(x) ? x : undefined
-  } catch {
-    return undefined
-  }
-}
 
 /** The service's input as the JSON body of POST /api/v1/<slug> (the resource the 402 names, as over HTTP and MCP). */
 const paidRequest = (slug: string, input: unknown, signal: AbortSignal, payment?: unknown) =>
@@ -78,7 +68,7 @@ export function createRunner(deps: A2aDeps, store: TaskStore) {
     } catch {
       body = undefined
     }
-    const receipt = decodeHeader(res.headers.get('payment-response') ?? res.headers.get('x-payment-response'))
+    const receipt = decodeB64Json(res.headers.get('payment-response') ?? res.headers.get('x-payment-response'))
     if (res.status === 200) {
       task.receipts.push(receipt ?? {})
       return save(
@@ -93,7 +83,7 @@ export function createRunner(deps: A2aDeps, store: TaskStore) {
       )
     }
     const message = isRecord(body) && typeof body.message === 'string' ? body.message : undefined
-    const required = res.status === 402 ? decodeHeader(res.headers.get('payment-required')) : undefined
+    const required = res.status === 402 ? decodeB64Json(res.headers.get('payment-required')) : undefined
     if (required) {
       if (payment === undefined)
         return save(

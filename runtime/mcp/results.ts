@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../sdk'
+import { decodeB64Json } from '../pay/wire'
 /**
  * HTTP answers of the pipeline as MCP tool results (x402 MCP transport, specs/transports-v2/mcp.md):
  * 200 -> the result with the SettleResponse in `_meta["x402/payment-response"]`; 402 -> isError with the v2
@@ -19,16 +20,6 @@ export interface ToolResult {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 
-function decodeHeader(v: string | null): Record<string, unknown> | undefined {
-  if (!v) return undefined
-  try {
-    const x = JSON.parse(Buffer.from(v, 'base64').toString('utf8'))
-    return isRecord(x) ? x : undefined
-  } catch {
-    return undefined
-  }
-}
-
 /** A successful or failed tool result carrying one JSON object both as text and as structuredContent. */
 export function objectResult(value: unknown, isError = false, meta?: Record<string, unknown>): ToolResult {
   return {
@@ -48,7 +39,7 @@ export async function toToolResult(res: Response): Promise<ToolResult> {
   } catch {
     body = undefined
   }
-  const receipt = decodeHeader(res.headers.get('payment-response'))
+  const receipt = decodeB64Json(res.headers.get('payment-response'))
   if (res.status === 200) {
     return {
       content: [{ type: 'text', text }],
@@ -57,7 +48,7 @@ export async function toToolResult(res: Response): Promise<ToolResult> {
     }
   }
   if (res.status === 402) {
-    const required = decodeHeader(res.headers.get('payment-required'))
+    const required = decodeB64Json(res.headers.get('payment-required'))
     if (required) {
       const message = isRecord(body) && typeof body.message === 'string' ? body.message : undefined
       const error =

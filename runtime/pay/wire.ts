@@ -102,3 +102,14 @@ export function toV1(req: PaymentRequirements, resource: string, description: st
 
 /** Standard base64 of UTF-8 JSON (what x402 headers carry). */
 export const b64json = (v: unknown) => Buffer.from(JSON.stringify(v), 'utf8').toString('base64')
+
+/** The JSON object a base64 header carries (`b64json`'s inverse), or undefined when absent or not one. */
+export function decodeB64Json(v: string | null): Record<string, unknown> | undefined {
+  if (!v) return undefined
+  try {
+    const x = JSON.parse(Buffer.from(v, 'base64').toString('utf8'))
+    return x !== null && typeof x === 'object' && !Array.isArray(x) ? x : undefined
+  } catch {
+    return undefined
+  }
+}
