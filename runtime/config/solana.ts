@@ -67,7 +67,10 @@ export function readSolana(r: Reader): Pick<Config, 'solana'> {
     if (!solana.payTo) p.push('SOLANA_RPC_URL needs SOLANA_PAY_TO (the receiving Solana address)')
   } else if (solana.feePayerKey || solana.payTo)
     p.push('SOLANA_FEE_PAYER_KEY and SOLANA_PAY_TO need SOLANA_RPC_URL (Solana is self-facilitated)')
-  if (solana.feePayerKey && !(BASE58.test(solana.feePayerKey) && solana.feePayerKey.length >= 86 && solana.feePayerKey.length <= 88))
+  if (
+    solana.feePayerKey &&
+    !(BASE58.test(solana.feePayerKey) && solana.feePayerKey.length >= 86 && solana.feePayerKey.length <= 88)
+  )
     p.push('SOLANA_FEE_PAYER_KEY must be base58 of a 64-byte secret key')
   if (solana.payTo && !(BASE58.test(solana.payTo) && solana.payTo.length >= 32 && solana.payTo.length <= 44))
     p.push(`SOLANA_PAY_TO must be a base58 Solana address (got ${solana.payTo})`)

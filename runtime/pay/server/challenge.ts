@@ -114,6 +114,7 @@ export function challenge(
   resource: string,
   reason?: string,
   channels?: ChannelEntries,
+  more?: (base: PaymentRequirements[]) => X402Requirements[],
 ) {
   const accepts = acceptsFor(cfg, svc, tier, payTo)
   const req = accepts[0]
@@ -122,8 +123,9 @@ export function challenge(
     ? [
         ...accepts,
         ...accepts.flatMap((r) => (corrective?.network === r.network ? corrective : channels.offer(r)) ?? []),
+        ...(more?.(accepts) ?? []),
       ]
-    : accepts
+    : [...accepts, ...(more?.(accepts) ?? [])]
   const description = `${svc.manifest.name}: ${svc.manifest.description}`.slice(0, 500)
   const base = {
     x402Version: 2,

@@ -11,6 +11,7 @@ import type { Logger, TierName } from '../../sdk'
 import type { PaymentRequirements as X402Requirements } from '@x402/core/types'
 import type { PaymentRequirements } from '../types'
 import type { ChannelOffer } from '../schemes/batch-settlement/scheme'
+import type { SvmExactPlugin } from '../schemes/svm-exact/plugin'
 import type { PaymentGate } from '../schemes/exact/gate'
 import type { Collected, PaidResults } from './kept-results'
 import type { ReceiptIssuer } from './receipts'
@@ -32,6 +33,8 @@ export interface PaidCallDeps {
   receipts: ReceiptIssuer
   /** Payment channels (x402 `batch-settlement`), offered second in every 402 when this server can serve them. */
   channels?: ChannelOffer
+  /** x402 `exact` on Solana, offered after the EVM entries (until the scheme registry lands: runtime/pay/server/schemes.ts). */
+  solana?: SvmExactPlugin
 }
 
 /** A paid request as the pipeline read it (body, tier, resource), before any payment check. */

@@ -11,7 +11,7 @@ import { asServiceError } from '../../http/unexpected'
 import { BASE_HEADERS, errorResponse, json } from '../../http/respond'
 import { ServiceError, type Logger } from '../../sdk'
 import { REASON } from '../reasons'
-import { b64json } from '../wire'
+import { b64json, decodeB64Json } from '../wire'
 import { challenge } from './challenge'
 import { collectedResponse } from './collected-answer'
 import type { Admission, AdmittedCall, Outcome, PaidCallDeps, PaidRequest } from './doors'
@@ -48,7 +48,16 @@ function cachedChallenge(r: PaidRequest, deps: PaidCallDeps): CachedChallenge {
   const key = `${r.tier} ${r.resource} ${deps.channels?.version ?? 0}`
   let c = m.get(key)
   if (!c) {
-    const built = challenge(deps.config, r.svc, r.tier, deps.payTo, r.resource, undefined, deps.channels)
+    const built = challenge(
+      deps.config,
+      r.svc,
+      r.tier,
+      deps.payTo,
+      r.resource,
+      undefined,
+      deps.channels,
+      deps.solana?.offers,
+    )
     const response = new Response(JSON.stringify(built.body), {
       status: 402,
       headers: {
@@ -78,7 +87,7 @@ function refusal(
   corrective?: PaymentRequirements,
 ) {
   const channels = deps.channels && { offer: deps.channels.offer, corrective }
-  const again = challenge(deps.config, r.svc, r.tier, deps.payTo, r.resource, reason, channels)
+  const again = challenge(deps.config, r.svc, r.tier, deps.payTo, r.resource, reason, channels, deps.solana?.offers)
   return json({ ...again.body, message }, 402, r.requestId, {
     'payment-required': again.header,
     'cache-control': 'no-store',
@@ -126,8 +135,11 @@ export async function admit(r: PaidRequest, deps: PaidCallDeps): Promise<Admissi
   const s = { request: r, header, version, input, ignored, accepts: c.accepts }
   // The scheme the payment names (`accepted.scheme`): batch-settlement when this server offers channels, else exact.
   const channelPayment = deps.channels ? channelPaymentOf(header, version) : null
-  const a =
-    deps.channels && channelPayment
+  // A payment on a Solana network: its own scheme (until the scheme registry lands, runtime/pay/server/schemes.ts).
+  const solana = deps.solana && version === 2 && deps.solana.claims({ decoded: decodeB64Json(header) ?? null })
+  const a = solana
+    ? await deps.solana!.admit(s, deps)
+    : deps.channels && channelPayment
       ? await admitChannel(deps.channels, channelPayment, s, deps)
       : await admitExact(s, deps)
   if (a.kind === 'admitted') await notCoolingDown(a.call, deps)

@@ -15,16 +15,24 @@ import {
 } from '@solana/kit'
 import type { PaymentRequirements as X402Requirements } from '@x402/core/types'
 import { FAILED_RUN_REASON } from '../../../db/shared'
-import type { StoredResult } from '../../../db/store'
 import { ignoredFieldsHeader } from '../../../input/ignored-header'
 import { ServiceError } from '../../../sdk'
 import { REASON } from '../../reasons'
-import type { DecodedPayment, PaymentRequirements } from '../../types'
+import type { DecodedPayment } from '../../types'
 import { b64json } from '../../wire'
 import type { Admission, PaidCallDeps, PaymentHold, SchemeRequest } from '../../server/doors'
-import { type Collected, RETRY_IN_FLIGHT_S, RETRY_PENDING_S, RESULT_GRACE_S, requestHash } from '../../server/kept-results'
+import { type Collected, requestHash } from '../../server/kept-results'
 import { paymentIdentifierOf } from '../../server/payment-id'
-import { receiptOf, type Purchase, type SettleOutcome, signedCollection } from '../../server/settle-kept'
+import type { SettleOutcome } from '../exact/settle-kept'
+import {
+  outcomeOf,
+  type Purchase,
+  receiptFor,
+  RESULT_GRACE_S,
+  RETRY_IN_FLIGHT_S,
+  RETRY_PENDING_S,
+  signedCollection,
+} from './kept'
 import type { SolanaOffer } from './offer'
 import { decodeSvmPayment, type SvmPayment } from './payload'
 
@@ -41,10 +49,15 @@ const refused = (reason: string, message: string, headers: Record<string, string
 })
 
 const unavailable = (what: string) =>
-  new ServiceError(503, 'PAYMENT_UNAVAILABLE', `Solana payments are unavailable right now (${what}); nothing was charged.`, {
-    headers: { 'retry-after': '5' },
-    retryable: true,
-  })
+  new ServiceError(
+    503,
+    'PAYMENT_UNAVAILABLE',
+    `Solana payments are unavailable right now (${what}); nothing was charged.`,
+    {
+      headers: { 'retry-after': '5' },
+      retryable: true,
+    },
+  )
 
 /** The payer's own Ed25519 signature on the message is valid (checked locally, no RPC). */
 async function signedByPayer(p: SvmPayment): Promise<boolean> {
@@ -53,43 +66,13 @@ async function signedByPayer(p: SvmPayment): Promise<boolean> {
     const tx = getTransactionDecoder().decode(new Uint8Array(wire))
     const sig = tx.signatures[p.payer as Address]
     if (!sig) return false
-    return await verifySignature(await getPublicKeyFromAddress(p.payer as Address), sig as SignatureBytes, p.messageBytes)
+    return await verifySignature(
+      await getPublicKeyFromAddress(p.payer as Address),
+      sig as SignatureBytes,
+      p.messageBytes,
+    )
   } catch {
     return false
-  }
-}
-
-/** What a kept row gives a repeated payment (the same payment or payment identifier, the same request). */
-function outcomeOf(row: StoredResult): Collected | null {
-  switch (row.state) {
-    case 'settled': {
-      if (row.body === null) return { kind: 'gone' }
-      if (row.receipt) return { kind: 'result', body: row.body, receipt: row.receipt }
-      const payer = (() => {
-        try {
-          return decodeSvmPayment(
-            b64json(JSON.parse(row.payload)),
-          )?.payer
-        } catch {
-          return undefined
-        }
-      })() ?? row.payer
-      const transaction = row.tx_hash ?? ''
-      return {
-        kind: 'result',
-        body: row.body,
-        receipt: b64json({ success: true, transaction, network: row.network, payer }),
-        unsigned: { paymentId: row.payment_id, transaction, network: row.network, payer },
-      }
-    }
-    case 'pending':
-      return { kind: 'pending', retryAfter: RETRY_PENDING_S }
-    case 'reserved':
-    case 'verified':
-    case 'settling':
-      return { kind: 'pending', retryAfter: RETRY_IN_FLIGHT_S }
-    default:
-      return null
   }
 }
 
@@ -147,7 +130,7 @@ async function settleHeld(offer: SolanaOffer, h: Held, deps: PaidCallDeps): Prom
   }
   if (settled.success) {
     await ledger.settleOnce(h.id, { tx: settled.transaction || tx })
-    const extensions = await receiptOf(deps, h.purchase, {
+    const extensions = await receiptFor(deps, h.purchase, {
       scheme: 'exact',
       network: offer.network,
       asset: offer.asset,
@@ -215,11 +198,13 @@ export async function admitSvm(
 ): Promise<Admission> {
   const { svc, tier, requestId } = s.request
   const p = decodeSvmPayment(header)
-  if (!p || !p.payer) return refused(REASON.invalidPayload, 'The Solana payment is not a well-formed exact transaction.')
+  if (!p || !p.payer)
+    return refused(REASON.invalidPayload, 'The Solana payment is not a well-formed exact transaction.')
   const accepted = p.payload.accepted as unknown as Record<string, unknown>
   if (p.network !== offer.network)
     return refused(REASON.invalidNetwork, `This server takes Solana payments on ${offer.network} only.`)
-  if (accepted.scheme !== 'exact') return refused(REASON.unsupportedScheme, 'Solana payments use the exact scheme here.')
+  if (accepted.scheme !== 'exact')
+    return refused(REASON.unsupportedScheme, 'Solana payments use the exact scheme here.')
   const req = offer.entry(s.accepts[0])
   if (accepted.amount !== req.amount || accepted.asset !== req.asset || accepted.payTo !== req.payTo)
     return refused(
@@ -230,14 +215,14 @@ export async function admitSvm(
   const purchase: Purchase = { resourceUrl: s.request.resource, service: svc.slug, tier, requestHash: hash, requestId }
   const collect = async (got: Collected): Promise<Admission> => ({
     kind: 'collected',
-    collected: await signedCollection(deps, got, purchase, req as unknown as PaymentRequirements),
+    collected: await signedCollection(offer, deps, got, purchase, req.amount),
     version: 2,
   })
   const key = paymentIdentifierOf({ x402Version: 2, raw: p.payload } as unknown as DecodedPayment)
   if (key) {
     const row = await offer.results.byKey(p.payer, key)
     if (row && (await signedByPayer(p))) {
-      const got = row.request_hash === hash ? outcomeOf(row) : ({ kind: 'conflict' } as const)
+      const got = row.request_hash === hash ? outcomeOf(row, p.payer) : ({ kind: 'conflict' } as const)
       if (got) return collect(got)
     }
   }
@@ -265,7 +250,7 @@ export async function admitSvm(
   if (id === null) {
     // Already used: the very same transaction for the identical request collects its kept result.
     const row = await offer.results.byAuthorization(offer.network, p.payer, p.messageHash)
-    const got = row && row.request_hash === hash ? outcomeOf(row) : null
+    const got = row && row.request_hash === hash ? outcomeOf(row, p.payer) : null
     if (got) return collect(got)
     return refused(
       REASON.authorizationAlreadyUsed,
@@ -293,7 +278,10 @@ export async function admitSvm(
     }
     if (!verdict.isValid) {
       await ledger.transition(id, 'released', { reason: verdict.invalidReason ?? 'invalid' })
-      return refused(verdict.invalidReason ?? REASON.invalidPayment, verdict.invalidMessage ?? 'The Solana payment did not verify.')
+      return refused(
+        verdict.invalidReason ?? REASON.invalidPayment,
+        verdict.invalidMessage ?? 'The Solana payment did not verify.',
+      )
     }
     await ledger.transition(id, 'verified')
     if (key) {
@@ -301,7 +289,9 @@ export async function admitSvm(
       if (held) {
         await ledger.transition(id, 'released', { reason: 'payment identifier already used' })
         return collect(
-          held.request_hash !== hash ? { kind: 'conflict' } : (outcomeOf(held) ?? { kind: 'pending', retryAfter: RETRY_IN_FLIGHT_S }),
+          held.request_hash !== hash
+            ? { kind: 'conflict' }
+            : (outcomeOf(held, p.payer) ?? { kind: 'pending', retryAfter: RETRY_IN_FLIGHT_S }),
         )
       }
     }
