@@ -3,27 +3,56 @@
  * Solana dev chain, and the books agree (payee USDC delta = /stats revenue for the network = the ledger).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { KeyPairSigner } from '@solana/kit'
-import { SOLANA_MAINNET_CAIP2 } from '@x402/svm'
-import { SOLANA_USDC_MINT } from '../../runtime/chain/solana/accounts'
+import type { Address, KeyPairSigner } from '@solana/kit'
+import type { PaymentRequired } from '@x402/core/types'
+import { SOLANA_DEVNET_CAIP2, SOLANA_MAINNET_CAIP2 } from '@x402/svm'
+import { installUsdcAccount, installUsdcMint, SOLANA_USDC_MINT } from '../../runtime/chain/solana/accounts'
+import { newSolanaKey } from '../../runtime/chain/solana/keys'
 import { type SolanaDevChain, startSolanaDevChain } from '../../runtime/chain/solana/start'
 import { sqliteOf } from '../../runtime/db/open'
+import { withEcho } from '../support/extra-service'
 import { startServer, type TestServer } from '../support/server'
-import { paymentRequiredOf, solanaEnv, solanaFetch, solanaPayer, usdcOf } from '../support/solana'
+import { paymentRequiredOf, solanaEnv, solanaFetch, solanaPayer, solanaPaymentHeader, usdcOf } from '../support/solana'
 
 let chain: SolanaDevChain
 let payer: KeyPairSigner
 let server: TestServer
 
+/** A 6-decimal token that is not USDC, which the payer also holds. */
+let otherMint: Address
+let payeeStart: bigint
+
 beforeAll(async () => {
   chain = await startSolanaDevChain()
   payer = await solanaPayer(chain)
-  server = await startServer({ env: solanaEnv(chain) })
+  otherMint = (await newSolanaKey()).signer.address
+  installUsdcMint(chain.ledger.svm, chain.payer.address, 1_000_000_000n, otherMint)
+  await installUsdcAccount(chain.ledger.svm, chain.payer.address, 1_000_000_000n, otherMint)
+  await installUsdcAccount(chain.ledger.svm, chain.payee.address, 0n, otherMint)
+  payeeStart = await usdcOf(chain, chain.payee.usdcAccount)
+  server = await startServer({ env: solanaEnv(chain), entries: withEcho() })
 })
 afterAll(async () => {
   await server?.stop()
   await chain?.stop()
 })
+
+const solanaEntry = (required: PaymentRequired) => required.accepts.find((a) => a.network === SOLANA_MAINNET_CAIP2)!
+
+/** Payee USDC delta since the start = /stats revenue for the Solana network = the ledger's settled Solana rows. */
+async function booksAgree(): Promise<bigint> {
+  const delta = (await usdcOf(chain, chain.payee.usdcAccount)) - payeeStart
+  const ledger = settledOnSolana()
+    .filter((r) => r.state === 'settled')
+    .reduce((n, r) => n + BigInt(r.amount), 0n)
+  const stats = (await (await server.fetch('/stats')).json()) as {
+    networks: Array<{ network: string; revenue_atomic: string }>
+  }
+  const revenue = BigInt(stats.networks.find((n) => n.network === SOLANA_MAINNET_CAIP2)?.revenue_atomic ?? '0')
+  expect(ledger).toBe(delta)
+  expect(revenue).toBe(delta)
+  return delta
+}
 
 const settledOnSolana = () =>
   sqliteOf(server.booted)
@@ -67,7 +96,90 @@ describe('Solana exact over HTTP', () => {
     expect(rows[0].tx_hash).toBe(receipt.transaction)
     expect(BigInt(rows[0].amount)).toBe(delta)
     expect(delta).toBeGreaterThan(0n)
-    const today = (await (await server.fetch('/stats/today')).json()) as any
-    console.log(JSON.stringify(today).slice(0, 1500))
+    await booksAgree()
+  })
+})
+
+describe('Solana exact refusals: nothing moves', () => {
+  test('a replayed payment: another request is refused, the identical one collects its kept answer (no second charge)', async () => {
+    const body = { text: 'replay me' }
+    const required = paymentRequiredOf(await server.post('/api/v1/slugify', body))
+    const header = await solanaPaymentHeader(chain, payer, required, solanaEntry(required))
+    const first = await server.post('/api/v1/slugify', body, { 'payment-signature': header })
+    expect(first.status).toBe(200)
+    const kept = await first.text()
+    const moved = await usdcOf(chain, chain.payee.usdcAccount)
+    const again = await server.post('/api/v1/slugify', body, { 'payment-signature': header })
+    expect(again.status).toBe(200)
+    expect(await again.text()).toBe(kept)
+    expect(again.headers.get('payment-response')).toBe(first.headers.get('payment-response'))
+    const other = await server.post('/api/v1/slugify', { text: 'something else' }, { 'payment-signature': header })
+    expect(other.status).toBe(402)
+    expect(await other.json()).toMatchObject({ reason: 'authorization_already_used' })
+    expect(await usdcOf(chain, chain.payee.usdcAccount)).toBe(moved)
+    await booksAgree()
+  })
+
+  test('forged, expired-blockhash, wrong-mint, wrong-payee and other-network payments are refused', async () => {
+    const body = { text: 'refused' }
+    const required = paymentRequiredOf(await server.post('/api/v1/slugify', body))
+    const ours = solanaEntry(required)
+    const before = { payee: await usdcOf(chain, chain.payee.usdcAccount), slot: chain.ledger.slot() }
+    const send = async (header: string) => {
+      const res = await server.post('/api/v1/slugify', body, { 'payment-signature': header })
+      expect(res.status).toBe(402)
+      return ((await res.json()) as { reason: string }).reason
+    }
+    const edit = (header: string, f: (p: any) => void) => {
+      const p = JSON.parse(Buffer.from(header, 'base64').toString())
+      f(p)
+      return Buffer.from(JSON.stringify(p)).toString('base64')
+    }
+    // Forged: the payer's signature altered (the fee payer's slot is the first, then the payer's).
+    const forged = edit(await solanaPaymentHeader(chain, payer, required, ours), (p) => {
+      const tx = Buffer.from(p.payload.transaction, 'base64')
+      tx[1 + 64 + 7] ^= 0xff
+      p.payload.transaction = tx.toString('base64')
+    })
+    expect(await send(forged)).toMatch(/^invalid_exact_svm/)
+    // Signed on a blockhash that has since expired.
+    const stale = await solanaPaymentHeader(chain, payer, required, ours)
+    chain.ledger.svm.expireBlockhash()
+    expect(await send(stale)).toBe('invalid_exact_svm_transaction_simulation_failed')
+    // Another token: refused as not matching the entry, and when it claims to match, by verification.
+    const inOther = await solanaPaymentHeader(chain, payer, required, { ...ours, asset: otherMint })
+    expect(await send(inOther)).toBe('no_matching_requirements')
+    expect(await send(edit(inOther, (p) => (p.accepted.asset = ours.asset)))).toBe(
+      'invalid_exact_svm_payload_mint_mismatch',
+    )
+    // Another payee, the same two ways.
+    const stranger = (await newSolanaKey()).signer.address
+    const elsewhere = await solanaPaymentHeader(chain, payer, required, { ...ours, payTo: stranger })
+    expect(await send(elsewhere)).toBe('no_matching_requirements')
+    expect(await send(edit(elsewhere, (p) => (p.accepted.payTo = ours.payTo)))).toBe(
+      'invalid_exact_svm_payload_recipient_mismatch',
+    )
+    // Another network (devnet) than the one offered.
+    const good = await solanaPaymentHeader(chain, payer, required, ours)
+    expect(await send(edit(good, (p) => (p.accepted.network = SOLANA_DEVNET_CAIP2)))).toBe('invalid_network')
+    // Not a transaction at all.
+    expect(await send(edit(good, (p) => (p.payload.transaction = 'AAAA')))).toBe('invalid_payload')
+    expect(await usdcOf(chain, chain.payee.usdcAccount)).toBe(before.payee)
+    expect(chain.ledger.slot()).toBe(before.slot)
+    // The honest payment still pays after all that.
+    expect((await server.post('/api/v1/slugify', body, { 'payment-signature': good })).status).toBe(200)
+    await booksAgree()
+  })
+
+  test('a failed handler is never settled: the payment is let go, the payee gets nothing', async () => {
+    const body = { code: 'crash' }
+    const required = paymentRequiredOf(await server.post('/api/v1/test-echo', body))
+    const header = await solanaPaymentHeader(chain, payer, required, solanaEntry(required))
+    const before = await usdcOf(chain, chain.payee.usdcAccount)
+    const res = await server.post('/api/v1/test-echo', body, { 'payment-signature': header })
+    expect(res.status).toBe(500)
+    expect(res.headers.get('payment-response')).toBeNull()
+    expect(await usdcOf(chain, chain.payee.usdcAccount)).toBe(before)
+    await booksAgree()
   })
 })

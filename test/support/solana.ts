@@ -27,14 +27,19 @@ export const solanaClient = (chain: SolanaDevChain, payer: KeyPairSigner) =>
 export const solanaFetch = (chain: SolanaDevChain, payer: KeyPairSigner, base: typeof fetch = fetch) =>
   wrapFetchWithPayment(base, solanaClient(chain, payer))
 
-/** The PAYMENT-SIGNATURE header the official client builds for `accepted` (a 402 offering only it). */
+/**
+ * The PAYMENT-SIGNATURE header the official client builds for `accepted` (a 402 offering only it; its spend controls
+ * off, so a test can have it pay in a token that is not USDC).
+ */
 export async function solanaPaymentHeader(
   chain: SolanaDevChain,
   payer: KeyPairSigner,
   required: PaymentRequired,
   accepted: PaymentRequirements,
 ): Promise<string> {
-  const payload = await solanaClient(chain, payer).createPaymentPayload({ ...required, accepts: [accepted] })
+  const client = solanaClient(chain, payer)
+  client.setSpendControls(false)
+  const payload = await client.createPaymentPayload({ ...required, accepts: [accepted] })
   return Buffer.from(JSON.stringify(payload)).toString('base64')
 }
 

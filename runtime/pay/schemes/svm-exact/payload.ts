@@ -7,7 +7,8 @@
  */
 import { createHash } from 'node:crypto'
 import type { PaymentPayload } from '@x402/core/types'
-import { decodeTransactionFromPayload, getTokenPayerFromTransaction } from '@x402/svm'
+import { getBase64Encoder, getTransactionDecoder } from '@solana/kit'
+import { getTokenPayerFromTransaction } from '@x402/svm'
 import { decodeB64Json } from '../../wire'
 
 export interface SvmPayment {
@@ -39,7 +40,8 @@ export function decodeSvmPayment(header: string): SvmPayment | null {
   if (raw?.x402Version !== 2 || !accepted || typeof accepted.network !== 'string') return null
   if (typeof inner?.transaction !== 'string' || inner.transaction.length > 4096) return null
   try {
-    const tx = decodeTransactionFromPayload({ transaction: inner.transaction })
+    // Decoded here (not with @x402/svm's decodeTransactionFromPayload, which prints a stack for a bad one).
+    const tx = getTransactionDecoder().decode(getBase64Encoder().encode(inner.transaction))
     const messageBytes = new Uint8Array(tx.messageBytes)
     return {
       payload: raw as unknown as PaymentPayload,
