@@ -7,8 +7,20 @@
  */
 import type { LedgerStore } from '../../../db/store'
 import type { Logger } from '../../../sdk'
+import { b64json } from '../../wire'
 import type { SvmBackend } from './backend'
+import { decodeSvmPayment } from './payload'
 import { SOLANA_PAYMENT_LIFETIME_S } from './scheme'
+
+/** The transaction id of a kept payment (the fee payer's signature of its message), or null when unreadable. */
+async function idOf(payload: string, backend: SvmBackend): Promise<string | null> {
+  try {
+    const p = decodeSvmPayment(b64json(JSON.parse(payload)))
+    return p ? await backend.transactionId(p.messageBytes) : null
+  } catch {
+    return null
+  }
+}
 
 export interface SvmReconciled {
   settled: number
@@ -52,7 +64,9 @@ async function reconcileRows(
   }
   for (const row of await ledger.byState(['settling', 'pending'])) {
     if (!ours(row) || (row.state === 'settling' && !stale(row))) continue
-    const tx = row.tx_hash
+    // The id is recorded before sending, and can always be derived again from the kept transaction (a power cut may
+    // take the write that recorded it, never the durable `settling` one before it).
+    const tx = row.tx_hash || (await idOf(row.payload, backend))
     let state: Awaited<ReturnType<SvmBackend['status']>> = 'unseen'
     if (tx) {
       try {
@@ -69,7 +83,7 @@ async function reconcileRows(
       await ledger.transition(row.id, 'failed', { reason: 'failed on chain (reconciled)' })
       out.failed++
     } else if (!tx || now - Number(row.created_at) > SOLANA_PAYMENT_LIFETIME_S * 1000) {
-      // Without a recorded id it was never sent (the id is written before sending); past its lifetime it cannot land.
+      // Without a transaction it was never sent; past its lifetime (its blockhash expired) it cannot land any more.
       await ledger.transition(row.id, 'failed', { reason: 'not on chain and expired (reconciled)' })
       out.failed++
     } else out.unknown++
