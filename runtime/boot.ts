@@ -16,7 +16,9 @@ import { createVerifier } from './pay/facilitator/verify-only'
 import { modelProvider } from './model/provider'
 import type { Logger, UpstreamDefault } from './sdk'
 import type { DevPayer } from './site/dev-payer'
-import { PaidResults } from './pay/server/kept-results'
+import { PaidResults } from './pay/schemes/exact/kept-results'
+import { exactScheme } from './pay/schemes/exact/scheme'
+import { schemeRegistry } from './pay/server/schemes'
 import { createReceiptIssuer, defaultKeyPath, loadReceiptKey, type ReceiptIssuer } from './pay/server/receipts'
 import { HandlerPool, isolated } from './isolate'
 import type { ChannelService } from './pay/schemes/batch-settlement/networks'
@@ -158,18 +160,19 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const { settler, remotes } = o.facilitator
   const settlers =
     o.facilitator.settlers ?? (settler && config.networks.length === 1 ? { [config.networks[0].network]: settler } : {})
-  const channels =
-    Object.keys(settlers).length || remotes
-      ? await (await import('./pay/schemes/batch-settlement/boot-channels')).bootChannels({
-          config,
-          settlers,
-          remotes,
-          payTo,
-          store: storage.channels,
-          ledger,
-          log,
-        })
-      : undefined
+  const channelsModule =
+    Object.keys(settlers).length || remotes ? await import('./pay/schemes/batch-settlement/boot-channels') : undefined
+  const channels = channelsModule
+    ? await channelsModule.bootChannels({
+        config,
+        settlers,
+        remotes,
+        payTo,
+        store: storage.channels,
+        ledger,
+        log,
+      })
+    : undefined
   channels?.start()
   // x402 `exact` on Solana (SOLANA_RPC_URL, or the embedded Solana dev chain): offered after the EVM entries when the
   // payee's USDC account exists and the fee payer holds SOL; otherwise an error in the log, and the rest is served.
@@ -195,7 +198,11 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const app = createApp({
     services,
     config,
-    gate,
+    schemes: schemeRegistry([
+      exactScheme({ gate, results }),
+      ...(channels && channelsModule ? [channelsModule.channelScheme(channels)] : []),
+      ...(solanaScheme ? [solanaScheme] : []),
+    ]),
     stats,
     quota,
     storage,
@@ -204,10 +211,8 @@ export async function boot(o: BootOptions): Promise<Booted> {
     log,
     refusals,
     failingRuns: storage.failingRuns,
-    results,
     receipts,
     channels,
-    solana: solanaScheme,
     channelFigures: channels && ((since?: number) => channels.figures(since)),
     bootedAt: Date.now(),
     facilitatorHealth: () => o.facilitator.health?.(),

@@ -6,8 +6,8 @@
 import type { StoredResult } from '../../../db/store'
 import type { Logger } from '../../../sdk'
 import { b64json } from '../../wire'
-import { receiptExtension, type ReceiptFacts, type ReceiptIssuer } from '../../server/receipts'
-import type { Collected } from '../../server/kept-results'
+import { type Purchase, type ReceiptIssuer, receiptOf } from '../../server/receipts'
+import type { Collected } from '../../server/doors'
 import type { SolanaOffer } from './offer'
 
 /** A kept result stays collectable this long after the payment could last land. */
@@ -15,32 +15,6 @@ export const RESULT_GRACE_S = 600
 /** Retry-After (s) for a payment still in flight, and for one whose settlement is pending reconciliation. */
 export const RETRY_IN_FLIGHT_S = 2
 export const RETRY_PENDING_S = 10
-
-/** What was bought, for the receipt. */
-export interface Purchase {
-  resourceUrl: string
-  service: string
-  tier: string
-  requestHash: string
-  requestId: string
-}
-
-export type Paid = Omit<ReceiptFacts, 'resourceUrl' | 'service' | 'tier' | 'requestHash'>
-
-/** The signed receipt as the settlement response's `extensions`, or undefined when signing failed (logged). */
-export async function receiptFor(
-  deps: { receipts: ReceiptIssuer; log: Logger },
-  p: Purchase,
-  paid: Paid,
-): Promise<ReturnType<typeof receiptExtension> | undefined> {
-  try {
-    const { resourceUrl, service, tier, requestHash } = p
-    return receiptExtension(await deps.receipts.issue({ resourceUrl, service, tier, requestHash, ...paid }))
-  } catch (e) {
-    deps.log.error('signing the receipt failed', { request_id: p.requestId, error: String(e) })
-    return undefined
-  }
-}
 
 /** What a kept row gives a repeated payment (the same payment or payment identifier, the same request). */
 export function outcomeOf(row: StoredResult, payer: string): Collected | null {
@@ -78,7 +52,7 @@ export async function signedCollection(
 ): Promise<Collected> {
   if (c.kind !== 'result' || !c.unsigned) return c
   const { paymentId, transaction, network, payer } = c.unsigned
-  const extensions = await receiptFor(deps, p, {
+  const extensions = await receiptOf(deps, p, {
     scheme: 'exact',
     network,
     asset: offer.asset,

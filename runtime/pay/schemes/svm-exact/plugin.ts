@@ -1,32 +1,16 @@
 /**
- * Solana `exact` as a scheme plugin of the resource server (runtime/pay/server/doors.ts): it claims a payment whose
- * `accepted.network` is a `solana:` one, admits it (./scheme.ts), and offers its entry after the EVM ones.
+ * Solana `exact` as a scheme plugin of the resource server (runtime/pay/server/doors.ts `SchemePlugin`): it claims a
+ * payment whose `accepted.network` is a `solana:` one, admits it (./scheme.ts), and offers one entry per resource
+ * after the EVM ones, priced like its first (Base) `exact` entry.
  * @module pay/schemes/svm-exact/plugin
  */
-import type { PaymentRequirements as X402Requirements } from '@x402/core/types'
-import type { Admission, PaidCallDeps, SchemeRequest } from '../../server/doors'
-import type { PaymentRequirements } from '../../types'
+import type { SchemePlugin } from '../../server/doors'
 import type { SolanaOffer } from './offer'
 import { admitSvm } from './scheme'
 
-/** The payment a request presents: its header and, for x402 v2, the header's JSON. */
-export interface Presented {
-  decoded: { accepted?: { scheme?: unknown; network?: unknown } } | null
-}
-
-export interface SvmExactPlugin {
-  readonly name: 'svm-exact'
-  readonly network: string
-  claims(p: Presented): boolean
-  admit(s: SchemeRequest, deps: PaidCallDeps): Promise<Admission>
-  /** One Solana entry per resource, priced like its first (Base) `exact` entry. */
-  offers(base: PaymentRequirements[]): X402Requirements[]
-}
-
-export function svmExactScheme(offer: SolanaOffer): SvmExactPlugin {
+export function svmExactScheme(offer: SolanaOffer): SchemePlugin {
   return {
     name: 'svm-exact',
-    network: offer.network,
     claims: (p) => {
       const network = p.decoded?.accepted?.network
       return typeof network === 'string' && network.startsWith('solana:')

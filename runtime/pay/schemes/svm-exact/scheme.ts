@@ -20,19 +20,11 @@ import { ServiceError } from '../../../sdk'
 import { REASON } from '../../reasons'
 import type { DecodedPayment } from '../../types'
 import { b64json } from '../../wire'
-import type { Admission, PaidCallDeps, PaymentHold, SchemeRequest } from '../../server/doors'
-import { type Collected, requestHash } from '../../server/kept-results'
+import type { Admission, Collected, PaidCallDeps, PaymentHold, SchemeRequest, SettleOutcome } from '../../server/doors'
+import { type Purchase, receiptOf } from '../../server/receipts'
+import { requestHash } from '../../server/request-hash'
 import { paymentIdentifierOf } from '../../server/payment-id'
-import type { SettleOutcome } from '../exact/settle-kept'
-import {
-  outcomeOf,
-  type Purchase,
-  receiptFor,
-  RESULT_GRACE_S,
-  RETRY_IN_FLIGHT_S,
-  RETRY_PENDING_S,
-  signedCollection,
-} from './kept'
+import { outcomeOf, RESULT_GRACE_S, RETRY_IN_FLIGHT_S, RETRY_PENDING_S, signedCollection } from './kept'
 import type { SolanaOffer } from './offer'
 import { decodeSvmPayment, type SvmPayment } from './payload'
 
@@ -130,7 +122,7 @@ async function settleHeld(offer: SolanaOffer, h: Held, deps: PaidCallDeps): Prom
   }
   if (settled.success) {
     await ledger.settleOnce(h.id, { tx: settled.transaction || tx })
-    const extensions = await receiptFor(deps, h.purchase, {
+    const extensions = await receiptOf(deps, h.purchase, {
       scheme: 'exact',
       network: offer.network,
       asset: offer.asset,
