@@ -12,7 +12,16 @@ import { type SolanaDevChain, startSolanaDevChain } from '../../runtime/chain/so
 import { sqliteOf } from '../../runtime/db/open'
 import { withEcho } from '../support/extra-service'
 import { startServer, type TestServer } from '../support/server'
-import { paymentRequiredOf, solanaEnv, solanaFetch, solanaPayer, solanaPaymentHeader, usdcOf } from '../support/solana'
+import { mcpClient } from '../mcp/client'
+import {
+  paymentRequiredOf,
+  solanaClient,
+  solanaEnv,
+  solanaFetch,
+  solanaPayer,
+  solanaPaymentHeader,
+  usdcOf,
+} from '../support/solana'
 
 let chain: SolanaDevChain
 let payer: KeyPairSigner
@@ -97,6 +106,32 @@ describe('Solana exact over HTTP', () => {
     expect(BigInt(rows[0].amount)).toBe(delta)
     expect(delta).toBeGreaterThan(0n)
     await booksAgree()
+  })
+})
+
+describe('Solana exact over MCP', () => {
+  test('the PaymentRequired lists the Solana accept; the official client pays a tool call, books agree', async () => {
+    const c = await mcpClient(server.url, '?tools=all')
+    try {
+      const args = { text: 'Paid on Solana, over MCP' }
+      const unpaid = await c.callTool({ name: 'slugify', arguments: args })
+      expect(unpaid.isError).toBe(true)
+      const required = unpaid.structuredContent as unknown as PaymentRequired
+      expect(required.accepts[0]).toMatchObject({ network: 'eip155:8453' })
+      expect(solanaEntry(required)).toMatchObject({ payTo: chain.payee.address, asset: SOLANA_USDC_MINT })
+      const before = await usdcOf(chain, chain.payee.usdcAccount)
+      const payment = await solanaClient(chain, payer).createPaymentPayload(required)
+      expect(payment.accepted.network).toBe(SOLANA_MAINNET_CAIP2)
+      const r = await c.callTool({ name: 'slugify', arguments: args, _meta: { 'x402/payment': payment } })
+      expect(r.isError).toBeFalsy()
+      expect(r.structuredContent).toMatchObject({ slug: 'paid-on-solana-over-mcp' })
+      const receipt = r._meta?.['x402/payment-response'] as Record<string, unknown>
+      expect(receipt).toMatchObject({ success: true, network: SOLANA_MAINNET_CAIP2, payer: chain.payer.address })
+      expect((await usdcOf(chain, chain.payee.usdcAccount)) - before).toBe(BigInt(solanaEntry(required).amount))
+      await booksAgree()
+    } finally {
+      await c.close()
+    }
   })
 })
 
