@@ -75,6 +75,8 @@ export async function bootSolana(o: SolanaBootOptions): Promise<SolanaService | 
   await round(0)
   const timer = setInterval(() => void round(o.staleMs), o.reconcileEveryMs)
   timer.unref?.()
+  // The published documents (discovery) list Solana from now on.
+  o.config.solana.offered = { feePayer: backend.feePayer }
   o.log.info('solana payments offered', { network: s.network, pay_to: s.payTo, fee_payer: backend.feePayer })
   return { offer, stop: () => clearInterval(timer) }
 }

@@ -20,17 +20,29 @@ export interface SolanaOffer {
   entry(exact: { amount: string; maxTimeoutSeconds: number }): X402Requirements
 }
 
+/** What a Solana entry says besides the price: the 402's, and the published documents' (runtime/discovery). */
+export interface SolanaTerms {
+  network: string
+  asset: string
+  payTo: string
+  feePayer: string
+}
+
+/** The Solana entry beside a resource's (first) `exact` entry: the same amount and timeout, paid in Solana USDC. */
+export const solanaEntry = (
+  t: SolanaTerms,
+  exact: { amount: string; maxTimeoutSeconds: number },
+): X402Requirements => ({
+  scheme: 'exact',
+  network: t.network as X402Requirements['network'],
+  amount: exact.amount,
+  asset: t.asset,
+  payTo: t.payTo,
+  maxTimeoutSeconds: exact.maxTimeoutSeconds,
+  extra: { feePayer: t.feePayer },
+})
+
 export function solanaOffer(o: Omit<SolanaOffer, 'entry'>): SolanaOffer {
-  return {
-    ...o,
-    entry: (exact) => ({
-      scheme: 'exact',
-      network: o.network as X402Requirements['network'],
-      amount: exact.amount,
-      asset: o.asset,
-      payTo: o.payTo,
-      maxTimeoutSeconds: exact.maxTimeoutSeconds,
-      extra: { feePayer: o.backend.feePayer },
-    }),
-  }
+  const terms = { network: o.network, asset: o.asset, payTo: o.payTo, feePayer: o.backend.feePayer }
+  return { ...o, entry: (exact) => solanaEntry(terms, exact) }
 }
