@@ -103,6 +103,7 @@ describe('Solana exact over HTTP', () => {
     const rows = settledOnSolana().filter((r) => r.state === 'settled')
     expect(rows.length).toBe(1)
     expect(rows[0].tx_hash).toBe(receipt.transaction)
+    expect(rows[0].payer).toBe(chain.payer.address) // base58, case kept
     expect(BigInt(rows[0].amount)).toBe(delta)
     expect(delta).toBeGreaterThan(0n)
     await booksAgree()
