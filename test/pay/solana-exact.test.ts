@@ -29,6 +29,7 @@ let server: TestServer
 
 /** A 6-decimal token that is not USDC, which the payer also holds. */
 let otherMint: Address
+const ADMIN_TOKEN = 'solana-console-token-0123456789'
 let payeeStart: bigint
 
 beforeAll(async () => {
@@ -39,7 +40,7 @@ beforeAll(async () => {
   await installUsdcAccount(chain.ledger.svm, chain.payer.address, 1_000_000_000n, otherMint)
   await installUsdcAccount(chain.ledger.svm, chain.payee.address, 0n, otherMint)
   payeeStart = await usdcOf(chain, chain.payee.usdcAccount)
-  server = await startServer({ env: solanaEnv(chain), entries: withEcho() })
+  server = await startServer({ env: { ...solanaEnv(chain), ADMIN_TOKEN }, entries: withEcho() })
 })
 afterAll(async () => {
   await server?.stop()
@@ -58,8 +59,16 @@ async function booksAgree(): Promise<bigint> {
     networks: Array<{ network: string; revenue_atomic: string }>
   }
   const revenue = BigInt(stats.networks.find((n) => n.network === SOLANA_MAINNET_CAIP2)?.revenue_atomic ?? '0')
+  // The operator console's money, per network.
+  const overview = (await (
+    await server.fetch('/admin/api/overview', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+  ).json()) as { money: { networks: Array<{ network: string; revenue_atomic: string }> } }
+  const consoleRevenue = BigInt(
+    overview.money.networks.find((n) => n.network === SOLANA_MAINNET_CAIP2)?.revenue_atomic ?? '0',
+  )
   expect(ledger).toBe(delta)
   expect(revenue).toBe(delta)
+  expect(consoleRevenue).toBe(delta)
   return delta
 }
 
@@ -98,7 +107,14 @@ describe('Solana exact over HTTP', () => {
     expect(await res.json()).toMatchObject({ slug: 'hello-solana' })
     const receipt = JSON.parse(Buffer.from(res.headers.get('payment-response')!, 'base64').toString())
     expect(receipt).toMatchObject({ success: true, network: SOLANA_MAINNET_CAIP2, payer: chain.payer.address })
-    expect(receipt.extensions).toBeDefined()
+    // The receipt is signed, and says what was bought and how it was paid.
+    const verified = (await (
+      await server.post('/receipts/verify', { payment_response: res.headers.get('payment-response') })
+    ).json()) as { valid: boolean; payload: Record<string, unknown> }
+    expect(verified).toMatchObject({
+      valid: true,
+      payload: { service: 'slugify', network: SOLANA_MAINNET_CAIP2, payer: chain.payer.address },
+    })
     const delta = (await usdcOf(chain, chain.payee.usdcAccount)) - before
     const rows = settledOnSolana().filter((r) => r.state === 'settled')
     expect(rows.length).toBe(1)
