@@ -65,9 +65,7 @@ describe('Solana offered', () => {
       doc.pagination.total,
     )
     // base58 is case-sensitive
-    expect(
-      (await get(s, `/discovery/resources?payTo=${chain.payee.address.toLowerCase()}`)).pagination.total,
-    ).toBe(0)
+    expect((await get(s, `/discovery/resources?payTo=${chain.payee.address.toLowerCase()}`)).pagination.total).toBe(0)
   })
 
   test('OpenAPI lists it in x-payment-info and its guidance; llms.txt says how an agent on Solana pays', async () => {
