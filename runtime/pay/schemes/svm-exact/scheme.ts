@@ -190,8 +190,7 @@ export async function admitSvm(
 ): Promise<Admission> {
   const { svc, tier, requestId } = s.request
   const p = decodeSvmPayment(header)
-  if (!p?.payer)
-    return refused(REASON.invalidPayload, 'The Solana payment is not a well-formed exact transaction.')
+  if (!p?.payer) return refused(REASON.invalidPayload, 'The Solana payment is not a well-formed exact transaction.')
   const accepted = p.payload.accepted as unknown as Record<string, unknown>
   if (p.network !== offer.network)
     return refused(REASON.invalidNetwork, `This server takes Solana payments on ${offer.network} only.`)
