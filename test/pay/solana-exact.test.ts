@@ -223,6 +223,31 @@ describe('Solana exact refusals: nothing moves', () => {
     await booksAgree()
   })
 
+  test('two concurrent payments of a payer whose USDC covers one: one runs and is paid, the other is refused before its handler', async () => {
+    const poor = await newSolanaKey()
+    await installUsdcAccount(chain.ledger.svm, poor.signer.address, 1_000n)
+    const required = paymentRequiredOf(await server.post('/api/v1/slugify', { text: 'one' }))
+    const entry = solanaEntry(required)
+    expect(entry.amount).toBe('1000')
+    const headers = await Promise.all(
+      ['one', 'two'].map(async (text) => [text, await solanaPaymentHeader(chain, poor.signer, required, entry)] as const),
+    )
+    const before = await usdcOf(chain, chain.payee.usdcAccount)
+    const answers = await Promise.all(
+      headers.map(async ([text, header]) => {
+        const res = await server.post('/api/v1/slugify', { text }, { 'payment-signature': header })
+        return { status: res.status, body: (await res.json()) as { reason?: string } }
+      }),
+    )
+    const statuses = answers.map((a) => a.status).sort()
+    expect(statuses[0]).toBe(200)
+    expect([402, 429]).toContain(statuses[1])
+    const refusedOne = answers.find((a) => a.status !== 200)!
+    if (refusedOne.status === 402) expect(refusedOne.body.reason).toBe('insufficient_balance')
+    expect((await usdcOf(chain, chain.payee.usdcAccount)) - before).toBe(1_000n)
+    await booksAgree()
+  })
+
   test('a failed handler is never settled: the payment is let go, the payee gets nothing', async () => {
     const body = { code: 'crash' }
     const required = paymentRequiredOf(await server.post('/api/v1/test-echo', body))

@@ -35,6 +35,8 @@ export interface SvmBackend {
   /** True when `owner`'s associated token account of `mint` exists. */
   hasTokenAccount(owner: string, mint: string): Promise<boolean>
   lamports(address: string): Promise<bigint>
+  /** A token account's balance (atomic units). */
+  tokenBalance(account: string): Promise<bigint>
 }
 
 /** The fee payer's signer from the 64-byte base58 secret (the Solana CLI layout; both halves must match). */
@@ -75,6 +77,9 @@ export function svmBackend(network: string, rpcUrl: string, signer: KeyPairSigne
     },
     async lamports(address) {
       return (await rpc.getBalance(address as Address).send()).value
+    },
+    async tokenBalance(account) {
+      return BigInt((await rpc.getTokenAccountBalance(account as Address).send()).value.amount)
     },
   }
 }

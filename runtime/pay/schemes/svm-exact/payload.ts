@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { PaymentPayload } from '@x402/core/types'
-import { getBase64Encoder, getTransactionDecoder } from '@solana/kit'
+import { getBase64Encoder, getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@solana/kit'
 import { getTokenPayerFromTransaction } from '@x402/svm'
 import { decodeB64Json } from '../../wire'
 
@@ -22,6 +22,25 @@ export interface SvmPayment {
   messageHash: string
   /** The payer (TransferChecked authority), base58; empty when the transaction holds no transfer. */
   payer: string
+  /** The token account the transfer draws from (base58; empty when none), whose balance covers the payer's calls. */
+  source: string
+}
+
+const TOKEN_PROGRAMS = new Set([
+  'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+  'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb',
+])
+
+/** The source token account of the message's first token-program instruction (the transfer), or ''. */
+function sourceOf(messageBytes: Uint8Array): string {
+  const m = getCompiledTransactionMessageDecoder().decode(messageBytes)
+  const accounts = m.staticAccounts ?? []
+  for (const ix of m.instructions ?? []) {
+    if (!TOKEN_PROGRAMS.has(String(accounts[ix.programAddressIndex]))) continue
+    const i = ix.accountIndices?.[0]
+    return i === undefined ? '' : String(accounts[i] ?? '')
+  }
+  return ''
 }
 
 /** The network a v2 header names when it names a Solana one, else null (another scheme decodes it). */
@@ -49,6 +68,7 @@ export function decodeSvmPayment(header: string): SvmPayment | null {
       messageBytes,
       messageHash: createHash('sha256').update(messageBytes).digest('hex'),
       payer: getTokenPayerFromTransaction(tx),
+      source: sourceOf(messageBytes),
     }
   } catch {
     return null

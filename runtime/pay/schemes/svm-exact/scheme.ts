@@ -68,6 +68,45 @@ async function signedByPayer(p: SvmPayment): Promise<boolean> {
   }
 }
 
+/**
+ * The per-payer in-flight limit (the ledger's `verifyWithin`, as for `exact` on Base): this payment and the payer's
+ * others in flight must fit in its balance, so concurrent calls never run handlers that cannot all be paid. Nothing
+ * else in flight and nothing settled since verification began: the verification's simulation already proved the
+ * balance (no read). Otherwise the source token account is read; short while one of the payer's payments is being
+ * sent (its transfer may already show in the read): busy, retry shortly; short otherwise: refused.
+ */
+async function holdFunds(
+  offer: SolanaOffer,
+  id: number,
+  p: SvmPayment,
+  amount: bigint,
+  sinceMs: number,
+): Promise<'ok' | { reason: string; message: string; busy?: boolean }> {
+  const since = sinceMs - offer.ledger.clockSkewMs
+  let r = await offer.ledger.verifyWithin(id, p.payer, amount, null, since)
+  if (r.outcome === 'ok') return 'ok'
+  const readAtMs = Date.now()
+  let value: bigint
+  try {
+    value = await offer.backend.tokenBalance(p.source)
+  } catch {
+    throw unavailable('balance')
+  }
+  r = await offer.ledger.verifyWithin(id, p.payer, amount, { value, readAtMs }, since)
+  if (r.outcome === 'ok') return 'ok'
+  if (r.sent > 0n)
+    return {
+      reason: 'payer busy',
+      busy: true,
+      message:
+        'Another paid call of this payer is being settled; send this payment again shortly. Nothing was charged.',
+    }
+  return {
+    reason: REASON.insufficientBalance,
+    message: `The payer's USDC balance minus its payments in flight (${r.inFlight}) does not cover ${amount}.`,
+  }
+}
+
 /** The row of one Solana payment, as the gate of `exact` holds an authorization's. */
 interface Held {
   id: number
@@ -259,6 +298,7 @@ export async function admitSvm(
         `This Solana payment already ran ${failedRuns} times and failed each time (at most ${MAX_FAILED_RUNS}); sign a new one.`,
       )
     }
+    const verifyStartedMs = Date.now()
     let verdict
     try {
       verdict = await offer.backend.verify(p.payload, req)
@@ -274,15 +314,25 @@ export async function admitSvm(
         verdict.invalidMessage ?? 'The Solana payment did not verify.',
       )
     }
-    await ledger.transition(id, 'verified')
+    // The payer's other payments in flight and this one must fit in its balance (reserved -> verified).
+    const held = await holdFunds(offer, id, p, BigInt(req.amount), verifyStartedMs)
+    if (held !== 'ok') {
+      await ledger.transition(id, 'released', { reason: held.reason })
+      if (held.busy)
+        throw new ServiceError(429, 'BUSY', held.message, {
+          headers: { 'retry-after': String(RETRY_IN_FLIGHT_S) },
+          retryable: true,
+        })
+      return refused(held.reason, held.message)
+    }
     if (key) {
-      const held = await offer.results.claim({ ...keepInput(h), key })
-      if (held) {
+      const claimed = await offer.results.claim({ ...keepInput(h), key })
+      if (claimed) {
         await ledger.transition(id, 'released', { reason: 'payment identifier already used' })
         return collect(
-          held.request_hash !== hash
+          claimed.request_hash !== hash
             ? { kind: 'conflict' }
-            : (outcomeOf(held, p.payer) ?? { kind: 'pending', retryAfter: RETRY_IN_FLIGHT_S }),
+            : (outcomeOf(claimed, p.payer) ?? { kind: 'pending', retryAfter: RETRY_IN_FLIGHT_S }),
         )
       }
     }
