@@ -1,7 +1,7 @@
 /**
  * Streamed sends (`message/stream`, v1.0 `SendStreamingMessage`) and following a task (`tasks/resubscribe`,
  * `SubscribeToTask`). A streamed send is the same flow as a send (./run.ts), its paid call asked as a stream: a
- * model service answers with the pipeline's Server-Sent Events (runtime/stream/paid.ts, docs/streaming.md), read
+ * model service answers with the pipeline's Server-Sent Events (runtime/call/stream/paid.ts, docs/streaming.md), read
  * here into A2A events: the task (`working`, payment verified), each `delta` an artifact chunk (`<task>-text`,
  * appended; a `restart` replaces it), then the `result` as the result artifact and the task `completed` with the
  * settlement response in `x402.payment.receipts`, or the `error` as the task `failed` (nothing charged). Any other
