@@ -77,11 +77,11 @@ export function createRunner(deps: A2aDeps, store: TaskStore) {
 
   /** Runs the task's call (with the payment, when there is one) and moves the task to the state its answer says. */
   async function runCall(task: A2aTask, client: string, signal: AbortSignal, payment?: unknown): Promise<A2aTask> {
-    return fromAnswer(task, await serve(task, client, signal, payment, false), payment)
+    return fromAnswer(task, await serve(task, client, signal, payment, false), client, payment)
   }
 
   /** A JSON answer of the pipeline as the task's new state. */
-  async function fromAnswer(task: A2aTask, res: Response, payment: unknown): Promise<A2aTask> {
+  async function fromAnswer(task: A2aTask, res: Response, client: string, payment: unknown): Promise<A2aTask> {
     const text = await res.text()
     let body: unknown
     try {
@@ -124,7 +124,36 @@ export function createRunner(deps: A2aDeps, store: TaskStore) {
       const error = errorOf(body, res.status)
       throw new RpcError(res.status, res.status >= 500 ? -32603 : -32602, String(error.message), error)
     }
+    // The client left before the answer: nothing was charged (the pipeline released it); the same payment may come
+    // again on the task, as the same payment may over HTTP.
+    if (res.status === 499)
+      return awaitPayment(
+        task,
+        client,
+        'The client left before the answer; nothing was charged. The task waits for its payment again.',
+      )
     return failed(task, body, res.status)
+  }
+
+  /**
+   * The task waits for a payment again (`input-required`), with the requirements of a fresh 402; `reason`: why the
+   * last one did not pay (a settlement that did not complete).
+   */
+  async function awaitPayment(task: A2aTask, client: string, text: string, reason?: string): Promise<A2aTask> {
+    let required: unknown
+    try {
+      const res = await serve(task, client, new AbortController().signal, undefined, false)
+      required = decodeB64Json(res.headers.get('payment-required'))
+      await res.body?.cancel()
+    } catch {
+      /* the requirements are in the card and in any new task's 402 */
+    }
+    if (reason) task.receipts.push({ success: false, errorReason: reason, transaction: '' })
+    return save(task, 'input-required', text, {
+      [META.status]: reason ? 'payment-failed' : 'payment-required',
+      ...(reason ? { [META.error]: reason, [META.receipts]: task.receipts } : {}),
+      ...(required ? { [META.required]: required } : {}),
+    })
   }
 
   /** Paid and done: the result, and the settlement response (with the signed receipt) added to the receipts. */
@@ -238,7 +267,7 @@ export function createRunner(deps: A2aDeps, store: TaskStore) {
     return save(task, 'canceled', 'Canceled by the client; nothing was charged.', { [META.status]: 'payment-rejected' })
   }
 
-  return { send, get, cancel, begin, serve, runCall, fromAnswer, completed, failed, save }
+  return { send, get, cancel, begin, serve, fromAnswer, completed, failed, awaitPayment, save }
 }
 
 /** The error object of a pipeline's error body (`{error: {code, message, ...}}`). */

@@ -14,7 +14,6 @@
  * that ended without its result (the client left) puts the task back to `input-required`, as the 402 says.
  * @module a2a/stream
  */
-import { decodeB64Json } from '../pay/wire'
 import { META, RpcError, type Runner } from './run'
 import type { A2aTask } from './tasks'
 import type { Incoming, Update } from './wire'
@@ -64,7 +63,7 @@ export function createStreamer(runner: Runner) {
     const b = runner.begin(m)
     if (!b.run) return { task: b.task }
     const res = await runner.serve(b.task, client, signal, b.payment, true)
-    if (!isEventStream(res) || !res.body) return { task: await runner.fromAnswer(b.task, res, b.payment) }
+    if (!isEventStream(res) || !res.body) return { task: await runner.fromAnswer(b.task, res, client, b.payment) }
     const task = runner.save(
       b.task,
       'working',
@@ -116,7 +115,7 @@ export function createStreamer(runner: Runner) {
           // a settlement that did not complete withholds the result: pay again (the same payment collects it
           // once a pending transfer confirms), as the 402 of a JSON answer says
           if (error.code === 'SETTLEMENT_FAILED')
-            await again(
+            await runner.awaitPayment(
               task,
               client,
               `${String(error.message)} Nothing was charged.`,
@@ -128,7 +127,7 @@ export function createStreamer(runner: Runner) {
       }
     } finally {
       if (!ended)
-        await again(
+        await runner.awaitPayment(
           task,
           client,
           'The stream ended before the result (the client left): if the answer was complete it was charged, and the same payment on this task collects it; otherwise nothing was charged and it may be paid again.',
@@ -136,24 +135,6 @@ export function createStreamer(runner: Runner) {
       publish({ kind: 'status', final: true })
       live.delete(task.id)
     }
-  }
-
-  /** The task waits for a payment again, with the requirements of a fresh 402 (`reason`: why the last one failed). */
-  async function again(task: A2aTask, client: string, text: string, reason?: string) {
-    let required: unknown
-    try {
-      const res = await runner.serve(task, client, new AbortController().signal, undefined, false)
-      required = decodeB64Json(res.headers.get('payment-required'))
-      await res.body?.cancel()
-    } catch {
-      /* the requirements are in the card and in any new task's 402 */
-    }
-    if (reason) task.receipts.push({ success: false, errorReason: reason, transaction: '' })
-    runner.save(task, 'input-required', text, {
-      [META.status]: reason ? 'payment-failed' : 'payment-required',
-      ...(reason ? { [META.error]: reason, [META.receipts]: task.receipts } : {}),
-      ...(required ? { [META.required]: required } : {}),
-    })
   }
 
   /**

@@ -229,6 +229,39 @@ test('v0.3 client (message/stream): a client that leaves mid-answer pays nothing
   await expectBooksBalance()
 })
 
+test('a client that leaves before any answer (a send, a stream before its first chunk): nothing charged; the task waits again', async () => {
+  const payer = await fundedPayer(chain, EXPLAIN_PRICE)
+  const { task, payload } = await askToPay(v1, 'explain-code', { code: 'v = 5', tier: 'quick' }, payer.key)
+  const settled = await ledger().settledTotal()
+  const waits = async () =>
+    ((await v1.getTask({ tenant: '', id: task.id } as never)) as any).status.state ===
+    TaskState.TASK_STATE_INPUT_REQUIRED
+  for (const streamed of [false, true]) {
+    const calls = fake.requests.length
+    // the model never answers (a stream: not even its first chunk) until its caller goes
+    fake.reply(streamed ? { stream: ['never'], hold: 0 } : { hang: true })
+    const gone = new AbortController()
+    const sent = streamed
+      ? all(v1.sendMessageStream(message({ taskId: task.id, payload }) as never, options(gone.signal)))
+      : v1.sendMessage(message({ taskId: task.id, payload }) as never, options(gone.signal))
+    const left = sent.then(
+      () => 'answered',
+      () => 'left',
+    )
+    await until(() => fake.requests.length > calls, 30_000, 'the model called')
+    gone.abort()
+    expect(await left).toBe('left')
+    await until(waits, 30_000, 'the task back to input-required')
+    await until(() => !fake.holding, 30_000, 'the model call cancelled')
+    const waiting = (await v1.getTask({ tenant: '', id: task.id } as never)) as any
+    expect(waiting.status.message.metadata['x402.payment.status']).toBe('payment-required')
+    expect(waiting.status.message.metadata['x402.payment.required'].accepts[0].amount).toBe(String(EXPLAIN_PRICE))
+    expect(await ledger().settledTotal()).toBe(settled)
+    expect(await usdcBalance(chain.rpcUrl, payer.address)).toBe(EXPLAIN_PRICE)
+  }
+  await expectBooksBalance()
+})
+
 test('every chunk read, then the client leaves before the result: charged; the same payment on the task collects the kept result', async () => {
   const payer = await fundedPayer(chain, EXPLAIN_PRICE)
   const { task, payload } = await askToPay(v1, 'explain-code', { code: 'z = 3', tier: 'quick' }, payer.key)
