@@ -16,7 +16,7 @@
  */
 import { META, RpcError, type Runner } from './run'
 import type { A2aTask } from './tasks'
-import type { Incoming, Update } from './wire'
+import { type Incoming, resultArtifact, type Update } from './wire'
 
 /** What a streamed request answers: the task as the first event, then (`follow`) its updates until the last. */
 export interface Streamed {
@@ -93,6 +93,7 @@ export function createStreamer(runner: Runner) {
         } else if (e.event === 'restart') {
           // the next chunk replaces the text so far (A2A: an artifact update without `append`)
           append = false
+          state.text = ''
           runner.save(
             task,
             'working',
@@ -103,12 +104,7 @@ export function createStreamer(runner: Runner) {
         } else if (e.event === 'result') {
           const { payment, ...result } = e.data as Record<string, unknown>
           runner.completed(task, result, payment)
-          publish({
-            kind: 'artifact',
-            artifact: { artifactId: `${task.id}-result`, name: task.skill, part: { data: result } },
-            append: false,
-            lastChunk: true,
-          })
+          publish({ kind: 'artifact', artifact: resultArtifact(task), append: false, lastChunk: true })
           ended = true
         } else if (e.event === 'error') {
           const error = (e.data?.error ?? {}) as { code?: unknown; reason?: unknown; message?: unknown }

@@ -327,6 +327,40 @@ test('tasks/resubscribe follows a task that streams: the same chunks and the end
   await expectBooksBalance()
 })
 
+test('a structured answer asked again: a working status says so, the next chunk replaces the text; paid once', async () => {
+  const first = (await v03.sendMessage(
+    message({ data: { skill: 'grammar-fix', input: { text: 'They is here.' } } }) as never,
+    options(),
+  )) as any
+  const required = first.status.message.metadata['x402.payment.required']
+  const price = BigInt(required.accepts[0].amount)
+  const payer = await fundedPayer(chain, price)
+  const payload = await new x402Client()
+    .register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(payer.key)))
+    .createPaymentPayload(required)
+  // the first answer does not match the schema: the model is asked once more
+  fake.reply({ stream: ['{"corrected":', ' 1}'] }, { stream: ['{"corrected": "They are here.", ', '"changes": []}'] })
+  const events = await all(v03.sendMessageStream(message({ taskId: first.id, payload }) as never, options()))
+  const kinds = events.map((e) =>
+    e.payload.$case === 'artifactUpdate'
+      ? `${e.payload.value.append ? '+' : '='}${e.payload.value.artifact.artifactId.endsWith('-text') ? 'text' : 'result'}`
+      : `${e.payload.$case}:${e.payload.value.status.state}`,
+  )
+  const restart = kinds.indexOf(`statusUpdate:${TaskState.TASK_STATE_WORKING}`)
+  expect(restart).toBeGreaterThan(1)
+  expect(kinds[restart + 1]).toBe('=text') // the new answer replaces the rejected one
+  expect(events[restart]!.payload.value.status.message.parts[0].content.value).toContain('produced again')
+  const after = chunks(events.slice(restart + 1)).join('')
+  expect(JSON.parse(after)).toEqual({ corrected: 'They are here.', changes: [] })
+  const result = events.find(
+    (e) => e.payload.$case === 'artifactUpdate' && e.payload.value.artifact.artifactId.endsWith('-result'),
+  )!.payload.value.artifact.parts[0].content.value
+  expect(result).toMatchObject({ corrected: 'They are here.', change_count: 0 })
+  expect(events.at(-1)!.payload.value.status.state).toBe(TaskState.TASK_STATE_COMPLETED)
+  expect(await usdcBalance(chain.rpcUrl, payer.address)).toBe(0n)
+  await expectBooksBalance()
+})
+
 test('a stream cut by the handler budget after it sent text completes truncated, charged the price', async () => {
   const required = await (async () => {
     const r = (await v1.sendMessage(
