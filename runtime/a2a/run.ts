@@ -57,11 +57,16 @@ export interface A2aDeps extends PipelineDeps {
   services: CatalogService[]
 }
 
-/** What a message asks for: the task, and whether its call runs now (with `payment`, when there is one). */
+/**
+ * What a message asks for: the task, and whether its call runs now (with `payment`, when there is one). A waiting
+ * task that gets its payment is `working` from then on (another message on it gets the task back, never a second
+ * run); `restore` puts it back as it was when the call is refused before any payment work (an error answer).
+ */
 export interface Begun {
   task: A2aTask
   run: boolean
   payment?: unknown
+  restore?: () => void
 }
 
 export type Runner = ReturnType<typeof createRunner>
@@ -217,7 +222,11 @@ export function createRunner(deps: A2aDeps, store: TaskStore) {
           -32602,
           `This task waits for its payment: send ${META.payload} (a signed PaymentPayload) in the message metadata.`,
         )
-      return { task, run: true, payment: payload }
+      const { text, metadata } = task
+      save(task, 'working', 'Payment submitted: the call runs; the task completes once it is paid and done.', {
+        [META.status]: 'payment-submitted',
+      })
+      return { task, run: true, payment: payload, restore: () => save(task, 'input-required', text, metadata) }
     }
     const skill = m.data?.skill
     if (typeof skill !== 'string' || !bySlug.has(skill))
@@ -247,7 +256,13 @@ export function createRunner(deps: A2aDeps, store: TaskStore) {
 
   async function send(m: Incoming, client: string, signal: AbortSignal): Promise<A2aTask> {
     const b = begin(m)
-    return b.run ? runCall(b.task, client, signal, b.payment) : b.task
+    if (!b.run) return b.task
+    try {
+      return await runCall(b.task, client, signal, b.payment)
+    } catch (e) {
+      b.restore?.()
+      throw e
+    }
   }
 
   function get(id: string): A2aTask {

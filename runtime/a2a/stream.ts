@@ -62,8 +62,14 @@ export function createStreamer(runner: Runner) {
   async function stream(m: Incoming, client: string, signal: AbortSignal): Promise<Streamed> {
     const b = runner.begin(m)
     if (!b.run) return { task: b.task }
-    const res = await runner.serve(b.task, client, signal, b.payment, true)
-    if (!isEventStream(res) || !res.body) return { task: await runner.fromAnswer(b.task, res, client, b.payment) }
+    let res: Response
+    try {
+      res = await runner.serve(b.task, client, signal, b.payment, true)
+      if (!isEventStream(res) || !res.body) return { task: await runner.fromAnswer(b.task, res, client, b.payment) }
+    } catch (e) {
+      b.restore?.()
+      throw e
+    }
     const task = runner.save(
       b.task,
       'working',

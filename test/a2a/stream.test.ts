@@ -361,6 +361,31 @@ test('a structured answer asked again: a working status says so, the next chunk 
   await expectBooksBalance()
 })
 
+test('a task whose payment runs is working: another payment message on it gets the task back, no second run; paid once', async () => {
+  const payer = await fundedPayer(chain, EXPLAIN_PRICE)
+  const { task, payload } = await askToPay(v1, 'explain-code', { code: 'u = 6', tier: 'quick' }, payer.key)
+  const settled = await ledger().settledTotal()
+  fake.reply({ stream: ['It ', 'sets ', 'u.'], hold: 2 })
+  const paying = all(v1.sendMessageStream(message({ taskId: task.id, payload }) as never, options()))
+  await fake.held()
+  const calls = fake.requests.length
+  // the same payment again on the task (a retrying client) while the first one runs, as a send and as a stream
+  const again = (await v1.sendMessage(message({ taskId: task.id, payload }) as never, options())) as any
+  expect(again.status.state).toBe(TaskState.TASK_STATE_WORKING)
+  const streamed = await all(v1.sendMessageStream(message({ taskId: task.id, payload }) as never, options()))
+  expect(streamed).toHaveLength(1)
+  expect(streamed[0]!.payload.value.status.state).toBe(TaskState.TASK_STATE_WORKING)
+  // it cannot be canceled while it runs
+  await expect(v1.cancelTask({ tenant: '', id: task.id } as never)).rejects.toThrow(/only a task waiting/)
+  fake.release()
+  const events = await paying
+  expect(events.at(-1)!.payload.value.status.state).toBe(TaskState.TASK_STATE_COMPLETED)
+  expect(fake.requests.length).toBe(calls)
+  expect(await ledger().settledTotal()).toBe(settled + EXPLAIN_PRICE)
+  expect(await usdcBalance(chain.rpcUrl, payer.address)).toBe(0n)
+  await expectBooksBalance()
+})
+
 test('a stream cut by the handler budget after it sent text completes truncated, charged the price', async () => {
   const required = await (async () => {
     const r = (await v1.sendMessage(
