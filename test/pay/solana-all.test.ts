@@ -2,7 +2,7 @@
  * The official Solana client (`ExactSvmScheme` on `x402Client` + `@x402/fetch`, RPC at the embedded Solana dev chain)
  * pays every service of the catalog once over HTTP and once over MCP (each service its own tool, `?tools=all`, the
  * payload made by `createPaymentPayload` from the unpaid call's PaymentRequired, in `_meta["x402/payment"]`): each
- * service, each tier of a tiered one. Models, web pages and
+ * service, each tier of a tiered one; the model-backed ones again as streams (Server-Sent Events). Models, web pages and
  * live-data upstreams are loopback fakes scripted from each service's fixtures (test/support/catalog-calls.ts). Each
  * call: the 402 offers the Solana entry at the price, then 200 with the declared output and a successful
  * PAYMENT-RESPONSE on Solana. Books: payee USDC delta = the sum of the prices = /stats revenue for the network = the
@@ -24,9 +24,12 @@ import { entries } from '../support/entries'
 import { decodeB64Json, post, startServer, type TestServer } from '../support/server'
 import { solanaEnv, solanaPayer, usdcOf } from '../support/solana'
 import { mcpClient, textJson } from '../mcp/client'
+import { sseReader } from '../support/sse'
 
 const calls = catalogCalls()
 const total = sum(calls.map((c) => c.price))
+/** The calls that can be answered as a stream (Server-Sent Events): the model-backed services. */
+const streamable = calls.filter((c) => c.entry.manifest.needs?.includes('model'))
 
 let chain: SolanaDevChain
 let payer: KeyPairSigner
@@ -72,37 +75,48 @@ afterAll(async () => {
   await chain?.stop()
 })
 
-test(`the official Solana client pays all ${calls.length} calls of the catalog over HTTP; books = chain`, async () => {
-  expect(new Set(calls.map((c) => c.slug))).toEqual(new Set(entries.map((e) => e.manifest.slug)))
-  payeeBefore = await usdcOf(chain, chain.payee.usdcAccount)
-  const pay = wrapFetchWithPayment(fetch, client)
-  const one = async (call: CatalogCall, problems: string[]) => {
-    const input = world.stage(call)
-    const url = `${s.url}/api/v1/${call.slug}${call.tiered ? `?tier=${call.tier}` : ''}`
-    const offered = decodeB64Json((await post(url, input)).headers.get('payment-required'))?.accepts ?? []
-    const solana = offered.filter((a: { network: string }) => a.network === SOLANA_MAINNET_CAIP2)
-    if (solana.length !== 1 || solana[0].amount !== String(call.price) || offered[0].network !== 'eip155:8453')
-      problems.push(
-        `${call.label}: the 402 offers ${JSON.stringify(offered.map((a: { network: string }) => a.network))}`,
-      )
-    const res = await pay(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(input),
-    })
+/** One paid call over HTTP with the official client (as a stream when `stream`): the 402 offers Solana at the price. */
+async function paidOverHttp(call: CatalogCall, problems: string[], stream: boolean) {
+  const input = world.stage(call)
+  const url = `${s.url}/api/v1/${call.slug}${call.tiered ? `?tier=${call.tier}` : ''}`
+  const offered = decodeB64Json((await post(url, input)).headers.get('payment-required'))?.accepts ?? []
+  const solana = offered.filter((a: { network: string }) => a.network === SOLANA_MAINNET_CAIP2)
+  if (solana.length !== 1 || solana[0].amount !== String(call.price) || offered[0].network !== 'eip155:8453')
+    problems.push(`${call.label}: the 402 offers ${JSON.stringify(offered.map((a: { network: string }) => a.network))}`)
+  const res = await wrapFetchWithPayment(fetch, client)(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(stream ? { accept: 'text/event-stream' } : {}) },
+    body: JSON.stringify(input),
+  })
+  let status: number | string = res.status
+  let body: unknown
+  let response: SettleResponse | undefined
+  if (stream && res.status === 200) {
+    // the settle response is the result event's `payment` (settled after the complete result)
+    const last = (await sseReader(res).rest()).at(-1)
+    if (last?.event !== 'result') status = `event ${last?.event}`
+    const { payment, ...rest } = (last?.data ?? {}) as { payment?: SettleResponse }
+    body = rest
+    response = payment
+  } else {
     const text = await res.text()
-    let body: unknown = text
+    body = text
     try {
       body = JSON.parse(text)
     } catch {}
     const header = res.headers.get('payment-response')
-    const response = header ? decodePaymentResponseHeader(header) : undefined
-    const bad = [...answerProblems(call, res.status, body), ...world.problems(call)]
-    problems.push(...bad)
-    if (!response?.success) problems.push(`${call.label}: no successful settle response`)
-    return { ok: !bad.length && Boolean(response?.success), body, response }
+    response = header ? decodePaymentResponseHeader(header) : undefined
   }
-  await payEach(calls, one, onSolana)
+  const bad = [...answerProblems(call, status, body), ...world.problems(call)]
+  problems.push(...bad)
+  if (!response?.success) problems.push(`${call.label}: no successful settle response`)
+  return { ok: !bad.length && Boolean(response?.success), body, response }
+}
+
+test(`the official Solana client pays all ${calls.length} calls of the catalog over HTTP; books = chain`, async () => {
+  expect(new Set(calls.map((c) => c.slug))).toEqual(new Set(entries.map((e) => e.manifest.slug)))
+  payeeBefore = await usdcOf(chain, chain.payee.usdcAccount)
+  await payEach(calls, (call, problems) => paidOverHttp(call, problems, false), onSolana)
   await books(total, calls.length)
 }, 300_000)
 
@@ -128,4 +142,10 @@ test(`the official Solana client pays all ${calls.length} calls of the catalog o
   }
   await payEach(calls, one, onSolana)
   await books(2n * total, 2 * calls.length)
+}, 300_000)
+
+test(`the official Solana client pays the ${streamable.length} model calls answered as streams; books = chain`, async () => {
+  expect(streamable.length).toBeGreaterThan(30)
+  await payEach(streamable, (call, problems) => paidOverHttp(call, problems, true), onSolana)
+  await books(2n * total + sum(streamable.map((c) => c.price)), 2 * calls.length + streamable.length)
 }, 300_000)
