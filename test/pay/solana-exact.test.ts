@@ -230,7 +230,9 @@ describe('Solana exact refusals: nothing moves', () => {
     const entry = solanaEntry(required)
     expect(entry.amount).toBe('1000')
     const headers = await Promise.all(
-      ['one', 'two'].map(async (text) => [text, await solanaPaymentHeader(chain, poor.signer, required, entry)] as const),
+      ['one', 'two'].map(
+        async (text) => [text, await solanaPaymentHeader(chain, poor.signer, required, entry)] as const,
+      ),
     )
     const before = await usdcOf(chain, chain.payee.usdcAccount)
     const answers = await Promise.all(
