@@ -52,8 +52,13 @@ test('a fee payer without SOL: not offered, with the reason; Base still served',
   expect(logs).not.toContain(broke.secretBase58)
 })
 
-test('an unreachable Solana RPC: not offered, Base still served', async () => {
-  const { solana, logs } = await offered({ ...solanaEnv(chain), SOLANA_RPC_URL: 'http://127.0.0.1:9' })
+test('an unreachable Solana RPC: not offered, Base still served; the key in its URL never in the log', async () => {
+  const { solana, logs } = await offered({
+    ...solanaEnv(chain),
+    SOLANA_RPC_URL: 'http://127.0.0.1:9/?api-key=secret-rpc-key-123',
+  })
   expect(solana).toBe(false)
-  expect(logs).toContain('the Solana RPC (SOLANA_RPC_URL) did not answer')
+  expect(logs).toContain('the Solana RPC (SOLANA_RPC_URL http://127.0.0.1:9')
+  expect(logs).toContain('did not answer')
+  expect(logs).not.toContain('secret-rpc-key-123')
 })

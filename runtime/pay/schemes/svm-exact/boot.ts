@@ -6,6 +6,7 @@
  */
 import type { KeyPairSigner } from '@solana/kit'
 import type { Config } from '../../../config'
+import { maskUrl } from '../../../config/parse'
 import type { LedgerStore, ResultStoreLike } from '../../../db/store'
 import type { Logger } from '../../../sdk'
 import { feePayerOf, svmBackend } from './backend'
@@ -30,7 +31,7 @@ export interface SolanaService {
 }
 
 /** Why Solana cannot be offered, or null when it can. */
-async function refusal(offer: SolanaOffer): Promise<string | null> {
+async function refusal(offer: SolanaOffer, rpcUrl: string): Promise<string | null> {
   const { backend, payTo, asset } = offer
   try {
     if (!(await backend.hasTokenAccount(payTo, asset)))
@@ -38,7 +39,9 @@ async function refusal(offer: SolanaOffer): Promise<string | null> {
     if ((await backend.lamports(backend.feePayer)) === 0n)
       return `the fee payer ${backend.feePayer} (SOLANA_FEE_PAYER_KEY) holds no SOL to pay the fees of payments; fund it, then restart`
   } catch (e) {
-    return `the Solana RPC (SOLANA_RPC_URL) did not answer: ${(e as Error).message.slice(0, 200)}`
+    // The endpoint's URL may carry an API key: never in the log.
+    const why = (e as Error).message.split(rpcUrl).join(maskUrl(rpcUrl)).slice(0, 200)
+    return `the Solana RPC (SOLANA_RPC_URL ${maskUrl(rpcUrl)}) did not answer: ${why}`
   }
   return null
 }
@@ -63,7 +66,7 @@ export async function bootSolana(o: SolanaBootOptions): Promise<SolanaService | 
     ledger: o.ledger,
     results: o.results,
   })
-  const why = await refusal(offer)
+  const why = await refusal(offer, s.rpcUrl)
   if (why) {
     o.log.error(`Solana payments are NOT offered: ${why}. Everything else is served.`)
     return undefined
