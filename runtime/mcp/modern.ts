@@ -72,7 +72,7 @@ export function createModernMcp(opts: {
               // A client asking for progress wants the answer on this request: no task then.
               declaresTasks(c.mcpReq.envelope) && !progress ? 'maybe' : 'no',
             )
-            return 'task' in r ? { content: [], resultType: 'task', ...modernTask(r.task as McpTask) } : r
+            return 'task' in r ? { resultType: 'task', ...modernTask(r.task as McpTask) } : r
           })
           return out as never
         } catch (e) {

@@ -17,9 +17,7 @@ const iso = (ms: number) => new Date(ms).toISOString()
 
 /** True when a 2026-07-28 request's envelope declares the Tasks extension. */
 export function declaresTasks(envelope: unknown): boolean {
-  const caps = (envelope as Record<string, { extensions?: Record<string, unknown> }> | undefined)?.[
-    CLIENT_CAPABILITIES
-  ]
+  const caps = (envelope as Record<string, { extensions?: Record<string, unknown> }> | undefined)?.[CLIENT_CAPABILITIES]
   return caps?.extensions?.[TASKS_EXTENSION] !== undefined
 }
 
