@@ -13,7 +13,7 @@ import type { ToolCalls } from './calls'
 import { UnknownTool } from './calls'
 import type { Progress } from './progress'
 import type { McpTask } from './tasks'
-import { declaresTasks, modernTask, TASK_NOT_FOUND, TASKS_EXTENSION } from './task-wire'
+import { declaresTasks, MISSING_TASKS_CAPABILITY, modernTask, TASK_NOT_FOUND, TASKS_EXTENSION } from './task-wire'
 import { observeToolCall } from '../ops/mcp'
 
 /** What the route knows of one request that the SDK's per-request factory does not: the caller and the tool set. */
@@ -72,7 +72,9 @@ export function createModernMcp(opts: {
               // A client asking for progress wants the answer on this request: no task then.
               declaresTasks(c.mcpReq.envelope) && !progress ? 'maybe' : 'no',
             )
-            return 'task' in r ? { resultType: 'task', ...modernTask(r.task as McpTask) } : r
+            return 'task' in r
+              ? ({ resultType: 'task', ...modernTask(r.task as McpTask, true) } as { isError?: boolean })
+              : r
           })
           return out as never
         } catch (e) {
@@ -80,15 +82,24 @@ export function createModernMcp(opts: {
           throw e
         }
       })
-      server.setRequestHandler('tasks/get', { params: taskParams }, (p) => {
-        const task = calls.tasks.get(p.taskId)
+      // The task methods answer only clients that declare the extension on the request (-32021 otherwise).
+      const taskOf = (id: string, envelope: unknown): McpTask => {
+        if (!declaresTasks(envelope)) {
+          const { code, message, data } = MISSING_TASKS_CAPABILITY
+          throw new mcp.ProtocolError(code, message, data)
+        }
+        const task = calls.tasks.get(id)
         if (!task) throw new mcp.ProtocolError(mcp.ProtocolErrorCode.InvalidParams, TASK_NOT_FOUND)
-        return modernTask(task) as never
-      })
-      server.setRequestHandler('tasks/cancel', { params: taskParams }, (p) => {
-        const task = calls.tasks.get(p.taskId)
-        if (!task) throw new mcp.ProtocolError(mcp.ProtocolErrorCode.InvalidParams, TASK_NOT_FOUND)
-        calls.tasks.cancel(task)
+        return task
+      }
+      server.setRequestHandler(
+        'tasks/get',
+        { params: taskParams },
+        (p, c) => modernTask(taskOf(p.taskId, c.mcpReq.envelope)) as never,
+      )
+      // Cancellation is cooperative (the spec's empty ack): a call already settled completes with its result.
+      server.setRequestHandler('tasks/cancel', { params: taskParams }, (p, c) => {
+        calls.tasks.cancel(taskOf(p.taskId, c.mcpReq.envelope))
         return {} as never
       })
       return server

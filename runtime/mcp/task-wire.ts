@@ -21,8 +21,11 @@ export function declaresTasks(envelope: unknown): boolean {
   return caps?.extensions?.[TASKS_EXTENSION] !== undefined
 }
 
-/** A 2026-07-28 `DetailedTask` (tasks/get; with `resultType: "task"` it is the CreateTaskResult). */
-export function modernTask(task: McpTask): Record<string, unknown> {
+/**
+ * A 2026-07-28 `DetailedTask` (tasks/get), or with `created` the CreateTaskResult's task (status and times only:
+ * the result or error lives on tasks/get).
+ */
+export function modernTask(task: McpTask, created = false): Record<string, unknown> {
   return {
     taskId: task.id,
     status: task.status,
@@ -31,8 +34,8 @@ export function modernTask(task: McpTask): Record<string, unknown> {
     lastUpdatedAt: iso(task.updatedAt),
     ttlMs: TASK_TTL_MS,
     pollIntervalMs: POLL_INTERVAL_MS,
-    ...(task.status === 'completed' ? { result: task.result } : {}),
-    ...(task.status === 'failed' ? { error: task.error } : {}),
+    ...(task.status === 'completed' && !created ? { result: task.result } : {}),
+    ...(task.status === 'failed' && !created ? { error: task.error } : {}),
   }
 }
 
@@ -53,6 +56,13 @@ export function legacyTask(task: McpTask): Record<string, unknown> {
 export function legacyTaskResult(task: McpTask): Record<string, unknown> {
   const result = task.result ?? { content: [] }
   return { ...result, _meta: { ...result._meta, [RELATED_TASK]: { taskId: task.id } } }
+}
+
+/** The JSON-RPC error data of a tasks/ request from a client that did not declare the extension (code -32021). */
+export const MISSING_TASKS_CAPABILITY = {
+  code: -32021,
+  message: 'Missing required client capability',
+  data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
 }
 
 export const TASK_NOT_FOUND = 'Task not found (unknown, or expired: tasks are kept 15 minutes).'

@@ -82,7 +82,12 @@ async function paymentFor(client: Client, name: string, args: Record<string, unk
 }
 
 /** One 2026-07-28 JSON-RPC request as the 2.x client sends it (its envelope, declaring the Tasks extension). */
-async function modernRpc(method: string, params: Record<string, unknown>, meta: Record<string, unknown> = {}) {
+async function modernRpc(
+  method: string,
+  params: Record<string, unknown>,
+  meta: Record<string, unknown> = {},
+  extensions: Record<string, unknown> = { [TASKS]: {} },
+) {
   const res = await fetch(`${s.url}/mcp`, {
     method: 'POST',
     headers: {
@@ -102,14 +107,14 @@ async function modernRpc(method: string, params: Record<string, unknown>, meta: 
         _meta: {
           'io.modelcontextprotocol/protocolVersion': MODERN,
           'io.modelcontextprotocol/clientInfo': { name: 'x402-test-agent', version: '2.0.0' },
-          'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } },
+          'io.modelcontextprotocol/clientCapabilities': { extensions },
           ...meta,
         },
       },
     }),
   })
-  expect(res.status).toBe(200)
-  return (await res.json()) as { result?: any; error?: { code: number; message: string } }
+  const body = (await res.json()) as { result?: any; error?: { code: number; message: string; data?: unknown } }
+  return { status: res.status, ...body }
 }
 
 const anyResult = z.looseObject({})
@@ -172,6 +177,13 @@ describe('a model tier as a Task', () => {
     // The result stays with its task id only: another id finds nothing.
     const other = await modernRpc('tasks/get', { taskId: `${taskId.slice(0, -2)}AA` })
     expect(other.error?.code).toBe(-32602)
+    // A request that does not declare the Tasks extension is refused the task methods (-32021, the spec's code).
+    const undeclared = await modernRpc('tasks/get', { taskId }, {}, {})
+    expect(undeclared.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { [TASKS]: {} } } },
+    })
+    expect(undeclared.status).toBe(400)
     await expectBooksBalance()
   })
 
