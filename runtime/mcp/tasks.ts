@@ -41,11 +41,26 @@ export interface McpTask {
 
 const newTaskId = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
 
+export interface TaskLimits {
+  maxTasks: number
+  maxKeptBytes: number
+  ttlMs: number
+}
+const LIMITS: TaskLimits = { maxTasks: MAX_TASKS, maxKeptBytes: MAX_KEPT_BYTES, ttlMs: TASK_TTL_MS }
+
 export class TaskStore {
   private readonly tasks = new Map<string, McpTask>()
   private kept = 0
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly limits: TaskLimits = LIMITS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Bytes of the kept results. */
+  get keptBytes(): number {
+    return this.kept
+  }
 
   get size(): number {
     this.sweep()
@@ -55,7 +70,7 @@ export class TaskStore {
   /** A new working task, or null when the store is full (the caller then runs the call synchronously). */
   open(): McpTask | null {
     this.sweep()
-    if (this.tasks.size >= MAX_TASKS || this.kept >= MAX_KEPT_BYTES) return null
+    if (this.tasks.size >= this.limits.maxTasks || this.kept >= this.limits.maxKeptBytes) return null
     let end!: () => void
     const ended = new Promise<void>((r) => {
       end = r
@@ -95,6 +110,8 @@ export class TaskStore {
   }
 
   complete(task: McpTask, result: ToolResult): void {
+    // A task dropped meanwhile (expired: its call was aborted at that moment) keeps nothing.
+    if (!this.tasks.has(task.id)) return
     if (task.status !== 'working' && task.status !== 'cancelled') return
     // A call cancelled too late to stop it (its result was settled) is completed anyway: its payer gets what it paid.
     task.status = 'completed'
@@ -134,7 +151,7 @@ export class TaskStore {
 
   /** Drops tasks past their age (a running one is cancelled first). */
   private sweep(): void {
-    const cutoff = this.now() - TASK_TTL_MS
+    const cutoff = this.now() - this.limits.ttlMs
     for (const [id, task] of this.tasks) {
       if (task.createdAt > cutoff) break // insertion order = creation order
       if (task.status === 'working') this.cancel(task, 'The task expired; nothing was charged.')
