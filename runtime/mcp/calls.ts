@@ -13,7 +13,7 @@ import { prepareInput } from '../input/validate'
 import { callDemoTool, callPaidTool, type CallOrigin } from './bridge'
 import { createFreeTools, errorResult } from './free'
 import type { ToolResult } from './results'
-import { startTask, TaskStore, type McpTask } from './tasks'
+import { startTask, TaskStore, TasksFull, type McpTask } from './tasks'
 import {
   CALL_SERVICE,
   callServiceInput,
@@ -104,7 +104,8 @@ export function createToolCalls(deps: McpDeps) {
 
   /**
    * One tool call: its result, or its task. A task runs without progress notifications and outlives the HTTP
-   * request that started it (tasks/cancel or its age stop it). Throws `UnknownTool`; other errors are results.
+   * request that started it (tasks/cancel or its age stop it). Throws `UnknownTool`, and `TasksFull` (mode
+   * `always` only, before anything ran); other errors are results.
    */
   async function call(
     name: string,
@@ -114,7 +115,7 @@ export function createToolCalls(deps: McpDeps) {
     mode: TaskMode = 'no',
   ): Promise<ToolResult | TaskAnswer> {
     const asResult = (e: unknown) => {
-      if (e instanceof UnknownTool) throw e
+      if (e instanceof UnknownTool || e instanceof TasksFull) throw e
       return errorResult(asServiceError(e, deps.log, { tool: name }, 'mcp tool call failed'))
     }
     try {

@@ -9,7 +9,7 @@ import { createModernMcp } from './modern'
 import type { Progress } from './progress'
 import type { ToolResult } from './results'
 import { legacyTask, legacyTaskResult, TASK_NOT_FOUND } from './task-wire'
-import type { McpTask } from './tasks'
+import { TasksFull, type McpTask } from './tasks'
 import { observeToolCall } from '../ops/mcp'
 
 export type { McpDeps } from './calls'
@@ -64,11 +64,12 @@ const rpcError = (status: number, code: number, message: string, headers: Record
   })
 
 /**
- * POST /mcp: the MCP Streamable HTTP endpoint, stateless (a fresh SDK server and transport per request, JSON
- * answers). GET and DELETE answer 405: there is no session and no server-initiated stream. The protocol versions are
- * the SDK's (2024-10-07 to 2025-11-25, the client's own when it is one of them); JSON-RPC batches are refused in every
- * one of them, though 2025-03-26 had them (no official SDK client sends them). A request with an Origin that is
- * not allowed (runtime/http/same-origin.ts) gets 403 CROSS_ORIGIN; agents send none.
+ * POST /mcp: the MCP Streamable HTTP endpoint, stateless, in both protocol eras (docs/mcp.md). A request with the
+ * 2026-07-28 per-request `_meta` envelope goes to the 2.x SDK (./modern.ts); any other to a fresh 1.x SDK server and
+ * transport per request (JSON answers), whose versions run from 2024-10-07 to 2025-11-25 (the client's own when it
+ * is one of them). GET and DELETE answer 405: there is no session and no server-initiated stream. JSON-RPC batches
+ * are refused in every era, though 2025-03-26 had them (no official SDK client sends them). A request with an Origin
+ * that is not allowed (runtime/http/same-origin.ts) gets 403 CROSS_ORIGIN; agents send none.
  */
 export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: ServerLike) => string, version: string) {
   const { config } = deps
@@ -145,12 +146,13 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
         )
         if ('task' in out) return { task: legacyTask(out.task as McpTask) } as never
         if (!asTask) return out as never
-        // Asked for a task but answered before one could start (the store is full): a task done at once.
+        // Asked for a task, answered before one could start (the call was refused before running): a task done at once.
         const task = calls.tasks.done(out as ToolResult)
-        if (!task) throw new mcp.McpError(mcp.ErrorCode.InternalError, 'Too many tasks right now; call without `task`.')
+        if (!task) throw new TasksFull()
         return { task: legacyTask(task) } as never
       } catch (e) {
         if (e instanceof UnknownTool) throw new mcp.McpError(mcp.ErrorCode.InvalidParams, e.message)
+        if (e instanceof TasksFull) throw new mcp.McpError(mcp.ErrorCode.InternalError, e.message)
         throw e
       }
     })

@@ -162,6 +162,13 @@ export class TaskStore {
   }
 }
 
+/** The store is full and the client asked for a task (2025-11-25): refused before anything runs or is paid. */
+export class TasksFull extends Error {
+  constructor() {
+    super('Too many tasks right now: call again later, or without `task`. Nothing was charged.')
+  }
+}
+
 /** How a call that may become a task went: a task (its payment was admitted), or a plain result. */
 export type TaskStart = { task: McpTask } | { result: ToolResult }
 
@@ -169,7 +176,8 @@ export type TaskStart = { task: McpTask } | { result: ToolResult }
  * Runs `run` as a task once its payment is admitted (`admitted` is called by the pipeline, runtime/call/pipeline.ts).
  * Before that, the caller's HTTP request governs it; an answer that comes before admission (the PaymentRequired,
  * a refusal, bad input, a kept result) is a plain result, unless `always` (MCP 2025-11-25, where a client that
- * asked for a task must get one): then it is a task completed at once. A full store runs the call synchronously.
+ * asked for a task must get one): then it is a task completed at once. A full store runs the call synchronously,
+ * or with `always` refuses it (`TasksFull`) before anything runs.
  */
 export function startTask(
   store: TaskStore,
@@ -179,6 +187,7 @@ export function startTask(
   toError: (e: unknown) => { code: number; message: string },
 ): Promise<TaskStart> {
   const task = store.open()
+  if (!task && always) return Promise.reject(new TasksFull())
   if (!task) return run(requestSignal, () => {}).then((result) => ({ result }))
   const leave = () => {
     if (!shown) task.abort.abort()

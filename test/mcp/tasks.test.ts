@@ -5,7 +5,7 @@
  */
 import { expect, test } from 'bun:test'
 import type { ToolResult } from '../../runtime/mcp/results'
-import { startTask, TaskStore, type McpTask } from '../../runtime/mcp/tasks'
+import { startTask, TaskStore, TasksFull, type McpTask } from '../../runtime/mcp/tasks'
 
 const result = (text = 'ok', meta?: Record<string, unknown>): ToolResult => ({
   content: [{ type: 'text', text }],
@@ -46,6 +46,20 @@ test('count: a full store opens no task, and a call then runs synchronously on t
   expect(out).toEqual({ result: paid('sync') })
   expect(seen).toBe(request)
   expect(store.size).toBe(2)
+  // Where the client asked for a task (2025-11-25), a full store refuses the call before it runs (nothing paid).
+  let ran = false
+  const asked = startTask(
+    store,
+    request,
+    true,
+    async () => {
+      ran = true
+      return paid()
+    },
+    toError,
+  )
+  await expect(asked).rejects.toBeInstanceOf(TasksFull)
+  expect(ran).toBe(false)
 })
 
 test('bytes: once the kept results weigh the limit, no new task opens until they age out', () => {
