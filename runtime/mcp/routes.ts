@@ -44,6 +44,7 @@ const INSTRUCTIONS =
   'Invalid arguments are refused free of charge; valid ones without payment get isError with the PaymentRequired in structuredContent: sign one of its `accepts`, and repeat the same call with the PaymentPayload in _meta["x402/payment"]; ' +
   'the receipt comes back in _meta["x402/payment-response"] (its signed receipt under extensions["offer-receipt"]). ' +
   'Send _meta.progressToken to get notifications/progress with the answer text as a model writes it. Failed calls are never charged. ' +
+  'Model services can run as a Task (MCP 2026-07-28: declare the io.modelcontextprotocol/tasks extension; 2025-11-25: params.task): the paid call answers a task at once, poll tasks/get for the result (settled only when complete). ' +
   'Free tools: search_services (find a service by words), describe_service (schema, prices, example), and a daily-limited demo. ' +
   'This list holds the most used services; every service is reachable with call_service, or listed as its own tool at /mcp?tools=all.'
 
