@@ -97,6 +97,11 @@ export function createModernMcp(opts: {
         { params: taskParams },
         (p, c) => modernTask(taskOf(p.taskId, c.mcpReq.envelope)) as never,
       )
+      // No task here ever asks for input: tasks/update acknowledges and ignores responses to no outstanding request.
+      server.setRequestHandler('tasks/update', { params: taskParams }, (p, c) => {
+        taskOf(p.taskId, c.mcpReq.envelope)
+        return {} as never
+      })
       // Cancellation is cooperative (the spec's empty ack): a call already settled completes with its result.
       server.setRequestHandler('tasks/cancel', { params: taskParams }, (p, c) => {
         calls.tasks.cancel(taskOf(p.taskId, c.mcpReq.envelope))
