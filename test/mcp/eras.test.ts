@@ -151,6 +151,28 @@ describe('both eras on one URL', () => {
     })
 })
 
+test('2026-07-28: a paid model call with a progressToken streams progress while the model writes (no task then)', async () => {
+  const { key } = await fundedPayer(chain, 100_000n)
+  fake.reply({ stream: ['Adds ', 'two ', 'numbers.'], hold: 2 }) // (the last chunk sent is held back)
+  const before = await payee()
+  const args = { code: 'const add = (a, b) => a + b', tier: 'quick' }
+  const payment = await paymentFor(modern, 'explain-code', args, key)
+  const notes: Array<{ progress: number; message?: string }> = []
+  const call = modern.callTool({ name: 'explain-code', arguments: args, _meta: { 'x402/payment': payment } }, {
+    onprogress: (p: { progress: number; message?: string }) => void notes.push(p),
+  } as never)
+  // The first chunk reaches the agent while the model is still paused.
+  await until(() => notes.length > 0, 30_000, 'a progress notification')
+  expect(fake.holding).toBe(true)
+  fake.release()
+  const r = await call
+  expect(r.structuredContent).toMatchObject({ service: 'explain-code', result: 'Adds two numbers.' })
+  expect(notes.map((n) => n.message).join('')).toBe('Adds two numbers.')
+  expect(r._meta?.['x402/payment-response']).toMatchObject({ success: true })
+  expect((await payee()) - before).toBe(10_000n)
+  await expectBooksBalance()
+})
+
 describe('a model tier as a Task', () => {
   const args = { code: 'const add = (a, b) => a + b', tier: 'quick' }
   const PRICE = 10_000n
