@@ -189,11 +189,13 @@ export function startTask(
   const task = store.open()
   if (!task && always) return Promise.reject(new TasksFull())
   if (!task) return run(requestSignal, () => {}).then((result) => ({ result }))
+  let shown = false
+  // Until its payment is admitted, the call belongs to the request: a client that leaves stops it.
   const leave = () => {
     if (!shown) task.abort.abort()
   }
-  requestSignal.addEventListener('abort', leave, { once: true })
-  let shown = false
+  if (requestSignal.aborted) leave()
+  else requestSignal.addEventListener('abort', leave, { once: true })
   return new Promise<TaskStart>((resolve, reject) => {
     const show = () => {
       if (shown) return
