@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { CatalogService } from './catalog'
+import type { CatalogService } from './catalog/index'
 import type { LedgerStore, QuotaStore, Storage } from './db/store'
 import { loadStatsReport } from './db/report'
 import { clientAddress } from './http/client-ip'
@@ -10,8 +10,8 @@ import { openapiDocument } from './discovery/openapi'
 import { agentOpenapiDocument } from './discovery/openapi-agent'
 import { ICON_SVG } from './discovery/icon'
 import { ownershipProofs } from './discovery/ownership'
-import { servePaid, serveRefund, type PipelineDeps } from './pipeline'
-import { serveDemo } from './demo'
+import { servePaid, serveRefund, type PipelineDeps } from './call/pipeline'
+import { serveDemo } from './call/demo'
 import { siteRoutes } from './site/routes'
 import type { adminRoutes, AdminDeps } from './admin/routes'
 import { lazyDiscoveryRoutes, lazyDocsRoutes, lazyMcpRoutes } from './lazy-routes'
@@ -19,7 +19,8 @@ import { devPayerRoutes, type DevPayer } from './site/dev-payer'
 import { ServiceError } from './sdk'
 import { errorAnswer } from './http/error-answer'
 import type { FacilitatorHealth } from './pay/types'
-import type { ChannelFigures } from './pay/batch-settlement/serve'
+import type { ChannelFigures } from './pay/schemes/batch-settlement/serve'
+import type { ChannelOffer } from './pay/schemes/batch-settlement/scheme'
 import { receiptRoutes } from './pay/server/receipt-routes'
 import { lazyA2aRoutes } from './a2a/lazy'
 
@@ -50,6 +51,8 @@ export interface AppDeps extends PipelineDeps {
   admin?: AdminDeps['admin']
   /** The dev chain's demo payer, for paying from the try-it panel (only honoured on the embedded dev chain). */
   devPayer?: DevPayer
+  /** Payment channels (x402 `batch-settlement`) where this server serves them: their terms and offer, published. */
+  channels?: ChannelOffer
   /** Payment channels' figures, all time for /stats, since a moment (ms) for the console (when this server serves channels). */
   channelFigures?: (since?: number) => Promise<ChannelFigures>
   /** The console's routes, loaded by boot only when ADMIN_TOKEN is set (absent: /admin does not exist). */

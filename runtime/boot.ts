@@ -1,24 +1,26 @@
 import { createApp, VERSION } from './app'
-import { buildCatalog, type Categories, type CatalogService } from './catalog'
+import { buildCatalog, type Categories, type CatalogService } from './catalog/index'
 import { loadConfig, usesDevChain, type Config } from './config'
 import { openStorage, type OpenedStorage } from './db/open'
 import type { Storage } from './db/store'
 import { DatabaseUnavailable } from './db/errors'
 import { createLogger } from './log'
-import { PaymentGate } from './pay/server/gate'
-import { reconcile } from './pay/server/reconcile'
+import { PaymentGate } from './pay/schemes/exact/gate'
+import { reconcile } from './pay/schemes/exact/reconcile'
 import { warnUnprofitablePrices } from './pay/server/price-check'
 import type { Facilitator } from './pay/types'
-import type { RegistryEntry } from './registry-types'
-import { createContextFactory } from './context'
+import type { RegistryEntry } from './catalog/registry-types'
+import { createContextFactory } from './call/context'
 import { createVerifier } from './pay/facilitator/verify-only'
 import { modelProvider } from './model/provider'
 import type { Logger, UpstreamDefault } from './sdk'
 import type { DevPayer } from './site/dev-payer'
-import { PaidResults } from './pay/server/kept-results'
+import { PaidResults } from './pay/schemes/exact/kept-results'
+import { exactScheme } from './pay/schemes/exact/scheme'
+import { schemeRegistry } from './pay/server/schemes'
 import { createReceiptIssuer, defaultKeyPath, loadReceiptKey, type ReceiptIssuer } from './pay/server/receipts'
 import { HandlerPool, isolated } from './isolate'
-import type { ChannelService } from './pay/batch-settlement/networks'
+import type { ChannelService } from './pay/schemes/batch-settlement/networks'
 import type { ChannelSources } from './pay/facilitator/per-network/backends'
 import { observedContext, startOps, tracedFetch } from './ops'
 
@@ -26,7 +28,7 @@ export interface BootOptions {
   env?: Record<string, string | undefined>
   /**
    * Service folders to serve: the generated index (services/index.gen.ts) made into entries by `registryEntries`
-   * (runtime/registry.ts). Only the entry point imports services/; tests add extra entries here.
+   * (runtime/catalog/registry.ts). Only the entry point imports services/; tests add extra entries here.
    */
   entries: RegistryEntry[]
   /** The live-data upstreams the services declare (services/upstreams.ts, re-exported by services/index.gen.ts). */
@@ -155,18 +157,19 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const { settler, remotes } = o.facilitator
   const settlers =
     o.facilitator.settlers ?? (settler && config.networks.length === 1 ? { [config.networks[0].network]: settler } : {})
-  const channels =
-    Object.keys(settlers).length || remotes
-      ? await (await import('./pay/batch-settlement/boot-channels')).bootChannels({
-          config,
-          settlers,
-          remotes,
-          payTo,
-          store: storage.channels,
-          ledger,
-          log,
-        })
-      : undefined
+  const channelsModule =
+    Object.keys(settlers).length || remotes ? await import('./pay/schemes/batch-settlement/boot-channels') : undefined
+  const channels = channelsModule
+    ? await channelsModule.bootChannels({
+        config,
+        settlers,
+        remotes,
+        payTo,
+        store: storage.channels,
+        ledger,
+        log,
+      })
+    : undefined
   channels?.start()
   // The operator console's modules load only when it is enabled (literal specifier: bundled in the binary).
   const admin = config.adminToken ? await import('./admin/routes') : undefined
@@ -178,7 +181,10 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const app = createApp({
     services,
     config,
-    gate,
+    schemes: schemeRegistry([
+      exactScheme({ gate, results }),
+      ...(channels && channelsModule ? [channelsModule.channelScheme(channels)] : []),
+    ]),
     stats,
     quota,
     storage,
@@ -187,7 +193,6 @@ export async function boot(o: BootOptions): Promise<Booted> {
     log,
     refusals,
     failingRuns: storage.failingRuns,
-    results,
     receipts,
     channels,
     channelFigures: channels && ((since?: number) => channels.figures(since)),

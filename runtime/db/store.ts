@@ -16,7 +16,7 @@ export interface Storage {
   results: ResultStoreLike
   /** Costly payment refusals per client / payer per minute (in memory on SQLite: one process). */
   refusals: ThrottleStore
-  /** Failing paid runs per payer per 10 minutes (runtime/http/throttle.ts; in memory on SQLite). */
+  /** Failing paid runs per payer per 10 minutes (runtime/db/throttle.ts; in memory on SQLite). */
   failingRuns: ThrottleStore
   /** Failed console sign-ins per client per 5 minutes (in memory on SQLite; shared by every instance on Postgres). */
   signIns: ThrottleStore
@@ -39,7 +39,7 @@ export interface LedgerStore extends PayerLedger {
   transition(id: number, state: PaymentState, detail?: { tx?: string; reason?: string }): Awaitable<void>
   /**
    * How many times authorization (payer, nonce) ran a handler that failed (its rows released with a reason starting
-   * FAILED_RUN_REASON): the gate refuses it after MAX_FAILED_RUNS (runtime/pay/server/gate.ts).
+   * FAILED_RUN_REASON): the gate refuses it after MAX_FAILED_RUNS (runtime/pay/schemes/exact/gate.ts).
    */
   failedRuns(network: string, payer: string, nonce: string): Awaitable<number>
   /** Marks a payment settled exactly once: true when this call made the change. */
@@ -61,7 +61,7 @@ export interface LedgerStore extends PayerLedger {
 }
 
 /**
- * Payer cool-downs after a settlement failed once its payment had verified (runtime/pay/server/payer-cooldowns.ts in memory;
+ * Payer cool-downs after a settlement failed once its payment had verified (runtime/pay/schemes/exact/payer-cooldowns.ts in memory;
  * a shared table on Postgres). Addresses are case-insensitive.
  */
 export interface CooldownStore {
@@ -72,7 +72,7 @@ export interface CooldownStore {
 }
 
 /**
- * The per-payer in-flight limit, read from the ledger on both engines (runtime/pay/server/payer-funds.ts): the amounts in
+ * The per-payer in-flight limit, read from the ledger on both engines (runtime/pay/schemes/exact/payer-funds.ts): the amounts in
  * flight are the payer's rows, checked and moved to `verified` in one transaction under the payer's lock (an advisory
  * lock on Postgres, so the limit holds across instances; BEGIN IMMEDIATE on SQLite).
  */
@@ -134,7 +134,7 @@ export interface ResultStoreLike {
 }
 
 /**
- * Fixed-window counter per key (runtime/http/throttle.ts in memory; a shared table on Postgres, one bucket per use:
+ * Fixed-window counter per key (runtime/db/throttle.ts in memory; a shared table on Postgres, one bucket per use:
  * payment refusals, console sign-ins), each with its own limit and window.
  */
 export interface ThrottleStore {

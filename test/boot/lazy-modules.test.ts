@@ -20,7 +20,7 @@ async function loadedAfter(
     const { remoteFacilitators } = await import('./runtime/pay/facilitator/remote-setup.ts')
     const { loadConfig } = await import('./runtime/config/index.ts')
     const { createLogger } = await import('./runtime/log.ts')
-    const { registryEntries } = await import('./runtime/registry.ts')
+    const { registryEntries } = await import('./runtime/catalog/registry.ts')
     const { categories, services, upstreams } = await import('./services/index.gen.ts')
     const log = createLogger('silent')
     const entries = registryEntries(services)
@@ -112,7 +112,7 @@ test("a self-settling boot (RPC_URL) loads neither viem's root entry and account
     ],
     `createLocalFacilitator({ rpcUrl: 'http://127.0.0.1:9', settlerKeys: ['${key}'], chainId: 8453 })`,
   )
-  expect(has(mods, /runtime\/pay\/batch-settlement\/at-boot\.ts$/)).toBe(true) // channels are on
+  expect(has(mods, /runtime\/pay\/schemes\/batch-settlement\/at-boot\.ts$/)).toBe(true) // channels are on
   for (const [name, re] of Object.entries({
     viemRoot: LAZY.viemRoot,
     viemAccounts: LAZY.viemAccounts,

@@ -253,7 +253,7 @@ describe('/discovery/search', () => {
   })
 })
 
-describe('the extension runtime/discovery/bazaar.ts builds', () => {
+describe('the extension runtime/catalog/bazaar.ts builds', () => {
   test("is, for every shipped service, what the package's declareDiscoveryExtension builds", async () => {
     // Built without the package's module at boot (it loads ajv and zod); held to the package here.
     const { buildCatalog } = await import('../../runtime/catalog')
