@@ -117,6 +117,8 @@ test("a self-settling boot (RPC_URL) loads neither viem's root entry and account
     viemRoot: LAZY.viemRoot,
     viemAccounts: LAZY.viemAccounts,
     officialChannels: /npm:@x402\/evm\//,
+    // libsecp256k1's binding (its context's tables): the keys' addresses are derived without it
+    nativeSecp256k1: /npm:secp256k1\//,
     x402Extensions: LAZY.x402Extensions,
     ajv: LAZY.ajv,
     zod: LAZY.zod,
