@@ -11,6 +11,7 @@ import { readLimits } from './limits'
 import { readModels } from './models'
 import { readOps } from './ops'
 import { readPayment } from './networks'
+import { readSolana } from './solana'
 import { parseYaml, readYaml } from './registry-yaml'
 import { readOutbound, readServer, STREAM_HEARTBEAT_MS } from './server'
 import { readStorage } from './storage'
@@ -38,6 +39,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     ...readIsolate(r),
     ...readChannels(r),
     ...readPayment(r, doc),
+    ...readSolana(r),
     ...readModels(r),
     ...readConsole(r),
     ...readOps(r),

@@ -13,6 +13,7 @@ import { modelVariables } from './models'
 import { opsVariables } from './ops'
 import { MAX_TIMEOUT_SECONDS, paymentVariables, perChainFamilies } from './networks'
 import { PROVIDER_DESCRIPTION, PROVIDER_NAME, serverVariables, UPSTREAM_KEY, UPSTREAM_URL } from './server'
+import { solanaVariables } from './solana'
 import { storageVariables } from './storage'
 
 export const variables: Variable[] = [
@@ -20,6 +21,7 @@ export const variables: Variable[] = [
   ...storageVariables,
   ...paymentVariables,
   ...channelVariables,
+  ...solanaVariables,
   ...modelVariables,
   ...limitVariables,
   ...isolateVariables,

@@ -4,6 +4,7 @@ import type { Config } from '../config'
 import { TIERS, type TierName } from '../sdk'
 import { firstSentence } from './sentence'
 import { fieldLines } from './llms-fields'
+import { solanaHowTo } from './solana'
 
 /** The one-line purpose of a service: the first sentence of its description, whole (see firstSentence). */
 export const oneLine = firstSentence
@@ -67,6 +68,7 @@ export function llmsTxt(services: CatalogService[], cfg: Config, terms?: Network
           `Payment channels: every 402 also offers \`batch-settlement\` (${where}): deposit once (at least ${channels.min_deposit} atomic units, gas paid by this server), then each call is paid by a signed cumulative voucher, checked locally and answered at once with no transaction; unspent funds come back with a cooperative refund (GET on the paid route). Pick it for many calls: \`exact\` costs one on-chain transfer per call. Client: \`new x402Client().register(network, new BatchSettlementEvmScheme(signer))\` from \`@x402/evm/batch-settlement/client\`. Model tiers charge for the tokens used, the price being the ceiling: the answer's \`charged\` ({ atomic, usd }) and PAYMENT-RESPONSE \`extra.chargedAmount\` say what was charged. Every paid answer carries the same signed receipt as with \`exact\` (PAYMENT-RESPONSE \`extensions["offer-receipt"]\`), with the channel id and cumulative charged amount in place of a transaction.`,
         ]
       : []),
+    ...(solanaHowTo(cfg) ? [solanaHowTo(cfg)!] : []),
     `Tiered (model-backed) services take \`?tier=${TIERS.join('|')}\` (default standard); each tier has its own price.`,
     'Model-backed services stream with `Accept: text/event-stream`: `delta` events as the model writes, then one `result` event (the JSON answer plus `payment`, the settlement response); settled only after the complete result, nothing charged if the stream breaks.',
     `Errors always have the shape \`{ "error": { "code", "message", "details"? }, "request_id" }\`. Bad input is a 400/422 before any payment and costs nothing.`,
@@ -79,7 +81,7 @@ export function llmsTxt(services: CatalogService[], cfg: Config, terms?: Network
     `- [Services](${base}/services): the catalog as JSON, with examples`,
     `- [Bazaar list](${base}/discovery/resources): x402 Bazaar resources (filters: tags, network, scheme, payTo)`,
     `- [Search](${base}/discovery/search?query=json): services ranked by relevance (query, limit, cursor)`,
-    `- [A2A agent card](${base}/.well-known/agent-card.json): the same services as A2A skills (JSON-RPC at ${base}/a2a, A2A 1.0 and 0.3), paid with the x402 extension: the task asks for payment (\`input-required\`, \`x402.payment.required\`), the answer on the task carries \`x402.payment.payload\`, the completed task \`x402.payment.receipts\``,
+    `- [A2A agent card](${base}/.well-known/agent-card.json): the same services as A2A skills (JSON-RPC at ${base}/a2a, A2A 1.0 and 0.3), paid with the x402 extension: the task asks for payment (\`input-required\`, \`x402.payment.required\`), the answer on the task carries \`x402.payment.payload\`, the completed task \`x402.payment.receipts\`; \`message/stream\` streams a model answer as it is written (settled once complete)`,
     `- [MCP](${base}/mcp): the same services as paid MCP tools (Streamable HTTP, stateless; payment in \`_meta["x402/payment"]\`), listed as a small set by default (free \`search_services\` and \`describe_service\`, a paid \`call_service\` that reaches every service, the most used services); [${base}/mcp?tools=all](${base}/mcp?tools=all) lists every service as its own tool`,
     `- [Free demo](${base}/api/demo/explain): POST explain-code at the quick tier, ${cfg.demo.dailyLimit} calls per day, no payment`,
   ]

@@ -44,6 +44,8 @@ export async function callPaidTool(
   meta: Record<string, unknown> | undefined,
   origin: CallOrigin,
   deps: PipelineDeps,
+  /** Told once the payment is admitted, before the handler runs (an MCP Task starts there: ./tasks.ts). */
+  onAdmitted?: () => void,
 ): Promise<ToolResult> {
   const payment = meta?.[PAYMENT_META]
   const headers: Record<string, string> =
@@ -54,6 +56,7 @@ export async function callPaidTool(
     newRequestId(),
     origin.client,
     deps,
+    onAdmitted,
   )
   return resultOf(res, origin)
 }
