@@ -10,7 +10,8 @@
  * Bench-only knobs: CHAIN_PACED_DB=:memory: (ledger in memory, isolates the pipeline from disk commits),
  * CHAIN_PACED_ONLY=128 (run one caller count), CHAIN_PACED_CPU_PROF=DIR (the server's CPU profile, written at its exit),
  * CHAIN_PACED_PAYERS=N (the callers share N payers; 1: every caller pays as one), CHAIN_PACED_WHY=1 (refusals with
- * their message).
+ * their message), CHAIN_PACED_SERVER_DIR=DIR (the server from another tree, e.g. `git archive <commit>` with a
+ * node_modules link, to compare commits in alternate runs).
  * Server CPU per paid call is the server process's utime + stime over the window (/proc), client CPU the bench
  * process's (the official clients sign here); "late" counts calls that took more than one block + 0.5 s (they missed
  * the block after their request).
@@ -112,6 +113,7 @@ export async function chainPaced(o: { smoke: boolean; keys: number; batchMs?: nu
       DATABASE_PATH: process.env.CHAIN_PACED_DB ?? join(dir, 'db.sqlite'),
     },
     60_000,
+    process.env.CHAIN_PACED_SERVER_DIR || undefined,
   )
   const base = `http://127.0.0.1:${child.port}`
   const url = `${base}/api/v1/hash-digest`
