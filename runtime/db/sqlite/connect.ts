@@ -1,12 +1,11 @@
 import { Database } from 'bun:sqlite'
-import { closeSync, fdatasync, mkdirSync, openSync, statSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { MIGRATIONS } from './schema'
 
 /**
  * Opens (creating if needed) the database at `path` (`:memory:` for tests): WAL journal, synchronous=NORMAL.
- * Every commit survives a process crash (kill -9); only the commits made by `durably` (or `durablyOffThread`) also
- * survive a power cut.
+ * Every commit survives a process crash (kill -9); only the commits made by `durably` also survive a power cut.
  */
 export function openDatabase(path: string): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
@@ -63,47 +62,6 @@ export function durably<T>(db: Database, fn: () => T): T {
     db.exec('PRAGMA synchronous = NORMAL')
   }
 }
-
-/**
- * `durably` with the wait off the event loop: runs `fn` in one transaction committed with synchronous=NORMAL (its WAL
- * frames written, in the page cache: a process crash keeps them), then syncs the WAL file (`fdatasync`) on libuv's
- * thread pool, and resolves once it is on disk. The same guarantee as a FULL commit, which syncs the same file after
- * writing the same frames; the event loop serves other calls meanwhile (a FULL commit held it for the whole fsync:
- * 14.5 ms on average, up to 88 ms, on a loaded shared disk, docs/benchmarks.md §13). A checkpoint in between
- * (SQLite's own, which with NORMAL syncs the WAL before copying it into the database and the database after) leaves
- * the frames durable in the database file, and the sync then covers whatever the WAL holds. An in-memory database has
- * no file to sync. Rejects with `fn`'s error (nothing committed) or the sync's (committed, durability unknown).
- */
-export async function durablyOffThread<T>(db: Database, fn: () => T): Promise<T> {
-  if (db.inTransaction) throw new Error('durablyOffThread() cannot run inside another transaction')
-  for (const flush of flushers.get(db) ?? []) {
-    try {
-      flush()
-    } catch {
-      /* buffered rows lost; the durable write goes on */
-    }
-  }
-  const out = db.transaction(fn)()
-  const wal = walFile(db)
-  if (wal) await new Promise<void>((resolve, reject) => fdatasync(wal, (e) => (e ? reject(e) : resolve())))
-  durableCount.set(db, (durableCount.get(db) ?? 0) + 1)
-  return out
-}
-
-/** An open descriptor of the database's WAL file (opened again if the file was replaced); null in memory. */
-function walFile(db: Database): number | null {
-  const name = db.filename
-  if (!name || name === ':memory:') return null
-  const path = `${name}-wal`
-  const ino = statSync(path).ino
-  const held = walFds.get(db)
-  if (held && held.ino === ino) return held.fd
-  if (held) closeSync(held.fd)
-  const fd = openSync(path, 'r')
-  walFds.set(db, { fd, ino })
-  return fd
-}
-const walFds = new WeakMap<Database, { fd: number; ino: number }>()
 
 /** How many `durably` commits (fsync'd) this connection has made: for tests and benchmarks. */
 export const durableCommits = (db: Database): number => durableCount.get(db) ?? 0

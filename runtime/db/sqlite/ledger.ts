@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'bun:sqlite'
-import { durablyOffThread } from './connect'
+import { durably } from './connect'
 import { FAILED_RUN_REASON } from '../shared'
 import type {
   LedgerStore,
@@ -22,8 +22,7 @@ function gasFigures(g: SettlementGas): { used: bigint; price: bigint } | null {
 }
 
 /**
- * Which ledger write must survive a power cut (a commit whose WAL is synced before it counts, `durablyOffThread` in
- * ./connect.ts; the others commit
+ * Which ledger write must survive a power cut (an fsync'd commit, `durably` in ./connect.ts; the others commit
  * with synchronous=NORMAL: they survive a process crash, not a power cut). Exactly one per paid call: entering
  * `settling`, written before the transfer is broadcast. Write by write:
  * - reserved, verified, released (and a payment identifier's claim, results.ts): before that point. Lost, the row
@@ -149,8 +148,7 @@ export class Ledger implements LedgerStore {
     if (!mustSurvivePowerCut(state, detail)) return this.db.transaction(write)()
     return new Promise<void>((resolve, reject) => {
       this.durableQueue.push({ write, resolve, reject })
-      // a flush is already due, or the group being synced starts the next when its sync ends
-      if (this.durableQueue.length > 1 || this.syncing) return
+      if (this.durableQueue.length > 1) return
       const wait = this.lastDurable + SETTLING_SPACING_MS - performance.now()
       if (wait > 0) setTimeout(() => this.flushDurable(), wait)
       else setImmediate(() => this.flushDurable())
@@ -159,8 +157,6 @@ export class Ledger implements LedgerStore {
 
   private durableQueue: Array<{ write: () => void; resolve: () => void; reject: (e: unknown) => void }> = []
   private lastDurable = Number.NEGATIVE_INFINITY
-  /** A group's WAL sync is running (off the event loop): the rows asked for meanwhile form the next group. */
-  private syncing = false
   private hashQueue: Array<{ write: () => void; resolve: () => void; reject: (e: unknown) => void }> = []
 
   /** Writes the queued transaction hashes in one transaction (each in its savepoint: one failing fails alone). */
@@ -192,25 +188,14 @@ export class Ledger implements LedgerStore {
     return errors
   }
 
-  /** One transaction for the queued durable transitions, its WAL synced off the event loop (`durablyOffThread`); each fails alone (its savepoint) or all with the commit. */
+  /** One fsync'd transaction for the queued durable transitions; each fails alone (its savepoint) or all with the commit. */
   private flushDurable(): void {
     this.flushHashes()
     const group = this.durableQueue
     this.durableQueue = []
     this.lastDurable = performance.now()
-    this.syncing = true
-    let errors: unknown[] = []
-    void durablyOffThread(this.db, () => {
-      errors = this.inGroup(group, (run) => run())
-    })
-      .then(
-        () => group.forEach((g, i) => (errors[i] === undefined ? g.resolve() : g.reject(errors[i]))),
-        (e) => group.forEach((g) => g.reject(e)),
-      )
-      .finally(() => {
-        this.syncing = false
-        if (this.durableQueue.length) setImmediate(() => this.flushDurable())
-      })
+    const errors = this.inGroup(group, (run) => durably(this.db, run))
+    group.forEach((g, i) => (errors[i] === undefined ? g.resolve() : g.reject(errors[i])))
   }
 
   /**
