@@ -104,7 +104,12 @@ export function viewerDocument(doc: unknown): unknown {
   return { ...(schema(doc) as object), openapi: '3.0.3' }
 }
 
-/** Starts the viewer on the document above and hides the plain list once it has rendered; without it the list stays. */
+/**
+ * Starts the viewer on the document above and hides the plain list once it has rendered; without it the list stays.
+ * The tags are drawn collapsed (`docExpansion: 'none'`): drawing all 125 operations at once was most of the page's
+ * remaining script (React rendering them; 4–6 s on a loaded 2-core machine, docs/benchmarks.md §13). Opening a tag
+ * draws its operations; a deep link (`#/tag/operation`) opens its own; the filter box finds one by tag.
+ */
 const INIT_JS = `'use strict'
 if (typeof window.SwaggerUIBundle === 'function') {
   window.SwaggerUIBundle({
@@ -113,6 +118,10 @@ if (typeof window.SwaggerUIBundle === 'function') {
     validatorUrl: null,
     deepLinking: true,
     docExpansion: 'none',
+<<<<<<< HEAD
+=======
+    filter: true,
+>>>>>>> h-pace
     defaultModelsExpandDepth: -1,
     onComplete: function () {
       document.getElementById('fallback').hidden = true

@@ -6,7 +6,7 @@
  * system calls of a real server process during paid calls.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
@@ -137,6 +137,45 @@ describe('durable commits on a SQLite file', () => {
     expect(n()).toBe(2)
     expect([state(ids[0]!), state(ids[1]!)]).toEqual(['settled', 'settling'])
     expect(syncLevel(db)).toBe(NORMAL)
+    db.close()
+  })
+
+  test("transaction hashes told in one turn share one (NORMAL) commit, and a row's later write never jumps ahead of its hash", async () => {
+    const path = join(dir, 'hashes.sqlite')
+    const db = openDatabase(path)
+    const ledger = new Ledger(db)
+    // bytes appended to the WAL (no checkpoint in between): each commit appends the pages it changed
+    db.exec('PRAGMA wal_autocheckpoint = 0')
+    const frames = () => statSync(`${path}-wal`).size
+    const ids = Array.from(
+      { length: 9 },
+      (_, i) => ledger.reserve(reservation(`0x${(60 + i).toString(16).repeat(32)}`))!,
+    )
+    for (const id of ids) ledger.transition(id, 'verified')
+    await Promise.all(ids.map((id) => ledger.transition(id, 'settling')))
+    const durable = durableCommits(db)
+    const tx = (i: number) => `0x${i.toString(16).padStart(64, '0')}`
+    let f = frames()
+    await ledger.transition(ids[0]!, 'settling', { tx: tx(0) })
+    const one = frames() - f
+    f = frames()
+    await Promise.all(ids.slice(1).map((id, i) => ledger.transition(id, 'settling', { tx: tx(i + 1) })))
+    const eight = frames() - f
+    expect(one).toBeGreaterThan(0)
+    // eight hashes, the pages of one commit (eight commits would write about eight times one's)
+    expect(eight).toBeLessThan(2 * one)
+    expect(ids.map((id) => ledger.get(id)!.tx_hash)).toEqual(ids.map((_, i) => tx(i)))
+    // nothing about them is fsync'd
+    expect(durableCommits(db)).toBe(durable)
+    // a hash still queued is written before the row's next write: the row ends `pending`, its events in order
+    const id = ledger.reserve(reservation(`0x${'7a'.repeat(32)}`))!
+    ledger.transition(id, 'verified')
+    await ledger.transition(id, 'settling')
+    const hashed = ledger.transition(id, 'settling', { tx: tx(99) })
+    ledger.transition(id, 'pending', { reason: 'receipt timeout' })
+    await hashed
+    expect(ledger.get(id)).toMatchObject({ state: 'pending', tx_hash: tx(99) })
+    expect(ledger.events(id).map((e) => e.state)).toEqual(['reserved', 'verified', 'settling', 'settling', 'pending'])
     db.close()
   })
 

@@ -37,6 +37,45 @@ test('a lane signs a transaction natively into the very bytes viem signs (RFC 69
   }
 })
 
+test('a lane writes the transaction bytes by hand into what viem serializes and signs, edge fields included, with its hash', async () => {
+  const { Lane } = await import('../../runtime/pay/facilitator/settle/lane')
+  const { eip1559Bytes } = await import('../../runtime/pay/facilitator/settle/eip1559')
+  const { keccak256, serializeTransaction } = await import('viem/utils')
+  const key = generatePrivateKey()
+  const to = privateKeyToAccount(generatePrivateKey()).address
+  const base = {
+    type: 'eip1559' as const,
+    chainId: 8453,
+    nonce: 0,
+    to,
+    data: '0x' as `0x${string}`,
+    gas: 0n,
+    value: 0n,
+    maxFeePerGas: 0n,
+    maxPriorityFeePerGas: 0n,
+  }
+  // RLP's edges: zero, one byte under and at 0x80, 55/56-byte strings and lists, long data, big integers
+  const cases = [
+    base,
+    { ...base, nonce: 1, gas: 127n, maxFeePerGas: 255n, maxPriorityFeePerGas: 128n },
+    { ...base, nonce: 127, data: `0x${'00'.repeat(55)}` as `0x${string}` },
+    { ...base, nonce: 128, data: `0x${'01'.repeat(56)}` as `0x${string}` },
+    { ...base, nonce: 2 ** 32, data: `0x${'ff'.repeat(300)}` as `0x${string}`, value: 10n ** 30n },
+    { ...base, chainId: 84532, nonce: 65_535, gas: 2n ** 64n - 1n, maxFeePerGas: 2n ** 200n, maxPriorityFeePerGas: 1n },
+    { ...base, data: '0x7f' as `0x${string}` },
+    { ...base, data: '0x80' as `0x${string}` },
+  ]
+  for (const tx of cases) {
+    expect(`0x${Buffer.from(eip1559Bytes(tx)!).toString('hex')}`).toBe(serializeTransaction(tx))
+    const { raw, hash } = await new Lane(key).signed(tx)
+    expect(raw).toBe(await privateKeyToAccount(key).signTransaction(tx))
+    expect(hash).toBe(keccak256(raw))
+  }
+  // anything else is left to viem
+  expect(eip1559Bytes({ ...base, accessList: [{ address: to, storageKeys: [] }] })).toBeNull()
+  expect(eip1559Bytes({ ...base, data: '0xabc' as `0x${string}` })).toBeNull()
+})
+
 test("exact's calldata written word by word is viem's, and anything unusual is left to viem", async () => {
   const { encodeCalldata, vrsCalldata } = await import('../../runtime/pay/facilitator/local')
   const rnd = (n: number) => `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(n))).toString('hex')}`

@@ -94,6 +94,7 @@ export class Ledger implements LedgerStore {
    * authorization is already reserved, in flight, settled or failed.
    */
   reserve(r: Reservation): number | null {
+    this.flushHashes()
     return this.db.transaction(() => {
       const res = this.insert.run({
         payer: ledgerKey(r.payer),
@@ -123,7 +124,11 @@ export class Ledger implements LedgerStore {
    * one fsync'd transaction (each in its own savepoint), and each promise resolves only once its group is durable,
    * so nothing is broadcast before its row is on disk. One fsync per paid call made a burst of 128 paid calls after a
    * block wait on 128 fsyncs in a row on the event loop (19 % of the server's samples under load, docs/benchmarks.md
-   * §3b): calls then reached the node after the next block was sealed. The others commit at once (NORMAL).
+   * §3b): calls then reached the node after the next block was sealed. A transaction's hash (`settling` with `tx`,
+   * told as each transaction is sent, nobody waits for it) is written with the others of the same turn in one NORMAL
+   * transaction: a group's sends go out one after the other, and a commit each stood between them. Every other write
+   * and read of this ledger writes the queued hashes first, so the order of a row's writes never changes. The others
+   * commit at once (NORMAL).
    */
   transition(id: number, state: PaymentState, detail: { tx?: string; reason?: string } = {}): void | Promise<void> {
     const write = () => {
@@ -134,6 +139,12 @@ export class Ledger implements LedgerStore {
         return
       this.event.run(id, state, detail.reason ?? detail.tx ?? null, this.now())
     }
+    if (state === 'settling' && detail.tx !== undefined)
+      return new Promise<void>((resolve, reject) => {
+        this.hashQueue.push({ write, resolve, reject })
+        if (this.hashQueue.length === 1) setImmediate(() => this.flushHashes())
+      })
+    this.flushHashes()
     if (!mustSurvivePowerCut(state, detail)) return this.db.transaction(write)()
     return new Promise<void>((resolve, reject) => {
       this.durableQueue.push({ write, resolve, reject })
@@ -146,15 +157,22 @@ export class Ledger implements LedgerStore {
 
   private durableQueue: Array<{ write: () => void; resolve: () => void; reject: (e: unknown) => void }> = []
   private lastDurable = Number.NEGATIVE_INFINITY
+  private hashQueue: Array<{ write: () => void; resolve: () => void; reject: (e: unknown) => void }> = []
 
-  /** One fsync'd transaction for the queued durable transitions; each fails alone (its savepoint) or all with the commit. */
-  private flushDurable(): void {
-    const group = this.durableQueue
-    this.durableQueue = []
-    this.lastDurable = performance.now()
+  /** Writes the queued transaction hashes in one transaction (each in its savepoint: one failing fails alone). */
+  private flushHashes(): void {
+    if (this.hashQueue.length === 0) return
+    const group = this.hashQueue
+    this.hashQueue = []
+    const errors = this.inGroup(group, (run) => this.db.transaction(run)())
+    group.forEach((g, i) => (errors[i] === undefined ? g.resolve() : g.reject(errors[i])))
+  }
+
+  /** Runs each write of `group` in its savepoint inside one transaction opened by `commit`; each write's error, or all the commit's. */
+  private inGroup(group: Array<{ write: () => void }>, commit: (run: () => void) => void): unknown[] {
     const errors: unknown[] = []
     try {
-      durably(this.db, () => {
+      commit(() => {
         for (const g of group) {
           try {
             this.db.transaction(g.write)()
@@ -165,9 +183,18 @@ export class Ledger implements LedgerStore {
         }
       })
     } catch (e) {
-      for (const g of group) g.reject(e)
-      return
+      return group.map(() => e)
     }
+    return errors
+  }
+
+  /** One fsync'd transaction for the queued durable transitions; each fails alone (its savepoint) or all with the commit. */
+  private flushDurable(): void {
+    this.flushHashes()
+    const group = this.durableQueue
+    this.durableQueue = []
+    this.lastDurable = performance.now()
+    const errors = this.inGroup(group, (run) => durably(this.db, run))
     group.forEach((g, i) => (errors[i] === undefined ? g.resolve() : g.reject(errors[i])))
   }
 
@@ -177,6 +204,7 @@ export class Ledger implements LedgerStore {
    * from these rows, so a committed settlement is counted even if the process dies the next instant.
    */
   settleOnce(id: number, detail: { tx?: string; reason?: string } & SettlementGas = {}): boolean {
+    this.flushHashes()
     const gas = gasFigures(detail)
     return this.db.transaction(() => {
       const r = this.settleQ.run({
@@ -197,6 +225,7 @@ export class Ledger implements LedgerStore {
 
   /** See LedgerStore.failedRuns (through the partial index payments_released). */
   failedRuns(network: string, payer: string, nonce: string): number {
+    this.flushHashes()
     this.failedQ ??= this.db.prepare(
       `SELECT COUNT(*) AS n FROM payments INDEXED BY payments_released
        WHERE network = $network AND payer = $payer AND nonce = $nonce AND state = 'released'
@@ -213,10 +242,12 @@ export class Ledger implements LedgerStore {
   }
 
   get(id: number): PaymentRow | null {
+    this.flushHashes()
     return this.byId.get(id) as PaymentRow | null
   }
 
   byState(states: PaymentState[]): PaymentRow[] {
+    this.flushHashes()
     return this.byStateQ.all(JSON.stringify(states)) as PaymentRow[]
   }
 
@@ -240,6 +271,7 @@ export class Ledger implements LedgerStore {
   }
 
   events(id: number): Array<{ state: string; detail: string | null }> {
+    this.flushHashes()
     return this.db
       .query(`SELECT state, detail FROM payment_events WHERE payment_id = ? ORDER BY rowid`)
       .all(id) as never
@@ -284,6 +316,7 @@ export class Ledger implements LedgerStore {
     balance: { value: bigint; readAtMs: number } | null,
     sinceMs: number,
   ): PayerCheck {
+    this.flushHashes()
     const q = this.payerStatements()
     const key = ledgerKey(payer)
     return this.db

@@ -1,7 +1,9 @@
 import type { Hex, TransactionSerializableEIP1559 } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { hexToBytes, keccak256, serializeTransaction } from 'viem/utils'
+import { keccak_256 } from '@noble/hashes/sha3'
 import { addressOfKey, signDigestNative } from '../../fast-recover'
+import { eip1559Bytes } from './eip1559'
 import type { RawReceipt } from './receipt'
 
 /** One settlement transaction in flight: a payment, or a filler that closes a nonce gap. */
@@ -53,9 +55,30 @@ export class Lane {
    * `exact` paid call under load (docs/benchmarks.md §3b). viem's account signs when the native module is missing.
    */
   async signTransaction(tx: TransactionSerializableEIP1559): Promise<Hex> {
-    const signature = signDigestNative(hexToBytes(keccak256(serializeTransaction(tx))), this.key)
-    if (signature) return serializeTransaction(tx, signature)
-    return (await this.account()).signTransaction(tx)
+    return (await this.signed(tx)).raw
+  }
+
+  /**
+   * The raw signed transaction and its hash. With the native module the bytes are written by hand (./eip1559.ts)
+   * and hashed as bytes, not as hex: 239 µs of CPU per transaction against 270 µs (the two keccaks and the native
+   * signature are the rest).
+   */
+  async signed(tx: TransactionSerializableEIP1559): Promise<{ raw: Hex; hash: Hex }> {
+    const unsigned = eip1559Bytes(tx)
+    const digest = unsigned ? keccak_256(unsigned) : hexToBytes(keccak256(serializeTransaction(tx)))
+    const signature = signDigestNative(digest, this.key)
+    if (signature) {
+      const bytes = unsigned && eip1559Bytes(tx, signature)
+      if (bytes)
+        return {
+          raw: `0x${Buffer.from(bytes).toString('hex')}`,
+          hash: `0x${Buffer.from(keccak_256(bytes)).toString('hex')}`,
+        }
+      const raw = serializeTransaction(tx, signature)
+      return { raw, hash: keccak256(raw) }
+    }
+    const raw = await (await this.account()).signTransaction(tx)
+    return { raw, hash: keccak256(raw) }
   }
 
   /** The key's viem account (signs when the native module is missing). */

@@ -146,7 +146,7 @@ export class Settler {
   }
 
   private async sign(job: Job): Promise<Hex> {
-    const raw = await job.lane.signTransaction({
+    const { raw, hash } = await job.lane.signed({
       type: 'eip1559',
       chainId: this.o.chainId,
       nonce: job.nonce,
@@ -157,7 +157,6 @@ export class Settler {
       maxFeePerGas: job.fees.maxFeePerGas,
       maxPriorityFeePerGas: job.fees.maxPriorityFeePerGas,
     })
-    const hash = keccak256(raw)
     job.hashes.push(hash)
     job.sentAt = Date.now()
     job.sentBlock = this.watcher.head
