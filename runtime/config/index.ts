@@ -9,6 +9,7 @@ import { readChannels } from './channels'
 import { readIsolate } from './isolate'
 import { readLimits } from './limits'
 import { readModels } from './models'
+import { readMpp } from './mpp'
 import { readOps } from './ops'
 import { readPayment } from './networks'
 import { parseYaml, readYaml } from './registry-yaml'
@@ -38,6 +39,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     ...readIsolate(r),
     ...readChannels(r),
     ...readPayment(r, doc),
+    ...readMpp(r),
     ...readModels(r),
     ...readConsole(r),
     ...readOps(r),

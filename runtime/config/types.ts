@@ -95,6 +95,11 @@ export interface Config {
     /** CHANNEL_RECEIVER_AUTHORIZER_KEY (hex, 0x-prefixed), or empty: derived from the first settler key. */
     receiverAuthorizerKey: string
   }
+  /**
+   * MPP beside x402 (runtime/pay/schemes/mpp): MPP_SECRET_KEY as set (empty: derived at boot, or MPP off) and
+   * MPP_REALM (empty: API_BASE_URL's host).
+   */
+  mpp: { secretKey: string; realm: string }
   /** Shared Postgres for N instances (DATABASE_URL, postgres://…); empty = the embedded SQLite at databasePath. */
   database: {
     url: string
