@@ -1,6 +1,6 @@
 /** Handler throughput for a utility-heavy mix, called directly (no HTTP), to catch slow handlers. */
 import { entries } from '../test/support/entries'
-import { prepareInput } from '../runtime/validate'
+import { prepareInput } from '../runtime/input/validate'
 import { testContext } from '../runtime/sdk'
 
 const MIX: Array<[string, Record<string, unknown>]> = [

@@ -4,7 +4,7 @@
  */
 import { Value } from '@sinclair/typebox/value'
 import { entries } from '../test/support/entries'
-import { checker, prepareInputReport } from '../runtime/validate'
+import { checker, prepareInputReport } from '../runtime/input/validate'
 
 const CASES: Array<[string, Record<string, unknown>]> = [
   ['percentage-calc', { op: 'Percent-Of', from: 15, to: 200, note: 'x' }],

@@ -1,16 +1,16 @@
 import { createApp, VERSION } from './app'
-import { buildCatalog, type Categories, type CatalogService } from './catalog'
+import { buildCatalog, type Categories, type CatalogService } from './catalog/index'
 import { loadConfig, usesDevChain, type Config } from './config'
 import { openStorage, type OpenedStorage } from './db/open'
 import type { Storage } from './db/store'
 import { DatabaseUnavailable } from './db/errors'
 import { createLogger } from './log'
-import { PaymentGate } from './pay/server/gate'
-import { reconcile } from './pay/server/reconcile'
+import { PaymentGate } from './pay/schemes/exact/gate'
+import { reconcile } from './pay/schemes/exact/reconcile'
 import { warnUnprofitablePrices } from './pay/server/price-check'
 import type { Facilitator } from './pay/types'
-import type { RegistryEntry } from './registry-types'
-import { createContextFactory } from './context'
+import type { RegistryEntry } from './catalog/registry-types'
+import { createContextFactory } from './call/context'
 import { createVerifier } from './pay/facilitator/verify-only'
 import { modelProvider } from './model/provider'
 import type { Logger, UpstreamDefault } from './sdk'
@@ -18,7 +18,7 @@ import type { DevPayer } from './site/dev-payer'
 import { PaidResults } from './pay/server/kept-results'
 import { createReceiptIssuer, defaultKeyPath, loadReceiptKey, type ReceiptIssuer } from './pay/server/receipts'
 import { HandlerPool, isolated } from './isolate'
-import type { ChannelService } from './pay/batch-settlement/networks'
+import type { ChannelService } from './pay/schemes/batch-settlement/networks'
 import type { ChannelSources } from './pay/facilitator/per-network/backends'
 import { observedContext, startOps, tracedFetch } from './ops'
 
@@ -26,7 +26,7 @@ export interface BootOptions {
   env?: Record<string, string | undefined>
   /**
    * Service folders to serve: the generated index (services/index.gen.ts) made into entries by `registryEntries`
-   * (runtime/registry.ts). Only the entry point imports services/; tests add extra entries here.
+   * (runtime/catalog/registry.ts). Only the entry point imports services/; tests add extra entries here.
    */
   entries: RegistryEntry[]
   /** The live-data upstreams the services declare (services/upstreams.ts, re-exported by services/index.gen.ts). */
@@ -157,7 +157,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
     o.facilitator.settlers ?? (settler && config.networks.length === 1 ? { [config.networks[0].network]: settler } : {})
   const channels =
     Object.keys(settlers).length || remotes
-      ? await (await import('./pay/batch-settlement/boot-channels')).bootChannels({
+      ? await (await import('./pay/schemes/batch-settlement/boot-channels')).bootChannels({
           config,
           settlers,
           remotes,

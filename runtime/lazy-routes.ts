@@ -1,6 +1,6 @@
-import type { ChannelOffer } from './pay/batch-settlement/scheme'
+import type { ChannelOffer } from './pay/schemes/batch-settlement/scheme'
 import { type AnyElysia, Elysia } from 'elysia'
-import type { CatalogService } from './catalog'
+import type { CatalogService } from './catalog/index'
 import type { Config } from './config'
 import { lazyApp } from './http/lazy-app'
 import { errorAnswer } from './http/error-answer'

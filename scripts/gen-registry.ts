@@ -4,7 +4,7 @@
  *   `bun build --compile` (no readdir at run time; handlers are literal `import()`s, bundled, loaded on first call so
  *   boot only evaluates the manifests). Only the entry point (runtime/index.ts) imports it and hands it to boot.
  * - services/handlers.gen.ts: the handlers alone, for the worker pool's entry (runtime/isolate/worker.ts).
- * - runtime/shipped-registry.gen.ts: the sha256 of the registry.yaml this repository ships (boot parses exactly that
+ * - runtime/config/shipped-registry.gen.ts: the sha256 of the registry.yaml this repository ships (boot parses exactly that
  *   text with Bun's built-in YAML parser, runtime/config/registry-yaml.ts).
  * - docs/upstreams.md: the live-data upstreams services/upstreams.ts declares (URL, variables, terms).
  * - server.json: this server for the official MCP Registry (scripts/server-json.ts).
@@ -72,7 +72,7 @@ export function renderHandlers(servicesDir = join(root, 'services')): string {
   ].join('\n')
 }
 
-/** runtime/shipped-registry.gen.ts: the sha256 of registry.yaml as shipped. */
+/** runtime/config/shipped-registry.gen.ts: the sha256 of registry.yaml as shipped. */
 export function renderRegistryHash(yamlPath = join(root, 'registry.yaml')): string {
   const hash = new Bun.CryptoHasher('sha256').update(readFileSync(yamlPath, 'utf8')).digest('hex')
   return [
@@ -113,7 +113,7 @@ export function renderUpstreamsDoc(declared: Record<string, UpstreamDefault> = u
 export const generated = (): Array<[string, string]> => [
   ['services/index.gen.ts', render()],
   ['services/handlers.gen.ts', renderHandlers()],
-  ['runtime/shipped-registry.gen.ts', renderRegistryHash()],
+  ['runtime/config/shipped-registry.gen.ts', renderRegistryHash()],
   ['docs/upstreams.md', renderUpstreamsDoc()],
   ['server.json', renderServerJson(root, serviceSlugs(join(root, 'services')).length)],
 ]

@@ -4,7 +4,7 @@ import type { Hex } from 'viem'
 import { boot } from '../../runtime/boot'
 import { createLocalFacilitator } from '../../runtime/pay/facilitator/local'
 import { createLogger } from '../../runtime/log'
-import { registryEntries } from '../../runtime/registry'
+import { registryEntries } from '../../runtime/catalog/registry'
 import { categories, services, upstreams } from '../../services/index.gen'
 
 const facilitator = process.env.RPC_URL

@@ -4,7 +4,7 @@
  * (`url`, `preferredTransport`, `protocolVersion`) so clients of either version find the JSON-RPC endpoint.
  * @module a2a/card
  */
-import type { CatalogService } from '../catalog'
+import type { CatalogService } from '../catalog/index'
 import type { Config } from '../config'
 import { priceLine } from '../mcp/tools'
 import { A2A_PATH } from './paths'

@@ -10,10 +10,10 @@
  * settle-only-on-success are the pipeline's, unchanged.
  * @module a2a/run
  */
-import type { CatalogService } from '../catalog'
+import type { CatalogService } from '../catalog/index'
 import { newRequestId } from '../http/respond'
 import { b64json, decodeB64Json } from '../pay/wire'
-import { servePaid, type PipelineDeps } from '../pipeline'
+import { servePaid, type PipelineDeps } from '../call/pipeline'
 import type { A2aTask, TaskStore } from './tasks'
 
 export const META = {

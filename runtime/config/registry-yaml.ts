@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import embedded from '../../registry.yaml' with { type: 'text' }
-import { SHIPPED_REGISTRY_SHA256 } from '../shipped-registry.gen'
+import { SHIPPED_REGISTRY_SHA256 } from './shipped-registry.gen'
 import type { Env } from './declare'
 import { REGISTRY_PATH } from './server'
 
@@ -13,7 +13,7 @@ export function readYaml(env: Env): { text: string; from: string } {
 }
 
 /** sha256 of the registry.yaml this repository ships, written by `npm run gen` (scripts/gen-registry.ts). */
-export { SHIPPED_REGISTRY_SHA256 } from '../shipped-registry.gen'
+export { SHIPPED_REGISTRY_SHA256 } from './shipped-registry.gen'
 
 /**
  * The document of a registry.yaml text. Any text an operator wrote goes through the `yaml` package (YAML 1.2 core

@@ -39,7 +39,7 @@ export interface LedgerStore extends PayerLedger {
   transition(id: number, state: PaymentState, detail?: { tx?: string; reason?: string }): Awaitable<void>
   /**
    * How many times authorization (payer, nonce) ran a handler that failed (its rows released with a reason starting
-   * FAILED_RUN_REASON): the gate refuses it after MAX_FAILED_RUNS (runtime/pay/server/gate.ts).
+   * FAILED_RUN_REASON): the gate refuses it after MAX_FAILED_RUNS (runtime/pay/schemes/exact/gate.ts).
    */
   failedRuns(network: string, payer: string, nonce: string): Awaitable<number>
   /** Marks a payment settled exactly once: true when this call made the change. */
@@ -61,7 +61,7 @@ export interface LedgerStore extends PayerLedger {
 }
 
 /**
- * Payer cool-downs after a settlement failed once its payment had verified (runtime/pay/server/payer-cooldowns.ts in memory;
+ * Payer cool-downs after a settlement failed once its payment had verified (runtime/pay/schemes/exact/payer-cooldowns.ts in memory;
  * a shared table on Postgres). Addresses are case-insensitive.
  */
 export interface CooldownStore {
@@ -72,7 +72,7 @@ export interface CooldownStore {
 }
 
 /**
- * The per-payer in-flight limit, read from the ledger on both engines (runtime/pay/server/payer-funds.ts): the amounts in
+ * The per-payer in-flight limit, read from the ledger on both engines (runtime/pay/schemes/exact/payer-funds.ts): the amounts in
  * flight are the payer's rows, checked and moved to `verified` in one transaction under the payer's lock (an advisory
  * lock on Postgres, so the limit holds across instances; BEGIN IMMEDIATE on SQLite).
  */

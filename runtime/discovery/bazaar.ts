@@ -15,7 +15,7 @@
  * @module discovery/bazaar
  */
 import { declareDiscoveryExtension } from '@x402/extensions/bazaar'
-import type { CatalogService } from '../catalog'
+import type { CatalogService } from '../catalog/index'
 
 type Json = Record<string, unknown>
 

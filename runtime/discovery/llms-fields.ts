@@ -3,7 +3,7 @@
  * values and default, then the other names it is accepted under (the manifest's field aliases). An agent that reads
  * only /llms.txt can write a body from these lines.
  */
-import type { CatalogService } from '../catalog'
+import type { CatalogService } from '../catalog/index'
 import { describe } from '../input/messages'
 import { aliasesOf, literalsOf } from '../input/normalize'
 

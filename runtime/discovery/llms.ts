@@ -1,5 +1,5 @@
-import type { NetworkChannelTerms } from '../pay/batch-settlement/scheme'
-import type { CatalogService } from '../catalog'
+import type { NetworkChannelTerms } from '../pay/schemes/batch-settlement/scheme'
+import type { CatalogService } from '../catalog/index'
 import type { Config } from '../config'
 import { TIERS, type TierName } from '../sdk'
 import { firstSentence } from './sentence'

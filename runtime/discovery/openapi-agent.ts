@@ -1,8 +1,8 @@
-import type { CatalogService } from '../catalog'
+import type { CatalogService } from '../catalog/index'
 import { serviceInfo } from './service-info'
 import type { Config } from '../config'
 import { atomicToUsd } from '../pay/amount'
-import type { NetworkChannelTerms } from '../pay/batch-settlement/scheme'
+import type { NetworkChannelTerms } from '../pay/schemes/batch-settlement/scheme'
 import { TIERS } from '../sdk'
 import { errorSchema, freePaths, guidanceOf, IGNORED_FIELDS_HEADER, PAYMENT_ID_CONFLICT, protocolsOf } from './openapi'
 

@@ -1,6 +1,6 @@
-import type { CatalogService } from '../catalog'
+import type { CatalogService } from '../catalog/index'
 import type { Config } from '../config'
-import type { ChannelOffer } from '../pay/batch-settlement/scheme'
+import type { ChannelOffer } from '../pay/schemes/batch-settlement/scheme'
 import { ServiceError } from '../sdk'
 import { discoveryItem, filterServices } from './surfaces'
 

@@ -4,7 +4,7 @@
  * the browsable reference, /llms.txt), plus the A2A agent card and the MCP endpoint.
  * @module discovery/service-info
  */
-import type { CatalogService } from '../catalog'
+import type { CatalogService } from '../catalog/index'
 import type { Config } from '../config'
 
 export function serviceInfo(services: CatalogService[], cfg: Config) {

@@ -1,5 +1,5 @@
-import type { ChannelOffer, NetworkChannelTerms } from '../pay/batch-settlement/scheme'
-import type { CatalogService } from '../catalog'
+import type { ChannelOffer, NetworkChannelTerms } from '../pay/schemes/batch-settlement/scheme'
+import type { CatalogService } from '../catalog/index'
 import type { Config } from '../config'
 import { acceptsFor } from '../pay/server/challenge'
 import { TIERS, type TierName } from '../sdk'

@@ -50,7 +50,7 @@ export const SIGN_IN_WINDOW_MS = 5 * 60_000
 
 /**
  * Failing paid runs per payer (issue #32 item 4): one authorization buys at most MAX_FAILED_RUNS failing runs
- * (runtime/pay/server/gate.ts), but a new authorization costs nothing to sign. So the one finish
+ * (runtime/pay/schemes/exact/gate.ts), but a new authorization costs nothing to sign. So the one finish
  * (runtime/pay/server/paid-call.ts `conclude`) counts every failed paid run (any status but 503, a client that left
  * included; JSON, stream and MCP alike) against the payer recovered from the payment, and a payer past
  * PAYER_FAILED_RUNS in one window is answered 429 `TOO_MANY_FAILED_RUNS` with Retry-After (until the window ends)

@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox'
 import { parseJson, requireJson } from '../http/body'
 import { ServiceError } from '../sdk/errors'
-import { passesAsIs, prepareInputReport } from '../validate'
+import { passesAsIs, prepareInputReport } from './validate'
 
 /** Bodies that only ask for the price (discovery probes send these): no body, whitespace, or exactly `{}`. */
 const PRICE_PROBE = /^\s*(\{\s*\})?\s*$/

@@ -1,7 +1,7 @@
-import type { CatalogService } from '../catalog'
-import type { RegistryEntry } from '../registry-types'
+import type { CatalogService } from '../catalog/index'
+import type { RegistryEntry } from '../catalog/registry-types'
 import type { AnyHandler } from '../sdk'
-import { isIndexed } from '../registry'
+import { isIndexed } from '../catalog/registry'
 import type { HandlerPool } from './pool'
 
 export { HandlerPool } from './pool'

@@ -29,7 +29,7 @@ export interface PoolOptions {
 /** The pool's settings: the first four are required, the rest default as runtime/config/isolate.ts says. */
 export type PoolSettings = Pick<PoolOptions, 'workers' | 'maxWorkers' | 'memoryMb' | 'answerMb'> & Partial<PoolOptions>
 
-/** A handler's context as the runtime builds it (runtime/context.ts): `caller` is whose share of the pool it uses. */
+/** A handler's context as the runtime builds it (runtime/call/context.ts): `caller` is whose share of the pool it uses. */
 export type PooledContext = ServiceContext & { caller?: string }
 
 /** What a call runs: a service of the generated handler index, or a module whose default export is the handler. */

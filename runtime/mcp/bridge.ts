@@ -1,9 +1,9 @@
-import type { CatalogService } from '../catalog'
+import type { CatalogService } from '../catalog/index'
 import type { QuotaStore } from '../db/store'
-import { serveDemo } from '../demo'
+import { serveDemo } from '../call/demo'
 import { newRequestId } from '../http/respond'
 import { b64json } from '../pay/wire'
-import { servePaid, type PipelineDeps } from '../pipeline'
+import { servePaid, type PipelineDeps } from '../call/pipeline'
 import { streamToToolResult, type Progress } from './progress'
 import { PAYMENT_META, toToolResult, type ToolResult } from './results'
 

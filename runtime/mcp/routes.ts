@@ -1,11 +1,11 @@
 import { Elysia } from 'elysia'
-import type { CatalogService } from '../catalog'
+import type { CatalogService } from '../catalog/index'
 import type { QuotaStore } from '../db/store'
 import { parseJson, readBody } from '../http/body'
 import { BASE_HEADERS, errorResponse, newRequestId } from '../http/respond'
 import { crossOrigin, originAccepted } from '../http/same-origin'
 import { withKeepAlive } from '../http/sse'
-import type { PipelineDeps } from '../pipeline'
+import type { PipelineDeps } from '../call/pipeline'
 import { ServiceError } from '../sdk'
 import { asServiceError } from '../http/unexpected'
 import { callDemoTool, callPaidTool, type CallOrigin } from './bridge'
@@ -22,7 +22,7 @@ import {
   freeTools,
   paidTool,
 } from './tools'
-import { prepareInput } from '../validate'
+import { prepareInput } from '../input/validate'
 import { observeToolCall } from '../ops/mcp'
 
 export interface McpDeps extends PipelineDeps {

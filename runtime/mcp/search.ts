@@ -1,4 +1,4 @@
-import type { CatalogService } from '../catalog'
+import type { CatalogService } from '../catalog/index'
 import { priceLine } from './tools'
 import { firstSentence } from '../discovery/sentence'
 

@@ -1,4 +1,4 @@
-import { jsonSchema, type CatalogService } from '../catalog'
+import { jsonSchema, type CatalogService } from '../catalog/index'
 import { t, type TierName } from '../sdk'
 
 /** One MCP tool definition as tools/list publishes it. */

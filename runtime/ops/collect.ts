@@ -9,7 +9,7 @@
  */
 import type { ChannelStore, LedgerStore } from '../db/store'
 import type { HandlerPool } from '../isolate'
-import type { ChannelService } from '../pay/batch-settlement/networks'
+import type { ChannelService } from '../pay/schemes/batch-settlement/networks'
 import type { FacilitatorHealth } from '../pay/types'
 import type { Logger } from '../sdk'
 import { registry, usdc } from './metrics'

@@ -6,13 +6,13 @@
  * @module ops/context
  */
 import type * as Api from '@opentelemetry/api'
-import type { CatalogService } from '../catalog'
+import type { CatalogService } from '../catalog/index'
 import type { ModelClient, ServiceContext, TierName, Upstream } from '../sdk'
 import { m, observing } from './metrics'
 import { handlerContext } from './paid-call'
 import { traceHeaders, tracing } from './tracing'
 
-/** The runtime's context factory (runtime/context.ts): `caller` is the worker pool's share (the payer, or the client). */
+/** The runtime's context factory (runtime/call/context.ts): `caller` is the worker pool's share (the payer, or the client). */
 type ContextFactory<C extends ServiceContext> = (
   svc: CatalogService,
   tier: TierName,

@@ -28,7 +28,7 @@ export const REASON = {
   insufficientBalance: 'insufficient_balance',
   payerCoolingDown: 'payer_cooling_down',
   settlementPending: 'settlement_pending',
-  /** The authorization's handler ran and failed MAX_FAILED_RUNS times (runtime/pay/server/gate.ts): sign a new one. */
+  /** The authorization's handler ran and failed MAX_FAILED_RUNS times (runtime/pay/schemes/exact/gate.ts): sign a new one. */
   failedRunsExhausted: 'authorization_failed_runs_exhausted',
   // The batch-settlement (payment channel) scheme: the spec's `invalid_batch_settlement_evm_*` codes
   channelPayload: 'invalid_batch_settlement_evm_payload_type',

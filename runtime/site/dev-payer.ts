@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Hex } from 'viem'
 import { getAddress, isAddressEqual } from 'viem/utils'
-import type { CatalogService } from '../catalog'
+import type { CatalogService } from '../catalog/index'
 import { usesDevChain, type Config } from '../config'
 import { readBody } from '../http/body'
 import { sameOrigin } from '../http/same-origin'

@@ -8,8 +8,8 @@ import type { TSchema } from '@sinclair/typebox'
 import { entries } from '../support/entries'
 import { literalsOf } from '../../runtime/input/normalize'
 import { ServiceError } from '../../runtime/sdk'
-import { prepareInput } from '../../runtime/validate'
-import { resolveTier } from '../../runtime/pipeline'
+import { prepareInput } from '../../runtime/input/validate'
+import { resolveTier } from '../../runtime/call/pipeline'
 import { refusingFacilitator, startApp, type TestServer } from '../support/server'
 
 type Schema = Record<string, unknown>

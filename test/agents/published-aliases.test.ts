@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { decodeB64Json, startApp, type TestServer } from '../support/server'
-import { buildCatalog } from '../../runtime/catalog'
+import { buildCatalog } from '../../runtime/catalog/index'
 import { loadConfig } from '../../runtime/config'
 import { categories, entries } from '../support/entries'
 import { defineService, flat, t } from '../../runtime/sdk'

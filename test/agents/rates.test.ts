@@ -6,7 +6,7 @@
 import { expect, test } from 'bun:test'
 import { entries } from '../support/entries'
 import { ServiceError, testContext } from '../../runtime/sdk'
-import { prepareInput } from '../../runtime/validate'
+import { prepareInput } from '../../runtime/input/validate'
 
 type Schema = Record<string, any>
 const RATE = /(^|_)(rate|apr|ytm|volatility|yield|return|inflation|risk_free|win_prob|fixed_fraction)($|_)/

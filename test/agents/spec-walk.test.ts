@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { entries } from '../support/entries'
 import { testContext } from '../../runtime/sdk'
-import { issues, prepareInputReport } from '../../runtime/validate'
+import { issues, prepareInputReport } from '../../runtime/input/validate'
 import { enumKey } from '../../runtime/input/enum-match'
 
 interface Row {

@@ -20,7 +20,7 @@ async function loadedAfter(
     const { remoteFacilitators } = await import('./runtime/pay/facilitator/remote-setup.ts')
     const { loadConfig } = await import('./runtime/config/index.ts')
     const { createLogger } = await import('./runtime/log.ts')
-    const { registryEntries } = await import('./runtime/registry.ts')
+    const { registryEntries } = await import('./runtime/catalog/registry.ts')
     const { categories, services, upstreams } = await import('./services/index.gen.ts')
     const log = createLogger('silent')
     const entries = registryEntries(services)

@@ -17,7 +17,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { BATCH_SETTLEMENT, ERC3009_DEPOSIT_COLLECTOR } from '../../runtime/chain/addresses'
 import { abiOf } from '../../runtime/chain/contracts'
-import { voucherSigner, type ChannelConfig } from '../../runtime/pay/batch-settlement/voucher'
+import { voucherSigner, type ChannelConfig } from '../../runtime/pay/schemes/batch-settlement/voucher'
 import { TRANSFER_WITH_AUTHORIZATION } from '../../runtime/pay/eip3009-abi'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { localBase, setEthBalance, usdcBalance } from '../../runtime/chain/usdc'

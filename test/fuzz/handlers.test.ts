@@ -5,9 +5,9 @@
  */
 import { expect, test } from 'bun:test'
 import { entries } from '../support/entries'
-import { prepareInput, issues } from '../../runtime/validate'
+import { prepareInput, issues } from '../../runtime/input/validate'
 import { ServiceError, testContext } from '../../runtime/sdk'
-import { jsonSchema } from '../../runtime/catalog'
+import { jsonSchema } from '../../runtime/catalog/index'
 import { mutations, sample } from '../support/fuzz-cases'
 
 const CASE_TIMEOUT_MS = 3000

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
-import { correctiveRequirements } from '../../runtime/pay/batch-settlement/doors'
+import { correctiveRequirements } from '../../runtime/pay/schemes/batch-settlement/doors'
 import { acceptsFor, challenge, PAYMENT_REQUIRED_BUDGET } from '../../runtime/pay/server/challenge'
 import { REASON } from '../../runtime/pay/reasons'
 import { clientFor, NETWORK } from '../support/channels'

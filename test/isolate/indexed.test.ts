@@ -4,12 +4,12 @@
  * what it is.
  */
 import { afterAll, expect, test } from 'bun:test'
-import { buildCatalog } from '../../runtime/catalog'
+import { buildCatalog } from '../../runtime/catalog/index'
 import { loadConfig } from '../../runtime/config'
 import { HandlerPool, isolated } from '../../runtime/isolate'
 import { createLogger } from '../../runtime/log'
-import { isIndexed, registryEntries } from '../../runtime/registry'
-import type { RegistryEntry } from '../../runtime/registry-types'
+import { isIndexed, registryEntries } from '../../runtime/catalog/registry'
+import type { RegistryEntry } from '../../runtime/catalog/registry-types'
 import { testContext } from '../../runtime/sdk'
 import { categories, services } from '../../services/index.gen'
 

@@ -1,5 +1,5 @@
 /**
- * The per-payer in-flight limit is one mechanism on both engines (runtime/pay/server/payer-funds.ts over the ledger's
+ * The per-payer in-flight limit is one mechanism on both engines (runtime/pay/schemes/exact/payer-funds.ts over the ledger's
  * verifyWithin): the same scenarios give the same outcomes on SQLite and on Postgres, on a real chain (anvil, Circle's
  * FiatTokenV2_2 at the USDC address) with the official client (@x402/fetch + @x402/evm), through the real server.
  * Every server's money is exact at the end: /stats revenue = ledger settled total = the payee's on-chain delta.

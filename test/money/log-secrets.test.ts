@@ -55,8 +55,8 @@ test('redaction: known inputs and outputs', () => {
   expect(redact(`{"url":"wss://rpc.example:8546/ws/${KEY}"}`)).toBe('{"url":"wss://rpc.example:8546"}')
   expect(redact(`data: ${sig} tx ${word}`)).toBe(`data: [65 bytes redacted] tx ${word}`)
   expect(redact(`args:  (0xA, 0xB, 1000, 0, 1, ${word}, 27, ${word}, ${word})\\n`)).toBe('args:  (redacted)\\n')
-  expect(redact('at handle (file:///srv/app/runtime/pipeline.ts:101:21)')).toBe(
-    'at handle (file:///srv/app/runtime/pipeline.ts:101:21)',
+  expect(redact('at handle (file:///srv/app/runtime/call/pipeline.ts:101:21)')).toBe(
+    'at handle (file:///srv/app/runtime/call/pipeline.ts:101:21)',
   )
   const lines: string[] = []
   createLogger('info', (l) => lines.push(l)).error('boom', {

@@ -1,5 +1,5 @@
 import { defineService, handlerFor, serviceRequest, t } from '../../runtime/sdk'
-import type { RegistryEntry } from '../../runtime/registry-types'
+import type { RegistryEntry } from '../../runtime/catalog/registry-types'
 import { entries } from '../support/entries'
 
 const manifest = (slug: string) =>

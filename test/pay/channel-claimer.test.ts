@@ -1,5 +1,5 @@
 /**
- * The claim and sweep engine (runtime/pay/batch-settlement/claimer.ts) on the dev chain, with channels opened and paid by
+ * The claim and sweep engine (runtime/pay/schemes/batch-settlement/claimer.ts) on the dev chain, with channels opened and paid by
  * the official batch-settlement client through the doors: claims by threshold, by a payer's timed withdrawal (read
  * from the chain, the read retried when the node fails it), by age (several channels per transaction, at most the batch limit), and at shutdown; sweeps by
  * threshold and at shutdown; a channel that cannot be claimed does not hold up the others, a failed sweep is tried
@@ -13,10 +13,10 @@ import { usdcBalance } from '../../runtime/chain/usdc'
 import { Channels as SqliteChannels } from '../../runtime/db/sqlite/channels'
 import { openDatabase } from '../../runtime/db/sqlite/connect'
 import { loadConfig } from '../../runtime/config'
-import { ChannelClaimer, channelSettings, DEFAULT_POLICY } from '../../runtime/pay/batch-settlement/claimer'
-import { admitChannelPayment, commitChannelCharge } from '../../runtime/pay/batch-settlement/doors'
-import type { ChannelFacilitator } from '../../runtime/pay/batch-settlement/facilitator'
-import { channelRequirements } from '../../runtime/pay/batch-settlement/requirements'
+import { ChannelClaimer, channelSettings, DEFAULT_POLICY } from '../../runtime/pay/schemes/batch-settlement/claimer'
+import { admitChannelPayment, commitChannelCharge } from '../../runtime/pay/schemes/batch-settlement/doors'
+import type { ChannelFacilitator } from '../../runtime/pay/schemes/batch-settlement/facilitator'
+import { channelRequirements } from '../../runtime/pay/schemes/batch-settlement/requirements'
 import { channelPayer, channelRig, hear, pay, payerWallet, PRICE, type ChannelRig } from '../support/channels'
 
 let chain: DevChain

@@ -13,7 +13,7 @@ import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/dev
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { Channels as SqliteChannels } from '../../runtime/db/sqlite/channels'
 import { openDatabase } from '../../runtime/db/sqlite/connect'
-import { ChannelClaimer } from '../../runtime/pay/batch-settlement/claimer'
+import { ChannelClaimer } from '../../runtime/pay/schemes/batch-settlement/claimer'
 import { channelRig, PRICE, type RigChain } from '../support/channels'
 
 const PAYERS = 4
@@ -34,7 +34,7 @@ const child = (rig: RigChain, path: string, authorizerKey: string, keys: string[
   const { channelRig, clientFor, pay, hear, PRICE } = require(${mod('../support/channels.ts')})
   const { Channels: SqliteChannels } = require(${mod('../../runtime/db/sqlite/channels.ts')})
   const { openDatabase } = require(${mod('../../runtime/db/sqlite/connect.ts')})
-  const { admitChannelPayment, commitChannelCharge } = require(${mod('../../runtime/pay/batch-settlement/doors.ts')})
+  const { admitChannelPayment, commitChannelCharge } = require(${mod('../../runtime/pay/schemes/batch-settlement/doors.ts')})
   const chain = ${JSON.stringify(rig)}
   const rig = channelRig(chain, new SqliteChannels(openDatabase(${JSON.stringify(path)})), { authorizerKey: '${authorizerKey}' })
   ;${JSON.stringify(keys)}.forEach(async (key, k) => {

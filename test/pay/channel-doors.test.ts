@@ -1,5 +1,5 @@
 /**
- * The two doors of a voucher-paid call (runtime/pay/batch-settlement/doors.ts) driven with the official batch-settlement
+ * The two doors of a voucher-paid call (runtime/pay/schemes/batch-settlement/doors.ts) driven with the official batch-settlement
  * client's payloads on the dev chain: a deposit lands through our settlement pipeline, then vouchers are admitted
  * and committed with no facilitator call; the corrective 402 resynchronizes a client that lost its state; a replayed
  * voucher, a second request on a busy channel, a voucher beyond the balance and a foreign config are refused, and
@@ -20,8 +20,8 @@ import {
   commitChannelCharge,
   releaseChannel,
   type ChannelTicket,
-} from '../../runtime/pay/batch-settlement/doors'
-import { refundChannelPayment } from '../../runtime/pay/batch-settlement/refund'
+} from '../../runtime/pay/schemes/batch-settlement/doors'
+import { refundChannelPayment } from '../../runtime/pay/schemes/batch-settlement/refund'
 import { REASON } from '../../runtime/pay/reasons'
 import { channelPayer, channelRig, correct, DEPOSIT, hear, pay, PRICE, type ChannelRig } from '../support/channels'
 

@@ -1,5 +1,5 @@
 /**
- * Our channel id and voucher check (runtime/pay/batch-settlement/voucher.ts, the hot path of a voucher-paid call) against
+ * Our channel id and voucher check (runtime/pay/schemes/batch-settlement/voucher.ts, the hot path of a voucher-paid call) against
  * the official client's own computation and signatures (@x402/evm batch-settlement client) and viem's generic EIP-712
  * (`hashTypedData`, `recoverTypedDataAddress`) over the spec's types, for random keys, amounts and chains; and the
  * signatures the settlement contract's `claim` refuses (OpenZeppelin ECDSA: v 27/28, low s), refused here too.
@@ -14,7 +14,7 @@ import {
   voucherDigest,
   voucherSigner,
   type ChannelConfig,
-} from '../../runtime/pay/batch-settlement/voucher'
+} from '../../runtime/pay/schemes/batch-settlement/voucher'
 
 const addr = () => privateKeyToAccount(generatePrivateKey()).address
 const config = (): ChannelConfig => ({

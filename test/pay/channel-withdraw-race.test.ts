@@ -15,8 +15,12 @@ import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { Channels as SqliteChannels } from '../../runtime/db/sqlite/channels'
 import { openDatabase } from '../../runtime/db/sqlite/connect'
-import { ChannelClaimer } from '../../runtime/pay/batch-settlement/claimer'
-import { admitChannelPayment, commitChannelCharge, WITHDRAW_MARGIN_S } from '../../runtime/pay/batch-settlement/doors'
+import { ChannelClaimer } from '../../runtime/pay/schemes/batch-settlement/claimer'
+import {
+  admitChannelPayment,
+  commitChannelCharge,
+  WITHDRAW_MARGIN_S,
+} from '../../runtime/pay/schemes/batch-settlement/doors'
 import { REASON } from '../../runtime/pay/reasons'
 import { channelPayer, channelRig, DEPOSIT, hear, pay, payerWallet, PRICE, type ChannelRig } from '../support/channels'
 

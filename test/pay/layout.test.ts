@@ -18,13 +18,13 @@ const shared = payFiles.filter((f) => !rel(f).slice('pay/'.length).includes('/')
 test('the import reader sees what the paid call imports, value and type-only (the checks below are not vacuous)', () => {
   const edges = (f: string) => graph.get(join(PAY, f))!
   expect(edges('server/paid-call.ts').map((e) => `${rel(e.to)}${e.typeOnly ? ' (type)' : ''}`)).toEqual(
-    expect.arrayContaining(['pay/server/exact.ts', 'pay/server/challenge.ts', 'pay/server/doors.ts (type)']),
+    expect.arrayContaining(['pay/schemes/exact/scheme.ts', 'pay/server/challenge.ts', 'pay/server/doors.ts (type)']),
   )
   expect(
     edges('server/exact.ts')
       .filter((e) => !e.typeOnly)
       .map((e) => rel(e.to)),
-  ).toEqual(expect.arrayContaining(['pay/server/gate.ts', 'pay/server/settle-kept.ts', 'pay/wire.ts']))
+  ).toEqual(expect.arrayContaining(['pay/schemes/exact/gate.ts', 'pay/schemes/exact/settle-kept.ts', 'pay/wire.ts']))
   expect(payFiles.filter((f) => inPay(f, 'server')).length).toBeGreaterThan(10)
   expect(payFiles.filter((f) => inPay(f, 'facilitator')).length).toBeGreaterThan(10)
 })

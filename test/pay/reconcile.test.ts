@@ -77,7 +77,7 @@ test('a settlement whose receipt is late is pending, withheld, and reconciled af
       .find((x) => x.slug === 'test-echo')
   expect(paid()).toMatchObject({ paid_calls: 1, revenue_atomic: '4200' })
   // reconciling again changes nothing: counted once
-  const { reconcile } = await import('../../runtime/pay/server/reconcile')
+  const { reconcile } = await import('../../runtime/pay/schemes/exact/reconcile')
   await reconcile(
     again.storage.ledger,
     createLocalFacilitator({ rpcUrl: chain.rpcUrl, settlerKey: chain.settler.privateKey as Hex, chainId: 8453 }),
@@ -107,7 +107,7 @@ test('a reconciliation that races an in-flight settlement never counts the reven
     while (!proxy.sends()) await Bun.sleep(5)
     await Bun.sleep(100) // forwarded: the node mines it at once (automine); only its answer is late
     // the request is now waiting for its (delayed) receipt; the reconciler reads the chain directly and wins the race
-    const { reconcile } = await import('../../runtime/pay/server/reconcile')
+    const { reconcile } = await import('../../runtime/pay/schemes/exact/reconcile')
     const direct = createLocalFacilitator({
       rpcUrl: chain.rpcUrl,
       settlerKey: chain.settler.privateKey as Hex,

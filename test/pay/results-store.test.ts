@@ -9,7 +9,7 @@ import { Ledger } from '../../runtime/db/sqlite/ledger'
 import { ResultStore } from '../../runtime/db/sqlite/results'
 import { PaidResults } from '../../runtime/pay/server/kept-results'
 import { b64json } from '../../runtime/pay/wire'
-import type { Ticket } from '../../runtime/pay/server/gate'
+import type { Ticket } from '../../runtime/pay/schemes/exact/gate'
 import { reservation } from '../support/reservation'
 
 let db: Database

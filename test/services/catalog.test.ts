@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { isDeepStrictEqual } from 'node:util'
 import { entries } from '../support/entries'
 import { testContext } from '../../runtime/sdk'
-import { prepareInput } from '../../runtime/validate'
+import { prepareInput } from '../../runtime/input/validate'
 import { sentenceCaseProblem } from '../support/names'
 
 /**

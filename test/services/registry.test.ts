@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { generated, render, renderHandlers } from '../../scripts/gen-registry'
 import { loadConfig } from '../../runtime/config'
-import { buildCatalog } from '../../runtime/catalog'
+import { buildCatalog } from '../../runtime/catalog/index'
 import { categories, entries, upstreams } from '../support/entries'
 import { echoEntry } from '../support/extra-service'
 

@@ -19,9 +19,13 @@ import {
   correctiveRequirements,
   type ChannelDoors,
   type ChannelRefusal,
-} from '../../runtime/pay/batch-settlement/doors'
-import { channelFacilitator, gasOf, type ChannelFacilitator } from '../../runtime/pay/batch-settlement/facilitator'
-import { channelRequirements } from '../../runtime/pay/batch-settlement/requirements'
+} from '../../runtime/pay/schemes/batch-settlement/doors'
+import {
+  channelFacilitator,
+  gasOf,
+  type ChannelFacilitator,
+} from '../../runtime/pay/schemes/batch-settlement/facilitator'
+import { channelRequirements } from '../../runtime/pay/schemes/batch-settlement/requirements'
 import { createRpc } from '../../runtime/pay/facilitator/settle/rpc'
 import { Settler } from '../../runtime/pay/facilitator/settle/settler'
 

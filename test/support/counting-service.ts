@@ -1,5 +1,5 @@
 import { defineService, handlerFor, serviceRequest, t } from '../../runtime/sdk'
-import type { RegistryEntry } from '../../runtime/registry-types'
+import type { RegistryEntry } from '../../runtime/catalog/registry-types'
 
 /**
  * Test-only services that count their handler runs: `test-count` answers at once; `test-slow` waits until the

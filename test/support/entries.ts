@@ -1,4 +1,4 @@
-import { registryEntries } from '../../runtime/registry'
+import { registryEntries } from '../../runtime/catalog/registry'
 import { services } from '../../services/index.gen'
 
 export { categories, upstreams } from '../../services/index.gen'

@@ -1,5 +1,5 @@
 import { defineService, handlerFor, invalid, serviceRequest, serviceResponse, t } from '../../runtime/sdk'
-import type { RegistryEntry } from '../../runtime/registry-types'
+import type { RegistryEntry } from '../../runtime/catalog/registry-types'
 import { entries } from './entries'
 
 /** A service that exists only in tests: proves that adding one entry publishes it everywhere. */

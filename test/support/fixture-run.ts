@@ -8,9 +8,9 @@ import { join } from 'node:path'
 import { createModelClient } from '../../runtime/model'
 import { createSafeFetch } from '../../runtime/net/safe-fetch'
 import { createUpstreams, type UpstreamConfig } from '../../runtime/net/upstream'
-import type { RegistryEntry } from '../../runtime/registry-types'
+import type { RegistryEntry } from '../../runtime/catalog/registry-types'
 import { entries, upstreams } from './entries'
-import { issues, prepareInput } from '../../runtime/validate'
+import { issues, prepareInput } from '../../runtime/input/validate'
 import { testContext, type ServiceContext, type TierName, type UpstreamDefault } from '../../runtime/sdk'
 import { startFakeOpenAI, texts, type ChatBody, type FakeOpenAI, type FakeReply } from './fake-openai'
 
@@ -187,7 +187,7 @@ export function startFixtureServers(): FixtureServers {
   }
 }
 
-/** The answer as the route sends it: tiered handlers' `{ result, tokens_used, model? }` wrapped like runtime/pipeline.ts does. */
+/** The answer as the route sends it: tiered handlers' `{ result, tokens_used, model? }` wrapped like runtime/call/pipeline.ts does. */
 function routeAnswer(entry: RegistryEntry, tier: TierName, out: unknown): unknown {
   if (entry.manifest.kind !== 'tiered') return out
   const r = out as { result: string; model?: string; tokens_used: number }

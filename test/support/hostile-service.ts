@@ -1,5 +1,5 @@
 import { defineService, serviceRequest, t } from '../../runtime/sdk'
-import type { RegistryEntry } from '../../runtime/registry-types'
+import type { RegistryEntry } from '../../runtime/catalog/registry-types'
 import { entries } from './entries'
 
 const base = defineService({

@@ -12,7 +12,7 @@
 import { afterAll, expect } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { issues } from '../../runtime/validate'
+import { issues } from '../../runtime/input/validate'
 import { upstreams as declared } from '../../services/upstreams'
 import { ctxWith, fixtureUpstreams, json, neverAnswers, serve, upstreamFailure } from '../net/support'
 import { entries } from './entries'

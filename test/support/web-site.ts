@@ -6,7 +6,7 @@ import { afterAll, expect } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ServiceContext, TSchema } from '../../runtime/sdk'
-import { issues } from '../../runtime/validate'
+import { issues } from '../../runtime/input/validate'
 import { ctxWith, html, loopbackFetch, serve } from '../net/support'
 
 /** A file of test/net/fixtures as text. */

@@ -31,7 +31,7 @@ function gasFigures(g: SettlementGas): { used: bigint; price: bigint } | null {
  *   anyway for the payments that go on (the WAL is written in order).
  * - settling (no tx): the point of no return. After a power cut the boot reconciliation finds it and asks the
  *   chain: the token's AuthorizationUsed(from, nonce) and Transfer logs prove the payment without a tx hash
- *   (runtime/pay/facilitator/settle/proof.ts), an unused authorization fails once expired (runtime/pay/server/reconcile.ts).
+ *   (runtime/pay/facilitator/settle/proof.ts), an unused authorization fails once expired (runtime/pay/schemes/exact/reconcile.ts).
  * - settling with the tx hash: lost, recovery searches the logs instead, over the blocks mined while the
  *   authorization was usable (found by timestamp, however long the server was down: settle/proof.ts).
  * - settled, pending, failed, and their reasons and gas: lost, the row is back to `settling`, which the

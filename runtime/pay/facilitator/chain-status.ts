@@ -5,7 +5,7 @@ import { createRpc, withReadRetry } from './settle/rpc'
  * What this server reads from the chain itself beside remote facilitators (RPC_URL beside FACILITATOR_URL):
  * settlement status by the same proof of payment as self-facilitation (a receipt whose logs show this authorization
  * paying us; authorizationState alone is not proof), for reconciliation and for checking a facilitator's settle
- * answer; and payers' token balances, for the per-payer in-flight hold (runtime/pay/server/payer-funds.ts).
+ * answer; and payers' token balances, for the per-payer in-flight hold (runtime/pay/schemes/exact/payer-funds.ts).
  */
 export function createChainReader(
   rpcUrl: string,

@@ -13,7 +13,7 @@ const PROOF_BUDGET_MS = 15_000
  * - settled only when a receipt proves this authorization paid us (the named transaction, or one found by the
  *   token's AuthorizationUsed + Transfer logs: runtime/pay/facilitator/settle/proof.ts), and then with that transaction;
  * - failed only when the chain says it can no longer pay us (its nonce paid someone else, or unused and expired);
- * - otherwise unknown: pending, never served, reconciled from the chain later (runtime/pay/server/reconcile.ts); when the
+ * - otherwise unknown: pending, never served, reconciled from the chain later (runtime/pay/schemes/exact/reconcile.ts); when the
  *   facilitator cleanly refused it (success:false, no transaction), `refused`: the payer is cooled down too.
  * A transport failure or timeout still throws (the gate keeps the payment pending).
  */

@@ -25,7 +25,7 @@ export function remoteFacilitators(
   )
   // With RPC_URL as well: pending settlements are resolved from the chain, every settle answer is checked there by
   // proof before it counts, and payers' balances are read for the in-flight hold, as with self-facilitation.
-  // Without it: at most one unsettled paid call per payer (runtime/pay/server/payer-funds.ts).
+  // Without it: at most one unsettled paid call per payer (runtime/pay/schemes/exact/payer-funds.ts).
   const chain = net.rpcUrl ? createChainReader(net.rpcUrl) : undefined
   if (!chain)
     log.info(

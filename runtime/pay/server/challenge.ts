@@ -1,5 +1,5 @@
 import type { Config, NetworkSetting } from '../../config'
-import type { CatalogService } from '../../catalog'
+import type { CatalogService } from '../../catalog/index'
 import type { TierName } from '../../sdk'
 import type { PaymentRequirements as X402Requirements } from '@x402/core/types'
 import type { DecodedPayment, PaymentRequirements } from '../types'

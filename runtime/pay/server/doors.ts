@@ -1,20 +1,20 @@
 /**
  * The two doors of a paid call, as types (runtime/pay/README.md): what the pipeline hands to `admit`, what `admit`
  * returns (data, never an HTTP answer), what an admitted call holds until `finish`, and the hold a payment scheme
- * implements (the `exact` scheme: runtime/pay/server/exact.ts).
+ * implements (the `exact` scheme: runtime/pay/schemes/exact/scheme.ts).
  * @module pay/server/doors
  */
-import type { CatalogService } from '../../catalog'
+import type { CatalogService } from '../../catalog/index'
 import type { Config } from '../../config'
 import type { StatsStore, ThrottleStore } from '../../db/store'
 import type { Logger, TierName } from '../../sdk'
 import type { PaymentRequirements as X402Requirements } from '@x402/core/types'
 import type { PaymentRequirements } from '../types'
-import type { ChannelOffer } from '../batch-settlement/scheme'
-import type { PaymentGate } from './gate'
+import type { ChannelOffer } from '../schemes/batch-settlement/scheme'
+import type { PaymentGate } from '../schemes/exact/gate'
 import type { Collected, PaidResults } from './kept-results'
 import type { ReceiptIssuer } from './receipts'
-import type { SettleOutcome } from './settle-kept'
+import type { SettleOutcome } from '../schemes/exact/settle-kept'
 
 export interface PaidCallDeps {
   config: Config
@@ -53,7 +53,7 @@ export interface PaidRequest {
 
 /**
  * What a scheme holds for an admitted payment until the handler's outcome is known. `exact`: the verified, reserved
- * authorization (runtime/pay/server/exact.ts). `finish` calls `keep` then `settle` after a result, `failed` after an
+ * authorization (runtime/pay/schemes/exact/scheme.ts). `finish` calls `keep` then `settle` after a result, `failed` after an
  * error, and `release` when one of them threw before the payment was let go.
  */
 export interface PaymentHold {

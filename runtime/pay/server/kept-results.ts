@@ -3,7 +3,7 @@ import { getAddress, isAddressEqual } from 'viem/utils'
 import type { ResultStoreLike, StoredResult } from '../../db/store'
 import { b64json } from '../wire'
 import { cheapChecks } from '../checks'
-import type { Ticket } from './gate'
+import type { Ticket } from '../schemes/exact/gate'
 import { recoverSigner } from '../signature'
 import type { DecodedPayment, ExactPayload, PaymentRequirements } from '../types'
 
@@ -186,7 +186,7 @@ export class PaidResults {
     }
   }
 
-  /** A receipt signed at collection (runtime/pay/server/settle-kept.ts) is kept, so every collection sends the same one. */
+  /** A receipt signed at collection (runtime/pay/schemes/exact/settle-kept.ts) is kept, so every collection sends the same one. */
   async receiptIssued(paymentId: number, receipt: string): Promise<void> {
     try {
       await this.store.setReceipt(paymentId, receipt)

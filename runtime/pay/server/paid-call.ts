@@ -1,12 +1,12 @@
 /**
  * The paid call seen from the resource server, entered through two doors (as x402's own server enters its core
- * twice): `admit` before the handler, `finish` after it. The pipeline (runtime/pipeline.ts) reads the HTTP request,
+ * twice): `admit` before the handler, `finish` after it. The pipeline (runtime/call/pipeline.ts) reads the HTTP request,
  * calls `admit`, runs the handler only for `admitted`, and hands the outcome to `finish` (or `finishStreamed` for
  * Server-Sent Events). The scheme (`exact`: ./exact.ts) admits the payment and holds it; these doors sequence the
  * money rules around the handler, whatever the scheme. How a second scheme plugs in: runtime/pay/README.md.
  * @module pay/server/paid-call
  */
-import type { CatalogService } from '../../catalog'
+import type { CatalogService } from '../../catalog/index'
 import { asServiceError } from '../../http/unexpected'
 import { BASE_HEADERS, errorResponse, json } from '../../http/respond'
 import { ServiceError, type Logger } from '../../sdk'
@@ -15,8 +15,8 @@ import { b64json } from '../wire'
 import { challenge } from './challenge'
 import { collectedResponse } from './collected-answer'
 import type { Admission, AdmittedCall, Outcome, PaidCallDeps, PaidRequest } from './doors'
-import { admitExact } from './exact'
-import { admitChannel, channelPaymentOf, refundChannel } from '../batch-settlement/scheme'
+import { admitExact } from '../schemes/exact/scheme'
+import { admitChannel, channelPaymentOf, refundChannel } from '../schemes/batch-settlement/scheme'
 import type { PaymentRequirements } from '@x402/core/types'
 import { PAYER_FAILED_RUNS, PAYER_FAILED_RUNS_WINDOW_MS } from '../../http/throttle'
 
@@ -308,7 +308,7 @@ export async function finish(call: AdmittedCall, outcome: Outcome, deps: PaidCal
 }
 
 /**
- * The one finish for a streamed answer (runtime/stream/paid.ts): the final event's data (the result with the
+ * The one finish for a streamed answer (runtime/call/stream/paid.ts): the final event's data (the result with the
  * settlement response as `payment`), or the error (with the HTTP answer, while nothing was streamed yet). The
  * in-flight mark ends with the stream (`call.done`).
  */

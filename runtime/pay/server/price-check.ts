@@ -1,4 +1,4 @@
-import type { CatalogService } from '../../catalog'
+import type { CatalogService } from '../../catalog/index'
 import type { LedgerStore } from '../../db/store'
 import { weiToUsd } from '../../db/report'
 import type { Logger } from '../../sdk'
