@@ -9,7 +9,7 @@ export const MPP_SECRET_KEY = variable({
   defaultText: 'derived (see the description)',
   valid: 'at least 32 bytes, the same on every instance',
   description:
-    "binds MPP challenge ids (HMAC-SHA256): the same value on every instance, or a challenge issued by one is refused by another (e.g. `openssl rand -base64 48`). Unset: derived from the first settler key (self-facilitation), or on the dev chain from a fixed development string; a server with neither offers no MPP challenge (boot says which)",
+    'binds MPP challenge ids (HMAC-SHA256): the same value on every instance, or a challenge issued by one is refused by another (e.g. `openssl rand -base64 48`). Unset: derived from the first settler key (self-facilitation), or on the dev chain from a fixed development string; a server with neither offers no MPP challenge (boot says which)',
 })
 export const MPP_REALM = variable({
   name: 'MPP_REALM',
