@@ -20,6 +20,7 @@ import { ServiceError } from './sdk'
 import { errorAnswer } from './http/error-answer'
 import type { FacilitatorHealth } from './pay/types'
 import type { ChannelFigures } from './pay/schemes/batch-settlement/serve'
+import type { ChannelOffer } from './pay/schemes/batch-settlement/scheme'
 import { receiptRoutes } from './pay/server/receipt-routes'
 import { lazyA2aRoutes } from './a2a/lazy'
 
@@ -50,6 +51,8 @@ export interface AppDeps extends PipelineDeps {
   admin?: AdminDeps['admin']
   /** The dev chain's demo payer, for paying from the try-it panel (only honoured on the embedded dev chain). */
   devPayer?: DevPayer
+  /** Payment channels (x402 `batch-settlement`) where this server serves them: their terms and offer, published. */
+  channels?: ChannelOffer
   /** Payment channels' figures, all time for /stats, since a moment (ms) for the console (when this server serves channels). */
   channelFigures?: (since?: number) => Promise<ChannelFigures>
   /** The console's routes, loaded by boot only when ADMIN_TOKEN is set (absent: /admin does not exist). */

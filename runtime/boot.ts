@@ -15,7 +15,9 @@ import { createVerifier } from './pay/facilitator/verify-only'
 import { modelProvider } from './model/provider'
 import type { Logger, UpstreamDefault } from './sdk'
 import type { DevPayer } from './site/dev-payer'
-import { PaidResults } from './pay/server/kept-results'
+import { PaidResults } from './pay/schemes/exact/kept-results'
+import { exactScheme } from './pay/schemes/exact/scheme'
+import { schemeRegistry } from './pay/server/schemes'
 import { createReceiptIssuer, defaultKeyPath, loadReceiptKey, type ReceiptIssuer } from './pay/server/receipts'
 import { HandlerPool, isolated } from './isolate'
 import type { ChannelService } from './pay/schemes/batch-settlement/networks'
@@ -155,18 +157,19 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const { settler, remotes } = o.facilitator
   const settlers =
     o.facilitator.settlers ?? (settler && config.networks.length === 1 ? { [config.networks[0].network]: settler } : {})
-  const channels =
-    Object.keys(settlers).length || remotes
-      ? await (await import('./pay/schemes/batch-settlement/boot-channels')).bootChannels({
-          config,
-          settlers,
-          remotes,
-          payTo,
-          store: storage.channels,
-          ledger,
-          log,
-        })
-      : undefined
+  const channelsModule =
+    Object.keys(settlers).length || remotes ? await import('./pay/schemes/batch-settlement/boot-channels') : undefined
+  const channels = channelsModule
+    ? await channelsModule.bootChannels({
+        config,
+        settlers,
+        remotes,
+        payTo,
+        store: storage.channels,
+        ledger,
+        log,
+      })
+    : undefined
   channels?.start()
   // The operator console's modules load only when it is enabled (literal specifier: bundled in the binary).
   const admin = config.adminToken ? await import('./admin/routes') : undefined
@@ -178,7 +181,10 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const app = createApp({
     services,
     config,
-    gate,
+    schemes: schemeRegistry([
+      exactScheme({ gate, results }),
+      ...(channels && channelsModule ? [channelsModule.channelScheme(channels)] : []),
+    ]),
     stats,
     quota,
     storage,
@@ -187,7 +193,6 @@ export async function boot(o: BootOptions): Promise<Booted> {
     log,
     refusals,
     failingRuns: storage.failingRuns,
-    results,
     receipts,
     channels,
     channelFigures: channels && ((since?: number) => channels.figures(since)),

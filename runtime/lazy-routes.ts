@@ -1,10 +1,9 @@
 import type { ChannelOffer } from './pay/schemes/batch-settlement/scheme'
-import { type AnyElysia, Elysia } from 'elysia'
+import { Elysia } from 'elysia'
 import type { CatalogService } from './catalog/index'
 import type { Config } from './config'
 import { lazyApp } from './http/lazy-app'
-import { errorAnswer } from './http/error-answer'
-import { newRequestId } from './http/respond'
+import { contained } from './http/contained'
 import type { McpDeps } from './mcp/routes'
 import type { Logger } from './sdk'
 
@@ -16,14 +15,6 @@ import type { Logger } from './sdk'
 
 type ServerLike = { requestIP(r: Request): { address: string } | null } | null
 const HIDDEN = { detail: { hide: true } }
-
-/**
- * The routes as an app of their own that answers like the main one when something throws (runtime/http/error-answer.ts:
- * the one error shape, logged with its request id, database errors 503; a bare Elysia app would answer 500 with the
- * raw error message).
- */
-export const contained = (routes: AnyElysia, log: Logger) =>
-  new Elysia().onError(({ error, code }) => errorAnswer(error, code, newRequestId(), log)).use(routes)
 
 /** /llms.txt, /icon.svg, /discovery/search (runtime/discovery/routes.ts). */
 export function lazyDiscoveryRoutes(

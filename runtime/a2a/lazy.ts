@@ -5,7 +5,7 @@
  */
 import { Elysia } from 'elysia'
 import { lazyApp } from '../http/lazy-app'
-import { contained } from '../lazy-routes'
+import { contained } from '../http/contained'
 import { A2A_PATH, CARD_PATH } from './paths'
 import type { A2aDeps } from './run'
 

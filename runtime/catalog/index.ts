@@ -3,10 +3,10 @@ import type { Config } from '../config'
 import type { RegistryEntry } from './registry-types'
 import { type AnyHandler, type ErrorCode, type ServiceManifest, type TierName, type TierPrice, TIERS } from '../sdk'
 import { Value } from '@sinclair/typebox/value'
-import { usdToAtomic } from '../pay/amount'
+import { usdToAtomic } from './amount'
 import { aliasProblems, publishAliases } from '../input/publish'
 import { errorVocabulary } from './error-vocabulary'
-import { fullBazaar } from '../discovery/bazaar'
+import { fullBazaar } from './bazaar'
 
 /** A service as the runtime serves it: manifest plus operator overrides, with everything derived once at boot. */
 export interface CatalogService {
@@ -24,7 +24,7 @@ export interface CatalogService {
   /** JSON Schema of the body, as published (utilities: additionalProperties true). */
   inputJsonSchema: Record<string, unknown>
   outputJsonSchema: Record<string, unknown>
-  /** The full Bazaar extension, under its `bazaar` key (runtime/discovery/bazaar.ts; the 402 header carries a smaller form). */
+  /** The full Bazaar extension, under its `bazaar` key (runtime/catalog/bazaar.ts; the 402 header carries a smaller form). */
   bazaar: Record<string, unknown>
   /** Its category's topical tags (services/categories.ts), the category first; at most 5. */
   tags: string[]

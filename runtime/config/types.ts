@@ -1,4 +1,3 @@
-import type { PoolOptions } from '../isolate/pool'
 import type { Tier } from '../sdk/manifest'
 
 export interface ServiceOverride {
@@ -109,4 +108,27 @@ export interface Config {
     reconcileStaleMs: number
     reconcileEveryMs: number
   }
+}
+
+export interface PoolOptions {
+  /** Workers kept ready. */
+  workers: number
+  /** Calls running at once (one per worker); more wait for a worker within their deadline. */
+  maxWorkers: number
+  /** The most a call may grow the process's RSS (MB) while it runs, other workers' start-up excluded. */
+  memoryMb: number
+  /** The largest answer (MB of JSON) a call may return; a larger one is refused in the worker. */
+  answerMb: number
+  /** The most calls waiting for a worker, all callers together; past it a call is refused at once (503). */
+  queue: number
+  /** The most workers one caller (a payer, or a client address) holds at once. */
+  callerWorkers: number
+  /** The most calls one caller may have waiting while it holds its share of workers; past it, refused (503). */
+  callerQueue: number
+  /** The process's RSS bound (MB): above it new calls are refused, and the worst computing call is stopped. */
+  processMb: number
+  /** A worker whose own heap, or whose last call's growth of the process, is above this (MB) is replaced. */
+  workerMb: number
+  /** Calls a worker runs before it is replaced. */
+  workerJobs: number
 }

@@ -16,7 +16,7 @@ export interface Storage {
   results: ResultStoreLike
   /** Costly payment refusals per client / payer per minute (in memory on SQLite: one process). */
   refusals: ThrottleStore
-  /** Failing paid runs per payer per 10 minutes (runtime/http/throttle.ts; in memory on SQLite). */
+  /** Failing paid runs per payer per 10 minutes (runtime/db/throttle.ts; in memory on SQLite). */
   failingRuns: ThrottleStore
   /** Failed console sign-ins per client per 5 minutes (in memory on SQLite; shared by every instance on Postgres). */
   signIns: ThrottleStore
@@ -134,7 +134,7 @@ export interface ResultStoreLike {
 }
 
 /**
- * Fixed-window counter per key (runtime/http/throttle.ts in memory; a shared table on Postgres, one bucket per use:
+ * Fixed-window counter per key (runtime/db/throttle.ts in memory; a shared table on Postgres, one bucket per use:
  * payment refusals, console sign-ins), each with its own limit and window.
  */
 export interface ThrottleStore {

@@ -1,7 +1,7 @@
 import type { CatalogService } from '../catalog/index'
 import { serviceInfo } from './service-info'
 import type { Config } from '../config'
-import { atomicToUsd } from '../pay/amount'
+import { atomicToUsd } from '../catalog/amount'
 import type { NetworkChannelTerms } from '../pay/schemes/batch-settlement/scheme'
 import { TIERS } from '../sdk'
 import { errorSchema, freePaths, guidanceOf, IGNORED_FIELDS_HEADER, PAYMENT_ID_CONFLICT, protocolsOf } from './openapi'

@@ -3,7 +3,7 @@ import type { CatalogService } from '../catalog/index'
 import type { Config } from '../config'
 import { acceptsFor } from '../pay/server/challenge'
 import { TIERS, type TierName } from '../sdk'
-import { metadataOf } from './metadata'
+import { metadataOf } from '../catalog/metadata'
 
 /** Both paths of every paid service (spec §9: identical behaviour). */
 export const endpointsOf = (slug: string) => [`/api/v1/${slug}`, `/api/${slug}`]

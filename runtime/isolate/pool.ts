@@ -1,32 +1,10 @@
+import type { PoolOptions } from '../config/types'
 import type { Logger, ServiceContext } from '../sdk'
 import { ServiceError } from '../sdk/errors'
 import { type CallContext, type FromWorker, fromWire, type ToWorker, toWire } from './protocol'
-import { workerEnded } from '../ops/metrics'
-
-export interface PoolOptions {
-  /** Workers kept ready. */
-  workers: number
-  /** Calls running at once (one per worker); more wait for a worker within their deadline. */
-  maxWorkers: number
-  /** The most a call may grow the process's RSS (MB) while it runs, other workers' start-up excluded. */
-  memoryMb: number
-  /** The largest answer (MB of JSON) a call may return; a larger one is refused in the worker. */
-  answerMb: number
-  /** The most calls waiting for a worker, all callers together; past it a call is refused at once (503). */
-  queue: number
-  /** The most workers one caller (a payer, or a client address) holds at once. */
-  callerWorkers: number
-  /** The most calls one caller may have waiting while it holds its share of workers; past it, refused (503). */
-  callerQueue: number
-  /** The process's RSS bound (MB): above it new calls are refused, and the worst computing call is stopped. */
-  processMb: number
-  /** A worker whose own heap, or whose last call's growth of the process, is above this (MB) is replaced. */
-  workerMb: number
-  /** Calls a worker runs before it is replaced. */
-  workerJobs: number
-}
 
 /** The pool's settings: the first four are required, the rest default as runtime/config/isolate.ts says. */
+export type { PoolOptions }
 export type PoolSettings = Pick<PoolOptions, 'workers' | 'maxWorkers' | 'memoryMb' | 'answerMb'> & Partial<PoolOptions>
 
 /** A handler's context as the runtime builds it (runtime/call/context.ts): `caller` is whose share of the pool it uses. */
@@ -133,6 +111,8 @@ export class HandlerPool {
    * memory back, the sampler's readings.
    */
   readonly counts = { refusedQueue: 0, refusedCaller: 0, refusedMemory: 0, recycled: 0, started: 0, samples: 0 }
+  /** Told of each worker ended with a call on it (deadline, memory, client gone, crash): operations count them. */
+  onWorkerEnded: (err: Error) => void = () => {}
 
   constructor(
     o: PoolSettings,
@@ -556,7 +536,7 @@ export class HandlerPool {
     if (slot.ended) return
     slot.ended = true
     clearTimeout(slot.idle)
-    if (err && slot.job) workerEnded(err)
+    if (err && slot.job) this.onWorkerEnded(err)
     slot.worker.terminate()
     this.slots = this.slots.filter((s) => s !== slot)
     // A worker the pool stopped is replaced at once (the next call finds one ready); a failing one only on demand.

@@ -16,7 +16,7 @@ import { registry, usdc } from './metrics'
 
 export interface CollectDeps {
   ledger: LedgerStore
-  pool?: Pick<HandlerPool, 'size'>
+  pool?: Pick<HandlerPool, 'size' | 'onWorkerEnded'>
   facilitatorHealth?: () => FacilitatorHealth | undefined
   channels?: Pick<ChannelService, 'networks'>
   channelStore?: ChannelStore

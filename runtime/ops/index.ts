@@ -7,7 +7,7 @@
 import type { Config } from '../config'
 import type { Env } from '../config/declare'
 import type { CollectDeps } from './collect'
-import { observing } from './metrics'
+import { observing, workerEnded } from './metrics'
 import { watchCanary } from './reliability'
 import { startTracing, stopTracing, tracing } from './tracing'
 
@@ -22,6 +22,7 @@ export async function startOps(o: { config: Config; env: Env; version: string } 
   // The routes module (and the collectors) load only when something is configured (literal specifier: bundled).
   const enabled = Boolean(config.adminToken || config.ops.metricsPort !== null || config.ops.canaryPayers.length)
   observing.on = enabled || traces !== undefined
+  if (o.pool) o.pool.onWorkerEnded = workerEnded
   const routes = enabled ? await import('./routes') : undefined
   const metricsPort = routes?.serveMetricsPort(config, o)
   return {

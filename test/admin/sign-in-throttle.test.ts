@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { SQL } from 'bun'
 import { PgThrottle } from '../../runtime/db/postgres/throttle'
-import { SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from '../../runtime/http/throttle'
+import { SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from '../../runtime/db/throttle'
 import { testPostgresPools, type TestPools } from '../support/postgres'
 import type { Child } from '../../bench/lib'
 import { onPostgres, startServerProcess } from '../support/server-process'

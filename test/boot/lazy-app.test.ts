@@ -3,7 +3,7 @@ import { expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
 import { lazyApp } from '../../runtime/http/lazy-app'
 import { DatabaseUnavailable } from '../../runtime/db/errors'
-import { contained } from '../../runtime/lazy-routes'
+import { contained } from '../../runtime/http/contained'
 
 const req = (path: string) => new Request(`http://localhost${path}`)
 

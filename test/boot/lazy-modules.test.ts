@@ -105,7 +105,7 @@ test("a self-settling boot (RPC_URL) loads neither viem's root entry and account
     ],
     `createLocalFacilitator({ rpcUrl: 'http://127.0.0.1:9', settlerKeys: ['${key}'], chainId: 8453 })`,
   )
-  expect(has(mods, /runtime\/pay\/batch-settlement\/at-boot\.ts$/)).toBe(true) // channels are on
+  expect(has(mods, /runtime\/pay\/schemes\/batch-settlement\/at-boot\.ts$/)).toBe(true) // channels are on
   for (const [name, re] of Object.entries({
     viemRoot: LAZY.viemRoot,
     viemAccounts: LAZY.viemAccounts,

@@ -210,7 +210,7 @@ describe('the 402 challenge', () => {
     const services = (await getJson('/services')).services as any[]
     const mcp = services.find((x) => x.slug === 'mcp-blueprint')
     if (mcp.available) expect(decodeB64Json(r.headers.get('payment-required')).accepts[0].amount).toBe('3000000')
-    const { usdToAtomic } = await import('../../runtime/pay/amount')
+    const { usdToAtomic } = await import('../../runtime/catalog/amount')
     expect([usdToAtomic(0.005), usdToAtomic(0.0042), usdToAtomic(2.5), usdToAtomic(0.1), usdToAtomic(0.3)]).toEqual([
       '5000',
       '4200',

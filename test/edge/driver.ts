@@ -26,7 +26,7 @@ import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { usdToAtomic } from '../../runtime/pay/amount'
+import { usdToAtomic } from '../../runtime/catalog/amount'
 import { mcpClient } from '../mcp/client'
 import {
   catalogCalls,

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { correctiveRequirements } from '../../runtime/pay/schemes/batch-settlement/doors'
+import { channelScheme } from '../../runtime/pay/schemes/batch-settlement/scheme'
 import { acceptsFor, challenge, PAYMENT_REQUIRED_BUDGET } from '../../runtime/pay/server/challenge'
 import { REASON } from '../../runtime/pay/reasons'
 import { clientFor, NETWORK } from '../support/channels'
@@ -154,7 +155,8 @@ test("a channel's corrective 402 fits: on the wire, and with its entry and the l
         voucherState: entry.extra.voucherState,
       })
       const url = `${config.provider.apiBase}/api/v1/${svc.slug}?tier=${tier}`
-      const c = challenge(config, svc, tier as never, payTo, url, longest, { offer: channels.offer, corrective })
+      const offers = (base: (typeof exact)[]) => channelScheme(channels).offers!(base, corrective)
+      const c = challenge(config, svc, tier as never, payTo, url, longest, offers)
       expect(decodeB64Json(c.header).accepts[1].extra.channelState).toEqual(entry.extra.channelState)
       seen.push([`${svc.slug} ${tier}`, rest + c.header.length])
     }

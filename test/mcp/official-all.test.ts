@@ -20,7 +20,7 @@ import type { x402Client } from '@x402/fetch'
 import { privateKeyToAccount } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { atomicToUsd } from '../../runtime/pay/amount'
+import { atomicToUsd } from '../../runtime/catalog/amount'
 import {
   answerProblems,
   catalogCalls,

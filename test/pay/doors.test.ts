@@ -10,7 +10,9 @@ import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import type { CatalogService } from '../../runtime/catalog/index'
 import { ServiceError } from '../../runtime/sdk'
-import { PaidResults } from '../../runtime/pay/server/kept-results'
+import { schemeRegistry } from '../../runtime/pay/server/schemes'
+import { exactScheme } from '../../runtime/pay/schemes/exact/scheme'
+import { PaidResults } from '../../runtime/pay/schemes/exact/kept-results'
 import { admit, answerOf, finish, type PaidCallDeps, type PaidRequest } from '../../runtime/pay/server/paid-call'
 import { createReceiptIssuer, loadReceiptKey } from '../../runtime/pay/server/receipts'
 import { startServerOnChain, stopAndTally } from '../support/on-chain'
@@ -35,12 +37,11 @@ beforeAll(async () => {
     config: booted.config,
     refusals: booted.storage.refusals,
     failingRuns: booted.storage.failingRuns,
-    gate: booted.gate,
     stats: booted.storage.stats,
     payTo: chain.payee.address,
     log: booted.log,
-    results: new PaidResults(booted.storage.results),
     receipts: await createReceiptIssuer(key, booted.config.provider.apiBase),
+    schemes: schemeRegistry([exactScheme({ gate: booted.gate, results: new PaidResults(booted.storage.results) })]),
   }
 })
 afterAll(async () => {

@@ -16,7 +16,7 @@ import { wrapFetchWithPayment } from '@x402/fetch'
 import { privateKeyToAccount } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { atomicToUsd } from '../../runtime/pay/amount'
+import { atomicToUsd } from '../../runtime/catalog/amount'
 import {
   catalogCalls,
   catalogWorld,

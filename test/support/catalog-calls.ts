@@ -9,7 +9,7 @@
 import { expect } from 'bun:test'
 import type { SchemeNetworkClient, SettleResponse } from '@x402/core/types'
 import { decodePaymentResponseHeader, x402Client } from '@x402/fetch'
-import { atomicToUsd, usdToAtomic } from '../../runtime/pay/amount'
+import { atomicToUsd, usdToAtomic } from '../../runtime/catalog/amount'
 import type { DevChain } from '../../runtime/chain/devchain'
 import { upstreamEnvName } from '../../runtime/net/upstream-defaults'
 import type { RegistryEntry } from '../../runtime/catalog/registry-types'

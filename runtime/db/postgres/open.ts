@@ -12,7 +12,7 @@ import { PgQuota } from './quota'
 import { PgResultStore } from './results'
 import { PgStats } from './stats'
 import { PgThrottle } from './throttle'
-import { PAYER_FAILED_RUNS, PAYER_FAILED_RUNS_WINDOW_MS, SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from '../../http/throttle'
+import { PAYER_FAILED_RUNS, PAYER_FAILED_RUNS_WINDOW_MS, SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from '../throttle'
 
 /** The Postgres storage: the contract's stores, shared by every instance. */
 export interface PostgresStorage extends Storage {

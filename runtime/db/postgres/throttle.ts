@@ -2,7 +2,7 @@ import type { SQL } from 'bun'
 import type { ThrottleStore } from '../store'
 
 /**
- * A fixed-window throttle (runtime/http/throttle.ts) on Postgres: one window per key shared by every instance, so a
+ * A fixed-window throttle (runtime/db/throttle.ts) on Postgres: one window per key shared by every instance, so a
  * client cannot get N times the allowance by spreading its tries over N instances. A hit is one UPSERT; a check is
  * one indexed read. Several throttles share the `refusals` table, each in its own bucket: the payment refusals
  * (bucket '', keys as given: client addresses and `payer:0x…`) and named ones (e.g. the console's sign-ins, bucket

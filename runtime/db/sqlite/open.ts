@@ -1,12 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import type { Config } from '../../config'
-import {
-  PAYER_FAILED_RUNS,
-  PAYER_FAILED_RUNS_WINDOW_MS,
-  SIGN_IN_LIMIT,
-  SIGN_IN_WINDOW_MS,
-  Throttle,
-} from '../../http/throttle'
+import { PAYER_FAILED_RUNS, PAYER_FAILED_RUNS_WINDOW_MS, SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS, Throttle } from '../throttle'
 import type { Logger } from '../../sdk'
 import { droppedCounters } from '../batched'
 import type { Storage } from '../store'

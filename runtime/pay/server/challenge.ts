@@ -3,8 +3,8 @@ import type { CatalogService } from '../../catalog/index'
 import type { TierName } from '../../sdk'
 import type { PaymentRequirements as X402Requirements } from '@x402/core/types'
 import type { DecodedPayment, PaymentRequirements } from '../types'
-import { headerBazaarForms, type HeaderForm } from '../../discovery/bazaar'
-import { metadataOf } from '../../discovery/metadata'
+import { headerBazaarForms, type HeaderForm } from '../../catalog/bazaar'
+import { metadataOf } from '../../catalog/metadata'
 import { PAYMENT_IDENTIFIER_DECLARATION } from './payment-id'
 import { networkOfV1, V1_NETWORKS } from '../networks'
 import { toV1 } from '../wire'
@@ -52,13 +52,8 @@ export function requirementsOfPayment(accepts: PaymentRequirements[], p?: Decode
 export const BODY_CHECKED_FIRST =
   'The body is checked before payment: send the body you mean to pay for and an invalid one is answered 400/415/422 (saying what to send) without a 402; an empty body or {} only reads the price.'
 
-/** Payment channels in the 402: the `batch-settlement` entry beside an `exact` one, or a corrective one instead. */
-export interface ChannelEntries {
-  /** None where the entry's network has no channels. */
-  offer(exact: PaymentRequirements): X402Requirements | undefined
-  /** A cumulative mismatch: this entry (with the spec's corrective `extra`) replaces the offer of its network. */
-  corrective?: X402Requirements
-}
+/** The registered schemes' entries after the `exact` ones (runtime/pay/server/schemes.ts `offers`). */
+export type SchemeOffers = (base: PaymentRequirements[]) => X402Requirements[]
 
 /**
  * The most bytes the `PAYMENT-REQUIRED` header's value may take (docs/api.md, "The 402's size"). With the 402's
@@ -96,12 +91,12 @@ function extensionsOf(form: HeaderForm) {
 
 /**
  * The 402 challenge: `PAYMENT-REQUIRED` header (v2 PaymentRequired with the bazaar extension) and a body with
- * the spec §2.4 fields plus a v1 `accepts` array. `reason` says why an attempted payment was refused. With
- * `channels`, the v2 `accepts` lists every `exact` entry first, then the `batch-settlement` ones of the networks offering channels (v1 stays exact).
+ * the spec §2.4 fields plus a v1 `accepts` array. `reason` says why an attempted payment was refused. The v2 `accepts`
+ * lists every `exact` entry first, then what the other registered schemes offer (`offers`; v1 stays exact).
  * `accepts` (returned) is the exact entries only: what the `exact` admission checks a payment against.
  *
  * The header stays within PAYMENT_REQUIRED_BUDGET: its resource description is the first sentence, and its Bazaar
- * extension the richest form of runtime/discovery/bazaar.ts that fits beside everything else this 402 says (its
+ * extension the richest form of runtime/catalog/bazaar.ts that fits beside everything else this 402 says (its
  * reason, a corrective entry, every network's entries). The body carries what the header leaves out: the whole
  * description (v1 `accepts[].description`) and, in the unpaid 402, the full Bazaar extension with the input schema's
  * descriptions and aliases (`extensions.bazaar`, the same path as in the header).
@@ -113,17 +108,11 @@ export function challenge(
   payTo: string,
   resource: string,
   reason?: string,
-  channels?: ChannelEntries,
+  offers?: SchemeOffers,
 ) {
   const accepts = acceptsFor(cfg, svc, tier, payTo)
   const req = accepts[0]
-  const corrective = channels?.corrective
-  const offered: Array<PaymentRequirements | X402Requirements> = channels
-    ? [
-        ...accepts,
-        ...accepts.flatMap((r) => (corrective?.network === r.network ? corrective : channels.offer(r)) ?? []),
-      ]
-    : accepts
+  const offered: Array<PaymentRequirements | X402Requirements> = offers ? [...accepts, ...offers(accepts)] : accepts
   const description = `${svc.manifest.name}: ${svc.manifest.description}`.slice(0, 500)
   const base = {
     x402Version: 2,

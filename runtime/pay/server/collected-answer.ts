@@ -1,6 +1,6 @@
 import { BASE_HEADERS, errorResponse } from '../../http/respond'
 import { ServiceError } from '../../sdk'
-import type { Collected } from './kept-results'
+import type { Collected } from './doors'
 import { REASON } from '../reasons'
 
 /**

@@ -10,29 +10,116 @@ import type { StatsStore, ThrottleStore } from '../../db/store'
 import type { Logger, TierName } from '../../sdk'
 import type { PaymentRequirements as X402Requirements } from '@x402/core/types'
 import type { PaymentRequirements } from '../types'
-import type { ChannelOffer } from '../schemes/batch-settlement/scheme'
-import type { PaymentGate } from '../schemes/exact/gate'
-import type { Collected, PaidResults } from './kept-results'
 import type { ReceiptIssuer } from './receipts'
-import type { SettleOutcome } from '../schemes/exact/settle-kept'
 
 export interface PaidCallDeps {
   config: Config
   /** Costly payment refusals per client (and payer, counted by the gate) per minute; past the limit, 429 before any work. */
   refusals: ThrottleStore
-  /** Failing paid runs per payer (runtime/http/throttle.ts PAYER_FAILED_RUNS); past the limit, 429 before the handler. */
+  /** Failing paid runs per payer (runtime/db/throttle.ts PAYER_FAILED_RUNS); past the limit, 429 before the handler. */
   failingRuns: ThrottleStore
-  gate: PaymentGate
   stats: StatsStore
   payTo: string
   log: Logger
-  /** Paid results kept for collection again (same payment or payment identifier, same request). */
-  results: PaidResults
   /** Signs the receipt of every paid answer (runtime/pay/server/receipts.ts). */
   receipts: ReceiptIssuer
-  /** Payment channels (x402 `batch-settlement`), offered second in every 402 when this server can serve them. */
-  channels?: ChannelOffer
+  /** The payment schemes this server sells through (runtime/pay/server/schemes.ts), `exact` first. */
+  schemes: SchemeRegistry
 }
+
+/** The payment a request presents: its header, and (x402 v2) the header's JSON decoded once, for the schemes to claim. */
+export interface PresentedPayment {
+  header: string
+  version: 1 | 2
+  /** The v2 header's JSON (null when it is not base64 JSON within the size limit): `accepted.scheme`/`network`. */
+  decoded: { accepted?: { scheme?: unknown; network?: unknown } } | null
+}
+
+/**
+ * A payment scheme as a plugin of the resource server (x402's `register(network, scheme)`): the server names no
+ * scheme; it asks the registered ones which one a payment belongs to, and what each offers in the 402.
+ */
+export interface SchemePlugin {
+  /**
+   * Its name, unique among the registered: x402's scheme name (`accepted.scheme`: 'exact', 'batch-settlement'), or
+   * one that says which chain or protocol where a name is taken ('svm-exact'). A refusal's corrective entry goes to the
+   * plugin named as its `scheme`.
+   */
+  readonly name: string
+  /** This payment is this scheme's. A payment no scheme claims goes to the first registered (`exact`). */
+  claims(p: PresentedPayment): boolean
+  /** The first door: from the request and its payment to an Admission (the hold inside `admitted`). */
+  admit(s: SchemeRequest, deps: PaidCallDeps): Promise<Admission>
+  /**
+   * Its entries in the 402's `accepts`, after the entries of the schemes registered before it. `base`: the resource's
+   * priced `exact` entries, one per EVM network; `corrective`: a refusal's entry of this scheme (the spec's corrective
+   * `extra`), in place of its plain entry on that network.
+   */
+  offers?(base: PaymentRequirements[], corrective?: X402Requirements): X402Requirements[]
+  /** Grows when its offers change while running (the 402s and the published documents are built again). */
+  readonly version?: number
+  /** The refund door (a GET on a paid route): only a scheme that refunds (x402 `batch-settlement`). */
+  refund?(
+    p: PresentedPayment,
+    r: PaidRequest,
+    accepts: PaymentRequirements[],
+    deps: PaidCallDeps,
+  ): Promise<{ ok: true; response: Record<string, unknown> } | Exclude<Admission, { kind: 'admitted' }>>
+}
+
+/** The registered schemes, as the paid call reads them. */
+export interface SchemeRegistry {
+  /** The scheme a payment belongs to: the first that claims it, else the first registered. */
+  pick(p: PresentedPayment): SchemePlugin
+  /** Every registered scheme's 402 entries after `base` (the corrective entry goes to the scheme it names). */
+  offers(base: PaymentRequirements[], corrective?: X402Requirements): X402Requirements[]
+  /** The sum of the schemes' versions: a new value when a 402 changes. */
+  readonly version: number
+  /** The scheme that serves refunds, if any. */
+  readonly refunder?: SchemePlugin
+}
+
+/** What a repeated payment gets instead of running the handler again. */
+export type Collected =
+  /** `unsigned`: the receipt was rebuilt from the ledger (settled by reconciliation), without a signed receipt yet. */
+  | {
+      kind: 'result'
+      body: string
+      receipt: string
+      unsigned?: { paymentId: number; transaction: string; network: string; payer: string }
+    }
+  | { kind: 'pending'; retryAfter: number }
+  /** The payment identifier belongs to a different request. */
+  | { kind: 'conflict' }
+  /** Paid and settled, but the body was too large to keep (or evicted). */
+  | { kind: 'gone' }
+
+/** The answer body's `charged` (docs/channels.md "Pay for tokens used"): USDC atomic units and USD. */
+export interface ChargedField {
+  atomic: string
+  usd: string
+}
+
+/** A hold's charge: the settlement response, or why the result is withheld. */
+export type SettleOutcome =
+  | {
+      ok: true
+      /** PAYMENT-RESPONSE (v2) or X-PAYMENT-RESPONSE (v1). */
+      headerName: string
+      header: string
+      /** The settlement response the header encodes (with the signed receipt in `extensions`). */
+      response: Record<string, unknown>
+      /** Paid by tokens used (a channel voucher on a model tier): what was charged, added to the answer's body. */
+      charged?: ChargedField
+    }
+  | {
+      ok: false
+      reason: string
+      message: string
+      /** True when the transfer may still confirm: the same payment sent again collects the kept result. */
+      pending: boolean
+      headers: Record<string, string>
+    }
 
 /** A paid request as the pipeline read it (body, tier, resource), before any payment check. */
 export interface PaidRequest {
@@ -109,6 +196,8 @@ export interface SchemeRequest {
   request: PaidRequest
   header: string
   version: 1 | 2
+  /** The header's JSON decoded once (x402 v2), as the scheme claimed it. */
+  decoded: PresentedPayment['decoded']
   input: unknown
   ignored: string[]
   /** The requirements this resource offers (the 402's `accepts`), one per network. */
@@ -116,4 +205,4 @@ export interface SchemeRequest {
 }
 
 /** A payment scheme's first door: the second one is its `PaymentHold`. */
-export type SchemeAdmit = (s: SchemeRequest, deps: PaidCallDeps) => Promise<Admission>
+export type SchemeAdmit = SchemePlugin['admit']

@@ -15,10 +15,9 @@ import { b64json } from '../wire'
 import { challenge } from './challenge'
 import { collectedResponse } from './collected-answer'
 import type { Admission, AdmittedCall, Outcome, PaidCallDeps, PaidRequest } from './doors'
-import { admitExact } from '../schemes/exact/scheme'
-import { admitChannel, channelPaymentOf, refundChannel } from '../schemes/batch-settlement/scheme'
+import { presented } from './schemes'
 import type { PaymentRequirements } from '@x402/core/types'
-import { PAYER_FAILED_RUNS, PAYER_FAILED_RUNS_WINDOW_MS } from '../../http/throttle'
+import { PAYER_FAILED_RUNS, PAYER_FAILED_RUNS_WINDOW_MS } from '../../db/throttle'
 
 export type { Admission, AdmittedCall, Outcome, PaidCallDeps, PaidRequest } from './doors'
 
@@ -45,10 +44,10 @@ const challengeCache = new WeakMap<CatalogService, Map<string, CachedChallenge>>
 function cachedChallenge(r: PaidRequest, deps: PaidCallDeps): CachedChallenge {
   let m = challengeCache.get(r.svc)
   if (!m) challengeCache.set(r.svc, (m = new Map()))
-  const key = `${r.tier} ${r.resource} ${deps.channels?.version ?? 0}`
+  const key = `${r.tier} ${r.resource} ${deps.schemes.version}`
   let c = m.get(key)
   if (!c) {
-    const built = challenge(deps.config, r.svc, r.tier, deps.payTo, r.resource, undefined, deps.channels)
+    const built = challenge(deps.config, r.svc, r.tier, deps.payTo, r.resource, undefined, deps.schemes.offers)
     const response = new Response(JSON.stringify(built.body), {
       status: 402,
       headers: {
@@ -67,7 +66,7 @@ function cachedChallenge(r: PaidRequest, deps: PaidCallDeps): CachedChallenge {
 
 /**
  * The resource's 402 with a reason (and a message, and extra headers such as Retry-After); `corrective`: a channel's
- * `batch-settlement` entry with the spec's corrective extra, in place of the plain offer.
+ * entry with the spec's corrective extra (a channel's), in place of its scheme's plain offer on that network.
  */
 function refusal(
   r: PaidRequest,
@@ -77,8 +76,8 @@ function refusal(
   headers: Record<string, string>,
   corrective?: PaymentRequirements,
 ) {
-  const channels = deps.channels && { offer: deps.channels.offer, corrective }
-  const again = challenge(deps.config, r.svc, r.tier, deps.payTo, r.resource, reason, channels)
+  const offers = (base: Parameters<PaidCallDeps['schemes']['offers']>[0]) => deps.schemes.offers(base, corrective)
+  const again = challenge(deps.config, r.svc, r.tier, deps.payTo, r.resource, reason, offers)
   return json({ ...again.body, message }, 402, r.requestId, {
     'payment-required': again.header,
     'cache-control': 'no-store',
@@ -122,20 +121,16 @@ export async function admit(r: PaidRequest, deps: PaidCallDeps): Promise<Admissi
   const c = cachedChallenge(r, deps)
   await notThrottled(r, deps)
   const { input, ignored } = r.input()
-  const { header, version } = r.payment
-  const s = { request: r, header, version, input, ignored, accepts: c.accepts }
-  // The scheme the payment names (`accepted.scheme`): batch-settlement when this server offers channels, else exact.
-  const channelPayment = deps.channels ? channelPaymentOf(header, version) : null
-  const a =
-    deps.channels && channelPayment
-      ? await admitChannel(deps.channels, channelPayment, s, deps)
-      : await admitExact(s, deps)
+  const p = presented(r.payment.header, r.payment.version)
+  const s = { request: r, ...p, input, ignored, accepts: c.accepts }
+  // The scheme the payment is for (the first registered that claims it: `accepted.scheme`, its network), else exact.
+  const a = await deps.schemes.pick(p).admit(s, deps)
   if (a.kind === 'admitted') await notCoolingDown(a.call, deps)
   return a
 }
 
 /**
- * A payer whose paid runs kept failing (PAYER_FAILED_RUNS in PAYER_FAILED_RUNS_WINDOW_MS: runtime/http/throttle.ts; counted by the one finish
+ * A payer whose paid runs kept failing (PAYER_FAILED_RUNS in PAYER_FAILED_RUNS_WINDOW_MS: runtime/db/throttle.ts; counted by the one finish
  * on JSON, stream and MCP alike) is cooled down across authorizations: its admitted payment is let go (nothing
  * charged, nothing run) and answered 429 with Retry-After, before the handler runs.
  */
@@ -161,16 +156,16 @@ async function notCoolingDown(call: AdmittedCall, deps: PaidCallDeps): Promise<v
  * corrective entry). Only where channels are offered; elsewhere the route is POST only.
  */
 export async function refund(r: PaidRequest, deps: PaidCallDeps): Promise<Response> {
-  const ch = deps.channels
-  if (!ch)
+  const refunder = deps.schemes.refunder
+  if (!refunder?.refund)
     throw new ServiceError(405, 'METHOD_NOT_ALLOWED', `Use POST for /api/${r.svc.slug}.`, {
       headers: { allow: 'POST, OPTIONS' },
     })
   if (!r.payment) return answerOf({ kind: 'challenge' }, r, deps)
   const c = cachedChallenge(r, deps)
   await notThrottled(r, deps)
-  const payment = channelPaymentOf(r.payment.header, r.payment.version)
-  if (!payment)
+  const p = presented(r.payment.header, r.payment.version)
+  if (!refunder.claims(p))
     return answerOf(
       {
         kind: 'refused',
@@ -181,7 +176,7 @@ export async function refund(r: PaidRequest, deps: PaidCallDeps): Promise<Respon
       r,
       deps,
     )
-  const out = await refundChannel(ch, payment, r, c.accepts, deps)
+  const out = await refunder.refund(p, r, c.accepts, deps)
   if ('kind' in out) return answerOf(out, r, deps)
   return new Response(JSON.stringify({ refund: out.response }), {
     status: 200,

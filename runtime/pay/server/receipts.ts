@@ -213,3 +213,31 @@ export async function verifyReceipt(receipt: unknown, publicJwk?: EcJwk): Promis
     return { valid: false, reason: (e as Error).message.slice(0, 200) }
   }
 }
+
+/** What was bought, for the receipt. */
+export interface Purchase {
+  /** The paid resource (the URL of the 402 challenge). */
+  resourceUrl: string
+  service: string
+  tier: string
+  requestHash: string
+  requestId: string
+}
+
+/**
+ * The signed receipt of a paid purchase as the settlement response's `extensions` (docs/receipts.md), or undefined
+ * when signing failed: the payer has paid, so the answer goes out without a receipt rather than not at all (logged).
+ */
+export async function receiptOf(
+  deps: { receipts: ReceiptIssuer; log: Logger },
+  p: Purchase,
+  paid: Omit<ReceiptFacts, 'resourceUrl' | 'service' | 'tier' | 'requestHash'>,
+): Promise<ReturnType<typeof receiptExtension> | undefined> {
+  try {
+    const { resourceUrl, service, tier, requestHash } = p
+    return receiptExtension(await deps.receipts.issue({ resourceUrl, service, tier, requestHash, ...paid }))
+  } catch (e) {
+    deps.log.error('signing the receipt failed', { request_id: p.requestId, error: String(e) })
+    return undefined
+  }
+}

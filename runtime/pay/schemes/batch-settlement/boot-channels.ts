@@ -11,6 +11,9 @@ import type { Settler } from '../../facilitator/settle/settler'
 import type { ChannelsContext } from './at-boot'
 import { channelService, type ChannelService } from './networks'
 
+/** The scheme's plugin, for boot to register beside `exact` (loaded with this module, only where channels can run). */
+export { channelScheme } from './scheme'
+
 export async function bootChannels(
   c: ChannelsContext & { settlers: Record<string, Settler>; remotes?: Record<string, RemoteNetwork> },
 ): Promise<ChannelService | undefined> {

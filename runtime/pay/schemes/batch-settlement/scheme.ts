@@ -1,6 +1,6 @@
 /**
  * The `batch-settlement` scheme behind the paid call's doors (runtime/pay/README.md), beside `exact`
- * (server/exact.ts): admission checks the cumulative voucher (locally on a kept channel) and takes the channel's
+ * (schemes/exact/scheme.ts), registered as the plugin `channelScheme`: admission checks the cumulative voucher (locally on a kept channel) and takes the channel's
  * lease; the hold commits the charge after a successful handler (durably, with the spec's PAYMENT-RESPONSE) or
  * frees the channel uncharged. Built at boot by `channelScheme` (./serve.ts) when this server facilitates itself.
  * @module pay/schemes/batch-settlement/scheme
@@ -8,12 +8,20 @@
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
 import { ignoredFieldsHeader } from '../../../input/ignored-header'
 import { ServiceError } from '../../../sdk'
-import type { Admission, PaidCallDeps, PaidRequest, PaymentHold, SchemeRequest } from '../../server/doors'
+import type {
+  Admission,
+  PaidCallDeps,
+  PaidRequest,
+  PaymentHold,
+  PresentedPayment,
+  SchemePlugin,
+  SchemeRequest,
+} from '../../server/doors'
 import type { PaymentRequirements as ExactRequirements } from '../../types'
-import { requestHash } from '../../server/kept-results'
-import { receiptOf, type Purchase } from '../exact/settle-kept'
+import { requestHash } from '../../server/request-hash'
+import { receiptOf, type Purchase } from '../../server/receipts'
 import { REASON } from '../../reasons'
-import { atomicToUsd } from '../../amount'
+import { atomicToUsd } from '../../../catalog/amount'
 import { b64json } from '../../wire'
 import { refundChannelPayment } from './refund'
 import {
@@ -57,18 +65,27 @@ export interface ChannelOffer {
   version?: number
 }
 
-const MAX_HEADER = 16_384
-const B64 = /^[A-Za-z0-9+/]*={0,2}$/
+/** The v2 payment as decoded once by the server, when it names `batch-settlement` (`accepted.scheme`), else null. */
+export function channelPaymentOf(p: PresentedPayment): PaymentPayload | null {
+  const raw = p.decoded as PaymentPayload | null
+  return p.version === 2 && raw?.x402Version === 2 && raw.accepted?.scheme === 'batch-settlement' ? raw : null
+}
 
-/** The v2 payment header when it names `batch-settlement` (`accepted.scheme`), else null (exact decodes it). */
-export function channelPaymentOf(header: string, version: 1 | 2): PaymentPayload | null {
-  const text = header.trim()
-  if (version !== 2 || text.length > MAX_HEADER || !B64.test(text) || text.length % 4 !== 0) return null
-  try {
-    const raw = JSON.parse(Buffer.from(text, 'base64').toString('utf8')) as PaymentPayload
-    return raw?.x402Version === 2 && raw.accepted?.scheme === 'batch-settlement' ? raw : null
-  } catch {
-    return null
+/**
+ * The scheme as the resource server's plugin: it claims the payments that name `batch-settlement`, offers one entry
+ * beside each `exact` entry of a network with channels, and serves the cooperative refund.
+ */
+export function channelScheme(ch: ChannelOffer): SchemePlugin {
+  return {
+    name: 'batch-settlement',
+    claims: (p) => channelPaymentOf(p) !== null,
+    admit: (s, deps) => admitChannel(ch, channelPaymentOf(s)!, s, deps),
+    offers: (base, corrective) =>
+      base.flatMap((r) => (corrective?.network === r.network ? corrective : ch.offer(r)) ?? []),
+    get version() {
+      return ch.version ?? 0
+    },
+    refund: (p, r, accepts, deps) => refundChannel(ch, channelPaymentOf(p)!, r, accepts, deps),
   }
 }
 

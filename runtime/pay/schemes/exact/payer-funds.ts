@@ -1,7 +1,7 @@
 import type { LedgerStore } from '../../../db/store'
 import { PaymentRefused } from '../../wire'
 import { REASON } from '../../reasons'
-import { RETRY_IN_FLIGHT_S, RETRY_PENDING_S } from '../../server/kept-results'
+import { RETRY_IN_FLIGHT_S, RETRY_PENDING_S } from './kept-results'
 import { ServiceError } from '../../../sdk'
 import type { Facilitator } from '../../types'
 

@@ -2,20 +2,36 @@
  * The `exact` scheme behind the paid call's doors: one EIP-3009 authorization per call. Admission decodes it, lets
  * a repeated payment collect its kept result, and has the gate verify and reserve it; the hold it returns keeps the
  * result, settles it (with the signed receipt) or releases the authorization.
- * @module pay/server/exact
+ * Registered as a plugin by boot (`exactScheme`): the first scheme, which takes every payment no other claims.
+ * @module pay/schemes/exact/scheme
  */
 import { REASON } from '../../reasons'
 import type { DecodedPayment } from '../../types'
 import { decodePayment, PaymentRefused } from '../../wire'
 import { requirementsOfPayment } from '../../server/challenge'
-import type { Admission, PaidCallDeps, PaymentHold, SchemeAdmit } from '../../server/doors'
-import { FacilitatorUnavailable, type Ticket } from './gate'
-import { requestHash, type Collected } from '../../server/kept-results'
+import type { Admission, Collected, PaidCallDeps, PaymentHold, SchemePlugin, SchemeRequest } from '../../server/doors'
+import { FacilitatorUnavailable, type PaymentGate, type Ticket } from './gate'
+import { requestHash, type PaidResults } from './kept-results'
 import { paymentIdentifierOf } from '../../server/payment-id'
 import { RunningCalls } from '../../server/running-calls'
-import { settleKept, signedCollection, type Purchase } from './settle-kept'
+import { settleKept, signedCollection } from './settle-kept'
+import type { Purchase } from '../../server/receipts'
 import { ignoredFieldsHeader } from '../../../input/ignored-header'
 import { ServiceError } from '../../../sdk'
+
+/** What `exact` holds beside the paid call's deps: the gate (verify, reserve, settle) and the kept results. */
+export interface ExactParts {
+  gate: PaymentGate
+  /** Paid results kept for collection again (same payment or payment identifier, same request). */
+  results: PaidResults
+}
+
+type ExactDeps = PaidCallDeps & ExactParts
+
+/** The `exact` scheme as the resource server's plugin: registered first, it takes what no other scheme claims. */
+export function exactScheme(parts: ExactParts): SchemePlugin {
+  return { name: 'exact', claims: () => false, admit: (s, deps) => admitExact(s, { ...deps, ...parts }) }
+}
 
 /** Paid calls running in this process (per authorization and request), for the identical retry of a timed-out client. */
 const running = new RunningCalls()
@@ -28,7 +44,7 @@ const refused = (reason: string, message: string, headers: Record<string, string
 })
 
 /** Drops the kept result and releases a payment reserved for a request that failed before settlement. */
-async function releaseHeld(t: Ticket, deps: PaidCallDeps, requestId: string, why: string): Promise<void> {
+async function releaseHeld(t: Ticket, deps: ExactDeps, requestId: string, why: string): Promise<void> {
   await deps.results.discard(t)
   await deps.gate
     .release(t, why)
@@ -38,13 +54,7 @@ async function releaseHeld(t: Ticket, deps: PaidCallDeps, requestId: string, why
 }
 
 /** The hold of a reserved `exact` payment: its ticket, kept result and settlement. */
-function exactHold(
-  ticket: Ticket,
-  key: string | null,
-  hash: string,
-  purchase: Purchase,
-  deps: PaidCallDeps,
-): PaymentHold {
+function exactHold(ticket: Ticket, key: string | null, hash: string, purchase: Purchase, deps: ExactDeps): PaymentHold {
   return {
     // Kept before settling, so a payment whose settlement ends up pending can collect it once reconciled.
     keep: (body) => deps.results.keep(ticket, key, hash, body),
@@ -62,7 +72,7 @@ function exactHold(
  * same request collects its kept result -> the gate verifies and reserves. Whatever it reserved and does not hand
  * over as `admitted` is released here.
  */
-export const admitExact: SchemeAdmit = async (s, deps) => {
+export async function admitExact(s: SchemeRequest, deps: ExactDeps): Promise<Admission> {
   const { svc, tier, requestId, client } = s.request
   // A repeated payment (same authorization, or same payment identifier) for the same request collects its kept result.
   const hash = requestHash(svc.slug, tier, s.request.raw)

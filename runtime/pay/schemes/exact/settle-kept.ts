@@ -2,13 +2,14 @@
  * Settling a paid call whose result is kept (results.keep ran), for the JSON answer and the streamed one alike:
  * settle through the gate (any scheme), add the signed receipt to a successful settlement response, record the
  * outcome with the kept result.
- * @module pay/server/settle-kept
+ * @module pay/schemes/exact/settle-kept
  */
 import type { Logger } from '../../../sdk'
 import { b64json } from '../../wire'
 import type { PaymentGate, Ticket } from './gate'
-import { receiptExtension, type ReceiptFacts, type ReceiptIssuer } from '../../server/receipts'
-import { RETRY_PENDING_S, type Collected, type PaidResults } from '../../server/kept-results'
+import { receiptOf, type Purchase, type ReceiptIssuer } from '../../server/receipts'
+import type { Collected, SettleOutcome } from '../../server/doors'
+import { RETRY_PENDING_S, type PaidResults } from './kept-results'
 import type { PaymentRequirements } from '../../types'
 
 export interface SettleKeptDeps {
@@ -17,60 +18,6 @@ export interface SettleKeptDeps {
   receipts: ReceiptIssuer
   log: Logger
 }
-
-/** What was bought, for the receipt. */
-export interface Purchase {
-  /** The paid resource (the URL of the 402 challenge). */
-  resourceUrl: string
-  service: string
-  tier: string
-  requestHash: string
-  requestId: string
-}
-
-/** The answer body's `charged` (docs/channels.md "Pay for tokens used"): USDC atomic units and USD. */
-export interface ChargedField {
-  atomic: string
-  usd: string
-}
-
-/**
- * The signed receipt of a paid purchase as the settlement response's `extensions` (docs/receipts.md), or undefined
- * when signing failed: the payer has paid, so the answer goes out without a receipt rather than not at all (logged).
- */
-export async function receiptOf(
-  deps: Pick<SettleKeptDeps, 'receipts' | 'log'>,
-  p: Purchase,
-  paid: Omit<ReceiptFacts, 'resourceUrl' | 'service' | 'tier' | 'requestHash'>,
-): Promise<ReturnType<typeof receiptExtension> | undefined> {
-  try {
-    const { resourceUrl, service, tier, requestHash } = p
-    return receiptExtension(await deps.receipts.issue({ resourceUrl, service, tier, requestHash, ...paid }))
-  } catch (e) {
-    deps.log.error('signing the receipt failed', { request_id: p.requestId, error: String(e) })
-    return undefined
-  }
-}
-
-export type SettleOutcome =
-  | {
-      ok: true
-      /** PAYMENT-RESPONSE (v2) or X-PAYMENT-RESPONSE (v1). */
-      headerName: string
-      header: string
-      /** The settlement response the header encodes (with the signed receipt in `extensions`). */
-      response: Record<string, unknown>
-      /** Paid by tokens used (a channel voucher on a model tier): what was charged, added to the answer's body. */
-      charged?: ChargedField
-    }
-  | {
-      ok: false
-      reason: string
-      message: string
-      /** True when the transfer may still confirm: the same payment sent again collects the kept result. */
-      pending: boolean
-      headers: Record<string, string>
-    }
 
 export async function settleKept(deps: SettleKeptDeps, t: Ticket, p: Purchase): Promise<SettleOutcome> {
   const settled = await deps.gate.settle(t)

@@ -15,7 +15,7 @@
  * @module discovery/bazaar
  */
 import { declareDiscoveryExtension } from '@x402/extensions/bazaar'
-import type { CatalogService } from '../catalog/index'
+import type { CatalogService } from './index'
 
 type Json = Record<string, unknown>
 

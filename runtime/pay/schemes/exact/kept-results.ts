@@ -1,11 +1,12 @@
-import { createHash } from 'node:crypto'
 import { getAddress, isAddressEqual } from 'viem/utils'
-import type { ResultStoreLike, StoredResult } from '../../db/store'
-import { b64json } from '../wire'
-import { cheapChecks } from '../checks'
-import type { Ticket } from '../schemes/exact/gate'
-import { recoverSigner } from '../signature'
-import type { DecodedPayment, ExactPayload, PaymentRequirements } from '../types'
+import type { ResultStoreLike, StoredResult } from '../../../db/store'
+import { b64json } from '../../wire'
+import { cheapChecks } from '../../checks'
+import type { Ticket } from './gate'
+import type { Collected } from '../../server/doors'
+export { requestHash } from '../../server/request-hash'
+import { recoverSigner } from '../../signature'
+import type { DecodedPayment, ExactPayload, PaymentRequirements } from '../../types'
 
 /** A kept result stays collectable this long after its authorization's validBefore. */
 export const RESULT_GRACE_S = 600
@@ -13,31 +14,9 @@ export const RESULT_GRACE_S = 600
 export const RETRY_IN_FLIGHT_S = 2
 export const RETRY_PENDING_S = 10
 
-/** What a repeated payment gets instead of running the handler again. */
-export type Collected =
-  /** `unsigned`: the receipt was rebuilt from the ledger (settled by reconciliation), without a signed receipt yet. */
-  | {
-      kind: 'result'
-      body: string
-      receipt: string
-      unsigned?: { paymentId: number; transaction: string; network: string; payer: string }
-    }
-  | { kind: 'pending'; retryAfter: number }
-  /** The payment identifier belongs to a different request. */
-  | { kind: 'conflict' }
-  /** Paid and settled, but the body was too large to keep (or evicted). */
-  | { kind: 'gone' }
-
 /** A successful settlement's PAYMENT-RESPONSE value, fields in the order settle-kept.ts writes them. */
 const successReceipt = (transaction: string, network: string, payer: string) =>
   b64json({ success: true, transaction, network, payer })
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex')
-
-/** The request a payment paid for: service, tier and the SHA-256 of the raw body. */
-export function requestHash(slug: string, tier: string, rawBody: string): string {
-  return sha256(`${slug}\n${tier}\n${sha256(rawBody)}`)
-}
 
 const AUTH_FIELDS = ['from', 'to', 'value', 'validAfter', 'validBefore', 'nonce'] as const
 

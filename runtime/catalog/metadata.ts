@@ -1,4 +1,4 @@
-import type { CatalogService } from '../catalog/index'
+import type { CatalogService } from './index'
 import type { Config } from '../config'
 
 /**
