@@ -2,9 +2,11 @@
  * MPP's challenge on the 402 (`WWW-Authenticate: Payment …`, draft-httpauth-payment-01 and draft-evm-charge-01):
  * method `evm`, intent `charge`, one challenge per EVM network that sells `exact`, for the same price, token and
  * recipient as the x402 entry of that network, with an `expires` and an id bound to MPP_SECRET_KEY (HMAC). The
- * challenge binds nothing the server must remember: a credential's echo is checked against the id again.
+ * challenge binds nothing the server must remember: a credential's echo is checked against the id again; its single
+ * use is the ledger's (one reservation per authorization nonce) and the token's (one transfer per nonce).
  * @module pay/schemes/mpp/challenge
  */
+import { randomBytes } from 'node:crypto'
 import { Challenge } from 'mppx'
 import type { PaymentRequirements } from '../../types'
 import type { MppKeys } from './secret'
@@ -13,8 +15,6 @@ export const METHOD = 'evm'
 export const INTENT = 'charge'
 /** USDC's decimals (the only token the `exact` entries sell). */
 const DECIMALS = 6
-/** A challenge is built again once it is this old (its `expires` keeps most of maxTimeoutSeconds ahead). */
-const REBUILD_MS = 5_000
 
 export type MppChallenge = ReturnType<typeof Challenge.from>
 
@@ -34,7 +34,10 @@ export function chargeRequest(r: PaymentRequirements, chainId: number) {
   }
 }
 
-/** The challenges of a resource's `exact` entries: one per EVM network, each expiring `ttlS` seconds from `nowMs`. */
+/**
+ * The challenges of a resource's `exact` entries: one per EVM network, each expiring `ttlS` seconds from `nowMs`, each
+ * unique (built for each 402: an HMAC and a JCS encoding per network).
+ */
 export function challengesFor(
   keys: MppKeys,
   accepts: readonly PaymentRequirements[],
@@ -53,6 +56,9 @@ export function challengesFor(
         intent: INTENT,
         request: chargeRequest(r, chainId),
         expires,
+        // A fresh value in each challenge (bound into its id, carried as `opaque`): two 402s for the same price in
+        // the same second are two challenges, so two authorization nonces (keccak256 of id and realm).
+        meta: { n: randomBytes(12).toString('base64url') },
       }),
     ]
   })
@@ -60,27 +66,3 @@ export function challengesFor(
 
 /** The `WWW-Authenticate` value: the challenges, comma-joined (one header line), or '' when there are none. */
 export const headerOf = (challenges: readonly MppChallenge[]): string => challenges.map(Challenge.serialize).join(', ')
-
-/**
- * The challenges of each resource, built at most every REBUILD_MS (a 402 is answered from here; building one costs
- * an HMAC and a JCS encoding per network).
- */
-export class ChallengeCache {
-  private byKey = new Map<string, { at: number; challenges: MppChallenge[]; header: string }>()
-  constructor(
-    private keys: MppKeys,
-    private ttlS: number,
-    private now = () => Date.now(),
-  ) {}
-
-  of(key: string, accepts: readonly PaymentRequirements[]): { challenges: MppChallenge[]; header: string } {
-    const now = this.now()
-    const hit = this.byKey.get(key)
-    if (hit && now - hit.at < REBUILD_MS) return hit
-    const challenges = challengesFor(this.keys, accepts, this.ttlS, now)
-    const built = { at: now, challenges, header: headerOf(challenges) }
-    if (!hit && this.byKey.size >= 512) this.byKey.delete(this.byKey.keys().next().value!)
-    this.byKey.set(key, built)
-    return built
-  }
-}
