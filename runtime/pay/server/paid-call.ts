@@ -80,9 +80,11 @@ function refusal(
   const offers = (base: Parameters<PaidCallDeps['schemes']['offers']>[0]) => deps.schemes.offers(base, corrective)
   const again = challenge(deps.config, r.svc, r.tier, deps.payTo, r.resource, reason, offers)
   // Every scheme's challenge again (MPP's fresh `WWW-Authenticate`), and problem details as the body of an MPP refusal.
+  // A channel's corrective 402 answers in x402 only: its payer pays by channel, and the corrective entry takes the
+  // room of the 402's 4 KB head (docs/api.md "The 402's size").
   const all = {
     'payment-required': again.header,
-    ...deps.schemes.challengeHeaders(r, again.accepts),
+    ...(corrective ? {} : deps.schemes.challengeHeaders(r, again.accepts)),
     'cache-control': 'no-store',
     ...headers,
   }
