@@ -9,6 +9,7 @@ import type { PipelineDeps } from '../call/pipeline'
 import { ServiceError } from '../sdk'
 import { asServiceError } from '../http/unexpected'
 import { callDemoTool, callPaidTool, type CallOrigin } from './bridge'
+import { RpcError } from './mpp'
 import { createFreeTools, errorResult } from './free'
 import type { Progress } from './progress'
 import type { ToolResult } from './results'
@@ -179,6 +180,8 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
         )
       } catch (e) {
         if (e instanceof mcp.McpError) throw e
+        // MPP's transport: a refused credential is a JSON-RPC error with the challenges (./mpp.ts).
+        if (e instanceof RpcError) throw new mcp.McpError(e.code, e.message, e.data)
         return errorResult(asServiceError(e, deps.log, { tool: req.params.name }, 'mcp tool call failed'))
       }
     })
