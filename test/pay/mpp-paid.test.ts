@@ -41,8 +41,9 @@ const json = (body: unknown) => ({
   body: JSON.stringify(body),
 })
 const payee = () => usdcBalance(chain.rpcUrl, chain.payee.address)
-/** Money expected at the payee by the end (every successful payment of this file). */
+/** Money expected at the payee by the end (every successful payment of this file), and of it paid through MPP. */
 let expected = 0n
+let viaMpp = 0n
 
 test('one 402, both protocols: PAYMENT-REQUIRED unchanged and WWW-Authenticate: Payment evm/charge for the same price', async () => {
   const res = await fetch(`${s.url}/api/v1/slugify`, json({}))
@@ -101,6 +102,7 @@ test(`mppx's client pays ${paidable.length} utilities through Authorization: Pay
   expect(paidable.length).toBeGreaterThan(60)
   expect(await usdcBalance(chain.rpcUrl, payer.address)).toBe(1_000_000_000n - spent)
   expected += spent
+  viaMpp += spent
 }, 600_000)
 
 test('the official x402 client still pays the same 402 through PAYMENT-SIGNATURE', async () => {
@@ -161,6 +163,7 @@ test('a used credential is refused (invalid-challenge), and concurrent copies se
   expect(statuses.filter((x) => x !== 200).every((x) => x === 402)).toBe(true)
   expect(await usdcBalance(chain.rpcUrl, payer.address)).toBe(1_000_000n - 2n * 1000n)
   expected += 2000n
+  viaMpp += 2000n
 })
 
 test('expired, wrong-recipient, wrong-amount, forged, malformed and doubled credentials are refused with nothing moved', async () => {
@@ -211,9 +214,14 @@ test('expired, wrong-recipient, wrong-amount, forged, malformed and doubled cred
   // The good credential, untouched by all of the above, still pays once.
   expect((await paidWith(good)).status).toBe(200)
   expected += 1000n
+  viaMpp += 1000n
 })
 
-test('books across both protocols: payee delta = /stats revenue = ledger', async () => {
+test('books across both protocols: payee delta = /stats revenue = ledger, and /stats splits it by protocol', async () => {
+  const report = (await (await fetch(`${s.url}/stats`)).json()) as any
+  expect(BigInt(report.protocols.mpp.revenue_atomic)).toBe(viaMpp)
+  expect(BigInt(report.protocols.x402.revenue_atomic)).toBe(expected - viaMpp)
+  expect(report.protocols.mpp.paid_calls).toBe(paidable.length + 3)
   const { delta, stats, ledger } = await stopAndTally(chain, [s], payeeBefore)
   expect(delta).toBe(expected)
   expect(stats).toBe(delta)
