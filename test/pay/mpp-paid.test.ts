@@ -68,6 +68,26 @@ test('one 402, both protocols: PAYMENT-REQUIRED unchanged and WWW-Authenticate: 
   expect(exposed).toContain('Payment-Receipt')
 })
 
+test('published: /services, the manifest, both OpenAPI documents and llms.txt describe MPP beside x402', async () => {
+  const get = async (path: string) => (await fetch(s.url + path)).json() as Promise<any>
+  const terms = { method: 'evm', intent: 'charge', realm: REALM, networks: [{ network: 'eip155:8453', chainId: 8453 }] }
+  expect((await get('/services')).mpp).toMatchObject(terms)
+  const manifest = await get('/.well-known/x402')
+  expect(manifest.mpp).toMatchObject(terms)
+  expect(manifest.mcp.payment).toContain('org.paymentauth/credential')
+  const agent = await get('/openapi.json')
+  expect(agent.paths['/api/v1/{slug}'].post['x-payment-info'].protocols).toContainEqual({
+    mpp: { method: 'evm', intent: 'charge', currency: manifest.asset, network: 'eip155:8453', chainId: 8453 },
+  })
+  expect(agent.info['x-guidance']).toContain('Authorization: Payment')
+  const full = await get('/openapi/full.json')
+  expect(full.paths['/api/v1/slugify'].post['x-payment-info'].protocols.some((p: any) => p.mpp)).toBe(true)
+  const llms = await (await fetch(`${s.url}/llms.txt`)).text()
+  expect(llms).toContain('## How to pay (MPP)')
+  expect(llms).toContain(`realm="${REALM}"`)
+  expect(llms).toContain('Payment-Receipt')
+})
+
 test(`mppx's client pays ${paidable.length} utilities through Authorization: Payment, each answer with a Payment-Receipt`, async () => {
   const payer = await fundedPayer(chain, 1_000_000_000n)
   const { fetch: pay, carried } = mppClient(payer.key)
