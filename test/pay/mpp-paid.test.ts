@@ -13,6 +13,7 @@ import { usdcBalance } from '../../runtime/chain/usdc'
 import { challengesFor } from '../../runtime/pay/schemes/mpp/challenge'
 import { issues } from '../../runtime/input/validate'
 import { entries } from '../support/entries'
+import { withEcho } from '../support/extra-service'
 import { fundedPayer, startServerOnChain, stopAndTally } from '../support/on-chain'
 import { carriedBy, challengesOf, mppClient, signCredential, tampered } from '../support/mpp'
 import { payingFetch } from '../support/paying-fetch'
@@ -26,6 +27,7 @@ let payeeBefore: bigint
 beforeAll(async () => {
   chain = await startDevChain({ payerUsdc: 10_000_000_000n })
   s = await startServerOnChain(chain, {
+    entries: withEcho(),
     env: { INVALID_PAYMENT_LIMIT: '0', MPP_SECRET_KEY: SECRET, MPP_REALM: REALM },
   })
   payeeBefore = await usdcBalance(chain.rpcUrl, chain.payee.address)
@@ -237,11 +239,39 @@ test('expired, wrong-recipient, wrong-amount, forged, malformed and doubled cred
   viaMpp += 1000n
 })
 
+test('a failed call is never settled: the handler fails (422, 500), nothing moves, and the unspent credential still pays once', async () => {
+  const payer = await fundedPayer(chain, 1_000_000n)
+  const before = await payee()
+  const authorization = await credential(payer.key, '/api/v1/test-echo')
+  const echo = (code: string) =>
+    fetch(`${s.url}/api/v1/test-echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization },
+      body: JSON.stringify({ code }),
+    })
+  const failed = await echo('fail')
+  expect(failed.status).toBe(422)
+  expect(failed.headers.get('payment-receipt')).toBeNull()
+  const crashed = await echo('crash')
+  expect(crashed.status).toBe(500)
+  expect(crashed.headers.get('payment-receipt')).toBeNull()
+  expect(await payee()).toBe(before)
+  expect(await usdcBalance(chain.rpcUrl, payer.address)).toBe(1_000_000n)
+  const paid = await echo('hello')
+  expect(paid.status).toBe(200)
+  expect(((await paid.json()) as any).echo).toBe('HELLO')
+  expect(Receipt.fromResponse(paid).reference).toMatch(/^0x[0-9a-f]{64}$/)
+  expect((await echo('hello')).status).toBe(402)
+  expect(await payee()).toBe(before + 4200n)
+  expected += 4200n
+  viaMpp += 4200n
+})
+
 test('books across both protocols: payee delta = /stats revenue = ledger, and /stats splits it by protocol', async () => {
   const report = (await (await fetch(`${s.url}/stats`)).json()) as any
   expect(BigInt(report.protocols.mpp.revenue_atomic)).toBe(viaMpp)
   expect(BigInt(report.protocols.x402.revenue_atomic)).toBe(expected - viaMpp)
-  expect(report.protocols.mpp.paid_calls).toBe(paidable.length + 3)
+  expect(report.protocols.mpp.paid_calls).toBe(paidable.length + 4)
   const { delta, stats, ledger } = await stopAndTally(chain, [s], payeeBefore)
   expect(delta).toBe(expected)
   expect(stats).toBe(delta)
