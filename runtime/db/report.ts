@@ -231,7 +231,7 @@ function buildReport(
  * The window's money of `network` by protocol: `x402` (its `exact` settlements and channel charges) and `mpp`
  * (MPP's `evm` `charge` credentials, settled by the same EIP-3009 engine as `exact`; docs/payments.md).
  */
-function protocolsOf(
+export function protocolsOf(
   ledgerRows: SettledRow[],
   charges: SettledRow[],
   network: string,
