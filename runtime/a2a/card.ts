@@ -19,7 +19,7 @@ export function agentCard(services: CatalogService[], config: Config, version: s
   return {
     name: config.provider.name,
     description:
-      `${config.provider.description || config.provider.name} Every skill is paid per call with x402 v2 (USDC): send a message with a data part {"skill": "<id>", "input": {...}}; the task asks for payment (input-required, x402.payment.required), answer it with the signed PaymentPayload in the message metadata (x402.payment.payload), and the completed task carries the result as an artifact and the receipt in x402.payment.receipts. Failed calls are never charged.`.trim(),
+      `${config.provider.description || config.provider.name} Every skill is paid per call with x402 v2 (USDC): send a message with a data part {"skill": "<id>", "input": {...}}; the task asks for payment (input-required, x402.payment.required), answer it with the signed PaymentPayload in the message metadata (x402.payment.payload), and the completed task carries the result as an artifact and the receipt in x402.payment.receipts. message/stream streams a model skill's answer as artifact updates; it is settled once complete. Failed calls are never charged.`.trim(),
     supportedInterfaces: [
       { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
@@ -33,7 +33,7 @@ export function agentCard(services: CatalogService[], config: Config, version: s
     documentationUrl: `${base}/llms.txt`,
     iconUrl: config.provider.iconUrl || `${base}/icon.svg`,
     capabilities: {
-      streaming: false,
+      streaming: true,
       pushNotifications: false,
       extensions: [
         {

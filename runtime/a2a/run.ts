@@ -7,7 +7,8 @@
  * PAYMENT-SIGNATURE of the same request: 200 -> `completed`, the result as an artifact and the settlement response
  * in `x402.payment.receipts`; a refused payment -> `input-required` again with `payment-failed` and its reason;
  * a failed call -> `failed`, nothing charged. Validation before payment, the replay lock, kept results, receipts and
- * settle-only-on-success are the pipeline's, unchanged.
+ * settle-only-on-success are the pipeline's, unchanged. A streamed send (message/stream) is the same flow, its paid
+ * call answered as the pipeline's stream (./stream.ts).
  * @module a2a/run
  */
 import type { CatalogService } from '../catalog/index'
@@ -15,6 +16,7 @@ import { newRequestId } from '../http/respond'
 import { b64json, decodeB64Json } from '../pay/wire'
 import { servePaid, type PipelineDeps } from '../call/pipeline'
 import type { A2aTask, TaskStore } from './tasks'
+import type { Incoming } from './wire'
 
 export const META = {
   status: 'x402.payment.status',
@@ -39,11 +41,12 @@ export class RpcError extends Error {
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** The service's input as the JSON body of POST /api/v1/<slug> (the resource the 402 names, as over HTTP and MCP). */
-const paidRequest = (slug: string, input: unknown, signal: AbortSignal, payment?: unknown) =>
+const paidRequest = (slug: string, input: unknown, signal: AbortSignal, payment: unknown, stream: boolean) =>
   new Request(`http://a2a.internal/api/v1/${slug}`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
+      ...(stream ? { accept: 'text/event-stream' } : {}),
       ...(payment === undefined ? {} : { 'payment-signature': b64json(payment) }),
     },
     body: JSON.stringify(input),
@@ -54,13 +57,36 @@ export interface A2aDeps extends PipelineDeps {
   services: CatalogService[]
 }
 
+/**
+ * What a message asks for: the task, and whether its call runs now (with `payment`, when there is one). A waiting
+ * task that gets its payment is `working` from then on (another message on it gets the task back, never a second
+ * run); `restore` puts it back as it was when the call is refused before any payment work (an error answer).
+ */
+export interface Begun {
+  task: A2aTask
+  run: boolean
+  payment?: unknown
+  restore?: () => void
+}
+
+export type Runner = ReturnType<typeof createRunner>
+
 export function createRunner(deps: A2aDeps, store: TaskStore) {
   const bySlug = new Map(deps.services.map((s) => [s.slug, s]))
 
+  /** The task's call through the pipeline (`stream`: asks for the streamed answer, which model services give). */
+  function serve(task: A2aTask, client: string, signal: AbortSignal, payment: unknown, stream: boolean) {
+    const svc = bySlug.get(task.skill)!
+    return servePaid(svc, paidRequest(svc.slug, task.input, signal, payment, stream), newRequestId(), client, deps)
+  }
+
   /** Runs the task's call (with the payment, when there is one) and moves the task to the state its answer says. */
   async function runCall(task: A2aTask, client: string, signal: AbortSignal, payment?: unknown): Promise<A2aTask> {
-    const svc = bySlug.get(task.skill)!
-    const res = await servePaid(svc, paidRequest(svc.slug, task.input, signal, payment), newRequestId(), client, deps)
+    return fromAnswer(task, await serve(task, client, signal, payment, false), client, payment)
+  }
+
+  /** A JSON answer of the pipeline as the task's new state. */
+  async function fromAnswer(task: A2aTask, res: Response, client: string, payment: unknown): Promise<A2aTask> {
     const text = await res.text()
     let body: unknown
     try {
@@ -69,19 +95,7 @@ export function createRunner(deps: A2aDeps, store: TaskStore) {
       body = undefined
     }
     const receipt = decodeB64Json(res.headers.get('payment-response') ?? res.headers.get('x-payment-response'))
-    if (res.status === 200) {
-      task.receipts.push(receipt ?? {})
-      return save(
-        task,
-        'completed',
-        'Paid and done: the result is the artifact; the receipt is in x402.payment.receipts.',
-        {
-          [META.status]: 'payment-completed',
-          [META.receipts]: task.receipts,
-        },
-        body,
-      )
-    }
+    if (res.status === 200) return completed(task, body, receipt)
     const message = isRecord(body) && typeof body.message === 'string' ? body.message : undefined
     const required = res.status === 402 ? decodeB64Json(res.headers.get('payment-required')) : undefined
     if (required) {
@@ -109,12 +123,62 @@ export function createRunner(deps: A2aDeps, store: TaskStore) {
         },
       )
     }
-    const error =
-      isRecord(body) && isRecord(body.error) ? body.error : { code: 'INTERNAL', message: `HTTP ${res.status}` }
     // Refused before any payment work (bad input, unavailable service), or retryable (throttled, payments down):
     // an error answer, the task as it was.
-    if (payment === undefined || res.status === 429 || res.status === 503)
+    if (payment === undefined || res.status === 429 || res.status === 503) {
+      const error = errorOf(body, res.status)
       throw new RpcError(res.status, res.status >= 500 ? -32603 : -32602, String(error.message), error)
+    }
+    // The client left before the answer: nothing was charged (the pipeline released it); the same payment may come
+    // again on the task, as the same payment may over HTTP.
+    if (res.status === 499)
+      return awaitPayment(
+        task,
+        client,
+        'The client left before the answer; nothing was charged. The task waits for its payment again.',
+      )
+    return failed(task, body, res.status)
+  }
+
+  /**
+   * The task waits for a payment again (`input-required`), with the requirements of a fresh 402; `reason`: why the
+   * last one did not pay (a settlement that did not complete).
+   */
+  async function awaitPayment(task: A2aTask, client: string, text: string, reason?: string): Promise<A2aTask> {
+    let required: unknown
+    try {
+      const res = await serve(task, client, new AbortController().signal, undefined, false)
+      required = decodeB64Json(res.headers.get('payment-required'))
+      await res.body?.cancel()
+    } catch {
+      /* the requirements are in the card and in any new task's 402 */
+    }
+    if (reason) task.receipts.push({ success: false, errorReason: reason, transaction: '' })
+    return save(task, 'input-required', text, {
+      [META.status]: reason ? 'payment-failed' : 'payment-required',
+      ...(reason ? { [META.error]: reason, [META.receipts]: task.receipts } : {}),
+      ...(required ? { [META.required]: required } : {}),
+    })
+  }
+
+  /** Paid and done: the result, and the settlement response (with the signed receipt) added to the receipts. */
+  function completed(task: A2aTask, result: unknown, receipt: unknown): A2aTask {
+    task.receipts.push(receipt ?? {})
+    return save(
+      task,
+      'completed',
+      'Paid and done: the result is the artifact; the receipt is in x402.payment.receipts.',
+      {
+        [META.status]: 'payment-completed',
+        [META.receipts]: task.receipts,
+      },
+      result,
+    )
+  }
+
+  /** The call failed after its payment was admitted (the pipeline's error body): nothing charged. */
+  function failed(task: A2aTask, body: unknown, status: number): A2aTask {
+    const error = errorOf(body, status)
     task.receipts.push({ success: false, errorReason: String(error.code), transaction: '' })
     return save(task, 'failed', `${String(error.message)} Nothing was charged.`, {
       [META.status]: 'payment-failed',
@@ -137,29 +201,32 @@ export function createRunner(deps: A2aDeps, store: TaskStore) {
   }
 
   /** A message: a new task (data part `{skill, input}`), or the payment (or its rejection) of a waiting task. */
-  async function send(
-    m: { taskId?: string; contextId?: string; data?: Record<string, unknown>; metadata: Record<string, unknown> },
-    client: string,
-    signal: AbortSignal,
-  ): Promise<A2aTask> {
+  function begin(m: Incoming): Begun {
     const payload = m.metadata[META.payload]
     if (payload !== undefined && !isRecord(payload))
       throw new RpcError(400, -32602, `${META.payload} must be a PaymentPayload object.`)
     if (m.taskId) {
       const task = store.get(m.taskId)
       if (!task) throw new RpcError(404, -32001, `Task not found: ${m.taskId} (tasks are kept for an hour).`)
-      if (task.state !== 'input-required') return task
+      if (task.state !== 'input-required') return { task, run: false }
       if (m.metadata[META.status] === 'payment-rejected')
-        return save(task, 'canceled', 'The payment was rejected by the client; nothing was charged.', {
-          [META.status]: 'payment-rejected',
-        })
+        return {
+          task: save(task, 'canceled', 'The payment was rejected by the client; nothing was charged.', {
+            [META.status]: 'payment-rejected',
+          }),
+          run: false,
+        }
       if (payload === undefined)
         throw new RpcError(
           400,
           -32602,
           `This task waits for its payment: send ${META.payload} (a signed PaymentPayload) in the message metadata.`,
         )
-      return runCall(task, client, signal, payload)
+      const { text, metadata } = task
+      save(task, 'working', 'Payment submitted: the call runs; the task completes once it is paid and done.', {
+        [META.status]: 'payment-submitted',
+      })
+      return { task, run: true, payment: payload, restore: () => save(task, 'input-required', text, metadata) }
     }
     const skill = m.data?.skill
     if (typeof skill !== 'string' || !bySlug.has(skill))
@@ -184,7 +251,18 @@ export function createRunner(deps: A2aDeps, store: TaskStore) {
       updatedAt: 0,
     }
     // A payment sent with the first message pays at once (the payer read the price from the card or a 402).
-    return runCall(task, client, signal, payload)
+    return { task, run: true, payment: payload }
+  }
+
+  async function send(m: Incoming, client: string, signal: AbortSignal): Promise<A2aTask> {
+    const b = begin(m)
+    if (!b.run) return b.task
+    try {
+      return await runCall(b.task, client, signal, b.payment)
+    } catch (e) {
+      b.restore?.()
+      throw e
+    }
   }
 
   function get(id: string): A2aTask {
@@ -204,5 +282,10 @@ export function createRunner(deps: A2aDeps, store: TaskStore) {
     return save(task, 'canceled', 'Canceled by the client; nothing was charged.', { [META.status]: 'payment-rejected' })
   }
 
-  return { send, get, cancel }
+  return { send, get, cancel, begin, serve, fromAnswer, completed, failed, awaitPayment, save }
+}
+
+/** The error object of a pipeline's error body (`{error: {code, message, ...}}`). */
+function errorOf(body: unknown, status: number): Record<string, unknown> {
+  return isRecord(body) && isRecord(body.error) ? body.error : { code: 'INTERNAL', message: `HTTP ${status}` }
 }

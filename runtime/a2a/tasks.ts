@@ -7,7 +7,8 @@
  * @module a2a/tasks
  */
 
-export type TaskState = 'input-required' | 'completed' | 'failed' | 'canceled'
+/** `working`: a paid call streams its answer (message/stream); the others as A2A says. */
+export type TaskState = 'working' | 'input-required' | 'completed' | 'failed' | 'canceled'
 
 export interface A2aTask {
   id: string

@@ -52,7 +52,7 @@ export const OWNERSHIP_PROOFS = variable({
   yaml: 'provider.ownership_proofs',
   concern: 'server',
   description:
-    "signatures of the origin (`PUBLIC_URL`'s, e.g. `https://api.example.com`) made offline with each `payTo` key (EIP-191, `scripts/ownership-proof.ts`), comma-separated: `ownershipProofs` in /.well-known/x402",
+    "signatures of the origin (`API_BASE_URL`'s, by default `PUBLIC_URL`'s, e.g. `https://api.example.com`: the origin the resources are on) made offline with each `payTo` key (EIP-191, `scripts/ownership-proof.ts`), comma-separated: `ownershipProofs` in /.well-known/x402",
 })
 export const REGISTRY_PATH = variable({
   name: 'REGISTRY_PATH',

@@ -99,7 +99,7 @@ export function llmsTxt(services: CatalogService[], cfg: Config, terms?: Network
     `- [Services](${base}/services): the catalog as JSON, with examples`,
     `- [Bazaar list](${base}/discovery/resources): x402 Bazaar resources (filters: tags, network, scheme, payTo)`,
     `- [Search](${base}/discovery/search?query=json): services ranked by relevance (query, limit, cursor)`,
-    `- [A2A agent card](${base}/.well-known/agent-card.json): the same services as A2A skills (JSON-RPC at ${base}/a2a, A2A 1.0 and 0.3), paid with the x402 extension: the task asks for payment (\`input-required\`, \`x402.payment.required\`), the answer on the task carries \`x402.payment.payload\`, the completed task \`x402.payment.receipts\``,
+    `- [A2A agent card](${base}/.well-known/agent-card.json): the same services as A2A skills (JSON-RPC at ${base}/a2a, A2A 1.0 and 0.3), paid with the x402 extension: the task asks for payment (\`input-required\`, \`x402.payment.required\`), the answer on the task carries \`x402.payment.payload\`, the completed task \`x402.payment.receipts\`; \`message/stream\` streams a model answer as it is written (settled once complete)`,
     `- [MCP](${base}/mcp): the same services as paid MCP tools (Streamable HTTP, stateless; payment in \`_meta["x402/payment"]\`), listed as a small set by default (free \`search_services\` and \`describe_service\`, a paid \`call_service\` that reaches every service, the most used services); [${base}/mcp?tools=all](${base}/mcp?tools=all) lists every service as its own tool`,
     `- [Free demo](${base}/api/demo/explain): POST explain-code at the quick tier, ${cfg.demo.dailyLimit} calls per day, no payment`,
   ]

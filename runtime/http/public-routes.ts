@@ -69,7 +69,7 @@ export const PUBLIC_ROUTES: PublicRoute[] = [
   },
   {
     routes: ['GET /.well-known/agent-card.json', 'POST /a2a'],
-    what: 'the A2A agent card (one skill per service, with its price; the x402 extension) and its JSON-RPC endpoint (A2A 1.0 and 0.3), paid with the x402 A2A flow ([a2a.md](a2a.md))',
+    what: 'the A2A agent card (one skill per service, with its price; the x402 extension) and its JSON-RPC endpoint (A2A 1.0 and 0.3; model answers streamed as SSE), paid with the x402 A2A flow ([a2a.md](a2a.md))',
   },
   {
     routes: ['GET /.well-known/did.json'],

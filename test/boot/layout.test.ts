@@ -18,7 +18,7 @@ const folderOf = (f: string) => {
 
 test('the root of runtime/ holds the composition only (entry, boot, app, lazy routes, log)', () => {
   const top = readdirSync(RUNTIME, { withFileTypes: true })
-    .filter((e) => e.isFile())
+    .filter((e) => e.isFile() && e.name !== 'README.md')
     .map((e) => e.name)
     .sort()
   expect(top).toEqual(COMPOSITION)

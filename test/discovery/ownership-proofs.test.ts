@@ -28,6 +28,25 @@ describe('ownershipProofs in /.well-known/x402', () => {
     expect(other.toLowerCase()).not.toBe(payTo.toLowerCase())
   })
 
+  test("x402scan's check end to end: the proofs of the origin's document recover to a payTo of its resources' 402 accepts", async () => {
+    // x402scan (apps/scan/src/lib/ownership-proof.ts `verifyAnyOwnershipProof`): for the origin registered, any
+    // ownershipProof whose EIP-191 signer over the origin string is any payTo of the resources' accepts verifies it
+    const doc = (await (await s.fetch('/.well-known/x402')).json()) as any
+    const resource = `${doc.api_base}${doc.resources[0].endpoint}`
+    const origin = new URL(resource).origin
+    const challenge = await s.fetch(new URL(resource).pathname, { method: 'POST' })
+    expect(challenge.status).toBe(402)
+    const required = JSON.parse(Buffer.from(challenge.headers.get('payment-required')!, 'base64').toString())
+    const payTos = (required.accepts as Array<{ payTo: string }>).map((a) => a.payTo.toLowerCase())
+    expect(payTos.length).toBeGreaterThan(0)
+    const signers = await Promise.all(
+      (doc.ownershipProofs as `0x${string}`[]).map((signature) =>
+        recoverMessageAddress({ message: origin, signature }),
+      ),
+    )
+    expect(signers.some((a) => payTos.includes(a.toLowerCase()))).toBe(true)
+  })
+
   test('where a settler key is the payTo, the server signs its origin itself (beside the offline proofs)', async () => {
     const held = await startApp({
       payTo,
