@@ -8,7 +8,7 @@
  * x402 PaymentRequired.
  * @module mcp/mpp
  */
-import { Challenge, Credential } from 'mppx'
+import { credentialHeader as headerOf, type MppChallenge, parseChallenges } from '../pay/schemes/mpp/wire'
 
 export const MPP_CREDENTIAL_META = 'org.paymentauth/credential'
 export const MPP_RECEIPT_META = 'org.paymentauth/receipt'
@@ -34,21 +34,16 @@ export class RpcError extends Error {
  */
 export function credentialHeader(credential: unknown): string {
   try {
-    return Credential.serialize(credential as Parameters<typeof Credential.serialize>[0])
+    return headerOf(credential)
   } catch {
     return 'Payment malformed'
   }
 }
 
 /** The MPP challenges of a 402 (none when it carries no `WWW-Authenticate: Payment`). */
-export function challengesOf(res: Response): ReturnType<typeof Challenge.from>[] {
+export function challengesOf(res: Response): MppChallenge[] {
   const header = res.headers.get('www-authenticate')
-  if (!header) return []
-  try {
-    return Challenge.deserializeList(header)
-  } catch {
-    return []
-  }
+  return header ? parseChallenges(header) : []
 }
 
 /** The JSON-RPC error code of an MPP problem type (paymentauth.org). */

@@ -7,16 +7,16 @@
  * @module pay/schemes/mpp/challenge
  */
 import { randomBytes } from 'node:crypto'
-import { Challenge } from 'mppx'
 import type { PaymentRequirements } from '../../types'
 import type { MppKeys } from './secret'
+import { challengeId, encodeParam, type MppChallenge, serializeChallenge } from './wire'
+
+export type { MppChallenge } from './wire'
 
 export const METHOD = 'evm'
 export const INTENT = 'charge'
 /** USDC's decimals (the only token the `exact` entries sell). */
 const DECIMALS = 6
-
-export type MppChallenge = ReturnType<typeof Challenge.from>
 
 /** The chain id of a CAIP-2 `eip155:<id>` network, or null for another family. */
 export const chainIdOf = (network: string): number | null => {
@@ -48,21 +48,19 @@ export function challengesFor(
   return accepts.flatMap((r) => {
     const chainId = chainIdOf(r.network)
     if (chainId === null) return []
-    return [
-      Challenge.from({
-        secretKey: keys.secretKey,
-        realm: keys.realm,
-        method: METHOD,
-        intent: INTENT,
-        request: chargeRequest(r, chainId),
-        expires,
-        // A fresh value in each challenge (bound into its id, carried as `opaque`): two 402s for the same price in
-        // the same second are two challenges, so two authorization nonces (keccak256 of id and realm).
-        meta: { n: randomBytes(12).toString('base64url') },
-      }),
-    ]
+    const fields = {
+      realm: keys.realm,
+      method: METHOD,
+      intent: INTENT,
+      request: chargeRequest(r, chainId),
+      expires,
+      // A fresh value in each challenge (bound into its id, carried as `opaque`): two 402s for the same price in
+      // the same second are two challenges, so two authorization nonces (keccak256 of id and realm).
+      opaque: encodeParam({ n: randomBytes(12).toString('base64url') }),
+    }
+    return [{ id: challengeId(keys.secretKey, fields), ...fields }]
   })
 }
 
 /** The `WWW-Authenticate` value: the challenges, comma-joined (one header line), or '' when there are none. */
-export const headerOf = (challenges: readonly MppChallenge[]): string => challenges.map(Challenge.serialize).join(', ')
+export const headerOf = (challenges: readonly MppChallenge[]): string => challenges.map(serializeChallenge).join(', ')

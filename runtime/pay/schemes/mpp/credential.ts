@@ -7,13 +7,12 @@
  * authorization as the x402 `exact` payment it is.
  * @module pay/schemes/mpp/credential
  */
-import { Challenge, Credential } from 'mppx'
-import { challengeHash } from 'mppx/evm'
-import { getAddress, isAddressEqual } from 'viem'
+import { getAddress, isAddressEqual } from 'viem/utils'
 import type { DecodedPayment, PaymentRequirements } from '../../types'
 import { chainIdOf, chargeRequest, INTENT, METHOD, type MppChallenge } from './challenge'
 import type { Problem } from './problem'
 import type { MppKeys } from './secret'
+import { challengeHash, genuine as isOurs, type MppCredential, parseCredential } from './wire'
 
 /** The largest credential read (a genuine one is about 1.5 KB). */
 export const MAX_CREDENTIAL = 16_384
@@ -39,21 +38,6 @@ export function paymentAuthorization(value: string | null): string | null {
 const isAddress = (v: unknown): v is `0x${string}` => typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v)
 const sameAddress = (a: string, b: string) => isAddressEqual(getAddress(a), getAddress(b))
 
-/** A credential as JSON (MCP carries it as an object): the header's form, for one reader. */
-export function credentialHeaderOf(credential: unknown): string | null {
-  if (!credential || typeof credential !== 'object') return null
-  try {
-    const c = credential as { challenge?: Record<string, unknown>; payload?: unknown; source?: unknown }
-    const ch = c.challenge ?? {}
-    const request =
-      typeof ch.request === 'string' ? ch.request : Buffer.from(JSON.stringify(ch.request ?? {})).toString('base64url')
-    const wire = { ...c, challenge: { ...ch, request } }
-    return `Payment ${Buffer.from(JSON.stringify(wire)).toString('base64url')}`
-  } catch {
-    return null
-  }
-}
-
 /**
  * Reads `header` and binds it to `accepts` (this resource's `exact` entries): the bound credential, or the problem.
  * `nowMs`: the clock of the `expires` check.
@@ -66,9 +50,9 @@ export function bindCredential(
 ): BoundCredential | Problem {
   if (header.length > MAX_CREDENTIAL)
     return { type: 'malformed-credential', detail: `the credential is larger than ${MAX_CREDENTIAL} bytes` }
-  let credential: ReturnType<typeof Credential.deserialize>
+  let credential: MppCredential
   try {
-    credential = Credential.deserialize(header)
+    credential = parseCredential(header)
   } catch {
     return {
       type: 'malformed-credential',
@@ -80,7 +64,7 @@ export function bindCredential(
   const problem = (type: Problem['type'], detail: string): Problem => ({ type, detail, challengeId })
   let genuine = false
   try {
-    genuine = Challenge.verify(challenge, { secretKey: keys.secretKey })
+    genuine = isOurs(keys.secretKey, challenge)
   } catch {
     genuine = false
   }
@@ -91,7 +75,7 @@ export function bindCredential(
   if (!challenge.expires) return problem('invalid-challenge', 'the challenge has no expires')
   if (Date.parse(challenge.expires) <= nowMs)
     return problem('payment-expired', `the challenge expired at ${challenge.expires}; pay the fresh one`)
-  const request = challenge.request as ReturnType<typeof chargeRequest>
+  const request = challenge.request as unknown as ReturnType<typeof chargeRequest>
   const chainId = Number(request?.methodDetails?.chainId)
   const requirements = accepts.find((r) => chainIdOf(r.network) === chainId)
   if (!requirements) return problem('invalid-challenge', `chain ${chainId} is not sold on this resource`)
