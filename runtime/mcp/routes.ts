@@ -60,6 +60,7 @@ const INSTRUCTIONS =
   'Every tool named after a service (kebab-case), and call_service (any service by slug), is paid per call with x402 v2 (USDC on Base: scheme exact, or batch-settlement payment channels where the PaymentRequired offers them). ' +
   'Invalid arguments are refused free of charge; valid ones without payment get isError with the PaymentRequired in structuredContent: sign one of its `accepts`, and repeat the same call with the PaymentPayload in _meta["x402/payment"]; ' +
   'the receipt comes back in _meta["x402/payment-response"] (its signed receipt under extensions["offer-receipt"]). ' +
+  'MPP clients: the same result carries _meta["org.paymentauth/payment-required"] (evm/charge challenges); send the credential in _meta["org.paymentauth/credential"], the receipt comes back in _meta["org.paymentauth/receipt"]. ' +
   'Send _meta.progressToken to get notifications/progress with the answer text as a model writes it. Failed calls are never charged. ' +
   'Free tools: search_services (find a service by words), describe_service (schema, prices, example), and a daily-limited demo. ' +
   'This list holds the most used services; every service is reachable with call_service, or listed as its own tool at /mcp?tools=all.'
