@@ -13,7 +13,7 @@ import { mcpFigures } from './mcp'
 import { resultWriteCost } from './results'
 import { instancesBench } from './instances'
 import { chainPaced } from './chain-paced'
-import { solanaSettleLatency } from './solana-settle'
+import { paidCallsOnBothChains, solanaSettleLatency } from './solana-settle'
 
 const smoke = process.argv.includes('--smoke')
 
@@ -140,6 +140,8 @@ out()
 out('## 10. Solana `exact` on the embedded dev chain (official @x402/svm client and facilitator, LiteSVM)')
 out()
 for (const l of await solanaSettleLatency(smoke ? 5 : 200)) out(l)
+out()
+for (const l of await paidCallsOnBothChains(smoke ? 3 : 50)) out(l)
 
 out()
 out('## Notes')

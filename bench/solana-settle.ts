@@ -1,7 +1,9 @@
 /**
  * Solana `exact` on the embedded dev chain (LiteSVM + its JSON-RPC): one payer, sequential payments, each built by the
  * official @x402/svm client, then verified and settled by the official facilitator through the RPC (simulate twice,
- * send, confirm). Run alone: `bun bench/solana-settle.ts [--smoke]`.
+ * send, confirm). Then the whole paid call beside `exact` on Base: `bun start` with both embedded dev chains, one
+ * payer per chain paying the same service sequentially with its official client (402, sign, paid retry: verify,
+ * handler, settle). Run alone: `bun bench/solana-settle.ts [--smoke]`.
  */
 import { createKeyPairSignerFromBytes, getBase58Encoder } from '@solana/kit'
 import { x402Client } from '@x402/core/client'
@@ -12,6 +14,14 @@ import { ExactSvmScheme } from '@x402/svm/exact/client'
 import { registerExactSvmScheme } from '@x402/svm/exact/facilitator'
 import { SOLANA_USDC_MINT } from '../runtime/chain/solana/accounts'
 import { startSolanaDevChain } from '../runtime/chain/solana/start'
+import { wrapFetchWithPayment } from '@x402/fetch'
+import { ExactEvmScheme } from '@x402/evm/exact/client'
+import { privateKeyToAccount } from 'viem/accounts'
+import type { Hex } from 'viem'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startChild } from './lib'
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]
 
@@ -66,6 +76,81 @@ export async function solanaSettleLatency(count: number): Promise<string[]> {
   }
 }
 
+/**
+ * The paid call end to end on each chain, against one `bun start` running both embedded dev chains: `count`
+ * sequential calls of slugify per chain (each a 402, a signature and the paid retry, settled before the answer).
+ */
+export async function paidCallsOnBothChains(count: number): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-solana-'))
+  const server = await startChild(
+    [process.execPath, 'runtime/index.ts'],
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_PATH: join(dir, 'db.sqlite'),
+    },
+    60_000,
+  )
+  try {
+    const banner = server.lines.join('\n')
+    const baseKey = /DEMO_PAYER_KEY=(0x[0-9a-f]{64})/.exec(banner)?.[1] as Hex
+    const solanaKey = /DEMO_SOLANA_PAYER_KEY=([1-9A-HJ-NP-Za-km-z]+)/.exec(banner)?.[1]
+    const solanaRpc = /SOLANA_RPC (http:\/\/\S+)/.exec(banner)?.[1]
+    if (!baseKey || !solanaKey || !solanaRpc) throw new Error('the dev banner named no demo payers')
+    const solanaPayer = await createKeyPairSignerFromBytes(getBase58Encoder().encode(solanaKey))
+    const payers: Array<[string, typeof fetch]> = [
+      [
+        '`exact` on Base (anvil, @x402/evm)',
+        wrapFetchWithPayment(
+          fetch,
+          new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(baseKey))),
+        ) as typeof fetch,
+      ],
+      [
+        '`exact` on Solana (LiteSVM, @x402/svm)',
+        wrapFetchWithPayment(
+          fetch,
+          new x402Client().register('solana:*', new ExactSvmScheme(solanaPayer, { rpcUrl: solanaRpc })),
+        ) as typeof fetch,
+      ],
+    ]
+    const rows = [
+      '| paid call, end to end (sequential, one payer, slugify) | p50 | p99 | paid (200) |',
+      '|---|---|---|---|',
+    ]
+    for (const [name, pay] of payers) {
+      const took: number[] = []
+      let ok = 0
+      for (let i = 0; i < count; i++) {
+        const t0 = performance.now()
+        const r = await pay(`http://127.0.0.1:${server.port}/api/v1/slugify`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ text: `bench ${i}` }),
+        })
+        await r.arrayBuffer()
+        took.push(performance.now() - t0)
+        if (r.status === 200) ok++
+      }
+      took.sort((a, b) => a - b)
+      rows.push(
+        `| ${name} | ${percentile(took, 0.5).toFixed(1)} ms | ${percentile(took, 0.99).toFixed(1)} ms | ${ok} of ${count} |`,
+      )
+    }
+    return [
+      ...rows,
+      '',
+      'Both through the same server process (`bun start` with no payment configuration: anvil and LiteSVM embedded); each call is the unpaid 402, the signature and the paid retry, answered after its settlement is confirmed.',
+    ]
+  } finally {
+    await server.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 if (import.meta.main) {
-  for (const line of await solanaSettleLatency(process.argv.includes('--smoke') ? 5 : 200)) console.log(line)
+  const smoke = process.argv.includes('--smoke')
+  for (const line of await solanaSettleLatency(smoke ? 5 : 200)) console.log(line)
+  console.log()
+  for (const line of await paidCallsOnBothChains(smoke ? 3 : 50)) console.log(line)
 }

@@ -1,3 +1,4 @@
+import type { KeyPairSigner } from '@solana/kit'
 import { createApp, VERSION } from './app'
 import { buildCatalog, type Categories, type CatalogService } from './catalog/index'
 import { loadConfig, usesDevChain, type Config } from './config'
@@ -51,6 +52,8 @@ export interface BootOptions {
   devPayer?: DevPayer
   /** The configuration already read from `env` (`bun start` reads it once, to choose the payment backend). */
   loaded?: ReturnType<typeof loadConfig>
+  /** The embedded Solana dev chain's fee payer (its RPC is in `config.solana`); else SOLANA_FEE_PAYER_KEY. */
+  solanaFeePayer?: KeyPairSigner
 }
 
 export interface Booted {
@@ -174,6 +177,20 @@ export async function boot(o: BootOptions): Promise<Booted> {
       })
     : undefined
   channels?.start()
+  // x402 `exact` on Solana (SOLANA_RPC_URL, or the embedded Solana dev chain): offered after the EVM entries when the
+  // payee's USDC account exists and the fee payer holds SOL; otherwise an error in the log, and the rest is served.
+  const solana = config.solana.rpcUrl
+    ? await (await import('./pay/schemes/svm-exact/boot')).bootSolana({
+        config,
+        ledger,
+        results: storage.results,
+        log,
+        feePayer: o.solanaFeePayer,
+        reconcileEveryMs: everyMs,
+        staleMs: config.database.reconcileStaleMs,
+      })
+    : undefined
+  const solanaScheme = solana && (await import('./pay/schemes/svm-exact/plugin')).svmExactScheme(solana.offer)
   // The operator console's modules load only when it is enabled (literal specifier: bundled in the binary).
   const admin = config.adminToken ? await import('./admin/routes') : undefined
   // Metrics, traces and the canary's figures (runtime/ops), each only when configured.
@@ -199,6 +216,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
       exactScheme({ gate, results }),
       ...(channels && channelsModule ? [channelsModule.channelScheme(channels)] : []),
       ...(mpp ? [mpp] : []),
+      ...(solanaScheme ? [solanaScheme] : []),
     ]),
     stats,
     quota,
@@ -245,6 +263,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
       pool.close()
       clearInterval(timer)
       clearInterval(purge)
+      solana?.stop()
       await channels
         ?.stop()
         .catch((e) => log.error('channel claims at shutdown failed', { error: String((e as Error)?.message ?? e) }))

@@ -31,6 +31,7 @@ async function main() {
   let stopChain: (() => Promise<void>) | undefined
   let writeDevPayer: ((apiUrl: string) => void) | undefined
   let devPayer: { address: `0x${string}`; privateKey: Hex } | undefined
+  let solanaFeePayer: import('@solana/kit').KeyPairSigner | undefined
   let banner = ''
   const main = config.networks[0]
   const chainId = Number(main.network.split(':')[1])
@@ -48,7 +49,23 @@ async function main() {
         `The embedded dev chain did not start: ${e.message}. To use a real network instead, set RPC_URL and SETTLER_PRIVATE_KEY, or FACILITATOR_URL.`,
       )
     })
-    stopChain = chain.stop
+    // The embedded Solana dev chain beside it (LiteSVM, USDC at its real mint), unless SOLANA_RPC_URL names a real one.
+    const solana = config.solana.rpcUrl
+      ? undefined
+      : await (await import('./chain/solana/start')).startSolanaDevChain().catch(async (e: Error) => {
+          await chain.stop()
+          throw new StartError(
+            `The embedded Solana dev chain did not start: ${e.message}. To use a real Solana RPC instead, set SOLANA_RPC_URL, SOLANA_FEE_PAYER_KEY and SOLANA_PAY_TO.`,
+          )
+        })
+    if (solana) {
+      config.solana = { ...config.solana, rpcUrl: solana.url, payTo: solana.payee.address }
+      solanaFeePayer = solana.feePayer
+    }
+    stopChain = async () => {
+      await solana?.stop()
+      await chain.stop()
+    }
     payTo = chain.payee.address
     devPayer = chain.payer
     facilitator = createLocalFacilitator({
@@ -65,10 +82,21 @@ async function main() {
         '',
         '!!! DEV CHAIN: payments go to an embedded local Base replica (anvil, chain id 8453). THEY ARE NOT REAL MONEY. !!!',
         `    RPC ${chain.rpcUrl}   payee ${chain.payee.address}`,
+        ...(solana
+          ? [
+              `    SOLANA_RPC ${solana.url}   payee ${solana.payee.address} (embedded Solana replica, LiteSVM: NOT REAL MONEY)`,
+            ]
+          : []),
         `    demo payer (funded with test USDC): address ${chain.payer.address}`,
         `    database ${devDatabase ?? 'DATABASE_URL (Postgres, kept)'}${devDatabase ? ' (new for every dev-chain run: the chain is new too)' : ''}`,
         `    DEMO_PAYER_KEY=${chain.payer.privateKey}`,
-        '    Run `npm run demo` in another terminal to pay a few services with @x402/fetch,',
+        ...(solana
+          ? [
+              `    demo Solana payer (funded with test USDC on the Solana replica): address ${solana.payer.address}`,
+              `    DEMO_SOLANA_PAYER_KEY=${solana.payer.secretBase58}`,
+            ]
+          : []),
+        `    Run \`npm run demo\` in another terminal to pay a few services with @x402/fetch${solana ? ' (on Base and on Solana)' : ''},`,
         '    or pay from the try-it panel on the home page (the demo payer signs; dev chain only).',
         '',
       ].join('\n'),
@@ -82,6 +110,9 @@ async function main() {
           address: chain.payer.address,
           apiUrl,
           rpcUrl: chain.rpcUrl,
+          ...(solana
+            ? { solana: { secretKey: solana.payer.secretBase58, address: solana.payer.address, rpcUrl: solana.url } }
+            : {}),
         }),
       )
     }
@@ -121,6 +152,7 @@ async function main() {
     log,
     devPayer,
     loaded,
+    solanaFeePayer,
   }).catch(async (e) => {
     await stopChain?.()
     throw e

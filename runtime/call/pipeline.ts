@@ -70,6 +70,8 @@ export async function servePaid(
   requestId: string,
   client: ClientOf,
   deps: PipelineDeps,
+  /** Told once the payment is admitted (verified and held), before the handler runs: an MCP Task starts here. */
+  onAdmitted?: () => void,
 ): Promise<Response> {
   const { config, stats, log } = deps
   try {
@@ -99,6 +101,7 @@ export async function servePaid(
     }
     const admission = await observeAdmit(paid, () => admit(paid, deps))
     if (admission.kind !== 'admitted') return answerOf(admission, paid, deps)
+    onAdmitted?.()
     const { call } = admission
     // Streamed (Server-Sent Events): runs, settles after the complete result and releases like below.
     if (wantsEventStream(req) && svc.manifest.needs?.includes('model')) return streamPaid(req, call, deps)

@@ -12,6 +12,7 @@ import { readModels } from './models'
 import { readMpp } from './mpp'
 import { readOps } from './ops'
 import { readPayment } from './networks'
+import { readSolana } from './solana'
 import { parseYaml, readYaml } from './registry-yaml'
 import { readOutbound, readServer, STREAM_HEARTBEAT_MS } from './server'
 import { readStorage } from './storage'
@@ -40,6 +41,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     ...readChannels(r),
     ...readPayment(r, doc),
     ...readMpp(r),
+    ...readSolana(r),
     ...readModels(r),
     ...readConsole(r),
     ...readOps(r),

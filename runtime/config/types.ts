@@ -99,6 +99,22 @@ export interface Config {
    * MPP_REALM (empty: API_BASE_URL's host).
    */
   mpp: { secretKey: string; realm: string }
+  /**
+   * x402 `exact` on Solana (runtime/config/solana.ts): off while `rpcUrl` is empty (the embedded dev chain fills it
+   * in). Base58 addresses and keys, case-sensitive.
+   */
+  solana: {
+    network: string
+    asset: string
+    rpcUrl: string
+    feePayerKey: string
+    payTo: string
+    /**
+     * Set by boot once Solana is offered (its checks passed: runtime/pay/schemes/svm-exact/boot.ts): the fee payer
+     * the 402 names (`extra.feePayer`). The published documents (discovery/) list Solana only then.
+     */
+    offered?: { feePayer: string }
+  }
   /** Shared Postgres for N instances (DATABASE_URL, postgres://…); empty = the embedded SQLite at databasePath. */
   database: {
     url: string

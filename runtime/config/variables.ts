@@ -14,6 +14,7 @@ import { mppVariables } from './mpp'
 import { opsVariables } from './ops'
 import { MAX_TIMEOUT_SECONDS, paymentVariables, perChainFamilies } from './networks'
 import { PROVIDER_DESCRIPTION, PROVIDER_NAME, serverVariables, UPSTREAM_KEY, UPSTREAM_URL } from './server'
+import { solanaVariables } from './solana'
 import { storageVariables } from './storage'
 
 export const variables: Variable[] = [
@@ -22,6 +23,7 @@ export const variables: Variable[] = [
   ...paymentVariables,
   ...channelVariables,
   ...mppVariables,
+  ...solanaVariables,
   ...modelVariables,
   ...limitVariables,
   ...isolateVariables,

@@ -16,6 +16,12 @@ export function nextUtcMidnight(d: Date): string {
 /** The start of a released row's reason when its handler ran and failed, e.g. `handler 502 UPSTREAM_ERROR` (counted by `failedRuns`). */
 export const FAILED_RUN_REASON = 'handler '
 
+/**
+ * A payer (or payment nonce) as the ledger keys it: an EVM one (0x hex) in lower case, as the chain compares it; any
+ * other (a Solana base58 address, case-sensitive) as it is.
+ */
+export const ledgerKey = (s: string): string => (s.startsWith('0x') || s.startsWith('0X') ? s.toLowerCase() : s)
+
 /** How far the clocks of two instances may differ (ms): settlements this close before a balance read count as after it. */
 export const SKEW_MS = 1000
 

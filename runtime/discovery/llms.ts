@@ -5,6 +5,7 @@ import type { Config } from '../config'
 import { TIERS, type TierName } from '../sdk'
 import { firstSentence } from './sentence'
 import { fieldLines } from './llms-fields'
+import { solanaHowTo } from './solana'
 
 /** The one-line purpose of a service: the first sentence of its description, whole (see firstSentence). */
 export const oneLine = firstSentence
@@ -87,6 +88,7 @@ export function llmsTxt(services: CatalogService[], cfg: Config, terms?: Network
         ]
       : []),
     ...mppSection(cfg),
+    ...(solanaHowTo(cfg) ? [solanaHowTo(cfg)!] : []),
     `Tiered (model-backed) services take \`?tier=${TIERS.join('|')}\` (default standard); each tier has its own price.`,
     'Model-backed services stream with `Accept: text/event-stream`: `delta` events as the model writes, then one `result` event (the JSON answer plus `payment`, the settlement response); settled only after the complete result, nothing charged if the stream breaks.',
     `Errors always have the shape \`{ "error": { "code", "message", "details"? }, "request_id" }\`. Bad input is a 400/422 before any payment and costs nothing.`,

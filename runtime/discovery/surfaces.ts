@@ -5,6 +5,7 @@ import type { Config } from '../config'
 import { acceptsFor } from '../pay/server/challenge'
 import { TIERS, type TierName } from '../sdk'
 import { metadataOf } from '../catalog/metadata'
+import { solanaAccepts, solanaFields, solanaTermsOf } from './solana'
 
 /** Both paths of every paid service (spec §9: identical behaviour). */
 export const endpointsOf = (slug: string) => [`/api/v1/${slug}`, `/api/${slug}`]
@@ -68,6 +69,8 @@ export function servicesDocument(services: CatalogService[], cfg: Config, channe
           })),
         }
       : {}),
+    // x402 `exact` on Solana, when offered: every 402 lists it after the EVM entries.
+    ...solanaFields(cfg),
     count: services.length,
     // The free demo (POST /api/demo/explain): which service, and whether it can answer (its model is configured).
     demo: {
@@ -132,6 +135,8 @@ export function wellKnownDocument(
           })),
         }
       : {}),
+    // x402 `exact` on Solana, when offered: every 402 lists it after the EVM entries.
+    ...solanaFields(cfg),
     // Every service is also an MCP tool (name = slug), paid with the x402 MCP transport.
     mcp: {
       endpoint: '/mcp',
@@ -169,7 +174,7 @@ export function discoveryItem(
 ) {
   const accepts = (tier: TierName) => {
     const exact = acceptsFor(cfg, s, tier, payTo)
-    return channels ? [...exact, ...exact.flatMap((r) => channels.offer(r) ?? [])] : exact
+    return [...exact, ...(channels ? exact.flatMap((r) => channels.offer(r) ?? []) : []), ...solanaAccepts(cfg, exact)]
   }
   return {
     resource: `${cfg.provider.apiBase}/api/v1/${s.slug}`,
@@ -191,7 +196,7 @@ export function discoveryItem(
       output: { type: 'json', schema: s.outputJsonSchema },
       ...(s.manifest.kind === 'tiered'
         ? {
-            tiers: `choose with ?tier=${TIERS.join('|')} (default standard); accepts[] lists ${channels ? 'two entries per tier (exact, then batch-settlement)' : 'one entry per tier'} in that order`,
+            tiers: `choose with ?tier=${TIERS.join('|')} (default standard); accepts[] lists ${channels ? 'the entries of each tier (exact, then batch-settlement' : 'the entries of each tier (exact'}${solanaTermsOf(cfg) ? ', then exact on Solana)' : ')'} in that order`,
           }
         : {}),
     },
@@ -218,11 +223,15 @@ export function filterServices(
     .split(',')
     .map((t) => t.trim().toLowerCase())
     .filter(Boolean)
+  const solana = solanaTermsOf(cfg)
+  const onSolana = !!solana && network === solana.network
   if (
     (type && type !== 'http') ||
-    (network && !cfg.networks.some((n) => n.network === network)) ||
-    (scheme && scheme !== 'exact' && !(scheme === 'batch-settlement' && channelsOn(channels, network))) ||
-    (to && !cfg.networks.some((n) => (n.payTo || payTo).toLowerCase() === to.toLowerCase()))
+    (network && !onSolana && !cfg.networks.some((n) => n.network === network)) ||
+    (scheme && scheme !== 'exact' && !(scheme === 'batch-settlement' && !onSolana && channelsOn(channels, network))) ||
+    (to &&
+      to !== solana?.payTo && // base58: case-sensitive
+      !cfg.networks.some((n) => (n.payTo || payTo).toLowerCase() === to.toLowerCase()))
   )
     return []
   if (ext && !ext.split(',').every((e) => e.trim() === 'bazaar')) return []

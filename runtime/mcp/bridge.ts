@@ -45,6 +45,8 @@ export async function callPaidTool(
   meta: Record<string, unknown> | undefined,
   origin: CallOrigin,
   deps: PipelineDeps,
+  /** Told once the payment is admitted, before the handler runs (an MCP Task starts there: ./tasks.ts). */
+  onAdmitted?: () => void,
 ): Promise<ToolResult> {
   const payment = meta?.[PAYMENT_META]
   const credential = meta?.[MPP_CREDENTIAL_META]
@@ -59,6 +61,7 @@ export async function callPaidTool(
     newRequestId(),
     origin.client,
     deps,
+    onAdmitted,
   )
   return resultOf(res, origin, mpp)
 }

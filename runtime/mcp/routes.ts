@@ -1,35 +1,19 @@
 import { Elysia } from 'elysia'
-import type { CatalogService } from '../catalog/index'
-import type { QuotaStore } from '../db/store'
 import { parseJson, readBody } from '../http/body'
 import { BASE_HEADERS, errorResponse, newRequestId } from '../http/respond'
 import { crossOrigin, originAccepted } from '../http/same-origin'
 import { withKeepAlive } from '../http/sse'
-import type { PipelineDeps } from '../call/pipeline'
 import { ServiceError } from '../sdk'
-import { asServiceError } from '../http/unexpected'
-import { callDemoTool, callPaidTool, type CallOrigin } from './bridge'
+import { createToolCalls, UnknownTool, type McpDeps } from './calls'
+import { createModernMcp } from './modern'
 import { RpcError } from './mpp'
-import { createFreeTools, errorResult } from './free'
 import type { Progress } from './progress'
 import type { ToolResult } from './results'
-import {
-  CALL_SERVICE,
-  callServiceInput,
-  callServiceTool,
-  demoToolName,
-  FEATURED,
-  FREE_TOOLS,
-  freeTools,
-  paidTool,
-} from './tools'
-import { prepareInput } from '../input/validate'
+import { legacyTask, legacyTaskResult, TASK_NOT_FOUND } from './task-wire'
+import { TasksFull, type McpTask } from './tasks'
 import { observeToolCall } from '../ops/mcp'
 
-export interface McpDeps extends PipelineDeps {
-  services: CatalogService[]
-  quota: QuotaStore
-}
+export type { McpDeps } from './calls'
 
 /**
  * The MCP SDK loads on the first /mcp request, not at boot (it costs ~120 ms of module evaluation). The specifiers
@@ -62,6 +46,7 @@ const INSTRUCTIONS =
   'the receipt comes back in _meta["x402/payment-response"] (its signed receipt under extensions["offer-receipt"]). ' +
   'MPP clients: the same result carries _meta["org.paymentauth/payment-required"] (evm/charge challenges); send the credential in _meta["org.paymentauth/credential"], the receipt comes back in _meta["org.paymentauth/receipt"]. ' +
   'Send _meta.progressToken to get notifications/progress with the answer text as a model writes it. Failed calls are never charged. ' +
+  'Model services can run as a Task (MCP 2026-07-28: declare the io.modelcontextprotocol/tasks extension; 2025-11-25: params.task): the paid call answers a task at once, poll tasks/get for the result (settled only when complete). ' +
   'Free tools: search_services (find a service by words), describe_service (schema, prices, example), and a daily-limited demo. ' +
   'This list holds the most used services; every service is reachable with call_service, or listed as its own tool at /mcp?tools=all.'
 
@@ -82,63 +67,28 @@ const rpcError = (status: number, code: number, message: string, headers: Record
   })
 
 /**
- * POST /mcp: the MCP Streamable HTTP endpoint, stateless (a fresh SDK server and transport per request, JSON
- * answers). GET and DELETE answer 405: there is no session and no server-initiated stream. The protocol versions are
- * the SDK's (2024-10-07 to 2025-11-25, the client's own when it is one of them); JSON-RPC batches are refused in every
- * one of them, though 2025-03-26 had them (no official SDK client sends them). A request with an Origin that is
- * not allowed (runtime/http/same-origin.ts) gets 403 CROSS_ORIGIN; agents send none.
+ * POST /mcp: the MCP Streamable HTTP endpoint, stateless, in both protocol eras (docs/mcp.md). A request with the
+ * 2026-07-28 per-request `_meta` envelope goes to the 2.x SDK (./modern.ts); any other to a fresh 1.x SDK server and
+ * transport per request (JSON answers), whose versions run from 2024-10-07 to 2025-11-25 (the client's own when it
+ * is one of them). GET and DELETE answer 405: there is no session and no server-initiated stream. JSON-RPC batches
+ * are refused in every era, though 2025-03-26 had them (no official SDK client sends them). A request with an Origin
+ * that is not allowed (runtime/http/same-origin.ts) gets 403 CROSS_ORIGIN; agents send none.
  */
 export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: ServerLike) => string, version: string) {
-  const { services, config } = deps
-  const paid = new Map(services.map((s) => [s.slug, s]))
-  const demo = paid.get(config.demo.service)
-  const free = freeTools(demo, config.demo.dailyLimit)
-  for (const f of free) if (paid.has(f.name)) throw new Error(`MCP tool name ${f.name} clashes with a service slug`)
-  const generic = callServiceTool(services)
-  // Default: the free tools, call_service and the featured services (a few dozen KB); ?tools=all: every service.
-  const listed = {
-    all: { tools: [...free, generic, ...services.map((s) => paidTool(s, config.networks[0].network))] },
-    default: {
-      tools: [
-        ...free,
-        generic,
-        ...FEATURED.flatMap((slug) => {
-          const s = paid.get(slug)
-          return s ? [paidTool(s, config.networks[0].network)] : []
-        }),
-      ],
-    },
-  }
-  const freeHandlers = createFreeTools(services, config)
+  const { config } = deps
+  const calls = createToolCalls(deps)
   const bodyLimit = config.bodyLimitBytes + 64 * 1024
-
-  async function callTool(
-    mcp: Awaited<ReturnType<typeof loadSdk>>,
-    name: string,
-    args: unknown,
-    meta: Record<string, unknown> | undefined,
-    origin: CallOrigin,
-  ): Promise<ToolResult> {
-    if (name === FREE_TOOLS.search) return freeHandlers.search(args)
-    if (name === FREE_TOOLS.describe) return freeHandlers.describe(args)
-    if (demo && name === demoToolName(demo.slug)) return callDemoTool(demo, args, origin, deps.quota, deps)
-    if (name === CALL_SERVICE) {
-      const { slug, arguments: inner } = prepareInput(callServiceInput, args ?? {}) as {
-        slug: string
-        arguments?: Record<string, unknown>
-      }
-      return callPaidTool(freeHandlers.find(slug), inner ?? {}, meta, origin, deps)
-    }
-    // Every service answers under its own name, listed or not (the default list shows only the featured ones).
-    const svc = paid.get(name)
-    if (!svc)
-      throw new mcp.McpError(mcp.ErrorCode.InvalidParams, `Unknown tool: ${name}. Use search_services to find one.`)
-    return callPaidTool(svc, args, meta, origin, deps)
-  }
+  const modern = createModernMcp({
+    calls,
+    name: config.provider.name,
+    version,
+    instructions: INSTRUCTIONS,
+    bodyLimit,
+    heartbeatMs: config.streamHeartbeatMs,
+  })
 
   async function handle(request: Request, client: string): Promise<Response> {
     const all = URL.canParse(request.url) && new URL(request.url).searchParams.get('tools') === 'all'
-    const toolSet = all ? listed.all : listed.default
     let parsedBody: unknown
     try {
       parsedBody = parseJson(await readBody(request, bodyLimit, config.bodyTimeoutMs))
@@ -154,37 +104,85 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
         -32600,
         'Invalid Request: JSON-RPC batches are not accepted (removed in MCP 2025-06-18); send one message per request.',
       )
+    // MCP 2026-07-28 (a per-request `_meta` envelope): the 2.x SDK's stateless server (./modern.ts).
+    if (!(await modern.isLegacy(request, parsedBody))) {
+      const res = await modern.fetch(request, parsedBody, { client, all })
+      const headers = new Headers(res.headers)
+      for (const [k, v] of Object.entries(MCP_HEADERS)) headers.set(k, v)
+      headers.set('cache-control', 'no-store')
+      return new Response(res.body, { status: res.status, headers })
+    }
     const mcp = await (sdk ??= loadSdk())
     const server = new mcp.Server(
       { name: config.provider.name, version },
-      { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+      {
+        capabilities: {
+          tools: { listChanged: false },
+          // MCP 2025-11-25 tasks (experimental there): paid model calls can run as a task (./tasks.ts).
+          tasks: { cancel: {}, requests: { tools: { call: {} } } },
+        },
+        instructions: INSTRUCTIONS,
+      },
     )
-    server.setRequestHandler(mcp.ListToolsRequestSchema, () => toolSet)
+    server.setRequestHandler(mcp.ListToolsRequestSchema, () => calls.list(all) as never)
     server.setRequestHandler(mcp.CallToolRequestSchema, async (req, extra) => {
       const progressToken = req.params._meta?.progressToken
+      const asTask = req.params.task !== undefined
       // Progress asked for: each chunk of the answer is a notifications/progress on this request's SSE answer.
       const progress =
-        progressToken === undefined
+        progressToken === undefined || asTask
           ? undefined
           : (p: Progress) =>
               void extra
                 .sendNotification({ method: 'notifications/progress', params: { progressToken, ...p } })
                 .catch(() => {})
+      const meta = req.params._meta as Record<string, unknown> | undefined
       try {
-        const meta = req.params._meta as Record<string, unknown> | undefined
-        return await observeToolCall(req.params.name, meta, extra.requestId, () =>
-          callTool(mcp, req.params.name, req.params.arguments, meta, {
-            client,
-            signal: AbortSignal.any([request.signal, extra.signal]),
-            progress,
-          }),
+        const out = await observeToolCall(req.params.name, meta, extra.requestId, () =>
+          calls.call(
+            req.params.name,
+            req.params.arguments,
+            meta,
+            { client, signal: AbortSignal.any([request.signal, extra.signal]), progress },
+            asTask ? 'always' : 'no',
+          ),
         )
+        if ('task' in out) return { task: legacyTask(out.task as McpTask) } as never
+        if (!asTask) return out as never
+        // Asked for a task, answered before one could start (the call was refused before running): a task done at once.
+        const task = calls.tasks.done(out as ToolResult)
+        if (!task) throw new TasksFull()
+        return { task: legacyTask(task) } as never
       } catch (e) {
-        if (e instanceof mcp.McpError) throw e
+        if (e instanceof UnknownTool) throw new mcp.McpError(mcp.ErrorCode.InvalidParams, e.message)
         // MPP's transport: a refused credential is a JSON-RPC error with the challenges (./mpp.ts).
         if (e instanceof RpcError) throw new mcp.McpError(e.code, e.message, e.data)
-        return errorResult(asServiceError(e, deps.log, { tool: req.params.name }, 'mcp tool call failed'))
+        if (e instanceof TasksFull) throw new mcp.McpError(mcp.ErrorCode.InternalError, e.message)
+        throw e
       }
+    })
+    const taskOf = (id: string): McpTask => {
+      const task = calls.tasks.get(id)
+      if (!task) throw new mcp.McpError(mcp.ErrorCode.InvalidParams, TASK_NOT_FOUND)
+      return task
+    }
+    server.setRequestHandler(mcp.GetTaskRequestSchema, (req) => legacyTask(taskOf(req.params.taskId)) as never)
+    // tasks/result waits for the end of the task (or of this request), then answers what tools/call would have.
+    server.setRequestHandler(mcp.GetTaskPayloadRequestSchema, async (req, extra) => {
+      const task = taskOf(req.params.taskId)
+      const left = AbortSignal.any([request.signal, extra.signal])
+      await Promise.race([task.ended, new Promise((r) => left.addEventListener('abort', r, { once: true }))])
+      if (task.status === 'completed') return legacyTaskResult(task) as never
+      if (task.status === 'failed') throw new mcp.McpError(task.error?.code ?? -32603, task.error?.message ?? 'failed')
+      if (task.status === 'cancelled') throw new mcp.McpError(mcp.ErrorCode.InvalidParams, task.statusMessage ?? '')
+      throw new mcp.McpError(mcp.ErrorCode.InternalError, 'The request ended before the task did; ask again.')
+    })
+    server.setRequestHandler(mcp.CancelTaskRequestSchema, (req) => {
+      const task = taskOf(req.params.taskId)
+      if (task.status !== 'working')
+        throw new mcp.McpError(mcp.ErrorCode.InvalidParams, `The task is already ${task.status}.`)
+      calls.tasks.cancel(task)
+      return legacyTask(task) as never
     })
     // A tool call asking for progress is answered as SSE (notifications, then the result); anything else as JSON.
     const sse = asksProgress(parsedBody)

@@ -9,6 +9,8 @@ export interface ToolDef {
   inputSchema: Record<string, unknown>
   outputSchema?: Record<string, unknown>
   annotations?: Record<string, unknown>
+  /** MCP 2025-11-25 `execution.taskSupport`: `optional` on the paid tools that can run as a Task (./tasks.ts). */
+  execution?: { taskSupport: 'optional' }
 }
 
 /** The names of the free tools (snake_case, so they never clash with kebab-case service slugs). */

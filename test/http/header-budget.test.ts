@@ -1,8 +1,8 @@
 /**
  * The 402 fits a proxy's buffers (issue #33): the head of every answer that asks for payment (status line and every
  * header, as its bytes come off the socket up to the blank line) is at most 4096 bytes, what stock nginx reads an
- * upstream's head into (`proxy_buffer_size`, one 4 KB page; larger is a 502), with both schemes offered (`exact` and
- * `batch-settlement` on the dev chain). Walked over the whole catalog: each service and tier at both paths, the
+ * upstream's head into (`proxy_buffer_size`, one 4 KB page; larger is a 502), with every scheme offered (`exact` and
+ * `batch-settlement` on the dev chain, and `exact` on the embedded Solana dev chain after them). Walked over the whole catalog: each service and tier at both paths, the
  * channel refund probe (GET), a refused payment, and the corrective 402 of a channel, on the wire for one call and,
  * from its exact bytes, for every service. The unpaid 402 and a refused payment's carry MPP's `WWW-Authenticate:
  * Payment` challenge beside the x402 one, within the same 4 KB (docs/api.md, "The 402's size"); a channel's corrective
@@ -21,6 +21,8 @@ import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai'
 import { fundedPayer, startServerOnChain } from '../support/on-chain'
 import { rawHead, requestBytes } from '../support/raw-http'
 import { decodeB64Json, type TestServer } from '../support/server'
+import { solanaEnv } from '../support/solana'
+import { type SolanaDevChain, startSolanaDevChain } from '../../runtime/chain/solana/start'
 
 /** What stock nginx, HAProxy's smallest setups and many CDNs read an answer's head into. */
 const HEAD_LIMIT = 4096
@@ -28,11 +30,13 @@ const HEAD_LIMIT = 4096
 const mppValue = (head: string) => /\r\nwww-authenticate: (Payment [^\r]*)\r\n/i.exec(head)?.[1] ?? ''
 
 let chain: DevChain
+let solana: SolanaDevChain
 let model: FakeOpenAI
 let s: TestServer
 let port: number
 beforeAll(async () => {
   chain = await startDevChain()
+  solana = await startSolanaDevChain()
   model = startFakeOpenAI()
   s = await startServerOnChain(chain, {
     entries: withEcho(),
@@ -41,6 +45,7 @@ beforeAll(async () => {
       OPENAI_API_KEY: 'test-key',
       INVALID_PAYMENT_LIMIT: '100000',
       CHANNEL_MIN_DEPOSIT_USD: '0.05',
+      ...solanaEnv(solana),
     },
   })
   port = Number(new URL(s.url).port)
@@ -49,6 +54,7 @@ afterAll(async () => {
   await s?.stop()
   model?.close()
   await chain?.stop()
+  await solana?.stop()
 })
 
 const prValue = (head: string) => /\r\npayment-required: ([^\r]*)\r\n/i.exec(head)?.[1] ?? ''
@@ -82,11 +88,15 @@ test('every unpaid 402 of the catalog fits 4 KB with MPP beside x402: each servi
   expect(seen.length).toBeGreaterThan(3 * 113)
   expect(over(seen, HEAD_LIMIT)).toEqual([])
   expect(mppLargest).toBeLessThan(600)
-  // Both schemes are in every one of them (a channel's entry is the larger).
+  // Every scheme is in every one of them (a channel's entry is the larger), Solana's last.
   const one = decodeB64Json(
     prValue((await rawHead(port, requestBytes('POST', '/api/v1/slugify', { body: '{}' }))).head),
   )
-  expect(one.accepts.map((a: { scheme: string }) => a.scheme)).toEqual(['exact', 'batch-settlement'])
+  expect(one.accepts.map((a: { scheme: string; network: string }) => `${a.scheme} ${a.network}`)).toEqual([
+    'exact eip155:8453',
+    'batch-settlement eip155:8453',
+    'exact solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+  ])
   console.log(`largest unpaid 402 head: ${largest} bytes (MPP's challenge: ${mppLargest}) over ${seen.length} answers`)
 })
 

@@ -14,8 +14,16 @@ export const SOLANA_USDC_DECIMALS = 6
 const MINT_SIZE = 82n
 const TOKEN_ACCOUNT_SIZE = 165n
 
-/** Writes the USDC mint at its real address (authority `authority`, supply `supply` atomic units). */
-export function installUsdcMint(svm: LiteSVM, authority: Address, supply: bigint): void {
+/**
+ * Writes the USDC mint at its real address (authority `authority`, supply `supply` atomic units); `mint`: another
+ * 6-decimal token at that address instead (tests of a payment in the wrong token).
+ */
+export function installUsdcMint(
+  svm: LiteSVM,
+  authority: Address,
+  supply: bigint,
+  mint: Address = SOLANA_USDC_MINT,
+): void {
   const data = getMintEncoder().encode({
     mintAuthority: authority,
     supply,
@@ -24,7 +32,7 @@ export function installUsdcMint(svm: LiteSVM, authority: Address, supply: bigint
     freezeAuthority: null,
   })
   svm.setAccount({
-    address: SOLANA_USDC_MINT,
+    address: mint,
     data: new Uint8Array(data),
     programAddress: TOKEN_PROGRAM_ADDRESS,
     lamports: lamports(svm.minimumBalanceForRentExemption(MINT_SIZE)),
@@ -33,17 +41,22 @@ export function installUsdcMint(svm: LiteSVM, authority: Address, supply: bigint
   })
 }
 
-/** The associated USDC token account of `owner` (SPL Token program). */
-export async function usdcAccountOf(owner: Address): Promise<Address> {
-  const [ata] = await findAssociatedTokenPda({ mint: SOLANA_USDC_MINT, owner, tokenProgram: TOKEN_PROGRAM_ADDRESS })
+/** The associated USDC (or `mint`) token account of `owner` (SPL Token program). */
+export async function usdcAccountOf(owner: Address, mint: Address = SOLANA_USDC_MINT): Promise<Address> {
+  const [ata] = await findAssociatedTokenPda({ mint, owner, tokenProgram: TOKEN_PROGRAM_ADDRESS })
   return ata
 }
 
-/** Creates `owner`'s USDC associated token account (rent-exempt) holding `amount`; returns its address. */
-export async function installUsdcAccount(svm: LiteSVM, owner: Address, amount: bigint): Promise<Address> {
-  const ata = await usdcAccountOf(owner)
+/** Creates `owner`'s USDC (or `mint`) associated token account (rent-exempt) holding `amount`; returns its address. */
+export async function installUsdcAccount(
+  svm: LiteSVM,
+  owner: Address,
+  amount: bigint,
+  mint: Address = SOLANA_USDC_MINT,
+): Promise<Address> {
+  const ata = await usdcAccountOf(owner, mint)
   const data = getTokenEncoder().encode({
-    mint: SOLANA_USDC_MINT,
+    mint,
     owner,
     amount,
     delegate: null,

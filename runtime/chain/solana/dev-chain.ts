@@ -36,6 +36,7 @@ export async function buildSolanaDevChain(options: SolanaDevChainOptions = {}): 
     payer: { address: payer.signer.address, secretBase58: payer.secretBase58, usdcAccount: payerUsdcAccount },
     payee: { address: payee.signer.address, usdcAccount: payeeUsdcAccount },
     feePayer: feePayer.signer,
+    feePayerSecretBase58: feePayer.secretBase58,
     ledger,
     async stop() {
       if (stopped) return

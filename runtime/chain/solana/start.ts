@@ -11,6 +11,8 @@ export interface SolanaDevChain {
   payee: { address: Address; usdcAccount: Address }
   /** The facilitator's key: fee payer of every payment (100 SOL). */
   feePayer: KeyPairSigner
+  /** The fee payer's secret (64-byte base58 layout), for a server process of a test (`SOLANA_FEE_PAYER_KEY`). */
+  feePayerSecretBase58: string
   /** The chain itself, for tests that look underneath the RPC. */
   ledger: SolanaLedger
   /** Stops the RPC server (idempotent). All chain state is lost. */

@@ -1,5 +1,5 @@
 import type { SQL } from 'bun'
-import { FAILED_RUN_REASON, MPP_PAYLOAD_LIKE, SKEW_MS } from '../shared'
+import { FAILED_RUN_REASON, ledgerKey, MPP_PAYLOAD_LIKE, SKEW_MS } from '../shared'
 import type {
   CooldownStore,
   LedgerStore,
@@ -57,7 +57,7 @@ export class PgLedger implements LedgerStore {
     const rows = await this.sql`
       WITH ins AS (
         INSERT INTO payments (payer, nonce, slug, tier, amount, network, state, request_id, valid_before, x402_version, payload, requirements, created_at, updated_at, instance)
-        VALUES (${r.payer.toLowerCase()}, ${r.nonce.toLowerCase()}, ${r.slug}, ${r.tier}, ${r.amount}, ${r.network}, 'reserved', ${r.requestId},
+        VALUES (${ledgerKey(r.payer)}, ${ledgerKey(r.nonce)}, ${r.slug}, ${r.tier}, ${r.amount}, ${r.network}, 'reserved', ${r.requestId},
                 ${r.validBefore}::bigint, ${r.x402Version}::int, ${JSON.stringify(r.payload)}, ${JSON.stringify(r.requirements)}, ${now}::bigint, ${now}::bigint, ${this.instanceId})
         ON CONFLICT DO NOTHING RETURNING id),
       ev AS (INSERT INTO payment_events (payment_id, state, at) SELECT id, 'reserved', ${now}::bigint FROM ins)
@@ -92,7 +92,7 @@ export class PgLedger implements LedgerStore {
   async failedRuns(network: string, payer: string, nonce: string): Promise<number> {
     const [r] = await this.sql`
       SELECT COUNT(*)::int AS n FROM payments
-      WHERE network = ${network} AND payer = ${payer.toLowerCase()} AND nonce = ${nonce.toLowerCase()}
+      WHERE network = ${network} AND payer = ${ledgerKey(payer)} AND nonce = ${ledgerKey(nonce)}
         AND state = 'released'
         AND left(reason, ${FAILED_RUN_REASON.length}::int) = ${FAILED_RUN_REASON}`
     return Number(r.n)
@@ -143,7 +143,7 @@ export class PgLedger implements LedgerStore {
     balance: { value: bigint; readAtMs: number } | null,
     sinceMs: number,
   ): Promise<PayerCheck> {
-    const key = payer.toLowerCase()
+    const key = ledgerKey(payer)
     return this.sql.begin(async (tx) => {
       await tx`SELECT pg_advisory_xact_lock(hashtext(${'payer:' + key}))`
       const nowS = Math.floor(this.now() / 1000)

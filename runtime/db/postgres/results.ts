@@ -1,3 +1,4 @@
+import { ledgerKey } from '../shared'
 import type { SQL } from 'bun'
 import type { KeepInput, ResultLimits, ResultStoreLike, StoredResult } from '../store'
 
@@ -27,7 +28,7 @@ export class PgResultStore implements ResultStoreLike {
     const row = await this.one(
       await this.sql`
       SELECT r.*, p.state, p.tx_hash, p.network, p.payload FROM paid_results r JOIN payments p ON p.id = r.payment_id
-      WHERE r.payer = ${payer.toLowerCase()} AND r.nonce = ${nonce.toLowerCase()} AND p.network = ${network}
+      WHERE r.payer = ${ledgerKey(payer)} AND r.nonce = ${ledgerKey(nonce)} AND p.network = ${network}
         AND p.state NOT IN ('failed', 'released')
       ORDER BY r.payment_id DESC LIMIT 1`,
     )
@@ -42,7 +43,7 @@ export class PgResultStore implements ResultStoreLike {
     const row = await this.one(
       await this.sql`
       SELECT r.*, p.state, p.tx_hash, p.network, p.payload FROM paid_results r JOIN payments p ON p.id = r.payment_id
-      WHERE r.payer = ${payer.toLowerCase()} AND r.payment_key = ${key}`,
+      WHERE r.payer = ${ledgerKey(payer)} AND r.payment_key = ${key}`,
     )
     if (!row) return null
     if (row.expires_at < this.nowS() || DEAD.includes(row.state)) {
@@ -59,7 +60,7 @@ export class PgResultStore implements ResultStoreLike {
       if (held) return held
       const ins = await this.sql`
         INSERT INTO paid_results (payment_id, payer, nonce, payment_key, request_hash, expires_at, created_at, size, body)
-        VALUES (${k.paymentId}::bigint, ${k.payer.toLowerCase()}, ${k.nonce.toLowerCase()}, ${k.key}, ${k.requestHash}, ${k.expiresAt}::bigint, ${this.nowS()}::bigint, 0, NULL)
+        VALUES (${k.paymentId}::bigint, ${ledgerKey(k.payer)}, ${ledgerKey(k.nonce)}, ${k.key}, ${k.requestHash}, ${k.expiresAt}::bigint, ${this.nowS()}::bigint, 0, NULL)
         ON CONFLICT DO NOTHING RETURNING payment_id`
       if (ins.length) return null
     }
@@ -75,7 +76,7 @@ export class PgResultStore implements ResultStoreLike {
     const b = fits ? body : null
     await this.sql`
       INSERT INTO paid_results (payment_id, payer, nonce, payment_key, request_hash, expires_at, created_at, size, body)
-      VALUES (${k.paymentId}::bigint, ${k.payer.toLowerCase()}, ${k.nonce.toLowerCase()}, ${k.key}, ${k.requestHash}, ${k.expiresAt}::bigint, ${this.nowS()}::bigint, ${fits ? size : 0}::int, ${b})
+      VALUES (${k.paymentId}::bigint, ${ledgerKey(k.payer)}, ${ledgerKey(k.nonce)}, ${k.key}, ${k.requestHash}, ${k.expiresAt}::bigint, ${this.nowS()}::bigint, ${fits ? size : 0}::int, ${b})
       ON CONFLICT (payment_id) DO UPDATE SET body = excluded.body, size = excluded.size`
     return fits
   }

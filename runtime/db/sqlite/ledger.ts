@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'bun:sqlite'
 import { durably } from './connect'
-import { FAILED_RUN_REASON, PROTOCOL_SQL } from '../shared'
+import { FAILED_RUN_REASON, ledgerKey, PROTOCOL_SQL } from '../shared'
 import type {
   LedgerStore,
   PayerCheck,
@@ -97,8 +97,8 @@ export class Ledger implements LedgerStore {
   reserve(r: Reservation): number | null {
     return this.db.transaction(() => {
       const res = this.insert.run({
-        payer: r.payer.toLowerCase(),
-        nonce: r.nonce.toLowerCase(),
+        payer: ledgerKey(r.payer),
+        nonce: ledgerKey(r.nonce),
         slug: r.slug,
         tier: r.tier,
         amount: r.amount,
@@ -205,8 +205,8 @@ export class Ledger implements LedgerStore {
     )
     const r = this.failedQ.get({
       network,
-      payer: payer.toLowerCase(),
-      nonce: nonce.toLowerCase(),
+      payer: ledgerKey(payer),
+      nonce: ledgerKey(nonce),
       len: FAILED_RUN_REASON.length,
       prefix: FAILED_RUN_REASON,
     }) as { n: number }
@@ -286,7 +286,7 @@ export class Ledger implements LedgerStore {
     sinceMs: number,
   ): PayerCheck {
     const q = this.payerStatements()
-    const key = payer.toLowerCase()
+    const key = ledgerKey(payer)
     return this.db
       .transaction(() => {
         const now = this.now()

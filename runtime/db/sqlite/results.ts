@@ -1,3 +1,4 @@
+import { ledgerKey } from '../shared'
 import type { Database } from 'bun:sqlite'
 import { beforeDurable } from './connect'
 import type { KeepInput, ResultLimits, ResultStoreLike, StoredResult } from '../store'
@@ -95,7 +96,7 @@ export class ResultStore implements ResultStoreLike {
   /** The live (unexpired, not failed/released) row of an authorization, if any (an expired one is deleted on read). */
   byAuthorization(network: string, payer: string, nonce: string): StoredResult | null {
     this.flush()
-    const row = this.q.byAuth.get(payer.toLowerCase(), nonce.toLowerCase(), network) as StoredResult | null
+    const row = this.q.byAuth.get(ledgerKey(payer), ledgerKey(nonce), network) as StoredResult | null
     if (row && row.expires_at < this.nowS()) {
       this.discard(row.payment_id)
       return null
@@ -106,7 +107,7 @@ export class ResultStore implements ResultStoreLike {
   /** The live row holding a payer's payment identifier, if any (a dead or expired one is deleted on read). */
   byKey(payer: string, key: string): StoredResult | null {
     this.flush()
-    const row = this.q.byKey.get(payer.toLowerCase(), key) as StoredResult | null
+    const row = this.q.byKey.get(ledgerKey(payer), key) as StoredResult | null
     if (!row) return null
     if (row.expires_at < this.nowS() || row.state === 'failed' || row.state === 'released') {
       this.discard(row.payment_id)
@@ -143,8 +144,8 @@ export class ResultStore implements ResultStoreLike {
   private write(k: KeepInput, body: string | null): void {
     this.q.insert.run({
       id: k.paymentId,
-      payer: k.payer.toLowerCase(),
-      nonce: k.nonce.toLowerCase(),
+      payer: ledgerKey(k.payer),
+      nonce: ledgerKey(k.nonce),
       key: k.key,
       hash: k.requestHash,
       expires: k.expiresAt,

@@ -114,24 +114,33 @@ export function challenge(
   const req = accepts[0]
   const offered: Array<PaymentRequirements | X402Requirements> = offers ? [...accepts, ...offers(accepts)] : accepts
   const description = `${svc.manifest.name}: ${svc.manifest.description}`.slice(0, 500)
-  const base = {
+  const baseWith = (chars: number) => ({
     x402Version: 2,
     // A remote facilitator's own reason passes through: cut to a length that cannot crowd out the rest.
     ...(reason ? { error: reason.slice(0, 128) } : {}),
     resource: {
       url: resource,
-      description: shortDescription(description),
+      description: shortDescription(description, chars),
       mimeType: 'application/json',
       ...metadataOf(cfg, svc),
     },
     accepts: offered,
-  }
-  // The header's JSON is the rest and then `extensions` (the last key): its size for each form is a sum, so the
-  // choice costs no encoding (a query string the cache has not seen builds a 402 again).
-  const head = `${JSON.stringify(base).slice(0, -1)},"extensions":`
-  const fixed = Buffer.byteLength(head) + 1
+  })
   const forms = headerBazaarForms(svc)
-  const form = forms.find((f) => b64Length(fixed + extensionsOf(f).bytes) <= PAYMENT_REQUIRED_BUDGET) ?? forms.at(-1)!
+  // The header's JSON is the rest and then `extensions` (the last key): its size for each form is a sum, so the
+  // choice costs no encoding (a query string the cache has not seen builds a 402 again). When even the smallest
+  // form does not fit (many schemes offered), the header's description gives way, down to its first words.
+  let base = baseWith(HEADER_DESCRIPTION_CHARS)
+  let head = ''
+  let form: HeaderForm | undefined
+  for (const chars of [HEADER_DESCRIPTION_CHARS, HEADER_DESCRIPTION_CHARS / 2, HEADER_DESCRIPTION_CHARS / 4]) {
+    base = baseWith(chars)
+    head = `${JSON.stringify(base).slice(0, -1)},"extensions":`
+    const fixed = Buffer.byteLength(head) + 1
+    form = forms.find((f) => b64Length(fixed + extensionsOf(f).bytes) <= PAYMENT_REQUIRED_BUDGET)
+    if (form) break
+  }
+  form ??= forms.at(-1)!
   const header = `${head}${extensionsOf(form).json}}`
   const paymentRequired = { ...base, extensions: { ...form.extension, ...PAYMENT_IDENTIFIER_DECLARATION } }
   const body = {

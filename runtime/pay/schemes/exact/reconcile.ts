@@ -52,6 +52,8 @@ async function reconcileRows(
     out.released++
   }
   for (const row of await ledger.byState(['settling', 'pending'])) {
+    // Rows of another chain family (Solana: runtime/pay/schemes/svm-exact/reconcile.ts) are reconciled by their scheme.
+    if (!row.network.startsWith('eip155:')) continue
     // A `settling` row may belong to a settlement still running in this process: leave it to that request.
     if (row.state === 'settling' && now - row.updated_at < staleAfter(row)) continue
     const raw = JSON.parse(row.payload) as Record<string, unknown>

@@ -1,0 +1,85 @@
+/**
+ * Solana `exact` at boot: offered only when the receiving address has its USDC token account (the payer's
+ * transaction never creates it: every payment would fail in simulation) and the fee payer holds SOL (it pays every
+ * payment's fees). Otherwise a clear error in the log and Solana is left out of the 402s; the rest is served.
+ * @module pay/schemes/svm-exact/boot
+ */
+import type { KeyPairSigner } from '@solana/kit'
+import type { Config } from '../../../config'
+import { maskUrl } from '../../../config/parse'
+import type { LedgerStore, ResultStoreLike } from '../../../db/store'
+import type { Logger } from '../../../sdk'
+import { feePayerOf, svmBackend } from './backend'
+import { type SolanaOffer, solanaOffer } from './offer'
+import { reconcileSvm } from './reconcile'
+
+export interface SolanaBootOptions {
+  config: Config
+  ledger: LedgerStore
+  results: ResultStoreLike
+  log: Logger
+  /** The fee payer's signer (the embedded dev chain's); else read from SOLANA_FEE_PAYER_KEY. */
+  feePayer?: KeyPairSigner
+  /** How often the Solana rows are reconciled with the chain (ms). */
+  reconcileEveryMs: number
+  staleMs: number
+}
+
+export interface SolanaService {
+  offer: SolanaOffer
+  stop(): void
+}
+
+/** Why Solana cannot be offered, or null when it can. */
+async function refusal(offer: SolanaOffer, rpcUrl: string): Promise<string | null> {
+  const { backend, payTo, asset } = offer
+  try {
+    if (!(await backend.hasTokenAccount(payTo, asset)))
+      return `the receiving address SOLANA_PAY_TO ${payTo} has no USDC token account (mint ${asset}); create its associated token account once (e.g. \`spl-token create-account ${asset} --owner ${payTo}\`), then restart`
+    if ((await backend.lamports(backend.feePayer)) === 0n)
+      return `the fee payer ${backend.feePayer} (SOLANA_FEE_PAYER_KEY) holds no SOL to pay the fees of payments; fund it, then restart`
+  } catch (e) {
+    // The endpoint's URL may carry an API key: never in the log.
+    const why = (e as Error).message.split(rpcUrl).join(maskUrl(rpcUrl)).slice(0, 200)
+    return `the Solana RPC (SOLANA_RPC_URL ${maskUrl(rpcUrl)}) did not answer: ${why}`
+  }
+  return null
+}
+
+/** The Solana offer when configured and able to take payments, with its reconciliation running; else undefined. */
+export async function bootSolana(o: SolanaBootOptions): Promise<SolanaService | undefined> {
+  const s = o.config.solana
+  if (!s.rpcUrl) return undefined
+  let signer: KeyPairSigner
+  try {
+    signer = o.feePayer ?? (await feePayerOf(s.feePayerKey))
+  } catch {
+    o.log.error('Solana payments are NOT offered: SOLANA_FEE_PAYER_KEY is not a valid 64-byte secret key')
+    return undefined
+  }
+  const backend = svmBackend(s.network, s.rpcUrl, signer)
+  const offer = solanaOffer({
+    network: s.network,
+    asset: s.asset,
+    payTo: s.payTo,
+    backend,
+    ledger: o.ledger,
+    results: o.results,
+  })
+  const why = await refusal(offer, s.rpcUrl)
+  if (why) {
+    o.log.error(`Solana payments are NOT offered: ${why}. Everything else is served.`)
+    return undefined
+  }
+  const round = (staleMs: number) =>
+    reconcileSvm(o.ledger, backend, o.log, staleMs, o.staleMs).catch((e) =>
+      o.log.warn('solana reconcile failed', { error: String(e) }),
+    )
+  await round(0)
+  const timer = setInterval(() => void round(o.staleMs), o.reconcileEveryMs)
+  timer.unref?.()
+  // The published documents (discovery) list Solana from now on.
+  o.config.solana.offered = { feePayer: backend.feePayer }
+  o.log.info('solana payments offered', { network: s.network, pay_to: s.payTo, fee_payer: backend.feePayer })
+  return { offer, stop: () => clearInterval(timer) }
+}
