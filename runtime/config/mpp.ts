@@ -15,6 +15,7 @@ export const MPP_REALM = variable({
   name: 'MPP_REALM',
   defaultText: "API_BASE_URL's host",
   concern: 'payment',
+  valid: '1-64 printable ASCII characters (it is in every 402, within its 4 KB head)',
   description: 'the realm of MPP challenges (bound into their ids): the same on every instance',
 })
 
@@ -25,7 +26,8 @@ export function readMpp(r: Reader): Pick<Config, 'mpp'> {
   if (secretKey && Buffer.byteLength(secretKey) < 32)
     r.problems.push('MPP_SECRET_KEY must be at least 32 bytes (e.g. `openssl rand -base64 48`)')
   const realm = r.env(MPP_REALM) ?? ''
-  if (realm && (/["\\\r\n]/.test(realm) || realm.length > 200))
-    r.problems.push('MPP_REALM must be at most 200 characters without quotes, backslashes or line breaks')
+  // Short: it is in every 402's head, which must stay within 4 KB (docs/api.md "The 402's size").
+  if (realm && (!/^[\x21-\x7e]+$/.test(realm) || /["\\]/.test(realm) || realm.length > 64))
+    r.problems.push('MPP_REALM must be 1-64 printable ASCII characters without spaces, quotes or backslashes')
   return { mpp: { secretKey, realm } }
 }

@@ -9,7 +9,8 @@ import { evm, Mppx } from 'mppx/client'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { challengesFor, headerOf } from '../../runtime/pay/schemes/mpp/challenge'
 import { bindCredential, isProblem } from '../../runtime/pay/schemes/mpp/credential'
-import type { MppKeys } from '../../runtime/pay/schemes/mpp/secret'
+import { mppKeys, type MppKeys } from '../../runtime/pay/schemes/mpp/secret'
+import { loadConfig } from '../../runtime/config'
 import type { PaymentRequirements } from '../../runtime/pay/types'
 
 const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'
@@ -90,4 +91,29 @@ test('tampered, foreign, expired and malformed credentials are refused with thei
   expect(typeOf(tampered(good, (c) => (c.payload.type = 'transaction')))).toBe('invalid-payload')
   // Past its expires.
   expect(typeOf(good, accepts, keys, Date.now() + 120_000)).toBe('payment-expired')
+})
+
+test('MPP_SECRET_KEY under 32 bytes and a long or quoted MPP_REALM are problems at boot; unset, the key is derived', () => {
+  const problems = (env: Record<string, string>) => loadConfig(env).problems.filter((p) => p.includes('MPP'))
+  expect(problems({ MPP_SECRET_KEY: 'short' })).toEqual([
+    'MPP_SECRET_KEY must be at least 32 bytes (e.g. `openssl rand -base64 48`)',
+  ])
+  expect(problems({ MPP_REALM: 'x'.repeat(65) })).toHaveLength(1)
+  expect(problems({ MPP_REALM: 'a"b' })).toHaveLength(1)
+  expect(problems({ MPP_REALM: 'api.example.com', MPP_SECRET_KEY: 'y'.repeat(40) })).toEqual([])
+  // unset on the dev chain: a development key (boot warns); with a settler key: derived from it, never the key itself
+  const dev = mppKeys(loadConfig({}).config)
+  expect(dev?.source).toBe('dev chain (fixed development key)')
+  const settler = `0x${'11'.repeat(32)}`
+  const derived = mppKeys(
+    loadConfig({ RPC_URL: 'http://127.0.0.1:1', SETTLER_PRIVATE_KEY: settler, PAY_TO: `0x${'22'.repeat(20)}` }).config,
+  )
+  expect(derived?.source).toBe('derived from the settler key')
+  expect(derived?.secretKey).not.toContain('1111')
+  expect(Buffer.byteLength(derived!.secretKey)).toBeGreaterThanOrEqual(32)
+  expect(mppKeys(loadConfig({ MPP_SECRET_KEY: 'y'.repeat(40), MPP_REALM: 'r.test' }).config)).toMatchObject({
+    secretKey: 'y'.repeat(40),
+    realm: 'r.test',
+    source: 'MPP_SECRET_KEY',
+  })
 })
