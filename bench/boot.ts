@@ -28,14 +28,17 @@ interface Target {
   cmd: string[]
   cwd: string
 }
-const targets: Target[] = [{ label: 'this tree, `bun start`', cmd: [process.execPath, 'runtime/index.ts'], cwd: root }]
+// The probe (preloaded) reports the modules loaded and the CPU time spent when the server starts listening.
+const probe = join(root, 'bench/servers/boot-probe.ts')
+const start = [process.execPath, '--preload', probe, 'runtime/index.ts']
+const targets: Target[] = [{ label: 'this tree, `bun start`', cmd: start, cwd: root }]
 const trees: Array<{ name: string; dir: string }> = [{ name: 'this tree', dir: root }]
 for (const ref of refs) {
   const dir = join(temp, ref)
   const x = Bun.spawnSync(['sh', '-c', `mkdir -p '${dir}' && git archive '${ref}' | tar -x -C '${dir}'`], { cwd: root })
   if (x.exitCode !== 0) throw new Error(`git archive ${ref}: ${x.stderr}`)
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
-  targets.push({ label: `${ref}, \`bun start\``, cmd: [process.execPath, 'runtime/index.ts'], cwd: dir })
+  targets.push({ label: `${ref}, \`bun start\``, cmd: start, cwd: dir })
   trees.push({ name: ref, dir })
 }
 // With --binary, each tree's binary as its own package.json build script makes it; `--binary-extra <flag>` adds
@@ -92,6 +95,8 @@ const results = targets.map(() => ({
   wall: [] as number[],
   rssMb: [] as number[],
   first402: [] as number[],
+  cpuMs: [] as number[],
+  modules: [] as number[],
 }))
 const loads: number[] = []
 try {
@@ -103,6 +108,12 @@ try {
       results[k].wall.push(performance.now() - started)
       results[k].own.push(Number(child.lines.join(' ').match(/booted in (\d+) ms/)?.[1]))
       results[k].rssMb.push(rss(child.pid).nowMb)
+      const probed = child.lines.find((l) => l.startsWith('BOOT-PROBE '))
+      if (probed) {
+        const p = JSON.parse(probed.slice('BOOT-PROBE '.length)) as { modules: number; cpuMs: number }
+        results[k].cpuMs.push(p.cpuMs)
+        results[k].modules.push(p.modules)
+      }
       const asked = performance.now()
       const r = await fetch(`http://127.0.0.1:${child.port}/api/v1/slugify`, {
         method: 'POST',
@@ -127,6 +138,6 @@ console.log(
 for (const [k, t] of targets.entries()) {
   const r = results[k]
   console.log(
-    `- ${t.label}: booted in ${min(r.own)} ms by its own clock (best; median ${med(r.own)}), ${min(r.wall).toFixed(0)} ms from spawn to listening; idle RSS ${med(r.rssMb).toFixed(0)} MB; first 402 in ${med(r.first402).toFixed(0)} ms (median)`,
+    `- ${t.label}: booted in ${min(r.own)} ms by its own clock (best; median ${med(r.own)}), ${min(r.wall).toFixed(0)} ms from spawn to listening; idle RSS ${med(r.rssMb).toFixed(0)} MB; first 402 in ${med(r.first402).toFixed(0)} ms (median)${r.cpuMs.length ? `; at listening: CPU ${min(r.cpuMs)} ms best (median ${med(r.cpuMs)}), ${med(r.modules)} modules` : ''}`,
   )
 }

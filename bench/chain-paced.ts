@@ -114,6 +114,7 @@ export async function chainPaced(o: { smoke: boolean; keys: number; batchMs?: nu
       proxy.calls.clear()
       const lat: number[] = []
       const statuses = new Map<number, number>()
+      const reasons = new Map<string, number>()
       const t0 = performance.now()
       const [server0, client0] = [cpuMs(child.pid), ownCpuMs()]
       const deadline = t0 + ('seconds' in step ? step.seconds! * 1000 : Infinity)
@@ -123,9 +124,24 @@ export async function chainPaced(o: { smoke: boolean; keys: number; batchMs?: nu
           while (performance.now() < deadline && budget-- > 0) {
             const t = performance.now()
             const r = await pay(url, init).catch(() => null)
-            await r?.arrayBuffer()
+            const text = await r?.text()
             lat.push(performance.now() - t)
             statuses.set(r?.status ?? 0, (statuses.get(r?.status ?? 0) ?? 0) + 1)
+            // an answer other than 200, by its error code and message (the server's own words, not its log)
+            if (r && r.status !== 200) {
+              let why = `${r.status}`
+              try {
+                const e = JSON.parse(text ?? '') as {
+                  error?: { code?: string; message?: string } | string
+                  message?: string
+                }
+                why +=
+                  typeof e.error === 'object'
+                    ? ` ${e.error.code}: ${e.error.message}`
+                    : ` ${e.error ?? ''} ${e.message ?? ''}`
+              } catch {}
+              reasons.set(why, (reasons.get(why) ?? 0) + 1)
+            }
           }
         }),
       )
@@ -159,6 +175,8 @@ export async function chainPaced(o: { smoke: boolean; keys: number; batchMs?: nu
         verdicts.push(
           `128 callers ${(ok / secs).toFixed(1)} paid/s (target ≥ 50): ${ok / secs >= 50 ? 'met' : 'NOT met'}; p99 ${p99.toFixed(2)} s (target ≤ ${BLOCK_S + 0.6} s): ${p99 <= BLOCK_S + 0.6 ? 'met' : 'NOT met'}`,
         )
+      for (const [why, n] of [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 5))
+        verdicts.push(`${step.callers} caller(s): ${n}× ${why.slice(0, 200)}`)
       verdicts.push(
         `${step.callers} caller(s): ${rpcPer.toFixed(2)} RPC requests per paid call (target ≤ 3): ${rpcPer <= 3 ? 'met' : 'NOT met'}; every answer 200: ${others === 'none' ? 'yes' : 'NO'}; books exact: ${books ? 'yes' : 'NO'}`,
       )

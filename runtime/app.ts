@@ -144,22 +144,33 @@ export function createApp(deps: AppDeps) {
   const client = (req: Request, server: { requestIP(r: Request): { address: string } | null } | null) =>
     clientAddress(server?.requestIP(req)?.address, req.headers.get('x-forwarded-for'), config.trustedProxies)
 
-  const paid = new Elysia({ name: 'paid-services' })
-  for (const s of services) {
-    paid.post(
-      `/${s.slug}`,
-      ({ request, server }) => servePaid(s, request, newRequestId(), () => client(request, server), deps),
-      { parse: 'none', detail: { hide: true } },
+  // The paid services: one parameterised route per method and prefix (/api and /api/v1), the service found by its
+  // slug, rather than a route per service registered twice (113 services: ~450 routes, ~10 % of a boot's CPU).
+  const unknownService = (request: Request) =>
+    errorResponse(
+      new ServiceError(
+        404,
+        'NOT_FOUND',
+        `No route for ${request.method} ${new URL(request.url).pathname}. See /services.`,
+      ),
+      newRequestId(),
     )
-    // Payment channels: the cooperative refund (and the official client's GET probe before it) on the paid route.
-    if (deps.channels)
-      paid.get(
-        `/${s.slug}`,
-        ({ request, server }) => serveRefund(s, request, newRequestId(), () => client(request, server), deps),
-        {
-          detail: { hide: true },
-        },
-      )
+  type Ctx = { request: Request; server: Parameters<typeof client>[1]; params: { slug: string } }
+  const paidPost = ({ request, server, params }: Ctx) => {
+    const s = bySlug.get(params.slug)
+    if (!s) return unknownService(request)
+    return servePaid(s, request, newRequestId(), () => client(request, server), deps)
+  }
+  // Payment channels: the cooperative refund (and the official client's GET probe before it) on the paid route.
+  const paidGet = ({ request, server, params }: Ctx) => {
+    const s = bySlug.get(params.slug)
+    if (!s) return unknownService(request)
+    return serveRefund(s, request, newRequestId(), () => client(request, server), deps)
+  }
+  const paid = new Elysia({ name: 'paid-services' })
+  for (const prefix of ['/api', '/api/v1']) {
+    paid.post(`${prefix}/:slug`, paidPost, { parse: 'none', detail: { hide: true } })
+    if (deps.channels) paid.get(`${prefix}/:slug`, paidGet, { detail: { hide: true } })
   }
 
   return (
@@ -290,8 +301,7 @@ export function createApp(deps: AppDeps) {
           ),
         { parse: 'none' },
       )
-      .group('/api', (g) => g.use(paid))
-      .group('/api/v1', (g) => g.use(paid))
+      .use(paid)
       .use(lazyMcpRoutes(deps, client, VERSION))
       .use(lazyA2aRoutes(deps, client, VERSION))
       // The OpenAPI viewer serves our own document (not a generated one), from its own app built on first use.

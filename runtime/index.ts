@@ -11,6 +11,7 @@ import { settlerKeys } from './config/parse'
 import { createLogger } from './log'
 import { registryEntries } from './catalog/registry'
 import { serveOptions } from './http/serve-options'
+import { nativeRecovery } from './pay/fast-recover'
 import type { createLocalFacilitator } from './pay/facilitator/local'
 import type { Facilitator } from './pay/types'
 
@@ -177,6 +178,8 @@ async function main() {
   console.log(
     `Listening on ${url} with ${booted.services.length} services (${booted.services.filter((s) => s.available).length} available); booted in ${Math.round(performance.now())} ms from process start`,
   )
+  // Left out of boot, needed by every payment: libsecp256k1's context, built now that the server listens (issue #38).
+  setTimeout(nativeRecovery, 0)
   let stopping = false
   const stop = async () => {
     if (stopping) return

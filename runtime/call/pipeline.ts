@@ -59,6 +59,8 @@ export function resolveTier(svc: CatalogService, url: URL, rawBody: string): Tie
  */
 export type ClientOf = string | (() => string)
 
+const UNPAID = { kind: 'challenge' } as const
+
 /**
  * One paid call over HTTP: availability -> body (capped) -> tier -> admit (runtime/pay/server/paid-call.ts: the 402
  * challenge, a kept answer, a refusal, or an admitted payment) -> handler -> finish (settle only on success, or
@@ -99,7 +101,8 @@ export async function servePaid(
         return prepareInputReport(svc.manifest.input, parseJson(raw))
       },
     }
-    const admission = await observeAdmit(paid, () => admit(paid, deps))
+    // No payment: the challenge, without the door's promise and turn (admit's first step; nothing to observe).
+    const admission = header ? await observeAdmit(paid, () => admit(paid, deps)) : UNPAID
     if (admission.kind !== 'admitted') return answerOf(admission, paid, deps)
     onAdmitted?.()
     const { call } = admission

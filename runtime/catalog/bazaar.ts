@@ -14,21 +14,51 @@
  *   (the input schema @agentcash/discovery reads) and `schema.properties.output.properties.example`.
  * @module discovery/bazaar
  */
-import { declareDiscoveryExtension } from '@x402/extensions/bazaar'
 import type { CatalogService } from './index'
 
 type Json = Record<string, unknown>
 
-/** The extension as `declareDiscoveryExtension` builds it, for a JSON POST body. */
+/**
+ * The extension of an HTTP endpoint taking a JSON POST body, as x402's Bazaar defines it (what
+ * `declareDiscoveryExtension({ method: 'POST', bodyType: 'json', ... })` of `@x402/extensions/bazaar` builds): `info`
+ * an example call, `schema` the 2020-12 JSON Schema `info` validates against. Built here: the package's module loads
+ * ajv and zod (~120 modules) at boot for this constant shape; `test/discovery/bazaar.test.ts` holds the two equal.
+ */
 function declared(body: Json, example: unknown, output: unknown): Json {
-  const ext = declareDiscoveryExtension({
-    method: 'POST',
-    bodyType: 'json',
-    input: example as Json,
-    inputSchema: body,
-    output: { example: output },
-  } as never) as Record<string, unknown>
-  return ext.bazaar as Json
+  const withOutput = Boolean(output)
+  return {
+    info: {
+      input: { type: 'http', method: 'POST', bodyType: 'json', body: example },
+      ...(withOutput ? { output: { type: 'json', example: output } } : {}),
+    },
+    schema: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: {
+        input: {
+          type: 'object',
+          properties: {
+            type: { type: 'string', const: 'http' },
+            method: { type: 'string', enum: ['POST', 'PUT', 'PATCH'] },
+            bodyType: { type: 'string', enum: ['json', 'form-data', 'text'] },
+            body: body,
+          },
+          required: ['type', 'method', 'bodyType', 'body'],
+          additionalProperties: false,
+        },
+        ...(withOutput
+          ? {
+              output: {
+                type: 'object',
+                properties: { type: { type: 'string' }, example: { type: 'object' } },
+                required: ['type'],
+              },
+            }
+          : {}),
+      },
+      required: ['input'],
+    },
+  }
 }
 
 /**

@@ -112,7 +112,7 @@ if (typeof window.SwaggerUIBundle === 'function') {
     dom_id: '#swagger-ui',
     validatorUrl: null,
     deepLinking: true,
-    docExpansion: 'list',
+    docExpansion: 'none',
     defaultModelsExpandDepth: -1,
     onComplete: function () {
       document.getElementById('fallback').hidden = true

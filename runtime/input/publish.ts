@@ -59,8 +59,9 @@ export function objectAt(schema: Schema, path: string): Schema | undefined {
 /** Problems with a schema's declared aliases (an alias of an unknown field, or of a value that is not a literal). */
 export function aliasProblems(schema: TSchema): string[] {
   const { fields = {}, values = {} } = aliasesOf(schema)
-  const enums = enumsByField(schema as Schema)
   const out: string[] = []
+  if (!Object.keys(fields).length && !Object.keys(values).length) return out // most services declare none
+  const enums = enumsByField(schema as Schema)
   for (const [key, canonical] of Object.entries(fields)) {
     const dot = key.lastIndexOf('.')
     const alias = key.slice(dot + 1)

@@ -18,8 +18,17 @@ function loadNative(): Native | null {
     return null
   }
 }
-const native = process.env.X402_PURE_JS === '1' ? null : loadNative()
-export const nativeRecovery = native !== null
+let loaded: Native | null | undefined
+/**
+ * The binding, loaded on its first use: creating its context builds libsecp256k1's tables (~30 ms of CPU, 9 % of a
+ * self-settling boot, issue #38), which only a payment's recovery or a transaction's signature needs.
+ */
+function native(): Native | null {
+  if (loaded === undefined) loaded = process.env.X402_PURE_JS === '1' ? null : loadNative()
+  return loaded
+}
+/** Whether recovery and signatures run on native libsecp256k1 (loads the binding). */
+export const nativeRecovery = (): boolean => native() !== null
 
 const enc = new TextEncoder()
 const k = (b: Uint8Array) => keccak_256(b)
@@ -93,31 +102,36 @@ export function authorizationDigest(a: Authorization, req: PaymentRequirements):
  * Returns null when the native module is unavailable (the caller then uses viem). Throws on a malformed signature.
  */
 export function recoverNative(a: Authorization, signature: `0x${string}`, req: PaymentRequirements): string | null {
-  return native ? recoverDigestNative(authorizationDigest(a, req), signature) : null
+  return native() ? recoverDigestNative(authorizationDigest(a, req), signature) : null
 }
 
 /** The address that signed a 32-byte digest (65-byte signature, v 0/1/27/28) with native libsecp256k1; null without it. */
 export function recoverDigestNative(digest: Uint8Array, signature: `0x${string}`): string | null {
-  if (!native) return null
+  const n = native()
+  if (!n) return null
   const sig = hex(signature)
   if (sig.length !== 65) throw new Error('signature must be 65 bytes')
   const v = sig[64]
   const recid = v >= 27 ? v - 27 : v
   if (recid !== 0 && recid !== 1) throw new Error('bad recovery id')
-  const pub = native.ecdsaRecover(sig.subarray(0, 64), recid, digest, false)
+  const pub = n.ecdsaRecover(sig.subarray(0, 64), recid, digest, false)
   return '0x' + Buffer.from(k(pub.subarray(1)).subarray(12)).toString('hex')
 }
 
 /**
- * The checksummed (EIP-55) address of a private key, as viem's `privateKeyToAccount(key).address`, with native
- * libsecp256k1: ~0.05 ms where viem's pure-JS path costs several ms on its first use (its curve tables), which boot
- * paid for every settler and authorizer key. Without the native module (e.g. X402_PURE_JS=1), @noble/curves, which
- * viem's utilities load at boot anyway (a static import, so the single binary bundles it).
+ * The checksummed (EIP-55) address of a private key, as viem's `privateKeyToAccount(key).address`, without viem's
+ * account (its first use builds @noble/curves' precomputed tables, several ms) nor the native binding (~30 ms to
+ * create): one plain double-and-add from a copy of the generator, which carries no precomputed tables (~5 ms),
+ * on @noble/curves, which viem's utilities load at boot anyway. Boot derives the settler's and the channel
+ * authorizer's addresses this way. Not constant-time: it runs once per configured key, at boot, where no caller can
+ * time it.
  */
 export function addressOfKey(key: `0x${string}`): `0x${string}` {
   const priv = hex(key)
   if (priv.length !== 32) throw new Error('private key must be 32 bytes')
-  const pub: Uint8Array = native ? native.publicKeyCreate(priv, false) : secp256k1.getPublicKey(priv, false)
+  const d = secp256k1.utils.normPrivateKeyToScalar(priv) // throws outside 1..n-1
+  const P = secp256k1.ProjectivePoint
+  const pub = new P(P.BASE.px, P.BASE.py, P.BASE.pz).multiplyUnsafe(d).toRawBytes(false)
   const lower = Buffer.from(k(pub.subarray(1)).subarray(12)).toString('hex')
   const h = k(enc.encode(lower))
   let out = '0x'
@@ -133,8 +147,9 @@ export function signDigestNative(
   digest: Uint8Array,
   key: `0x${string}`,
 ): { r: `0x${string}`; s: `0x${string}`; yParity: 0 | 1 } | null {
-  if (!native) return null
-  const { signature, recid } = native.ecdsaSign(digest, hex(key))
+  const n = native()
+  if (!n) return null
+  const { signature, recid } = n.ecdsaSign(digest, hex(key))
   const h = Buffer.from(signature).toString('hex')
   return { r: `0x${h.slice(0, 64)}`, s: `0x${h.slice(64)}`, yParity: recid === 1 ? 1 : 0 }
 }

@@ -252,3 +252,27 @@ describe('/discovery/search', () => {
     }
   })
 })
+
+describe('the extension runtime/catalog/bazaar.ts builds', () => {
+  test("is, for every shipped service, what the package's declareDiscoveryExtension builds", async () => {
+    // Built without the package's module at boot (it loads ajv and zod); held to the package here.
+    const { buildCatalog } = await import('../../runtime/catalog')
+    const { loadConfig } = await import('../../runtime/config')
+    const { categories, entries } = await import('../support/entries')
+    const { declareDiscoveryExtension } = await import('@x402/extensions/bazaar')
+    const built = buildCatalog(entries, loadConfig({}).config, true, categories)
+    expect(built.problems).toEqual([])
+    expect(built.services.length).toBeGreaterThan(100)
+    for (const svc of built.services) {
+      const example = svc.manifest.examples?.[0]
+      const theirs = declareDiscoveryExtension({
+        method: 'POST',
+        bodyType: 'json',
+        input: (example?.input ?? {}) as Record<string, unknown>,
+        inputSchema: svc.inputJsonSchema,
+        output: { example: example?.output ?? {} },
+      } as never) as { bazaar: unknown }
+      expect([svc.slug, svc.bazaar]).toEqual([svc.slug, theirs])
+    }
+  })
+})

@@ -12,8 +12,10 @@ test('addressOfKey gives the checksummed address viem derives, for random keys a
   for (const k of keys) expect(addressOfKey(k)).toBe(privateKeyToAccount(k).address)
 })
 
-test('addressOfKey refuses a key of the wrong length', () => {
+test('addressOfKey refuses a key of the wrong length, and zero and the group order', () => {
   expect(() => addressOfKey('0x1234')).toThrow('32 bytes')
+  expect(() => addressOfKey(`0x${'00'.repeat(32)}`)).toThrow()
+  expect(() => addressOfKey('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141')).toThrow()
 })
 
 test('a lane signs a transaction natively into the very bytes viem signs (RFC 6979), for random keys and fields', async () => {

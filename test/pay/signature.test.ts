@@ -25,7 +25,7 @@ async function vector(i: number) {
 
 describe('signature recovery', () => {
   test('the native path is available on this machine', () => {
-    expect(nativeRecovery).toBe(true)
+    expect(nativeRecovery()).toBe(true)
   })
   test('the EIP-712 digest equals viem hashTypedData', async () => {
     for (let i = 0; i < 20; i++) {

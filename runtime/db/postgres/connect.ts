@@ -1,6 +1,8 @@
 import { SQL } from 'bun'
 import { PG_MIGRATIONS } from './schema'
-import { DatabaseUnavailable } from '../errors'
+import { DatabaseUnavailable, recogniseClientErrors } from '../errors'
+
+recogniseClientErrors(SQL.SQLError)
 
 export interface PgOptions {
   url: string

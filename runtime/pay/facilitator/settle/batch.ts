@@ -1,11 +1,14 @@
 import type { Hex } from 'viem'
 import { encodeFunctionData, parseAbi } from 'viem/utils'
+import { onFirstUse } from '../../../chain/on-first-use'
 import type { RawReceipt } from './receipt'
 import type { Settler } from './settler'
 
-const AGGREGATE3 = parseAbi([
-  'function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)',
-])
+const AGGREGATE3 = onFirstUse(() =>
+  parseAbi([
+    'function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)',
+  ]),
+)
 /** Gas of the batch transaction itself on top of its calls (21k base, calldata, the loop). */
 const BATCH_OVERHEAD_GAS = 50_000n
 
@@ -62,7 +65,7 @@ export class SettlementBatcher {
         : [
             this.o.multicall,
             encodeFunctionData({
-              abi: AGGREGATE3,
+              abi: AGGREGATE3(),
               functionName: 'aggregate3',
               args: [batch.map((b) => ({ target: b.target, allowFailure: true, callData: b.data }))],
             }),

@@ -7,18 +7,23 @@
  */
 import type { Hex } from 'viem'
 import { decodeEventLog, decodeFunctionResult, encodeFunctionData, parseAbi } from 'viem/utils'
+import { onFirstUse } from '../../../chain/on-first-use'
 import { BATCH_SETTLEMENT } from '../../../chain/addresses'
 import { succeeded, type RawReceipt } from '../../facilitator/settle/receipt'
 import { type Rpc, withReadRetry } from '../../facilitator/settle/rpc'
 
-const EVENTS = parseAbi([
-  'event Settled(address indexed receiver, address indexed token, address indexed sender, uint128 amount)',
-  'event Refunded(bytes32 indexed channelId, address indexed sender, uint128 amount, uint256 nonce)',
-  'event Claimed(bytes32 indexed channelId, address indexed sender, uint128 amount, uint128 totalClaimed)',
-])
-const RECEIVERS = parseAbi([
-  'function receivers(address receiver, address token) view returns (uint128 totalClaimed, uint128 totalSettled)',
-])
+const EVENTS = onFirstUse(() =>
+  parseAbi([
+    'event Settled(address indexed receiver, address indexed token, address indexed sender, uint128 amount)',
+    'event Refunded(bytes32 indexed channelId, address indexed sender, uint128 amount, uint256 nonce)',
+    'event Claimed(bytes32 indexed channelId, address indexed sender, uint128 amount, uint128 totalClaimed)',
+  ]),
+)
+const RECEIVERS = onFirstUse(() =>
+  parseAbi([
+    'function receivers(address receiver, address token) view returns (uint128 totalClaimed, uint128 totalSettled)',
+  ]),
+)
 const TX = /^0x[0-9a-fA-F]{64}$/
 
 /**
@@ -41,7 +46,7 @@ function events(r: RawReceipt, eventName: 'Settled' | 'Refunded' | 'Claimed') {
   for (const l of r.logs) {
     if (l.address.toLowerCase() !== BATCH_SETTLEMENT.toLowerCase()) continue
     try {
-      const e = decodeEventLog({ abi: EVENTS, data: l.data as Hex, topics: l.topics as [Hex, ...Hex[]] })
+      const e = decodeEventLog({ abi: EVENTS(), data: l.data as Hex, topics: l.topics as [Hex, ...Hex[]] })
       if (e.eventName === eventName) out.push(e)
     } catch {
       /* another event of the contract */
@@ -83,8 +88,12 @@ export async function refundedByEvent(
 
 /** Claimed and not yet swept on chain for (receiver, token): the contract's `receivers` (the post-state read). */
 export async function unsweptOnChain(rpc: Rpc, receiver: string, token: string): Promise<bigint> {
-  const data = encodeFunctionData({ abi: RECEIVERS, functionName: 'receivers', args: [receiver as Hex, token as Hex] })
+  const data = encodeFunctionData({
+    abi: RECEIVERS(),
+    functionName: 'receivers',
+    args: [receiver as Hex, token as Hex],
+  })
   const ret = await withReadRetry(rpc)<Hex>('eth_call', [{ to: BATCH_SETTLEMENT, data }, 'latest'])
-  const [claimed, settled] = decodeFunctionResult({ abi: RECEIVERS, functionName: 'receivers', data: ret })
+  const [claimed, settled] = decodeFunctionResult({ abi: RECEIVERS(), functionName: 'receivers', data: ret })
   return claimed - settled
 }

@@ -10,6 +10,7 @@ import { maskUrl } from '../../../config/parse'
 import type { LedgerStore, ResultStoreLike } from '../../../db/store'
 import type { Logger } from '../../../sdk'
 import { feePayerOf, svmBackend } from './backend'
+import { cooldownsOf } from './cooldowns'
 import { type SolanaOffer, solanaOffer } from './offer'
 import { reconcileSvm } from './reconcile'
 
@@ -65,6 +66,7 @@ export async function bootSolana(o: SolanaBootOptions): Promise<SolanaService | 
     backend,
     ledger: o.ledger,
     results: o.results,
+    cooldowns: cooldownsOf(o.ledger),
   })
   const why = await refusal(offer, s.rpcUrl)
   if (why) {

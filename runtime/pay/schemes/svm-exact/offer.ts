@@ -4,7 +4,7 @@
  * @module pay/schemes/svm-exact/offer
  */
 import type { PaymentRequirements as X402Requirements } from '@x402/core/types'
-import type { LedgerStore, ResultStoreLike } from '../../../db/store'
+import type { CooldownStore, LedgerStore, ResultStoreLike } from '../../../db/store'
 import type { SvmBackend } from './backend'
 
 export interface SolanaOffer {
@@ -16,6 +16,8 @@ export interface SolanaOffer {
   backend: SvmBackend
   ledger: LedgerStore
   results: ResultStoreLike
+  /** Payers cooled down after a settlement failed once verified (./cooldowns.ts). */
+  cooldowns: CooldownStore
   /** The Solana entry of a resource whose (first) `exact` entry is `exact`: same amount, same timeout. */
   entry(exact: { amount: string; maxTimeoutSeconds: number }): X402Requirements
 }

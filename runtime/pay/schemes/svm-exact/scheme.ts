@@ -191,6 +191,12 @@ async function settleHeld(offer: SolanaOffer, h: Held, deps: PaidCallDeps): Prom
   }
   await ledger.transition(h.id, 'failed', { reason })
   await Promise.resolve(offer.results.discard(h.id)).catch(() => {})
+  // The handler ran for a payment that then did not settle: the payer is cooled down.
+  const cooldownMs = await Promise.resolve(offer.cooldowns.strike(h.p.payer)).catch((e) => {
+    deps.log.error('payer cool-down not recorded', { payment_id: h.id, error: (e as Error).message })
+    return 0
+  })
+  deps.log.warn('solana payer cooling down', { payer: h.p.payer, cooldown_s: Math.round(cooldownMs / 1000) })
   deps.log.warn('solana settlement failed after verification', { payment_id: h.id, reason })
   return {
     ok: false,
@@ -256,6 +262,19 @@ export async function admitSvm(
       if (got) return collect(got)
     }
   }
+  // A payer cooling down may still collect a kept result (above), never buy a new run.
+  let cooling: number
+  try {
+    cooling = await offer.cooldowns.coolingFor(p.payer)
+  } catch (e) {
+    deps.log.error('payment ledger unavailable', { request_id: requestId, error: (e as Error).message })
+    throw unavailable('ledger database')
+  }
+  if (cooling > 0)
+    return refused(
+      REASON.payerCoolingDown,
+      `A settlement for ${p.payer} failed after its payment had verified; payments from it are refused for another ${Math.ceil(cooling / 1000)} s.`,
+    )
   const { ledger } = offer
   const nowS = Math.floor(Date.now() / 1000)
   let id: number | null
