@@ -102,7 +102,7 @@ export async function servePaid(
       },
     }
     // No payment: the challenge, without the door's promise and turn (admit's first step; nothing to observe).
-    const admission = header ? await observeAdmit(paid, () => admit(paid, deps)) : UNPAID
+    const admission = payment ? await observeAdmit(paid, () => admit(paid, deps)) : UNPAID
     if (admission.kind !== 'admitted') return answerOf(admission, paid, deps)
     onAdmitted?.()
     const { call } = admission
