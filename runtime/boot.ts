@@ -18,6 +18,9 @@ import type { Logger, UpstreamDefault } from './sdk'
 import type { DevPayer } from './site/dev-payer'
 import { PaidResults } from './pay/schemes/exact/kept-results'
 import { exactScheme } from './pay/schemes/exact/scheme'
+import { settlementEngine } from './pay/schemes/exact/engine'
+import { MppScheme } from './pay/schemes/mpp/scheme'
+import { mppKeys } from './pay/schemes/mpp/secret'
 import { schemeRegistry } from './pay/server/schemes'
 import { createReceiptIssuer, defaultKeyPath, loadReceiptKey, type ReceiptIssuer } from './pay/server/receipts'
 import { HandlerPool, isolated } from './isolate'
@@ -195,12 +198,24 @@ export async function boot(o: BootOptions): Promise<Booted> {
     ...{ config, env, version: VERSION, ledger, pool, log, channels, channelStore: storage.channels },
     ...{ network: config.networks[0].network, facilitatorHealth: () => o.facilitator.health?.() },
   })
+  // MPP beside x402 (docs/payments.md): its challenges on every 402, settled by the same EIP-3009 engine as `exact`.
+  const keys = mppKeys(config)
+  if (keys && keys.source !== 'MPP_SECRET_KEY')
+    log.warn(
+      'MPP_SECRET_KEY is unset: MPP challenge ids are bound to a key ' +
+        keys.source +
+        '; set MPP_SECRET_KEY (the same on every instance) in production',
+      { mpp_realm: keys.realm },
+    )
+  if (!keys) log.warn('MPP is off: MPP_SECRET_KEY is unset and there is no settler key to derive one from')
+  const mpp = keys ? new MppScheme({ engine: settlementEngine(gate), keys, ttlS: config.maxTimeoutSeconds }) : undefined
   const app = createApp({
     services,
     config,
     schemes: schemeRegistry([
       exactScheme({ gate, results }),
       ...(channels && channelsModule ? [channelsModule.channelScheme(channels)] : []),
+      ...(mpp ? [mpp] : []),
       ...(solanaScheme ? [solanaScheme] : []),
     ]),
     stats,

@@ -92,6 +92,11 @@ function renderMoney(o) {
         `${n.network}${i === 0 ? ' (shown below)' : ''}: ${usd(n.revenue_usd)} in ${n.settled} settled${i === 0 && ch ? ` (exact) + ${usd(ch.revenue_usd)} in ${ch.paid_calls} channel charges = ${usd(n.revenue_usd + ch.revenue_usd)}` : ''}`,
     )
     .join(' · ')
+  // Revenue per protocol on the main network: x402 (exact + channels) and MPP (docs/payments.md).
+  const pm = o.protocol_money
+  if (pm)
+    $('#money-networks').textContent +=
+      ` · by protocol: x402 ${usd(pm.x402.revenue_usd)} in ${pm.x402.paid_calls} paid calls, MPP ${usd(pm.mpp.revenue_usd)} in ${pm.mpp.paid_calls}`
   // On the dev chain gas costs the dev chain's fee (anvil's), not Base's, and revenue is test USDC: say so, or every
   // service looks like it sells at a loss.
   const gwei = o.dev_chain ? gweiPerGas(o.money.services) : null

@@ -1,5 +1,6 @@
 import { windowStartMs } from '../db/shared'
-import type { AdminReads, ChannelStore, StatsStore } from '../db/store'
+import { protocolsOf } from '../db/report'
+import type { AdminReads, ChannelStore, LedgerStore, StatsStore } from '../db/store'
 import type { Facilitator } from '../pay/types'
 import { upstreamHealth } from '../net/upstream-health'
 import { canaryWatched, reliabilityReport } from '../ops/reliability'
@@ -19,6 +20,8 @@ export interface OverviewDeps {
   errorCodes: Array<{ slug: string; code: string; status: number; count: number }>
   /** The channel charges, when this server offers channels: paid calls and revenue beside the exact ones. */
   channels?: Pick<ChannelStore, 'chargedByDay'>
+  /** The ledger's settled rows, for the revenue per protocol (x402, MPP). */
+  ledger?: Pick<LedgerStore, 'settledByDay'>
 }
 
 /** The window's channel charges on `network`: by service and by UTC day (paid calls, revenue in atomic units). */
@@ -115,6 +118,15 @@ export async function overview(d: OverviewDeps) {
     money,
     /** The channel charges over the same window and network (null: no channels offered). */
     channel_money: channel,
+    /** The window's revenue on the main network per protocol: x402 (exact + channels) and MPP (docs/payments.md). */
+    protocol_money: d.ledger
+      ? protocolsOf(
+          await d.ledger.settledByDay(windowStartMs(WINDOW_DAYS, new Date())),
+          d.channels ? await d.channels.chargedByDay(windowStartMs(WINDOW_DAYS, new Date())) : [],
+          d.network,
+          null,
+        )
+      : null,
     errors: {
       by_code: d.errorCodes,
       per_service: services

@@ -358,6 +358,7 @@ export function adminRoutes(deps: AdminDeps) {
             demoService: config.demo.service,
             errorCodes: await errorCodes.rows(30),
             channels: deps.channelStore,
+            ledger: deps.admin?.ledger,
           }),
         )
       })

@@ -11,6 +11,7 @@ import {
   admit,
   answerOf,
   finish,
+  paymentOf,
   refund,
   toServiceError,
   type AdmittedCall,
@@ -79,18 +80,17 @@ export async function servePaid(
     if (svc.unavailableReason)
       throw new ServiceError(svc.unavailableReason.status, svc.unavailableReason.code, svc.unavailableReason.message)
     const url = requestUrl(req)
-    const v2 = req.headers.get('payment-signature')
-    const header = v2 ?? req.headers.get('x-payment')
+    const payment = paymentOf(req)
     const raw = await readBody(req, config.bodyLimitBytes, config.bodyTimeoutMs)
     const tier = resolveTier(svc, url, raw)
     // A body the paid call would refuse is refused now, before anyone signs; empty or `{}` reads the price.
-    if (!header) checkBeforePayment(svc.manifest.input, req, raw, svc.manifest.examples[0]?.input)
+    if (!payment) checkBeforePayment(svc.manifest.input, req, raw, svc.manifest.examples[0]?.input)
     let found = typeof client === 'string' ? client : undefined
     const paid: PaidRequest = {
       svc,
       tier,
       resource: `${config.provider.apiBase}${url.pathname}${url.search}`,
-      payment: header ? { header, version: v2 ? 2 : 1 } : null,
+      payment,
       raw,
       requestId,
       get client() {
@@ -102,7 +102,7 @@ export async function servePaid(
       },
     }
     // No payment: the challenge, without the door's promise and turn (admit's first step; nothing to observe).
-    const admission = header ? await observeAdmit(paid, () => admit(paid, deps)) : UNPAID
+    const admission = payment ? await observeAdmit(paid, () => admit(paid, deps)) : UNPAID
     if (admission.kind !== 'admitted') return answerOf(admission, paid, deps)
     onAdmitted?.()
     const { call } = admission
@@ -129,15 +129,14 @@ export async function serveRefund(
 ): Promise<Response> {
   try {
     const url = requestUrl(req)
-    const v2 = req.headers.get('payment-signature')
-    const header = v2 ?? req.headers.get('x-payment')
+    const payment = paymentOf(req)
     let found = typeof client === 'string' ? client : undefined
     return await refund(
       {
         svc,
         tier: resolveTier(svc, url, ''),
         resource: `${deps.config.provider.apiBase}${url.pathname}${url.search}`,
-        payment: header ? { header, version: v2 ? 2 : 1 } : null,
+        payment,
         raw: '',
         requestId,
         get client() {

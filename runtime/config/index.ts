@@ -9,6 +9,7 @@ import { readChannels } from './channels'
 import { readIsolate } from './isolate'
 import { readLimits } from './limits'
 import { readModels } from './models'
+import { readMpp } from './mpp'
 import { readOps } from './ops'
 import { readPayment } from './networks'
 import { readSolana } from './solana'
@@ -39,6 +40,7 @@ export function loadConfig(env: Env = process.env, yamlText?: string): { config:
     ...readIsolate(r),
     ...readChannels(r),
     ...readPayment(r, doc),
+    ...readMpp(r),
     ...readSolana(r),
     ...readModels(r),
     ...readConsole(r),

@@ -95,6 +95,11 @@ export interface Config {
     receiverAuthorizerKey: string
   }
   /**
+   * MPP beside x402 (runtime/pay/schemes/mpp): MPP_SECRET_KEY as set (empty: derived at boot, or MPP off) and
+   * MPP_REALM (empty: API_BASE_URL's host).
+   */
+  mpp: { secretKey: string; realm: string }
+  /**
    * x402 `exact` on Solana (runtime/config/solana.ts): off while `rpcUrl` is empty (the embedded dev chain fills it
    * in). Base58 addresses and keys, case-sensitive.
    */

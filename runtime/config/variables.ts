@@ -10,6 +10,7 @@ import { isolateVariables } from './isolate'
 import { limitVariables } from './limits'
 import { listOf } from './parse'
 import { modelVariables } from './models'
+import { mppVariables } from './mpp'
 import { opsVariables } from './ops'
 import { MAX_TIMEOUT_SECONDS, paymentVariables, perChainFamilies } from './networks'
 import { PROVIDER_DESCRIPTION, PROVIDER_NAME, serverVariables, UPSTREAM_KEY, UPSTREAM_URL } from './server'
@@ -21,6 +22,7 @@ export const variables: Variable[] = [
   ...storageVariables,
   ...paymentVariables,
   ...channelVariables,
+  ...mppVariables,
   ...solanaVariables,
   ...modelVariables,
   ...limitVariables,

@@ -223,6 +223,35 @@ function buildReport(
     services: [...bySlug.keys()].sort().map((slug) => ({ slug, ...finish(bySlug.get(slug)!, ethUsd) })),
     networks: byNetwork(settled, network, ethUsd, txs),
     schemes: schemesOf(exactRows, ch, network, ethUsd),
+    protocols: protocolsOf(exactRows, ch.charges ?? [], network, ethUsd),
+  }
+}
+
+/**
+ * The window's money of `network` by protocol: `x402` (its `exact` settlements and channel charges) and `mpp`
+ * (MPP's `evm` `charge` credentials, settled by the same EIP-3009 engine as `exact`; docs/payments.md).
+ */
+export function protocolsOf(
+  ledgerRows: SettledRow[],
+  charges: SettledRow[],
+  network: string,
+  ethUsd: number | null,
+): Record<'x402' | 'mpp', Omit<SchemeMoney, 'claimed_atomic' | 'swept_atomic' | 'sponsored_gas_wei'>> {
+  const money = (rows: SettledRow[]) => {
+    const mine = rows.filter((r) => r.network === network)
+    const revenue = mine.reduce((a, r) => a + BigInt(r.revenue_atomic), 0n)
+    const gas = mine.reduce((a, r) => a + BigInt(r.gas_wei), 0n)
+    return {
+      paid_calls: mine.reduce((a, r) => a + r.paid_calls, 0),
+      revenue_usd: Number(revenue) / 1e6,
+      revenue_atomic: revenue.toString(),
+      gas_wei: gas.toString(),
+      gas_usd: weiToUsd(gas, ethUsd),
+    }
+  }
+  return {
+    x402: money([...ledgerRows.filter((r) => r.protocol !== 'mpp'), ...charges]),
+    mpp: money(ledgerRows.filter((r) => r.protocol === 'mpp')),
   }
 }
 

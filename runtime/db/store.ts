@@ -226,6 +226,8 @@ export interface SettledRow {
   revenue_atomic: string
   /** Sum of gas_used × gas_price over the rows whose gas is known (wei). */
   gas_wei: string
+  /** The protocol the payments came by (ledger rows: 'x402' or 'mpp'; channel charges: none, i.e. x402). */
+  protocol?: 'x402' | 'mpp'
 }
 
 export interface Reservation {

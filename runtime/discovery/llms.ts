@@ -1,4 +1,5 @@
 import type { NetworkChannelTerms } from '../pay/schemes/batch-settlement/scheme'
+import { mppTerms } from './mpp'
 import type { CatalogService } from '../catalog/index'
 import type { Config } from '../config'
 import { TIERS, type TierName } from '../sdk'
@@ -30,6 +31,24 @@ function spendCapLine(services: CatalogService[]): string[] {
   const max = Math.max(...over.map((o) => o.usd))
   return [
     `The official client refuses a single payment above $1 by default: ${over.map((o) => o.name).join(', ')} cost more; allow them with \`x402Client.setSpendControls({ maxAmountPerPayment: '$${max}' })\`.`,
+  ]
+}
+
+/** How an MPP agent pays the same 402 (when MPP is offered): docs/payments.md. */
+function mppSection(cfg: Config): string[] {
+  const mpp = mppTerms(cfg)
+  if (!mpp) return []
+  const chains = mpp.networks.map((n) => `chain ${n.chainId}`).join(', ')
+  return [
+    '',
+    '## How to pay (MPP)',
+    '',
+    `The same 402 also carries an MPP challenge (the Machine Payments Protocol, paymentauth.org): \`WWW-Authenticate: Payment id="…", realm="${mpp.realm}", method="evm", intent="charge", request="…", expires="…"\`, one per network (${chains}), for the same price, token (USDC) and recipient as the x402 offer.`,
+    '1. Decode `request` (base64url JSON: `amount`, `currency`, `recipient`, `methodDetails.chainId`) and sign an EIP-3009 `TransferWithAuthorization` for exactly `amount` to `recipient`, with `nonce` = keccak256 of the challenge `id` followed by `realm`, `validAfter` 0 and `validBefore` = `expires`.',
+    '2. Repeat the identical request with `Authorization: Payment <base64url of {challenge, payload: {type: "authorization", from, to, value, validAfter, validBefore, nonce, signature}, source}>` (never together with an x402 header: that is a 400).',
+    '3. A 200 carries the result and a `Payment-Receipt` header (base64url JSON: method, reference = the settlement transaction, status, timestamp, challengeId, chainId, and this server\'s signed receipt in `extensions["offer-receipt"]`). A refused credential is a 402 with RFC 9457 problem details (`https://paymentauth.org/problems/…`) and a fresh challenge; a challenge pays once (a used one is `invalid-challenge`). Failed calls are never charged.',
+    'With mppx this is: `Mppx.create({ methods: [evm.charge({ account, currencies: [evm.assets.base.USDC] })], polyfill: false }).fetch(url, init)` from `mppx/client`. Over MCP: the credential in `_meta["org.paymentauth/credential"]`, the receipt in `_meta["org.paymentauth/receipt"]` (`McpClient.wrap` from `mppx/mcp/client`).',
+    '',
   ]
 }
 
@@ -68,6 +87,7 @@ export function llmsTxt(services: CatalogService[], cfg: Config, terms?: Network
           `Payment channels: every 402 also offers \`batch-settlement\` (${where}): deposit once (at least ${channels.min_deposit} atomic units, gas paid by this server), then each call is paid by a signed cumulative voucher, checked locally and answered at once with no transaction; unspent funds come back with a cooperative refund (GET on the paid route). Pick it for many calls: \`exact\` costs one on-chain transfer per call. Client: \`new x402Client().register(network, new BatchSettlementEvmScheme(signer))\` from \`@x402/evm/batch-settlement/client\`. Model tiers charge for the tokens used, the price being the ceiling: the answer's \`charged\` ({ atomic, usd }) and PAYMENT-RESPONSE \`extra.chargedAmount\` say what was charged. Every paid answer carries the same signed receipt as with \`exact\` (PAYMENT-RESPONSE \`extensions["offer-receipt"]\`), with the channel id and cumulative charged amount in place of a transaction.`,
         ]
       : []),
+    ...mppSection(cfg),
     ...(solanaHowTo(cfg) ? [solanaHowTo(cfg)!] : []),
     `Tiered (model-backed) services take \`?tier=${TIERS.join('|')}\` (default standard); each tier has its own price.`,
     'Model-backed services stream with `Accept: text/event-stream`: `delta` events as the model writes, then one `result` event (the JSON answer plus `payment`, the settlement response); settled only after the complete result, nothing charged if the stream breaks.',

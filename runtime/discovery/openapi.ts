@@ -3,6 +3,7 @@ import { serviceInfo } from './service-info'
 import type { Config } from '../config'
 import { atomicToUsd } from '../catalog/amount'
 import type { ChannelTerms, NetworkChannelTerms } from '../pay/schemes/batch-settlement/scheme'
+import { mppProtocols, mppTerms } from './mpp'
 import { solanaTermsOf } from './solana'
 import { TIERS } from '../sdk'
 
@@ -42,12 +43,13 @@ const free = (summary: string, tag = 'Public') => ({
 export const guidanceOf = (cfg: Config, terms?: NetworkChannelTerms) => {
   const base = cfg.provider.apiBase.replace(/\/+$/, '')
   const channels = terms && Object.values(terms)[0]
-  return `Read ${base}/llms.txt for the full guide. Every /api/v1/* operation is paid per call with x402 v2 (scheme exact, USDC). Call it without payment, with the body you mean to pay for, to get a 402 with a PAYMENT-REQUIRED header (a body that would be refused gets its 400/415/422 instead, free: fix it first; an empty body or {} just reads the price), sign the EIP-3009 authorization it describes, and repeat the identical request with a PAYMENT-SIGNATURE header (for example with @x402/fetch). Failed calls (status >= 400) are never charged. The identical request sent again with the same payment (or the same payment-identifier extension id) returns the kept result without a second charge. Tiered services take ?tier=${TIERS.join('|')}.${channels ? ` Every 402 also offers scheme batch-settlement (a payment channel: one deposit of at least ${channels.min_deposit} atomic units, then signed vouchers with no transaction per call; x-payment-info.protocols has its terms): cheaper for many calls, see llms.txt.` : ''}${solanaTermsOf(cfg) ? ` Agents on Solana: every 402 also lists scheme exact on ${solanaTermsOf(cfg)!.network} (USDC, extra.feePayer pays the fee; client ExactSvmScheme from @x402/svm/exact/client), see llms.txt.` : ''}`
+  return `Read ${base}/llms.txt for the full guide. Every /api/v1/* operation is paid per call with x402 v2 (scheme exact, USDC). Call it without payment, with the body you mean to pay for, to get a 402 with a PAYMENT-REQUIRED header (a body that would be refused gets its 400/415/422 instead, free: fix it first; an empty body or {} just reads the price), sign the EIP-3009 authorization it describes, and repeat the identical request with a PAYMENT-SIGNATURE header (for example with @x402/fetch). Failed calls (status >= 400) are never charged. The identical request sent again with the same payment (or the same payment-identifier extension id) returns the kept result without a second charge. Tiered services take ?tier=${TIERS.join('|')}.${channels ? ` Every 402 also offers scheme batch-settlement (a payment channel: one deposit of at least ${channels.min_deposit} atomic units, then signed vouchers with no transaction per call; x-payment-info.protocols has its terms): cheaper for many calls, see llms.txt.` : ''}${solanaTermsOf(cfg) ? ` Agents on Solana: every 402 also lists scheme exact on ${solanaTermsOf(cfg)!.network} (USDC, extra.feePayer pays the fee; client ExactSvmScheme from @x402/svm/exact/client), see llms.txt.` : ''}${mppTerms(cfg) ? ' The same 402 also carries an MPP challenge (WWW-Authenticate: Payment, method evm, intent charge, same price): an MPP client (e.g. mppx) pays it with an Authorization: Payment credential and gets a Payment-Receipt; see llms.txt.' : ''}`
 }
 
 /**
  * x-payment-info.protocols: x402 on each network this server accepts, `exact`, then, where payment channels are
- * offered, `batch-settlement` with its terms (minDeposit in atomic units, withdrawDelay in seconds; docs/channels.md).
+ * offered, `batch-settlement` with its terms (minDeposit in atomic units, withdrawDelay in seconds; docs/channels.md);
+ * then MPP's `evm` `charge` on each EVM network when MPP is offered.
  */
 export const protocolsOf = (cfg: Config, terms?: NetworkChannelTerms) => {
   const solana = solanaTermsOf(cfg)
@@ -56,6 +58,8 @@ export const protocolsOf = (cfg: Config, terms?: NetworkChannelTerms) => {
     ...(solana
       ? [{ x402: { network: solana.network, asset: solana.asset, scheme: 'exact', feePayer: solana.feePayer } }]
       : []),
+    // MPP beside x402 on the same 402 (`evm` `charge`, same price, token and recipient): docs/payments.md.
+    ...mppProtocols(cfg),
   ]
 }
 

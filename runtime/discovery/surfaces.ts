@@ -1,4 +1,5 @@
 import type { ChannelOffer, NetworkChannelTerms } from '../pay/schemes/batch-settlement/scheme'
+import { mppTerms } from './mpp'
 import type { CatalogService } from '../catalog/index'
 import type { Config } from '../config'
 import { acceptsFor } from '../pay/server/challenge'
@@ -38,6 +39,12 @@ const channelFields = (channels?: NetworkChannelTerms) => {
 }
 
 /** One network's entry of `channelFields`. */
+/** The `mpp` field of /services and /.well-known/x402 (MPP's terms), or nothing when MPP is off. */
+const mppField = (cfg: Config) => {
+  const mpp = mppTerms(cfg)
+  return mpp ? { mpp } : {}
+}
+
 const channelFieldsOn = (network: string, channels?: NetworkChannelTerms) =>
   channelFields(channels?.[network] ? { [network]: channels[network] } : undefined)
 
@@ -50,6 +57,8 @@ export function servicesDocument(services: CatalogService[], cfg: Config, channe
     asset: cfg.networks[0].asset,
     // The x402 schemes every 402 offers, in its order; payment channels' terms when they are offered (docs/channels.md).
     ...channelFields(channels),
+    // MPP beside x402 on the same 402 (docs/payments.md), when offered.
+    ...mppField(cfg),
     // NETWORKS: every accepted network with its token, schemes and channel terms (the fields above are the first's).
     ...(cfg.networks.length > 1
       ? {
@@ -112,6 +121,8 @@ export function wellKnownDocument(
     ...(proofs.length ? { ownershipProofs: proofs } : {}),
     // Payment channels (docs/channels.md): the schemes every 402 offers, in its order, and the channels' terms.
     ...(channels ? channelFields(channels) : {}),
+    // MPP beside x402 on the same 402 (docs/payments.md), when offered.
+    ...mppField(cfg),
     // NETWORKS: every accepted network with its token (the fields above are the first one's), and where channels are
     // offered on any, each network's schemes and channel terms.
     ...(cfg.networks.length > 1
@@ -131,7 +142,9 @@ export function wellKnownDocument(
       endpoint: '/mcp',
       url: `${cfg.provider.apiBase}/mcp`,
       transport: 'streamable-http',
-      payment: 'x402 v2 MCP transport: PaymentPayload in _meta["x402/payment"]',
+      payment: mppTerms(cfg)
+        ? 'x402 v2 MCP transport: PaymentPayload in _meta["x402/payment"]; MPP: credential in _meta["org.paymentauth/credential"]'
+        : 'x402 v2 MCP transport: PaymentPayload in _meta["x402/payment"]',
     },
     resources: services.map((s) => ({
       endpoint: `/api/v1/${s.slug}`,

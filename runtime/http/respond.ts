@@ -3,14 +3,16 @@ import type { ServiceError } from '../sdk/errors'
 /** Headers every response carries (CORS for browser agents, no MIME sniffing). */
 export const BASE_HEADERS: Record<string, string> = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE, X-Request-Id, Retry-After',
+  'access-control-expose-headers':
+    'PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE, WWW-Authenticate, Payment-Receipt, X-Request-Id, Retry-After',
   'x-content-type-options': 'nosniff',
 }
 
 export const PREFLIGHT_HEADERS: Record<string, string> = {
   ...BASE_HEADERS,
   'access-control-allow-methods': 'GET, POST, OPTIONS',
-  'access-control-allow-headers': 'Content-Type, PAYMENT-SIGNATURE, X-PAYMENT, Access-Control-Expose-Headers',
+  'access-control-allow-headers':
+    'Content-Type, PAYMENT-SIGNATURE, X-PAYMENT, Authorization, Accept-Payment, Access-Control-Expose-Headers',
   'access-control-max-age': '600',
 }
 

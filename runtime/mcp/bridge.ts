@@ -6,10 +6,11 @@ import { b64json } from '../pay/wire'
 import { servePaid, type PipelineDeps } from '../call/pipeline'
 import { streamToToolResult, type Progress } from './progress'
 import { PAYMENT_META, toToolResult, type ToolResult } from './results'
+import { credentialHeader, MPP_CREDENTIAL_META } from './mpp'
 
 /** The tool result of a pipeline answer: streamed into progress notifications when the client asked for them. */
-const resultOf = (res: Response, origin: CallOrigin) =>
-  origin.progress ? streamToToolResult(res, origin.progress) : toToolResult(res)
+const resultOf = (res: Response, origin: CallOrigin, mpp = false) =>
+  origin.progress ? streamToToolResult(res, origin.progress, mpp) : toToolResult(res, mpp)
 
 /** Where a tool call comes from: the real socket address of the MCP HTTP request and its abort signal. */
 export interface CallOrigin {
@@ -35,7 +36,7 @@ const jsonRequest = (path: string, args: unknown, origin: CallOrigin, headers: R
 /**
  * A paid tool call through the same pipeline as HTTP (`servePaid`, so through the same doors: admit, finish): the
  * arguments become the JSON body of POST /api/v1/<slug>, `_meta["x402/payment"]` (a PaymentPayload object) becomes
- * the PAYMENT-SIGNATURE header.
+ * the PAYMENT-SIGNATURE header, and MPP's `_meta["org.paymentauth/credential"]` the `Authorization: Payment` one.
  * Validation before payment, the replay lock, settle-only-on-success and the refusal throttle all apply unchanged.
  */
 export async function callPaidTool(
@@ -48,8 +49,12 @@ export async function callPaidTool(
   onAdmitted?: () => void,
 ): Promise<ToolResult> {
   const payment = meta?.[PAYMENT_META]
-  const headers: Record<string, string> =
-    payment === undefined || payment === null ? {} : { 'payment-signature': b64json(payment) }
+  const credential = meta?.[MPP_CREDENTIAL_META]
+  const mpp = credential !== undefined && credential !== null
+  const headers: Record<string, string> = {
+    ...(payment === undefined || payment === null ? {} : { 'payment-signature': b64json(payment) }),
+    ...(mpp ? { authorization: credentialHeader(credential) } : {}),
+  }
   const res = await servePaid(
     svc,
     jsonRequest(`/api/v1/${svc.slug}`, args, origin, headers),
@@ -58,7 +63,7 @@ export async function callPaidTool(
     deps,
     onAdmitted,
   )
-  return resultOf(res, origin)
+  return resultOf(res, origin, mpp)
 }
 
 /** The free demo tool: the same code path and daily quota as POST /api/demo/explain. */

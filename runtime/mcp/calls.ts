@@ -6,6 +6,7 @@
  * @module mcp/calls
  */
 import type { CatalogService } from '../catalog/index'
+import { RpcError } from './mpp'
 import type { QuotaStore } from '../db/store'
 import type { PipelineDeps } from '../call/pipeline'
 import { asServiceError } from '../http/unexpected'
@@ -115,7 +116,8 @@ export function createToolCalls(deps: McpDeps) {
     mode: TaskMode = 'no',
   ): Promise<ToolResult | TaskAnswer> {
     const asResult = (e: unknown) => {
-      if (e instanceof UnknownTool || e instanceof TasksFull) throw e
+      // (MPP's refused credential is a JSON-RPC error: RpcError, ./mpp.ts)
+      if (e instanceof UnknownTool || e instanceof TasksFull || e instanceof RpcError) throw e
       return errorResult(asServiceError(e, deps.log, { tool: name }, 'mcp tool call failed'))
     }
     try {

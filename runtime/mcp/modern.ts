@@ -9,6 +9,7 @@
  * @module mcp/modern
  */
 import { z } from 'zod'
+import { RpcError } from './mpp'
 import type { ToolCalls } from './calls'
 import { UnknownTool } from './calls'
 import type { Progress } from './progress'
@@ -79,6 +80,8 @@ export function createModernMcp(opts: {
           return out as never
         } catch (e) {
           if (e instanceof UnknownTool) throw new mcp.ProtocolError(mcp.ProtocolErrorCode.InvalidParams, e.message)
+          // MPP's transport: a refused credential is a JSON-RPC error with the challenges (./mpp.ts).
+          if (e instanceof RpcError) throw new mcp.ProtocolError(e.code, e.message, e.data)
           throw e
         }
       })

@@ -6,6 +6,7 @@
  * @module mcp/progress
  */
 import { PAYMENT_RESPONSE_META, objectResult, toToolResult, type ToolResult } from './results'
+import { MPP_RECEIPT_META } from './mpp'
 
 export interface Progress {
   progress: number
@@ -13,8 +14,12 @@ export interface Progress {
 }
 
 /** Reads one streamed answer into progress notifications and a tool result (a JSON answer goes as before). */
-export async function streamToToolResult(res: Response, onProgress: (p: Progress) => void): Promise<ToolResult> {
-  if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) return toToolResult(res)
+export async function streamToToolResult(
+  res: Response,
+  onProgress: (p: Progress) => void,
+  mpp = false,
+): Promise<ToolResult> {
+  if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) return toToolResult(res, mpp)
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader()
   let buf = ''
   let chars = 0
@@ -37,7 +42,10 @@ export async function streamToToolResult(res: Response, onProgress: (p: Progress
       onProgress({ progress: ++chars, message: `(restart: ${String(value.reason ?? '')})` })
     } else if (event === 'result') {
       const { payment, ...result } = value
-      final = objectResult(result, false, payment ? { [PAYMENT_RESPONSE_META]: payment } : undefined)
+      // MPP's receipt (method, reference) or x402's settlement response, each under its own key.
+      const key =
+        (payment as { method?: unknown } | undefined)?.method === 'evm' ? MPP_RECEIPT_META : PAYMENT_RESPONSE_META
+      final = objectResult(result, false, payment ? { [key]: payment } : undefined)
     } else if (event === 'error') final = objectResult(value, true)
   }
   for (;;) {

@@ -1,10 +1,13 @@
 import type { ErrorCode } from '../sdk'
 import { decodeB64Json } from '../pay/wire'
+import { challengesOf, codeOfProblem, MPP_RECEIPT_META, MPP_REQUIRED_META, receiptOf, RpcError } from './mpp'
 /**
  * HTTP answers of the pipeline as MCP tool results (x402 MCP transport, specs/transports-v2/mcp.md):
  * 200 -> the result with the SettleResponse in `_meta["x402/payment-response"]`; 402 -> isError with the v2
  * PaymentRequired (plus the spec's `x402/error` wrapper of it) as structuredContent and, the same JSON, as
- * content[0].text; any other status -> isError with the HTTP error body.
+ * content[0].text; any other status -> isError with the HTTP error body. MPP beside it (./mpp.ts): the receipt in
+ * `_meta["org.paymentauth/receipt"]`, the challenges in `_meta["org.paymentauth/payment-required"]`, and a refused
+ * MPP credential as a JSON-RPC error (-32042/-32043) carrying both protocols' challenges.
  */
 export const PAYMENT_META = 'x402/payment'
 export const PAYMENT_RESPONSE_META = 'x402/payment-response'
@@ -30,8 +33,11 @@ export function objectResult(value: unknown, isError = false, meta?: Record<stri
   }
 }
 
-/** The tool result of one pipeline Response (the body is read here). */
-export async function toToolResult(res: Response): Promise<ToolResult> {
+/**
+ * The tool result of one pipeline Response (the body is read here). `mpp`: the call carried an MPP credential, so a
+ * 402 is MPP's JSON-RPC error (thrown as RpcError).
+ */
+export async function toToolResult(res: Response, mpp = false): Promise<ToolResult> {
   const text = await res.text()
   let body: unknown
   try {
@@ -41,14 +47,27 @@ export async function toToolResult(res: Response): Promise<ToolResult> {
   }
   const receipt = decodeB64Json(res.headers.get('payment-response'))
   if (res.status === 200) {
+    const mppReceipt = receiptOf(res)
     return {
       content: [{ type: 'text', text }],
       ...(isRecord(body) ? { structuredContent: body } : {}),
       ...(receipt ? { _meta: { [PAYMENT_RESPONSE_META]: receipt } } : {}),
+      ...(mppReceipt ? { _meta: { [MPP_RECEIPT_META]: mppReceipt } } : {}),
     }
   }
   if (res.status === 402) {
     const required = decodeB64Json(res.headers.get('payment-required'))
+    const challenges = challengesOf(res)
+    const problem =
+      isRecord(body) && typeof body.type === 'string' && body.type.includes('paymentauth.org') ? body : undefined
+    const mppRequired = challenges.length ? { httpStatus: 402, challenges, ...(problem ? { problem } : {}) } : undefined
+    if (mpp && mppRequired) {
+      const message = typeof problem?.detail === 'string' ? problem.detail : 'Payment required'
+      throw new RpcError(codeOfProblem(problem?.type as string | undefined), message, {
+        ...mppRequired,
+        ...(required ? { [ERROR_KEY]: required } : {}),
+      })
+    }
     if (required) {
       const message = isRecord(body) && typeof body.message === 'string' ? body.message : undefined
       const error =
@@ -70,6 +89,7 @@ export async function toToolResult(res: Response): Promise<ToolResult> {
       return objectResult(paymentRequired, true, {
         [ERROR_KEY]: core,
         ...(receipt ? { [PAYMENT_RESPONSE_META]: receipt } : {}),
+        ...(mppRequired ? { [MPP_REQUIRED_META]: mppRequired } : {}),
       })
     }
   }

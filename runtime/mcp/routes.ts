@@ -6,6 +6,7 @@ import { withKeepAlive } from '../http/sse'
 import { ServiceError } from '../sdk'
 import { createToolCalls, UnknownTool, type McpDeps } from './calls'
 import { createModernMcp } from './modern'
+import { RpcError } from './mpp'
 import type { Progress } from './progress'
 import type { ToolResult } from './results'
 import { legacyTask, legacyTaskResult, TASK_NOT_FOUND } from './task-wire'
@@ -43,6 +44,7 @@ const INSTRUCTIONS =
   'Every tool named after a service (kebab-case), and call_service (any service by slug), is paid per call with x402 v2 (USDC on Base: scheme exact, or batch-settlement payment channels where the PaymentRequired offers them). ' +
   'Invalid arguments are refused free of charge; valid ones without payment get isError with the PaymentRequired in structuredContent: sign one of its `accepts`, and repeat the same call with the PaymentPayload in _meta["x402/payment"]; ' +
   'the receipt comes back in _meta["x402/payment-response"] (its signed receipt under extensions["offer-receipt"]). ' +
+  'MPP clients: the same result carries _meta["org.paymentauth/payment-required"] (evm/charge challenges); send the credential in _meta["org.paymentauth/credential"], the receipt comes back in _meta["org.paymentauth/receipt"]. ' +
   'Send _meta.progressToken to get notifications/progress with the answer text as a model writes it. Failed calls are never charged. ' +
   'Model services can run as a Task (MCP 2026-07-28: declare the io.modelcontextprotocol/tasks extension; 2025-11-25: params.task): the paid call answers a task at once, poll tasks/get for the result (settled only when complete). ' +
   'Free tools: search_services (find a service by words), describe_service (schema, prices, example), and a daily-limited demo. ' +
@@ -153,6 +155,8 @@ export function mcpRoutes(deps: McpDeps, clientOf: (req: Request, server: Server
         return { task: legacyTask(task) } as never
       } catch (e) {
         if (e instanceof UnknownTool) throw new mcp.McpError(mcp.ErrorCode.InvalidParams, e.message)
+        // MPP's transport: a refused credential is a JSON-RPC error with the challenges (./mpp.ts).
+        if (e instanceof RpcError) throw new mcp.McpError(e.code, e.message, e.data)
         if (e instanceof TasksFull) throw new mcp.McpError(mcp.ErrorCode.InternalError, e.message)
         throw e
       }

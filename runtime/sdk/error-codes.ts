@@ -28,6 +28,7 @@ export const ERROR_CODES = [
   'PAYMENT_UNAVAILABLE', // the facilitator (or the ledger database) cannot be reached; retryable
   'DATABASE_UNAVAILABLE', // the shared database (DATABASE_URL) is down: /stats, the demo; retryable
   'RESULT_NOT_KEPT',
+  'TWO_PAYMENT_CREDENTIALS', // an x402 payment header and an MPP Authorization: Payment credential in one request (400)
   'SETTLEMENT_FAILED', // a streamed call's settlement did not complete after its text was sent: result withheld
   'TOO_MANY_INVALID_PAYMENTS',
   'TOO_MANY_FAILED_RUNS', // a payer whose paid runs kept failing is cooled down across authorizations (429, Retry-After)

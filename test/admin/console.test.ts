@@ -178,6 +178,8 @@ describe('operator console', () => {
         .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))).reduce((a, b) => a + b, 0)),
     ).toBeCloseTo(0.001, 9)
     expect(await page.textContent('[data-stat="Pending / settling"]')).toBe('2')
+    // revenue per protocol (x402 and MPP beside it, docs/payments.md): the x402 payment of this test, no MPP one
+    expect(await page.textContent('#money-networks')).toMatch(/by protocol: x402 \S+ in 1 paid calls, MPP \S+ in 0/)
     // dev chain: the margins come with the reason they are negative (gas at the dev chain's fee)
     expect(await page.isVisible('#money-dev-note')).toBe(true)
     expect(await page.textContent('#money-dev-note')).toMatch(/priced at the dev chain's fee \([0-9.e+-]+ gwei per gas/)

@@ -181,9 +181,18 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
         paid_calls: 1,
         revenue_atomic: '1000',
         gas_wei: (61234n * 1000000007n).toString(),
+        protocol: 'x402',
       },
-      { day: '2026-11-22', network, slug: 'a', paid_calls: 1, revenue_atomic: '9007199254740993', gas_wei: '150000' },
-      { day: '2026-11-22', network, slug: 'b', paid_calls: 1, revenue_atomic: '7', gas_wei: '0' },
+      {
+        day: '2026-11-22',
+        network,
+        slug: 'a',
+        paid_calls: 1,
+        revenue_atomic: '9007199254740993',
+        gas_wei: '150000',
+        protocol: 'x402',
+      },
+      { day: '2026-11-22', network, slug: 'b', paid_calls: 1, revenue_atomic: '7', gas_wei: '0', protocol: 'x402' },
     ])
     const r = await loadStatsReport(e.stats, e.ledger, 30, 2000, network, new Date(clock.ms))
     expect(r.totals).toMatchObject({
@@ -399,7 +408,15 @@ describe('#24: migrating an existing database to (network, payer, nonce)', () =>
     expect(await ledger.reserve(settled)).toBeNull()
     expect(await ledger.reserve({ ...inFlight, network: TEST })).not.toBeNull()
     expect(await ledger.settledByDay(0)).toEqual([
-      { day: '2026-11-22', network: MAIN, slug: 'a', paid_calls: 1, revenue_atomic: '4200', gas_wei: '0' },
+      {
+        day: '2026-11-22',
+        network: MAIN,
+        slug: 'a',
+        paid_calls: 1,
+        revenue_atomic: '4200',
+        gas_wei: '0',
+        protocol: 'x402',
+      },
     ])
     expect(await ledger.settledTotal(MAIN)).toBe(4200n)
   }

@@ -125,9 +125,18 @@ describe('revenue from the ledger', () => {
         paid_calls: 1,
         revenue_atomic: '1000',
         gas_wei: (61234n * 1000000007n).toString(),
+        protocol: 'x402',
       },
-      { day: '2026-11-22', network, slug: 'a', paid_calls: 1, revenue_atomic: '9007199254740993', gas_wei: '150000' },
-      { day: '2026-11-22', network, slug: 'b', paid_calls: 1, revenue_atomic: '7', gas_wei: '0' },
+      {
+        day: '2026-11-22',
+        network,
+        slug: 'a',
+        paid_calls: 1,
+        revenue_atomic: '9007199254740993',
+        gas_wei: '150000',
+        protocol: 'x402',
+      },
+      { day: '2026-11-22', network, slug: 'b', paid_calls: 1, revenue_atomic: '7', gas_wei: '0', protocol: 'x402' },
     ])
     const r = statsReport(stats, l, 30, 2000, network, new Date(now))
     expect(r.totals).toMatchObject({
@@ -177,7 +186,15 @@ describe('revenue from the ledger', () => {
     const db = openDatabase(path)
     expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: MIGRATIONS.length })
     expect(new Ledger(db).settledByDay(0)).toEqual([
-      { day: '2026-11-22', network: 'eip155:8453', slug: 'a', paid_calls: 1, revenue_atomic: '4200', gas_wei: '0' },
+      {
+        day: '2026-11-22',
+        network: 'eip155:8453',
+        slug: 'a',
+        paid_calls: 1,
+        revenue_atomic: '4200',
+        gas_wei: '0',
+        protocol: 'x402',
+      },
     ])
     db.close()
     rmSync(dir, { recursive: true })

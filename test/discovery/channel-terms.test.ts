@@ -77,6 +77,8 @@ test('both OpenAPI documents list the batch-settlement protocol with minDeposit 
         receiverAuthorizer: services.batch_settlement.receiver_authorizer,
       },
     },
+    // MPP beside x402 on the same 402 (docs/payments.md)
+    { mpp: { method: 'evm', intent: 'charge', currency: services.asset, network: 'eip155:8453', chainId: 8453 } },
   ]
   const agent = await get('/openapi.json')
   expect(agent.info['x-guidance']).toContain(`also offers scheme batch-settlement`)

@@ -32,7 +32,7 @@ test('discovery finds every paid service behind one templated route, with no war
   }
 })
 
-test('an endpoint check reports it as x402-paid at its price with its schemas', async () => {
+test('an endpoint check reports it as x402-paid and MPP-paid at its price with its schemas', async () => {
   const c = (await checkEndpointSchema({ url: s.url + '/api/v1/slugify', probe: true })) as any
   expect(c.found).toBe(true)
   expect((c.warnings ?? []).filter((w: any) => w.severity === 'error')).toEqual([])
@@ -42,6 +42,8 @@ test('an endpoint check reports it as x402-paid at its price with its schemas', 
     authMode: 'paid',
     paymentOptions: [
       { protocol: 'x402', version: 2, network: 'eip155:8453', amount: '1000', scheme: 'exact', maxTimeoutSeconds: 60 },
+      // MPP's challenge on the same 402 (WWW-Authenticate: Payment), read by the checker as an MPP option.
+      { protocol: 'mpp', paymentMethod: 'evm', intent: 'charge', amount: '1000' },
     ],
   })
   expect(a.inputSchema.properties.text.type).toBe('string')
@@ -50,7 +52,7 @@ test('an endpoint check reports it as x402-paid at its price with its schemas', 
   expect(fromSpec.advisories.find((x: any) => x.method === 'POST')).toMatchObject({
     authMode: 'paid',
     estimatedPrice: '0.001000-3.000000 USD',
-    protocols: ['x402'],
+    protocols: ['x402', 'mpp'],
   })
 })
 

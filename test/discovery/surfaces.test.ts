@@ -186,8 +186,14 @@ describe('the 402 challenge', () => {
   test('answered from bytes built once: the same headers and body each time, each with its own request id', async () => {
     const answers = await Promise.all([1, 2, 3].map(() => s.post('/api/v1/test-explain?tier=quick', {})))
     expect(answers.map((r) => r.status)).toEqual([402, 402, 402])
-    const heads = answers.map((r) => [...r.headers].filter(([k]) => !['x-request-id', 'date'].includes(k)))
+    const heads = answers.map((r) =>
+      [...r.headers].filter(([k]) => !['x-request-id', 'date', 'www-authenticate'].includes(k)),
+    )
     expect(heads[1]).toEqual(heads[0])
+    // MPP's challenge is fresh in each 402 (its id binds a nonce of its own: one challenge pays once).
+    const mpp = answers.map((r) => r.headers.get('www-authenticate'))
+    expect(new Set(mpp).size).toBe(3)
+    for (const m of mpp) expect(m).toStartWith('Payment id="')
     expect(heads[2]).toEqual(heads[0])
     const bodies = await Promise.all(answers.map((r) => r.text()))
     expect(new Set(bodies).size).toBe(1)
@@ -231,7 +237,10 @@ describe('public endpoints', () => {
     )
     expect((await getJson('/discovery/resources?scheme=batch-settlement')).pagination.total).toBe(0)
     const protocols = (await getJson('/openapi.json')).paths['/api/v1/{slug}'].post['x-payment-info'].protocols
-    expect(protocols.map((p: any) => p.x402.scheme)).toEqual(['exact'])
+    expect(protocols.map((p: any) => p.x402?.scheme ?? `mpp ${p.mpp.method}/${p.mpp.intent}`)).toEqual([
+      'exact',
+      'mpp evm/charge',
+    ])
   })
   test('health', async () => {
     const h = await getJson('/health')

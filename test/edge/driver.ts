@@ -42,7 +42,9 @@ import {
   type CatalogCall,
 } from '../support/catalog-calls'
 import { channelPayer, clientFor } from '../support/channels'
-import { startServerOnChain } from '../support/on-chain'
+import { fundedPayer, startServerOnChain } from '../support/on-chain'
+import { mppClient } from '../support/mpp'
+import { Receipt } from 'mppx'
 import {
   checkAsWritten,
   PROXY_CONFIG,
@@ -164,6 +166,32 @@ export function proxyTests(kind: ProxyKind) {
       officialClient(new ExactEvmScheme(privateKeyToAccount(chain.payer.privateKey)), calls),
     )
     await payEach(calls, (c, problems) => paidHttpCall(world, p.url, pay, c, problems), exactProblems)
+    const prices = sum(calls.map((c) => c.price))
+    expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(prices)
+    moved.exact += prices
+  }, 120_000)
+
+  test(`MPP through ${kind}: mppx's client pays the same 402s with Authorization: Payment and gets its Payment-Receipt`, async () => {
+    const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
+    const payer = await fundedPayer(chain, 100_000_000n)
+    const { fetch: pay, carried } = mppClient(payer.key)
+    const problems: string[] = []
+    for (const c of calls) {
+      const input = world.stage(c)
+      const url = `${p.url}/api/v1/${c.slug}${c.tiered ? `?tier=${c.tier}` : ''}`
+      const res = await pay(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(input),
+      })
+      await res.arrayBuffer()
+      const receipt = res.headers.get('payment-receipt')
+      if (res.status !== 200 || !receipt) problems.push(`${c.label}: ${res.status} through ${kind}`)
+      else if (!/^0x[0-9a-f]{64}$/.test(Receipt.deserialize(receipt).reference)) problems.push(`${c.label}: receipt`)
+    }
+    expect(problems).toEqual([])
+    expect(carried.filter((x) => x === 'authorization: payment').length).toBe(calls.length)
+    expect(carried).not.toContain('payment-signature')
     const prices = sum(calls.map((c) => c.price))
     expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - before).toBe(prices)
     moved.exact += prices

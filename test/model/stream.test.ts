@@ -15,6 +15,7 @@ import { fundedPayer, startServerOnChain, stopAndTally } from '../support/on-cha
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai'
 import { payingFetch } from '../support/paying-fetch'
 import { sseReader } from '../support/sse'
+import { mppClient } from '../support/mpp'
 import { until } from '../support/until'
 
 let chain: DevChain
@@ -271,4 +272,25 @@ test('the free demo streams too, with its quota in the result', async () => {
   fake.release()
   const last = (await events.rest()).at(-1)!
   expect(last).toMatchObject({ event: 'result', data: { result: 'A demo.', demo: { limit: 5 } } })
+})
+
+test("MPP: mppx's client pays a streamed answer with Authorization: Payment; the result event carries MPP's receipt", async () => {
+  fake.reply({ stream: ['It ', 'adds', '.'], tokens: 99 })
+  const url = await priced(`${s.url}/api/v1/explain-code?tier=quick`)
+  const payer = await fundedPayer(chain, 10_000_000n)
+  const { fetch: mppPay, carried } = mppClient(payer.key)
+  const before = await payee()
+  const r = await mppPay(url, streamed({ code: 'const add = (a, b) => a + b' }))
+  expect(r.status).toBe(200)
+  expect(r.headers.get('content-type')).toStartWith('text/event-stream')
+  const all = await sseReader(r).rest()
+  const last = all.at(-1)!
+  expect(last.event).toBe('result')
+  expect(last.data.result).toBe('It adds.')
+  // settled after the complete result: MPP's receipt (not x402's settlement response) in the result event
+  expect(last.data.payment).toMatchObject({ method: 'evm', status: 'success', chainId: 8453 })
+  expect(last.data.payment.reference).toMatch(/^0x[0-9a-f]{64}$/)
+  expect(last.data.payment.extensions['offer-receipt'].info.receipt).toBeTruthy()
+  expect(carried).toEqual(['none', 'authorization: payment'])
+  expect((await payee()) - before).toBe(BigInt((await requirementsAt(url)).amount))
 })

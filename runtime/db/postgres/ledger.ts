@@ -1,5 +1,5 @@
 import type { SQL } from 'bun'
-import { FAILED_RUN_REASON, ledgerKey, SKEW_MS } from '../shared'
+import { FAILED_RUN_REASON, ledgerKey, MPP_PAYLOAD_LIKE, SKEW_MS } from '../shared'
 import type {
   CooldownStore,
   LedgerStore,
@@ -118,8 +118,9 @@ export class PgLedger implements LedgerStore {
   async settledByDay(sinceMs: number): Promise<SettledRow[]> {
     const rows = await this.sql`
       SELECT to_char(to_timestamp(settled_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, network, slug, COUNT(*)::int AS paid_calls,
-             SUM(amount::numeric)::text AS revenue_atomic, COALESCE(SUM(gas_used * gas_price), 0)::text AS gas_wei
-      FROM payments WHERE state = 'settled' AND settled_at >= ${sinceMs}::bigint GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`
+             SUM(amount::numeric)::text AS revenue_atomic, COALESCE(SUM(gas_used * gas_price), 0)::text AS gas_wei,
+             CASE WHEN payload LIKE ${MPP_PAYLOAD_LIKE}::text THEN 'mpp' ELSE 'x402' END AS protocol
+      FROM payments WHERE state = 'settled' AND settled_at >= ${sinceMs}::bigint GROUP BY 1, 2, 3, 7 ORDER BY 1, 2, 3, 7`
     return rows.map((r: SettledRow) => ({ ...r, paid_calls: Number(r.paid_calls) }))
   }
 

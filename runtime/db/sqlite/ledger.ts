@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'bun:sqlite'
 import { durably } from './connect'
-import { FAILED_RUN_REASON, ledgerKey } from '../shared'
+import { FAILED_RUN_REASON, ledgerKey, PROTOCOL_SQL } from '../shared'
 import type {
   LedgerStore,
   PayerCheck,
@@ -78,9 +78,10 @@ export class Ledger implements LedgerStore {
     // Integer sums (SQLite raises on overflow rather than rounding), read back as text for exact bigints.
     this.settledQ = db.prepare(
       `SELECT strftime('%Y-%m-%d', settled_at / 1000, 'unixepoch') AS day, network, slug, COUNT(*) AS paid_calls,
-              CAST(SUM(CAST(amount AS INTEGER)) AS TEXT) AS revenue_atomic, CAST(COALESCE(SUM(gas_used * gas_price), 0) AS TEXT) AS gas_wei
+              CAST(SUM(CAST(amount AS INTEGER)) AS TEXT) AS revenue_atomic, CAST(COALESCE(SUM(gas_used * gas_price), 0) AS TEXT) AS gas_wei,
+              ${PROTOCOL_SQL} AS protocol
        FROM payments INDEXED BY payments_settled WHERE state = 'settled' AND settled_at >= ?
-       GROUP BY day, network, slug ORDER BY day, network, slug`,
+       GROUP BY day, network, slug, protocol ORDER BY day, network, slug, protocol`,
     )
     this.costQ = db.prepare(
       `SELECT CAST(SUM(c) AS TEXT) AS total, COUNT(*) AS n FROM

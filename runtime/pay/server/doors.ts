@@ -31,6 +31,8 @@ export interface PaidCallDeps {
 export interface PresentedPayment {
   header: string
   version: 1 | 2
+  /** 'mpp': an `Authorization: Payment` credential (MPP, paymentauth.org) rather than an x402 payment header. */
+  protocol?: 'mpp'
   /** The v2 header's JSON (null when it is not base64 JSON within the size limit): `accepted.scheme`/`network`. */
   decoded: { accepted?: { scheme?: unknown; network?: unknown } } | null
 }
@@ -58,6 +60,11 @@ export interface SchemePlugin {
   offers?(base: PaymentRequirements[], corrective?: X402Requirements): X402Requirements[]
   /** Grows when its offers change while running (the 402s and the published documents are built again). */
   readonly version?: number
+  /**
+   * Headers it adds to every 402 of the resource, beside x402's PAYMENT-REQUIRED (MPP: its `WWW-Authenticate: Payment`
+   * challenges for the same `base` entries). Built per answer (they may expire), so kept cheap.
+   */
+  challengeHeaders?(r: PaidRequest, base: PaymentRequirements[]): Record<string, string>
   /** The refund door (a GET on a paid route): only a scheme that refunds (x402 `batch-settlement`). */
   refund?(
     p: PresentedPayment,
@@ -77,7 +84,15 @@ export interface SchemeRegistry {
   readonly version: number
   /** The scheme that serves refunds, if any. */
   readonly refunder?: SchemePlugin
+  /** Every registered scheme's extra 402 headers (`SchemePlugin.challengeHeaders`). */
+  challengeHeaders(r: PaidRequest, base: PaymentRequirements[]): Record<string, string>
 }
+
+/**
+ * A refusal answered with problem details (RFC 9457, `application/problem+json`) in place of the x402 body: MPP's
+ * errors. The 402 still carries every scheme's challenge (a fresh one).
+ */
+export type ProblemDetails = { type: string; title: string; status: number; detail: string } & Record<string, unknown>
 
 /** What a repeated payment gets instead of running the handler again. */
 export type Collected =
@@ -119,6 +134,8 @@ export type SettleOutcome =
       /** True when the transfer may still confirm: the same payment sent again collects the kept result. */
       pending: boolean
       headers: Record<string, string>
+      /** The 402's body as problem details (MPP), in place of the x402 body. */
+      problem?: ProblemDetails
     }
 
 /** A paid request as the pipeline read it (body, tier, resource), before any payment check. */
@@ -127,8 +144,11 @@ export interface PaidRequest {
   tier: TierName
   /** The paid resource: the URL the 402 challenge names. */
   resource: string
-  /** The PAYMENT-SIGNATURE (v2) or X-PAYMENT (v1) header, or null for an unpaid request. */
-  payment: { header: string; version: 1 | 2 } | null
+  /**
+   * The PAYMENT-SIGNATURE (v2) or X-PAYMENT (v1) header, or (`protocol: 'mpp'`) the `Authorization: Payment`
+   * credential; null for an unpaid request.
+   */
+  payment: { header: string; version: 1 | 2; protocol?: 'mpp' } | null
   /** The raw body, whose hash (with service and tier) identifies the request a payment paid for. */
   raw: string
   requestId: string
@@ -185,6 +205,8 @@ export type Admission =
       headers: Record<string, string>
       /** A channel's cumulative mismatch: the `batch-settlement` entry with the spec's corrective `extra`. */
       corrective?: X402Requirements
+      /** The 402's body as problem details (MPP), in place of the x402 body. */
+      problem?: ProblemDetails
     }
   | { kind: 'admitted'; call: AdmittedCall }
 

@@ -14,7 +14,7 @@ import { REASON } from '../reasons'
 import { b64json } from '../wire'
 import { challenge } from './challenge'
 import { collectedResponse } from './collected-answer'
-import type { Admission, AdmittedCall, Outcome, PaidCallDeps, PaidRequest } from './doors'
+import type { Admission, AdmittedCall, Outcome, PaidCallDeps, PaidRequest, ProblemDetails } from './doors'
 import { presented } from './schemes'
 import type { PaymentRequirements } from '@x402/core/types'
 import { PAYER_FAILED_RUNS, PAYER_FAILED_RUNS_WINDOW_MS } from '../../db/throttle'
@@ -75,22 +75,32 @@ function refusal(
   message: string,
   headers: Record<string, string>,
   corrective?: PaymentRequirements,
+  problem?: ProblemDetails,
 ) {
   const offers = (base: Parameters<PaidCallDeps['schemes']['offers']>[0]) => deps.schemes.offers(base, corrective)
   const again = challenge(deps.config, r.svc, r.tier, deps.payTo, r.resource, reason, offers)
-  return json({ ...again.body, message }, 402, r.requestId, {
+  // Every scheme's challenge again (MPP's fresh `WWW-Authenticate`), and problem details as the body of an MPP refusal.
+  // A channel's corrective 402 answers in x402 only: its payer pays by channel, and the corrective entry takes the
+  // room of the 402's 4 KB head (docs/api.md "The 402's size").
+  const all = {
     'payment-required': again.header,
+    ...(corrective ? {} : deps.schemes.challengeHeaders(r, again.accepts)),
     'cache-control': 'no-store',
     ...headers,
-  })
+  }
+  if (problem) return json(problem, 402, r.requestId, { ...all, 'content-type': 'application/problem+json' })
+  return json({ ...again.body, message }, 402, r.requestId, all)
 }
 
 /** The answer to an admission that runs nothing: the challenge, the kept answer, or the refusal. */
 export function answerOf(a: Exclude<Admission, { kind: 'admitted' }>, r: PaidRequest, deps: PaidCallDeps): Response {
   switch (a.kind) {
     case 'challenge': {
-      const res = cachedChallenge(r, deps).response.clone()
+      const c = cachedChallenge(r, deps)
+      const res = c.response.clone()
       res.headers.set('x-request-id', r.requestId)
+      // Headers that change while the 402 does not (MPP's challenges expire): set on each answer.
+      for (const [k, v] of Object.entries(deps.schemes.challengeHeaders(r, c.accepts))) res.headers.set(k, v)
       return res
     }
     case 'collected':
@@ -98,8 +108,27 @@ export function answerOf(a: Exclude<Admission, { kind: 'admitted' }>, r: PaidReq
         refusal(r, deps, reason, message, headers),
       )
     case 'refused':
-      return refusal(r, deps, a.reason, a.message, a.headers, a.corrective)
+      return refusal(r, deps, a.reason, a.message, a.headers, a.corrective, a.problem)
   }
+}
+
+/**
+ * The payment a request presents: PAYMENT-SIGNATURE (x402 v2), X-PAYMENT (v1), or an `Authorization: Payment`
+ * credential (MPP); null for none. Both protocols' credentials at once is a 400 (which one pays is not guessed).
+ */
+export function paymentOf(req: Request): PaidRequest['payment'] {
+  const v2 = req.headers.get('payment-signature')
+  const x402 = v2 ?? req.headers.get('x-payment')
+  const auth = req.headers.get('authorization')
+  const mpp = auth && /^\s*payment\s+/i.test(auth) ? auth.trim() : null
+  if (x402 && mpp)
+    throw new ServiceError(
+      400,
+      'TWO_PAYMENT_CREDENTIALS',
+      'Send one payment: an x402 PAYMENT-SIGNATURE (or X-PAYMENT) or an MPP Authorization: Payment credential, not both.',
+    )
+  if (mpp) return { header: mpp, version: 2, protocol: 'mpp' }
+  return x402 ? { header: x402, version: v2 ? 2 : 1 } : null
 }
 
 /** A client past its refused payments of the minute (INVALID_PAYMENT_LIMIT) gets 429 before any payment work. */
@@ -121,7 +150,7 @@ export async function admit(r: PaidRequest, deps: PaidCallDeps): Promise<Admissi
   const c = cachedChallenge(r, deps)
   await notThrottled(r, deps)
   const { input, ignored } = r.input()
-  const p = presented(r.payment.header, r.payment.version)
+  const p = presented(r.payment.header, r.payment.version, r.payment.protocol)
   const s = { request: r, ...p, input, ignored, accepts: c.accepts }
   // The scheme the payment is for (the first registered that claims it: `accepted.scheme`, its network), else exact.
   const a = await deps.schemes.pick(p).admit(s, deps)
@@ -164,7 +193,7 @@ export async function refund(r: PaidRequest, deps: PaidCallDeps): Promise<Respon
   if (!r.payment) return answerOf({ kind: 'challenge' }, r, deps)
   const c = cachedChallenge(r, deps)
   await notThrottled(r, deps)
-  const p = presented(r.payment.header, r.payment.version)
+  const p = presented(r.payment.header, r.payment.version, r.payment.protocol)
   if (!refunder.claims(p))
     return answerOf(
       {
@@ -202,7 +231,11 @@ export type Concluded =
       response: unknown
     }
   /** `refusal`: the settlement did not complete (the result is withheld): the 402 to answer. */
-  | { ok: false; error: ServiceError; refusal?: { reason: string; message: string; headers: Record<string, string> } }
+  | {
+      ok: false
+      error: ServiceError
+      refusal?: { reason: string; message: string; headers: Record<string, string>; problem?: ProblemDetails }
+    }
 
 const clientClosed = () =>
   new ServiceError(
@@ -265,7 +298,7 @@ export async function conclude(call: AdmittedCall, outcome: Outcome, deps: PaidC
       const error = new ServiceError(402, 'SETTLEMENT_FAILED', message, {
         extra: { reason, ...(settled.pending ? { retry_after: Number(headers['retry-after']) } : {}) },
       })
-      return { ok: false, error, refusal: { reason, message, headers } }
+      return { ok: false, error, refusal: { reason, message, headers, problem: settled.problem } }
     }
     const data = settled.charged ? { ...(out as object), charged: settled.charged } : (out as object)
     return { ok: true, data, headerName: settled.headerName, header: settled.header, response: settled.response }
@@ -283,7 +316,16 @@ export async function finish(call: AdmittedCall, outcome: Outcome, deps: PaidCal
   try {
     const c = await conclude(call, outcome, deps)
     if (!c.ok) {
-      if (c.refusal) return refusal(call.request, deps, c.refusal.reason, c.refusal.message, c.refusal.headers)
+      if (c.refusal)
+        return refusal(
+          call.request,
+          deps,
+          c.refusal.reason,
+          c.refusal.message,
+          c.refusal.headers,
+          undefined,
+          c.refusal.problem,
+        )
       return errorResponse(c.error, requestId)
     }
     return new Response(JSON.stringify(c.data), {
@@ -315,7 +357,7 @@ export async function finishStreamed(
   const c = await conclude(call, outcome, deps)
   if (c.ok) return { ok: true, data: { ...c.data, payment: c.response } }
   const response = c.refusal
-    ? refusal(call.request, deps, c.refusal.reason, c.refusal.message, c.refusal.headers)
+    ? refusal(call.request, deps, c.refusal.reason, c.refusal.message, c.refusal.headers, undefined, c.refusal.problem)
     : errorResponse(c.error, call.request.requestId)
   return { ok: false, error: c.error, response }
 }

@@ -11,7 +11,8 @@ const MAX_HEADER = 16_384
 const B64 = /^[A-Za-z0-9+/]*={0,2}$/
 
 /** The payment a request presents, its v2 JSON decoded once (null when it is not base64 JSON within MAX_HEADER). */
-export function presented(header: string, version: 1 | 2): PresentedPayment {
+export function presented(header: string, version: 1 | 2, protocol?: 'mpp'): PresentedPayment {
+  if (protocol) return { header, version, protocol, decoded: null }
   const text = header.trim()
   let decoded: PresentedPayment['decoded'] = null
   if (version === 2 && text.length <= MAX_HEADER && text.length % 4 === 0 && B64.test(text)) {
@@ -42,5 +43,10 @@ export function schemeRegistry(plugins: readonly SchemePlugin[]): SchemeRegistry
       return plugins.reduce((n, s) => n + (s.version ?? 0), 0)
     },
     refunder: plugins.find((s) => s.refund),
+    challengeHeaders: (r, base) => {
+      let headers: Record<string, string> = {}
+      for (const s of plugins) if (s.challengeHeaders) headers = { ...headers, ...s.challengeHeaders(r, base) }
+      return headers
+    },
   }
 }
