@@ -5,10 +5,16 @@
  *  - walletSigner(provider, chainId): the visitor's own wallet through viem's `custom` transport (the key stays in
  *    the wallet);
  *  - devSigner(): the embedded dev chain's demo payer; the server signs (test USDC only, refused on a real network);
- *  - pay(signer, network, url, init): the paid request through the official @x402/fetch client, with the receipt.
+ *  - devSolanaSigner(): the embedded Solana dev chain's demo payer, as a @solana/kit transaction signer whose
+ *    signature the server makes (only for a USDC payment to this server; dev chains only);
+ *  - pay(signer, network, url, init, rpcUrl?): the paid request through the official @x402/fetch client (with
+ *    @x402/evm's `exact` on an `eip155:` network, @x402/svm's on a `solana:` one, whose reads go to `rpcUrl`), with
+ *    the receipt.
  */
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
+import { ExactSvmScheme } from '@x402/svm/exact/client'
+import type { Address, SignatureBytes, Transaction, TransactionPartialSigner } from '@solana/kit'
 import { createWalletClient, custom, type EIP1193Provider } from 'viem'
 import { base, baseSepolia } from 'viem/chains'
 
@@ -106,18 +112,54 @@ export async function devSigner(): Promise<Signer> {
   }
 }
 
+const toBase64 = (b: Uint8Array) => btoa(Array.from(b, (c) => String.fromCharCode(c)).join(''))
+const fromBase64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0))
+
+/**
+ * The Solana dev chain's demo payer: the server holds its key and signs only a USDC payment to this server's payee;
+ * the client's reads go through the same-origin relay (`rpcUrl`).
+ */
+export async function devSolanaSigner(): Promise<{ signer: TransactionPartialSigner; rpcUrl: string }> {
+  const res = await fetch('/api/dev-payer/solana')
+  if (!res.ok) throw new Error('No Solana demo payer here: this server is not on the embedded Solana dev chain.')
+  const address = ((await res.json()) as { address: string }).address as Address
+  const signOne = async (tx: Transaction) => {
+    const r = await fetch('/api/dev-payer/solana/sign', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: toBase64(new Uint8Array(tx.messageBytes)) }),
+    })
+    const body = (await r.json().catch(() => ({}))) as { signature?: string; error?: { message: string } }
+    if (!r.ok || !body.signature) throw new Error(body.error?.message ?? `The demo payer refused (HTTP ${r.status}).`)
+    return { [address]: fromBase64(body.signature) as SignatureBytes }
+  }
+  return {
+    signer: { address, signTransactions: (txs) => Promise.all(txs.map(signOne)) },
+    rpcUrl: `${location.origin}/api/dev-payer/solana/rpc`,
+  }
+}
+
 export interface Paid {
   status: number
   body: unknown
   receipt: { success: boolean; transaction: string; network: string; payer?: string; errorReason?: string } | null
 }
 
-/** Sends the request; on 402 the official client signs with `signer` and repeats it with PAYMENT-SIGNATURE. */
-export async function pay(signer: Signer, network: string, url: string, init: RequestInit): Promise<Paid> {
-  const paying = wrapFetchWithPayment(
-    fetch,
-    new x402Client().register(network as `${string}:${string}`, new ExactEvmScheme(signer)),
-  )
+/**
+ * Sends the request; on 402 the official client signs for `network` with `signer` (an EVM signer, or a Solana
+ * transaction signer with its `rpcUrl`) and repeats it with PAYMENT-SIGNATURE.
+ */
+export async function pay(
+  signer: Signer | TransactionPartialSigner,
+  network: string,
+  url: string,
+  init: RequestInit,
+  rpcUrl?: string,
+): Promise<Paid> {
+  const scheme = network.startsWith('solana:')
+    ? new ExactSvmScheme(signer as TransactionPartialSigner, { rpcUrl })
+    : new ExactEvmScheme(signer as Signer)
+  const paying = wrapFetchWithPayment(fetch, new x402Client().register(network as `${string}:${string}`, scheme))
   const res = await paying(url, init)
   const header = res.headers.get('payment-response')
   return {
@@ -127,4 +169,4 @@ export async function pay(signer: Signer, network: string, url: string, init: Re
   }
 }
 
-;(window as unknown as { x402Pay: unknown }).x402Pay = { wallets, walletSigner, devSigner, pay }
+;(window as unknown as { x402Pay: unknown }).x402Pay = { wallets, walletSigner, devSigner, devSolanaSigner, pay }
