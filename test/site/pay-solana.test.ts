@@ -104,6 +104,10 @@ describe('the try-it panel pays on Base or Solana', () => {
     expect((await page.textContent('[data-field="tx"]'))!.trim()).toMatch(/^0x[0-9a-f]{64}$/)
     expect(await page.textContent('[data-field="payer"]')).toBe(base.payer.address)
     expect(await booksAgree()).toEqual({ base: 1000n, solana: 0n })
+    // The dev notice names both demo payers.
+    const notice = await page.textContent('#dev-notice')
+    expect(notice).toContain(base.payer.address)
+    expect(notice).toContain(sol.payer.address)
     await page.close()
   }, 60_000)
 
