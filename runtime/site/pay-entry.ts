@@ -7,6 +7,8 @@
  *  - devSigner(): the embedded dev chain's demo payer; the server signs (test USDC only, refused on a real network);
  *  - devSolanaSigner(): the embedded Solana dev chain's demo payer, as a @solana/kit transaction signer whose
  *    signature the server makes (only for a USDC payment to this server; dev chains only);
+ *  - solanaWallets(network) / solanaWalletSigner(wallet, network): the visitor's Solana wallets found by Wallet
+ *    Standard discovery, and one of them as a transaction signer (the key stays in the wallet);
  *  - pay(signer, network, url, init, rpcUrl?): the paid request through the official @x402/fetch client (with
  *    @x402/evm's `exact` on an `eip155:` network, @x402/svm's on a `solana:` one, whose reads go to `rpcUrl`), with
  *    the receipt.
@@ -14,7 +16,14 @@
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
-import type { Address, SignatureBytes, Transaction, TransactionPartialSigner } from '@solana/kit'
+import {
+  type Address,
+  getTransactionDecoder,
+  getTransactionEncoder,
+  type SignatureBytes,
+  type Transaction,
+  type TransactionPartialSigner,
+} from '@solana/kit'
 import { createWalletClient, custom, type EIP1193Provider } from 'viem'
 import { base, baseSepolia } from 'viem/chains'
 
@@ -139,6 +148,92 @@ export async function devSolanaSigner(): Promise<{ signer: TransactionPartialSig
   }
 }
 
+/** A Wallet Standard wallet, as much of it as paying needs. */
+export interface SolanaWallet {
+  name: string
+  icon: string
+  chains: readonly string[]
+  features: Record<string, any>
+}
+/** Wallet Standard's chain names for the CAIP-2 Solana networks x402 uses. */
+const WALLET_CHAINS: Record<string, string> = {
+  'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': 'solana:mainnet',
+  'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1': 'solana:devnet',
+}
+const walletChainOf = (network: string) => {
+  const chain = WALLET_CHAINS[network]
+  if (!chain) throw new Error(`No wallet chain for ${network}.`)
+  return chain
+}
+
+/**
+ * Wallet Standard discovery (what Solana wallets implement): announces this page as ready and takes the wallets that
+ * register, now or within `waitMs`; keeps those that can connect and sign a transaction on `network`.
+ */
+export function solanaWallets(network: string, waitMs = 400): Promise<SolanaWallet[]> {
+  const chain = walletChainOf(network)
+  const found = new Set<SolanaWallet>()
+  const api = Object.freeze({
+    register: (...ws: SolanaWallet[]) => {
+      for (const w of ws) found.add(w)
+      return () => {
+        for (const w of ws) found.delete(w)
+      }
+    },
+  })
+  const onRegister = (e: Event) => {
+    const callback = (e as CustomEvent<(a: typeof api) => void>).detail
+    if (typeof callback === 'function') callback(api)
+  }
+  window.addEventListener('wallet-standard:register-wallet', onRegister)
+  window.dispatchEvent(new CustomEvent('wallet-standard:app-ready', { detail: api }))
+  return new Promise((resolve) =>
+    setTimeout(() => {
+      window.removeEventListener('wallet-standard:register-wallet', onRegister)
+      resolve(
+        [...found].filter(
+          (w) =>
+            w.chains?.includes(chain) &&
+            typeof w.features?.['standard:connect']?.connect === 'function' &&
+            typeof w.features?.['solana:signTransaction']?.signTransaction === 'function',
+        ),
+      )
+    }, waitMs),
+  )
+}
+
+/**
+ * The visitor's Solana wallet as a transaction signer: connects, then has the wallet sign each transaction (the key
+ * stays in the wallet). A wallet that changes the transaction (a priority fee, another instruction) is refused: its
+ * signature would not be over the message the x402 client built.
+ */
+export async function solanaWalletSigner(
+  wallet: SolanaWallet,
+  network: string,
+): Promise<{ signer: TransactionPartialSigner }> {
+  const chain = walletChainOf(network)
+  const { accounts } = await wallet.features['standard:connect'].connect()
+  const account = accounts?.find((a: { chains?: string[] }) => a.chains?.includes(chain)) ?? accounts?.[0]
+  if (!account) throw new Error('The wallet shared no account.')
+  const address = account.address as Address
+  const signOne = async (tx: Transaction) => {
+    const [out] = await wallet.features['solana:signTransaction'].signTransaction({
+      account,
+      chain,
+      transaction: new Uint8Array(getTransactionEncoder().encode(tx)),
+    })
+    const signed = getTransactionDecoder().decode(out.signedTransaction)
+    const same =
+      signed.messageBytes.length === tx.messageBytes.length &&
+      signed.messageBytes.every((b, i) => b === tx.messageBytes[i])
+    if (!same) throw new Error('The wallet changed the transaction; the payment was not sent.')
+    const signature = signed.signatures[address]
+    if (!signature) throw new Error('The wallet did not sign.')
+    return { [address]: signature }
+  }
+  return { signer: { address, signTransactions: (txs) => Promise.all(txs.map(signOne)) } }
+}
+
 export interface Paid {
   status: number
   body: unknown
@@ -169,4 +264,12 @@ export async function pay(
   }
 }
 
-;(window as unknown as { x402Pay: unknown }).x402Pay = { wallets, walletSigner, devSigner, devSolanaSigner, pay }
+;(window as unknown as { x402Pay: unknown }).x402Pay = {
+  wallets,
+  walletSigner,
+  devSigner,
+  devSolanaSigner,
+  solanaWallets,
+  solanaWalletSigner,
+  pay,
+}

@@ -268,8 +268,8 @@ function challengeOf(pr, a) {
 // ---- pay from the page ---------------------------------------------------
 // On the embedded dev chain the server's demo payer signs (test USDC); elsewhere the visitor's own wallet does
 // (EIP-6963 discovery, viem custom transport). Either way the official @x402/fetch client in /pay.js pays. On Solana
-// (the chain choice) the embedded Solana dev chain's demo payer signs through @x402/svm's client; a Solana browser
-// wallet is not wired yet.
+// (the chain choice) @x402/svm's client pays: the embedded Solana dev chain's demo payer signs, or elsewhere the
+// visitor's Solana wallet (Wallet Standard discovery).
 let devPayer
 let devSolanaPayer
 let payLib
@@ -359,45 +359,46 @@ async function payBox(s, form, a) {
       out,
     )
   }
-  if (solana)
-    return el(
-      'div',
-      { class: 'pay' },
-      el(
-        'p',
-        { class: 'muted small', id: 'pay-solana-client' },
-        "Paying on Solana from this page works with the embedded dev chain's demo payer only; with your own Solana wallet, pay with an x402 client (@x402/fetch with @x402/svm's ExactSvmScheme).",
-      ),
-    )
+  // Elsewhere the visitor's own wallet: EIP-6963 on Base, Wallet Standard on Solana.
   const wallets = el('div', { class: 'wallets' })
-  const b = el('button', { type: 'button', id: 'pay-wallet' }, `Pay ${price} with my browser wallet`)
+  const b = el(
+    'button',
+    { type: 'button', id: 'pay-wallet' },
+    `Pay ${price} with my ${solana ? 'Solana ' : ''}browser wallet`,
+  )
   b.addEventListener('click', async () => {
     b.disabled = true
     try {
       const lib = await loadPay()
-      const found = await lib.wallets()
+      const found = solana
+        ? (await lib.solanaWallets(a.network)).map((w) => ({ w, name: w.name, icon: w.icon, id: w.name }))
+        : (await lib.wallets()).map((w) => ({ w, name: w.info.name, icon: w.info.icon, id: w.info.rdns }))
       if (!found.length)
         wallets.replaceChildren(
           el(
             'p',
             { class: 'muted small' },
-            'No browser wallet found. Install one that supports EIP-6963 (most do), or use an x402 client.',
+            solana
+              ? 'No Solana browser wallet found. Install one that supports the Wallet Standard (most do), or use an x402 client.'
+              : 'No browser wallet found. Install one that supports EIP-6963 (most do), or use an x402 client.',
           ),
         )
       else
         wallets.replaceChildren(
           el('p', { class: 'small' }, 'Choose a wallet:'),
-          ...found.map((w) => {
+          ...found.map(({ w, name, icon, id }) => {
             const wb = el(
               'button',
-              { type: 'button', class: 'secondary', 'data-wallet': w.info.rdns },
-              w.info.icon && /^data:image\//.test(w.info.icon)
-                ? el('img', { src: w.info.icon, alt: '', width: 18, height: 18 })
-                : null,
-              ` ${w.info.name}`,
+              { type: 'button', class: 'secondary', 'data-wallet': id },
+              icon && /^data:image\//.test(icon) ? el('img', { src: icon, alt: '', width: 18, height: 18 }) : null,
+              ` ${name}`,
             )
             wb.addEventListener('click', () =>
-              run(wb, async (l) => ({ signer: await l.walletSigner(w.provider, Number(a.network.split(':')[1])) })),
+              run(wb, async (l) =>
+                solana
+                  ? l.solanaWalletSigner(w, a.network)
+                  : { signer: await l.walletSigner(w.provider, Number(a.network.split(':')[1])) },
+              ),
             )
             return wb
           }),
@@ -412,7 +413,13 @@ async function payBox(s, form, a) {
     { class: 'pay' },
     b,
     wallets,
-    el('p', { class: 'muted small' }, 'Your wallet signs a USDC transfer authorization; the key never leaves it.'),
+    el(
+      'p',
+      { class: 'muted small' },
+      solana
+        ? 'Your wallet signs a USDC transfer transaction (this server pays its fee); the key never leaves it.'
+        : 'Your wallet signs a USDC transfer authorization; the key never leaves it.',
+    ),
     out,
   )
 }

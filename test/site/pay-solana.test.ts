@@ -2,12 +2,20 @@
  * Paying from the try-it panel on either chain, in headless Chromium, on the embedded dev chains (anvil with Circle's
  * USDC for Base, LiteSVM with USDC at its real mint for Solana): the panel offers a chain choice (Base by default);
  * on Solana the official @x402/svm client in the page builds the payment and the Solana demo payer (server-side, dev
- * chains only) signs it. Books after each: the payee's USDC delta on each chain = /stats revenue for that network =
+ * chains only) signs it, or elsewhere the visitor's Wallet Standard wallet does. Books after each: the payee's USDC delta on each chain = /stats revenue for that network =
  * the ledger's settled rows for it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
-import type { Address, SignatureBytes, Transaction, TransactionPartialSigner } from '@solana/kit'
+import {
+  type Address,
+  getTransactionDecoder,
+  getTransactionEncoder,
+  type SignatureBytes,
+  signBytes,
+  type Transaction,
+  type TransactionPartialSigner,
+} from '@solana/kit'
 import { SOLANA_MAINNET_CAIP2 } from '@x402/svm'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
 import { x402Client } from '@x402/core/client'
@@ -16,6 +24,7 @@ import type { Browser, Page } from 'playwright-core'
 import type { Hex } from 'viem'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
+import { installUsdcAccount } from '../../runtime/chain/solana/accounts'
 import { newSolanaKey } from '../../runtime/chain/solana/keys'
 import { type SolanaDevChain, startSolanaDevChain } from '../../runtime/chain/solana/start'
 import { sqliteOf } from '../../runtime/db/open'
@@ -247,6 +256,120 @@ describe('the Solana demo payer', () => {
       }
     } finally {
       await Promise.all([onRpc.stop(), noPayer.stop()])
+    }
+  }, 60_000)
+})
+
+describe('elsewhere, a Solana browser wallet', () => {
+  test('found by Wallet Standard discovery, signs in the wallet; the receipt links to solscan; books agree', async () => {
+    const real = await startServer({
+      entries: withEcho(),
+      payTo: base.payee.address,
+      env: {
+        PAY_TO: base.payee.address,
+        RPC_URL: base.rpcUrl,
+        SETTLER_PRIVATE_KEY: base.settler.privateKey,
+        ...solanaEnv(sol),
+      },
+    })
+    const key = await newSolanaKey()
+    const owner = key.signer.address
+    const ownerUsdc = await installUsdcAccount(sol.ledger.svm, owner, 50_000n)
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
+    try {
+      // The page's client reads the public Solana RPC (no relay off the dev chain): here it is the dev chain.
+      const rpcCalls: string[] = []
+      await page.route('https://api.mainnet-beta.solana.com/**', async (route) => {
+        const body = route.request().postData() ?? ''
+        rpcCalls.push(JSON.parse(body).method)
+        const res = await fetch(sol.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+        await route.fulfill({
+          status: res.status,
+          headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*' },
+          body: await res.text(),
+        })
+      })
+      // The wallet's key stays in this process: the page sees a Wallet Standard wallet, as with an extension.
+      const signed: string[] = []
+      await page.exposeFunction('__solSign', async (b64: string) => {
+        const tx = getTransactionDecoder().decode(Buffer.from(b64, 'base64'))
+        const signature = await signBytes(key.signer.keyPair.privateKey, tx.messageBytes)
+        signed.push(b64)
+        const out = getTransactionEncoder().encode({ ...tx, signatures: { ...tx.signatures, [owner]: signature } })
+        return Buffer.from(out).toString('base64')
+      })
+      await page.addInitScript((address: string) => {
+        const b64 = (b: Uint8Array) => btoa(Array.from(b, (c) => String.fromCharCode(c)).join(''))
+        const bytes = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0))
+        const account = Object.freeze({
+          address,
+          publicKey: new Uint8Array(32),
+          chains: ['solana:mainnet'],
+          features: ['solana:signTransaction'],
+        })
+        const wallet = Object.freeze({
+          version: '1.0.0',
+          name: 'Test Solana Wallet',
+          icon: 'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>',
+          chains: ['solana:mainnet'],
+          accounts: [account],
+          features: {
+            'standard:connect': { version: '1.0.0', connect: async () => ({ accounts: [account] }) },
+            'solana:signTransaction': {
+              version: '1.0.0',
+              supportedTransactionVersions: ['legacy', 0],
+              signTransaction: (...inputs: Array<{ transaction: Uint8Array }>) =>
+                Promise.all(
+                  inputs.map(async (i) => ({
+                    signedTransaction: bytes(await (window as any).__solSign(b64(i.transaction))),
+                  })),
+                ),
+            },
+          },
+        })
+        window.addEventListener('wallet-standard:app-ready', (e) => (e as CustomEvent).detail.register(wallet))
+      }, owner)
+      const payeeBefore = await usdcOf(sol, sol.payee.usdcAccount)
+      await page.goto(`${real.url}/?q=slugify`)
+      await page.waitForSelector('body[data-ready="true"]')
+      await page.click('article[data-slug="slugify"] button')
+      await page.fill('#f-text', 'From my Solana wallet')
+      await page.click('#try-form button[type="submit"]')
+      await page.waitForSelector('.challenge')
+      await page.check('#chain-solana')
+      await page.waitForSelector('#pay-wallet:text("Solana")')
+      expect(await page.locator('#pay-dev').count()).toBe(0) // no demo payer off the dev chains
+      await page.click('#pay-wallet')
+      await page.click('button[data-wallet="Test Solana Wallet"]')
+      await page.waitForSelector('#pay-result[data-status]', { timeout: 30_000 })
+      expect(await page.getAttribute('#pay-result', 'data-status')).toBe('200')
+      expect(JSON.parse((await page.textContent('#pay-body'))!)).toEqual({ slug: 'from-my-solana-wallet', length: 21 })
+      const tx = (await page.textContent('[data-field="tx"]'))!.trim()
+      expect(await page.getAttribute('[data-field="tx"] a', 'href')).toBe(`https://solscan.io/tx/${tx}`)
+      expect(await page.textContent('[data-field="payer"]')).toBe(owner)
+      expect(signed.length).toBe(1)
+      expect(rpcCalls).toContain('getAccountInfo')
+      expect(await usdcOf(sol, ownerUsdc)).toBe(49_000n)
+      // Books: the payee's Solana delta = both servers' /stats revenue on Solana = both ledgers.
+      const delta = (await usdcOf(sol, sol.payee.usdcAccount)) - payeeBefore
+      expect(delta).toBe(1000n)
+      const realLedger = (
+        sqliteOf(real.booted)
+          .db.query(`SELECT amount FROM payments WHERE network = ? AND state = 'settled'`)
+          .all(SOLANA_MAINNET_CAIP2) as Array<{ amount: string }>
+      ).reduce((n, r) => n + BigInt(r.amount), 0n)
+      expect(realLedger).toBe(delta)
+      const realStats = (await (await fetch(real.url + '/stats')).json()) as {
+        networks: Array<{ network: string; revenue_atomic: string }>
+      }
+      expect(BigInt(realStats.networks.find((n) => n.network === SOLANA_MAINNET_CAIP2)!.revenue_atomic)).toBe(delta)
+      const total = (await usdcOf(sol, sol.payee.usdcAccount)) - solPayeeStart
+      expect(ledgerOn(SOLANA_MAINNET_CAIP2) + realLedger).toBe(total)
+      await page.locator('#pay-result').scrollIntoViewIfNeeded()
+      await page.screenshot({ path: `${ART}/pay-solana-wallet.png` })
+    } finally {
+      await page.close()
+      await real.stop()
     }
   }, 60_000)
 })
