@@ -16,6 +16,7 @@ import { siteRoutes } from './site/routes'
 import type { adminRoutes, AdminDeps } from './admin/routes'
 import { lazyDiscoveryRoutes, lazyDocsRoutes, lazyMcpRoutes } from './lazy-routes'
 import { devPayerRoutes, type DevPayer } from './site/dev-payer'
+import { devSolanaPayerRoutes, type DevSolanaPayer } from './site/dev-payer-solana'
 import { ServiceError } from './sdk'
 import { errorAnswer } from './http/error-answer'
 import type { FacilitatorHealth } from './pay/types'
@@ -51,6 +52,8 @@ export interface AppDeps extends PipelineDeps {
   admin?: AdminDeps['admin']
   /** The dev chain's demo payer, for paying from the try-it panel (only honoured on the embedded dev chain). */
   devPayer?: DevPayer
+  /** The Solana dev chain's demo payer, for paying on Solana from the try-it panel (only on the embedded dev chains). */
+  devSolanaPayer?: DevSolanaPayer
   /** Payment channels (x402 `batch-settlement`) where this server serves them: their terms and offer, published. */
   channels?: ChannelOffer
   /** Payment channels' figures, all time for /stats, since a moment (ms) for the console (when this server serves channels). */
@@ -211,6 +214,7 @@ export function createApp(deps: AppDeps) {
           : new Elysia(),
       )
       .use(devPayerRoutes(deps))
+      .use(devSolanaPayerRoutes(deps))
       .use(receiptRoutes(deps.receipts, config.bodyLimitBytes, config.bodyTimeoutMs, deps.log))
       .get('/health', () => {
         const now = Date.now()

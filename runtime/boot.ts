@@ -16,6 +16,7 @@ import { createVerifier } from './pay/facilitator/verify-only'
 import { modelProvider } from './model/provider'
 import type { Logger, UpstreamDefault } from './sdk'
 import type { DevPayer } from './site/dev-payer'
+import type { DevSolanaPayer } from './site/dev-payer-solana'
 import { PaidResults } from './pay/schemes/exact/kept-results'
 import { exactScheme } from './pay/schemes/exact/scheme'
 import { settlementEngine } from './pay/schemes/exact/engine'
@@ -50,6 +51,8 @@ export interface BootOptions {
   reconcileEveryMs?: number
   /** The embedded dev chain's funded payer; lets the try-it panel pay (ignored unless the dev chain is in use). */
   devPayer?: DevPayer
+  /** The embedded Solana dev chain's funded payer; lets the try-it panel pay on Solana (dev chains only). */
+  devSolanaPayer?: DevSolanaPayer
   /** The configuration already read from `env` (`bun start` reads it once, to choose the payment backend). */
   loaded?: ReturnType<typeof loadConfig>
   /** The embedded Solana dev chain's fee payer (its RPC is in `config.solana`); else SOLANA_FEE_PAYER_KEY. */
@@ -235,6 +238,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
     adminRoutes: admin?.adminRoutes,
     ops: ops.routes,
     devPayer: usesDevChain(config) ? o.devPayer : undefined,
+    devSolanaPayer: usesDevChain(config) && solana ? o.devSolanaPayer : undefined,
     context: observedContext(
       createContextFactory(
         config,

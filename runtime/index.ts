@@ -33,6 +33,7 @@ async function main() {
   let writeDevPayer: ((apiUrl: string) => void) | undefined
   let devPayer: { address: `0x${string}`; privateKey: Hex } | undefined
   let solanaFeePayer: import('@solana/kit').KeyPairSigner | undefined
+  let devSolanaPayer: { address: string; secretBase58: string } | undefined
   let banner = ''
   const main = config.networks[0]
   const chainId = Number(main.network.split(':')[1])
@@ -62,6 +63,7 @@ async function main() {
     if (solana) {
       config.solana = { ...config.solana, rpcUrl: solana.url, payTo: solana.payee.address }
       solanaFeePayer = solana.feePayer
+      devSolanaPayer = solana.payer
     }
     stopChain = async () => {
       await solana?.stop()
@@ -98,7 +100,7 @@ async function main() {
             ]
           : []),
         `    Run \`npm run demo\` in another terminal to pay a few services with @x402/fetch${solana ? ' (on Base and on Solana)' : ''},`,
-        '    or pay from the try-it panel on the home page (the demo payer signs; dev chain only).',
+        '    or pay from the try-it panel on the home page, on Base or Solana (the demo payers sign; dev chains only).',
         '',
       ].join('\n'),
     )
@@ -152,6 +154,7 @@ async function main() {
     payTo,
     log,
     devPayer,
+    devSolanaPayer,
     loaded,
     solanaFeePayer,
   }).catch(async (e) => {

@@ -1,5 +1,5 @@
 /**
- * Bundles runtime/site/pay-entry.ts (the official @x402/fetch + @x402/evm clients and viem) for the browser into
+ * Bundles runtime/site/pay-entry.ts (the official @x402/fetch, @x402/evm and @x402/svm clients, viem and @solana/kit) for the browser into
  * runtime/site/pay.bundle.js, which is committed and embedded in the binary (so `bun build --compile` needs no build step).
  * `--check` fails when the committed bundle is out of date.
  */

@@ -90,6 +90,11 @@ export const PUBLIC_ROUTES: PublicRoute[] = [
     only: 'dev-chain',
   },
   {
+    routes: ['GET /api/dev-payer/solana', 'POST /api/dev-payer/solana/sign', 'POST /api/dev-payer/solana/rpc'],
+    what: "the Solana demo payer the try-it panel pays with on Solana, and the relay of the client's two chain reads (same origin only)",
+    only: 'dev-chain',
+  },
+  {
     routes: [
       'GET /admin',
       'GET /admin/admin.css',

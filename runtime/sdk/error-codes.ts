@@ -32,7 +32,7 @@ export const ERROR_CODES = [
   'SETTLEMENT_FAILED', // a streamed call's settlement did not complete after its text was sent: result withheld
   'TOO_MANY_INVALID_PAYMENTS',
   'TOO_MANY_FAILED_RUNS', // a payer whose paid runs kept failing is cooled down across authorizations (429, Retry-After)
-  'REFUSED_TO_SIGN', // the dev payer refuses typed data that is not a USDC transfer to this server
+  'REFUSED_TO_SIGN', // a dev payer (Base or Solana) refuses to sign anything but a USDC payment to this server
   // Demo
   'DEMO_DISABLED',
   'DEMO_QUOTA_EXCEEDED',

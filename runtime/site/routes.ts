@@ -3,7 +3,7 @@ import html from './index.html' with { type: 'text' }
 import css from './site.css' with { type: 'text' }
 import js from './site.js' with { type: 'text' }
 import { importingUi, UI_JS } from './ui-version'
-// 400 KiB: embedded as a file (read on request), not as a string built at every boot.
+// ~500 KiB: embedded as a file (read on request), not as a string built at every boot.
 import payJsPath from './pay.bundle.js' with { type: 'file' }
 
 const asset = (body: string, type: string) => () =>
@@ -23,7 +23,7 @@ export const siteRoutes = new Elysia({ name: 'site' })
   // DOM, table and chart helpers shared by /site.js and the operator console's /admin/admin.js (ES module),
   // imported as /ui.js?v=<hash of its content> (runtime/site/ui-version.ts).
   .get('/ui.js', asset(UI_JS, 'text/javascript'))
-  // The browser payment client (@x402/fetch + viem), loaded only when a visitor pays from the try-it panel.
+  // The browser payment client (@x402/fetch with @x402/evm + viem and @x402/svm), loaded only when a visitor pays from the try-it panel.
   .get(
     '/pay.js',
     () =>

@@ -188,37 +188,33 @@ async function send(s, form) {
   const out = $('#try-result')
   const header = res.headers.get('payment-required')
   if (res.status === 402 && header) {
-    const pr = b64json(header),
-      a = pr.accepts[0]
-    out.replaceChildren(
-      el('h3', {}, '402 Payment Required — the decoded challenge'),
-      el(
-        'dl',
-        { class: 'challenge' },
-        el('dt', {}, 'Amount'),
-        el(
-          'dd',
-          { 'data-field': 'amount' },
-          `${usd(Number(a.amount) / 1e6)} USD = ${a.amount} atomic units (USDC, 6 decimals)`,
-        ),
-        el('dt', {}, 'Network'),
-        el('dd', { 'data-field': 'network' }, a.network),
-        el('dt', {}, 'Asset'),
-        el('dd', { 'data-field': 'asset' }, `${a.asset} (${a.extra?.name} v${a.extra?.version})`),
-        el('dt', {}, 'Pay to'),
-        el('dd', { 'data-field': 'payTo' }, a.payTo),
-        el('dt', {}, 'Scheme / timeout'),
-        el('dd', { 'data-field': 'timeout' }, `${a.scheme}, ${a.maxTimeoutSeconds} s`),
-        el('dt', {}, 'Resource'),
-        el('dd', {}, pr.resource.url),
-      ),
-      el(
-        'p',
-        { class: 'muted small' },
-        'Sign this with an x402 client (for example @x402/fetch) and repeat the request with a PAYMENT-SIGNATURE header, or pay right here:',
-      ),
-      await payBox(s, form, a),
-    )
+    const pr = b64json(header)
+    // Base `exact` is the first entry; a server that offers Solana lists its entry after the EVM ones.
+    const onChain = { base: pr.accepts[0], solana: pr.accepts.find((x) => String(x.network).startsWith('solana:')) }
+    const shown = el('div', { id: 'pay-on' })
+    const showChain = async (chain) => {
+      const a = onChain[chain]
+      shown.replaceChildren(challengeOf(pr, a), await payBox(s, form, a))
+    }
+    let choice = null
+    if (onChain.solana) {
+      choice = el(
+        'fieldset',
+        { class: 'chain-choice' },
+        el('legend', {}, 'Pay on'),
+        ...[
+          ['base', 'Base'],
+          ['solana', 'Solana'],
+        ].map(([value, label]) => {
+          const radio = el('input', { type: 'radio', name: 'pay-chain', value, id: `chain-${value}` })
+          radio.checked = value === 'base'
+          radio.addEventListener('change', () => radio.checked && showChain(value))
+          return el('label', { for: `chain-${value}` }, radio, ` ${label}`)
+        }),
+      )
+    }
+    await showChain('base')
+    out.replaceChildren(el('h3', {}, '402 Payment Required — the decoded challenge'), choice, shown)
   } else {
     out.replaceChildren(
       el('h3', {}, `HTTP ${res.status}`),
@@ -229,12 +225,60 @@ async function send(s, form) {
   out.scrollIntoView({ block: 'start' })
 }
 
+/** The decoded terms of one entry of a 402 (the chain chosen in the panel). */
+function challengeOf(pr, a) {
+  const solana = String(a.network).startsWith('solana:')
+  return el(
+    'div',
+    {},
+    el(
+      'dl',
+      { class: 'challenge' },
+      el('dt', {}, 'Amount'),
+      el(
+        'dd',
+        { 'data-field': 'amount' },
+        `${usd(Number(a.amount) / 1e6)} USD = ${a.amount} atomic units (USDC, 6 decimals)`,
+      ),
+      el('dt', {}, 'Network'),
+      el('dd', { 'data-field': 'network' }, a.network),
+      el('dt', {}, 'Asset'),
+      el(
+        'dd',
+        { 'data-field': 'asset' },
+        solana ? `${a.asset} (USDC mint)` : `${a.asset} (${a.extra?.name} v${a.extra?.version})`,
+      ),
+      el('dt', {}, 'Pay to'),
+      el('dd', { 'data-field': 'payTo' }, a.payTo),
+      solana ? el('dt', {}, 'Fee payer') : null,
+      solana ? el('dd', { 'data-field': 'feePayer' }, a.extra?.feePayer || '—') : null,
+      el('dt', {}, 'Scheme / timeout'),
+      el('dd', { 'data-field': 'timeout' }, `${a.scheme}, ${a.maxTimeoutSeconds} s`),
+      el('dt', {}, 'Resource'),
+      el('dd', {}, pr.resource.url),
+    ),
+    el(
+      'p',
+      { class: 'muted small' },
+      `Sign this with an x402 client (for example @x402/fetch with ${solana ? "@x402/svm's ExactSvmScheme" : "@x402/evm's ExactEvmScheme"}) and repeat the request with a PAYMENT-SIGNATURE header, or pay right here:`,
+    ),
+  )
+}
+
 // ---- pay from the page ---------------------------------------------------
 // On the embedded dev chain the server's demo payer signs (test USDC); elsewhere the visitor's own wallet does
-// (EIP-6963 discovery, viem custom transport). Either way the official @x402/fetch client in /pay.js pays.
+// (EIP-6963 discovery, viem custom transport). Either way the official @x402/fetch client in /pay.js pays. On Solana
+// (the chain choice) @x402/svm's client pays: the embedded Solana dev chain's demo payer signs, or elsewhere the
+// visitor's Solana wallet (Wallet Standard discovery).
 let devPayer
+let devSolanaPayer
 let payLib
-const EXPLORERS = { 'eip155:8453': 'https://basescan.org', 'eip155:84532': 'https://sepolia.basescan.org' }
+const EXPLORERS = {
+  'eip155:8453': (tx) => `https://basescan.org/tx/${tx}`,
+  'eip155:84532': (tx) => `https://sepolia.basescan.org/tx/${tx}`,
+  'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': (tx) => `https://solscan.io/tx/${tx}`,
+  'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1': (tx) => `https://solscan.io/tx/${tx}?cluster=devnet`,
+}
 const loadPay = () =>
   (payLib ??= new Promise((resolve, reject) => {
     document.head.append(
@@ -256,20 +300,36 @@ async function findDevPayer() {
     )
   return devPayer
 }
+async function findDevSolanaPayer() {
+  if (devSolanaPayer === undefined)
+    devSolanaPayer = await fetch('/api/dev-payer/solana').then(
+      (r) => (r.ok ? r.json() : null),
+      () => null,
+    )
+  return devSolanaPayer
+}
 async function payBox(s, form, a) {
-  const dev = await findDevPayer()
+  const solana = String(a.network).startsWith('solana:')
+  const dev = await (solana ? findDevSolanaPayer() : findDevPayer())
   const out = el('div', { id: 'pay-result', 'aria-live': 'polite' })
+  // makeSigner(lib) gives { signer, rpcUrl? } (rpcUrl: where the Solana client reads the chain).
   const run = async (button, makeSigner) => {
     button.disabled = true
     out.replaceChildren(el('p', { class: 'muted' }, 'Paying…'))
     try {
       const lib = await loadPay()
-      const signer = await makeSigner(lib)
-      const paid = await lib.pay(signer, a.network, `/api/v1/${s.slug}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(bodyOf(form)),
-      })
+      const { signer, rpcUrl } = await makeSigner(lib)
+      const paid = await lib.pay(
+        signer,
+        a.network,
+        `/api/v1/${s.slug}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(bodyOf(form)),
+        },
+        rpcUrl,
+      )
       showPaid(out, paid, a, dev)
       out.scrollIntoView({ block: 'start' })
     } catch (e) {
@@ -279,8 +339,14 @@ async function payBox(s, form, a) {
   }
   const price = usd(Number(a.amount) / 1e6)
   if (dev) {
-    const b = el('button', { type: 'button', id: 'pay-dev' }, `Pay ${price} with the demo payer`)
-    b.addEventListener('click', () => run(b, (lib) => lib.devSigner()))
+    const b = el(
+      'button',
+      { type: 'button', id: 'pay-dev' },
+      `Pay ${price} with the ${solana ? 'Solana ' : ''}demo payer`,
+    )
+    b.addEventListener('click', () =>
+      run(b, async (lib) => (solana ? lib.devSolanaSigner() : { signer: await lib.devSigner() })),
+    )
     return el(
       'div',
       { class: 'pay' },
@@ -288,40 +354,51 @@ async function payBox(s, form, a) {
       el(
         'p',
         { class: 'muted small' },
-        `Embedded dev chain: the demo payer ${dev.address} holds test USDC, not real money.`,
+        `Embedded ${solana ? 'Solana ' : ''}dev chain: the demo payer ${dev.address} holds test USDC, not real money.`,
       ),
       out,
     )
   }
+  // Elsewhere the visitor's own wallet: EIP-6963 on Base, Wallet Standard on Solana.
   const wallets = el('div', { class: 'wallets' })
-  const b = el('button', { type: 'button', id: 'pay-wallet' }, `Pay ${price} with my browser wallet`)
+  const b = el(
+    'button',
+    { type: 'button', id: 'pay-wallet' },
+    `Pay ${price} with my ${solana ? 'Solana ' : ''}browser wallet`,
+  )
   b.addEventListener('click', async () => {
     b.disabled = true
     try {
       const lib = await loadPay()
-      const found = await lib.wallets()
+      const found = solana
+        ? (await lib.solanaWallets(a.network)).map((w) => ({ w, name: w.name, icon: w.icon, id: w.name }))
+        : (await lib.wallets()).map((w) => ({ w, name: w.info.name, icon: w.info.icon, id: w.info.rdns }))
       if (!found.length)
         wallets.replaceChildren(
           el(
             'p',
             { class: 'muted small' },
-            'No browser wallet found. Install one that supports EIP-6963 (most do), or use an x402 client.',
+            solana
+              ? 'No Solana browser wallet found. Install one that supports the Wallet Standard (most do), or use an x402 client.'
+              : 'No browser wallet found. Install one that supports EIP-6963 (most do), or use an x402 client.',
           ),
         )
       else
         wallets.replaceChildren(
           el('p', { class: 'small' }, 'Choose a wallet:'),
-          ...found.map((w) => {
+          ...found.map(({ w, name, icon, id }) => {
             const wb = el(
               'button',
-              { type: 'button', class: 'secondary', 'data-wallet': w.info.rdns },
-              w.info.icon && /^data:image\//.test(w.info.icon)
-                ? el('img', { src: w.info.icon, alt: '', width: 18, height: 18 })
-                : null,
-              ` ${w.info.name}`,
+              { type: 'button', class: 'secondary', 'data-wallet': id },
+              icon && /^data:image\//.test(icon) ? el('img', { src: icon, alt: '', width: 18, height: 18 }) : null,
+              ` ${name}`,
             )
             wb.addEventListener('click', () =>
-              run(wb, (l) => l.walletSigner(w.provider, Number(a.network.split(':')[1]))),
+              run(wb, async (l) =>
+                solana
+                  ? l.solanaWalletSigner(w, a.network)
+                  : { signer: await l.walletSigner(w.provider, Number(a.network.split(':')[1])) },
+              ),
             )
             return wb
           }),
@@ -336,13 +413,19 @@ async function payBox(s, form, a) {
     { class: 'pay' },
     b,
     wallets,
-    el('p', { class: 'muted small' }, 'Your wallet signs a USDC transfer authorization; the key never leaves it.'),
+    el(
+      'p',
+      { class: 'muted small' },
+      solana
+        ? 'Your wallet signs a USDC transfer transaction (this server pays its fee); the key never leaves it.'
+        : 'Your wallet signs a USDC transfer authorization; the key never leaves it.',
+    ),
     out,
   )
 }
 function showPaid(out, paid, a, dev) {
   const r = paid.receipt
-  const base = dev ? null : EXPLORERS[a.network]
+  const explorer = dev ? null : EXPLORERS[a.network]
   const tx = r?.transaction
   out.dataset.status = String(paid.status)
   out.replaceChildren(
@@ -362,9 +445,11 @@ function showPaid(out, paid, a, dev) {
           el(
             'dd',
             { 'data-field': 'tx' },
-            tx ? (base ? el('a', { href: `${base}/tx/${tx}`, target: '_blank', rel: 'noopener' }, tx) : tx) : '—',
+            tx ? (explorer ? el('a', { href: explorer(tx), target: '_blank', rel: 'noopener' }, tx) : tx) : '—',
           ),
-          base || !tx ? null : el('dd', { class: 'muted small' }, 'Local dev chain: this hash has no public explorer.'),
+          explorer || !tx
+            ? null
+            : el('dd', { class: 'muted small' }, 'Local dev chain: this hash has no public explorer.'),
           el('dt', {}, 'Payer'),
           el('dd', { 'data-field': 'payer' }, r.payer || '—'),
           el('dt', {}, 'Network'),
@@ -457,9 +542,11 @@ async function refreshStats() {
   document.body.dataset.ready = 'true'
 })()
 // On the embedded dev chain, say so at the top of the page.
-findDevPayer().then((dev) => {
+Promise.all([findDevPayer(), findDevSolanaPayer()]).then(([dev, sol]) => {
   if (dev) {
-    $('#dev-notice-payer').textContent = `The demo payer ${dev.address} pays from the try-it panel.`
+    $('#dev-notice-payer').textContent =
+      `The demo payer ${dev.address} pays from the try-it panel` +
+      (sol ? `, and on Solana (an embedded LiteSVM replica, test USDC too) the demo payer ${sol.address}.` : '.')
     $('#dev-notice').hidden = false
   }
   document.body.dataset.chainChecked = 'true'

@@ -1,26 +1,37 @@
 /**
  * The one declaration of the public routes (runtime/http/public-routes.ts) against the app itself, booted with every
- * optional route group on (the operator console and /metrics, the canary's /reliability, the dev chain's demo payer): every registered route outside the
+ * optional route group on (the operator console and /metrics, the canary's /reliability, the dev chains' demo payers): every registered route outside the
  * paid services is declared, and every declared route answers (never the unknown-path 404).
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { privateKeyToAccount } from 'viem/accounts'
 import { PUBLIC_ROUTES } from '../../runtime/http/public-routes'
+import { type SolanaDevChain, startSolanaDevChain } from '../../runtime/chain/solana/start'
 import { startApp, type TestServer } from '../support/server'
+import { solanaEnv } from '../support/solana'
 
 const key = `0x${'11'.repeat(32)}` as const
 let s: TestServer
 let plain: TestServer
+let sol: SolanaDevChain
 beforeAll(async () => {
+  // The Solana demo payer's routes exist only while Solana is offered: the embedded Solana dev chain beside.
+  sol = await startSolanaDevChain()
   s = await startApp({
-    env: { ADMIN_TOKEN: 'a-console-token-of-32-characters', CANARY_PAYER: privateKeyToAccount(key).address },
+    env: {
+      ADMIN_TOKEN: 'a-console-token-of-32-characters',
+      CANARY_PAYER: privateKeyToAccount(key).address,
+      ...solanaEnv(sol),
+    },
     devPayer: { address: privateKeyToAccount(key).address, privateKey: key },
+    devSolanaPayer: sol.payer,
   })
   plain = await startApp()
 })
 afterAll(async () => {
   await s?.stop()
   await plain?.stop()
+  await sol?.stop()
 })
 
 const declared = PUBLIC_ROUTES.flatMap((r) => r.routes)

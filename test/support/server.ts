@@ -35,6 +35,8 @@ export type StartOptions = {
   facilitator?: Facilitator
   payTo?: string
   devPayer?: { address: `0x${string}`; privateKey: `0x${string}` }
+  /** The Solana dev chain's demo payer (test/site: paying on Solana from the panel). */
+  devSolanaPayer?: { address: string; secretBase58: string }
 }
 
 export interface TestServer {
@@ -72,6 +74,7 @@ async function bootForTest(o: StartOptions) {
     log: createLogger('info', (l) => logs.push(l)),
     reconcileEveryMs: 3_600_000,
     devPayer: o.devPayer,
+    devSolanaPayer: o.devSolanaPayer,
   })
   const close = async () => {
     await booted.close()
