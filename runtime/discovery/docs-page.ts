@@ -118,10 +118,7 @@ if (typeof window.SwaggerUIBundle === 'function') {
     validatorUrl: null,
     deepLinking: true,
     docExpansion: 'none',
-<<<<<<< HEAD
-=======
     filter: true,
->>>>>>> h-pace
     defaultModelsExpandDepth: -1,
     onComplete: function () {
       document.getElementById('fallback').hidden = true
