@@ -211,7 +211,10 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
     const e = await engines[kind](clock)
     // Admitted by MPP (the server says so), and an x402 payment whose payload carries MPP's marker (its client wrote it).
     const mpp = (await e.ledger.reserve({ ...res(7, 'p', '10'), protocol: 'mpp' }))!
-    const forged = (await e.ledger.reserve({ ...res(8, 'p', '20'), payload: { 'org.paymentauth': { challengeId: 'x' } } }))!
+    const forged = (await e.ledger.reserve({
+      ...res(8, 'p', '20'),
+      payload: { 'org.paymentauth': { challengeId: 'x' } },
+    }))!
     const plain = (await e.ledger.reserve({ ...res(9, 'p', '40'), protocol: 'x402' }))!
     for (const id of [mpp, forged, plain]) await e.ledger.settleOnce(id, { tx: `0x${id}` })
     expect((await e.ledger.get(mpp))?.protocol).toBe('mpp')

@@ -109,7 +109,11 @@ test('a pending settlement keeps the result (402 problem, Retry-After); once rec
   const ledger = sqliteOf(s.booted).ledger
   const row = ledger.byState(['pending']).at(-1)!
   expect(row).toMatchObject({ protocol: 'mpp', amount: String(price) })
-  await until(async () => (await payerBalance(payer.address)) === 1_000_000n - price, 15_000, 'the late transfer landed')
+  await until(
+    async () => (await payerBalance(payer.address)) === 1_000_000n - price,
+    15_000,
+    'the late transfer landed',
+  )
   expect((await reconcile(s.booted.storage.ledger, facilitator, s.booted.log, 0)).settled).toBe(1)
   expect(ledger.get(row.id)?.state).toBe('settled')
   // The same credential, the same request: the kept result with its Payment-Receipt (signed now: settled by reconciliation).
@@ -118,7 +122,12 @@ test('a pending settlement keeps the result (402 problem, Retry-After); once rec
   expect(((await collected.json()) as any).echo).toBe('LATE')
   expect(collected.headers.get('payment-response')).toBeNull()
   const receipt = Receipt.fromResponse(collected) as any
-  expect(receipt).toMatchObject({ method: 'evm', status: 'success', chainId: 8453, reference: ledger.get(row.id)!.tx_hash })
+  expect(receipt).toMatchObject({
+    method: 'evm',
+    status: 'success',
+    chainId: 8453,
+    reference: ledger.get(row.id)!.tx_hash,
+  })
   const did = (await (await fetch(`${s.url}/.well-known/did.json`)).json()) as any
   expect(
     await verifyReceiptSignatureJWS(
