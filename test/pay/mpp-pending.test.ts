@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { verifyReceiptSignatureJWS } from '@x402/extensions/offer-receipt'
-import { Receipt } from 'mppx'
+import { Credential, Receipt } from 'mppx'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
@@ -21,7 +21,7 @@ import { reconcile } from '../../runtime/pay/schemes/exact/reconcile'
 import type { Facilitator } from '../../runtime/pay/types'
 import { withEcho } from '../support/extra-service'
 import { fundedPayer, startServerOnChain, stopAndTally } from '../support/on-chain'
-import { mppClient, signCredential } from '../support/mpp'
+import { challengesOf, mppClient, signCredential } from '../support/mpp'
 import { signPayment } from '../support/pay'
 import { SEND_METHODS, startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { decodeB64Json, type TestServer } from '../support/server'
@@ -81,14 +81,26 @@ const payerBalance = (address: Hex) => usdcBalance(chain.rpcUrl, address)
 test('a pending settlement keeps the result (402 problem, Retry-After); once reconciled the same credential collects it, settled once', async () => {
   const payer = await fundedPayer(chain, 1_000_000n)
   const price = BigInt((await offer()).amount)
-  const { mppx } = mppClient(payer.key)
-  const authorization = await mppx.createCredential(await echo('late'))
+  const client = mppClient(payer.key)
   const before = { settles, sends: proxy.sends() }
   // The transfer reaches the node late (after the settler's 300 ms receipt wait): the settlement is pending.
   for (const m of [...SEND_METHODS, 'eth_getTransactionReceipt']) proxy.delayIn.set(m, 3000)
+  let authorization: string
   try {
-    const first = await echo('late', { authorization })
+    // mppx's client pays the 402, gets the pending answer, and (its challenge echoed, not a fresh one) sends the same
+    // credential again, never a second one: a fresh challenge would have it pay twice for this one request.
+    const first = await client.fetch(s.url + ECHO, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: 'late' }),
+    })
+    expect(client.carried[0]).toBe('none')
+    expect(client.carried.slice(1).every((c) => c === 'authorization: payment')).toBe(true)
+    expect(client.credentials.length).toBeGreaterThanOrEqual(1)
+    expect(new Set(client.credentials).size).toBe(1)
+    authorization = client.credentials[0]
     expect(first.status).toBe(402)
+    expect(challengesOf(first).map((c) => c.id)).toEqual([Credential.deserialize(authorization).challenge.id])
     expect(first.headers.get('content-type')).toContain('application/problem+json')
     expect(Number(first.headers.get('retry-after'))).toBeGreaterThan(0)
     expect(first.headers.get('payment-receipt')).toBeNull()

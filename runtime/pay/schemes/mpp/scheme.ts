@@ -69,6 +69,17 @@ const pendingProblem = (challengeId: string, retryAfter: number): Problem => ({
   challengeId,
 })
 
+/**
+ * The headers of a pending answer: Retry-After, and as MPP's challenge the credential's own (echoed), in place of a
+ * fresh one. A client (mppx's fetch and MCP client alike) pays the challenge of a 402 it got after paying: a fresh
+ * one would be a second payment for the same request while the first may still confirm; the echoed one is the same
+ * credential again (its nonce is bound to the challenge), which collects the result once the transfer is confirmed.
+ */
+const pendingHeaders = (bound: BoundCredential, retryAfter: number): Record<string, string> => ({
+  'retry-after': String(retryAfter),
+  'www-authenticate': headerOf([bound.challenge]),
+})
+
 export class MppScheme implements SchemePlugin {
   readonly name = MPP_SCHEME
   constructor(private o: MppOptions) {}
@@ -163,9 +174,11 @@ export class MppScheme implements SchemePlugin {
     const got = await this.o.engine.results.byAuthorization(bound.payment, bound.requirements, purchase.requestHash)
     if (!got) return null
     if (got.kind === 'pending')
-      return refusedWith(pendingProblem(bound.challenge.id, got.retryAfter), purchase.requestId, {
-        'retry-after': String(got.retryAfter),
-      })
+      return refusedWith(
+        pendingProblem(bound.challenge.id, got.retryAfter),
+        purchase.requestId,
+        pendingHeaders(bound, got.retryAfter),
+      )
     if (got.kind !== 'result') return { kind: 'collected', collected: got, version: 2 }
     return { kind: 'collected', collected: await this.receipted(got, bound, purchase, deps), version: 2 }
   }
@@ -239,7 +252,7 @@ export class MppScheme implements SchemePlugin {
         reason,
         message: problem.detail,
         pending: Boolean(settled.pending),
-        headers: settled.pending ? { 'retry-after': String(RETRY_PENDING_S) } : {},
+        headers: settled.pending ? pendingHeaders(bound, RETRY_PENDING_S) : {},
         problem: problemBody(problem, purchase.requestId),
       }
     }
