@@ -4,12 +4,15 @@
  * and answers a problem with Retry-After; once reconciliation confirms the transfer, the same credential for the same
  * request collects the kept result with its Payment-Receipt (nothing run or settled again), even after its challenge
  * expired, while a used credential for another request stays refused. The ledger records the protocol that admitted a
- * payment, so an x402 payment carrying MPP's payload marker stays on /stats' x402 line. Books: payee delta = /stats
+ * payment, so an x402 payment carrying MPP's payload marker stays on /stats' x402 line. Over MCP, mppx's MCP client
+ * gets the pending answer as a JSON-RPC error carrying the credential's own challenge, and never pays a second one. Books: payee delta = /stats
  * revenue = ledger, and the per-protocol split.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { verifyReceiptSignatureJWS } from '@x402/extensions/offer-receipt'
 import { Credential, Receipt } from 'mppx'
+import { evm } from 'mppx/client'
+import { McpClient } from 'mppx/mcp/client'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
@@ -26,6 +29,7 @@ import { signPayment } from '../support/pay'
 import { SEND_METHODS, startFaultProxy, type FaultProxy } from '../support/rpc-faults'
 import { decodeB64Json, type TestServer } from '../support/server'
 import { until } from '../support/until'
+import { mcpClient, textJson } from '../mcp/client'
 
 const SECRET = 'mpp-pending-secret-0123456789-abcdefghijk'
 const REALM = 'mpp.pending.test'
@@ -189,6 +193,59 @@ test('a credential whose challenge expired still collects the result it paid for
   viaMpp += price
 }, 60_000)
 
+test("over MCP: mppx's MCP client gets the pending settlement as a JSON-RPC error with the echoed challenge, pays nothing twice; once reconciled the same credential collects the result and receipt", async () => {
+  const payer = await fundedPayer(chain, 1_000_000n)
+  const c = await mcpClient(s.url, '?tools=all')
+  const before = { settles, sends: proxy.sends() }
+  const sent: unknown[] = []
+  const wrapped = McpClient.wrap(
+    {
+      callTool: (params: any, ...rest: any[]) => {
+        sent.push(params._meta?.['org.paymentauth/credential'] ?? 'none')
+        return (c.callTool as any)(params, ...rest)
+      },
+    } as any,
+    { methods: [evm.charge({ account: privateKeyToAccount(payer.key), currencies: [evm.assets.base.USDC] })] },
+  )
+  for (const m of [...SEND_METHODS, 'eth_getTransactionReceipt']) proxy.delayIn.set(m, 3000)
+  let err: any
+  try {
+    err = await wrapped.callTool({ name: 'slugify', arguments: { text: 'Late over MCP' } }).catch((e: unknown) => e)
+  } finally {
+    proxy.delayIn.clear()
+  }
+  // Paid once, then the same credential again (its challenge echoed), until the client gives up: one settlement.
+  expect(err.code).toBe(-32043)
+  expect(err.data.problem.reason).toBe('settlement_pending')
+  const credentials = sent.filter((x) => x !== 'none')
+  expect(credentials.length).toBeGreaterThanOrEqual(1)
+  const ids = new Set(credentials.map((x: any) => x.challenge.id))
+  expect([...ids]).toEqual(err.data.challenges.map((x: any) => x.id))
+  expect(new Set(credentials.map((x: any) => x.payload.signature)).size).toBe(1)
+  const price = 1000n
+  await until(
+    async () => (await payerBalance(payer.address)) === 1_000_000n - price,
+    15_000,
+    'the late transfer landed',
+  )
+  expect((await reconcile(s.booted.storage.ledger, facilitator, s.booted.log, 0)).settled).toBe(1)
+  const collected = (await c.callTool({
+    name: 'slugify',
+    arguments: { text: 'Late over MCP' },
+    _meta: { 'org.paymentauth/credential': credentials[0] },
+  })) as any
+  expect(collected.isError).toBeUndefined()
+  expect(textJson(collected)).toBeTruthy()
+  expect(collected._meta['org.paymentauth/receipt']).toMatchObject({ method: 'evm', status: 'success', chainId: 8453 })
+  expect(collected._meta['org.paymentauth/receipt'].reference).toMatch(/^0x[0-9a-f]{64}$/)
+  expect(settles - before.settles).toBe(1)
+  expect(proxy.sends() - before.sends).toBe(1)
+  expect(await payerBalance(payer.address)).toBe(1_000_000n - price)
+  await c.close()
+  expected += price
+  viaMpp += price
+}, 60_000)
+
 test("an x402 payment carrying MPP's payload marker is booked as x402: the ledger records the protocol that admitted it", async () => {
   const payer = await fundedPayer(chain, 1_000_000n)
   const entry = await offer()
@@ -209,7 +266,7 @@ test("an x402 payment carrying MPP's payload marker is booked as x402: the ledge
 test('books: payee delta = /stats revenue = ledger, and /stats splits it by the protocol that admitted each payment', async () => {
   const report = (await (await fetch(`${s.url}/stats`)).json()) as any
   expect(BigInt(report.protocols.mpp.revenue_atomic)).toBe(viaMpp)
-  expect(report.protocols.mpp.paid_calls).toBe(2)
+  expect(report.protocols.mpp.paid_calls).toBe(3)
   expect(BigInt(report.protocols.x402.revenue_atomic)).toBe(expected - viaMpp)
   expect(report.protocols.x402.paid_calls).toBe(1)
   const { delta, stats, ledger } = await stopAndTally(chain, [s], payeeBefore)
