@@ -196,9 +196,8 @@ export class MppScheme implements SchemePlugin {
     if (!got.unsigned) return { kind: 'result', body: got.body, receipt: got.receipt, headerName: RECEIPT_HEADER }
     const { paymentId, transaction, network, payer } = got.unsigned
     const r = bound.requirements
-    const extensions = await receiptOf(deps, purchase, {
-      ...{ scheme: 'exact', network, asset: r.asset, amount: r.amount, payTo: r.payTo, payer, transaction },
-    })
+    const paid = { scheme: 'exact', network, asset: r.asset, amount: r.amount, payTo: r.payTo, payer, transaction }
+    const extensions = await receiptOf(deps, purchase, paid)
     const receipt = receiptHeader(mppReceipt(transaction, bound.challenge.id, bound.chainId, extensions))
     if (extensions) await this.o.engine.results.receiptIssued(paymentId, receipt)
     return { kind: 'result', body: got.body, receipt, headerName: RECEIPT_HEADER }
