@@ -211,7 +211,9 @@ export async function boot(o: BootOptions): Promise<Booted> {
       { mpp_realm: keys.realm },
     )
   if (!keys) log.warn('MPP is off: MPP_SECRET_KEY is unset and there is no settler key to derive one from')
-  const mpp = keys ? new MppScheme({ engine: settlementEngine(gate), keys, ttlS: config.maxTimeoutSeconds }) : undefined
+  const mpp = keys
+    ? new MppScheme({ engine: settlementEngine(gate, results), keys, ttlS: config.maxTimeoutSeconds })
+    : undefined
   const app = createApp({
     services,
     config,

@@ -170,12 +170,3 @@ export const byCount = (a: ErrorCountRow, b: ErrorCountRow) =>
   (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0) ||
   (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) ||
   a.status - b.status
-
-/**
- * The protocol a settled payment came by, from its stored payload: MPP's credentials are stored as the x402 `exact`
- * payment they carry with an `org.paymentauth` extension (runtime/pay/schemes/mpp/credential.ts); everything else is
- * x402. (A client can put that key in an x402 payload too: it moves a payment between the two lines of /stats'
- * `protocols`, never the totals.)
- */
-export const MPP_PAYLOAD_LIKE = '%"org.paymentauth":%'
-export const PROTOCOL_SQL = `CASE WHEN payload LIKE '${MPP_PAYLOAD_LIKE}' THEN 'mpp' ELSE 'x402' END`

@@ -208,6 +208,8 @@ export interface PaymentRow {
   gas_price: number | null
   /** The instance that reserved the row (shared Postgres only). */
   instance?: string
+  /** The protocol that admitted the payment ('x402' or 'mpp'), recorded when the row was reserved. */
+  protocol: 'x402' | 'mpp'
 }
 
 /** What a settlement cost, as reported by the facilitator (decimal strings). */
@@ -226,7 +228,10 @@ export interface SettledRow {
   revenue_atomic: string
   /** Sum of gas_used × gas_price over the rows whose gas is known (wei). */
   gas_wei: string
-  /** The protocol the payments came by (ledger rows: 'x402' or 'mpp'; channel charges: none, i.e. x402). */
+  /**
+   * The protocol the payments came by (ledger rows: their `protocol` column, written at reservation from the plugin
+   * that admitted the payment; channel charges: none, i.e. x402).
+   */
   protocol?: 'x402' | 'mpp'
 }
 
@@ -242,6 +247,8 @@ export interface Reservation {
   x402Version: number
   payload: unknown
   requirements: unknown
+  /** The protocol of the plugin that admitted the payment (the server's knowledge, never the payload's); x402 when unset. */
+  protocol?: 'x402' | 'mpp'
 }
 
 // ---- Traffic counters, quota, kept results ----

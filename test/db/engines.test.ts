@@ -206,6 +206,27 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
     await e.stats.close()
   })
 
+  test("the protocol of a settled payment is the one recorded at reservation, never the payload's marker", async () => {
+    const clock = { ms: Date.parse('2026-11-23T10:00:00Z') }
+    const e = await engines[kind](clock)
+    // Admitted by MPP (the server says so), and an x402 payment whose payload carries MPP's marker (its client wrote it).
+    const mpp = (await e.ledger.reserve({ ...res(7, 'p', '10'), protocol: 'mpp' }))!
+    const forged = (await e.ledger.reserve({
+      ...res(8, 'p', '20'),
+      payload: { 'org.paymentauth': { challengeId: 'x' } },
+    }))!
+    const plain = (await e.ledger.reserve({ ...res(9, 'p', '40'), protocol: 'x402' }))!
+    for (const id of [mpp, forged, plain]) await e.ledger.settleOnce(id, { tx: `0x${id}` })
+    expect((await e.ledger.get(mpp))?.protocol).toBe('mpp')
+    expect((await e.ledger.get(forged))?.protocol).toBe('x402')
+    const rows = (await e.ledger.settledByDay(0)).filter((r) => r.slug === 'p')
+    expect(rows.map((r) => [r.protocol, r.paid_calls, r.revenue_atomic])).toEqual([
+      ['mpp', 1, '10'],
+      ['x402', 2, '60'],
+    ])
+    await e.stats.close()
+  })
+
   test('traffic counters are batched in memory and written on flush', async () => {
     const clock = { ms: Date.parse('2026-11-22T10:00:00Z') }
     const e = await engines[kind](clock)
@@ -430,6 +451,7 @@ describe('#24: migrating an existing database to (network, payer, nonce)', () =>
       DROP INDEX payments_authorization;
       CREATE UNIQUE INDEX payments_authorization ON payments (payer, nonce) WHERE state <> 'released';
       DROP INDEX payments_settled;
+      ALTER TABLE payments DROP COLUMN protocol;
       CREATE INDEX payments_settled ON payments (settled_at, slug, amount, gas_used, gas_price) WHERE state = 'settled';
       DROP TABLE channels; DROP TABLE channel_leases; DROP TABLE channel_charges; DROP TABLE channel_txs;
       PRAGMA user_version = 5;`)

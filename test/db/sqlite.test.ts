@@ -178,7 +178,12 @@ describe('revenue from the ledger', () => {
     ).map((x) => x.sql)
     v1.close()
     for (const sql of ddl)
-      old.exec(sql.replace(/,\s*settled_at INTEGER|,\s*gas_used INTEGER|,\s*gas_price INTEGER/g, ''))
+      old.exec(
+        sql.replace(
+          /,\s*settled_at INTEGER|,\s*gas_used INTEGER|,\s*gas_price INTEGER|,\s*protocol TEXT NOT NULL DEFAULT 'x402'/g,
+          '',
+        ),
+      )
     old.exec(`INSERT INTO payments (payer, nonce, slug, tier, amount, network, state, request_id, valid_before, x402_version, payload, requirements, created_at, updated_at)
               VALUES ('0x1', '0x1', 'a', 'flat', '4200', 'eip155:8453', 'settled', 'r', 1, 2, '{}', '{}', 1, ${Date.parse('2026-11-22T10:00:00Z')});
               PRAGMA user_version = 1;`)

@@ -303,7 +303,12 @@ describe('one server, two chains', () => {
     for (const item of disc.items) expect(new Set(item.accepts.map((r: any) => r.network))).toEqual(new Set([A, B]))
     const openapi = (await (await fetch(s.url + '/openapi/full.json')).json()) as any
     const info = openapi.paths['/api/v1/test-echo'].post['x-payment-info']
-    expect(info.protocols.filter((p: any) => p.x402.scheme === 'exact').map((p: any) => p.x402.network)).toEqual([A, B])
+    // x402's entries (MPP's `{ mpp }` entries follow them: docs/payments.md)
+    expect(info.protocols.filter((p: any) => p.x402?.scheme === 'exact').map((p: any) => p.x402.network)).toEqual([
+      A,
+      B,
+    ])
+    expect(info.protocols.filter((p: any) => p.mpp).map((p: any) => p.mpp.network)).toEqual([A, B])
   })
 })
 

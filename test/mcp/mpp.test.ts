@@ -74,22 +74,26 @@ test("mppx's MCP client pays tool calls with _meta credentials and gets MPP's re
   expected += spent
 })
 
-test('a used MPP credential over MCP: JSON-RPC error -32042 with fresh challenges (both protocols), nothing moved', async () => {
+test('a used MPP credential over MCP: the same call collects its kept result; another call is JSON-RPC error -32042 with fresh challenges (both protocols), nothing moved', async () => {
   const payer = await fundedPayer(chain, 1_000_000n)
   const unpaid = (await c.callTool({ name: 'slugify', arguments: { text: 'once' } })) as any
   const challenge = unpaid._meta['org.paymentauth/payment-required'].challenges[0]
   const method = evm.charge({ account: privateKeyToAccount(payer.key), currencies: [evm.assets.base.USDC] })
   const credential = Credential.deserialize(await (method as any).createCredential({ challenge }))
-  const call = () =>
+  const call = (text = 'once') =>
     c.callTool({
       name: 'slugify',
-      arguments: { text: 'once' },
+      arguments: { text },
       _meta: { 'org.paymentauth/credential': credential },
     }) as Promise<any>
   const paid = await call()
   expect(paid._meta['org.paymentauth/receipt'].reference).toMatch(/^0x[0-9a-f]{64}$/)
   const before = await usdcBalance(chain.rpcUrl, chain.payee.address)
-  const err = (await call().catch((e) => e)) as any
+  // The same call again collects its kept result with the same receipt; another call with it is refused.
+  const collected = await call()
+  expect(collected._meta['org.paymentauth/receipt']).toEqual(paid._meta['org.paymentauth/receipt'])
+  expect(collected.content).toEqual(paid.content)
+  const err = (await call('twice').catch((e) => e)) as any
   expect(err.code).toBe(-32042)
   expect(err.data.problem.type).toBe('https://paymentauth.org/problems/invalid-challenge')
   expect(err.data.challenges[0]).toMatchObject({ method: 'evm', intent: 'charge' })

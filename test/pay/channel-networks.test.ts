@@ -117,7 +117,7 @@ test('every 402 lists each network’s exact entry, then each network’s batch-
     [B, chainB.payee.address, terms(accepts[3])],
   ])
   const openapi = (await (await s.fetch('/openapi/full.json')).json()) as any
-  const protocols = openapi.paths['/api/v1/test-echo'].post['x-payment-info'].protocols
+  const protocols = openapi.paths['/api/v1/test-echo'].post['x-payment-info'].protocols.filter((p: any) => p.x402) // x402's entries; MPP's { mpp } ones follow (docs/payments.md)
   expect(protocols.map((p: any) => [p.x402.network, p.x402.scheme, p.x402.receiverAuthorizer])).toEqual([
     [A, 'exact', undefined],
     [A, 'batch-settlement', accepts[2].extra.receiverAuthorizer],
@@ -294,7 +294,7 @@ test('NETWORKS mixed: a remote network without batch-settlement gets exact only;
       [B, ['exact'], false],
     ])
     const openapi = (await (await t.fetch('/openapi/full.json')).json()) as any
-    const protocols = openapi.paths['/api/v1/test-echo'].post['x-payment-info'].protocols
+    const protocols = openapi.paths['/api/v1/test-echo'].post['x-payment-info'].protocols.filter((p: any) => p.x402) // x402's entries; MPP's { mpp } ones follow (docs/payments.md)
     expect(protocols.map((p: any) => `${p.x402.scheme} ${p.x402.network}`)).toEqual([
       `exact ${A}`,
       `batch-settlement ${A}`,

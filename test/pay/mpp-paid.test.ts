@@ -2,8 +2,9 @@
  * MPP beside x402 on the dev chain (anvil, Circle's USDC), with mppx's own client (`evm` `charge`, polyfill off):
  * every built utility paid once through `Authorization: Payment` (the test records which header carried each
  * payment), the official x402 client still paying the same 402, the books across both protocols (payee delta =
- * /stats revenue = ledger), and the credentials that must not pay: replayed, concurrent copies, expired,
- * wrong-recipient, wrong-amount, forged, and both protocols at once; nothing moves for any of them.
+ * /stats revenue = ledger), a credential sent again (the same request collects its kept result, another request is
+ * refused), and the credentials that must not pay: concurrent copies, expired, wrong-recipient, wrong-amount, forged,
+ * and both protocols at once; nothing moves for any of them. A settlement left pending: test/pay/mpp-pending.test.ts.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { Challenge, Receipt } from 'mppx'
@@ -171,18 +172,25 @@ const problemOf = async (r: Response) => {
   return p.type.replace('https://paymentauth.org/problems/', '') as string
 }
 
-test('a used credential is refused (invalid-challenge), and concurrent copies settle once', async () => {
+test('a used credential: the same request collects its kept result (same receipt, not charged again), another request is refused (invalid-challenge); concurrent copies settle once', async () => {
   const payer = await fundedPayer(chain, 1_000_000n)
   const once = await credential(payer.key)
   const first = await paidWith(once)
   expect(first.status).toBe(200)
-  expect(await problemOf(await paidWith(once))).toBe('invalid-challenge')
+  const body = await first.text()
+  const again = await paidWith(once)
+  expect(again.status).toBe(200)
+  expect(await again.text()).toBe(body)
+  expect(again.headers.get('payment-receipt')).toBe(first.headers.get('payment-receipt'))
+  expect(again.headers.get('payment-response')).toBeNull()
   expect(await problemOf(await paidWith(once, {}, { text: 'another body' }))).toBe('invalid-challenge')
   const copies = await credential(payer.key)
   const answers = await Promise.all(Array.from({ length: 6 }, () => paidWith(copies)))
-  const statuses = answers.map((r) => r.status).sort()
-  expect(statuses.filter((x) => x === 200).length).toBe(1)
-  expect(statuses.filter((x) => x !== 200).every((x) => x === 402)).toBe(true)
+  // One settles; a copy that comes after its result was kept collects that result, the others are refused.
+  const paid = answers.filter((r) => r.status === 200)
+  expect(paid.length).toBeGreaterThanOrEqual(1)
+  expect(new Set(paid.map((r) => Receipt.fromResponse(r).reference)).size).toBe(1)
+  expect(answers.every((r) => r.status === 200 || r.status === 402)).toBe(true)
   expect(await usdcBalance(chain.rpcUrl, payer.address)).toBe(1_000_000n - 2n * 1000n)
   expected += 2000n
   viaMpp += 2000n
@@ -261,7 +269,11 @@ test('a failed call is never settled: the handler fails (422, 500), nothing move
   expect(paid.status).toBe(200)
   expect(((await paid.json()) as any).echo).toBe('HELLO')
   expect(Receipt.fromResponse(paid).reference).toMatch(/^0x[0-9a-f]{64}$/)
-  expect((await echo('hello')).status).toBe(402)
+  // Sent again for the same request: the kept result and its receipt, nothing run or charged again.
+  const collected = await echo('hello')
+  expect(collected.status).toBe(200)
+  expect(collected.headers.get('payment-receipt')).toBe(paid.headers.get('payment-receipt'))
+  expect(await problemOf(await echo('other'))).toBe('invalid-challenge')
   expect(await payee()).toBe(before + 4200n)
   expected += 4200n
   viaMpp += 4200n

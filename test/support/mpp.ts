@@ -19,13 +19,15 @@ export const carriedBy = (h: Headers): Carried =>
 
 /**
  * mppx's client paying as `key` (no global fetch polyfill), its fetch recording which header every request it sent
- * carried (`carried`, in order).
+ * carried (`carried`, in order), and the `Authorization: Payment` credentials it sent (`credentials`, in order).
  */
 export function mppClient(key: Hex) {
   const carried: Carried[] = []
+  const credentials: string[] = []
   const recording = (input: RequestInfo | URL, init?: RequestInit) => {
     const req = new Request(input, init)
     carried.push(carriedBy(req.headers))
+    if (carried.at(-1) === 'authorization: payment') credentials.push(req.headers.get('authorization')!)
     return fetch(req)
   }
   const mppx = Mppx.create({
@@ -33,7 +35,7 @@ export function mppClient(key: Hex) {
     polyfill: false,
     fetch: recording as typeof fetch,
   })
-  return { mppx, fetch: mppx.fetch, carried }
+  return { mppx, fetch: mppx.fetch, carried, credentials }
 }
 
 /** The MPP challenges of a 402 (its `WWW-Authenticate: Payment` values). */

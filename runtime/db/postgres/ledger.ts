@@ -1,5 +1,5 @@
 import type { SQL } from 'bun'
-import { FAILED_RUN_REASON, ledgerKey, MPP_PAYLOAD_LIKE, SKEW_MS } from '../shared'
+import { FAILED_RUN_REASON, ledgerKey, SKEW_MS } from '../shared'
 import type {
   CooldownStore,
   LedgerStore,
@@ -56,9 +56,9 @@ export class PgLedger implements LedgerStore {
     const now = this.now()
     const rows = await this.sql`
       WITH ins AS (
-        INSERT INTO payments (payer, nonce, slug, tier, amount, network, state, request_id, valid_before, x402_version, payload, requirements, created_at, updated_at, instance)
+        INSERT INTO payments (payer, nonce, slug, tier, amount, network, state, request_id, valid_before, x402_version, payload, requirements, created_at, updated_at, instance, protocol)
         VALUES (${ledgerKey(r.payer)}, ${ledgerKey(r.nonce)}, ${r.slug}, ${r.tier}, ${r.amount}, ${r.network}, 'reserved', ${r.requestId},
-                ${r.validBefore}::bigint, ${r.x402Version}::int, ${JSON.stringify(r.payload)}, ${JSON.stringify(r.requirements)}, ${now}::bigint, ${now}::bigint, ${this.instanceId})
+                ${r.validBefore}::bigint, ${r.x402Version}::int, ${JSON.stringify(r.payload)}, ${JSON.stringify(r.requirements)}, ${now}::bigint, ${now}::bigint, ${this.instanceId}, ${r.protocol ?? 'x402'})
         ON CONFLICT DO NOTHING RETURNING id),
       ev AS (INSERT INTO payment_events (payment_id, state, at) SELECT id, 'reserved', ${now}::bigint FROM ins)
       SELECT id FROM ins`
@@ -119,7 +119,7 @@ export class PgLedger implements LedgerStore {
     const rows = await this.sql`
       SELECT to_char(to_timestamp(settled_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, network, slug, COUNT(*)::int AS paid_calls,
              SUM(amount::numeric)::text AS revenue_atomic, COALESCE(SUM(gas_used * gas_price), 0)::text AS gas_wei,
-             CASE WHEN payload LIKE ${MPP_PAYLOAD_LIKE}::text THEN 'mpp' ELSE 'x402' END AS protocol
+             protocol
       FROM payments WHERE state = 'settled' AND settled_at >= ${sinceMs}::bigint GROUP BY 1, 2, 3, 7 ORDER BY 1, 2, 3, 7`
     return rows.map((r: SettledRow) => ({ ...r, paid_calls: Number(r.paid_calls) }))
   }

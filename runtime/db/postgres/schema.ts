@@ -67,4 +67,7 @@ export const PG_MIGRATIONS: string[] = [
    ALTER TABLE channel_txs ADD COLUMN channel_id text;
    CREATE INDEX channel_txs_payer ON channel_txs (network, payer, kind) WHERE payer IS NOT NULL;
    CREATE INDEX channels_payer ON channels (payer, network);`,
+  // The protocol that admitted each payment, written at reservation by the server, as in SQLite.
+  `ALTER TABLE payments ADD COLUMN protocol text NOT NULL DEFAULT 'x402';
+   UPDATE payments SET protocol = 'mpp' WHERE payload LIKE '%"org.paymentauth":%';`,
 ]

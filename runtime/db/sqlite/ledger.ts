@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'bun:sqlite'
 import { durably } from './connect'
-import { FAILED_RUN_REASON, ledgerKey, PROTOCOL_SQL } from '../shared'
+import { FAILED_RUN_REASON, ledgerKey } from '../shared'
 import type {
   LedgerStore,
   PayerCheck,
@@ -61,8 +61,8 @@ export class Ledger implements LedgerStore {
     private now = () => Date.now(),
   ) {
     this.insert = db.prepare(
-      `INSERT OR IGNORE INTO payments (payer, nonce, slug, tier, amount, network, state, request_id, valid_before, x402_version, payload, requirements, created_at, updated_at)
-       VALUES ($payer, $nonce, $slug, $tier, $amount, $network, 'reserved', $requestId, $validBefore, $x402Version, $payload, $requirements, $now, $now)`,
+      `INSERT OR IGNORE INTO payments (payer, nonce, slug, tier, amount, network, state, request_id, valid_before, x402_version, payload, requirements, created_at, updated_at, protocol)
+       VALUES ($payer, $nonce, $slug, $tier, $amount, $network, 'reserved', $requestId, $validBefore, $x402Version, $payload, $requirements, $now, $now, $protocol)`,
     )
     // `settled` is terminal: a late transition (e.g. the tx-hash callback after a reconciliation) never reopens it.
     this.update = db.prepare(
@@ -79,7 +79,7 @@ export class Ledger implements LedgerStore {
     this.settledQ = db.prepare(
       `SELECT strftime('%Y-%m-%d', settled_at / 1000, 'unixepoch') AS day, network, slug, COUNT(*) AS paid_calls,
               CAST(SUM(CAST(amount AS INTEGER)) AS TEXT) AS revenue_atomic, CAST(COALESCE(SUM(gas_used * gas_price), 0) AS TEXT) AS gas_wei,
-              ${PROTOCOL_SQL} AS protocol
+              protocol
        FROM payments INDEXED BY payments_settled WHERE state = 'settled' AND settled_at >= ?
        GROUP BY day, network, slug, protocol ORDER BY day, network, slug, protocol`,
     )
@@ -110,6 +110,7 @@ export class Ledger implements LedgerStore {
         payload: JSON.stringify(r.payload),
         requirements: JSON.stringify(r.requirements),
         now: this.now(),
+        protocol: r.protocol ?? 'x402',
       })
       if (res.changes !== 1) return null
       const id = Number(res.lastInsertRowid)

@@ -81,4 +81,12 @@ export const MIGRATIONS: string[] = [
    ALTER TABLE channel_txs ADD COLUMN channel_id TEXT;
    CREATE INDEX channel_txs_payer ON channel_txs (network, payer, kind) WHERE payer IS NOT NULL;
    CREATE INDEX channels_payer ON channels (payer, network);`,
+  // The protocol that admitted each payment ('x402', or MPP's `evm` `charge`: 'mpp'), written at reservation by the
+  // server from the plugin that admitted it, so /stats' per-protocol split never reads the payload, which a client
+  // writes. Rows from before: the marker MPP credentials were stored with, as /stats read it until then. The settled
+  // rows' covering index carries it (/stats groups by it).
+  `ALTER TABLE payments ADD COLUMN protocol TEXT NOT NULL DEFAULT 'x402';
+   UPDATE payments SET protocol = 'mpp' WHERE payload LIKE '%"org.paymentauth":%';
+   DROP INDEX payments_settled;
+   CREATE INDEX payments_settled ON payments (settled_at, network, slug, amount, gas_used, gas_price, protocol) WHERE state = 'settled';`,
 ]

@@ -21,7 +21,7 @@ export function collectedResponse(
           'content-type': 'application/json; charset=utf-8',
           ...BASE_HEADERS,
           'x-request-id': requestId,
-          [version === 2 ? 'payment-response' : 'x-payment-response']: c.receipt,
+          [c.headerName ?? (version === 2 ? 'payment-response' : 'x-payment-response')]: c.receipt,
           'cache-control': 'private, no-store',
         },
       })

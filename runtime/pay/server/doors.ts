@@ -102,6 +102,8 @@ export type Collected =
       body: string
       receipt: string
       unsigned?: { paymentId: number; transaction: string; network: string; payer: string }
+      /** The header the receipt goes in (MPP: `payment-receipt`); else PAYMENT-RESPONSE (v2) or X-PAYMENT-RESPONSE (v1). */
+      headerName?: string
     }
   | { kind: 'pending'; retryAfter: number }
   /** The payment identifier belongs to a different request. */

@@ -7,6 +7,10 @@
  * @module pay/server/eip3009-settlement
  */
 import type { DecodedPayment, PaymentRequirements, SettleResult } from '../types'
+import type { Collected } from './doors'
+
+/** The protocol that admitted a payment, recorded on its ledger row by the server (never read from the payload). */
+export type PaymentProtocol = 'x402' | 'mpp'
 
 /** A verified, reserved authorization waiting for the handler's outcome. */
 export interface SettlementTicket {
@@ -30,6 +34,8 @@ export interface Eip3009Settlement {
     tier: string,
     requestId: string,
     client?: string,
+    /** The protocol of the plugin that admits it (its ledger row's `protocol`: /stats' per-protocol split). */
+    protocol?: PaymentProtocol,
   ): Promise<SettlementTicket>
   /** Settles after a successful handler; a result is served only when this returns success. */
   settle(t: SettlementTicket): Promise<SettleResult>
@@ -39,4 +45,27 @@ export interface Eip3009Settlement {
   failed(t: SettlementTicket, status: number, code: string): Promise<void>
   /** True for what `authorize` throws when payments are unavailable (answered 503, retryable). */
   unavailable(e: unknown): boolean
+  /** The paid results kept before settlement, collectable by the same authorization for the same request. */
+  results: KeptResults
+}
+
+/**
+ * Paid results kept for collection again (`exact`'s PaidResults, runtime/pay/schemes/exact/kept-results.ts): a result
+ * is kept before it is charged, so an authorization whose settlement ended up pending collects it once reconciled,
+ * and nothing runs or settles twice. `hash`: the request's hash (server/request-hash.ts).
+ */
+export interface KeptResults {
+  /** Keeps a successful handler's answer before settlement (collectable only once the payment is settled). */
+  keep(t: SettlementTicket, key: string | null, hash: string, body: string): Promise<void>
+  /**
+   * The kept outcome of this very authorization (same fields, signed by the payer) for the identical request: the
+   * result once settled, `pending` while it settles or waits for reconciliation; null otherwise (the refusal stands).
+   */
+  byAuthorization(p: DecodedPayment, req: PaymentRequirements, hash: string): Promise<Collected | null>
+  /** The payment settled in its request: the receipt sent with the answer, kept for every later collection. */
+  settled(t: SettlementTicket, receipt: string, transaction: string): Promise<void>
+  /** A receipt signed at collection (settled by reconciliation), kept so every later collection sends it. */
+  receiptIssued(paymentId: number, receipt: string): Promise<void>
+  /** The payment will never settle: its kept result is forgotten. Never throws. */
+  discard(t: SettlementTicket): Promise<void>
 }

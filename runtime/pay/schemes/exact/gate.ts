@@ -7,6 +7,7 @@ import { PayerCooldowns } from './payer-cooldowns'
 import { PayerFunds } from './payer-funds'
 import type { DecodedPayment, Facilitator, PaymentRequirements, SettleResult } from '../../types'
 import { REASON } from '../../reasons'
+import type { PaymentProtocol } from '../../server/eip3009-settlement'
 
 /** A verified, reserved payment waiting for the handler's outcome. */
 export interface Ticket {
@@ -78,6 +79,8 @@ export class PaymentGate {
     tier: string,
     requestId: string,
     client = '',
+    /** Which protocol admitted it (the plugin's own knowledge): recorded on the ledger row for /stats. */
+    protocol: PaymentProtocol = 'x402',
   ): Promise<Ticket> {
     const { signatureChecked } = await cheapChecks(payment, req, this.nowS(), this.facilitator.hasCode)
     const a = payment.payload.authorization
@@ -120,6 +123,7 @@ export class PaymentGate {
         x402Version: payment.x402Version,
         payload: payment.raw,
         requirements: req,
+        protocol,
       })
     } catch (e) {
       // The ledger is unreachable: fail closed before any verification (nothing reserved, nothing charged).

@@ -40,13 +40,15 @@ const sameAddress = (a: string, b: string) => isAddressEqual(getAddress(a), getA
 
 /**
  * Reads `header` and binds it to `accepts` (this resource's `exact` entries): the bound credential, or the problem.
- * `nowMs`: the clock of the `expires` check.
+ * `nowMs`: the clock of the `expires` check. `expiredToo`: an expired challenge binds anyway (every other check
+ * stands), only to look up the result it already paid for (the engine refuses its expired authorization itself).
  */
 export function bindCredential(
   header: string,
   accepts: readonly PaymentRequirements[],
   keys: MppKeys,
   nowMs = Date.now(),
+  expiredToo = false,
 ): BoundCredential | Problem {
   if (header.length > MAX_CREDENTIAL)
     return { type: 'malformed-credential', detail: `the credential is larger than ${MAX_CREDENTIAL} bytes` }
@@ -73,7 +75,7 @@ export function bindCredential(
   if (challenge.method !== METHOD || challenge.intent !== INTENT)
     return problem('method-unsupported', `only method "${METHOD}" with intent "${INTENT}" is accepted here`)
   if (!challenge.expires) return problem('invalid-challenge', 'the challenge has no expires')
-  if (Date.parse(challenge.expires) <= nowMs)
+  if (!expiredToo && Date.parse(challenge.expires) <= nowMs)
     return problem('payment-expired', `the challenge expired at ${challenge.expires}; pay the fresh one`)
   const request = challenge.request as unknown as ReturnType<typeof chargeRequest>
   const chainId = Number(request?.methodDetails?.chainId)
