@@ -16,7 +16,7 @@ import { siteRoutes } from './site/routes'
 import type { adminRoutes, AdminDeps } from './admin/routes'
 import { lazyDiscoveryRoutes, lazyDocsRoutes, lazyMcpRoutes } from './lazy-routes'
 import { devPayerRoutes, type DevPayer } from './site/dev-payer'
-import { devSolanaPayerRoutes, type DevSolanaPayer } from './site/dev-payer-solana'
+import type { devSolanaPayerRoutes, DevSolanaPayer } from './site/dev-payer-solana'
 import { ServiceError } from './sdk'
 import { errorAnswer } from './http/error-answer'
 import type { FacilitatorHealth } from './pay/types'
@@ -54,6 +54,8 @@ export interface AppDeps extends PipelineDeps {
   devPayer?: DevPayer
   /** The Solana dev chain's demo payer, for paying on Solana from the try-it panel (only on the embedded dev chains). */
   devSolanaPayer?: DevSolanaPayer
+  /** The Solana demo payer's routes, loaded by boot only with that payer (its module loads @solana/kit). */
+  devSolanaPayerRoutes?: typeof devSolanaPayerRoutes
   /** Payment channels (x402 `batch-settlement`) where this server serves them: their terms and offer, published. */
   channels?: ChannelOffer
   /** Payment channels' figures, all time for /stats, since a moment (ms) for the console (when this server serves channels). */
@@ -214,7 +216,7 @@ export function createApp(deps: AppDeps) {
           : new Elysia(),
       )
       .use(devPayerRoutes(deps))
-      .use(devSolanaPayerRoutes(deps))
+      .use(deps.devSolanaPayerRoutes ? deps.devSolanaPayerRoutes(deps) : new Elysia())
       .use(receiptRoutes(deps.receipts, config.bodyLimitBytes, config.bodyTimeoutMs, deps.log))
       .get('/health', () => {
         const now = Date.now()

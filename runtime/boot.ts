@@ -214,6 +214,8 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const mpp = keys
     ? new MppScheme({ engine: settlementEngine(gate, results), keys, ttlS: config.maxTimeoutSeconds })
     : undefined
+  // The Solana demo payer (embedded dev chains only): its routes' module loads @solana/kit, so only with the payer.
+  const devSolana = usesDevChain(config) && solana ? o.devSolanaPayer : undefined
   const app = createApp({
     services,
     config,
@@ -240,7 +242,8 @@ export async function boot(o: BootOptions): Promise<Booted> {
     adminRoutes: admin?.adminRoutes,
     ops: ops.routes,
     devPayer: usesDevChain(config) ? o.devPayer : undefined,
-    devSolanaPayer: usesDevChain(config) && solana ? o.devSolanaPayer : undefined,
+    devSolanaPayer: devSolana,
+    devSolanaPayerRoutes: devSolana ? (await import('./site/dev-payer-solana')).devSolanaPayerRoutes : undefined,
     context: observedContext(
       createContextFactory(
         config,
