@@ -24,13 +24,18 @@ import { registerExactSvmScheme } from '@x402/svm/exact/facilitator'
 export type LandedState = 'landed' | 'failed' | 'unseen'
 
 export interface SvmBackend {
+  /** `local`: this server's own fee payer settles; `remote`: a remote facilitator does (./remote-backend.ts). */
+  kind: 'local' | 'remote'
   network: string
   /** The fee payer's address: `extra.feePayer` of every Solana entry. */
   feePayer: string
   verify(payload: PaymentPayload, req: PaymentRequirements): Promise<VerifyResponse>
   settle(payload: PaymentPayload, req: PaymentRequirements): Promise<SettleResponse>
-  /** The transaction id (the fee payer's Ed25519 signature of the message, deterministic) before it is sent. */
-  transactionId(messageBytes: Uint8Array): Promise<string>
+  /**
+   * The transaction id (the fee payer's Ed25519 signature of the message, deterministic) before it is sent; null
+   * with a remote facilitator (its fee payer signs: the id is known only from its answer, or the chain).
+   */
+  transactionId(messageBytes: Uint8Array): Promise<string | null>
   status(signature: string): Promise<LandedState>
   /** True when `owner`'s associated token account of `mint` exists. */
   hasTokenAccount(owner: string, mint: string): Promise<boolean>
@@ -44,12 +49,12 @@ export const feePayerOf = (secretBase58: string): Promise<KeyPairSigner> =>
   createKeyPairSignerFromBytes(getBase58Encoder().encode(secretBase58))
 
 export function svmBackend(network: string, rpcUrl: string, signer: KeyPairSigner): SvmBackend {
-  const rpc = createSolanaRpc(rpcUrl)
   const facilitator = registerExactSvmScheme(new x402Facilitator(), {
     signer: toFacilitatorSvmSigner(signer, { defaultRpcUrl: rpcUrl }),
     networks: network as `${string}:${string}`,
   })
   return {
+    kind: 'local',
     network,
     feePayer: signer.address,
     verify: (payload, req) => facilitator.verify(payload, req),
@@ -57,6 +62,16 @@ export function svmBackend(network: string, rpcUrl: string, signer: KeyPairSigne
     async transactionId(messageBytes) {
       return getBase58Decoder().decode(await signBytes(signer.keyPair.privateKey, messageBytes))
     },
+    ...svmChainReads(rpcUrl),
+  }
+}
+
+/** The chain reads every backend serves from SOLANA_RPC_URL, whoever settles. */
+export type SvmChainReads = Pick<SvmBackend, 'status' | 'hasTokenAccount' | 'lamports' | 'tokenBalance'>
+
+export function svmChainReads(rpcUrl: string): SvmChainReads {
+  const rpc = createSolanaRpc(rpcUrl)
+  return {
     async status(signature) {
       const { value } = await rpc
         .getSignatureStatuses([signature as Signature], { searchTransactionHistory: true })

@@ -2,7 +2,8 @@
  * The Solana rows of the ledger against the chain (after a crash, a restart, or a settlement whose confirmation
  * timed out): a `settling`/`pending` row holds its transaction id (recorded before sending), so the chain says
  * whether it landed. Landed: settled exactly once. Failed on chain: failed. Never seen once the payment can no
- * longer land (its blockhash expired): failed, nothing moved. Otherwise left for the next round.
+ * longer land (its blockhash expired): failed, nothing moved. Otherwise left for the next round. A remote
+ * facilitator's row without an id (sent, its answer lost) is left for the operator with an error in the log.
  * @module pay/schemes/svm-exact/reconcile
  */
 import type { LedgerStore } from '../../../db/store'
@@ -67,6 +68,16 @@ async function reconcileRows(
     // The id is recorded before sending, and can always be derived again from the kept transaction (a power cut may
     // take the write that recorded it, never the durable `settling` one before it).
     const tx = row.tx_hash || (await idOf(row.payload, backend))
+    if (!tx && backend.kind === 'remote') {
+      // Sent to the remote facilitator, its answer lost: its fee payer's signature (the id) is unknown here, and the
+      // transfer may have landed. Never failed nor settled blindly: the operator decides from the chain.
+      log.error(
+        "reconcile: solana payment sent to the remote facilitator without an answer; its outcome is unknown: find its transfer to the payee on chain (the kept transaction's message), then settle or fail the row by hand",
+        { payment_id: row.id, payer: row.payer, amount: row.amount, state: row.state },
+      )
+      out.unknown++
+      continue
+    }
     let state: Awaited<ReturnType<SvmBackend['status']>> = 'unseen'
     if (tx) {
       try {
