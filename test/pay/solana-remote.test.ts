@@ -12,6 +12,9 @@ import { SOLANA_MAINNET_CAIP2, toFacilitatorSvmSigner } from '@x402/svm'
 import { registerExactSvmScheme } from '@x402/svm/exact/facilitator'
 import { type SolanaDevChain, startSolanaDevChain } from '../../runtime/chain/solana/start'
 import { sqliteOf } from '../../runtime/db/open'
+import { remoteSvmBackend, remoteSvmFacilitator } from '../../runtime/pay/schemes/svm-exact/remote-backend'
+import { reconcileSvm } from '../../runtime/pay/schemes/svm-exact/reconcile'
+import { SOLANA_PAYMENT_LIFETIME_S } from '../../runtime/pay/schemes/svm-exact/scheme'
 import { startApp, startServer, type TestServer } from '../support/server'
 import { paymentRequiredOf, solanaFetch, solanaPayer, solanaPaymentHeader, usdcOf } from '../support/solana'
 
@@ -21,6 +24,11 @@ let server: TestServer
 let facilitator: ReturnType<typeof Bun.serve>
 /** What the remote facilitator was asked (path per call). */
 const calls: string[] = []
+/**
+ * How the remote answers /settle: `ok`; `lost`: it settles, then its answer is lost (a 502, as a proxy gives when
+ * the facilitator died); `dropped`: it dies before sending anything (502, nothing on chain).
+ */
+let settleMode: 'ok' | 'lost' | 'dropped' = 'ok'
 let payeeStart: bigint
 
 /** The official facilitator over HTTP, as a hosted one serves it; `networks`: what its /supported lists. */
@@ -42,7 +50,12 @@ function serveFacilitator(chainUrl: string, signer: KeyPairSigner, listSolana = 
       if (req.method !== 'POST') return new Response('not found', { status: 404 })
       const body = (await req.json()) as { paymentPayload: any; paymentRequirements: any }
       if (path === '/verify') return Response.json(await f.verify(body.paymentPayload, body.paymentRequirements))
-      if (path === '/settle') return Response.json(await f.settle(body.paymentPayload, body.paymentRequirements))
+      if (path === '/settle') {
+        if (settleMode === 'dropped') return new Response('bad gateway', { status: 502 })
+        const settled = await f.settle(body.paymentPayload, body.paymentRequirements)
+        if (settleMode === 'lost') return new Response('bad gateway', { status: 502 })
+        return Response.json(settled)
+      }
       return new Response('not found', { status: 404 })
     },
   })
@@ -71,8 +84,14 @@ const solanaEntry = (required: PaymentRequired) => required.accepts.find((a) => 
 
 const solanaRows = () =>
   sqliteOf(server.booted)
-    .db.query(`SELECT amount, state, tx_hash, payer FROM payments WHERE network = ?`)
-    .all(SOLANA_MAINNET_CAIP2) as Array<{ amount: string; state: string; tx_hash: string | null; payer: string }>
+    .db.query(`SELECT id, amount, state, tx_hash, payer FROM payments WHERE network = ? ORDER BY id`)
+    .all(SOLANA_MAINNET_CAIP2) as Array<{
+    id: number
+    amount: string
+    state: string
+    tx_hash: string | null
+    payer: string
+  }>
 
 /** Payee USDC delta since the start = /stats revenue for the Solana network = the ledger's settled Solana rows. */
 async function booksAgree(): Promise<bigint> {
@@ -141,6 +160,74 @@ describe('Solana exact through a remote facilitator', () => {
     // Refused by the ledger (message hash) before the remote was asked anything.
     expect(calls).toEqual([])
     expect(await usdcOf(chain, chain.payee.usdcAccount)).toBe(moved)
+    await booksAgree()
+  })
+})
+
+describe("the remote's answer to /settle lost: decided from the chain, never charged twice", () => {
+  /** Reconciliation as the server's rounds run it, with a remote backend over the same chain. */
+  const reconcile = () =>
+    reconcileSvm(
+      server.booted.storage.ledger,
+      remoteSvmBackend(
+        SOLANA_MAINNET_CAIP2,
+        chain.url,
+        remoteSvmFacilitator(`http://127.0.0.1:${facilitator.port}`),
+        chain.feePayer.address,
+      ),
+      server.booted.log,
+      0,
+    )
+
+  async function payLosingTheAnswer(text: string, mode: 'lost' | 'dropped') {
+    const body = { text }
+    const required = paymentRequiredOf(await server.post('/api/v1/slugify', body))
+    const header = await solanaPaymentHeader(chain, payer, required, solanaEntry(required))
+    settleMode = mode
+    try {
+      const res = await server.post('/api/v1/slugify', body, { 'payment-signature': header })
+      // Unknown outcome: no result served, the payment pending, its id unknown.
+      expect(res.status).not.toBe(200)
+    } finally {
+      settleMode = 'ok'
+    }
+    const row = solanaRows().at(-1)!
+    expect(row).toMatchObject({ state: 'pending', tx_hash: null })
+    return { body, header, row }
+  }
+
+  test('it landed: reconciliation finds it on chain by its message and settles it once; the replay collects', async () => {
+    const before = await usdcOf(chain, chain.payee.usdcAccount)
+    const { body, header, row } = await payLosingTheAnswer('answer lost', 'lost')
+    const moved = (await usdcOf(chain, chain.payee.usdcAccount)) - before
+    expect(moved).toBe(BigInt(row.amount))
+    await reconcile()
+    const settled = solanaRows().find((r) => r.id === row.id)!
+    expect(settled.state).toBe('settled')
+    expect(chain.ledger.status(settled.tx_hash!)).toMatchObject({ err: null })
+    await booksAgree()
+    // The same payment for the identical request collects its kept result; nothing is sent again.
+    calls.length = 0
+    const again = await server.post('/api/v1/slugify', body, { 'payment-signature': header })
+    expect(again.status).toBe(200)
+    expect(await again.json()).toMatchObject({ slug: 'answer-lost' })
+    expect(calls).toEqual([])
+    expect((await usdcOf(chain, chain.payee.usdcAccount)) - before).toBe(moved)
+    await reconcile()
+    await booksAgree()
+  })
+
+  test('it never left: pending while it could still land, failed once expired; nothing moved', async () => {
+    const before = await usdcOf(chain, chain.payee.usdcAccount)
+    const { row } = await payLosingTheAnswer('answer dropped', 'dropped')
+    await reconcile()
+    expect(solanaRows().find((r) => r.id === row.id)!.state).toBe('pending')
+    // Its blockhash's lifetime past (the row reserved long enough ago), the chain's answer is final.
+    const past = Date.now() - (SOLANA_PAYMENT_LIFETIME_S + 60) * 1000
+    sqliteOf(server.booted).db.query('UPDATE payments SET created_at = ? WHERE id = ?').run(past, row.id)
+    await reconcile()
+    expect(solanaRows().find((r) => r.id === row.id)!.state).toBe('failed')
+    expect(await usdcOf(chain, chain.payee.usdcAccount)).toBe(before)
     await booksAgree()
   })
 })

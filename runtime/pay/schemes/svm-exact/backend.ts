@@ -10,6 +10,8 @@ import {
   createSolanaRpc,
   getBase58Decoder,
   getBase58Encoder,
+  getBase64Encoder,
+  getTransactionDecoder,
   type KeyPairSigner,
   signBytes,
   type Signature,
@@ -42,7 +44,23 @@ export interface SvmBackend {
   lamports(address: string): Promise<bigint>
   /** A token account's balance (atomic units). */
   tokenBalance(account: string): Promise<bigint>
+  /**
+   * The landed transaction whose message is `messageBytes` among the recent ones of `owner`'s token account of `mint`
+   * (newest first, back to `sinceS` unix seconds, at most LOCATE_MAX): its id, or null with `complete` when the search
+   * reached `sinceS` (then it is surely not there) rather than its bound.
+   */
+  locate(
+    messageBytes: Uint8Array,
+    owner: string,
+    mint: string,
+    sinceS: number,
+  ): Promise<{ signature: string } | { signature: null; complete: boolean }>
 }
+
+/** How many of a token account's recent transactions one search reads at most (one getTransaction each). */
+export const LOCATE_MAX = 200
+
+const sameBytes = (a: ArrayLike<number>, b: ArrayLike<number>) => Buffer.from(a).equals(Buffer.from(b))
 
 /** The fee payer's signer from the 64-byte base58 secret (the Solana CLI layout; both halves must match). */
 export const feePayerOf = (secretBase58: string): Promise<KeyPairSigner> =>
@@ -67,7 +85,7 @@ export function svmBackend(network: string, rpcUrl: string, signer: KeyPairSigne
 }
 
 /** The chain reads every backend serves from SOLANA_RPC_URL, whoever settles. */
-export type SvmChainReads = Pick<SvmBackend, 'status' | 'hasTokenAccount' | 'lamports' | 'tokenBalance'>
+export type SvmChainReads = Pick<SvmBackend, 'status' | 'hasTokenAccount' | 'lamports' | 'tokenBalance' | 'locate'>
 
 export function svmChainReads(rpcUrl: string): SvmChainReads {
   const rpc = createSolanaRpc(rpcUrl)
@@ -82,12 +100,7 @@ export function svmChainReads(rpcUrl: string): SvmChainReads {
       return s.confirmationStatus === 'confirmed' || s.confirmationStatus === 'finalized' ? 'landed' : 'unseen'
     },
     async hasTokenAccount(owner, mint) {
-      const [ata] = await findAssociatedTokenPda({
-        mint: mint as Address,
-        owner: owner as Address,
-        tokenProgram: TOKEN_PROGRAM_ADDRESS,
-      })
-      const { value } = await rpc.getAccountInfo(ata, { encoding: 'base64' }).send()
+      const { value } = await rpc.getAccountInfo(await ataOf(owner, mint), { encoding: 'base64' }).send()
       return value !== null && value.owner === TOKEN_PROGRAM_ADDRESS
     },
     async lamports(address) {
@@ -96,5 +109,35 @@ export function svmChainReads(rpcUrl: string): SvmChainReads {
     async tokenBalance(account) {
       return BigInt((await rpc.getTokenAccountBalance(account as Address).send()).value.amount)
     },
+    async locate(messageBytes, owner, mint, sinceS) {
+      const recent = await rpc
+        .getSignaturesForAddress(await ataOf(owner, mint), { limit: LOCATE_MAX, commitment: 'confirmed' })
+        .send()
+      for (const r of recent) {
+        // Older than the payment: the search went far enough back.
+        if (r.blockTime !== null && Number(r.blockTime) < sinceS) return { signature: null, complete: true }
+        const t = await rpc
+          .getTransaction(r.signature, {
+            encoding: 'base64',
+            maxSupportedTransactionVersion: 0,
+            commitment: 'confirmed',
+          })
+          .send()
+        if (!t) continue
+        const wire = getBase64Encoder().encode(t.transaction[0])
+        if (sameBytes(getTransactionDecoder().decode(wire).messageBytes, messageBytes))
+          return { signature: r.signature }
+      }
+      return { signature: null, complete: recent.length < LOCATE_MAX }
+    },
   }
 }
+
+const ataOf = async (owner: string, mint: string) =>
+  (
+    await findAssociatedTokenPda({
+      mint: mint as Address,
+      owner: owner as Address,
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    })
+  )[0]
