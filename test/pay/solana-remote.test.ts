@@ -11,6 +11,7 @@ import type { PaymentRequired } from '@x402/core/types'
 import { SOLANA_MAINNET_CAIP2, toFacilitatorSvmSigner } from '@x402/svm'
 import { registerExactSvmScheme } from '@x402/svm/exact/facilitator'
 import { type SolanaDevChain, startSolanaDevChain } from '../../runtime/chain/solana/start'
+import { loadConfig } from '../../runtime/config'
 import { sqliteOf } from '../../runtime/db/open'
 import { remoteSvmBackend, remoteSvmFacilitator } from '../../runtime/pay/schemes/svm-exact/remote-backend'
 import { reconcileSvm } from '../../runtime/pay/schemes/svm-exact/reconcile'
@@ -250,4 +251,26 @@ test('a facilitator that does not list Solana: not offered, with the reason; Bas
     await s.stop()
     bare.stop(true)
   }
+})
+
+test('the remote configuration: SOLANA_FACILITATOR_URL needs SOLANA_RPC_URL and excludes SOLANA_FEE_PAYER_KEY', () => {
+  const problems = (env: Record<string, string>) => loadConfig(env).problems.filter((p) => p.includes('SOLANA'))
+  const payTo = chain.payee.address
+  const url = 'https://facilitator.example'
+  expect(problems({ SOLANA_RPC_URL: chain.url, SOLANA_FACILITATOR_URL: url, SOLANA_PAY_TO: payTo })).toEqual([])
+  expect(problems({ SOLANA_FACILITATOR_URL: url, SOLANA_PAY_TO: payTo }).join('\n')).toContain('need SOLANA_RPC_URL')
+  expect(
+    problems({
+      SOLANA_RPC_URL: chain.url,
+      SOLANA_FACILITATOR_URL: url,
+      SOLANA_PAY_TO: payTo,
+      SOLANA_FEE_PAYER_KEY: chain.feePayerSecretBase58,
+    }).join('\n'),
+  ).toContain('SOLANA_FACILITATOR_URL and SOLANA_FEE_PAYER_KEY exclude each other')
+  expect(
+    problems({ SOLANA_RPC_URL: chain.url, SOLANA_FACILITATOR_URL: 'ftp://x', SOLANA_PAY_TO: payTo }).join('\n'),
+  ).toContain('SOLANA_FACILITATOR_URL must be an http(s) URL')
+  expect(problems({ SOLANA_RPC_URL: chain.url, SOLANA_PAY_TO: payTo }).join('\n')).toContain(
+    'or SOLANA_FACILITATOR_URL',
+  )
 })
