@@ -57,7 +57,7 @@ async function main() {
       : await (await import('./chain/solana/start')).startSolanaDevChain().catch(async (e: Error) => {
           await chain.stop()
           throw new StartError(
-            `The embedded Solana dev chain did not start: ${e.message}. To use a real Solana RPC instead, set SOLANA_RPC_URL, SOLANA_FEE_PAYER_KEY and SOLANA_PAY_TO.`,
+            `The embedded Solana dev chain did not start: ${e.message}. To use a real Solana RPC instead, set SOLANA_RPC_URL, SOLANA_PAY_TO and SOLANA_FEE_PAYER_KEY (or SOLANA_FACILITATOR_URL).`,
           )
         })
     if (solana) {

@@ -1,7 +1,8 @@
 /**
  * x402 `exact` on Solana (runtime/pay/schemes/svm-exact, docs/payments.md "Solana"): the network, its USDC, the
- * receiving address, and the self-facilitation backend (an RPC endpoint and the fee payer's key). Off unless
- * SOLANA_RPC_URL is set (the embedded dev chain sets its own when no payment configuration is given).
+ * receiving address, and the backend: self-facilitated (an RPC endpoint and the fee payer's key) or a remote
+ * facilitator (SOLANA_FACILITATOR_URL; the RPC endpoint still serves the chain reads). Off unless SOLANA_RPC_URL is set
+ * (the embedded dev chain sets its own when no payment configuration is given).
  */
 import { type Reader, variable } from './declare'
 import { looksHttp } from './parse'
@@ -22,7 +23,14 @@ export const SOLANA_RPC_URL = variable({
   concern: 'payment',
   valid: 'an http(s) URL',
   description:
-    'turns on x402 `exact` on Solana (self-facilitated): the Solana JSON-RPC endpoint that verifies (simulates) and settles payments. Needs SOLANA_FEE_PAYER_KEY and SOLANA_PAY_TO; the Solana entry is listed in every 402 after the EVM ones',
+    'turns on x402 `exact` on Solana: the Solana JSON-RPC endpoint. Self-facilitated (with SOLANA_FEE_PAYER_KEY) it verifies (simulates) and settles payments; with SOLANA_FACILITATOR_URL it serves only the chain reads (the payee token account check at boot, reconciliation). Needs SOLANA_PAY_TO; the Solana entry is listed in every 402 after the EVM ones',
+})
+export const SOLANA_FACILITATOR_URL = variable({
+  name: 'SOLANA_FACILITATOR_URL',
+  concern: 'payment',
+  valid: 'an http(s) URL (x402 v2 /supported, /verify, /settle)',
+  description:
+    "Solana `exact` through a remote facilitator instead of self-facilitation (no SOLANA_FEE_PAYER_KEY): boot reads its /supported and offers Solana only when it lists `exact` on SOLANA_NETWORK (its `extra.feePayer` is the 402's); verify and settle go to it. Needs SOLANA_RPC_URL for the chain reads",
 })
 export const SOLANA_FEE_PAYER_KEY = variable({
   name: 'SOLANA_FEE_PAYER_KEY',
@@ -47,7 +55,13 @@ export const SOLANA_NETWORK = variable({
   description: "the Solana network (CAIP-2); the asset is that network's USDC",
 })
 
-export const solanaVariables = [SOLANA_RPC_URL, SOLANA_FEE_PAYER_KEY, SOLANA_PAY_TO, SOLANA_NETWORK]
+export const solanaVariables = [
+  SOLANA_RPC_URL,
+  SOLANA_FACILITATOR_URL,
+  SOLANA_FEE_PAYER_KEY,
+  SOLANA_PAY_TO,
+  SOLANA_NETWORK,
+]
 
 /** Solana `exact` settings: `rpcUrl` empty = off (unless the embedded dev chain turns it on). */
 export function readSolana(r: Reader): Pick<Config, 'solana'> {
@@ -56,6 +70,7 @@ export function readSolana(r: Reader): Pick<Config, 'solana'> {
     network,
     asset: SOLANA_USDC[network] ?? '',
     rpcUrl: r.text(SOLANA_RPC_URL),
+    facilitatorUrl: r.text(SOLANA_FACILITATOR_URL),
     feePayerKey: r.text(SOLANA_FEE_PAYER_KEY),
     payTo: r.text(SOLANA_PAY_TO),
   }
@@ -63,10 +78,21 @@ export function readSolana(r: Reader): Pick<Config, 'solana'> {
   if (!SOLANA_USDC[network]) p.push(`SOLANA_NETWORK must be ${SOLANA_MAINNET} or ${SOLANA_DEVNET} (got ${network})`)
   if (solana.rpcUrl) {
     if (!looksHttp(solana.rpcUrl)) p.push('SOLANA_RPC_URL must be an http(s) URL')
-    if (!solana.feePayerKey) p.push('SOLANA_RPC_URL needs SOLANA_FEE_PAYER_KEY (the fee payer of Solana payments)')
+    if (solana.facilitatorUrl) {
+      if (!looksHttp(solana.facilitatorUrl)) p.push('SOLANA_FACILITATOR_URL must be an http(s) URL')
+      if (solana.feePayerKey)
+        p.push(
+          'SOLANA_FACILITATOR_URL and SOLANA_FEE_PAYER_KEY exclude each other (the remote facilitator pays the fees): set one',
+        )
+    } else if (!solana.feePayerKey)
+      p.push(
+        'SOLANA_RPC_URL needs SOLANA_FEE_PAYER_KEY (the fee payer of Solana payments), or SOLANA_FACILITATOR_URL (a remote facilitator)',
+      )
     if (!solana.payTo) p.push('SOLANA_RPC_URL needs SOLANA_PAY_TO (the receiving Solana address)')
-  } else if (solana.feePayerKey || solana.payTo)
-    p.push('SOLANA_FEE_PAYER_KEY and SOLANA_PAY_TO need SOLANA_RPC_URL (Solana is self-facilitated)')
+  } else if (solana.feePayerKey || solana.payTo || solana.facilitatorUrl)
+    p.push(
+      'SOLANA_FEE_PAYER_KEY, SOLANA_FACILITATOR_URL and SOLANA_PAY_TO need SOLANA_RPC_URL (the Solana chain reads)',
+    )
   if (
     solana.feePayerKey &&
     !(BASE58.test(solana.feePayerKey) && solana.feePayerKey.length >= 86 && solana.feePayerKey.length <= 88)

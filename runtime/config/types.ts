@@ -107,6 +107,8 @@ export interface Config {
     network: string
     asset: string
     rpcUrl: string
+    /** SOLANA_FACILITATOR_URL: verify and settle at this remote facilitator (empty: self-facilitated). */
+    facilitatorUrl: string
     feePayerKey: string
     payTo: string
     /**

@@ -8,6 +8,15 @@ export interface LandedStatus {
   err: TransactionErrorJson | null
 }
 
+/** A landed transaction as getTransaction and getSignaturesForAddress tell it. */
+export interface Landed extends LandedStatus {
+  signature: string
+  /** The fully signed wire transaction. */
+  wire: Uint8Array
+  /** Unix seconds when it landed. */
+  blockTime: number
+}
+
 /** The outcome of a simulation. */
 export interface Simulation {
   err: TransactionErrorJson | null
@@ -28,6 +37,9 @@ const HISTORY = 1_000_000n
 export class SolanaLedger {
   readonly svm: LiteSVM = new LiteSVM().withTransactionHistory(HISTORY).withSigverify(true).withBlockhashCheck(true)
   private readonly statuses = new Map<string, LandedStatus>()
+  private readonly landed = new Map<string, Landed>()
+  /** Signatures per account the transaction named, oldest first. */
+  private readonly byAccount = new Map<string, string[]>()
 
   slot(): bigint {
     return this.svm.getClock().slot
@@ -37,11 +49,25 @@ export class SolanaLedger {
     return this.statuses.get(signature) ?? null
   }
 
+  transaction(signature: string): Landed | null {
+    return this.landed.get(signature) ?? null
+  }
+
+  /** The transactions that named `account`, newest first (at most `limit`). */
+  history(account: string, limit: number): Landed[] {
+    const sigs = this.byAccount.get(account) ?? []
+    return sigs
+      .slice(-limit)
+      .reverse()
+      .map((s) => this.landed.get(s) as Landed)
+  }
+
   /**
    * Lands a fully signed transaction whose first (fee-payer) signature is `signature`. Returns null when that
-   * signature was already seen (refused, nothing runs); otherwise the recorded status, failed or not.
+   * signature was already seen (refused, nothing runs); otherwise the recorded status, failed or not. `accounts` (the
+   * message's static accounts) and `wire` are kept for getSignaturesForAddress and getTransaction.
    */
-  send(tx: Tx, signature: string): LandedStatus | null {
+  send(tx: Tx, signature: string, accounts: string[] = [], wire?: Uint8Array): LandedStatus | null {
     if (this.statuses.has(signature)) return null
     const result = this.svm.sendTransaction(tx)
     const slot = this.slot()
@@ -50,6 +76,10 @@ export class SolanaLedger {
       err: result instanceof FailedTransactionMetadata ? errorJson(result.err()) : null,
     }
     this.statuses.set(signature, status)
+    if (wire) {
+      this.landed.set(signature, { ...status, signature, wire, blockTime: Math.floor(Date.now() / 1000) })
+      for (const a of accounts) this.byAccount.set(a, [...(this.byAccount.get(a) ?? []), signature])
+    }
     this.svm.warpToSlot(slot + 1n)
     return status
   }

@@ -3,6 +3,7 @@ import {
   getBase58Decoder,
   getBase64Decoder,
   getBase64Encoder,
+  getCompiledTransactionMessageDecoder,
   getTransactionDecoder,
   isAddress,
   type Transaction,
@@ -44,15 +45,19 @@ const optionsParam = (params: unknown[], i: number): Record<string, unknown> => 
   return value as Record<string, unknown>
 }
 
-const transactionParam = (params: unknown[]): { tx: Transaction; signature: string } => {
+const transactionParam = (
+  params: unknown[],
+): { tx: Transaction; signature: string; wire: Uint8Array; accounts: string[] } => {
   const wire = params[0]
   const encoding = optionsParam(params, 1).encoding ?? 'base58'
   if (encoding !== 'base64') throw invalid('only base64 encoding is served')
   if (typeof wire !== 'string' || wire.length === 0 || wire.length > MAX_TX_BASE64) throw invalid('transaction')
   try {
-    const tx = getTransactionDecoder().decode(getBase64Encoder().encode(wire))
+    const bytes = new Uint8Array(getBase64Encoder().encode(wire))
+    const tx = getTransactionDecoder().decode(bytes)
     const first = Object.values(tx.signatures)[0]
-    return { tx, signature: getBase58Decoder().decode(first ?? new Uint8Array(64)) }
+    const accounts = getCompiledTransactionMessageDecoder().decode(tx.messageBytes).staticAccounts
+    return { tx, signature: getBase58Decoder().decode(first ?? new Uint8Array(64)), wire: bytes, accounts }
   } catch {
     throw invalid('could not decode the transaction')
   }
@@ -131,6 +136,34 @@ export const methods: Record<string, Method> = {
     if (!Array.isArray(signatures) || signatures.length > MAX_SIGNATURES_PER_CALL) throw invalid('signatures')
     return { context: context(ledger), value: signatures.map((s) => statusJson(ledger, s)) }
   },
+  /** Newest first, as Solana answers; `before`/`until` paging is not served (the dev chain is small). */
+  getSignaturesForAddress: (ledger, params) => {
+    const address = addressParam(params)
+    const limit = optionsParam(params, 1).limit ?? 1000
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalid('limit')
+    return ledger.history(address, limit).map((t) => ({
+      signature: t.signature,
+      slot: t.slot,
+      err: t.err,
+      memo: null,
+      blockTime: t.blockTime,
+      confirmationStatus: 'finalized',
+    }))
+  },
+  getTransaction: (ledger, params) => {
+    const signature = params[0]
+    if (typeof signature !== 'string') throw invalid('signature')
+    if ((optionsParam(params, 1).encoding ?? 'json') !== 'base64') throw invalid('only base64 encoding is served')
+    const t = ledger.transaction(signature)
+    if (!t) return null
+    return {
+      slot: t.slot,
+      blockTime: t.blockTime,
+      version: 0,
+      transaction: [getBase64Decoder().decode(t.wire), 'base64'],
+      meta: { err: t.err, status: t.err ? { Err: t.err } : { Ok: null }, fee: 10_000 },
+    }
+  },
   simulateTransaction: (ledger, params) => {
     const { tx } = transactionParam(params)
     const options = optionsParam(params, 1)
@@ -155,10 +188,10 @@ export const methods: Record<string, Method> = {
     }
   },
   sendTransaction: (ledger, params) => {
-    const { tx, signature } = transactionParam(params)
+    const { tx, signature, wire, accounts } = transactionParam(params)
     let landed: ReturnType<SolanaLedger['send']>
     try {
-      landed = ledger.send(tx, signature)
+      landed = ledger.send(tx, signature, accounts, wire)
     } catch {
       // LiteSVM throws when a required signature is missing or does not verify.
       throw new RpcError(-32003, 'Transaction signature verification failure')

@@ -21,7 +21,11 @@ export interface RemoteFacilitatorOptions {
   verifyTimeoutMs?: number
   settleTimeoutMs?: number
   fetch?: typeof fetch
+  /** A settled transaction's id as this facilitator's networks write it (default: an EVM hash; Solana: base58). */
+  transactionPattern?: RegExp
 }
+
+const EVM_TX = /^0x[0-9a-fA-F]{64}$/
 
 /** What a facilitator says it supports (GET /supported). */
 export interface SupportedKinds {
@@ -155,7 +159,8 @@ export function createRemoteFacilitator(
         (status) => status >= 400 && status < 500,
       )
       if (typeof r.success !== 'boolean') throw new Error(`facilitator ${name}/settle answered without success`)
-      const tx = typeof r.transaction === 'string' && /^0x[0-9a-fA-F]{64}$/.test(r.transaction) ? r.transaction : ''
+      const tx =
+        typeof r.transaction === 'string' && (o.transactionPattern ?? EVM_TX).test(r.transaction) ? r.transaction : ''
       if (tx) onSubmitted(tx)
       const clean = r.success ? !!tx : !tx && r.errorReason !== REASON.settlementPending
       if (clean) return { ...r, transaction: tx, network: r.network ?? req.network }

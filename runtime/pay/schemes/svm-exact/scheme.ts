@@ -138,9 +138,10 @@ async function releaseRow(offer: SolanaOffer, h: Held, reason: string, deps: Pai
 async function settleHeld(offer: SolanaOffer, h: Held, deps: PaidCallDeps): Promise<SettleOutcome> {
   const { ledger, backend } = offer
   const tx = await backend.transactionId(h.p.messageBytes)
-  // The point of no return, durable before anything is sent; then the id the chain will know it by.
+  // The point of no return, durable before anything is sent; then the id the chain will know it by (a remote
+  // facilitator's fee payer signs: its id is known from its answer, or found on chain by reconciliation).
   await ledger.transition(h.id, 'settling')
-  await ledger.transition(h.id, 'settling', { tx })
+  if (tx) await ledger.transition(h.id, 'settling', { tx })
   let settled: { success: boolean; transaction: string; errorReason?: string; payer?: string }
   let pending = false
   try {
@@ -148,19 +149,19 @@ async function settleHeld(offer: SolanaOffer, h: Held, deps: PaidCallDeps): Prom
     pending = !settled.success && settled.errorReason === REASON.settlementPending
   } catch (e) {
     deps.log.error('solana settlement outcome unknown', { payment_id: h.id, error: (e as Error).message })
-    settled = { success: false, transaction: tx, errorReason: REASON.settlementPending }
+    settled = { success: false, transaction: tx ?? '', errorReason: REASON.settlementPending }
     pending = true
   }
   const payer = settled.payer || h.p.payer
   const response: Record<string, unknown> = {
     success: settled.success,
-    transaction: settled.transaction || tx,
+    transaction: settled.transaction || tx || '',
     network: offer.network,
     payer,
     ...(settled.errorReason ? { errorReason: settled.errorReason } : {}),
   }
   if (settled.success) {
-    await ledger.settleOnce(h.id, { tx: settled.transaction || tx })
+    await ledger.settleOnce(h.id, { tx: settled.transaction || tx || undefined })
     const extensions = await receiptOf(deps, h.purchase, {
       scheme: 'exact',
       network: offer.network,
@@ -179,7 +180,7 @@ async function settleHeld(offer: SolanaOffer, h: Held, deps: PaidCallDeps): Prom
   const reason = settled.errorReason ?? 'settlement_failed'
   const header = b64json(response)
   if (pending) {
-    await ledger.transition(h.id, 'pending', { tx, reason })
+    await ledger.transition(h.id, 'pending', { tx: settled.transaction || tx || undefined, reason })
     deps.log.warn('solana settlement outcome unknown; pending until reconciled', { payment_id: h.id, reason })
     return {
       ok: false,
