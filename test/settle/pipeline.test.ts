@@ -84,7 +84,9 @@ describe('throughput', () => {
     for (const n of perKey) expect(n).toBeGreaterThanOrEqual(10) // least-loaded: no lane starves
     expect(proxy.calls.get('eth_sendRawTransactionSync')).toBe(40)
     expect(proxy.calls.get('eth_estimateGas') ?? 0).toBe(0)
-    expect(proxy.calls.get('eth_getTransactionCount') ?? 0).toBe(0)
+    // No nonce read per payment: the lanes count locally. On a loaded machine a send whose answer is late is handed to
+    // the watcher, whose recovery may read a lane's count once; never one read per payment.
+    expect(proxy.calls.get('eth_getTransactionCount') ?? 0).toBeLessThanOrEqual(keys.length)
     expect(proxy.calls.get('eth_getTransactionReceipt') ?? 0).toBe(0)
     for (const r of results) {
       expect(BigInt(r.gasUsed!)).toBeGreaterThan(50_000n)
