@@ -19,10 +19,18 @@ const quadratic = (n: number) => {
 }
 
 test('waiting is not work: a call that sleeps 300 ms costs almost no CPU time', async () => {
-  const t = performance.now()
-  const { ms } = await cpuTime(() => Bun.sleep(300))
-  expect(performance.now() - t).toBeGreaterThanOrEqual(290)
-  expect(ms).toBeLessThan(100)
+  // The process's CPU time counts every thread of this test process (bun test runs every file in one): the least of
+  // three sleeps, each from a collected heap, as the growth trials take, so that an earlier file's collector or
+  // workers winding down are not billed to the sleep.
+  let least = Number.POSITIVE_INFINITY
+  for (let i = 0; i < 3; i++) {
+    Bun.gc(true)
+    const t = performance.now()
+    const { ms } = await cpuTime(() => Bun.sleep(300))
+    expect(performance.now() - t).toBeGreaterThanOrEqual(290)
+    least = Math.min(least, ms)
+  }
+  expect(least).toBeLessThan(100)
 })
 
 test('busy processes beside it (a loaded CI) leave a linear call linear', async () => {
