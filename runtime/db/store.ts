@@ -61,7 +61,7 @@ export interface LedgerStore extends PayerLedger {
 }
 
 /**
- * Payer cool-downs after a settlement failed once its payment had verified (runtime/pay/schemes/exact/payer-cooldowns.ts in memory;
+ * Payer cool-downs after a settlement failed once its payment had verified (runtime/db/cooldowns.ts in memory;
  * a shared table on Postgres). Addresses are case-insensitive.
  */
 export interface CooldownStore {

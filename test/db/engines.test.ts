@@ -22,7 +22,7 @@ import type {
   ResultStoreLike,
   StatsStore,
 } from '../../runtime/db/store'
-import { PayerCooldowns } from '../../runtime/pay/schemes/exact/payer-cooldowns'
+import { PayerCooldowns } from '../../runtime/db/cooldowns'
 import { PgCooldowns } from '../../runtime/db/postgres/cooldowns'
 import { PG_MIGRATIONS } from '../../runtime/db/postgres/schema'
 import { DatabaseUnavailable, openPostgres } from '../../runtime/db/postgres/connect'

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import type { Hex } from 'viem'
 import { fundPayer, startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { PayerCooldowns } from '../../runtime/pay/schemes/exact/payer-cooldowns'
+import { PayerCooldowns } from '../../runtime/db/cooldowns'
 import type { Facilitator } from '../../runtime/pay/types'
 import { post, type TestServer, requirementsAt } from '../support/server'
 import { chainFacilitator, fundedPayer, moveAway, startServerOnChain, stopAndTally } from '../support/on-chain'

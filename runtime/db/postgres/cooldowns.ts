@@ -2,7 +2,7 @@ import type { SQL } from 'bun'
 import type { CooldownStore } from '../store'
 
 /**
- * Payer cool-downs on Postgres, shared by every instance (runtime/pay/schemes/exact/payer-cooldowns.ts keeps them in memory on
+ * Payer cool-downs on Postgres, shared by every instance (runtime/db/cooldowns.ts keeps them in memory on
  * SQLite): a payer whose settlement failed after its payment verified is refused by all instances, not by one.
  * A check is one primary-key read; a strike is one UPSERT computing the doubling exactly like PayerCooldowns.strike
  * (base, doubling per repeat, capped; restarting from the base once the last cool-down ended a cap or more ago).

@@ -14,7 +14,7 @@ import type { Logger } from '../../../sdk'
 import { safeUrl } from '../../facilitator/remote'
 import { feePayerOf, type SvmBackend, svmBackend } from './backend'
 import { remoteFeePayer, remoteSvmBackend, remoteSvmFacilitator } from './remote-backend'
-import { cooldownsOf } from './cooldowns'
+import { PayerCooldowns } from '../../../db/cooldowns'
 import { type SolanaOffer, solanaOffer } from './offer'
 import { reconcileSvm } from './reconcile'
 
@@ -82,7 +82,8 @@ export async function bootSolana(o: SolanaBootOptions): Promise<SolanaService | 
     backend,
     ledger: o.ledger,
     results: o.results,
-    cooldowns: cooldownsOf(o.ledger),
+    // the ledger's shared cool-downs (Postgres), else this process's
+    cooldowns: o.ledger.cooldowns ?? new PayerCooldowns(),
   })
   const why = await refusal(offer, s.rpcUrl)
   if (why) {

@@ -1,11 +1,12 @@
-import type { CooldownStore } from '../../../db/store'
+import { ledgerKey } from './shared'
+import type { CooldownStore } from './store'
 
 /**
  * Payer cool-downs in memory (one process): a payer whose settlement failed after its payment verified (e.g. funds
  * moved away mid-call, a wallet that only validates under simulation) is refused for a while, doubling with each
  * repeat. The store on SQLite; on Postgres the shared table (runtime/db/postgres/cooldowns.ts) is the store and this
  * one the fallback when a strike cannot be written. (The per-payer in-flight limit is the ledger's:
- * runtime/pay/schemes/exact/payer-funds.ts.) Memory is bounded: at most `maxPayers` cool-downs are kept (oldest dropped first).
+ * runtime/pay/schemes/exact/payer-funds.ts.) Payers of every scheme: 0x addresses lower-cased, base58 (Solana) as they are. Memory is bounded: at most `maxPayers` cool-downs are kept (oldest dropped first).
  */
 export class PayerCooldowns implements CooldownStore {
   private cooldowns = new Map<string, { until: number; strikes: number }>()
@@ -19,7 +20,7 @@ export class PayerCooldowns implements CooldownStore {
 
   /** Milliseconds of cool-down left for `payer` (0 when none). */
   coolingFor(payer: string): number {
-    const c = this.cooldowns.get(payer.toLowerCase())
+    const c = this.cooldowns.get(ledgerKey(payer))
     return c ? Math.max(0, c.until - this.now()) : 0
   }
 
@@ -28,7 +29,7 @@ export class PayerCooldowns implements CooldownStore {
    * capped. A payer whose last cool-down ended more than the cap ago starts again from the base. Returns its length (ms).
    */
   strike(payer: string): number {
-    const key = payer.toLowerCase()
+    const key = ledgerKey(payer)
     const t = this.now()
     const prev = this.cooldowns.get(key)
     const strikes = prev && t - prev.until < this.maxCooldownMs ? prev.strikes + 1 : 1
