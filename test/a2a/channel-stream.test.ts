@@ -22,6 +22,7 @@ import {
   receiptOf,
   resultOf,
   textChunks,
+  untilTaskState,
 } from '../support/a2a-rig'
 import { channelPayer, clientFor, hear, NETWORK } from '../support/channels'
 import { withBudget } from '../support/entries'
@@ -88,18 +89,16 @@ test('a channel pays streamed tasks for their tokens; a client that leaves mid-a
   gone.abort()
   expect(read).toEqual(['One', ' two'])
   await until(() => !rig.fake.holding, 30_000, 'the model call cancelled')
-  const waiting = async () => (await rig.v1.getTask({ tenant: '', id: two.task.id } as never)) as any
-  await until(
-    async () => (await waiting()).status.state === TaskState.TASK_STATE_INPUT_REQUIRED,
-    30_000,
+  const waiting = await untilTaskState(
+    rig.v1,
+    two.task.id,
+    TaskState.TASK_STATE_INPUT_REQUIRED,
     'the task back to input-required',
   )
   expect((await store.totals()).earned).toBe(2220n)
   // paid again (the channel's client signs for the requirements the task gives again): runs, charged once
   const again = (await payer.client.createPaymentPayload(
-    (
-      await waiting()
-    ).status.message.metadata['x402.payment.required'],
+    waiting.status.message.metadata['x402.payment.required'],
   )) as PaymentPayload
   rig.fake.reply({ stream: ['Sets ', 'y.'], tokens: 300 })
   const second = await allEvents(

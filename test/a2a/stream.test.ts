@@ -15,7 +15,16 @@ import { ExactEvmScheme } from '@x402/evm/exact/client'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { usdcBalance } from '../../runtime/chain/usdc'
-import { type A2aEvent, a2aMessage, a2aOptions, a2aRig, allEvents, textChunks } from '../support/a2a-rig'
+import {
+  type A2aEvent,
+  a2aMessage,
+  a2aOptions,
+  a2aRig,
+  allEvents,
+  getTask,
+  textChunks,
+  untilTaskState,
+} from '../support/a2a-rig'
 import { withBudget } from '../support/entries'
 import { fundedPayer } from '../support/on-chain'
 import { until } from '../support/until'
@@ -74,7 +83,7 @@ test('v1.0 client: paid on the task as a stream: working, the chunks, the result
   expect(meta['x402.payment.receipts'][0].extensions['offer-receipt']).toBeDefined()
   expect(await usdcBalance(rig.chain.rpcUrl, payer.address)).toBe(0n)
   // GetTask answers the completed task with its result
-  const got = (await rig.v1.getTask({ tenant: '', id: task.id, historyLength: undefined } as never)) as any
+  const got = await getTask(rig.v1, task.id)
   expect(got.status.state).toBe(TaskState.TASK_STATE_COMPLETED)
   expect(got.artifacts[0].parts[0].content.value.result).toBe('It adds two numbers.')
   await rig.expectBooks()
@@ -105,14 +114,12 @@ test('v0.3 client (message/stream): a client that leaves mid-answer pays nothing
   expect(await ledger().settledTotal()).toBe(settled)
   expect(await usdcBalance(rig.chain.rpcUrl, payer.address)).toBe(EXPLAIN_PRICE)
   // the task waits for a payment again, with the requirements
-  await until(
-    async () =>
-      ((await rig.v03.getTask({ tenant: '', id: task.id } as never)) as any).status.state ===
-      TaskState.TASK_STATE_INPUT_REQUIRED,
-    30_000,
+  const waiting = await untilTaskState(
+    rig.v03,
+    task.id,
+    TaskState.TASK_STATE_INPUT_REQUIRED,
     'the task back to input-required',
   )
-  const waiting = (await rig.v03.getTask({ tenant: '', id: task.id } as never)) as any
   expect(waiting.status.message.metadata['x402.payment.status']).toBe('payment-required')
   expect(waiting.status.message.metadata['x402.payment.required'].accepts[0].amount).toBe(String(EXPLAIN_PRICE))
   expect(waiting.artifacts).toEqual([])
@@ -131,9 +138,6 @@ test('a client that leaves before any answer (a send, a stream before its first 
   const payer = await fundedPayer(rig.chain, EXPLAIN_PRICE)
   const { task, payload } = await askToPay(rig.v1, 'explain-code', { code: 'v = 5', tier: 'quick' }, payer.key)
   const settled = await ledger().settledTotal()
-  const waits = async () =>
-    ((await rig.v1.getTask({ tenant: '', id: task.id } as never)) as any).status.state ===
-    TaskState.TASK_STATE_INPUT_REQUIRED
   for (const streamed of [false, true]) {
     const calls = rig.fake.requests.length
     // the model never answers (a stream: not even its first chunk) until its caller goes
@@ -149,9 +153,9 @@ test('a client that leaves before any answer (a send, a stream before its first 
     await until(() => rig.fake.requests.length > calls, 30_000, 'the model called')
     gone.abort()
     expect(await left).toBe('left')
-    await until(waits, 30_000, 'the task back to input-required')
+    await untilTaskState(rig.v1, task.id, TaskState.TASK_STATE_INPUT_REQUIRED, 'the task back to input-required')
     await until(() => !rig.fake.holding, 30_000, 'the model call cancelled')
-    const waiting = (await rig.v1.getTask({ tenant: '', id: task.id } as never)) as any
+    const waiting = await getTask(rig.v1, task.id)
     expect(waiting.status.message.metadata['x402.payment.status']).toBe('payment-required')
     expect(waiting.status.message.metadata['x402.payment.required'].accepts[0].amount).toBe(String(EXPLAIN_PRICE))
     expect(await ledger().settledTotal()).toBe(settled)
@@ -176,11 +180,10 @@ test('every chunk read, then the client leaves before the result: charged; the s
   gone.abort()
   await until(async () => (await ledger().settledTotal()) === settled + EXPLAIN_PRICE, 30_000, 'charged')
   expect(await usdcBalance(rig.chain.rpcUrl, payer.address)).toBe(0n)
-  await until(
-    async () =>
-      ((await rig.v1.getTask({ tenant: '', id: task.id } as never)) as any).status.state ===
-      TaskState.TASK_STATE_INPUT_REQUIRED,
-    30_000,
+  await untilTaskState(
+    rig.v1,
+    task.id,
+    TaskState.TASK_STATE_INPUT_REQUIRED,
     'the task waits for the payment that collects the result',
   )
   // the same payment on the task: the kept result, no second model call, nothing charged twice
@@ -201,13 +204,7 @@ test('tasks/resubscribe follows a task that streams: the same chunks and the end
   rig.fake.reply({ stream: ['It ', 'sets ', 'w.'], hold: 2 }) // 'It ' reaches the client (a chunk is sent once the next one came)
   const paying = allEvents(rig.v1.sendMessageStream(a2aMessage({ taskId: task.id, payload }), a2aOptions()))
   await rig.fake.held()
-  await until(
-    async () =>
-      ((await rig.v1.getTask({ tenant: '', id: task.id } as never)) as any).status.state ===
-      TaskState.TASK_STATE_WORKING,
-    30_000,
-    'the task streams',
-  )
+  await untilTaskState(rig.v1, task.id, TaskState.TASK_STATE_WORKING, 'the task streams')
   // the follower is registered when its first event (the task as it is) arrives
   const follow = rig.v03.resubscribeTask({ tenant: '', id: task.id }, a2aOptions())
   const first = (await follow.next()).value as A2aEvent

@@ -23,6 +23,7 @@ import type { RegistryEntry } from '../../runtime/catalog/registry-types'
 import { type FakeOpenAI, startFakeOpenAI } from './fake-openai'
 import { startServerOnChain } from './on-chain'
 import type { TestServer } from './server'
+import { until } from './until'
 
 /** What every A2A call sends: the x402 extension activated (and `signal`, to leave mid-call). */
 export const a2aOptions = (signal?: AbortSignal) => ({
@@ -82,6 +83,15 @@ export const resultOf = (events: A2aEvent[]) =>
 /** The last receipt of the task's last status (`x402.payment.receipts`). */
 export const receiptOf = (events: A2aEvent[]) =>
   (events.at(-1)!.payload.value.status.message.metadata['x402.payment.receipts'] as SettleResponse[]).at(-1)!
+
+/** Task `id` as `client` reads it (GetTask; tasks/get on the v0.3 wire). */
+export const getTask = async (client: Client, id: string) => (await client.getTask({ tenant: '', id } as never)) as any
+
+/** Waits (GetTask, polled) until task `id` is in `state` (a TaskState), then returns it. */
+export async function untilTaskState(client: Client, id: string, state: number, what: string) {
+  await until(async () => (await getTask(client, id)).status.state === state, 30_000, what)
+  return getTask(client, id)
+}
 
 /**
  * The official client of each wire for `s`: v1.0 (`v1`) and v0.3 (`v03`), both from the agent card at `s.url`,
