@@ -5,72 +5,24 @@
  * that fails after admission charges nothing. At shutdown the claim engine claims and sweeps: payee's delta =
  * swept = the charges.
  */
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { Role, TaskState } from '@a2a-js/sdk'
-import { type Client, ClientFactory, ServiceParameters, withA2AExtensions } from '@a2a-js/sdk/client'
+import { expect, test } from 'bun:test'
+import { TaskState } from '@a2a-js/sdk'
 import type { PaymentPayload, SettleResponse } from '@x402/core/types'
 import { x402Client } from '@x402/core/client'
-import { X402_EXTENSION } from '../../runtime/a2a/card'
-import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
-import { usdcBalance } from '../../runtime/chain/usdc'
+import { a2aMessage, a2aOptions, a2aRig } from '../support/a2a-rig'
 import { channelPayer, channelReceipt, clientFor, hear, NETWORK } from '../support/channels'
 import { withEcho } from '../support/extra-service'
-import { startServerOnChain } from '../support/on-chain'
-import type { TestServer } from '../support/server'
 
 const PRICE = 4200n // test-echo: $0.0042
 
-let chain: DevChain
-let s: TestServer
-let a2a: Client
-const options = { serviceParameters: ServiceParameters.createFrom(undefined, withA2AExtensions(X402_EXTENSION)) }
+const rig = a2aRig({ entries: withEcho(), env: { CHANNEL_MIN_DEPOSIT_USD: '0.1' } })
 
-beforeAll(async () => {
-  chain = await startDevChain()
-  s = await startServerOnChain(chain, { entries: withEcho(), env: { CHANNEL_MIN_DEPOSIT_USD: '0.1' } })
-  // The card names API_BASE_URL (here the socket's own URL, known once the server listens): read it, then connect.
-  const card = (await (await fetch(`${s.url}/.well-known/agent-card.json`)).json()) as any
-  a2a = await new ClientFactory().createFromAgentCard({
-    ...card,
-    supportedInterfaces: card.supportedInterfaces.map((i: any) => ({ ...i, url: `${s.url}/a2a` })),
-  })
-})
-afterAll(async () => {
-  await s?.stop()
-  await chain?.stop()
-})
-
-const send = async (o: { data?: unknown; taskId?: string; metadata?: Record<string, unknown> }) =>
-  (await a2a.sendMessage(
-    {
-      tenant: '',
-      configuration: undefined,
-      metadata: undefined,
-      message: {
-        messageId: crypto.randomUUID(),
-        contextId: '',
-        taskId: o.taskId ?? '',
-        role: Role.ROLE_USER,
-        parts: [
-          {
-            content: o.data === undefined ? { $case: 'text', value: 'payment' } : { $case: 'data', value: o.data },
-            metadata: undefined,
-            filename: '',
-            mediaType: '',
-          },
-        ],
-        metadata: o.metadata,
-        extensions: [],
-        referenceTaskIds: [],
-      },
-    },
-    options,
-  )) as any
+const send = async (o: { data?: unknown; taskId?: string; payload?: unknown }) =>
+  (await rig.v1.sendMessage(a2aMessage(o), a2aOptions())) as any
 
 test('a channel pays A2A tasks: deposit, then vouchers; a failed task is not charged; claimed and swept at shutdown', async () => {
-  const payeeBefore = await usdcBalance(chain.rpcUrl, chain.payee.address)
-  const payer = await channelPayer(chain, 1_000_000n)
-  const scheme = clientFor(chain.rpcUrl, payer.key)
+  const payer = await channelPayer(rig.chain, 1_000_000n)
+  const scheme = clientFor(rig.chain.rpcUrl, payer.key)
   const client = new x402Client().register(NETWORK, scheme)
 
   const call = async (code: string) => {
@@ -80,10 +32,7 @@ test('a channel pays A2A tasks: deposit, then vouchers; a failed task is not cha
     expect(required.accepts.map((a: { scheme: string }) => a.scheme)).toEqual(['exact', 'batch-settlement'])
     const payment = (await client.createPaymentPayload(required)) as PaymentPayload
     expect(payment.accepted.scheme).toBe('batch-settlement')
-    const done = await send({
-      taskId: task.id,
-      metadata: { 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': payment },
-    })
+    const done = await send({ taskId: task.id, payload: payment })
     const receipts = done.status.message.metadata['x402.payment.receipts'] as SettleResponse[]
     const response = receipts.at(-1)
     if (response?.success) await hear(scheme, payment, payment.accepted, response)
@@ -99,7 +48,7 @@ test('a channel pays A2A tasks: deposit, then vouchers; a failed task is not cha
     const { done, response } = await call(code)
     expect(done.status.state).toBe(TaskState.TASK_STATE_COMPLETED)
     expect(response).toMatchObject({ success: true, transaction: '', extra: { chargedAmount: String(PRICE) } })
-    expect(await channelReceipt(s.url, response)).toMatchObject({
+    expect(await channelReceipt(rig.server.url, response)).toMatchObject({
       scheme: 'batch-settlement',
       service: 'test-echo',
       amount: String(PRICE),
@@ -109,10 +58,11 @@ test('a channel pays A2A tasks: deposit, then vouchers; a failed task is not cha
   const failed = await call('fail')
   expect(failed.done.status.state).toBe(TaskState.TASK_STATE_FAILED)
   expect(failed.response).toMatchObject({ success: false })
-  const store = s.booted.storage.channels
+  const store = rig.server.booted.storage.channels
   expect((await store.totals()).earned).toBe(3n * PRICE)
 
-  await s.booted.channels!.stop()
+  await rig.server.booted.channels!.stop()
   expect(await store.totals()).toMatchObject({ earned: 3n * PRICE, claimed: 3n * PRICE, swept: 3n * PRICE })
-  expect((await usdcBalance(chain.rpcUrl, chain.payee.address)) - payeeBefore).toBe(3n * PRICE)
+  // the payee's on-chain delta = the charges swept = /stats revenue
+  expect(await rig.expectBooks()).toBe(3n * PRICE)
 })

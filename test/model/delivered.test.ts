@@ -14,9 +14,8 @@ import { startDevChain, type DevChain } from '../../runtime/chain/devchain'
 import { usdcBalance } from '../../runtime/chain/usdc'
 import { countedTokens } from '../../runtime/model/usage'
 import { chargeFor } from '../../runtime/pay/schemes/batch-settlement/scheme'
-import type { RegistryEntry } from '../../runtime/catalog/registry-types'
 import { channelPayer, clientFor, NETWORK } from '../support/channels'
-import { entries } from '../support/entries'
+import { withBudget } from '../support/entries'
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai'
 import { fundedPayer, startServerOnChain } from '../support/on-chain'
 import { signPayment } from '../support/pay'
@@ -38,11 +37,8 @@ const BUDGET_MS = 2000
 beforeAll(async () => {
   chain = await startDevChain()
   fake = startFakeOpenAI()
-  const short: RegistryEntry[] = entries.map((e) =>
-    e.manifest.slug === 'security-audit' ? { ...e, manifest: { ...e.manifest, timeoutMs: BUDGET_MS } } : e,
-  )
   s = await startServerOnChain(chain, {
-    entries: short,
+    entries: withBudget('security-audit', BUDGET_MS),
     env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'test-key', CHANNEL_MIN_DEPOSIT_USD: '0.1' },
   })
   payeeBefore = await usdcBalance(chain.rpcUrl, chain.payee.address)
