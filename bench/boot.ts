@@ -1,11 +1,12 @@
 /**
- * Boot time of `bun start` (and of the single binary with --binary), measured as docs/benchmarks.md §5 does: the
+ * Boot time of `bun runtime/index.ts` (the sources), of `npm start` (the binary scripts/bootstrap.mjs builds from the
+ * sources and caches in .cache/start; `--no-npm-start` leaves it out) and of the single binary with --binary, measured as docs/benchmarks.md §5 does: the
  * server's own "booted in N ms" line, `FACILITATOR_URL` config, `:memory:` database, best of N boots; spawn to
  * listening, idle RSS and the first 402 answer (an unpaid call right after boot, where lazily loaded payment
  * modules are paid for) alongside. `--ref <commit>` measures other commits the same way, interleaved with this
  * tree (each commit exported to a temp dir that shares this node_modules), so before/after compare under one load.
  *
- *   bun bench/boot.ts [--runs 7] [--binary] [--binary-extra <bun build flag>] [--ref <commit> ...] [--env KEY=VALUE ...]
+ *   bun bench/boot.ts [--runs 7] [--no-npm-start] [--binary] [--binary-extra <bun build flag>] [--ref <commit> ...] [--env KEY=VALUE ...]
  *
  * `--env` adds to the environment of every boot (e.g. `--env ADMIN_TOKEN=…` to include the console).
  * `--chain` boots with `RPC_URL` instead (self-settlement, issue #38): a dev chain (anvil with USDC, started once before
@@ -27,18 +28,29 @@ interface Target {
   label: string
   cmd: string[]
   cwd: string
+  /** A compiled binary: the probe goes in through BUN_OPTIONS (it takes no --preload argument). */
+  binary?: boolean
 }
 // The probe (preloaded) reports the modules loaded and the CPU time spent when the server starts listening.
 const probe = join(root, 'bench/servers/boot-probe.ts')
 const start = [process.execPath, '--preload', probe, 'runtime/index.ts']
-const targets: Target[] = [{ label: 'this tree, `bun start`', cmd: start, cwd: root }]
+const targets: Target[] = [{ label: 'this tree, `bun runtime/index.ts` (the sources)', cmd: start, cwd: root }]
+// `npm start`: the server binary scripts/bootstrap.mjs builds from the sources and caches (scripts/start-cache.mjs),
+// built here first when the sources changed; its build time is reported apart.
+if (!args.includes('--no-npm-start')) {
+  const { startBinary } = await import('../scripts/start-cache.mjs')
+  const bun = join(root, 'node_modules', '.bin', 'bun')
+  const bin = await startBinary(root, bun, (line: string) => console.log(`[npm start's binary] ${line}`))
+  if (bin)
+    targets.push({ label: 'this tree, `npm start` (the binary cached in .cache/start)', cmd: [bin], cwd: root, binary: true })
+}
 const trees: Array<{ name: string; dir: string }> = [{ name: 'this tree', dir: root }]
 for (const ref of refs) {
   const dir = join(temp, ref)
   const x = Bun.spawnSync(['sh', '-c', `mkdir -p '${dir}' && git archive '${ref}' | tar -x -C '${dir}'`], { cwd: root })
   if (x.exitCode !== 0) throw new Error(`git archive ${ref}: ${x.stderr}`)
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
-  targets.push({ label: `${ref}, \`bun start\``, cmd: start, cwd: dir })
+  targets.push({ label: `${ref}, \`bun runtime/index.ts\``, cmd: start, cwd: dir })
   trees.push({ name: ref, dir })
 }
 // With --binary, each tree's binary as its own package.json build script makes it; `--binary-extra <flag>` adds
@@ -58,6 +70,7 @@ async function addBinary(tree: { name: string; dir: string }, extra = '') {
     label: `${tree.name}, the single binary${extra ? ` built with ${extra}` : ''}`,
     cmd: [out],
     cwd: temp,
+    binary: true,
   })
 }
 if (args.includes('--binary')) for (const t of trees) await addBinary(t)
@@ -104,7 +117,7 @@ try {
     for (const [k, t] of targets.entries()) {
       loads.push(loadavg()[0])
       const started = performance.now()
-      const child = await startChild(t.cmd, env, 60_000, t.cwd)
+      const child = await startChild(t.cmd, t.binary ? { ...env, BUN_OPTIONS: `--preload ${probe}` } : env, 60_000, t.cwd)
       results[k].wall.push(performance.now() - started)
       results[k].own.push(Number(child.lines.join(' ').match(/booted in (\d+) ms/)?.[1]))
       results[k].rssMb.push(rss(child.pid).nowMb)
