@@ -42,7 +42,12 @@ if (!args.includes('--no-npm-start')) {
   const bun = join(root, 'node_modules', '.bin', 'bun')
   const bin = await startBinary(root, bun, (line: string) => console.log(`[npm start's binary] ${line}`))
   if (bin)
-    targets.push({ label: 'this tree, `npm start` (the binary cached in .cache/start)', cmd: [bin], cwd: root, binary: true })
+    targets.push({
+      label: 'this tree, `npm start` (the binary cached in .cache/start)',
+      cmd: [bin],
+      cwd: root,
+      binary: true,
+    })
 }
 const trees: Array<{ name: string; dir: string }> = [{ name: 'this tree', dir: root }]
 for (const ref of refs) {
@@ -117,7 +122,12 @@ try {
     for (const [k, t] of targets.entries()) {
       loads.push(loadavg()[0])
       const started = performance.now()
-      const child = await startChild(t.cmd, t.binary ? { ...env, BUN_OPTIONS: `--preload ${probe}` } : env, 60_000, t.cwd)
+      const child = await startChild(
+        t.cmd,
+        t.binary ? { ...env, BUN_OPTIONS: `--preload ${probe}` } : env,
+        60_000,
+        t.cwd,
+      )
       results[k].wall.push(performance.now() - started)
       results[k].own.push(Number(child.lines.join(' ').match(/booted in (\d+) ms/)?.[1]))
       results[k].rssMb.push(rss(child.pid).nowMb)

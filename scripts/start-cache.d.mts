@@ -1,6 +1,8 @@
 // Types of scripts/start-cache.mjs (plain JavaScript: the bootstrap runs on Node before Bun is installed).
 /** The cache folder of `npm start`'s server binary (.cache/start). */
 export declare const cacheDir: (root: string) => string
+/** Whether the fingerprint covers a file (a path relative to the repository) of the build's graph. */
+export declare const covers: (file: string) => boolean
 /** Fingerprint of the sources a start binary is built from. */
 export declare function sourcesKey(root: string, bun: string): string
 /** Where the binary of a key lives. */

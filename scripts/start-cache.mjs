@@ -4,7 +4,7 @@
 // listening on a quiet machine, against ~390 ms for `bun runtime/index.ts`, docs/benchmarks.md §13).
 //
 // The key of a build is a fingerprint of what goes into it: the path, size and modification time of every file under
-// runtime/ and services/ (tests left out), registry.yaml, package.json, package-lock.json, tsconfig.json, and Bun
+// runtime/, services/ and contracts/ (tests left out), registry.yaml, package.json, package-lock.json, tsconfig.json, and Bun
 // itself. An edited file, a new service folder (with its generated index) or another checkout gives a new key, hence a
 // new build (~10–20 s, reported apart from the boot). A build that fails leaves the start to the sources, with one line
 // saying why. Only the newest build is kept.
@@ -15,11 +15,15 @@ import { constants } from 'node:os'
 import { join, relative } from 'node:path'
 
 const TOP_FILES = ['registry.yaml', 'package.json', 'package-lock.json', 'tsconfig.json', 'bunfig.toml']
-const TREES = ['runtime', 'services']
+const TREES = ['runtime', 'services', 'contracts']
 const BINARY = 'x402-api'
 
 /** The cache folder of the start binary. */
 export const cacheDir = (root) => join(root, '.cache', 'start')
+
+/** Whether the fingerprint covers a file (a path relative to the repository) of the build's graph. */
+export const covers = (file) =>
+  TOP_FILES.includes(file) || (TREES.some((t) => file.startsWith(`${t}/`)) && !file.endsWith('.test.ts'))
 
 /** Fingerprint of the sources a start binary is built from (stat only: ~5 ms for ~800 files). */
 export function sourcesKey(root, bun) {
@@ -58,7 +62,10 @@ export const binaryPath = (root, key) => join(cacheDir(root), key, BINARY)
 
 /** package.json's `build` command (its last part, `bun build … --outfile dist/x402-api`), with `out` as the output. */
 function buildArgs(root, out) {
-  const build = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.build.split('&&').pop().trim()
+  const build = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+    .scripts.build.split('&&')
+    .pop()
+    .trim()
   const words = build.split(/\s+/)
   if (words[0] !== 'bun' || !words.includes('--compile')) throw new Error(`unexpected build script: ${build}`)
   return words.slice(1).map((a, i, all) => (all[i - 1] === '--outfile' ? out : a))
@@ -131,6 +138,8 @@ export async function startBinary(root, bun, say) {
     if ((e !== key && /^[0-9a-f]{16}$/.test(e)) || (pid && !alive(pid)))
       rmSync(join(dir, e), { recursive: true, force: true })
   }
-  say(`built in ${((Date.now() - started) / 1000).toFixed(1)} s (${relative(root, bin)}); the boot's own clock follows.`)
+  say(
+    `built in ${((Date.now() - started) / 1000).toFixed(1)} s (${relative(root, bin)}); the boot's own clock follows.`,
+  )
   return bin
 }
