@@ -10,6 +10,10 @@
 // After an install it checks that the binaries npm's install scripts set up actually run (Bun; anvil, the dev chain;
 // Postgres's initdb, the Postgres tests): npm may skip those scripts (`ignore-scripts`, or a package missing from
 // package.json's `allowScripts`), and then Bun does not start or initdb misses its libraries. It says what to run.
+//
+// `npm start` (exactly `runtime/index.ts`) runs the server as a binary built from the sources and cached in
+// .cache/start/ (scripts/start-cache.mjs): built on the first start and after a change of the sources, it boots
+// ~4x faster than the sources (no parsing or resolution at start). `bun runtime/index.ts` runs the sources.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
@@ -154,7 +158,10 @@ if (!existsSync(toolsStamp) || readFileSync(toolsStamp, 'utf8') !== lockHash) {
 let command = [bun, ...process.argv.slice(2)]
 if (process.argv.length === 3 && process.argv[2] === 'runtime/index.ts') {
   const { startBinary } = await import('./start-cache.mjs')
-  const bin = await startBinary(root, bun, say)
+  const bin = await startBinary(root, bun, say).catch((e) => {
+    say(`the server binary's cache is not usable (${e.message}); starting from the sources (a slower boot).`)
+    return null
+  })
   if (bin) command = [bin]
 }
 const child = spawn(command[0], command.slice(1), { cwd: root, stdio: 'inherit' })

@@ -10,13 +10,23 @@
 // saying why. Only the newest build is kept.
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { constants } from 'node:os'
 import { join, relative } from 'node:path'
 
 const TOP_FILES = ['registry.yaml', 'package.json', 'package-lock.json', 'tsconfig.json', 'bunfig.toml']
 const TREES = ['runtime', 'services', 'contracts']
-const BINARY = 'x402-api'
+const BINARY = process.platform === 'win32' ? 'x402-api.exe' : 'x402-api'
 
 /** The cache folder of the start binary. */
 export const cacheDir = (root) => join(root, '.cache', 'start')
@@ -105,6 +115,38 @@ export async function startBinary(root, bun, say) {
   const bin = binaryPath(root, key)
   if (existsSync(bin)) return bin
   const dir = cacheDir(root)
+  mkdirSync(dir, { recursive: true })
+  // One build at a time per checkout (instances started together): a start that finds another one building waits for
+  // it, then looks again. A lock whose process is gone (killed mid-build) is taken over.
+  const lock = join(dir, 'building.pid')
+  for (let told = false; ; ) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' })
+      break
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e
+    }
+    const owner = Number(readFileSync(lock, 'utf8'))
+    if (!alive(owner)) {
+      rmSync(lock, { force: true })
+      continue
+    }
+    if (!told) say(`another start (pid ${owner}) is building the server binary: waiting for it.`)
+    told = true
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  try {
+    if (existsSync(bin)) return bin // built by the start this one waited for
+    return await buildInto(root, bun, say, key)
+  } finally {
+    rmSync(lock, { force: true })
+  }
+}
+
+/** Builds the binary of `key` (in a staging folder, then moved in place); null when the build failed. */
+async function buildInto(root, bun, say, key) {
+  const dir = cacheDir(root)
+  const bin = binaryPath(root, key)
   const staging = join(dir, `building-${process.pid}-${Date.now()}`)
   mkdirSync(staging, { recursive: true })
   say(
@@ -126,13 +168,8 @@ export async function startBinary(root, bun, say) {
     say(`the server binary did not build (exit ${result.code}: ${why}); starting from the sources (a slower boot).`)
     return null
   }
-  try {
-    renameSync(staging, join(dir, key))
-  } catch {
-    // another start built the same key meanwhile: use that one
-    rmSync(staging, { recursive: true, force: true })
-  }
-  // Only the newest build is kept (a running server keeps its own open; staging folders of builds under way stay).
+  renameSync(staging, join(dir, key))
+  // Only the newest build is kept (a running server keeps its own open), and no staging folder of a killed build.
   for (const e of readdirSync(dir)) {
     const pid = Number(e.match(/^building-(\d+)-/)?.[1])
     if ((e !== key && /^[0-9a-f]{16}$/.test(e)) || (pid && !alive(pid)))

@@ -91,10 +91,16 @@ const cached = () => readdirSync(join(copy, '.cache', 'start'))
 test.skipIf(!bootstrapInstalled())(
   'npm start builds the binary once, boots from it while the sources are unchanged, rebuilds when they change, and falls back to the sources when it cannot build',
   async () => {
-    // The first start builds.
-    const first = await npmStart()
-    expect(first.bootstrap).toContain('[bootstrap] building the server binary')
-    expect(first.bootstrap).toMatch(/\[bootstrap\] built in [\d.]+ s/)
+    // The first start builds; a second one started beside it waits for that build instead of building too.
+    const [first, beside] = await Promise.all([npmStart(), npmStart()])
+    const [builder, waiter] = first.bootstrap.includes('building the server binary for')
+      ? [first, beside]
+      : [beside, first]
+    expect(builder.bootstrap).toContain('[bootstrap] building the server binary')
+    expect(builder.bootstrap).toMatch(/\[bootstrap\] built in [\d.]+ s/)
+    expect(waiter.bootstrap).toMatch(/\[bootstrap\] another start \(pid \d+\) is building the server binary: waiting/)
+    expect(waiter.bootstrap).not.toContain('building the server binary for')
+    expect(waiter.command).toBe(first.command)
     const [key] = cached()
     expect(key).toMatch(/^[0-9a-f]{16}$/)
     expect(first.command).toBe(join(copy, '.cache', 'start', key, 'x402-api'))
