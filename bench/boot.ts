@@ -10,9 +10,10 @@
  *
  * `--env` adds to the environment of every boot (e.g. `--env ADMIN_TOKEN=…` to include the console).
  * `--chain` boots with `RPC_URL` instead (self-settlement, issue #38): a dev chain (anvil with USDC, started once before
- * the boots and reported apart) behind an RPC proxy adding 25 ms each way, a funded settler key, a SQLite file.
+ * the boots and reported apart) behind an RPC proxy adding 25 ms each way, a funded settler key, a SQLite file; after
+ * the first 402, the first paid call (official client, settled on that chain) with the server's CPU for it.
  */
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Hex } from 'viem'
@@ -82,6 +83,8 @@ if (args.includes('--binary')) for (const t of trees) await addBinary(t)
 for (const [i, a] of args.entries()) if (args[i - 1] === '--binary-extra') await addBinary(trees[0], a)
 
 let chainEnv: Record<string, string> = {}
+/** With --chain: a fetch that pays (the official client, the dev chain's funded payer), for the first paid call. */
+let pay: typeof fetch | undefined
 let stopChain = async () => {}
 if (args.includes('--chain')) {
   const { startDevChain } = await import('../runtime/chain/devchain')
@@ -98,6 +101,8 @@ if (args.includes('--chain')) {
     PAY_TO: chain.payee.address,
     DATABASE_PATH: join(temp, 'boot.sqlite'),
   }
+  const { payingFetch } = await import('../test/support/paying-fetch')
+  pay = payingFetch(chain.payer.privateKey as Hex)
   stopChain = async () => {
     proxy.stop()
     await chain.stop()
@@ -113,6 +118,8 @@ const results = targets.map(() => ({
   wall: [] as number[],
   rssMb: [] as number[],
   first402: [] as number[],
+  firstPaid: [] as number[],
+  firstPaidCpu: [] as number[],
   cpuMs: [] as number[],
   modules: [] as number[],
 }))
@@ -146,12 +153,32 @@ try {
       await r.arrayBuffer()
       if (r.status !== 402) throw new Error(`${t.label}: the first unpaid call answered ${r.status}`)
       results[k].first402.push(performance.now() - asked)
+      if (pay) {
+        // The first paid call (settled on the dev chain, 2 s blocks): its time and the server's CPU for it.
+        const cpu0 = cpuMs(child.pid)
+        const paidAt = performance.now()
+        const p = await pay(`http://127.0.0.1:${child.port}/api/v1/slugify`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"text":"first paid call"}',
+        })
+        await p.arrayBuffer()
+        if (p.status !== 200) throw new Error(`${t.label}: the first paid call answered ${p.status}`)
+        results[k].firstPaid.push(performance.now() - paidAt)
+        results[k].firstPaidCpu.push(cpuMs(child.pid) - cpu0)
+      }
       await child.stop()
     }
   }
 } finally {
   await stopChain()
   rmSync(temp, { recursive: true, force: true })
+}
+/** A process's CPU time (user + system) so far, from /proc. */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(f[11]) + Number(f[12])) * 10 // clock ticks of 10 ms
 }
 const min = (xs: number[]) => Math.min(...xs)
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
@@ -161,6 +188,6 @@ console.log(
 for (const [k, t] of targets.entries()) {
   const r = results[k]
   console.log(
-    `- ${t.label}: booted in ${min(r.own)} ms by its own clock (best; median ${med(r.own)}), ${min(r.wall).toFixed(0)} ms from spawn to listening; idle RSS ${med(r.rssMb).toFixed(0)} MB; first 402 in ${med(r.first402).toFixed(0)} ms (median)${r.cpuMs.length ? `; at listening: CPU ${min(r.cpuMs)} ms best (median ${med(r.cpuMs)}), ${med(r.modules)} modules` : ''}`,
+    `- ${t.label}: booted in ${min(r.own)} ms by its own clock (best; median ${med(r.own)}), ${min(r.wall).toFixed(0)} ms from spawn to listening; idle RSS ${med(r.rssMb).toFixed(0)} MB; first 402 in ${med(r.first402).toFixed(0)} ms (median)${r.firstPaid.length ? `; first paid call ${med(r.firstPaid).toFixed(0)} ms, server CPU ${med(r.firstPaidCpu)} ms (median)` : ''}${r.cpuMs.length ? `; at listening: CPU ${min(r.cpuMs)} ms best (median ${med(r.cpuMs)}), ${med(r.modules)} modules` : ''}`,
   )
 }
