@@ -84,7 +84,7 @@ for (const [i, a] of args.entries()) if (args[i - 1] === '--binary-extra') await
 
 let chainEnv: Record<string, string> = {}
 /** With --chain: a fetch that pays (the official client, the dev chain's funded payer), for the first paid call. */
-let pay: typeof fetch | undefined
+let pay: ((input: string, init?: RequestInit) => Promise<Response>) | undefined
 let stopChain = async () => {}
 if (args.includes('--chain')) {
   const { startDevChain } = await import('../runtime/chain/devchain')

@@ -118,7 +118,7 @@ test.skipIf(!bootstrapInstalled())(
     const edited = await npmStart()
     expect(edited.bootstrap).toContain('[bootstrap] building the server binary')
     expect(edited.command).not.toBe(first.command)
-    expect(cached()).toEqual([edited.command.split('/').at(-2)])
+    expect(cached()).toEqual([edited.command.split('/').at(-2)!])
     expect(edited.services.find((s) => s.slug === 'slugify')!.description).toStartWith('Makes a URL slug')
 
     // A contributor's new service folder, registered by `npm run gen`: rebuilt and served.
@@ -149,7 +149,7 @@ test.skipIf(!bootstrapInstalled())(
     expect(fallback.command).toEndWith('bun runtime/index.ts')
     expect(fallback.services.some((s) => s.slug === 'slugify-again')).toBe(true)
     // The failed build left nothing behind but the last good build.
-    expect(cached()).toEqual([grown.command.split('/').at(-2)])
+    expect(cached()).toEqual([grown.command.split('/').at(-2)!])
     expect(existsSync(join(copy, 'dist'))).toBe(false)
   },
   600_000,
