@@ -6,8 +6,8 @@
 // The key of a build is a fingerprint of what goes into it: the path, size and modification time of every file under
 // runtime/, services/ and contracts/ (tests left out), registry.yaml, package.json, package-lock.json, tsconfig.json, and Bun
 // itself. An edited file, a new service folder (with its generated index) or another checkout gives a new key, hence a
-// new build (~10–20 s, reported apart from the boot). A build that fails leaves the start to the sources, with one line
-// saying why. Only the newest build is kept.
+// new build (10–30 s and ~0.9 GB of memory, reported apart from the boot). A build that fails leaves the start to the
+// sources, with one line saying why (and is not tried again for the same sources). Only the newest build is kept.
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import {
@@ -115,6 +115,15 @@ export async function startBinary(root, bun, say) {
   const bin = binaryPath(root, key)
   if (existsSync(bin)) return bin
   const dir = cacheDir(root)
+  // A build that failed is not tried again for the same sources (it costs 10–30 s of CPU and ~0.9 GB of memory: a
+  // machine short of either would pay it at every start); a change of the sources, or removing .cache/, tries again.
+  const failed = join(dir, `failed-${key}.txt`)
+  if (existsSync(failed)) {
+    say(
+      `the server binary did not build from these sources before (${readFileSync(failed, 'utf8')}); starting from the sources (a slower boot; remove .cache/ to try the build again).`,
+    )
+    return null
+  }
   mkdirSync(dir, { recursive: true })
   // One build at a time per checkout (instances started together): a start that finds another one building waits for
   // it, then looks again. A lock whose process is gone (killed mid-build) is taken over.
@@ -164,15 +173,16 @@ async function buildInto(root, bun, say, key) {
   }
   if (result.code !== 0 || !existsSync(join(staging, BINARY))) {
     rmSync(staging, { recursive: true, force: true })
-    const why = result.output.trim().split('\n').filter(Boolean).slice(-3).join(' / ')
-    say(`the server binary did not build (exit ${result.code}: ${why}); starting from the sources (a slower boot).`)
+    const why = `exit ${result.code}: ${result.output.trim().split('\n').filter(Boolean).slice(-3).join(' / ')}`
+    writeFileSync(join(dir, `failed-${key}.txt`), why)
+    say(`the server binary did not build (${why}); starting from the sources (a slower boot).`)
     return null
   }
   renameSync(staging, join(dir, key))
   // Only the newest build is kept (a running server keeps its own open), and no staging folder of a killed build.
   for (const e of readdirSync(dir)) {
     const pid = Number(e.match(/^building-(\d+)-/)?.[1])
-    if ((e !== key && /^[0-9a-f]{16}$/.test(e)) || (pid && !alive(pid)))
+    if ((e !== key && /^[0-9a-f]{16}$/.test(e)) || /^failed-/.test(e) || (pid && !alive(pid)))
       rmSync(join(dir, e), { recursive: true, force: true })
   }
   say(

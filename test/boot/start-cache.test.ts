@@ -148,8 +148,16 @@ test.skipIf(!bootstrapInstalled())(
     )
     expect(fallback.command).toEndWith('bun runtime/index.ts')
     expect(fallback.services.some((s) => s.slug === 'slugify-again')).toBe(true)
-    // The failed build left nothing behind but the last good build.
-    expect(cached()).toEqual([grown.command.split('/').at(-2)!])
+    // Not tried again for the same sources: the next start goes to the sources at once, saying so.
+    const again2 = await npmStart()
+    expect(again2.bootstrap).toContain('[bootstrap] the server binary did not build from these sources before (exit')
+    expect(again2.bootstrap).not.toContain('building the server binary for')
+    expect(again2.command).toEndWith('bun runtime/index.ts')
+    // The failed build left nothing behind but the last good build and its note.
+    const left = cached()
+    expect(left).toHaveLength(2)
+    expect(left).toContain(grown.command.split('/').at(-2)!)
+    expect(left.some((f) => /^failed-[0-9a-f]{16}\.txt$/.test(f))).toBe(true)
     expect(existsSync(join(copy, 'dist'))).toBe(false)
   },
   600_000,
