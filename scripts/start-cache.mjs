@@ -4,10 +4,11 @@
 // listening on a quiet machine, against ~390 ms for `bun runtime/index.ts`, docs/benchmarks.md §13).
 //
 // The key of a build is a fingerprint of what goes into it: the path, size and modification time of every file under
-// runtime/, services/ and contracts/ (tests left out), registry.yaml, package.json, package-lock.json, tsconfig.json, and Bun
-// itself. An edited file, a new service folder (with its generated index) or another checkout gives a new key, hence a
-// new build (10–30 s and ~0.9 GB of memory, reported apart from the boot). A build that fails leaves the start to the
-// sources, with one line saying why (and is not tried again for the same sources). Only the newest build is kept.
+// runtime/, services/ and contracts/ (tests left out), registry.yaml, package.json, package-lock.json, tsconfig.json,
+// Bun itself and the build command. An edited file, a new service folder (with its generated index) or another
+// checkout gives a new key, hence a new build (10–30 s and ~0.9 GB of memory, reported apart from the boot). A build
+// that fails leaves the start to the sources, with one line saying why (and is not tried again for the same sources).
+// Only the newest build is kept.
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import {
@@ -55,6 +56,7 @@ export function sourcesKey(root, bun) {
   const b = statSync(real)
   lines.sort()
   lines.push(`bun\0${real}\0${b.size}\0${b.mtimeMs}\0${process.platform}\0${process.arch}`)
+  lines.push(`build\0${buildArgs(root, BINARY).join(' ')}`)
   return createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 16)
 }
 
@@ -78,7 +80,9 @@ function buildArgs(root, out) {
     .trim()
   const words = build.split(/\s+/)
   if (words[0] !== 'bun' || !words.includes('--compile')) throw new Error(`unexpected build script: ${build}`)
-  return words.slice(1).map((a, i, all) => (all[i - 1] === '--outfile' ? out : a))
+  // `--env=disable`: NODE_ENV read when the server runs, as the sources do (by default `bun build` writes
+  // "development" into the bundle in its place, whatever the server's environment says later).
+  return [...words.slice(1).map((a, i, all) => (all[i - 1] === '--outfile' ? out : a)), '--env=disable']
 }
 
 /** Runs `bun build`, its output kept (shown only when it fails); a stop signal stops it and this process. */
