@@ -187,7 +187,9 @@ async function buildInto(root, bun, say, key) {
   for (const e of readdirSync(dir)) {
     const pid = Number(e.match(/^building-(\d+)-/)?.[1])
     if ((e !== key && /^[0-9a-f]{16}$/.test(e)) || /^failed-/.test(e) || (pid && !alive(pid)))
-      rmSync(join(dir, e), { recursive: true, force: true })
+      try {
+        rmSync(join(dir, e), { recursive: true, force: true })
+      } catch {} // in use (a running server's binary on Windows): removed by a later build
   }
   say(
     `built in ${((Date.now() - started) / 1000).toFixed(1)} s (${relative(root, bin)}); the boot's own clock follows.`,
