@@ -10,6 +10,10 @@
 // After an install it checks that the binaries npm's install scripts set up actually run (Bun; anvil, the dev chain;
 // Postgres's initdb, the Postgres tests): npm may skip those scripts (`ignore-scripts`, or a package missing from
 // package.json's `allowScripts`), and then Bun does not start or initdb misses its libraries. It says what to run.
+//
+// `npm start` (exactly `runtime/index.ts`) runs the server as a binary built from the sources and cached in
+// .cache/start/ (scripts/start-cache.mjs): built on the first start and after a change of the sources, it boots
+// ~4x faster than the sources (no parsing or resolution at start). `bun runtime/index.ts` runs the sources.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
@@ -149,7 +153,18 @@ if (!existsSync(toolsStamp) || readFileSync(toolsStamp, 'utf8') !== lockHash) {
   if (ok) writeFileSync(toolsStamp, lockHash)
 }
 
-const child = spawn(bun, process.argv.slice(2), { cwd: root, stdio: 'inherit' })
+// `npm start` (exactly `runtime/index.ts`) runs the server binary built from these sources and cached in .cache/start/
+// (scripts/start-cache.mjs: built once per change of the sources; the sources themselves when it does not build).
+let command = [bun, ...process.argv.slice(2)]
+if (process.argv.length === 3 && process.argv[2] === 'runtime/index.ts') {
+  const { startBinary } = await import('./start-cache.mjs')
+  const bin = await startBinary(root, bun, say).catch((e) => {
+    say(`the server binary's cache is not usable (${e.message}); starting from the sources (a slower boot).`)
+    return null
+  })
+  if (bin) command = [bin]
+}
+const child = spawn(command[0], command.slice(1), { cwd: root, stdio: 'inherit' })
 // Stopping: SIGTERM, SIGINT and SIGHUP sent to this process (a service manager, `kill <pid>`) go to Bun, and this
 // process exits with Bun's code. Ctrl-C in a terminal reaches Bun too (same process group): the server's stop is
 // idempotent, so the second SIGINT is harmless.
@@ -164,7 +179,7 @@ const orphanWatch = setInterval(() => {
   child.kill('SIGTERM')
 }, 250)
 child.on('error', (e) => {
-  say(`cannot run ${bun}: ${e.message} (run \`npm ci\` to install it again)`)
+  say(`cannot run ${command[0]}: ${e.message} (run \`npm ci\` to install it again)`)
   process.exit(1)
 })
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 + (osSignals[signal] ?? 0) : 0)))
