@@ -82,7 +82,8 @@ function buildArgs(root, out) {
   if (words[0] !== 'bun' || !words.includes('--compile')) throw new Error(`unexpected build script: ${build}`)
   // `--env=disable`: NODE_ENV read when the server runs, as the sources do (by default `bun build` writes
   // "development" into the bundle in its place, whatever the server's environment says later).
-  return [...words.slice(1).map((a, i, all) => (all[i - 1] === '--outfile' ? out : a)), '--env=disable']
+  const args = words.slice(1).map((a, i, all) => (all[i - 1] === '--outfile' ? out : a))
+  return args.includes('--env=disable') ? args : [...args, '--env=disable']
 }
 
 /** Runs `bun build`, its output kept (shown only when it fails); a stop signal stops it and this process. */
