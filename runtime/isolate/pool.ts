@@ -1,6 +1,7 @@
 import type { PoolOptions } from '../config/types'
 import type { Logger, ServiceContext } from '../sdk'
 import { ServiceError } from '../sdk/errors'
+import { InlineRunner } from './inline'
 import { type CallContext, type FromWorker, fromWire, type ToWorker, toWire } from './protocol'
 
 /** The pool's settings: the first four are required, the rest default as runtime/config/isolate.ts says. */
@@ -113,6 +114,8 @@ export class HandlerPool {
   readonly counts = { refusedQueue: 0, refusedCaller: 0, refusedMemory: 0, recycled: 0, started: 0, samples: 0 }
   /** Told of each worker ended with a call on it (deadline, memory, client gone, crash): operations count them. */
   onWorkerEnded: (err: Error) => void = () => {}
+  /** Where the small calls of linear services run instead: on the main thread (runtime/isolate/inline.ts). */
+  readonly inline: InlineRunner
 
   constructor(
     o: PoolSettings,
@@ -120,7 +123,9 @@ export class HandlerPool {
   ) {
     const callerWorkers = o.callerWorkers ?? Math.max(1, Math.floor(o.maxWorkers / 4))
     this.o = {
-      queue: 4 * o.maxWorkers,
+      queue: 16 * o.maxWorkers,
+      inlineKb: 16,
+      inlineMs: 5,
       callerQueue: callerWorkers,
       processMb: 1024,
       workerMb: 128,
@@ -128,6 +133,7 @@ export class HandlerPool {
       ...o,
       callerWorkers,
     }
+    this.inline = new InlineRunner(this.o, log)
   }
 
   /**
