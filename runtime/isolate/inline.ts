@@ -8,7 +8,8 @@
  * turns out asynchronous (an `async` function: found when it loads; a promise returned: found after its run), sends
  * its service to the pool for the rest of the process, logged once; the event loop is never stalled twice by it.
  * What the pool gives holds here too: the answer's size cap (422 RESPONSE_TOO_LARGE), an answer that is not data is
- * refused (500), errors keep their shape, a call stopped before it ran is not run.
+ * refused (500), errors keep their shape, a call stopped before it ran is not run, and while the process is above its
+ * memory bound (the pool's latest reading) a call goes to the pool, which refuses it.
  */
 import type { Logger } from '../sdk'
 import { ServiceError } from '../sdk/errors'
@@ -47,9 +48,14 @@ export class InlineRunner {
   /** Counts for tests and operations: calls run here, services sent back to the pool. */
   readonly counts = { runs: 0, demoted: 0 }
 
+  /**
+   * @param overBound whether the process was above its memory bound at the pool's latest reading (no read here): then
+   * a call goes to the pool, which refuses it (503 BUSY) as it refuses its own
+   */
   constructor(
     private readonly o: InlineOptions,
     private readonly log: Logger,
+    private readonly overBound: () => boolean = () => false,
   ) {}
 
   /** Whether `slug` still runs here (false once sent back to the pool). */
@@ -63,7 +69,7 @@ export class InlineRunner {
    */
   run(target: InlineTarget, input: unknown, ctx: PooledContext, pool: () => Promise<unknown>): unknown {
     const fn = this.fns.get(target.slug)
-    if (fn === null || !this.small(input)) return pool()
+    if (fn === null || this.overBound() || !this.small(input)) return pool()
     if (fn === undefined) return this.load(target).then(() => this.run(target, input, ctx, pool))
     return this.call(target.slug, fn, input, ctx)
   }

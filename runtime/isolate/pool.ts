@@ -133,7 +133,7 @@ export class HandlerPool {
       ...o,
       callerWorkers,
     }
-    this.inline = new InlineRunner(this.o, log)
+    this.inline = new InlineRunner(this.o, log, () => this.lastRss > this.o.processMb * MB)
   }
 
   /**

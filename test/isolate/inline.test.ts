@@ -36,10 +36,13 @@ const manifest = (slug: string, linear: boolean) =>
     examples: [],
   })
 
-const entry = (slug: string, linear: boolean, file = './linear-handler.ts'): RegistryEntry => ({
+const LINEAR = new URL('./linear-handler.ts', import.meta.url).href
+const ASYNC = new URL('../support/hostile-handler.ts', import.meta.url).href
+
+const entry = (slug: string, linear: boolean, module = LINEAR): RegistryEntry => ({
   folder: slug,
   manifest: manifest(slug, linear),
-  module: new URL(file, import.meta.url).href,
+  module,
   handler: () => {
     throw new Error('runs through the pool or the inline runner')
   },
@@ -51,7 +54,7 @@ const entries = [
   entry('lin-checks', true),
   entry('lin-promise', true),
   entry('not-linear', false),
-  entry('lin-async', true, '../support/hostile-handler.ts'),
+  entry('lin-async', true, ASYNC),
 ]
 const services = isolated(
   entries.map((e) => ({ slug: e.folder, manifest: e.manifest, handler: e.handler }) as CatalogService),
@@ -135,6 +138,36 @@ test("what the pool gives holds inline: the error's shape, the answer cap, data 
   // none of these was slow: the service still runs inline
   expect(pool.inline.runsHere('lin-checks')).toBe(true)
   expect(await call('lin-checks', { code: 'fine' })).toMatchObject({ main: true })
+})
+
+test('above the process memory bound a small call of a linear service is refused as the pool refuses (503 BUSY)', async () => {
+  const bound = new HandlerPool(
+    { workers: 1, maxWorkers: 1, memoryMb: 256, answerMb: 1, processMb: 64 },
+    createLogger('error'),
+  )
+  try {
+    const svcs = isolated(
+      entries.slice(0, 1).map((e) => ({ slug: e.folder, manifest: e.manifest, handler: e.handler }) as CatalogService),
+      entries,
+      bound,
+    )
+    const run = () =>
+      Promise.resolve()
+        .then(() => svcs[0]!.handler!({ code: 'x' } as never, testContext({ service: 'lin-small' })))
+        .catch((e: ServiceError) => e)
+    // before any reading the call runs here; the pool's first reading (this test process is above 64 MB) refuses
+    expect(await run()).toMatchObject({ main: true })
+    const other = await bound
+      .run({ slug: 'x', module: LINEAR, upstreams: [] }, { code: 'y' }, testContext())
+      .catch((e) => e)
+    expect((other as ServiceError).code).toBe('BUSY')
+    const refused = (await run()) as ServiceError
+    expect([refused.status, refused.code]).toEqual([503, 'BUSY'])
+    expect(refused.message).toContain('memory bound')
+    expect(bound.inline.counts.runs).toBe(1)
+  } finally {
+    bound.close()
+  }
 })
 
 test('ISOLATE_INLINE_KB=0 runs every call in the pool', async () => {
