@@ -80,6 +80,8 @@ function check(e: RegistryEntry, categories: Categories, problems: string[]): vo
     if (!Number.isInteger(p.max_tokens) || p.max_tokens < 0)
       problems.push(`${at}: ${tier} max_tokens must be an integer >= 0`)
   }
+  if (m.linear && (m.needs?.length || m.upstreams?.length))
+    problems.push(`${at}: a linear service (runs on the main thread for small inputs) has no needs and no upstreams`)
   if (m.input?.type !== 'object') problems.push(`${at}: input must be a t.Object schema`)
   else for (const p of aliasProblems(m.input)) problems.push(`${at}: ${p}`)
   for (const ex of m.examples ?? []) {

@@ -1,6 +1,7 @@
 /**
  * Where handlers run (runtime/isolate): the worker pool, its queue and each caller's share of it, the memory ceilings
- * (per call and for the process), when a worker is replaced, and the largest answer.
+ * (per call and for the process), when a worker is replaced, the largest answer, and which calls of a linear service
+ * run on the main thread instead.
  */
 import { availableParallelism } from 'node:os'
 import { type Reader, variable } from './declare'
@@ -39,11 +40,27 @@ export const ISOLATE_ANSWER_MB = variable({
 
 export const ISOLATE_QUEUE = variable({
   name: 'ISOLATE_QUEUE',
-  defaultText: '4 × ISOLATE_MAX_WORKERS',
+  defaultText: '16 × ISOLATE_MAX_WORKERS',
   min: 0,
   concern: 'limits',
   description:
-    'most calls waiting for a handler worker, all callers together; past it a call is refused at once (503 BUSY with Retry-After, never charged)',
+    'most calls waiting for a handler worker, all callers together (a waiting call that reaches its deadline is stopped: 504, never charged); past it a call is refused at once (503 BUSY with Retry-After, never charged)',
+})
+export const ISOLATE_INLINE_KB = variable({
+  name: 'ISOLATE_INLINE_KB',
+  default: 16,
+  min: 0,
+  concern: 'limits',
+  description:
+    "a call of a linear service (its manifest's `linear: true`) whose input is at most this large (KiB of JSON) runs on the main thread, without the worker hop; 0: every call runs in a worker",
+})
+export const ISOLATE_INLINE_MS = variable({
+  name: 'ISOLATE_INLINE_MS',
+  default: 5,
+  min: 1,
+  concern: 'limits',
+  description:
+    "a linear service's run on the main thread that takes more CPU time than this (ms) sends that service to the worker pool for the rest of the process (logged once)",
 })
 export const ISOLATE_CALLER_WORKERS = variable({
   name: 'ISOLATE_CALLER_WORKERS',
@@ -91,6 +108,8 @@ export const isolateVariables = [
   ISOLATE_MEMORY_MB,
   ISOLATE_ANSWER_MB,
   ISOLATE_QUEUE,
+  ISOLATE_INLINE_KB,
+  ISOLATE_INLINE_MS,
   ISOLATE_CALLER_WORKERS,
   ISOLATE_CALLER_QUEUE,
   ISOLATE_PROCESS_MB,
@@ -111,7 +130,9 @@ export function readIsolate(r: Reader): Pick<Config, 'isolate'> {
     maxWorkers,
     memoryMb: r.number(ISOLATE_MEMORY_MB),
     answerMb: r.number(ISOLATE_ANSWER_MB),
-    queue: orComputed(r, ISOLATE_QUEUE, 4 * maxWorkers),
+    queue: orComputed(r, ISOLATE_QUEUE, 16 * maxWorkers),
+    inlineKb: r.number(ISOLATE_INLINE_KB),
+    inlineMs: r.number(ISOLATE_INLINE_MS),
     callerWorkers,
     callerQueue: orComputed(r, ISOLATE_CALLER_QUEUE, callerWorkers),
     processMb: r.number(ISOLATE_PROCESS_MB),

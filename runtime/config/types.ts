@@ -139,6 +139,10 @@ export interface PoolOptions {
   answerMb: number
   /** The most calls waiting for a worker, all callers together; past it a call is refused at once (503). */
   queue: number
+  /** A linear service's call whose input is at most this many KiB (of JSON) runs on the main thread; 0: never. */
+  inlineKb: number
+  /** CPU ms a main-thread run may take before its service goes back to the pool for the rest of the process. */
+  inlineMs: number
   /** The most workers one caller (a payer, or a client address) holds at once. */
   callerWorkers: number
   /** The most calls one caller may have waiting while it holds its share of workers; past it, refused (503). */

@@ -1,7 +1,9 @@
 import type { PoolOptions } from '../config/types'
 import type { Logger, ServiceContext } from '../sdk'
 import { ServiceError } from '../sdk/errors'
-import { type CallContext, type FromWorker, fromWire, type ToWorker, toWire } from './protocol'
+import { callContextOf, contextCall } from './bridge'
+import { InlineRunner } from './inline'
+import { type FromWorker, fromWire, type ToWorker, toWire } from './protocol'
 
 /** The pool's settings: the first four are required, the rest default as runtime/config/isolate.ts says. */
 export type { PoolOptions }
@@ -113,6 +115,8 @@ export class HandlerPool {
   readonly counts = { refusedQueue: 0, refusedCaller: 0, refusedMemory: 0, recycled: 0, started: 0, samples: 0 }
   /** Told of each worker ended with a call on it (deadline, memory, client gone, crash): operations count them. */
   onWorkerEnded: (err: Error) => void = () => {}
+  /** Where the small calls of linear services run instead: on the main thread (runtime/isolate/inline.ts). */
+  readonly inline: InlineRunner
 
   constructor(
     o: PoolSettings,
@@ -120,7 +124,9 @@ export class HandlerPool {
   ) {
     const callerWorkers = o.callerWorkers ?? Math.max(1, Math.floor(o.maxWorkers / 4))
     this.o = {
-      queue: 4 * o.maxWorkers,
+      queue: 16 * o.maxWorkers,
+      inlineKb: 16,
+      inlineMs: 5,
       callerQueue: callerWorkers,
       processMb: 1024,
       workerMb: 128,
@@ -128,6 +134,7 @@ export class HandlerPool {
       ...o,
       callerWorkers,
     }
+    this.inline = new InlineRunner(this.o, log, () => this.lastRss > this.o.processMb * MB)
   }
 
   /**
@@ -350,25 +357,7 @@ export class HandlerPool {
       slot.loaded.add(key)
       job.rssBeforeLoad = this.readRss()
     }
-    const upstreams: CallContext['upstreams'] = {}
-    for (const name of job.target.upstreams) {
-      try {
-        const { getJson: _, ...u } = job.ctx.upstream(name)
-        upstreams[name] = u
-      } catch {
-        /* not configured: the worker answers it as the main thread would */
-      }
-    }
-    const c = job.ctx
-    const ctx: CallContext = {
-      requestId: c.requestId,
-      service: c.service,
-      tier: c.tier,
-      maxTokens: c.maxTokens,
-      model: { available: c.model.available, model: c.model.model },
-      upstreams,
-      stream: c.stream !== undefined,
-    }
+    const ctx = callContextOf(job.ctx, job.target.upstreams)
     try {
       this.send(slot, {
         t: 'run',
@@ -455,33 +444,15 @@ export class HandlerPool {
     for (const s of this.slots) if (s.job) s.job.rssBase += by
   }
 
-  /** The context calls a worker cannot make itself: the main thread's network, model and payment clients. */
-  private async contextCall(slot: Slot, job: Job, id: number, op: string, args: unknown[]): Promise<unknown> {
-    const ctx = job.ctx
-    if (op === 'fetch') {
-      const p = await ctx.fetch(...(args as Parameters<ServiceContext['fetch']>))
-      return { url: p.url, status: p.status, headers: [...p.headers], contentType: p.contentType, body: p.body }
-    }
-    if (op === 'getJson') {
-      const [name, ...rest] = args as [string, ...Parameters<ReturnType<ServiceContext['upstream']>['getJson']>]
-      return ctx.upstream(name).getJson(...rest)
-    }
-    if (op === 'verify') return ctx.x402.verify(...(args as Parameters<ServiceContext['x402']['verify']>))
-    const [req, validates, streams] = args as [Parameters<ServiceContext['model']['complete']>[0], boolean, boolean]
-    // The model client streams on this thread; each chunk goes to the sink the worker's handler gave its call.
-    const stream = streams
-      ? {
-          delta: (text: string) => this.send(slot, { t: 'chunk', id, kind: 'delta', text }),
-          restart: (reason: string) => this.send(slot, { t: 'chunk', id, kind: 'restart', text: reason }),
-        }
-      : undefined
-    const validate = (json: unknown) =>
+  /** A context call of `job` run on this thread (runtime/isolate/bridge.ts); a model answer's check runs in the worker. */
+  private contextCall(slot: Slot, job: Job, id: number, op: string, args: unknown[]): Promise<unknown> {
+    const ask = (json: unknown) =>
       new Promise<string | undefined>((resolve) => {
-        const ask = ++this.asks
-        slot.asks.set(ask, resolve)
-        this.send(slot, { t: 'validate', id, ask, json })
+        const n = ++this.asks
+        slot.asks.set(n, resolve)
+        this.send(slot, { t: 'validate', id, ask: n, json })
       })
-    return ctx.model.complete({ ...req, signal: ctx.signal, validate: validates ? validate : undefined, stream })
+    return contextCall(job.ctx, id, op, args, (m) => this.send(slot, m), ask)
   }
 
   private send(slot: Slot, m: ToWorker) {

@@ -16,7 +16,7 @@ import { registry, usdc } from './metrics'
 
 export interface CollectDeps {
   ledger: LedgerStore
-  pool?: Pick<HandlerPool, 'size' | 'onWorkerEnded'>
+  pool?: Pick<HandlerPool, 'size' | 'onWorkerEnded' | 'inline'>
   facilitatorHealth?: () => FacilitatorHealth | undefined
   channels?: Pick<ChannelService, 'networks'>
   channelStore?: ChannelStore
@@ -29,6 +29,10 @@ const g = {
   up: registry.gauge('x402_up', 'Always 1: this instance answered the scrape.'),
   workers: registry.gauge('x402_worker_pool_workers', 'Handler workers by state (ready, busy).', ['state']),
   queue: registry.gauge('x402_worker_pool_queue', 'Paid and demo calls waiting for a free handler worker.'),
+  demoted: registry.gauge(
+    'x402_inline_services_demoted',
+    'Linear services sent back to the worker pool for the rest of the process (a main-thread run over ISOLATE_INLINE_MS, or an async handler).',
+  ),
   facilitatorUp: registry.gauge(
     'x402_facilitator_up',
     'The settlement side can verify and settle (1) or not (0: down, or no settler can pay gas) by network.',
@@ -184,6 +188,7 @@ export async function collect(d: CollectDeps): Promise<void> {
     g.workers.set({ state: 'ready' }, size.workers - size.busy)
     g.queue.set({}, size.waiting)
   }
+  if (d.pool?.inline) g.demoted.set({}, d.pool.inline.counts.demoted)
   const sources: Array<[string, () => unknown]> = [
     [
       'facilitator',

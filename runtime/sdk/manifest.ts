@@ -92,6 +92,13 @@ export interface ServiceManifest<
   upstreams?: string[]
   /** Handler time budget in ms (default 10 000). */
   timeoutMs?: number
+  /**
+   * Cheap and linear: a synchronous handler with no `needs`, whose work grows at most linearly with its input (a
+   * growth test proves it: test/support/large-inputs.ts). A call with a small input (ISOLATE_INLINE_KB) then runs on
+   * the main thread, without the worker hop; a run over its CPU budget (ISOLATE_INLINE_MS) sends the service back to
+   * the worker pool for the rest of the process (runtime/isolate/inline.ts).
+   */
+  linear?: boolean
   /** Synonyms for field names and enum values (see InputAliases). */
   aliases?: InputAliases
   /**

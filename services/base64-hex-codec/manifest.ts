@@ -10,6 +10,7 @@ export default defineService({
   method: 'POST',
   pricing: flat(0.001),
   model: 'none',
+  linear: true,
   input: t.Object(
     {
       input: t.String({ maxLength: 1_000_000, description: 'Text to encode, or encoded text to decode.' }),

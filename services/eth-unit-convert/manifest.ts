@@ -38,6 +38,7 @@ export default defineService({
   method: 'POST',
   pricing: flat(0.002),
   model: 'none',
+  linear: true,
   input: t.Object(
     {
       value: t.String({

@@ -12,6 +12,7 @@ export default defineService({
   method: 'POST',
   pricing: flat(0.001),
   model: 'none',
+  linear: true,
   input: t.Object(
     {
       text: t.String({ maxLength: 1_000_000, description: 'The text to hash (UTF-8).' }),

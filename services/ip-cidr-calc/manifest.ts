@@ -13,6 +13,7 @@ export default defineService({
   method: 'POST',
   pricing: flat(0.002),
   model: 'none',
+  linear: true,
   input: t.Object(
     {
       cidr: t.String({

@@ -10,6 +10,7 @@ export default defineService({
   method: 'POST',
   pricing: flat(0.001),
   model: 'none',
+  linear: true,
   input: t.Object(
     {
       version: t.Optional(

@@ -141,6 +141,7 @@ test('a paid run shows in /metrics figure by figure, equal to the books', async 
   }
   expect(sample(after, 'x402_facilitator_up', { network: NETWORK })).toBe(1)
   expect(sample(after, 'x402_worker_pool_queue')).toBe(0)
+  expect(sample(after, 'x402_inline_services_demoted')).toBe(0)
   expect(sample(after, 'x402_scrape_errors', { source: 'database' })).toBe(0)
   expect(sample(after, 'x402_scrape_errors', { source: 'channels' })).toBe(0)
 })
