@@ -23,15 +23,20 @@ interface Profile {
 type Phase = [name: string, claims: (fn: string, url: string) => boolean]
 
 const file = (re: RegExp) => (_fn: string, url: string) => re.test(url)
-const fnIn = (names: string[], re?: RegExp) => (fn: string, url: string) =>
-  names.includes(fn) && (!re || re.test(url))
+const fnIn = (names: string[], re?: RegExp) => (fn: string, url: string) => names.includes(fn) && (!re || re.test(url))
 
 /** Innermost first wins: the specific costs before the code that calls them. */
 export const PHASES: Phase[] = [
   ['keccak (@noble/hashes)', file(/@noble\/hashes/)],
   ['ecdsaRecover / native secp256k1', (fn, url) => fn === 'ecdsaRecover' || /secp256k1/.test(url)],
-  ['receipt JWS (jose, canonical JSON, WebCrypto)', (fn, url) => /jose|offer-receipt|canonicalize/.test(url) || fn === 'sign' && url === ''],
-  ['SQLite (statements, commits)', (fn, url) => /bun:sqlite|sqlite/.test(url) || ['run', 'get', 'all', 'values'].includes(fn) && url === ''],
+  [
+    'receipt JWS (jose, canonical JSON, WebCrypto)',
+    (fn, url) => /jose|offer-receipt|canonicalize/.test(url) || (fn === 'sign' && url === ''),
+  ],
+  [
+    'SQLite (statements, commits)',
+    (fn, url) => /bun:sqlite|sqlite/.test(url) || (['run', 'get', 'all', 'values'].includes(fn) && url === ''),
+  ],
   ['worker pool (postMessage, RSS read)', file(/runtime\/isolate\//)],
   ['receipts.ts', file(/pay\/server\/receipts/)],
   ['voucher.ts (digest, channel id)', file(/batch-settlement\/voucher/)],
@@ -79,7 +84,11 @@ export function summarize(files: string[], calls: number, top = 25, cpuUsPerCall
       const dt = 1
       const n = byId.get(p.samples[i]!)!
       const { functionName: fn, url, lineNumber } = n.callFrame
-      if (fn === '(idle)' || fn === '(root)' || (fn === '' && url === '' && byId.get(parent.get(n.id) ?? -1)?.callFrame.functionName === '(root)')) {
+      if (
+        fn === '(idle)' ||
+        fn === '(root)' ||
+        (fn === '' && url === '' && byId.get(parent.get(n.id) ?? -1)?.callFrame.functionName === '(root)')
+      ) {
         idle += dt
         continue
       }

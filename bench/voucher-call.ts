@@ -119,15 +119,21 @@ async function startServer(tree: { name: string; dir: string }, i: number): Prom
         if (h) sent.push(h)
         return fetch(req)
       }
-      const pay = wrapFetchWithPayment(capture as typeof fetch, new x402Client().register(NETWORK, clientFor(chain.rpcUrl, key)))
+      const pay = wrapFetchWithPayment(
+        capture as typeof fetch,
+        new x402Client().register(NETWORK, clientFor(chain.rpcUrl, key)),
+      )
       let charged = 0n
       for (let k = 0; k < 2; k++) {
         const r = await pay(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY })
         if (r.status !== 200) throw new Error(`${tree.name}: opening a channel answered ${r.status}: ${await r.text()}`)
         await r.arrayBuffer()
         charged = BigInt(
-          (decodePaymentResponseHeader(r.headers.get('payment-response')!).extra as { channelState: { chargedCumulativeAmount: string } })
-            .channelState.chargedCumulativeAmount,
+          (
+            decodePaymentResponseHeader(r.headers.get('payment-response')!).extra as {
+              channelState: { chargedCumulativeAmount: string }
+            }
+          ).channelState.chargedCumulativeAmount,
         )
       }
       const template = JSON.parse(Buffer.from(sent.at(-1)!, 'base64').toString()) as {
@@ -223,7 +229,11 @@ try {
   // warm-up: 20 calls on 8 channels of each
   for (const s of servers) {
     const warm = s.channels.slice(0, 8)
-    await Promise.all(warm.map(async (c) => { for (let k = 0; k < 20; k++) await call(s, c) }))
+    await Promise.all(
+      warm.map(async (c) => {
+        for (let k = 0; k < 20; k++) await call(s, c)
+      }),
+    )
   }
   const load: string[] = []
   for (let r = 0; r < rounds; r++)
@@ -236,7 +246,9 @@ try {
     `${machine()}; ${channels} channels, ${rate ? `open loop at ${rate} calls/s offered` : `closed loop, ${channels} calls in flight`}, ${seconds} s windows, ${rounds} rounds interleaved; load average per window ${load.join(', ')}`,
   )
   console.log('')
-  console.log('| server | calls/s per window | server CPU ms / call per window (median) | main thread | handler workers | other threads | p50 / p99 | other answers |')
+  console.log(
+    '| server | calls/s per window | server CPU ms / call per window (median) | main thread | handler workers | other threads | p50 / p99 | other answers |',
+  )
   console.log('|---|---|---|---|---|---|---|---|')
   for (const s of servers) {
     const per = s.results.map((x) => x.cpuMs / x.calls)
@@ -246,15 +258,37 @@ try {
       s.results.reduce((a, x) => a + x.calls, 0)
     const lat = s.results.flatMap((x) => x.lat)
     console.log(
-      `| ${s.name} | ${s.results.map((x) => (x.calls / x.secs).toFixed(0)).join(', ')} | ${per.map((x) => x.toFixed(3)).join(', ')} (**${med.toFixed(3)}**) | ${total((n) => n === 'main').toFixed(3)} | ${total((n) => /worker|Worker/.test(n)).toFixed(3)} | ${total((n) => n !== 'main' && !/worker|Worker/.test(n)).toFixed(3)} | ${pct(lat, 50).toFixed(1)} / ${pct(lat, 99).toFixed(1)} ms | ${s.results.map((x) => x.bad).filter(Boolean).join('; ') || 'none'} |`,
+      `| ${s.name} | ${s.results.map((x) => (x.calls / x.secs).toFixed(0)).join(', ')} | ${per.map((x) => x.toFixed(3)).join(', ')} (**${med.toFixed(3)}**) | ${total((n) => n === 'main').toFixed(3)} | ${total((n) => /worker|Worker/.test(n)).toFixed(3)} | ${total((n) => n !== 'main' && !/worker|Worker/.test(n)).toFixed(3)} | ${pct(lat, 50).toFixed(1)} / ${pct(lat, 99).toFixed(1)} ms | ${
+        s.results
+          .map((x) => x.bad)
+          .filter(Boolean)
+          .join('; ') || 'none'
+      } |`,
     )
   }
   console.log('')
-  console.log(`threads (ms of CPU per call, all windows): ${servers.map((s) => `${s.name}: ${[...s.results.reduce((m, x) => { for (const [k, v] of x.by) m.set(k, (m.get(k) ?? 0) + v); return m }, new Map<string, number>())].filter(([, v]) => v > 0).map(([k, v]) => `${k} ${(v / s.results.reduce((a, x) => a + x.calls, 0)).toFixed(3)}`).join(', ')}`).join(' | ')}`)
+  console.log(
+    `threads (ms of CPU per call, all windows): ${servers
+      .map(
+        (s) =>
+          `${s.name}: ${[
+            ...s.results.reduce((m, x) => {
+              for (const [k, v] of x.by) m.set(k, (m.get(k) ?? 0) + v)
+              return m
+            }, new Map<string, number>()),
+          ]
+            .filter(([, v]) => v > 0)
+            .map(([k, v]) => `${k} ${(v / s.results.reduce((a, x) => a + x.calls, 0)).toFixed(3)}`)
+            .join(', ')}`,
+      )
+      .join(' | ')}`,
+  )
   if (profile)
     for (const s of servers) {
       console.log('')
-      console.log(`#### Main thread profile over the windows, ${s.name} (${s.results.reduce((a, x) => a + x.calls, 0)} calls)`)
+      console.log(
+        `#### Main thread profile over the windows, ${s.name} (${s.results.reduce((a, x) => a + x.calls, 0)} calls)`,
+      )
       const calls = s.results.reduce((a, x) => a + x.calls, 0)
       const main = s.results.reduce((a, x) => a + (x.by.get('main') ?? 0), 0) / calls
       console.log(summarize(s.profiles, calls, 30, main * 1000))

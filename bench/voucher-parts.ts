@@ -28,7 +28,15 @@ const dir = mkdtempSync(join(tmpdir(), 'bench-parts-'))
 const key = `0x${'11'.repeat(32)}` as const
 const id = `0x${'ab'.repeat(32)}` as const
 const addr = '0x209693bc6afc0c5328ba36faf03c514ef312287c'
-const config = { payer: addr, payerAuthorizer: addr, receiver: addr, receiverAuthorizer: addr, token: addr, withdrawDelay: 86400, salt: id }
+const config = {
+  payer: addr,
+  payerAuthorizer: addr,
+  receiver: addr,
+  receiverAuthorizer: addr,
+  token: addr,
+  withdrawDelay: 86400,
+  salt: id,
+}
 const sigOf = (max: bigint) => {
   const s = signDigestNative(voucherDigest(id, max, 8453), key)!
   return `${s.r}${s.s.slice(2)}${s.yParity ? '1c' : '1b'}` as `0x${string}`
@@ -43,32 +51,80 @@ const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-25
 const jwk = (await crypto.subtle.exportKey('jwk', pair.privateKey)) as EcJwk
 const issuer = await createReceiptIssuer(jwk, 'http://127.0.0.1:3000')
 const facts = {
-  resourceUrl: 'http://127.0.0.1:3000/api/v1/hash-digest', service: 'hash-digest', tier: 'standard', requestHash: 'ab'.repeat(32),
-  scheme: 'batch-settlement', network: 'eip155:8453', asset: addr, amount: '1000', payTo: addr, payer: addr, transaction: '',
+  resourceUrl: 'http://127.0.0.1:3000/api/v1/hash-digest',
+  service: 'hash-digest',
+  tier: 'standard',
+  requestHash: 'ab'.repeat(32),
+  scheme: 'batch-settlement',
+  network: 'eip155:8453',
+  asset: addr,
+  amount: '1000',
+  payTo: addr,
+  payer: addr,
+  transaction: '',
   channel: { id, cumulative: '5000' },
 }
 const header = Buffer.from(
   JSON.stringify({
     x402Version: 2,
     resource: { url: facts.resourceUrl, description: 'A digest of text', mimeType: 'application/json' },
-    accepted: { scheme: 'batch-settlement', network: 'eip155:8453', amount: '1000', asset: addr, payTo: addr, maxTimeoutSeconds: 300, extra: { receiverAuthorizer: addr, withdrawDelay: 86400, name: 'USD Coin', version: '2', minDeposit: '1000000' } },
-    payload: { type: 'voucher', channelConfig: config, voucher: { channelId: id, maxClaimableAmount: '5000', signature: sig } },
+    accepted: {
+      scheme: 'batch-settlement',
+      network: 'eip155:8453',
+      amount: '1000',
+      asset: addr,
+      payTo: addr,
+      maxTimeoutSeconds: 300,
+      extra: { receiverAuthorizer: addr, withdrawDelay: 86400, name: 'USD Coin', version: '2', minDeposit: '1000000' },
+    },
+    payload: {
+      type: 'voucher',
+      channelConfig: config,
+      voucher: { channelId: id, maxClaimableAmount: '5000', signature: sig },
+    },
   }),
 ).toString('base64')
 const receipt = await issuer.issue(facts)
-const response = { success: true, transaction: '', network: 'eip155:8453', payer: addr, amount: '', extra: { chargedAmount: '1000', channelState: { channelId: id, balance: '1000000', totalClaimed: '0', withdrawRequestedAt: 0, refundNonce: '0', chargedCumulativeAmount: '5000' } }, extensions: { 'offer-receipt': { info: { receipt } } } }
+const response = {
+  success: true,
+  transaction: '',
+  network: 'eip155:8453',
+  payer: addr,
+  amount: '',
+  extra: {
+    chargedAmount: '1000',
+    channelState: {
+      channelId: id,
+      balance: '1000000',
+      totalClaimed: '0',
+      withdrawRequestedAt: 0,
+      refundNonce: '0',
+      chargedCumulativeAmount: '5000',
+    },
+  },
+  extensions: { 'offer-receipt': { info: { receipt } } },
+}
 
 const charge = async () => {
   const from = charged
   charged += 1000n
-  await store.commitCharge({ channelId: id, holder: 'h', from, to: charged, signedMax: charged, signature: sig, slug: 'hash-digest', at: Date.now() })
+  await store.commitCharge({
+    channelId: id,
+    holder: 'h',
+    from,
+    to: charged,
+    signedMax: charged,
+    signature: sig,
+    slug: 'hash-digest',
+    at: Date.now(),
+  })
 }
 const parts: Array<[string, () => unknown]> = [
   ['keccak_256 of 96 bytes (@noble/hashes)', () => keccak_256(new Uint8Array(96))],
   ['voucherDigest (2 keccaks)', () => voucherDigest(id, 5000n, 8453)],
   ['voucherSigner (digest, recovery, address)', () => voucherSigner(id, 5000n, sig, 8453)],
   ['channel read (store.get)', () => store.get(id)],
-  ['charge commit, fsync\'d group of one (store.commitCharge)', charge],
+  ["charge commit, fsync'd group of one (store.commitCharge)", charge],
   ['receipt (issuer.issue: JWS ES256)', () => issuer.issue(facts)],
   ['decode PAYMENT-SIGNATURE (presented)', () => presented(header, 2)],
   ['encode PAYMENT-RESPONSE (b64json)', () => b64json(response)],
@@ -82,7 +138,11 @@ for (let r = 0; r < rounds; r++)
     const c = process.cpuUsage(c0)
     got.set(name, [...(got.get(name) ?? []), (c.user + c.system) / N])
   }
-console.log(`${machine()}; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}; ${N} operations × ${rounds} rounds`)
+console.log(
+  `${machine()}; load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}; ${N} operations × ${rounds} rounds`,
+)
 console.log('')
 console.log('| part | CPU µs per operation, per round | median |')
 console.log('|---|---|---|')

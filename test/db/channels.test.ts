@@ -267,6 +267,32 @@ test('sqlite: 40 channels charging at once share one fsync, each caller gets its
   expect(st.lease(dup.id, 'next', 10_000, 1000)).toBe(false)
 })
 
+test('sqlite: several channels charged a few ms apart share fsyncs (a group waits for the next ones); one channel alone is committed each time', async () => {
+  const db = openDatabase(':memory:')
+  const st = new SqliteChannels(db)
+  const chans = await Promise.all(Array.from({ length: 4 }, (_, i) => st.open(channel(200 + i), 0)))
+  // one channel, its calls in sequence (one caller): one durable commit per charge, none held back for others
+  let fsyncs = durableCommits(db)
+  for (let i = 0; i < 5; i++)
+    expect(await st.commitCharge(charge(chans[0].id, BigInt(i) * 10n, BigInt(i + 1) * 10n))).toBe(true)
+  expect(durableCommits(db) - fsyncs).toBe(5)
+  // four channels taking turns, a charge every 2 ms (callers at a moderate rate: none in the same turn): grouped.
+  // A loaded machine only delays the timers, which groups more, never less.
+  fsyncs = durableCommits(db)
+  const out: Array<Promise<boolean>> = []
+  for (let i = 0; i < 24; i++) {
+    const c = chans[i % 4]
+    const k = BigInt(Math.floor(i / 4))
+    const from = (c === chans[0] ? 50n : 0n) + k * 10n
+    out.push(st.commitCharge(charge(c.id, from, from + 10n, `h${i}`)))
+    await Bun.sleep(2)
+  }
+  expect(await Promise.all(out)).toEqual(Array(24).fill(true))
+  expect(durableCommits(db) - fsyncs).toBeLessThanOrEqual(8)
+  expect((await st.get(chans[3].id))!.charged).toBe(60n)
+  expect((await st.totals(NET)).charges).toBe(5 + 24)
+})
+
 describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
   test('sponsored gas per payer: deposits and refunds by payer, and its standing after a refund that bought nothing', async () => {
     const st = await engines[kind]()
