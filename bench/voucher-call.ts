@@ -5,7 +5,7 @@
  * channel is opened by the official client (its deposit, before any window), then its vouchers are signed ahead of the
  * windows (native libsecp256k1) into the very header the official client sends; during a window this process only
  * sends the two requests of each call, so the server gets the machine. CPU per call = the server process's utime +
- * stime over the window (/proc) ÷ calls, also by thread (main, the handler workers, the rest); the main thread's CPU
+ * stime over the window (/proc) ÷ calls, also by thread (main, the handler workers, the JIT, the GC, the rest); the main thread's CPU
  * profile over the window alone (`--profile`: bench/servers/window-prof.ts, summarized by bench/profile-summary.ts).
  * `--ref <commit>` (repeatable): the same server from that commit's tree (`git archive`), windows interleaved
  * round by round with this tree's, so the load weighs on both.
@@ -218,6 +218,10 @@ async function window(s: Server): Promise<void> {
   s.results.push({ calls, secs, cpuMs, by, bad: [...bad].map(([k, n]) => `${n}× ${k}`).join(', '), lat })
 }
 
+/** Bun's threads by name: the JIT's compilers, the garbage collector's helpers (the handler pool's workers are `handler`). */
+const JIT = /^(JITWorker|JSCWarmUp)/
+const GC = /^(HeapHelper|mi-scavenger)/
+
 const pct = (xs: number[], p: number) => {
   const v = [...xs].sort((a, b) => a - b)
   return v.length ? v[Math.min(v.length - 1, Math.floor((p / 100) * v.length))]! : NaN
@@ -247,9 +251,9 @@ try {
   )
   console.log('')
   console.log(
-    '| server | calls/s per window | server CPU ms / call per window (median) | main thread | handler workers | other threads | p50 / p99 | other answers |',
+    '| server | calls/s per window | server CPU ms / call per window (median) | main thread | handler workers | JIT | GC | other threads | p50 / p99 | other answers |',
   )
-  console.log('|---|---|---|---|---|---|---|---|')
+  console.log('|---|---|---|---|---|---|---|---|---|---|')
   for (const s of servers) {
     const per = s.results.map((x) => x.cpuMs / x.calls)
     const med = [...per].sort((a, b) => a - b)[Math.floor(per.length / 2)]!
@@ -258,7 +262,7 @@ try {
       s.results.reduce((a, x) => a + x.calls, 0)
     const lat = s.results.flatMap((x) => x.lat)
     console.log(
-      `| ${s.name} | ${s.results.map((x) => (x.calls / x.secs).toFixed(0)).join(', ')} | ${per.map((x) => x.toFixed(3)).join(', ')} (**${med.toFixed(3)}**) | ${total((n) => n === 'main').toFixed(3)} | ${total((n) => /worker|Worker/.test(n)).toFixed(3)} | ${total((n) => n !== 'main' && !/worker|Worker/.test(n)).toFixed(3)} | ${pct(lat, 50).toFixed(1)} / ${pct(lat, 99).toFixed(1)} ms | ${
+      `| ${s.name} | ${s.results.map((x) => (x.calls / x.secs).toFixed(0)).join(', ')} | ${per.map((x) => x.toFixed(3)).join(', ')} (**${med.toFixed(3)}**) | ${total((n) => n === 'main').toFixed(3)} | ${total((n) => n === 'handler').toFixed(3)} | ${total((n) => JIT.test(n)).toFixed(3)} | ${total((n) => GC.test(n)).toFixed(3)} | ${total((n) => n !== 'main' && n !== 'handler' && !JIT.test(n) && !GC.test(n)).toFixed(3)} | ${pct(lat, 50).toFixed(1)} / ${pct(lat, 99).toFixed(1)} ms | ${
         s.results
           .map((x) => x.bad)
           .filter(Boolean)
