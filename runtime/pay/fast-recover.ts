@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
-import { keccak_256 } from '@noble/hashes/sha3'
 import { secp256k1 } from '@noble/curves/secp256k1'
+import { keccak256 } from './keccak'
 import type { Authorization, PaymentRequirements } from './types'
 
 /** The native libsecp256k1 binding (prebuilt in the `secp256k1` package), or null when it cannot load. */
@@ -31,7 +31,7 @@ function native(): Native | null {
 export const nativeRecovery = (): boolean => native() !== null
 
 const enc = new TextEncoder()
-const k = (b: Uint8Array) => keccak_256(b)
+const k = (b: Uint8Array) => keccak256(b)
 const hex = (h: string) => Uint8Array.from(Buffer.from(h.startsWith('0x') ? h.slice(2) : h, 'hex'))
 const DOMAIN_TYPEHASH = k(
   enc.encode('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)'),
