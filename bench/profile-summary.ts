@@ -62,6 +62,7 @@ export const PHASES: Phase[] = [
 export function summarize(files: string[], calls: number, top = 25, cpuUsPerCall?: number): string {
   const phase = new Map<string, number>()
   const self = new Map<string, number>()
+  const byFile = new Map<string, number>()
   let busy = 0
   let idle = 0
   for (const f of files) {
@@ -97,6 +98,11 @@ export function summarize(files: string[], calls: number, top = 25, cpuUsPerCall
       phase.set(ph, (phase.get(ph) ?? 0) + dt)
       const key = `${fn || '(anonymous)'} ${url.replace(/^.*\/(node_modules|runtime|services|bench)\//, '$1/')}:${lineNumber + 1}`
       self.set(key, (self.get(key) ?? 0) + dt)
+      // by file: the innermost frame with a file (native functions count for the code that called them)
+      let f = n
+      while (!f.callFrame.url && parent.has(f.id)) f = byId.get(parent.get(f.id)!)!
+      const at = f.callFrame.url.replace(/^.*\/(node_modules|runtime|services|bench)\//, '$1/') || '(native, no caller)'
+      byFile.set(at, (byFile.get(at) ?? 0) + dt)
     }
   }
   const scale = cpuUsPerCall === undefined ? 0 : cpuUsPerCall / busy
@@ -108,6 +114,13 @@ export function summarize(files: string[], calls: number, top = 25, cpuUsPerCall
     '| phase (innermost claim) | µs / call | share |',
     '|---|---|---|',
     ...[...phase].sort((a, b) => b[1] - a[1]).map(([k, v]) => `| ${k} | ${per(v)} | ${share(v)} |`),
+    '',
+    '| file (self time, native code counted for its caller) | µs / call | share |',
+    '|---|---|---|',
+    ...[...byFile]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k, v]) => `| \`${k}\` | ${per(v)} | ${share(v)} |`),
     '',
     '| function (self time) | µs / call | share |',
     '|---|---|---|',
