@@ -31,6 +31,8 @@ const GROUP_SPACING_MS = 3
 const GROUP_WINDOW_MS = 12
 /** Another channel charged within this many ms: several callers are paying. */
 const ACTIVE_MS = 250
+/** Channels kept in memory at most (past it the map starts again, each read once more). */
+const MAX_KEPT = 50_000
 
 /**
  * Payment channels in the embedded SQLite (one process, like the rest of the SQLite state): the lease is held in
@@ -136,9 +138,25 @@ export class Channels implements ChannelStore {
     }
   }
 
+  /**
+   * The kept channels as last read or written by this store, the one writer of the table (one process, like the
+   * leases): a voucher call reads its channel once per call, which was a SQLite read and a row parsed (its config's
+   * JSON) every time. Every write here refreshes or drops the entry: a committed charge replaces it (a new object:
+   * one handed out is never changed), anything else (open, mirror, claim, a charge not made) drops it, to be read
+   * again. The charge itself stays a compare-and-set in SQL, whatever the entry says. Bounded.
+   */
+  private kept = new Map<string, Channel>()
+
   get(id: string): Channel | null {
-    const r = this.q.get.get(lower(id)) as Record<string, unknown> | null
-    return r ? toChannel(r) : null
+    const key = lower(id)
+    const hit = this.kept.get(key)
+    if (hit) return hit
+    const r = this.q.get.get(key) as Record<string, unknown> | null
+    if (!r) return null
+    const c = toChannel(r)
+    if (this.kept.size >= MAX_KEPT) this.kept.clear()
+    this.kept.set(key, c)
+    return c
   }
 
   /** The requests holding a channel (one at a time): its holder, until when (ms). */
@@ -156,6 +174,7 @@ export class Channels implements ChannelStore {
   }
 
   open(c: ChannelOpen, now: number): Channel {
+    this.kept.delete(lower(c.id))
     this.q.open.run({
       id: lower(c.id),
       network: c.network,
@@ -215,11 +234,18 @@ export class Channels implements ChannelStore {
         }
       })
     } catch (error) {
-      for (const g of group) g.reject(error)
+      for (const g of group) {
+        this.kept.delete(lower(g.c.channelId))
+        g.reject(error)
+      }
       return
     }
     group.forEach((g, i) => {
       const o = outcomes[i]
+      const id = lower(g.c.channelId)
+      const was = this.kept.get(id)
+      if ('error' in o || !o.moved || !was || was.charged !== g.c.from) this.kept.delete(id)
+      else this.kept.set(id, charged(was, g.c))
       if ('error' in o) return g.reject(o.error)
       this.release(g.c.channelId, g.c.holder)
       g.resolve(o.moved)
@@ -242,6 +268,7 @@ export class Channels implements ChannelStore {
   }
 
   mirror(id: string, m: ChannelMirror): void {
+    this.kept.delete(lower(id))
     this.q.mirror.run({ id: lower(id), ...mirrorParams(m) })
   }
 
@@ -261,6 +288,7 @@ export class Channels implements ChannelStore {
   }
 
   recordClaim(tx: Omit<ChannelTx, 'kind' | 'amount' | 'channels'>, rows: Array<{ id: string; to: bigint }>): bigint {
+    for (const r of rows) this.kept.delete(lower(r.id))
     return durably(this.db, () => {
       let amount = 0n
       for (const r of rows) {
@@ -335,6 +363,16 @@ export class Channels implements ChannelStore {
     return (this.q.list.all(limit) as Array<Record<string, unknown>>).map(toChannel)
   }
 }
+
+/** A kept channel after its charge `c` was committed: what the charge's UPDATE wrote, as a new object. */
+const charged = (was: Channel, c: ChargeCommit): Channel => ({
+  ...was,
+  charged: c.to,
+  signedMax: c.signedMax,
+  signature: c.signature,
+  lastRequestAt: c.at,
+  firstUnclaimedAt: was.firstUnclaimedAt ?? c.at,
+})
 
 const mirrorParams = (m: ChannelMirror) => ({
   balance: String(m.balance),
