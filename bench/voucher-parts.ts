@@ -2,7 +2,7 @@
  * The parts of a voucher-paid call, each timed alone in a tight loop (CPU µs per operation, this process's
  * `process.cpuUsage()`), to say where bench/voucher-call.ts's CPU per call goes: the voucher's signature check (its two
  * keccaks and the recovery), the charge's commit (fsync'd group of one, a plain commit beside it), the channel's read,
- * the receipt's signature, the PAYMENT-SIGNATURE decode and the PAYMENT-RESPONSE encode. Rounds interleave the parts
+ * the receipt's signature, the PAYMENT-SIGNATURE decode, the PAYMENT-RESPONSE encode and MPP's challenge on the 402. Rounds interleave the parts
  * so a loaded machine weighs on all. Not a test: `bun bench/voucher-parts.ts [--n 2000] [--rounds 3]`.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -12,6 +12,8 @@ import { keccak_256 } from '@noble/hashes/sha3'
 import { openDatabase } from '../runtime/db/sqlite/connect'
 import { Channels } from '../runtime/db/sqlite/channels'
 import { signDigestNative } from '../runtime/pay/fast-recover'
+import { keccak256 } from '../runtime/pay/keccak'
+import { challengesFor, headerOf } from '../runtime/pay/schemes/mpp/challenge'
 import { voucherDigest, voucherSigner } from '../runtime/pay/schemes/batch-settlement/voucher'
 import { createReceiptIssuer, type EcJwk } from '../runtime/pay/server/receipts'
 import { presented } from '../runtime/pay/server/schemes'
@@ -105,6 +107,17 @@ const response = {
   extensions: { 'offer-receipt': { info: { receipt } } },
 }
 
+const exactEntry = {
+  scheme: 'exact',
+  network: 'eip155:8453',
+  amount: '1000',
+  asset: addr,
+  payTo: addr,
+  maxTimeoutSeconds: 300,
+  extra: { name: 'USD Coin', version: '2' },
+} as never
+const mppKeys = { secretKey: 'k'.repeat(32), realm: '127.0.0.1' } as never
+
 const charge = async () => {
   const from = charged
   charged += 1000n
@@ -121,6 +134,7 @@ const charge = async () => {
 }
 const parts: Array<[string, () => unknown]> = [
   ['keccak_256 of 96 bytes (@noble/hashes)', () => keccak_256(new Uint8Array(96))],
+  ['keccak256 of 96 bytes (runtime/pay/keccak.ts)', () => keccak256(new Uint8Array(96))],
   ['voucherDigest (2 keccaks)', () => voucherDigest(id, 5000n, 8453)],
   ['voucherSigner (digest, recovery, address)', () => voucherSigner(id, 5000n, sig, 8453)],
   ['channel read (store.get)', () => store.get(id)],
@@ -128,6 +142,7 @@ const parts: Array<[string, () => unknown]> = [
   ['receipt (issuer.issue: JWS ES256)', () => issuer.issue(facts)],
   ['decode PAYMENT-SIGNATURE (presented)', () => presented(header, 2)],
   ['encode PAYMENT-RESPONSE (b64json)', () => b64json(response)],
+  ["MPP's WWW-Authenticate on a 402 (one network)", () => headerOf(challengesFor(mppKeys, [exactEntry], 300))],
 ]
 const got = new Map<string, number[]>()
 for (let r = 0; r < rounds; r++)

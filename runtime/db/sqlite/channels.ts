@@ -25,10 +25,10 @@ const GROUP_SPACING_MS = 3
 /**
  * …and this far apart while several channels are charged (within ACTIVE_MS): an fsync'd commit costs 0.3–0.5 ms of
  * CPU on a virtual disk (kernel and SQLite), as much as the rest of a voucher call, so at moderate rates (300 calls/s,
- * calls 3 ms apart) a group of one per call doubled the call's CPU. At most ~80 fsyncs a second: a charge waits at
+ * calls 3 ms apart) a group of one per call doubled the call's CPU. At most ~50 fsyncs a second: a charge waits at
  * most this long (plus the fsync) for its group, and the groups grow with the rate.
  */
-const GROUP_WINDOW_MS = 12
+const GROUP_WINDOW_MS = 20
 /** Another channel charged within this many ms: several callers are paying. */
 const ACTIVE_MS = 250
 /** Channels kept in memory at most (past it the map starts again, each read once more). */
