@@ -225,10 +225,20 @@ export class Channels implements ChannelStore {
     const outcomes: Array<{ moved: boolean } | { error: unknown }> = []
     try {
       durably(this.db, () => {
+        // A savepoint per charge, from statements compiled once (db.transaction builds its wrapper each call).
+        const [save, release, rollback] = [
+          this.db.query('SAVEPOINT charge'),
+          this.db.query('RELEASE charge'),
+          this.db.query('ROLLBACK TO charge'),
+        ]
         for (const { c } of group) {
+          save.run()
           try {
-            outcomes.push({ moved: this.db.transaction(() => this.chargeOne(c))() })
+            outcomes.push({ moved: this.chargeOne(c) })
+            release.run()
           } catch (error) {
+            rollback.run()
+            release.run()
             outcomes.push({ error })
           }
         }
