@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto'
 import type { PaymentRequirements } from '../../types'
 import type { MppKeys } from './secret'
-import { challengeId, encodeParam, type MppChallenge, serializeChallenge } from './wire'
+import { b64url, challengeId, type MppChallenge, serializeChallenge } from './wire'
 
 export type { MppChallenge } from './wire'
 
@@ -71,7 +71,8 @@ export function challengesFor(
       expires,
       // A fresh value in each challenge (bound into its id, carried as `opaque`): two 402s for the same price in
       // the same second are two challenges, so two authorization nonces (keccak256 of id and realm).
-      opaque: encodeParam({ n: randomBytes(12).toString('base64url') }),
+      // (`encodeParam({ n })` written out: the JCS form of one base64url member needs no escape)
+      opaque: b64url(`{"n":"${randomBytes(12).toString('base64url')}"}`),
     }
     return [{ id: challengeId(keys.secretKey, fields), ...fields }]
   })
