@@ -23,8 +23,6 @@ interface Profile {
 type Phase = [name: string, claims: (fn: string, url: string) => boolean]
 
 const file = (re: RegExp) => (_fn: string, url: string) => re.test(url)
-const fnIn = (names: string[], re?: RegExp) => (fn: string, url: string) => names.includes(fn) && (!re || re.test(url))
-
 /** Innermost first wins: the specific costs before the code that calls them. */
 export const PHASES: Phase[] = [
   ['keccak (@noble/hashes)', file(/@noble\/hashes/)],
