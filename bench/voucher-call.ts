@@ -5,7 +5,9 @@
  * channel is opened by the official client (its deposit, before any window), then its vouchers are signed ahead of the
  * windows (native libsecp256k1) into the very header the official client sends; during a window this process only
  * sends the two requests of each call, so the server gets the machine. CPU per call = the server process's utime +
- * stime over the window (/proc) ÷ calls, also by thread (main, the handler workers, the JIT, the GC, the rest); the main thread's CPU
+ * stime over the window (/proc) ÷ calls, also by thread (main, the handler workers, the JIT, the GC, the rest), the main
+ * thread's sleeps per call (voluntary context switches: each one a wake-up, which costs this VM ~50-150 µs of the
+ * thread's CPU whatever runs after it: bench/voucher-parts.ts), and the main thread's CPU
  * profile over the window alone (`--profile`: bench/servers/window-prof.ts, summarized by bench/profile-summary.ts).
  * `--ref <commit>` (repeatable): the same server from that commit's tree (`git archive`), windows interleaved
  * round by round with this tree's, so the load weighs on both.
@@ -56,6 +58,10 @@ function threads(pid: number): Map<string, number> {
   }
   return out
 }
+/** How many times the main thread went to sleep (and so woke again): its voluntary context switches. */
+const wakeups = (pid: number) =>
+  Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8'))?.[1] ?? 0)
+
 const procTicks = (pid: number) => {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
   return Number(f[11]) + Number(f[12])
@@ -73,7 +79,15 @@ interface Server {
   url: string
   channels: Channel[]
   profDir: string
-  results: Array<{ calls: number; secs: number; cpuMs: number; by: Map<string, number>; bad: string; lat: number[] }>
+  results: Array<{
+    calls: number
+    secs: number
+    cpuMs: number
+    by: Map<string, number>
+    bad: string
+    lat: number[]
+    wakeups: number
+  }>
   profiles: string[]
 }
 
@@ -172,6 +186,7 @@ async function window(s: Server): Promise<void> {
   const pid = s.child.pid
   if (profile) process.kill(pid, 'SIGUSR2')
   const by0 = threads(pid)
+  const wake0 = wakeups(pid)
   const t0 = performance.now()
   const cpu0 = procTicks(pid)
   const end = t0 + seconds * 1000
@@ -199,6 +214,7 @@ async function window(s: Server): Promise<void> {
   const cpuMs = (procTicks(pid) - cpu0) * 10
   const secs = (performance.now() - t0) / 1000
   const by1 = threads(pid)
+  const woke = wakeups(pid) - wake0
   const by = new Map<string, number>()
   for (const [k, v] of by1) by.set(k, (v - (by0.get(k) ?? 0)) * 10)
   if (profile) {
@@ -215,7 +231,7 @@ async function window(s: Server): Promise<void> {
     }
     s.profiles.push(file)
   }
-  s.results.push({ calls, secs, cpuMs, by, bad: [...bad].map(([k, n]) => `${n}× ${k}`).join(', '), lat })
+  s.results.push({ calls, secs, cpuMs, by, bad: [...bad].map(([k, n]) => `${n}× ${k}`).join(', '), lat, wakeups: woke })
 }
 
 /** Bun's threads by name: the JIT's compilers, the garbage collector's helpers (the handler pool's workers are `handler`). */
@@ -251,9 +267,9 @@ try {
   )
   console.log('')
   console.log(
-    '| server | calls/s per window | server CPU ms / call per window (median) | main thread | handler workers | JIT | GC | other threads | p50 / p99 | other answers |',
+    '| server | calls/s per window | server CPU ms / call per window (median) | main thread | its sleeps (wake-ups) / call | handler workers | JIT | GC | other threads | p50 / p99 | other answers |',
   )
-  console.log('|---|---|---|---|---|---|---|---|---|---|')
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|')
   for (const s of servers) {
     const per = s.results.map((x) => x.cpuMs / x.calls)
     const med = [...per].sort((a, b) => a - b)[Math.floor(per.length / 2)]!
@@ -262,7 +278,7 @@ try {
       s.results.reduce((a, x) => a + x.calls, 0)
     const lat = s.results.flatMap((x) => x.lat)
     console.log(
-      `| ${s.name} | ${s.results.map((x) => (x.calls / x.secs).toFixed(0)).join(', ')} | ${per.map((x) => x.toFixed(3)).join(', ')} (**${med.toFixed(3)}**) | ${total((n) => n === 'main').toFixed(3)} | ${total((n) => n === 'handler').toFixed(3)} | ${total((n) => JIT.test(n)).toFixed(3)} | ${total((n) => GC.test(n)).toFixed(3)} | ${total((n) => n !== 'main' && n !== 'handler' && !JIT.test(n) && !GC.test(n)).toFixed(3)} | ${pct(lat, 50).toFixed(1)} / ${pct(lat, 99).toFixed(1)} ms | ${
+      `| ${s.name} | ${s.results.map((x) => (x.calls / x.secs).toFixed(0)).join(', ')} | ${per.map((x) => x.toFixed(3)).join(', ')} (**${med.toFixed(3)}**) | ${total((n) => n === 'main').toFixed(3)} | ${(s.results.reduce((a, x) => a + x.wakeups, 0) / s.results.reduce((a, x) => a + x.calls, 0)).toFixed(2)} | ${total((n) => n === 'handler').toFixed(3)} | ${total((n) => JIT.test(n)).toFixed(3)} | ${total((n) => GC.test(n)).toFixed(3)} | ${total((n) => n !== 'main' && n !== 'handler' && !JIT.test(n) && !GC.test(n)).toFixed(3)} | ${pct(lat, 50).toFixed(1)} / ${pct(lat, 99).toFixed(1)} ms | ${
         s.results
           .map((x) => x.bad)
           .filter(Boolean)

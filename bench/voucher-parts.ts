@@ -153,6 +153,16 @@ for (let r = 0; r < rounds; r++)
     const c = process.cpuUsage(c0)
     got.set(name, [...(got.get(name) ?? []), (c.user + c.system) / N])
   }
+// A wake-up: the thread sleeps (the event loop waits on a timer) and runs again; its CPU from the kernel's count.
+const threadUs = () => {
+  const u = process.threadCpuUsage()
+  return u.user + u.system
+}
+for (const ms of [1, 5, 20]) {
+  const t = threadUs()
+  for (let i = 0; i < 100; i++) await Bun.sleep(ms)
+  got.set(`a wake-up after ${ms} ms asleep (Bun.sleep; this thread's CPU)`, [(threadUs() - t) / 100])
+}
 console.log(
   `${machine()}; load average ${loadavg()
     .map((x) => x.toFixed(1))
