@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
-import { keccak_256 } from '@noble/hashes/sha3'
 import { secp256k1 } from '@noble/curves/secp256k1'
+import { keccak256 } from './keccak'
 import type { Authorization, PaymentRequirements } from './types'
 
 /** The native libsecp256k1 binding (prebuilt in the `secp256k1` package), or null when it cannot load. */
@@ -31,7 +31,7 @@ function native(): Native | null {
 export const nativeRecovery = (): boolean => native() !== null
 
 const enc = new TextEncoder()
-const k = (b: Uint8Array) => keccak_256(b)
+const k = (b: Uint8Array) => keccak256(b)
 const hex = (h: string) => Uint8Array.from(Buffer.from(h.startsWith('0x') ? h.slice(2) : h, 'hex'))
 const DOMAIN_TYPEHASH = k(
   enc.encode('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)'),
@@ -115,7 +115,25 @@ export function recoverDigestNative(digest: Uint8Array, signature: `0x${string}`
   const recid = v >= 27 ? v - 27 : v
   if (recid !== 0 && recid !== 1) throw new Error('bad recovery id')
   const pub = n.ecdsaRecover(sig.subarray(0, 64), recid, digest, false)
-  return '0x' + Buffer.from(k(pub.subarray(1)).subarray(12)).toString('hex')
+  return addressOfPublicKey(pub)
+}
+
+const addresses = new Map<string, string>()
+const MAX_ADDRESSES = 10_000
+
+/**
+ * The address of an uncompressed public key (65 bytes): keccak256 of its 64 coordinate bytes, kept per key (a payer
+ * signs many vouchers and authorizations with one key: one keccak saved per recovery; the map is bounded).
+ */
+function addressOfPublicKey(pub: Uint8Array): string {
+  const key = Buffer.from(pub.buffer, pub.byteOffset + 1, 64).toString('latin1')
+  let a = addresses.get(key)
+  if (a === undefined) {
+    if (addresses.size >= MAX_ADDRESSES) addresses.clear()
+    a = `0x${Buffer.from(k(pub.subarray(1)).subarray(12)).toString('hex')}`
+    addresses.set(key, a)
+  }
+  return a
 }
 
 /**

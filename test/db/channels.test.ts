@@ -267,6 +267,69 @@ test('sqlite: 40 channels charging at once share one fsync, each caller gets its
   expect(st.lease(dup.id, 'next', 10_000, 1000)).toBe(false)
 })
 
+test('sqlite: the channel kept in memory follows every write of the store (charge, mirror, claim, reopen); a charge not made is read again', async () => {
+  const db = openDatabase(':memory:')
+  const st = new SqliteChannels(db)
+  const c = await st.open(channel(300), 0)
+  const first = st.get(c.id)!
+  expect(st.get(c.id)).toBe(first) // kept: the same object, no row parsed again
+  expect(await st.commitCharge(charge(c.id, 0n, 1000n, 'h', 5000))).toBe(true)
+  const after = st.get(c.id)!
+  expect(after).not.toBe(first) // a new object: the one handed out before is unchanged
+  expect(first.charged).toBe(0n)
+  expect(after).toMatchObject({
+    charged: 1000n,
+    signedMax: 1000n,
+    signature: '0x01',
+    lastRequestAt: 5000,
+    firstUnclaimedAt: 5000,
+  })
+  expect(after).toEqual(new SqliteChannels(db).get(c.id)!) // what the row says, read by a fresh store
+  st.mirror(c.id, { balance: 777_000n, totalClaimed: 0n, withdrawRequestedAt: 1234, refundNonce: 2n, syncedAt: 99 })
+  expect(st.get(c.id)).toMatchObject({
+    balance: 777_000n,
+    withdrawRequestedAt: 1234,
+    refundNonce: 2n,
+    syncedAt: 99,
+    charged: 1000n,
+  })
+  st.recordClaim({ network: NET, tx: '0xclaim', at: 6000 }, [{ id: c.id, to: 1000n }])
+  expect(st.get(c.id)).toMatchObject({ claimed: 1000n, totalClaimed: 1000n, firstUnclaimedAt: null })
+  // a charge from a stale base is not made: read again, still as the row says
+  expect(await st.commitCharge(charge(c.id, 0n, 2000n, 'h', 7000))).toBe(false)
+  expect(st.get(c.id)).toEqual(new SqliteChannels(db).get(c.id)!)
+  // reopened (a new deposit): the mirror refreshed, the charges kept
+  const re = await st.open({ ...channel(300), mirror: { ...channel(300).mirror, balance: 5_000_000n } }, 8000)
+  expect(re).toMatchObject({ balance: 5_000_000n, charged: 1000n })
+  expect(st.get(c.id)).toEqual(re)
+})
+
+test('sqlite: several channels charged a few ms apart share fsyncs (a group waits for the next ones); one channel alone is committed each time', async () => {
+  const db = openDatabase(':memory:')
+  const st = new SqliteChannels(db)
+  const chans = await Promise.all(Array.from({ length: 4 }, (_, i) => st.open(channel(200 + i), 0)))
+  // one channel, its calls in sequence (one caller): one durable commit per charge, none held back for others
+  let fsyncs = durableCommits(db)
+  for (let i = 0; i < 5; i++)
+    expect(await st.commitCharge(charge(chans[0].id, BigInt(i) * 10n, BigInt(i + 1) * 10n))).toBe(true)
+  expect(durableCommits(db) - fsyncs).toBe(5)
+  // four channels taking turns, a charge every 2 ms (callers at a moderate rate: none in the same turn): grouped.
+  // A loaded machine only delays the timers, which groups more, never less.
+  fsyncs = durableCommits(db)
+  const out: Array<Promise<boolean>> = []
+  for (let i = 0; i < 24; i++) {
+    const c = chans[i % 4]
+    const k = BigInt(Math.floor(i / 4))
+    const from = (c === chans[0] ? 50n : 0n) + k * 10n
+    out.push(st.commitCharge(charge(c.id, from, from + 10n, `h${i}`)))
+    await Bun.sleep(2)
+  }
+  expect(await Promise.all(out)).toEqual(Array(24).fill(true))
+  expect(durableCommits(db) - fsyncs).toBeLessThanOrEqual(8)
+  expect((await st.get(chans[3].id))!.charged).toBe(60n)
+  expect((await st.totals(NET)).charges).toBe(5 + 24)
+})
+
 describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
   test('sponsored gas per payer: deposits and refunds by payer, and its standing after a refund that bought nothing', async () => {
     const st = await engines[kind]()

@@ -135,3 +135,16 @@ test('signatures the contract refuses are refused: high s (its malleable twin), 
     expect([bad, got]).toEqual([bad, 'refused'])
   }
 })
+
+test('vouchers of a few payers, interleaved, each recover to their own signer (an address kept per public key)', async () => {
+  const keys = Array.from({ length: 3 }, () => privateKeyToAccount(generatePrivateKey()))
+  const id = channelIdOf(config(), 8453)
+  for (let i = 0; i < 12; i++) {
+    const key = keys[i % 3]
+    const amount = BigInt(1000 * (i + 1))
+    const sig = await key.signTypedData(typed(id, amount, 8453))
+    expect((await voucherSigner(id, amount, sig, 8453)).toLowerCase()).toBe(key.address.toLowerCase())
+    // the same signature over another amount recovers a key no one holds, not a kept one
+    expect((await voucherSigner(id, amount + 1n, sig, 8453)).toLowerCase()).not.toBe(key.address.toLowerCase())
+  }
+})

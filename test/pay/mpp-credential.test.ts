@@ -10,6 +10,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { challengesFor, headerOf } from '../../runtime/pay/schemes/mpp/challenge'
 import { bindCredential, isProblem } from '../../runtime/pay/schemes/mpp/credential'
 import { mppKeys, type MppKeys } from '../../runtime/pay/schemes/mpp/secret'
+import { encodeParam } from '../../runtime/pay/schemes/mpp/wire'
 import { loadConfig } from '../../runtime/config'
 import type { PaymentRequirements } from '../../runtime/pay/types'
 
@@ -48,6 +49,13 @@ test('one evm/charge challenge per EVM network, HMAC-bound, expiring; mppx parse
     expect(Challenge.verify(c, { secretKey: 'x'.repeat(40) })).toBe(false)
     expect(Date.parse(c.expires!) - Date.now()).toBeGreaterThan(50_000)
   }
+  // two 402s of one entry: two challenges (fresh opaque, its JCS form), one request object (encoded once)
+  const [a, b] = [challengesFor(keys, accepts, 60)[0], challengesFor(keys, accepts, 60)[0]]
+  const n = JSON.parse(Buffer.from(a.opaque!, 'base64url').toString()) as { n: string }
+  expect(Object.keys(n)).toEqual(['n'])
+  expect(a.opaque).toBe(encodeParam({ n: n.n }))
+  expect(a.id).not.toBe(b.id)
+  expect(a.request).toBe(b.request)
   const header = headerOf(challengesFor(keys, accepts, 60))
   expect(Buffer.byteLength(header)).toBeLessThan(600)
   const credential = await credentialFor(header)

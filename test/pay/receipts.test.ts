@@ -8,11 +8,18 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { verifyReceiptSignatureJWS, type JWSSignedReceipt } from '@x402/extensions/offer-receipt'
+import {
+  canonicalize,
+  createJWS,
+  extractJWSHeader,
+  verifyReceiptSignatureJWS,
+  type JWSSignedReceipt,
+} from '@x402/extensions/offer-receipt'
 import { Elysia } from 'elysia'
 import { createLogger } from '../../runtime/log'
 import { receiptRoutes } from '../../runtime/pay/server/receipt-routes'
 import {
+  canonicalJson,
   createReceiptIssuer,
   defaultKeyPath,
   KEY_FILE,
@@ -72,6 +79,59 @@ test('a receipt verifies with the extension verifier resolving its did:web kid; 
   expect(payload).toMatchObject({ ...facts, version: 1, issuedAt: expect.any(Number) })
   await expect(verifyReceiptSignatureJWS(tamper(receipt, { amount: '1' }))).rejects.toThrow()
   await expect(verifyReceiptSignatureJWS(tamper(receipt, { payer: facts.payTo }))).rejects.toThrow()
+})
+
+test("a receipt is the extension's JWS: the same header and canonical payload as createJWS, signed without it", async () => {
+  const channel = {
+    ...facts,
+    scheme: 'batch-settlement',
+    transaction: '',
+    channel: { id: `0x${'c'.repeat(64)}`, cumulative: '7000' },
+  }
+  for (const f of [facts, channel]) {
+    const receipt = await issuer.issue(f)
+    const [h, p] = receipt.signature.split('.')
+    const payload = JSON.parse(Buffer.from(p!, 'base64url').toString())
+    // the extension's own JWS of the same payload (its signature differs: ECDSA signatures are randomized)
+    const theirs = await createJWS(payload, {
+      kid: issuer.kid,
+      format: 'jws',
+      algorithm: 'ES256',
+      sign: async () => 'x',
+    })
+    expect(`${h}.${p}`).toBe(theirs.split('.').slice(0, 2).join('.'))
+    expect(extractJWSHeader(receipt.signature)).toEqual({ alg: 'ES256', kid: issuer.kid })
+    expect(await verifyReceiptSignatureJWS(receipt, issuer.publicJwk as never)).toEqual(payload)
+  }
+  // the canonical form, byte for byte the extension's, on strings that need escapes and values of every kind
+  const odd = [
+    'plain',
+    'quote " backslash \\ slash /',
+    'controls \u0000\u0001\n\t\r\u001f and \u007f',
+    'unicode é — 😀 \u2028\u2029',
+    'lone \ud800 surrogate \udc00',
+    '',
+  ]
+  const value = {
+    z: odd,
+    a: {
+      n: 1.5,
+      neg: -0,
+      big: 1e21,
+      small: 1e-7,
+      t: true,
+      f: false,
+      nil: null,
+      skip: undefined,
+      arr: [1, 'x', null, [], {}],
+    },
+    'k"ey\\': odd[2],
+    é: 'accented key',
+    B: 'upper before lower',
+  }
+  expect(canonicalJson(value)).toBe(canonicalize(value))
+  for (const s of odd) expect(canonicalJson(s)).toBe(canonicalize(s))
+  expect(() => canonicalJson(Number.NaN)).toThrow()
 })
 
 test('POST /receipts/verify and npm run receipt:verify check one; tampered fails', async () => {

@@ -53,13 +53,14 @@ export function durably<T>(db: Database, fn: () => T): T {
       /* buffered rows lost; the durable write goes on */
     }
   }
-  db.exec('PRAGMA synchronous = FULL')
+  // db.query: compiled once per connection (bun:sqlite caches it), not parsed on each durable commit.
+  db.query('PRAGMA synchronous = FULL').run()
   try {
     const out = db.transaction(fn)()
     durableCount.set(db, (durableCount.get(db) ?? 0) + 1)
     return out
   } finally {
-    db.exec('PRAGMA synchronous = NORMAL')
+    db.query('PRAGMA synchronous = NORMAL').run()
   }
 }
 

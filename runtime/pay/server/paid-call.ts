@@ -225,6 +225,8 @@ export type Concluded =
       ok: true
       /** The handler's result as answered: with `charged` when a voucher paid by tokens used. */
       data: object
+      /** `data` as JSON when it is the result as kept (stringified once for both). */
+      json?: string
       /** PAYMENT-RESPONSE (v2) or X-PAYMENT-RESPONSE (v1), and the settlement response it encodes. */
       headerName: string
       header: string
@@ -290,7 +292,8 @@ export async function conclude(call: AdmittedCall, outcome: Outcome, deps: PaidC
     }
     const { out } = outcome
     stats.record(svc.slug, { calls: 1, tokens: (out as { tokens_used?: number })?.tokens_used ?? 0 })
-    await call.hold.keep(JSON.stringify(out))
+    const kept = JSON.stringify(out)
+    await call.hold.keep(kept)
     held = false
     const settled = await call.hold.settle()
     if (!settled.ok) {
@@ -300,8 +303,10 @@ export async function conclude(call: AdmittedCall, outcome: Outcome, deps: PaidC
       })
       return { ok: false, error, refusal: { reason, message, headers, problem: settled.problem } }
     }
-    const data = settled.charged ? { ...(out as object), charged: settled.charged } : (out as object)
-    return { ok: true, data, headerName: settled.headerName, header: settled.header, response: settled.response }
+    const { headerName, header, response } = settled
+    if (settled.charged)
+      return { ok: true, data: { ...(out as object), charged: settled.charged }, headerName, header, response }
+    return { ok: true, data: out as object, json: kept, headerName, header, response }
   } catch (e) {
     if (held) await call.hold.release('request failed before settlement')
     const err = toServiceError(e, log, requestId)
@@ -328,7 +333,7 @@ export async function finish(call: AdmittedCall, outcome: Outcome, deps: PaidCal
         )
       return errorResponse(c.error, requestId)
     }
-    return new Response(JSON.stringify(c.data), {
+    return new Response(c.json ?? JSON.stringify(c.data), {
       status: 200,
       headers: {
         'content-type': 'application/json; charset=utf-8',

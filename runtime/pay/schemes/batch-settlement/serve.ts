@@ -77,11 +77,19 @@ export function channelNetwork(o: {
   const { net, backend, ledger } = o
   const { facilitator, receiverAuthorizer, rpc } = backend
   const { policy, minDeposit } = channelSettings(o.config)
-  const offer = (exact: ExactRequirements) =>
-    channelRequirements(
-      { ...exact, network: exact.network as `${string}:${string}` },
-      { receiverAuthorizer, minDeposit },
-    )
+  // One entry per `exact` entry: the 402's entries are built once per resource and every voucher call asks again.
+  const offered = new WeakMap<ExactRequirements, ReturnType<typeof channelRequirements>>()
+  const offer = (exact: ExactRequirements) => {
+    let r = offered.get(exact)
+    if (!r) {
+      r = channelRequirements(
+        { ...exact, network: exact.network as `${string}:${string}` },
+        { receiverAuthorizer, minDeposit },
+      )
+      offered.set(exact, r)
+    }
+    return r
+  }
   const gas = rpc ? (tx: string) => gasOf(rpc, tx) : undefined
   const payTo = o.config.networks.length > 1 ? net.payTo || o.payTo : o.payTo
   const claimer = new ChannelClaimer({

@@ -1,8 +1,8 @@
 import type { Hex } from 'viem'
-import { keccak_256 } from '@noble/hashes/sha3'
 import { recoverAddress } from 'viem/utils'
 import { BATCH_SETTLEMENT } from '../../../chain/addresses'
 import { eip712Digest, eip712Domain, recoverDigestNative, word } from '../../fast-recover'
+import { keccak256 } from '../../keccak'
 
 /** A channel's immutable configuration (the x402 batch-settlement `ChannelConfig`); its EIP-712 hash is its id. */
 export interface ChannelConfig {
@@ -16,7 +16,7 @@ export interface ChannelConfig {
 }
 
 const enc = new TextEncoder()
-const k = (b: Uint8Array) => keccak_256(b)
+const k = (b: Uint8Array) => keccak256(b)
 const bytes = (h: string): Uint8Array => Buffer.from(h.startsWith('0x') ? h.slice(2) : h, 'hex')
 const toHex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}` as Hex
 

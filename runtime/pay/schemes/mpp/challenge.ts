@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto'
 import type { PaymentRequirements } from '../../types'
 import type { MppKeys } from './secret'
-import { challengeId, encodeParam, type MppChallenge, serializeChallenge } from './wire'
+import { b64url, challengeId, type MppChallenge, serializeChallenge } from './wire'
 
 export type { MppChallenge } from './wire'
 
@@ -34,6 +34,21 @@ export function chargeRequest(r: PaymentRequirements, chainId: number) {
   }
 }
 
+const requests = new WeakMap<PaymentRequirements, ReturnType<typeof chargeRequest> | null>()
+/**
+ * The `charge` request of an entry, one object per entry (the 402's entries are built once per resource): its
+ * encoding is then kept by ./wire.ts `encodeParam` instead of written again into each challenge's id and header.
+ */
+function requestOf(r: PaymentRequirements): ReturnType<typeof chargeRequest> | null {
+  let q = requests.get(r)
+  if (q === undefined) {
+    const chainId = chainIdOf(r.network)
+    q = chainId === null ? null : chargeRequest(r, chainId)
+    requests.set(r, q)
+  }
+  return q
+}
+
 /**
  * The challenges of a resource's `exact` entries: one per EVM network, each expiring `ttlS` seconds from `nowMs`, each
  * unique (built for each 402: an HMAC and a JCS encoding per network).
@@ -46,17 +61,18 @@ export function challengesFor(
 ): MppChallenge[] {
   const expires = new Date(Math.floor(nowMs / 1000) * 1000 + ttlS * 1000).toISOString().replace('.000Z', 'Z')
   return accepts.flatMap((r) => {
-    const chainId = chainIdOf(r.network)
-    if (chainId === null) return []
+    const request = requestOf(r)
+    if (request === null) return []
     const fields = {
       realm: keys.realm,
       method: METHOD,
       intent: INTENT,
-      request: chargeRequest(r, chainId),
+      request,
       expires,
       // A fresh value in each challenge (bound into its id, carried as `opaque`): two 402s for the same price in
       // the same second are two challenges, so two authorization nonces (keccak256 of id and realm).
-      opaque: encodeParam({ n: randomBytes(12).toString('base64url') }),
+      // (`encodeParam({ n })` written out: the JCS form of one base64url member needs no escape)
+      opaque: b64url(`{"n":"${randomBytes(12).toString('base64url')}"}`),
     }
     return [{ id: challengeId(keys.secretKey, fields), ...fields }]
   })

@@ -5,7 +5,7 @@
  * credential.
  * @module pay/schemes/mpp/wire
  */
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { timingSafeEqual } from 'node:crypto'
 import { keccak256, stringToBytes } from 'viem/utils'
 
 /** A challenge as the draft defines it (`request` decoded; `opaque` the base64url string it travels as). */
@@ -51,13 +51,25 @@ export function canonical(v: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`
 }
 
+/**
+ * Encoded `request` objects, by identity: a 402's challenge carries the same request object (one per `exact` entry of
+ * the resource, kept by ./challenge.ts) into its id and its header, each 402 again. Never mutated once encoded.
+ */
+const encoded = new WeakMap<object, string>()
+
 /** The `request` (or `opaque`) parameter: base64url, unpadded, of the JCS form. */
-export const encodeParam = (v: unknown): string => b64url(canonical(v))
+export const encodeParam = (v: unknown): string => {
+  if (typeof v !== 'object' || v === null) return b64url(canonical(v))
+  let e = encoded.get(v)
+  if (e === undefined) encoded.set(v, (e = b64url(canonical(v))))
+  return e
+}
 
 /** The challenge id: HMAC-SHA256 under `secret` of realm|method|intent|request|expires|digest|opaque, base64url. */
 export function challengeId(secret: string, c: Omit<MppChallenge, 'id'>): string {
-  const input = [c.realm, c.method, c.intent, encodeParam(c.request), c.expires ?? '', c.digest ?? '', c.opaque ?? '']
-  return createHmac('sha256', secret).update(input.join('|')).digest('base64url')
+  const input = `${c.realm}|${c.method}|${c.intent}|${encodeParam(c.request)}|${c.expires ?? ''}|${c.digest ?? ''}|${c.opaque ?? ''}`
+  // Bun's keyed hasher: the same HMAC-SHA256 as node:crypto's createHmac, at less than half its CPU.
+  return new Bun.CryptoHasher('sha256', secret).update(input).digest('base64url')
 }
 
 /** The id is ours for exactly these fields (constant-time comparison). */
@@ -73,6 +85,7 @@ export const challengeHash = (c: Pick<MppChallenge, 'id' | 'realm'>): `0x${strin
 
 /** A quoted-string auth-param (quotes and backslashes escaped; nothing above Latin-1 reaches a header). */
 const param = (name: string, value: string) => {
+  if (!/[\\"\r\n\u0100-\uffff]/.test(value)) return `${name}="${value}"` // nothing to escape (base64url, ids)
   if (/[\r\n]/.test(value)) throw new Error('a line break in an auth-param')
   const escaped = value
     .replace(/\\/g, '\\\\')
