@@ -16,6 +16,8 @@ const HEALTH_HEADERS = new Headers({
   'x-content-type-options': BASE_HEADERS['x-content-type-options']!,
   'cache-control': 'no-store',
 })
+const UP = { status: 200, headers: HEALTH_HEADERS }
+const DOWN = { status: 503, headers: HEALTH_HEADERS }
 
 export interface HealthOptions {
   /** The document's fields; `database` is whether the last ping answered. */
@@ -45,14 +47,14 @@ export function healthRoute(o: HealthOptions) {
   const fresh = async () => {
     dbOk = await o.ping()
     body = JSON.stringify(o.report(dbOk))
-    return new Response(body, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
+    return new Response(body, dbOk ? UP : DOWN)
   }
   // No `return f(…)` in this function's source: Elysia judges a handler async from its source and would wrap it in a
   // promise per request (runtime/app.ts, refuseInvalidHost).
   const answer = (): Response | Promise<Response> => {
     const now = Date.now()
     let r: Response | Promise<Response>
-    if (now - checkedAt < 1000 && body) r = new Response(body, { status: dbOk ? 200 : 503, headers: HEALTH_HEADERS })
+    if (now - checkedAt < 1000 && body) r = new Response(body, dbOk ? UP : DOWN)
     else {
       checkedAt = now
       r = fresh()
