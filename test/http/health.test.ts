@@ -40,6 +40,8 @@ test("over the socket, /health is Bun's own route: the same answer as the app's 
   const b = await inApp.json()
   expect({ ...a, uptime_seconds: 0 }).toEqual({ ...b, uptime_seconds: 0 })
   expect(a).toMatchObject({ status: 'ok', database: 'ok', database_kind: 'sqlite', version: '1.0.0' })
+  // a query string is the same route
+  expect((await fetch(`${plain.url}/health?probe=1`)).status).toBe(200)
   // the preflight and other methods still go to the app (its OPTIONS answer on every path, its 404)
   const preflight = await fetch(`${plain.url}/health`, { method: 'OPTIONS' })
   expect(preflight.status).toBe(204)
