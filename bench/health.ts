@@ -3,7 +3,8 @@
  * `bun bench/health.ts [--rounds 4] [--seconds 4] [--ref <commit> ...]`. Each round measures raw, then this tree's
  * app (and each `--ref` tree's, exported with `git archive`) with wrk (32 connections), so a loaded machine weighs on
  * every server alike; the ratio is per round, and the median of the rounds is printed. The server's CPU per request
- * (from /proc) is printed too: it moves less with other work on the machine than req/s does.
+ * (from /proc) is printed too, and raw's CPU per request ÷ the server's, per round (median): on a shared machine both
+ * move less with other work than req/s does. The load average is printed at the start and at the end.
  */
 import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -54,6 +55,8 @@ for (const ref of refs) {
     path: '/health',
   })
 }
+const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
+const loadAtStart = loadAverage()
 const o = { seconds, connections: 32 }
 const rows = new Map(servers.map((s) => [s.name, { rps: [] as number[], cpu: [] as number[] }]))
 try {
@@ -66,14 +69,17 @@ try {
       rows.get(s.name)!.cpu.push((cpuUs(s.child.pid) - before) / w.requests)
     }
   const raw = rows.get('raw Bun.serve')!
-  console.log(`load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`)
-  console.log('| server | req/s (median) | ratio to raw, per round | median ratio | CPU µs / request |')
-  console.log('|---|---|---|---|---|')
+  console.log(`load average ${loadAtStart} at the start, ${loadAverage()} at the end`)
+  console.log(
+    '| server | req/s (median) | ratio to raw, per round | median ratio | CPU µs / request | CPU per request, raw ÷ this (median of rounds) |',
+  )
+  console.log('|---|---|---|---|---|---|')
   for (const s of servers) {
     const row = rows.get(s.name)!
     const ratios = row.rps.map((v, i) => v / raw.rps[i]!)
+    const cpuRatios = row.cpu.map((v, i) => raw.cpu[i]! / v)
     console.log(
-      `| ${s.name} | ${Math.round(median(row.rps))} | ${ratios.map((x) => x.toFixed(2)).join(' / ')} | **${median(ratios).toFixed(2)}x** | ${median(row.cpu).toFixed(1)} |`,
+      `| ${s.name} | ${Math.round(median(row.rps))} | ${ratios.map((x) => x.toFixed(2)).join(' / ')} | **${median(ratios).toFixed(2)}x** | ${median(row.cpu).toFixed(1)} | ${median(cpuRatios).toFixed(2)}x |`,
     )
   }
 } finally {
