@@ -4,6 +4,7 @@ import type { Hex } from 'viem'
 import { boot } from '../../runtime/boot'
 import { createLocalFacilitator } from '../../runtime/pay/facilitator/local'
 import { createLogger } from '../../runtime/log'
+import { serveOptions } from '../../runtime/http/serve-options'
 import { registryEntries } from '../../runtime/catalog/registry'
 import { categories, services, upstreams } from '../../services/index.gen'
 
@@ -23,15 +24,17 @@ const facilitator = process.env.RPC_URL
       status: async () => ({ state: 'unknown' as const }),
     }
 const t0 = performance.now()
+const log = createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent') // bench/channels.ts --log warn
 const b = await boot({
   entries: registryEntries(services),
   upstreams,
   categories,
   facilitator,
-  log: createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent'), // bench/channels.ts --log warn
+  log,
   env: { ...process.env, INVALID_PAYMENT_LIMIT: '0' },
 })
-const server = b.app.listen({ port: 0, hostname: '127.0.0.1' })
+// Served as `start` serves it (runtime/index.ts): Bun's production mode, the body cap, the error hook.
+const server = b.app.listen(serveOptions(0, '127.0.0.1', log))
 console.log(`BOOT_MS ${(performance.now() - t0).toFixed(1)}`)
 console.log(`PORT ${server.server!.port}`)
 // bench/channels.ts: SIGTERM closes like `start` does (the channel claims and the sweep run at shutdown).
