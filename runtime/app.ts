@@ -6,6 +6,7 @@ import { clientAddress } from './http/client-ip'
 import { hasValidUrl, invalidHost, requestUrl } from './http/request-url'
 import { errorResponse, json, newRequestId, PREFLIGHT_HEADERS } from './http/respond'
 import { healthRoute } from './http/health'
+import { m } from './ops/metrics'
 import { discoveryDocument, servicesDocument, wellKnownDocument } from './discovery/surfaces'
 import { openapiDocument } from './discovery/openapi'
 import { agentOpenapiDocument } from './discovery/openapi-agent'
@@ -94,7 +95,7 @@ export function createApp(deps: AppDeps) {
       }
     },
     ping: deps.storage.ping,
-    counted: deps.ops !== undefined,
+    count: deps.ops ? (status) => m.http.inc({ route: 'health', status: String(status) }) : undefined,
     log: deps.log,
   })
   // The static documents are built on their first request, not at boot.

@@ -1,5 +1,4 @@
 import type { Logger } from '../sdk'
-import { m } from '../ops/metrics'
 import { errorAnswer } from './error-answer'
 import { hasValidUrl, invalidHost } from './request-url'
 import { BASE_HEADERS, errorResponse, newRequestId } from './respond'
@@ -24,8 +23,8 @@ export interface HealthOptions {
   report(database: boolean): unknown
   /** The storage's ping (false: the database is down, and /health answers 503). */
   ping(): Promise<boolean>
-  /** Counts the answer in the HTTP status counter (runtime/ops, only when metrics are on). */
-  counted: boolean
+  /** Counts an answer's status in the HTTP status counter (runtime/ops, given by the app only when metrics are on). */
+  count?: (status: number) => void
   log: Logger
 }
 
@@ -63,7 +62,7 @@ export function healthRoute(o: HealthOptions) {
   }
   const failed = (e: unknown, id = newRequestId()) => errorAnswer(e, 'UNKNOWN', id, o.log)
   const count = (r: Response) => {
-    m.http.inc({ route: 'health', status: String(r.status) })
+    o.count!(r.status)
     return r
   }
   const direct = (request: Request): Response | Promise<Response> => {
@@ -74,7 +73,7 @@ export function healthRoute(o: HealthOptions) {
       r = failed(e)
     }
     if (r instanceof Promise) r = r.catch((e) => failed(e))
-    if (!o.counted) return r
+    if (!o.count) return r
     return r instanceof Promise ? r.then(count) : count(r)
   }
   return { answer, direct }

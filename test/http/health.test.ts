@@ -66,7 +66,7 @@ test('with metrics on, each /health over the socket is counted once under the he
 const healthFor = (ping: () => Promise<boolean>, report: (db: boolean) => unknown = (db) => ({ db })) => {
   const logged: string[] = []
   const log = createLogger('info', (l) => logged.push(l))
-  return { logged, route: healthRoute({ report, ping, counted: false, log }) }
+  return { logged, route: healthRoute({ report, ping, log }) }
 }
 const req = () => new Request('http://127.0.0.1/health')
 
