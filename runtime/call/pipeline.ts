@@ -98,7 +98,7 @@ export async function servePaid(
       },
       input() {
         requireJson(req)
-        return prepareInputReport(svc.manifest.input, parseJson(raw))
+        return prepareInputReport(svc.manifest.input, parseJson(raw), true)
       },
     }
     // No payment: the challenge, without the door's promise and turn (admit's first step; nothing to observe).
