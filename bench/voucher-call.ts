@@ -14,7 +14,7 @@
  * Not a test: `bun bench/voucher-call.ts [--rate 300] [--seconds 8] [--rounds 3] [--channels 64] [--profile]
  * [--ref <commit> ...]`; `--rate 0`: closed loop, `--channels` calls in flight (saturation).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch'
@@ -42,7 +42,9 @@ const root = resolve(import.meta.dir, '..')
 const BODY = JSON.stringify({ text: 'benchmark', algo: 'sha256' })
 const CHAIN_ID = 8453
 
-/** CPU ticks (1/100 s) of a process and of each of its threads by name. */
+/** The main thread's system time alone (the kernel's side: sockets, fsync, waking up), beside its total. */
+const MAIN_SYS = 'main (system)'
+/** CPU ticks (1/100 s) of a process and of each of its threads by name (and MAIN_SYS). */
 function threads(pid: number): Map<string, number> {
   const out = new Map<string, number>()
   for (const t of readdirSync(`/proc/${pid}/task`)) {
@@ -55,6 +57,7 @@ function threads(pid: number): Map<string, number> {
     const name = t === String(pid) ? 'main' : s.slice(s.indexOf('(') + 1, s.lastIndexOf(')'))
     const f = s.slice(s.lastIndexOf(')') + 2).split(' ')
     out.set(name, (out.get(name) ?? 0) + Number(f[11]) + Number(f[12]))
+    if (name === 'main') out.set(MAIN_SYS, Number(f[12]))
   }
   return out
 }
@@ -185,6 +188,8 @@ async function call(s: Server, c: Channel): Promise<string> {
 async function window(s: Server): Promise<void> {
   const pid = s.child.pid
   if (profile) process.kill(pid, 'SIGUSR2')
+  // For an outside profiler (perf, strace): the server's pid in this file while a window runs.
+  if (process.env.BENCH_WINDOW_FILE) writeFileSync(process.env.BENCH_WINDOW_FILE, `${pid}\n`)
   const by0 = threads(pid)
   const wake0 = wakeups(pid)
   const t0 = performance.now()
@@ -212,6 +217,7 @@ async function window(s: Server): Promise<void> {
     }),
   )
   const cpuMs = (procTicks(pid) - cpu0) * 10
+  if (process.env.BENCH_WINDOW_FILE) rmSync(process.env.BENCH_WINDOW_FILE, { force: true })
   const secs = (performance.now() - t0) / 1000
   const by1 = threads(pid)
   const woke = wakeups(pid) - wake0
@@ -278,7 +284,7 @@ try {
       s.results.reduce((a, x) => a + x.calls, 0)
     const lat = s.results.flatMap((x) => x.lat)
     console.log(
-      `| ${s.name} | ${s.results.map((x) => (x.calls / x.secs).toFixed(0)).join(', ')} | ${per.map((x) => x.toFixed(3)).join(', ')} (**${med.toFixed(3)}**) | ${total((n) => n === 'main').toFixed(3)} | ${(s.results.reduce((a, x) => a + x.wakeups, 0) / s.results.reduce((a, x) => a + x.calls, 0)).toFixed(2)} | ${total((n) => n === 'handler').toFixed(3)} | ${total((n) => JIT.test(n)).toFixed(3)} | ${total((n) => GC.test(n)).toFixed(3)} | ${total((n) => n !== 'main' && n !== 'handler' && !JIT.test(n) && !GC.test(n)).toFixed(3)} | ${pct(lat, 50).toFixed(1)} / ${pct(lat, 99).toFixed(1)} ms | ${
+      `| ${s.name} | ${s.results.map((x) => (x.calls / x.secs).toFixed(0)).join(', ')} | ${per.map((x) => x.toFixed(3)).join(', ')} (**${med.toFixed(3)}**) | ${total((n) => n === 'main').toFixed(3)} (system ${total((n) => n === MAIN_SYS).toFixed(3)}) | ${(s.results.reduce((a, x) => a + x.wakeups, 0) / s.results.reduce((a, x) => a + x.calls, 0)).toFixed(2)} | ${total((n) => n === 'handler').toFixed(3)} | ${total((n) => JIT.test(n)).toFixed(3)} | ${total((n) => GC.test(n)).toFixed(3)} | ${total((n) => n !== 'main' && n !== MAIN_SYS && n !== 'handler' && !JIT.test(n) && !GC.test(n)).toFixed(3)} | ${pct(lat, 50).toFixed(1)} / ${pct(lat, 99).toFixed(1)} ms | ${
         s.results
           .map((x) => x.bad)
           .filter(Boolean)

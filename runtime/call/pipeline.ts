@@ -5,7 +5,7 @@ import { errorResponse } from '../http/respond'
 import { requestUrl } from '../http/request-url'
 import { isTier, ServiceError, TIERS, type ServiceContext, type TierName } from '../sdk'
 import { prepareInputReport } from '../input/validate'
-import { ClientGone, unlessDisconnected } from '../http/disconnect'
+import { ClientGone } from '../http/disconnect'
 import { wantsEventStream } from '../http/sse'
 import {
   admit,
@@ -98,7 +98,7 @@ export async function servePaid(
       },
       input() {
         requireJson(req)
-        return prepareInputReport(svc.manifest.input, parseJson(raw))
+        return prepareInputReport(svc.manifest.input, parseJson(raw), true)
       },
     }
     // No payment: the challenge, without the door's promise and turn (admit's first step; nothing to observe).
@@ -151,25 +151,35 @@ export async function serveRefund(
   }
 }
 
-/** Runs the handler of an admitted call; its result or error (a client that disconnected stops it: `gone`). */
+/**
+ * Runs the handler of an admitted call; its result or error (a client that disconnected stops it: `gone`). One
+ * listener on the request's signal both aborts the handler's signal and ends the wait (not `AbortSignal.any` and a
+ * second listener per call).
+ */
 async function runPaid(svc: CatalogService, req: Request, call: AdmittedCall, deps: PipelineDeps): Promise<Outcome> {
   const { tier, requestId } = call.request
   const abort = new AbortController()
+  const client = req.signal
+  let onGone = () => {}
   try {
-    if (req.signal.aborted) throw new ClientGone()
-    const out = await unlessDisconnected(
-      runHandler(
-        svc,
-        call.input,
-        deps.context(svc, tier, requestId, AbortSignal.any([abort.signal, req.signal]), call.payer),
-        abort,
-      ),
-      req.signal,
-    )
-    if (req.signal.aborted) throw new ClientGone()
+    if (client.aborted) throw new ClientGone()
+    const gone = new Promise<never>((_, reject) => {
+      onGone = () => {
+        abort.abort()
+        reject(new ClientGone())
+      }
+    })
+    client.addEventListener('abort', onGone, { once: true })
+    const out = await Promise.race([
+      runHandler(svc, call.input, deps.context(svc, tier, requestId, abort.signal, call.payer), abort),
+      gone,
+    ])
+    if (client.aborted) throw new ClientGone()
     return { ok: true, out }
   } catch (e) {
     if (e instanceof ClientGone) abort.abort()
     return { ok: false, error: e, gone: e instanceof ClientGone }
+  } finally {
+    client.removeEventListener('abort', onGone)
   }
 }

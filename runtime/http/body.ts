@@ -26,9 +26,15 @@ interface Deadline {
   at: number
   expire(): void
 }
-/** Body reads waiting, checked by one shared sweep (a timer per request costs more than the read of a small body). */
+/**
+ * Body reads waiting, checked by one shared sweep (a timer per request costs more than the read of a small body), four
+ * times a second: a deadline (BODY_TIMEOUT_MS: 15 s by default, 100 ms at least) is answered within 250 ms of it. The
+ * sweep runs while reads wait, i.e. all the time under steady traffic (every read is pending for a turn), and each of
+ * its ticks can wake the main thread (~50-120 µs of CPU on a VM): every 25 ms, as before, that was ~0.1 wake-up per
+ * voucher-paid call at 300 calls/s.
+ */
 const waiting = new Set<Deadline>()
-const SWEEP_MS = 25
+const SWEEP_MS = 250
 let sweeper: ReturnType<typeof setInterval> | undefined
 
 function sweep() {

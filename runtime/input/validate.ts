@@ -19,6 +19,24 @@ export function checker(schema: TSchema): TypeCheck<TSchema> {
   return c
 }
 
+const withDefaults = new WeakMap<TSchema, boolean>()
+/**
+ * Whether a schema declares a default anywhere (a `default` key in its JSON; a field named "default" also counts,
+ * which only keeps the walk): Value.Default walks the whole schema on every call, and most services declare none.
+ */
+function hasDefaults(schema: TSchema): boolean {
+  let d = withDefaults.get(schema)
+  if (d === undefined) {
+    try {
+      d = JSON.stringify(schema).includes('"default"')
+    } catch {
+      d = true
+    }
+    withDefaults.set(schema, d)
+  }
+  return d
+}
+
 /** Field issues of `value` against `schema` (empty when valid), each saying what to send. */
 export function issues(schema: TSchema, value: unknown): FieldIssue[] {
   const c = checker(schema)
@@ -31,14 +49,20 @@ export function issues(schema: TSchema, value: unknown): FieldIssue[] {
  * defaults to a copy and validates it. Returns the input and the top-level fields the service does not use.
  * Throws a 422 INVALID_INPUT naming every failing field and what it accepts (never the schema itself).
  */
-export function prepareInputReport(schema: TSchema, body: unknown): { input: unknown; ignored: string[] } {
+export function prepareInputReport(
+  schema: TSchema,
+  body: unknown,
+  /** `body` is the caller's own, freshly parsed: canonicalised in place, not copied first (a paid call's body). */
+  fresh = false,
+): { input: unknown; ignored: string[] } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ServiceError(422, 'INVALID_INPUT', 'The body must be a JSON object.', {
       details: [{ path: '/', message: 'expected a JSON object' }],
     })
   }
-  const { input: canonical, ignored } = canonicalize(schema, structuredClone(body) as Record<string, unknown>)
-  const input = Value.Default(schema, canonical)
+  const own = (fresh ? body : structuredClone(body)) as Record<string, unknown>
+  const { input: canonical, ignored } = canonicalize(schema, own)
+  const input = hasDefaults(schema) ? Value.Default(schema, canonical) : canonical
   const found = issues(schema, input).map((i) => withUnusedHint(i, ignored))
   if (found.length) {
     const names = [...new Set(found.map((i) => i.path))].join(', ')

