@@ -87,7 +87,11 @@ function printProfile(p: ChromeProfile) {
     [...m]
       .sort((a, b) => b[1] - a[1])
       .slice(0, 25)
-      .map(([k, v]) => `  ${((100 * v) / p.samples.length).toFixed(1)}% ${k}`)
+      .map(([k, v]) => `  ${((100 * v) / p.samples.length).toFixed(1)}% ${v} ${k}`)
       .join('\n')
-  console.log(`self:\n${top(self)}\ninclusive:\n${top(inc)}`)
+  // Swagger UI's resolver (swagger-client: resolve, resolveSubtree, specmap), which `$ref`s would make work harder
+  const resolver = [...inc].filter(([k]) => /resolve|specmap/i.test(k))
+  console.log(
+    `${p.samples.length} samples (count and share each):\nself:\n${top(self)}\ninclusive:\n${top(inc)}\nresolver (inclusive):\n${resolver.length ? top(new Map(resolver)) : '  none sampled'}`,
+  )
 }

@@ -4,6 +4,7 @@ import { Elysia } from 'elysia'
 import bundlePath from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file' }
 import cssPath from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' }
 import { version as VIEWER_VERSION } from 'swagger-ui-dist/package.json'
+import { compactForViewer } from './viewer-compact'
 
 type Operation = { summary?: string; description?: string; tags?: string[] }
 type OpenApi = { info?: { title?: string; description?: string }; paths?: Record<string, Record<string, Operation>> }
@@ -59,8 +60,11 @@ ${operationList(doc)}
 `
 }
 
+/** The document as the viewer reads it: /openapi/full.json in OpenAPI 3.0's words, compacted (./viewer-compact). */
+export const viewerDocument = (doc: unknown): unknown => compactForViewer(openApi30(doc))
+
 /**
- * The document as the viewer reads it: /openapi/full.json (OpenAPI 3.1) written in OpenAPI 3.0's words. Swagger UI
+ * /openapi/full.json (OpenAPI 3.1) written in OpenAPI 3.0's words. Swagger UI
  * reads a 3.1 document through ApiDOM, which on this one (125 operations, ~590 KB of inline schemas) took ~9 s of a
  * new user's Chromium and 30–45 s on a loaded machine (profile: ApiDOM's refract, normalize and subtree resolution,
  * 85 % of the page's script; docs/benchmarks.md); a 3.0 document takes its older resolver. The same operations,
@@ -68,7 +72,7 @@ ${operationList(doc)}
  * one-value `enum`, a numeric `exclusiveMinimum`/`exclusiveMaximum` as the bound with the boolean flag, a schema's
  * `examples` as its first `example`, a type list with "null" as `nullable`). The 3.1 document stays the published one.
  */
-export function viewerDocument(doc: unknown): unknown {
+export function openApi30(doc: unknown): unknown {
   const schema = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(schema)
     if (!v || typeof v !== 'object') return v

@@ -100,3 +100,21 @@ test("the viewer's document is the published 3.1 document in OpenAPI 3.0's words
   const consts = [...JSON.stringify(full).matchAll(/"const":("[^"]*")/g)].map((m) => m[1])
   for (const c of new Set(consts)) expect(text).toContain(`"enum":[${c}]`)
 })
+
+test('an opened operation shows its shared responses (the viewer resolves their $refs offline)', async () => {
+  const { context, outside } = await offline()
+  const page = await context.newPage()
+  await page.goto(s.url + '/docs')
+  await page.waitForSelector('body[data-viewer="ready"]')
+  const tags = page.locator('.opblock-tag')
+  for (let i = 0, n = await tags.count(); i < n; i++) await tags.nth(i).click()
+  await page.locator('.opblock-summary', { has: page.locator('[data-path="/api/v1/slugify"]') }).click()
+  await page.locator('.responses-table').first().waitFor()
+  for (const words of ['Payment Required', 'Invalid input (nothing charged)', 'X-Ignored-Fields'])
+    await page.waitForFunction(
+      (w) => [...document.querySelectorAll('.responses-table')].some((t) => t.textContent?.includes(w)),
+      words,
+    )
+  expect(outside).toEqual([])
+  await context.close()
+}, 60_000)
